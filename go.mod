@@ -1,0 +1,3 @@
+module github.com/hearthbot/hearth
+
+go 1.26
