@@ -1,0 +1,169 @@
+package nlu
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// labelled is one row of a labelled intents file (the public development
+// set or the project's own testdata).
+type labelled struct {
+	Text      string   `json:"text"`
+	Intent    string   `json:"intent"`
+	Domain    *string  `json:"domain"`
+	DomainAlt []string `json:"domain_alt"`
+	PrevBot   string   `json:"prev_bot"`
+	Options   []string `json:"options"`
+}
+
+func readLabelled(t testing.TB, path string) []labelled {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var rows []labelled
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var r labelled
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// evalFigures are the headline numbers of one labelled set.
+type evalFigures struct {
+	n, correct       int
+	domN, domCorrect int
+	oos, oosAction   int
+	conf             []float64
+	right            []bool
+	errors           []string
+	confusion        map[[2]string]int
+	bins             [10]struct {
+		n, right int
+		conf     float64
+	}
+}
+
+func evaluate(c *Classifier, rows []labelled) evalFigures {
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	e := evalFigures{confusion: map[[2]string]int{}}
+	for _, r := range rows {
+		var recent []Turn
+		if r.PrevBot != "" {
+			recent = []Turn{{FromBot: true, Text: r.PrevBot, Options: r.Options}}
+		}
+		res := c.Classify(r.Text, recent, ref)
+		gold := r.Intent
+		if gold == "out_of_scope" {
+			e.oos++
+			if res.Intent == RequestAction {
+				e.oosAction++
+			}
+			gold = string(Chat)
+		}
+		e.n++
+		ok := string(res.Intent) == gold
+		if ok {
+			e.correct++
+		} else {
+			e.errors = append(e.errors, fmt.Sprintf("%-15s → %-15s %.2f %q", gold, res.Intent, res.Confidence, r.Text))
+		}
+		e.confusion[[2]string{gold, string(res.Intent)}]++
+		b := min(int(res.Confidence*10), 9)
+		e.bins[b].n++
+		e.bins[b].conf += res.Confidence
+		if ok {
+			e.bins[b].right++
+		}
+		if r.Domain != nil {
+			e.domN++
+			want := append([]string{*r.Domain}, r.DomainAlt...)
+			if len(res.Domains) > 0 && slices.Contains(want, string(res.Domains[0])) {
+				e.domCorrect++
+			} else if ok {
+				e.errors = append(e.errors, fmt.Sprintf("domain %v → %v %q", want, res.Domains, r.Text))
+			}
+		}
+	}
+	return e
+}
+
+func (e evalFigures) log(t *testing.T, name string) {
+	t.Logf("%s: %d rows; intent accuracy %.1f%%; domain accuracy %.1f%% of %d; out_of_scope as action %d/%d",
+		name, e.n, pct(e.correct, e.n), pct(e.domCorrect, e.domN), e.domN, e.oosAction, e.oos)
+	t.Logf("reliability (confidence bin: rows, mean confidence, accuracy)")
+	for i, b := range e.bins {
+		if b.n > 0 {
+			t.Logf("  %.1f-%.1f: %5d  %.3f  %.3f", float64(i)/10, float64(i+1)/10, b.n, b.conf/float64(b.n), float64(b.right)/float64(b.n))
+		}
+	}
+	keys := make([][2]string, 0, len(e.confusion))
+	for k := range e.confusion {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return e.confusion[keys[i]] > e.confusion[keys[j]] })
+	for _, k := range keys {
+		if k[0] != k[1] {
+			t.Logf("  confused %s → %s: %d", k[0], k[1], e.confusion[k])
+		}
+	}
+	if testing.Verbose() && os.Getenv("NLU_ERRORS") != "" {
+		for _, s := range e.errors {
+			t.Log(s)
+		}
+	}
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// TestEvalCLINC measures the classifier on the public development set in
+// /work/shared/eval (or $HEARTH_EVAL). It logs the figures and checks the
+// project's targets; it skips when the file is absent. Run it with
+//
+//	go test -run TestEvalCLINC -v ./pipeline/nlu/
+//
+// (NLU_ERRORS=1 also logs every misclassified row).
+func TestEvalCLINC(t *testing.T) {
+	dir := os.Getenv("HEARTH_EVAL")
+	if dir == "" {
+		dir = "/work/shared/eval"
+	}
+	path := filepath.Join(dir, "intents_clinc_dev.jsonl")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("no evaluation data: %v", err)
+	}
+	c := newTestClassifier(t)
+	e := evaluate(c, readLabelled(t, path))
+	e.log(t, "CLINC dev")
+	if acc := pct(e.correct, e.n); acc < 92 {
+		t.Errorf("intent accuracy %.1f%%, want ≥ 92%%", acc)
+	}
+	if acc := pct(e.domCorrect, e.domN); acc < 95 {
+		t.Errorf("domain accuracy %.1f%%, want ≥ 95%%", acc)
+	}
+	if share := pct(e.oosAction, e.oos); share >= 5 {
+		t.Errorf("out_of_scope predicted as action %.1f%%, want < 5%%", share)
+	}
+}

@@ -1,0 +1,223 @@
+package nlu
+
+import (
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
+	"github.com/hearthbot/hearth/pipeline/nlu/internal/linear"
+)
+
+// Intent is what a message wants from the bot.
+type Intent string
+
+// The intents, as named in traces and in labelled data.
+const (
+	// Chat is small talk, questions about the bot, jokes, general
+	// knowledge and anything outside Hearth's domains: never an action.
+	Chat Intent = "chat"
+	// AskInfo asks about the user's own data: calendar, tasks,
+	// memories, email, notes and lists.
+	AskInfo Intent = "ask_info"
+	// RequestAction asks the bot to change something, including
+	// "remember that …".
+	RequestAction Intent = "request_action"
+	// DiscussWork asks for help deciding what to do ("what should I
+	// work on first?").
+	DiscussWork Intent = "discuss_work"
+	// Followup answers or continues the previous bot turn ("yes",
+	// "the first one", "tell me more").
+	Followup Intent = "followup"
+)
+
+// Intents lists every intent.
+var Intents = []Intent{Chat, AskInfo, RequestAction, DiscussWork, Followup}
+
+// Domain is an area of the user's data that a message is about. The
+// action stage loads one planner per domain.
+type Domain string
+
+// The domains.
+const (
+	// Memory is facts about people, places and the user's life
+	// ("remember that John's birthday is March 15th", "note that …").
+	Memory Domain = "memory"
+	// Task is reminders, to-dos and alarms.
+	Task Domain = "task"
+	// Calendar is events, meetings and appointments.
+	Calendar Domain = "calendar"
+	// Email is reading and sending mail.
+	Email Domain = "email"
+	// Keep is free-form notes and lists ("make a note …", "add milk to
+	// my shopping list").
+	Keep Domain = "keep"
+)
+
+// Domains lists every domain.
+var Domains = []Domain{Memory, Task, Calendar, Email, Keep}
+
+// Turn is one recent message of the conversation, oldest first.
+type Turn struct {
+	// FromBot is true for the bot's turns.
+	FromBot bool
+	// Text is the message text.
+	Text string
+	// Options are the choices a bot turn offered as buttons, in order.
+	Options []string
+}
+
+// Result is what Classify understood.
+type Result struct {
+	Intent Intent
+	// Domains are the areas the message is about, most likely first;
+	// empty (never nil) for Chat and Followup.
+	Domains []Domain
+	// RequiresAction is true when the message asks for a change
+	// (Intent is RequestAction).
+	RequiresAction bool
+	// Confidence is the calibrated probability that Intent is right:
+	// among results with confidence near 0.9, about 90% are right.
+	Confidence float64
+	Slots      Slots
+}
+
+//go:embed data/model.txt
+var modelText string
+
+// Classifier classifies messages. It is immutable after New and safe for
+// concurrent use.
+type Classifier struct {
+	model *linear.Model
+	// intentIdx maps the model's intent outputs to Intents.
+	intents []Intent
+	domains []Domain
+}
+
+// New loads the embedded model. It fails only if the embedded model file
+// is corrupt, which the package tests rule out for a released build.
+func New() (*Classifier, error) {
+	m, err := linear.Read(strings.NewReader(modelText))
+	if err != nil {
+		return nil, fmt.Errorf("nlu: load model: %w", err)
+	}
+	c := &Classifier{model: m}
+	for _, s := range m.Intents {
+		if !slices.Contains(Intents, Intent(s)) {
+			return nil, fmt.Errorf("nlu: load model: unknown intent %q", s)
+		}
+		c.intents = append(c.intents, Intent(s))
+	}
+	for _, s := range m.Domains {
+		if !slices.Contains(Domains, Domain(s)) {
+			return nil, fmt.Errorf("nlu: load model: unknown domain %q", s)
+		}
+		c.domains = append(c.domains, Domain(s))
+	}
+	return c, nil
+}
+
+// scores is the model's view of one message.
+type scores struct {
+	intent []float64 // probabilities, in c.intents order
+	domain []float64 // independent probabilities, in c.domains order
+}
+
+// score runs the linear model on the tokens of a message.
+func (c *Classifier) score(tokens []string, question bool) scores {
+	m := c.model
+	var buf [16]float64
+	logits := buf[:m.Outputs()]
+	copy(logits, m.Bias)
+	features.Each(tokens, question, func(f []byte) { m.Add(logits, f) })
+	ni := len(c.intents)
+	s := scores{intent: logits[:ni:ni], domain: logits[ni:]}
+	linear.Softmax(s.intent, m.Temperature)
+	for i, x := range s.domain {
+		s.domain[i] = linear.Sigmoid(x)
+	}
+	return s
+}
+
+// Classify understands one message. recent holds the last few turns of the
+// conversation, oldest first, not including text; ref is the current
+// instant in the user's time zone, for the date slot.
+//
+// The previous bot turn decides short answers: after a question or a turn
+// with options, "yes", "2" or "the first one" are Followup; after a bot
+// turn that asked nothing they are Chat. With no turns at all the context
+// is unknown and an answer-like message is taken as Followup, since it
+// only makes sense as a reply.
+func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result {
+	var tokBuf [features.MaxTokens]string
+	tokens, question := features.Tokens(tokBuf[:0], text)
+	if len(tokens) == 0 {
+		return Result{Intent: Chat, Domains: []Domain{}, Confidence: 0.5}
+	}
+	s := c.score(tokens, question)
+	best := argmax(s.intent)
+	res := Result{Intent: c.intents[best], Confidence: s.intent[best]}
+
+	ctx := lastBotTurn(recent)
+	ans := answerKind(tokens)
+	switch {
+	case ctx.open && (ans != notAnswer || res.Intent == Followup):
+		res.Intent, res.Confidence = Followup, max(res.Confidence, 0.95)
+		if ans == notAnswer && res.Confidence < 0.95 {
+			res.Confidence = 0.9
+		}
+	case ctx.open && len(ctx.options) > 0 && pickByText(tokens, ctx.options) > 0:
+		res.Intent, res.Confidence = Followup, 0.9
+	case ctx.known && !ctx.open && (res.Intent == Followup || ans != notAnswer && res.Intent != RequestAction):
+		// The same words with nothing to answer are small talk.
+		res.Intent, res.Confidence = Chat, 0.9
+	}
+	res.Domains = c.pickDomains(res.Intent, s.domain)
+	res.RequiresAction = res.Intent == RequestAction
+	res.Slots = extractSlots(text, tokens, res, ctx, ref)
+	return res
+}
+
+// pickDomains keeps the domains the model is at least even odds on, most
+// likely first; an intent about the user's data always gets at least its
+// most likely domain.
+func (c *Classifier) pickDomains(in Intent, p []float64) []Domain {
+	out := []Domain{}
+	if in == Chat || in == Followup {
+		return out
+	}
+	order := make([]int, len(p))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case p[a] > p[b]:
+			return -1
+		case p[a] < p[b]:
+			return 1
+		}
+		return 0
+	})
+	for _, i := range order {
+		if p[i] >= 0.5 {
+			out = append(out, c.domains[i])
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, c.domains[order[0]])
+	}
+	return out
+}
+
+func argmax(p []float64) int {
+	best := 0
+	for i, x := range p {
+		if x > p[best] {
+			best = i
+		}
+	}
+	return best
+}
