@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+	"github.com/jackc/pgx/v5"
+)
+
+// Config is Hearth's configuration, read from the environment. Every
+// variable is documented in .env.example.
+type Config struct {
+	DatabaseURL string `env:"DATABASE_URL,required"`
+	HTTPAddr    string `env:"HEARTH_HTTP_ADDR" envDefault:":8080"`
+	// PublicURL is where the outside world reaches this server (webhooks).
+	PublicURL string `env:"HEARTH_PUBLIC_URL"`
+	Webchat   bool   `env:"HEARTH_WEBCHAT" envDefault:"true"`
+
+	LogLevel  slog.Level `env:"HEARTH_LOG_LEVEL" envDefault:"info"`
+	LogFormat string     `env:"HEARTH_LOG_FORMAT" envDefault:"auto"`
+
+	DBMaxConns        int32         `env:"HEARTH_DB_MAX_CONNS" envDefault:"0"`
+	TurnWorkers       int           `env:"HEARTH_TURN_WORKERS" envDefault:"32"`
+	DeliverWorkers    int           `env:"HEARTH_DELIVER_WORKERS" envDefault:"16"`
+	FetchCooldown     time.Duration `env:"HEARTH_FETCH_COOLDOWN" envDefault:"5ms"`
+	FetchPollInterval time.Duration `env:"HEARTH_FETCH_POLL_INTERVAL" envDefault:"100ms"`
+	ShutdownTimeout   time.Duration `env:"HEARTH_SHUTDOWN_TIMEOUT" envDefault:"8s"`
+}
+
+// LoadConfig reads the environment. A missing or invalid variable is one
+// line naming it.
+func LoadConfig() (Config, error) {
+	cfg, err := env.ParseAs[Config]()
+	if err != nil {
+		var agg env.AggregateError
+		if errors.As(err, &agg) && len(agg.Errors) > 0 {
+			err = agg.Errors[0]
+		}
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	return cfg, cfg.validate()
+}
+
+func (c Config) validate() error {
+	if _, err := pgx.ParseConfig(c.DatabaseURL); err != nil {
+		return errors.New("config: DATABASE_URL is not a valid PostgreSQL URL")
+	}
+	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
+		return fmt.Errorf("config: HEARTH_HTTP_ADDR %q is not host:port", c.HTTPAddr)
+	}
+	if c.PublicURL != "" {
+		u, err := url.Parse(c.PublicURL)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return fmt.Errorf("config: HEARTH_PUBLIC_URL %q is not an http(s) URL", c.PublicURL)
+		}
+	}
+	switch c.LogFormat {
+	case "auto", "json", "text":
+	default:
+		return fmt.Errorf("config: HEARTH_LOG_FORMAT %q must be auto, json or text", c.LogFormat)
+	}
+	switch {
+	case c.TurnWorkers < 1:
+		return errors.New("config: HEARTH_TURN_WORKERS must be at least 1")
+	case c.DeliverWorkers < 1:
+		return errors.New("config: HEARTH_DELIVER_WORKERS must be at least 1")
+	case c.DBMaxConns < 0:
+		return errors.New("config: HEARTH_DB_MAX_CONNS must not be negative")
+	case c.FetchCooldown < time.Millisecond:
+		return errors.New("config: HEARTH_FETCH_COOLDOWN must be at least 1ms")
+	case c.FetchPollInterval < time.Millisecond:
+		return errors.New("config: HEARTH_FETCH_POLL_INTERVAL must be at least 1ms")
+	case c.ShutdownTimeout <= 0:
+		return errors.New("config: HEARTH_SHUTDOWN_TIMEOUT must be positive")
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+// Command bot is Hearth: a self-hosted assistant that lives in chat.
+//
+//	bot serve              run the server (migrates first)
+//	bot migrate            apply database migrations and exit
+//	bot nlu classify|time|test --file F.jsonl
+//	                       offline understanding tools
+//
+// Configuration comes from the environment; see .env.example.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	_ "time/tzdata" // users' zones must resolve even on hosts without a zone database
+
+	"github.com/hearthbot/hearth/pipeline/nlu/nlucmd"
+)
+
+const usage = `usage: bot <command>
+
+commands:
+  serve                  run Hearth (migrates the database first)
+  migrate                apply database migrations and exit
+  nlu classify           classify JSON lines or text lines from stdin (offline)
+  nlu time               resolve date/time expressions from JSON lines on stdin
+  nlu test --file F      score labelled JSON lines (intents or times)
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bot:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	switch args[0] {
+	case "serve":
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		return Serve(ctx, cfg, stderr)
+	case "migrate":
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		return Migrate(ctx, cfg, stderr)
+	case "nlu":
+		err := nlucmd.Run(ctx, nlucmd.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}, args[1:])
+		if errors.Is(err, nlucmd.ErrUsage) {
+			fmt.Fprint(stderr, usage)
+		}
+		return err
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", args[0])
+	}
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/hearthbot/hearth/adapters/webchat"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/store"
+)
+
+// Migrate applies all migrations.
+func Migrate(ctx context.Context, cfg Config, logOut io.Writer) error {
+	return store.Migrate(ctx, cfg.DatabaseURL, newLogger(cfg, logOut))
+}
+
+// Serve runs Hearth until ctx ends, then shuts down gracefully.
+func Serve(ctx context.Context, cfg Config, logOut io.Writer) error {
+	app, err := Open(ctx, cfg, logOut)
+	if err != nil {
+		return err
+	}
+	return app.Run(ctx)
+}
+
+// App is a wired Hearth: the pieces Serve runs, exposed so end-to-end tests
+// drive exactly what production runs.
+type App struct {
+	Config   Config
+	Log      *slog.Logger
+	Store    *store.Store
+	River    *river.Client[pgx.Tx]
+	Inbox    *pipeline.Inbox
+	Hub      *webchat.Hub
+	Registry *prometheus.Registry
+	Handler  http.Handler
+	// Senders are the deliverers per channel; tests may replace one
+	// before Run.
+	Senders map[pipeline.Channel]pipeline.Sender
+	// Turns is the turn handler; tests may wrap it before Run.
+	Turns pipeline.Handler
+
+	deliverWorker *pipeline.DeliverWorker
+	turnWorker    *pipeline.TurnWorker
+}
+
+// Open migrates the database and wires every component, without starting
+// anything.
+func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
+	log := newLogger(cfg, logOut)
+	if err := store.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
+		return nil, err
+	}
+	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: cfg.DBMaxConns})
+	if err != nil {
+		return nil, err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := pipeline.NewMetrics(reg)
+
+	a := &App{Config: cfg, Log: log, Store: st, Hub: &webchat.Hub{}, Registry: reg}
+	a.Senders = map[pipeline.Channel]pipeline.Sender{pipeline.ChannelWebchat: webchat.Sender{}}
+	a.Turns = pipeline.RequireTimezone(st, pipeline.Acknowledge)
+
+	// The workers look up the sender and handler through the App at work
+	// time, so tests can swap them after Open.
+	a.deliverWorker = pipeline.NewDeliverWorker(st, sendersOf(a), log, metrics)
+	a.turnWorker = pipeline.NewTurnWorker(st, pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
+		return a.Turns.HandleTurn(ctx, t)
+	}), log, metrics)
+	workers := river.NewWorkers()
+	river.AddWorker(workers, a.turnWorker)
+	river.AddWorker(workers, a.deliverWorker)
+	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
+		Logger:            log.With("component", "river"),
+		Workers:           workers,
+		FetchCooldown:     cfg.FetchCooldown,
+		FetchPollInterval: cfg.FetchPollInterval,
+		Queues: map[string]river.QueueConfig{
+			pipeline.QueueTurns:      {MaxWorkers: cfg.TurnWorkers},
+			pipeline.QueueDeliveries: {MaxWorkers: cfg.DeliverWorkers},
+		},
+		// A crashed replica's running jobs are retried after this; turns
+		// finish in seconds, so waiting River's default hour is too long.
+		JobTimeout:           time.Minute,
+		RescueStuckJobsAfter: 2 * time.Minute,
+	})
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("river: %w", err)
+	}
+	a.Inbox = pipeline.NewInbox(st, a.River, metrics)
+	a.Handler = a.routes()
+	if cfg.Webchat && cfg.PublicURL != "" {
+		log.Warn("the web chat is on and HEARTH_PUBLIC_URL is set: its sign-in is by name only, so anyone who reaches it can use any name; set HEARTH_WEBCHAT=false on a public server")
+	}
+	return a, nil
+}
+
+func sendersOf(a *App) map[pipeline.Channel]pipeline.Sender {
+	m := map[pipeline.Channel]pipeline.Sender{}
+	for _, ch := range []pipeline.Channel{pipeline.ChannelWebchat, pipeline.ChannelSlack, pipeline.ChannelTelegram} {
+		m[ch] = pipeline.SenderFunc(func(ctx context.Context, d pipeline.Delivery) (string, error) {
+			s, ok := a.Senders[ch]
+			if !ok {
+				return "", fmt.Errorf("%w: channel %s is not configured", pipeline.ErrPermanent, ch)
+			}
+			return s.Send(ctx, d)
+		})
+	}
+	return m
+}
+
+func (a *App) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("ok\n")) //nolint:errcheck // client went away
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := a.Store.Ping(ctx); err != nil {
+			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
+			return
+		}
+		current, err := a.Store.MigrationsCurrent(ctx)
+		if err != nil || !current {
+			http.Error(w, "migrations pending", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ready\n")) //nolint:errcheck // client went away
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(a.Registry, promhttp.HandlerOpts{}))
+	if a.Config.Webchat {
+		wc := webchat.New(webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log})
+		mux.Handle("/", wc)
+	}
+	return mux
+}
+
+// Run starts the workers, the notification listener and the HTTP server,
+// and stops them in order when ctx ends: no new requests, running jobs
+// finish (or are cancelled at the shutdown timeout), then the pool closes.
+func (a *App) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", a.Config.HTTPAddr)
+	if err != nil {
+		a.Store.Close()
+		return fmt.Errorf("listen on HEARTH_HTTP_ADDR %s: %w", a.Config.HTTPAddr, err)
+	}
+	return a.RunListener(ctx, ln)
+}
+
+// RunListener is Run on a listener the caller opened (tests use port 0).
+func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
+	defer a.Store.Close()
+	if err := a.River.Start(ctx); err != nil {
+		ln.Close()
+		return fmt.Errorf("start river: %w", err)
+	}
+	listenCtx, stopListen := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		a.Store.Listen(listenCtx, store.NotifyChannel, a.Log, a.Hub.Notify) //nolint:errcheck // returns only when stopped
+	})
+	srv := &http.Server{
+		Handler:           a.Handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return listenCtx },
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	a.Log.Info("hearth is serving", "addr", ln.Addr().String(), "webchat", a.Config.Webchat)
+
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-serveErr:
+		a.Log.Error("http server stopped", "error", err)
+	}
+	a.Log.Info("shutting down")
+	deadline, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
+	defer cancel()
+	// Streams never end on their own: cancelling their base context ends
+	// them so Shutdown need not wait for the deadline.
+	stopListen()
+	if serr := srv.Shutdown(deadline); serr != nil && !errors.Is(serr, context.DeadlineExceeded) {
+		a.Log.Warn("http shutdown", "error", serr)
+	}
+	// Soft stop lets running turns finish; at the deadline they are
+	// cancelled and River retries them on the next start.
+	if rerr := a.River.Stop(deadline); rerr != nil {
+		hard, cancelHard := context.WithTimeout(context.Background(), time.Second)
+		a.River.StopAndCancel(hard) //nolint:errcheck // best effort at exit
+		cancelHard()
+	}
+	wg.Wait()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	a.Log.Info("stopped")
+	return nil
+}
+
+func newLogger(cfg Config, out io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	format := cfg.LogFormat
+	if format == "auto" {
+		format = "json"
+		if f, ok := out.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+				format = "text"
+			}
+		}
+	}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(out, opts))
+	}
+	return slog.New(slog.NewJSONHandler(out, opts))
+}

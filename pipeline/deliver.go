@@ -1,0 +1,124 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+)
+
+// DeliverArgs is the job that sends one stored bot message. The message id
+// is its idempotency key: the job is unique by it, and a message already
+// delivered is never sent again.
+type DeliverArgs struct {
+	MessageID int64 `json:"message_id"`
+}
+
+// Kind is the River job kind; stable across releases.
+func (DeliverArgs) Kind() string { return "deliver" }
+
+// InsertOpts puts deliveries on their own queue, unique per message.
+func (DeliverArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueDeliveries, MaxAttempts: 20, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// A Sender puts a message on one platform and returns the platform's id
+// for it. Errors wrapping ErrPermanent are not retried.
+type Sender interface {
+	Send(ctx context.Context, d Delivery) (platformMessageID string, err error)
+}
+
+// SenderFunc adapts a function to a Sender.
+type SenderFunc func(ctx context.Context, d Delivery) (string, error)
+
+// Send calls f(ctx, d).
+func (f SenderFunc) Send(ctx context.Context, d Delivery) (string, error) { return f(ctx, d) }
+
+// DeliveryStore is what the deliver worker needs from storage.
+type DeliveryStore interface {
+	Delivery(ctx context.Context, messageID int64) (Delivery, error)
+	// MarkDelivered records the platform id and makes the message visible
+	// in the transcript; a second call for the same message does nothing.
+	MarkDelivered(ctx context.Context, messageID int64, platformMessageID string) error
+}
+
+// DeliverWorker sends stored bot messages through the Sender of their
+// channel, retrying failures with exponential backoff.
+type DeliverWorker struct {
+	river.WorkerDefaults[DeliverArgs]
+	store   DeliveryStore
+	senders map[Channel]Sender
+	log     *slog.Logger
+	metric  *Metrics
+	// Backoff is the wait before retry number attempt (1-based). Defaults
+	// to 1s doubling up to 5 minutes.
+	Backoff func(attempt int) time.Duration
+	// Now is the clock retries are scheduled from. Defaults to time.Now.
+	Now func() time.Time
+}
+
+// NewDeliverWorker returns a worker sending through senders by channel.
+func NewDeliverWorker(store DeliveryStore, senders map[Channel]Sender, log *slog.Logger, metrics *Metrics) *DeliverWorker {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &DeliverWorker{store: store, senders: senders, log: log, metric: metrics, Backoff: DefaultBackoff, Now: time.Now}
+}
+
+// DefaultBackoff doubles from one second and stops growing at five minutes.
+func DefaultBackoff(attempt int) time.Duration {
+	if attempt < 1 {
+		attempt = 1
+	}
+	if attempt > 9 {
+		return 5 * time.Minute
+	}
+	return min(time.Second<<(attempt-1), 5*time.Minute)
+}
+
+// NextRetry schedules the next attempt with the worker's backoff.
+func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
+	return w.Now().Add(w.Backoff(job.Attempt))
+}
+
+// Work sends the message unless it was delivered already.
+func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
+	d, err := w.store.Delivery(ctx, job.Args.MessageID)
+	if errors.Is(err, ErrNotFound) {
+		return river.JobCancel(err)
+	}
+	if err != nil {
+		return err
+	}
+	if !d.DeliveredAt.IsZero() {
+		return nil
+	}
+	log := w.log.With("conversation_id", d.ConversationID, "message_id", d.MessageID, "channel", d.Channel)
+	sender, ok := w.senders[d.Channel]
+	if !ok {
+		w.metric.delivery(d.Channel, "no_sender")
+		return river.JobCancel(fmt.Errorf("deliver message %d: no sender for channel %q", d.MessageID, d.Channel))
+	}
+	platformID, err := sender.Send(ctx, d)
+	if err != nil {
+		if errors.Is(err, ErrPermanent) {
+			log.ErrorContext(ctx, "delivery failed permanently", "error", err)
+			w.metric.delivery(d.Channel, "permanent_failure")
+			return river.JobCancel(err)
+		}
+		log.WarnContext(ctx, "delivery failed; will retry", "attempt", job.Attempt, "error", err)
+		w.metric.delivery(d.Channel, "retry")
+		return fmt.Errorf("deliver message %d: %w", d.MessageID, err)
+	}
+	if err := w.store.MarkDelivered(ctx, d.MessageID, platformID); err != nil {
+		// The platform has the message; a retry would send it again. Say so
+		// loudly: this is the one window where a duplicate can appear.
+		log.ErrorContext(ctx, "delivered but not recorded", "platform_message_id", platformID, "error", err)
+		return fmt.Errorf("record delivery of message %d: %w", d.MessageID, err)
+	}
+	w.metric.delivery(d.Channel, "ok")
+	return nil
+}

@@ -1,0 +1,108 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+)
+
+// MaxTextBytes bounds an inbound message's text. Longer text is refused
+// rather than truncated, so nothing is silently lost.
+const MaxTextBytes = 64 << 10
+
+// EventStore persists inbound events. AcceptInbound stores the event (and
+// its user, identity and conversation when new) and calls enqueue inside
+// the same transaction; a duplicate returns a Receipt with Duplicate set
+// and stores nothing.
+type EventStore interface {
+	AcceptInbound(ctx context.Context, in Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r Receipt) error) (Receipt, error)
+}
+
+// Inbox is the front door of the durable path: an event it accepts has
+// been stored and its turn enqueued, so the adapter may acknowledge it.
+type Inbox struct {
+	store  EventStore
+	river  *river.Client[pgx.Tx]
+	metric *Metrics
+}
+
+// NewInbox returns an Inbox that stores events in store and enqueues turns
+// with client (an insert-only client is enough). metrics may be nil.
+func NewInbox(store EventStore, client *river.Client[pgx.Tx], metrics *Metrics) *Inbox {
+	return &Inbox{store: store, river: client, metric: metrics}
+}
+
+// Accept validates, stores and enqueues one inbound event. Errors wrap
+// ErrInvalid (bad input, nothing stored) or ErrUnavailable (database down,
+// nothing stored).
+func (b *Inbox) Accept(ctx context.Context, in Inbound) (Receipt, error) {
+	if err := in.validate(); err != nil {
+		return Receipt{}, err
+	}
+	r, err := b.store.AcceptInbound(ctx, in, func(ctx context.Context, tx pgx.Tx, r Receipt) error {
+		_, err := b.river.InsertTx(ctx, tx, TurnArgs{ConversationID: r.ConversationID, EventID: r.EventID}, nil)
+		if err != nil {
+			return fmt.Errorf("enqueue turn: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Receipt{}, fmt.Errorf("accept %s event: %w", in.Channel, err)
+	}
+	b.metric.accepted(in.Channel, r.Duplicate)
+	return r, nil
+}
+
+func (in Inbound) validate() error {
+	switch {
+	case in.Channel == "":
+		return Invalidf("channel is required")
+	case in.ExternalID == "":
+		return Invalidf("event id is required")
+	case in.ConversationKey == "":
+		return Invalidf("conversation is required")
+	case in.UserKey == "":
+		return Invalidf("user is required")
+	case !utf8.ValidString(in.Text):
+		return Invalidf("text is not valid UTF-8")
+	case len(in.Text) > MaxTextBytes:
+		return Invalidf("text is longer than %d bytes", MaxTextBytes)
+	}
+	switch in.Kind {
+	case KindMessage:
+		if strings.TrimSpace(in.Text) == "" {
+			return Invalidf("text is empty")
+		}
+	case KindButton:
+		if in.MessageID <= 0 || in.ButtonID == "" {
+			return Invalidf("a button click needs message_id and button_id")
+		}
+	default:
+		return Invalidf("unknown event kind %q", in.Kind)
+	}
+	if in.Timezone != "" {
+		if _, err := LoadTimezone(in.Timezone); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LoadTimezone resolves an IANA zone name. It refuses "Local" and the
+// empty name: a user's zone must never silently become the host's
+// (ARCHITECTURE.md, invariant 6).
+func LoadTimezone(name string) (*time.Location, error) {
+	if name == "" || name == "Local" {
+		return nil, Invalidf("unknown time zone %q", name)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, Invalidf("unknown time zone %q", name)
+	}
+	return loc, nil
+}

@@ -1,0 +1,141 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Channel names a chat platform. It is the first half of every external key.
+type Channel string
+
+// The channels Hearth speaks.
+const (
+	ChannelWebchat  Channel = "webchat"
+	ChannelSlack    Channel = "slack"
+	ChannelTelegram Channel = "telegram"
+)
+
+// EventKind says what an inbound event carries.
+type EventKind string
+
+// Inbound event kinds.
+const (
+	// KindMessage is a text (or transcribed voice) message.
+	KindMessage EventKind = "message"
+	// KindButton is a click on a button of an earlier bot message.
+	KindButton EventKind = "button"
+)
+
+// Inbound is one normalised event from a channel adapter, before it is
+// stored. Adapters fill it after verifying the request.
+type Inbound struct {
+	Channel Channel
+	// ExternalID is the platform's id for this delivery (Slack event_id,
+	// Telegram update_id, a web chat client id). A second event with the
+	// same Channel and ExternalID is a duplicate.
+	ExternalID string
+	// ConversationKey identifies the chat on the platform (a DM channel, a
+	// thread, a Telegram chat id).
+	ConversationKey string
+	// UserKey identifies the sender on the platform.
+	UserKey string
+	// UserName is the sender's display name, used when the user is new.
+	UserName string
+	// Timezone is the sender's IANA zone when the channel supplies one.
+	Timezone string
+	Kind     EventKind
+	Text     string
+	// MessageID and ButtonID name the clicked button for KindButton.
+	MessageID int64
+	ButtonID  string
+	// Payload is the raw platform event, kept for debugging and replays.
+	Payload json.RawMessage
+}
+
+// Receipt is what accepting an inbound event produced.
+type Receipt struct {
+	EventID        int64
+	ConversationID int64
+	UserID         int64
+	// MessageID is the transcript message of a KindMessage event, or 0.
+	MessageID int64
+	// Duplicate is true when the event had been accepted before; nothing
+	// new was stored or enqueued.
+	Duplicate bool
+}
+
+// Button is an option offered with a bot message.
+type Button struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// Outbound is one reply the pipeline wants delivered.
+type Outbound struct {
+	Text    string
+	Buttons []Button
+}
+
+// User is a person Hearth knows, across channels.
+type User struct {
+	ID          int64
+	DisplayName string
+	// Timezone is an IANA zone name, or "" until it is known.
+	Timezone string
+}
+
+// Event is a stored inbound event, as a turn sees it.
+type Event struct {
+	ID             int64
+	ConversationID int64
+	Channel        Channel
+	Kind           EventKind
+	Text           string
+	MessageID      int64
+	ButtonID       string
+	ReceivedAt     time.Time
+	// Attempts counts earlier failed tries at this event.
+	Attempts int
+}
+
+// Author says who wrote a transcript message.
+type Author string
+
+// Transcript authors.
+const (
+	FromUser Author = "user"
+	FromBot  Author = "bot"
+)
+
+// Message is one visible line of a conversation's transcript.
+type Message struct {
+	ID             int64
+	ConversationID int64
+	// Seq orders visible messages; it is the cursor clients page with.
+	Seq       int64
+	From      Author
+	Text      string
+	Buttons   []Button
+	CreatedAt time.Time
+}
+
+// Delivery is a bot message on its way to a platform.
+type Delivery struct {
+	MessageID       int64
+	ConversationID  int64
+	Channel         Channel
+	ConversationKey string
+	Text            string
+	Buttons         []Button
+	// DeliveredAt is set when the message was delivered before; the
+	// deliver job then does nothing.
+	DeliveredAt       time.Time
+	PlatformMessageID string
+}
+
+// Contact is a user as reached on one channel: the user and the
+// conversation with them there.
+type Contact struct {
+	User           User
+	ConversationID int64
+}

@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// NotifyChannel is the Postgres notification channel on which the id of a
+// conversation is published whenever a message in it becomes visible, so
+// live views on any replica can refresh.
+const NotifyChannel = "hearth_messages"
+
+// AcceptInbound stores an inbound event, its transcript line, and (when
+// new) its user, identity and conversation, and calls enqueue, all in one
+// transaction. A duplicate (same channel and external id) rolls back and
+// returns the first event's receipt with Duplicate set.
+func (s *Store) AcceptInbound(ctx context.Context, in pipeline.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r pipeline.Receipt) error) (pipeline.Receipt, error) {
+	var r pipeline.Receipt
+	err := retryRace(func() error {
+		r = pipeline.Receipt{}
+		return s.inTx(ctx, func(tx pgx.Tx) error {
+			c, err := upsertContact(ctx, tx, in.Channel, in.UserKey, in.UserName, in.ConversationKey, in.Timezone)
+			if err != nil {
+				return err
+			}
+			r.ConversationID, r.UserID = c.ConversationID, c.User.ID
+			var messageID *int64
+			if in.Kind == pipeline.KindButton {
+				if err := checkButton(ctx, tx, c.ConversationID, in.MessageID, in.ButtonID); err != nil {
+					return err
+				}
+				messageID = &in.MessageID
+			}
+			payload := in.Payload
+			if len(payload) == 0 {
+				payload = json.RawMessage("{}")
+			}
+			err = tx.QueryRow(ctx, `
+				INSERT INTO inbound_events (channel, external_id, conversation_id, user_id, kind, text, message_id, button_id, payload)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+				ON CONFLICT (channel, external_id) DO NOTHING
+				RETURNING id`,
+				in.Channel, in.ExternalID, c.ConversationID, c.User.ID, in.Kind, in.Text, messageID, in.ButtonID, payload).
+				Scan(&r.EventID)
+			if errors.Is(err, pgx.ErrNoRows) {
+				r.Duplicate = true
+				return errDuplicate
+			}
+			if err != nil {
+				return fmt.Errorf("insert event: %w", err)
+			}
+			if in.Kind == pipeline.KindMessage {
+				err = tx.QueryRow(ctx, `
+					WITH m AS (
+						INSERT INTO messages (conversation_id, sender, inbound_event_id, text, seq, delivered_at)
+						VALUES ($1, 'user', $2, $3, nextval('message_seq'), now())
+						RETURNING id, conversation_id
+					)
+					SELECT m.id FROM m, pg_notify($4, m.conversation_id::text)`,
+					c.ConversationID, r.EventID, in.Text, NotifyChannel).Scan(&r.MessageID)
+				if err != nil {
+					return fmt.Errorf("insert message: %w", err)
+				}
+			}
+			return enqueue(ctx, tx, r)
+		})
+	})
+	if errors.Is(err, errDuplicate) {
+		return s.existingReceipt(ctx, in)
+	}
+	if err != nil {
+		return pipeline.Receipt{}, fmt.Errorf("store accept: %w", err)
+	}
+	return r, nil
+}
+
+var errDuplicate = errors.New("duplicate event")
+
+func (s *Store) existingReceipt(ctx context.Context, in pipeline.Inbound) (pipeline.Receipt, error) {
+	r := pipeline.Receipt{Duplicate: true}
+	var messageID *int64
+	err := s.pool.QueryRow(ctx, `
+		SELECT e.id, e.conversation_id, e.user_id, m.id
+		FROM inbound_events e
+		LEFT JOIN messages m ON m.inbound_event_id = e.id AND m.sender = 'user'
+		WHERE e.channel = $1 AND e.external_id = $2`, in.Channel, in.ExternalID).
+		Scan(&r.EventID, &r.ConversationID, &r.UserID, &messageID)
+	if err != nil {
+		return pipeline.Receipt{}, fmt.Errorf("store accept: find duplicate: %w", translate(err))
+	}
+	if messageID != nil {
+		r.MessageID = *messageID
+	}
+	return r, nil
+}
+
+// checkButton makes sure the clicked button was offered by a bot message
+// of this conversation, so a click cannot name another user's message.
+func checkButton(ctx context.Context, tx pgx.Tx, conversationID, messageID int64, buttonID string) error {
+	var buttons []pipeline.Button
+	err := tx.QueryRow(ctx, `
+		SELECT buttons FROM messages
+		WHERE id = $1 AND conversation_id = $2 AND sender = 'bot' AND seq IS NOT NULL`,
+		messageID, conversationID).Scan(&buttons)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return pipeline.Invalidf("message %d is not a bot message in this conversation", messageID)
+	}
+	if err != nil {
+		return fmt.Errorf("find button message: %w", err)
+	}
+	if !slices.ContainsFunc(buttons, func(b pipeline.Button) bool { return b.ID == buttonID }) {
+		return pipeline.Invalidf("message %d has no button %q", messageID, buttonID)
+	}
+	return nil
+}

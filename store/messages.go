@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// Delivery loads a bot message for sending.
+func (s *Store) Delivery(ctx context.Context, messageID int64) (pipeline.Delivery, error) {
+	var d pipeline.Delivery
+	var delivered *time.Time
+	err := s.pool.QueryRow(ctx, `
+		SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text, m.buttons, m.delivered_at, m.platform_message_id
+		FROM messages m JOIN conversations c ON c.id = m.conversation_id
+		WHERE m.id = $1 AND m.sender = 'bot'`, messageID).
+		Scan(&d.MessageID, &d.ConversationID, &d.Channel, &d.ConversationKey, &d.Text, &d.Buttons, &delivered, &d.PlatformMessageID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return pipeline.Delivery{}, fmt.Errorf("store delivery %d: %w", messageID, pipeline.ErrNotFound)
+	}
+	if err != nil {
+		return pipeline.Delivery{}, fmt.Errorf("store delivery %d: %w", messageID, translate(err))
+	}
+	if delivered != nil {
+		d.DeliveredAt = *delivered
+	}
+	return d, nil
+}
+
+// MarkDelivered records the platform's id for a message, gives it its
+// place in the transcript and tells live views, once.
+func (s *Store) MarkDelivered(ctx context.Context, messageID int64, platformMessageID string) error {
+	_, err := s.pool.Exec(ctx, `
+		WITH m AS (
+			UPDATE messages SET delivered_at = now(), platform_message_id = $2, seq = nextval('message_seq')
+			WHERE id = $1 AND delivered_at IS NULL
+			RETURNING conversation_id
+		)
+		SELECT pg_notify($3, conversation_id::text) FROM m`, messageID, platformMessageID, NotifyChannel)
+	if err != nil {
+		return fmt.Errorf("store mark delivered %d: %w", messageID, translate(err))
+	}
+	return nil
+}
+
+// Messages returns up to limit visible messages of a conversation with a
+// seq greater than after, oldest first.
+func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit int) ([]pipeline.Message, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT id, conversation_id, seq, sender, text, buttons, created_at
+		FROM messages
+		WHERE conversation_id = $1 AND seq > $2
+		ORDER BY seq
+		LIMIT $3`, conversationID, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store messages: %w", translate(err))
+	}
+	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (pipeline.Message, error) {
+		var m pipeline.Message
+		err := row.Scan(&m.ID, &m.ConversationID, &m.Seq, &m.From, &m.Text, &m.Buttons, &m.CreatedAt)
+		return m, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store messages: %w", translate(err))
+	}
+	return msgs, nil
+}
+
+// RecentMessages returns the last n visible messages of a conversation,
+// oldest first, for a turn's context.
+func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int) ([]pipeline.Message, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT * FROM (
+			SELECT id, conversation_id, seq, sender, text, buttons, created_at
+			FROM messages
+			WHERE conversation_id = $1 AND seq IS NOT NULL
+			ORDER BY seq DESC
+			LIMIT $2
+		) recent ORDER BY seq`, conversationID, n)
+	if err != nil {
+		return nil, fmt.Errorf("store recent messages: %w", translate(err))
+	}
+	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (pipeline.Message, error) {
+		var m pipeline.Message
+		err := row.Scan(&m.ID, &m.ConversationID, &m.Seq, &m.From, &m.Text, &m.Buttons, &m.CreatedAt)
+		return m, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store recent messages: %w", translate(err))
+	}
+	return msgs, nil
+}
