@@ -167,3 +167,23 @@ func TestEvalCLINC(t *testing.T) {
 		t.Errorf("out_of_scope predicted as action %.1f%%, want < 5%%", share)
 	}
 }
+
+// TestOwnExamples checks the project's own labelled examples
+// (testdata/intents.jsonl: discuss_work, memory, email, keep and
+// option-picking followups that no public set covers). They are not
+// training data; the floor guards against regressions when the templates
+// change.
+func TestOwnExamples(t *testing.T) {
+	c := newTestClassifier(t)
+	e := evaluate(c, readLabelled(t, filepath.Join("testdata", "intents.jsonl")))
+	e.log(t, "own examples")
+	for _, s := range e.errors {
+		t.Log(s)
+	}
+	if acc := pct(e.correct, e.n); acc < 93 {
+		t.Errorf("intent accuracy %.1f%%, want ≥ 93%%", acc)
+	}
+	if acc := pct(e.domCorrect, e.domN); acc < 93 {
+		t.Errorf("domain accuracy %.1f%%, want ≥ 93%%", acc)
+	}
+}
