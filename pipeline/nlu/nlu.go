@@ -170,6 +170,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		}
 	case ctx.open && len(ctx.options) > 0 && pickByText(tokens, ctx.options) > 0:
 		res.Intent, res.Confidence = Followup, 0.9
+	case !ctx.known && ans != notAnswer && res.Intent != RequestAction:
+		// Unknown context: a bare "ok" or "the second one" only makes
+		// sense as a reply.
+		res.Intent, res.Confidence = Followup, max(res.Confidence, 0.9)
 	case ctx.known && !ctx.open && (res.Intent == Followup || ans != notAnswer && res.Intent != RequestAction):
 		// The same words with nothing to answer are small talk.
 		res.Intent, res.Confidence = Chat, 0.9
