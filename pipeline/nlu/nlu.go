@@ -178,10 +178,54 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// The same words with nothing to answer are small talk.
 		res.Intent, res.Confidence = Chat, 0.9
 	}
-	res.Domains = c.pickDomains(res.Intent, s.domain)
+	res.Domains = c.pickDomains(res.Intent, c.clauseDomains(text, s.domain))
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
 	return res
+}
+
+// maxClauses caps how many clauses of a message are scored on their own.
+const maxClauses = 4
+
+// clauseDomains returns the domain probabilities of a message that asks
+// for several things ("I just closed on my house! Add a celebration
+// dinner Saturday"): each clause is scored on its own, and a domain
+// counts if the whole message or any request clause makes it likely. A
+// request clause always contributes its most likely domain, since it must
+// be about something. For a one-clause message this is just whole.
+func (c *Classifier) clauseDomains(text string, whole []float64) []float64 {
+	if len(text) > maxSlotBytes {
+		text = text[:maxSlotBytes]
+	}
+	parts := requestClauses(text)
+	if len(parts) < 2 {
+		return whole
+	}
+	out := make([]float64, len(whole))
+	copy(out, whole)
+	var tokBuf [features.MaxTokens]string
+	for i, p := range parts {
+		if i == maxClauses {
+			break
+		}
+		toks, q := features.Tokens(tokBuf[:0], p)
+		if len(toks) == 0 {
+			continue
+		}
+		s := c.score(toks, q)
+		in := c.intents[argmax(s.intent)]
+		if in != RequestAction && in != AskInfo {
+			continue
+		}
+		best := argmax(s.domain)
+		for j, x := range s.domain {
+			if j == best {
+				x = max(x, 0.5)
+			}
+			out[j] = max(out[j], x)
+		}
+	}
+	return out
 }
 
 // pickDomains keeps the domains the model is at least even odds on, most

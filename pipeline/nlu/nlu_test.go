@@ -1,6 +1,11 @@
 package nlu
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
 
 func newTestClassifier(t testing.TB) *Classifier {
 	t.Helper()
@@ -9,4 +14,243 @@ func newTestClassifier(t testing.TB) *Classifier {
 		t.Fatal(err)
 	}
 	return c
+}
+
+var testRef = time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	c := newTestClassifier(t)
+	question := []Turn{{Text: "remind me to call mom"}, {FromBot: true, Text: "Should I remind you at 5pm?"}}
+	options := []Turn{{FromBot: true, Text: "Which calendar?", Options: []string{"Work calendar", "Family calendar", "Kids"}}}
+	list := []Turn{{FromBot: true, Text: "I found:\n1. Sarah Lee\n2. Sarah Kim"}}
+	statement := []Turn{{FromBot: true, Text: "Done! I added dinner on Friday."}}
+	tests := []struct {
+		text    string
+		recent  []Turn
+		intent  Intent
+		domains []Domain // the first ones, in order
+	}{
+		{"Thanks!", nil, Chat, nil},
+		{"Thanks, and remind me tomorrow", nil, RequestAction, []Domain{Task}},
+		{"add milk to my shopping list and remind me to call mom", nil, RequestAction, nil},
+		{"tell me a joke", nil, Chat, nil},
+		{"what's your name?", nil, Chat, nil},
+		{"what is the capital of France", nil, Chat, nil},
+		{"Remind me to call mom tomorrow at 5pm", nil, RequestAction, []Domain{Task}},
+		{"Email Sarah that I'll be late", nil, RequestAction, []Domain{Email}},
+		{"add milk to my shopping list", nil, RequestAction, []Domain{Keep}},
+		{"make a note to buy a birthday card", nil, RequestAction, []Domain{Keep}},
+		{"remember that John's birthday is March 15th", nil, RequestAction, []Domain{Memory}},
+		{"When is John's birthday?", nil, AskInfo, []Domain{Memory}},
+		{"what's on my calendar tomorrow", nil, AskInfo, []Domain{Calendar}},
+		{"I'm overwhelmed, help me figure out what to focus on", nil, DiscussWork, nil},
+		{"what should I work on first", nil, DiscussWork, nil},
+		// Short answers need something to answer.
+		{"yes", question, Followup, nil},
+		{"no thanks", question, Followup, nil},
+		{"2", options, Followup, nil},
+		{"the first one", options, Followup, nil},
+		{"family", options, Followup, nil},
+		{"that one", list, Followup, nil},
+		{"tell me more", list, Followup, nil},
+		{"yes", statement, Chat, nil},
+		{"ok", statement, Chat, nil},
+		{"the first one", statement, Chat, nil},
+		{"tell me more", statement, Chat, nil},
+		{"thanks!", statement, Chat, nil},
+		// A real request after a question stays a request.
+		{"remind me to buy milk tomorrow", question, RequestAction, []Domain{Task}},
+		// With no turns the context is unknown: answers are followups.
+		{"yes", nil, Followup, nil},
+		{"", nil, Chat, nil},
+		{"   ", nil, Chat, nil},
+	}
+	for _, tt := range tests {
+		got := c.Classify(tt.text, tt.recent, testRef)
+		if got.Intent != tt.intent {
+			t.Errorf("Classify(%q) intent = %s (%.2f), want %s", tt.text, got.Intent, got.Confidence, tt.intent)
+		}
+		if len(tt.domains) > 0 && (len(got.Domains) < len(tt.domains) || !slices.Equal(got.Domains[:len(tt.domains)], tt.domains)) {
+			t.Errorf("Classify(%q) domains = %v, want %v first", tt.text, got.Domains, tt.domains)
+		}
+		if (got.Intent == Chat || got.Intent == Followup) && len(got.Domains) != 0 {
+			t.Errorf("Classify(%q) = %s with domains %v, want none", tt.text, got.Intent, got.Domains)
+		}
+		if got.Domains == nil {
+			t.Errorf("Classify(%q) domains are nil, want an empty slice", tt.text)
+		}
+		if got.RequiresAction != (got.Intent == RequestAction) {
+			t.Errorf("Classify(%q) RequiresAction = %v for %s", tt.text, got.RequiresAction, got.Intent)
+		}
+	}
+}
+
+func TestClassifySeveralDomains(t *testing.T) {
+	t.Parallel()
+	c := newTestClassifier(t)
+	got := c.Classify("I just closed on my house! Add a celebration dinner Saturday", nil, testRef)
+	if got.Intent != RequestAction || !slices.Contains(got.Domains, Memory) || !slices.Contains(got.Domains, Calendar) {
+		t.Fatalf("got %s %v, want request_action with memory and calendar", got.Intent, got.Domains)
+	}
+	if got.Slots.Fact != "I just closed on my house" {
+		t.Errorf("fact = %q", got.Slots.Fact)
+	}
+	if !strings.HasPrefix(got.Slots.Title, "celebration dinner") {
+		t.Errorf("title = %q, want it to start with \"celebration dinner\"", got.Slots.Title)
+	}
+}
+
+func TestSlots(t *testing.T) {
+	t.Parallel()
+	c := newTestClassifier(t)
+	options := []Turn{{FromBot: true, Text: "Which one?", Options: []string{"Work calendar", "Family calendar", "Kids"}}}
+	tests := []struct {
+		text   string
+		recent []Turn
+		want   Slots
+	}{
+		{"Email Sarah that I'll be late", nil, Slots{Recipient: "Sarah", Gist: "I'll be late", People: []string{"Sarah"}}},
+		{"send an email to my boss saying I'm sick today", nil, Slots{Recipient: "my boss", Gist: "I'm sick today", People: []string{"my boss"}}},
+		{"write to Dave about the Friday dinner", nil, Slots{Recipient: "Dave", Gist: "the Friday dinner", People: []string{"Dave"}}},
+		{"add milk to my shopping list", nil, Slots{Note: "milk", List: "shopping list"}},
+		{"make a note: the router is in the hall closet", nil, Slots{Note: "the router is in the hall closet"}},
+		{"remember that John's birthday is March 15th", nil, Slots{Fact: "John's birthday is March 15th", People: []string{"John"}}},
+		{"note that Emma has a dentist appointment Thursday", nil, Slots{Fact: "Emma has a dentist appointment Thursday", People: []string{"Emma"}}},
+		{"the second one", options, Slots{Option: 2}},
+		{"3", options, Slots{Option: 3}},
+		{"the last one", options, Slots{Option: 3}},
+		{"family", options, Slots{Option: 2}},
+	}
+	for _, tt := range tests {
+		got := c.Classify(tt.text, tt.recent, testRef).Slots
+		if got.Recipient != tt.want.Recipient || got.Gist != tt.want.Gist || got.Note != tt.want.Note ||
+			got.List != tt.want.List || got.Fact != tt.want.Fact || got.Option != tt.want.Option ||
+			!slices.Equal(got.People, tt.want.People) {
+			t.Errorf("Classify(%q).Slots =\n  %+v\nwant\n  %+v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestTaskTitle(t *testing.T) {
+	t.Parallel()
+	c := newTestClassifier(t)
+	tests := []struct{ text, prefix string }{
+		{"Remind me to call mom tomorrow at 5pm", "call mom"},
+		{"remind me tomorrow at 8 to take my pills", "take my pills"},
+		{"add pay the gas bill to my to-do list", "pay the gas bill"},
+		{"don't let me forget to water the tomatoes tonight", "water the tomatoes"},
+		{"Schedule lunch with Carlos on Friday at noon", "lunch with Carlos"},
+	}
+	for _, tt := range tests {
+		got := c.Classify(tt.text, nil, testRef).Slots.Title
+		if !strings.HasPrefix(got, tt.prefix) {
+			t.Errorf("Classify(%q) title = %q, want prefix %q", tt.text, got, tt.prefix)
+		}
+	}
+}
+
+func TestClassifyDeterministic(t *testing.T) {
+	t.Parallel()
+	c := newTestClassifier(t)
+	a := c.Classify("Remind me to call mom tomorrow at 5pm", nil, testRef)
+	for range 3 {
+		b := c.Classify("Remind me to call mom tomorrow at 5pm", nil, testRef)
+		if a.Intent != b.Intent || a.Confidence != b.Confidence || !slices.Equal(a.Domains, b.Domains) || a.Slots.Title != b.Slots.Title {
+			t.Fatalf("results differ: %+v vs %+v", a, b)
+		}
+	}
+}
+
+func TestClassifyConcurrent(t *testing.T) {
+	t.Parallel()
+	c := newTestClassifier(t)
+	want := c.Classify("add eggs to the grocery list", nil, testRef)
+	done := make(chan Result)
+	for range 8 {
+		go func() { done <- c.Classify("add eggs to the grocery list", nil, testRef) }()
+	}
+	for range 8 {
+		if got := <-done; got.Intent != want.Intent || got.Confidence != want.Confidence {
+			t.Errorf("concurrent result %+v, want %+v", got, want)
+		}
+	}
+}
+
+var fuzzSeeds = []string{
+	"Remind me to call mom tomorrow at 5pm",
+	"Email Sarah that I'll be late",
+	"add milk to my shopping list",
+	"remember that John's birthday is March 15th",
+	"I just closed on my house! Add a celebration dinner Saturday",
+	"what should I work on first?",
+	"the first one",
+	"2",
+	"Thanks!",
+	"",
+	"¿Qué tal? 😀 ünïcödé",
+	"remind me to",
+	"email",
+	"add to my list",
+	"note that",
+	"\x00\xff\xfe",
+	strings.Repeat("remind me to ", 50),
+}
+
+func FuzzClassify(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, "Which one?", "Work calendar")
+	}
+	c := newTestClassifier(f)
+	f.Fuzz(func(t *testing.T, text, prev, option string) {
+		for _, recent := range [][]Turn{nil, {{FromBot: true, Text: prev, Options: []string{option, "x"}}}, {{Text: prev}}} {
+			res := c.Classify(text, recent, testRef)
+			if !slices.Contains(Intents, res.Intent) {
+				t.Fatalf("intent %q is not valid", res.Intent)
+			}
+			if !(res.Confidence >= 0 && res.Confidence <= 1) {
+				t.Fatalf("confidence %v out of [0,1]", res.Confidence)
+			}
+			if res.Domains == nil {
+				t.Fatal("nil domains")
+			}
+			for _, d := range res.Domains {
+				if !slices.Contains(Domains, d) {
+					t.Fatalf("domain %q is not valid", d)
+				}
+			}
+			if res.Slots.Option < 0 {
+				t.Fatalf("option %d", res.Slots.Option)
+			}
+		}
+	})
+}
+
+func BenchmarkClassify(b *testing.B) {
+	c := newTestClassifier(b)
+	msgs := []string{
+		"Remind me to call mom tomorrow at 5pm",
+		"what's on my calendar for friday?",
+		"Email Sarah that I'll be late",
+		"tell me a joke",
+		"add milk and eggs to my shopping list",
+		"I'm overwhelmed, help me figure out what to focus on",
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		c.Classify(msgs[i%len(msgs)], nil, testRef)
+		i++
+	}
+}
+
+func BenchmarkClassify10KB(b *testing.B) {
+	c := newTestClassifier(b)
+	msg := "Remind me to read this email from Sarah tomorrow: " + strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit. ", 180)
+	msg = msg[:10*1024]
+	b.SetBytes(int64(len(msg)))
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Classify(msg, nil, testRef)
+	}
 }

@@ -62,7 +62,7 @@ func extractSlots(text string, tokens []string, res Result, ctx botContext, ref 
 		}
 		return false
 	}
-	for _, cl := range clauses(text) {
+	for _, cl := range requestClauses(text) {
 		lc := lowerASCII(cl)
 		if res.Intent == RequestAction {
 			if s.Fact == "" && has(Memory) {
@@ -118,6 +118,39 @@ func clauses(text string) []string {
 		}
 	}
 	if cl := strings.TrimSpace(text[start:]); cl != "" {
+		out = append(out, cl)
+	}
+	return out
+}
+
+// requestClauses splits text into clauses and splits each clause again
+// before "and" when a command follows ("add milk to my list and remind me
+// to call mom").
+func requestClauses(text string) []string {
+	var out []string
+	for _, cl := range clauses(text) {
+		for {
+			lc := lowerASCII(cl)
+			cut := -1
+			for off := 0; ; {
+				i := wordIndex(lc[off:], "and ")
+				if i < 0 {
+					break
+				}
+				i += off
+				rest := strings.TrimPrefix(lc[i+4:], "also ")
+				if i > 0 && isRequestVerb(rest) {
+					cut = i
+					break
+				}
+				off = i + 4
+			}
+			if cut < 0 {
+				break
+			}
+			out = append(out, strings.TrimSpace(cl[:cut]))
+			cl = strings.TrimPrefix(strings.TrimSpace(cl[cut+4:]), "also ")
+		}
 		out = append(out, cl)
 	}
 	return out
