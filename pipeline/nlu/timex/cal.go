@@ -15,9 +15,10 @@ func wall(y, mo, d, h, mi, s int, loc *time.Location) time.Time {
 	t := time.Date(y, time.Month(mo), d, h, mi, s, 0, loc)
 	want := time.Date(y, time.Month(mo), d, h, mi, s, 0, time.UTC)
 	got := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
-	if diff := want.Sub(got); diff != 0 {
-		// The wall time falls in a gap: time.Date used the offset after
-		// the jump. Adding the difference crosses the gap forward.
+	if diff := want.Sub(got); diff > 0 {
+		// The wall time falls in a gap and time.Date answered a wall
+		// time before it; adding the difference crosses the gap forward.
+		// (When time.Date already answered after the gap, keep it.)
 		t = t.Add(diff)
 	}
 	return t

@@ -33,10 +33,15 @@ type piece struct {
 func (p *parser) podAt(i int) (partOfDay, int, bool) {
 	j := i
 	this, prefixed := false, false
+	dayOff := 0
 	switch p.word(j) {
 	case "this", "tonight", "tonite":
 		if p.word(j) == "this" {
 			this, j = true, j+1
+		}
+	case "last":
+		if w := p.word(j + 1); w == "night" || w == "evening" {
+			this, dayOff, j = true, -1, j+1 // "last night" is yesterday's
 		}
 	case "in", "during":
 		j = p.opt(j+1, "the")
@@ -66,7 +71,7 @@ func (p *parser) podAt(i int) (partOfDay, int, bool) {
 		prefixed = true
 	}
 	if this {
-		pd.today = true
+		pd.today, pd.dayOff = true, dayOff
 	}
 	if this || prefixed || pd.today {
 		pd.latent = false
@@ -237,14 +242,14 @@ func (p *parser) resolve(f frame) (span, bool) {
 			d := dayStart(ds.start)
 			day = &d
 		case f.hasPOD && f.pod.today:
-			d := p.today
+			d := addDays(p.today, f.pod.dayOff)
 			day = &d
 		}
 		t := p.placeClock(f.clock, day, pd)
 		g := f.clock.grain
 		return span{start: t, end: next(t, g), g: g}, true
 	case f.hasPOD:
-		d := p.today
+		d := addDays(p.today, f.pod.dayOff)
 		if f.hasDate {
 			if ds.g > Day || ds.interval {
 				return span{}, false

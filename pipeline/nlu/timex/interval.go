@@ -73,7 +73,9 @@ func (p *parser) intervalRange(i int) (candidate, bool) {
 	if !ok {
 		return candidate{}, false
 	}
-	latent := intro == "" && a.latent && b.latent
+	// b is read with strong set, so a bare number there is not latent
+	// by itself; "10 - 11" alone is still only two numbers.
+	latent := intro == "" && a.latent && (b.latent || b.lone())
 	if intro == "" && p.is(k, "/") && !(b.hasDate && b.hasClock) {
 		return candidate{}, false
 	}
@@ -136,6 +138,26 @@ func (p *parser) combine(a, b frame) (span, bool) {
 			}
 		}
 	}
+	// Two times with no day ("between 1 and 3pm") are today's unless the
+	// whole range is already over.
+	floating := a.hasClock && !a.hasDate && !(a.hasPOD && a.pod.today)
+	if floating {
+		a.date, a.hasDate = spanDate(p.periodSpan(p.today, Day)), true
+	}
+	s, ok := p.combineResolved(a, b)
+	if ok && floating && !s.end.After(p.ref) {
+		a.date = spanDate(p.periodSpan(addDays(p.today, 1), Day))
+		if !b.hasDate || b.date.kind == dkSpan && b.date.sp.start.Equal(p.today) {
+			b.hasDate = false
+		}
+		s, ok = p.combineResolved(a, b)
+	}
+	return s, ok
+}
+
+// combineResolved resolves the ends of a range once each lent the other
+// what it lacked, and puts the end after the start.
+func (p *parser) combineResolved(a, b frame) (span, bool) {
 	sa, ok := p.resolve(a)
 	if !ok {
 		return span{}, false

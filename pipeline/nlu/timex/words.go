@@ -109,23 +109,24 @@ type partOfDay struct {
 	shift    shift
 	today    bool // "tonight": the reference day unless a date says otherwise
 	latent   bool // a bare "morning" is weak on its own
+	dayOff   int  // days from the reference day when today is set ("last night": -1)
 }
 
 var partOfDayWords = map[string]partOfDay{
-	"morning":      {0, 12, shiftMorning, false, true},
-	"mornings":     {0, 12, shiftMorning, false, true},
-	"morningish":   {0, 12, shiftMorning, false, true},
-	"afternoon":    {12, 19, shiftPM, false, true},
-	"afternoons":   {12, 19, shiftPM, false, true},
-	"afternoonish": {12, 19, shiftPM, false, true},
-	"evening":      {18, 24, shiftEvening, false, true},
-	"evenings":     {18, 24, shiftEvening, false, true},
-	"eveningish":   {18, 24, shiftEvening, false, true},
-	"night":        {18, 24, shiftEvening, false, true},
-	"tonight":      {18, 24, shiftEvening, true, false},
-	"tonite":       {18, 24, shiftEvening, true, false},
-	"lunch":        {12, 14, shiftPM, false, true},
-	"lunchtime":    {12, 14, shiftPM, false, true},
+	"morning":      {0, 12, shiftMorning, false, true, 0},
+	"mornings":     {0, 12, shiftMorning, false, true, 0},
+	"morningish":   {0, 12, shiftMorning, false, true, 0},
+	"afternoon":    {12, 19, shiftPM, false, true, 0},
+	"afternoons":   {12, 19, shiftPM, false, true, 0},
+	"afternoonish": {12, 19, shiftPM, false, true, 0},
+	"evening":      {18, 24, shiftEvening, false, true, 0},
+	"evenings":     {18, 24, shiftEvening, false, true, 0},
+	"eveningish":   {18, 24, shiftEvening, false, true, 0},
+	"night":        {18, 24, shiftEvening, false, true, 0},
+	"tonight":      {18, 24, shiftEvening, true, false, 0},
+	"tonite":       {18, 24, shiftEvening, true, false, 0},
+	"lunch":        {12, 14, shiftPM, false, true, 0},
+	"lunchtime":    {12, 14, shiftPM, false, true, 0},
 }
 
 // podModifiers narrow a part of day: "early morning", "late tonight".
