@@ -148,6 +148,17 @@ func TestTaskTitle(t *testing.T) {
 			t.Errorf("Classify(%q) title = %q, want prefix %q", tt.text, got, tt.prefix)
 		}
 	}
+	// The date span is the When slot and leaves the title.
+	s := c.Classify("Remind me to call mom tomorrow at 5pm", nil, testRef).Slots
+	if s.Title != "call mom" {
+		t.Errorf("title = %q, want \"call mom\"", s.Title)
+	}
+	if s.When == nil {
+		t.Fatal("no When slot")
+	}
+	if want := time.Date(2026, 3, 11, 17, 0, 0, 0, time.UTC); !s.When.Value.Equal(want) {
+		t.Errorf("When = %+v, want %v", *s.When, want)
+	}
 }
 
 func TestClassifyDeterministic(t *testing.T) {

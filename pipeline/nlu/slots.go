@@ -5,6 +5,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
 
 // Slots are the pieces of a message the action stage needs. Every field
@@ -15,6 +17,10 @@ type Slots struct {
 	// to call mom tomorrow at 5pm", "dentist appointment" for "add a
 	// dentist appointment on Friday".
 	Title string
+	// When is the date or time span the message names ("tomorrow at
+	// 5pm"), resolved against the reference instant; nil if none. Its
+	// text is stripped from Title.
+	When *timex.Match
 	// People are the people the message names: capitalised names
 	// ("Sarah", "Sarah Lee") and family words ("mom", "my wife").
 	People []string
@@ -85,7 +91,14 @@ func extractSlots(text string, tokens []string, res Result, ctx botContext, ref 
 	if s.Recipient != "" && !containsFold(s.People, s.Recipient) {
 		s.People = append(s.People, s.Recipient)
 	}
-	_ = ref // The date slot is filled once the timex package is ready.
+	if mayHaveTime(tokens) {
+		if m, ok := timex.Parse(text[:wordCut(text, maxTimeBytes)], ref, timex.Options{}); ok {
+			s.When = &m
+			if s.Title != "" {
+				s.Title = stripTimes(s.Title, ref)
+			}
+		}
+	}
 	return s
 }
 
@@ -241,6 +254,89 @@ func tidy(s string) string {
 			return s
 		}
 	}
+}
+
+// maxTimeBytes caps how much of a message the date parser reads: the time
+// of a request is said in its first sentences, and parsing is the most
+// expensive step of Classify.
+const maxTimeBytes = 256
+
+// wordCut returns a length no greater than n that does not split a word.
+func wordCut(s string, n int) int {
+	if len(s) <= n {
+		return len(s)
+	}
+	for i := n; i > 0; i-- {
+		if s[i] == ' ' {
+			return i
+		}
+	}
+	return n
+}
+
+// timeWords are the tokens without which a message names no date or
+// time; a message with none of them (and no number) skips the parser.
+var timeWords = map[string]bool{
+	"0": true, "today": true, "tomorrow": true, "tonight": true, "yesterday": true, "tmrw": true, "tmr": true,
+	"now": true, "later": true, "soon": true, "noon": true, "midnight": true, "morning": true, "afternoon": true,
+	"evening": true, "night": true, "weekend": true, "week": true, "weeks": true, "month": true, "months": true,
+	"year": true, "years": true, "day": true, "days": true, "hour": true, "hours": true, "minute": true, "minutes": true,
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	"mon": true, "tue": true, "tues": true, "wed": true, "thu": true, "thurs": true, "fri": true, "sat": true, "sun": true,
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true,
+	"august": true, "september": true, "october": true, "november": true, "december": true,
+	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true, "sep": true, "sept": true,
+	"oct": true, "nov": true, "dec": true, "christmas": true, "easter": true, "thanksgiving": true, "halloween": true,
+	"eod": true, "eow": true, "one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
+	"seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "half": true, "quarter": true,
+}
+
+func mayHaveTime(tokens []string) bool {
+	for _, t := range tokens {
+		if timeWords[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// stripTimes removes the date and time expressions from a title and the
+// prepositions they leave dangling: "call mom tomorrow at 5pm" → "call
+// mom".
+func stripTimes(title string, ref time.Time) string {
+	ms := timex.Find(title, ref, timex.Options{})
+	if len(ms) == 0 {
+		return title
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		if m.Start < last || m.End > len(title) {
+			continue
+		}
+		b.WriteString(title[last:m.Start])
+		b.WriteByte(' ')
+		last = m.End
+	}
+	b.WriteString(title[last:])
+	out := strings.Join(strings.Fields(b.String()), " ")
+	for {
+		lc := lowerASCII(out)
+		trimmed := false
+		for _, w := range []string{" on", " at", " by", " for", " in", " from", " until", " this", " next", " every"} {
+			if strings.HasSuffix(lc, w) {
+				out, trimmed = out[:len(out)-len(w)], true
+				break
+			}
+		}
+		if !trimmed {
+			break
+		}
+	}
+	if t := tidy(out); t != "" {
+		return t
+	}
+	return title
 }
 
 // fact reads what to remember: "remember that X", "note that X",
