@@ -33,6 +33,12 @@ CREATE TABLE conversations (
     external_id text        NOT NULL,
     user_id     bigint      NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     created_at  timestamptz NOT NULL DEFAULT now(),
+    -- The lease that lets one turn job at a time answer this conversation.
+    -- A lease, not a lock held on a connection: a turn may take seconds
+    -- (model calls) and must not pin a pooled connection meanwhile; a
+    -- crashed holder's lease simply runs out.
+    turn_owner       text,
+    turn_lease_until timestamptz,
     UNIQUE (channel, external_id)
 );
 

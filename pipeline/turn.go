@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -39,9 +40,11 @@ func (TurnArgs) InsertOpts() river.InsertOpts {
 
 // TurnStore is what the turn worker needs from storage.
 type TurnStore interface {
-	// LockConversation takes the conversation's lock without waiting. ok is
-	// false when another worker holds it; unlock must be called when ok.
-	LockConversation(ctx context.Context, conversationID int64) (unlock func(), ok bool, err error)
+	// LeaseConversation takes or renews owner's exclusive right to answer
+	// the conversation for ttl; false when another owner holds it.
+	LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (bool, error)
+	// ReleaseConversation ends owner's lease.
+	ReleaseConversation(ctx context.Context, conversationID int64, owner string) error
 	// NextEvent returns the conversation's oldest unprocessed event.
 	NextEvent(ctx context.Context, conversationID int64) (Event, User, bool, error)
 	// CompleteEvent marks the event processed and stores its replies in one
@@ -52,9 +55,10 @@ type TurnStore interface {
 }
 
 // TurnWorker answers a conversation's events one at a time, in arrival
-// order. Each job drains every pending event of its conversation under the
-// conversation's lock; a job that finds the lock taken snoozes briefly, so
-// a crashed holder's events are picked up again.
+// order. Each job drains the pending events of its conversation while
+// holding the conversation's lease; a job that finds the lease taken
+// snoozes briefly and looks again, so an event whose holder crashed is
+// answered once the lease runs out.
 type TurnWorker struct {
 	river.WorkerDefaults[TurnArgs]
 	store   TurnStore
@@ -64,6 +68,20 @@ type TurnWorker struct {
 	// BusyDelay is how long a job waits when its conversation is being
 	// worked by another job. Defaults to one second.
 	BusyDelay time.Duration
+	// Lease is how long a conversation stays claimed without renewal; it
+	// is renewed before every event, so it bounds one turn, and it is how
+	// long a crashed holder blocks its conversation. Defaults to two
+	// minutes, longer than River's job timeout.
+	Lease time.Duration
+	// MaxDrain is how long one job keeps draining before it hands the rest
+	// to a fresh job, so a busy conversation never runs into the job
+	// timeout. Defaults to 20 seconds.
+	MaxDrain time.Duration
+	// Backoff is the wait before retry number attempt (1-based) of a
+	// failed turn. Defaults to DefaultBackoff.
+	Backoff func(attempt int) time.Duration
+	// Now is the clock retries are scheduled from. Defaults to time.Now.
+	Now func() time.Time
 }
 
 // NewTurnWorker returns a worker that answers events with h.
@@ -71,56 +89,59 @@ func NewTurnWorker(store TurnStore, h Handler, log *slog.Logger, metrics *Metric
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &TurnWorker{store: store, handler: h, log: log, metric: metrics, BusyDelay: time.Second}
+	return &TurnWorker{
+		store: store, handler: h, log: log, metric: metrics,
+		BusyDelay: time.Second, Lease: 2 * time.Minute, MaxDrain: 20 * time.Second,
+		Backoff: DefaultBackoff, Now: time.Now,
+	}
+}
+
+// NextRetry schedules a failed turn's next attempt with the worker's
+// backoff; River's default (attempt⁴ seconds) keeps a user waiting.
+func (w *TurnWorker) NextRetry(job *river.Job[TurnArgs]) time.Time {
+	return w.Now().Add(w.Backoff(job.Attempt))
 }
 
 // Work drains the conversation named by the job.
 func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 	convID := job.Args.ConversationID
+	owner := "job:" + strconv.FormatInt(job.ID, 10)
+	started := w.Now()
 	for {
-		unlock, ok, err := w.store.LockConversation(ctx, convID)
+		ok, err := w.store.LeaseConversation(ctx, convID, owner, w.Lease)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return river.JobSnooze(w.BusyDelay)
 		}
-		drained, err := w.drain(ctx, convID)
-		unlock()
-		if err != nil {
-			return err
+		ev, user, found, err := w.store.NextEvent(ctx, convID)
+		if err == nil && found {
+			err = w.answer(ctx, ev, user)
 		}
-		// An event committed between our last look and the unlock would
-		// wait for its own snoozed job; look once more so it doesn't.
-		if !drained {
+		if err != nil || !found {
+			// Released before the final look below, so an event that
+			// arrived meanwhile is either seen here or finds the lease free.
+			rerr := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner)
+			if err != nil {
+				return errors.Join(err, rerr)
+			}
+			if rerr != nil {
+				return rerr
+			}
+			_, _, pending, err := w.store.NextEvent(ctx, convID)
+			if err != nil || !pending {
+				return err
+			}
 			continue
 		}
-		_, _, pending, err := w.store.NextEvent(ctx, convID)
-		if err != nil {
-			return err
-		}
-		if !pending {
-			return nil
-		}
-	}
-}
-
-// drain answers pending events until none are left. It returns false when
-// it stopped early and should be called again.
-func (w *TurnWorker) drain(ctx context.Context, convID int64) (bool, error) {
-	for range 100 {
-		ev, user, found, err := w.store.NextEvent(ctx, convID)
-		if err != nil {
-			return false, err
-		}
-		if !found {
-			return true, nil
-		}
-		if err := w.answer(ctx, ev, user); err != nil {
-			return false, err
+		if w.Now().Sub(started) > w.MaxDrain {
+			if err := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner); err != nil {
+				return err
+			}
+			return river.JobSnooze(0)
 		}
 	}
-	return false, nil
 }
 
 func (w *TurnWorker) answer(ctx context.Context, ev Event, user User) error {

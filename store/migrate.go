@@ -105,4 +105,3 @@ func (s *Store) MigrationsCurrent(ctx context.Context) (bool, error) {
 	}
 	return !pending, nil
 }
-

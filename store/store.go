@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -20,10 +21,16 @@ import (
 
 // Config tunes the pool. The zero value uses pgx's defaults.
 type Config struct {
-	// MaxConns caps the pool. Defaults to pgx's default (4 × CPUs, at
-	// least 4) unless the URL sets pool_max_conns.
+	// MaxConns caps the pool. Defaults to the URL's pool_max_conns, or
+	// else DefaultMaxConns.
 	MaxConns int32
 }
+
+// DefaultMaxConns is the pool size when neither Config nor the URL sets
+// one. pgx's own default (the CPU count, at least 4) is too small for a
+// server whose River client keeps listening connections open while dozens
+// of workers query.
+const DefaultMaxConns = 24
 
 // Store is the database. It is safe for concurrent use.
 type Store struct {
@@ -38,8 +45,11 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: parse DATABASE_URL: %w", err)
 	}
-	if cfg.MaxConns > 0 {
+	switch {
+	case cfg.MaxConns > 0:
 		pc.MaxConns = cfg.MaxConns
+	case !strings.Contains(url, "pool_max_conns"):
+		pc.MaxConns = DefaultMaxConns
 	}
 	pc.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 		return pgxvec.RegisterTypes(ctx, conn)

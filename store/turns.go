@@ -4,45 +4,36 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth/pipeline"
 )
 
-// conversationLockSpace is the first key of the two-key advisory locks
-// that serialise the turns of a conversation; it keeps them apart from
-// River's and goose's own advisory locks.
-const conversationLockSpace = 0x54726e73 // "Trns"
-
-// LockConversation takes the conversation's session advisory lock without
-// waiting, on a connection held until unlock. A process that dies releases
-// it with its connection.
-func (s *Store) LockConversation(ctx context.Context, conversationID int64) (func(), bool, error) {
-	conn, err := s.pool.Acquire(ctx)
+// LeaseConversation takes (or renews) the right to answer the
+// conversation's events for ttl, for owner. It reports false when another
+// owner's lease is still running.
+func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `
+		UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
+		WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())`,
+		conversationID, owner, ttl)
 	if err != nil {
-		return nil, false, fmt.Errorf("store lock conversation: %w", translate(err))
+		return false, fmt.Errorf("store lease conversation: %w", translate(err))
 	}
-	key := int32(conversationID % (1 << 31))
-	var ok bool
-	if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1::int, $2::int)", conversationLockSpace, key).Scan(&ok); err != nil {
-		conn.Release()
-		return nil, false, fmt.Errorf("store lock conversation: %w", translate(err))
+	return tag.RowsAffected() == 1, nil
+}
+
+// ReleaseConversation ends owner's lease, if it still holds it.
+func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, owner string) error {
+	_, err := s.pool.Exec(ctx, `
+		UPDATE conversations SET turn_owner = NULL, turn_lease_until = NULL
+		WHERE id = $1 AND turn_owner = $2`, conversationID, owner)
+	if err != nil {
+		return fmt.Errorf("store release conversation: %w", translate(err))
 	}
-	if !ok {
-		conn.Release()
-		return nil, false, nil
-	}
-	unlock := func() {
-		ctx := context.WithoutCancel(ctx)
-		if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock($1::int, $2::int)", conversationLockSpace, key); err != nil {
-			// A connection that may still hold the lock must not go back to
-			// the pool; closing it releases the lock on the server.
-			conn.Conn().Close(ctx) //nolint:errcheck // best effort; Release drops a closed conn
-		}
-		conn.Release()
-	}
-	return unlock, true, nil
+	return nil
 }
 
 // NextEvent returns the conversation's oldest unprocessed event and its
