@@ -65,12 +65,21 @@ func (p *parser) dateAt(i int) (dateResult, bool) {
 			best = r
 		}
 	}
+	// Rules nest ("a week from next friday", "the week of march 3rd");
+	// the depth bound keeps adversarial chains linear.
+	if p.depth >= maxDepth {
+		return best, false
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	j := i
 	on := false
 	if k, ok := p.oneOf(j, "on", "in", "of", "for", "during"); ok {
 		j, on = k, true
 	}
-	try(p.dateOffset(i)) // "in 2 hours" keeps its "in"
+	if on {
+		try(p.dateOffset(i)) // "in 2 hours" keeps its "in"
+	}
 	try(p.dateSeason(i))
 	try(p.dateRelativeDay(j))
 	try(p.dateWeekday(j))
@@ -703,6 +712,9 @@ func (p *parser) dateHoliday(i int) (dateResult, bool) {
 // holidayName matches the longest holiday name at i and returns how to
 // place it in a given year.
 func (p *parser) holidayName(i int) (func(int) (time.Time, bool), int, bool) {
+	if !holidayFirst[p.word(i)] {
+		return nil, i, false
+	}
 	best := i
 	var fn func(int) (time.Time, bool)
 	loc := p.loc

@@ -62,6 +62,10 @@ func (p *parser) podAt(i int) (partOfDay, int, bool) {
 	if !ok {
 		return partOfDay{}, i, false
 	}
+	if pd.from == 12 && pd.to == 14 && !prefixed && !this && mod == "" {
+		// "lunch with Anna" is a meal, "at lunch" a time.
+		return partOfDay{}, i, false
+	}
 	e := j + 1
 	if p.is(e, "-") && p.glued(e) && p.word(e+1) == "ish" {
 		e += 2
@@ -278,7 +282,7 @@ type candidate struct {
 // best returns the longest expression starting at token i.
 func (p *parser) best(i int) (Match, int, bool) {
 	t := p.toks[i]
-	if t.kind == tPunct && t.s != "@" {
+	if t.kind == tPunct && t.s != "@" || t.kind == tWord && !starters[t.s] {
 		return Match{}, i, false
 	}
 	var c candidate

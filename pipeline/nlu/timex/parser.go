@@ -16,7 +16,11 @@ type parser struct {
 	today time.Time // start of the reference day
 	opts  Options
 	text  string
+	depth int // nesting of dateAt, bounded by maxDepth
 }
+
+// maxDepth bounds how deeply date rules may nest.
+const maxDepth = 3
 
 func newParser(text string, ref time.Time, opts Options) *parser {
 	loc := ref.Location()

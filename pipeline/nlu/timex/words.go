@@ -1,6 +1,9 @@
 package timex
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Word tables. Everything the parser recognises by spelling lives here, so
 // adding a synonym is a one-line change. The maps are never written after
@@ -213,3 +216,87 @@ var easterHolidays = []struct {
 	{[]string{"pentecost", "whit sunday", "whitsunday"}, 49},
 	{[]string{"whit monday"}, 50},
 }
+
+// holidayFirst holds the first word of every holiday name, so most words
+// are rejected without trying each name.
+var holidayFirst = func() map[string]bool {
+	m := map[string]bool{}
+	add := func(names []string) {
+		for _, n := range names {
+			if k := strings.IndexByte(n, ' '); k >= 0 {
+				n = n[:k]
+			}
+			m[n] = true
+		}
+	}
+	for _, h := range fixedHolidays {
+		add(h.names)
+	}
+	for _, h := range nthWeekdayHolidays {
+		add(h.names)
+	}
+	for _, h := range easterHolidays {
+		add(h.names)
+	}
+	return m
+}()
+
+// grammarStarters are the words the rules look for at the start of an
+// expression besides those in the tables above.
+var grammarStarters = []string{
+	"at", "on", "in", "of", "for", "during", "from", "between", "later", "until",
+	"untill", "till", "til", "before", "through", "thru", "up", "no", "after",
+	"since", "starting", "anytime", "any", "not", "by", "asap", "as", "the", "a",
+	"an", "half", "quarter", "around", "about", "approximately", "approx",
+	"circa", "roughly", "within", "today", "tdy", "tomorrow", "tmrw", "tmr",
+	"tomorow", "tommorow", "tommorrow", "yesterday", "yday", "now", "atm",
+	"right", "just", "day", "noon", "midday", "midnight", "mid", "end",
+	"beginning", "begining", "start", "middle", "rest", "towards", "toward",
+	"q", "week", "weekend",
+}
+
+// starters is every word that can begin an expression. Find skips other
+// words at once, which keeps long messages fast.
+var starters = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range grammarStarters {
+		m[w] = true
+	}
+	for w := range monthWords {
+		m[w] = true
+	}
+	for w := range weekdayWords {
+		m[w] = true
+	}
+	for w := range smallNumbers {
+		m[w] = true
+	}
+	for w := range tensNumbers {
+		m[w] = true
+	}
+	for w := range ordinalWords {
+		m[w] = true
+	}
+	for w := range relWords {
+		m[w] = true
+	}
+	for w := range partOfDayWords {
+		m[w] = true
+	}
+	for w := range podModifiers {
+		m[w] = true
+	}
+	for w := range quantityWords {
+		m[w] = true
+	}
+	for w := range seasons {
+		m[w] = true
+	}
+	for w := range boundaryAbbrevs {
+		m[w] = true
+	}
+	for w := range holidayFirst {
+		m[w] = true
+	}
+	return m
+}()
