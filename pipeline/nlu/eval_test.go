@@ -139,7 +139,7 @@ func pct(a, b int) float64 {
 }
 
 // TestEvalCLINC measures the classifier on the public development set in
-// /work/shared/eval (or $HEARTH_EVAL). It logs the figures and checks the
+// ../shared/eval beside the checkout (or $HEARTH_EVAL). It logs the figures and checks the
 // project's targets; it skips when the file is absent. Run it with
 //
 //	go test -run TestEvalCLINC -v ./pipeline/nlu/
@@ -148,7 +148,7 @@ func pct(a, b int) float64 {
 func TestEvalCLINC(t *testing.T) {
 	dir := os.Getenv("HEARTH_EVAL")
 	if dir == "" {
-		dir = "/work/shared/eval"
+		dir = "../../../shared/eval" // shared/ sits beside the checkout
 	}
 	path := filepath.Join(dir, "intents_clinc_dev.jsonl")
 	if _, err := os.Stat(path); err != nil {

@@ -136,7 +136,7 @@ func TestTestIntentsBadRow(t *testing.T) {
 // TestTestIntentsCLINC runs the report on the public development set when
 // it is present (see pipeline/nlu/eval_test.go for the asserted targets).
 func TestTestIntentsCLINC(t *testing.T) {
-	path := "/work/shared/eval/intents_clinc_dev.jsonl"
+	path := "../../../../shared/eval/intents_clinc_dev.jsonl"
 	if _, err := os.Stat(path); err != nil {
 		t.Skip("no evaluation data")
 	}
