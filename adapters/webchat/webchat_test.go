@@ -30,7 +30,7 @@ type testBundle struct {
 
 // setup serves the web chat on a fresh database. With work set, a River
 // client answers every message with the interim acknowledgement.
-func setup(t *testing.T, dbURL string, work bool) *testBundle {
+func setup(t testing.TB, dbURL string, work bool) *testBundle {
 	t.Helper()
 	if dbURL == "" {
 		dbURL = storetest.NewDatabase(t)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +19,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hearthbot/hearth/pipeline"
-	"github.com/hearthbot/hearth/store/storetest"
 )
 
 // browserTZ is the zone the headless browser reports; the host's zone is
@@ -68,7 +66,7 @@ func TestBrowserWebchat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	base, app := startApp(t)
+	base, app, _ := startApp(t)
 	tab := startBrowser(t, ctx, browser)
 	w := &pageWaiter{t: t, ctx: tab, app: app}
 
@@ -186,56 +184,6 @@ func findChromium(t *testing.T) string {
 		t.Skipf("no Chromium at %s (set HEARTH_CHROMIUM, or run deploy/install-browser.sh): %v", path, err)
 	}
 	return path
-}
-
-// startApp opens and runs the App as `bot serve` does, on a free port, and
-// stops it when the test ends. Its log is shown only if the test fails.
-func startApp(t *testing.T) (string, *App) {
-	t.Helper()
-	cfg := Config{
-		DatabaseURL:       storetest.NewDatabase(t),
-		HTTPAddr:          "127.0.0.1:0",
-		Webchat:           true,
-		LogFormat:         "text",
-		TurnWorkers:       4,
-		DeliverWorkers:    4,
-		FetchCooldown:     5 * time.Millisecond,
-		FetchPollInterval: 50 * time.Millisecond,
-		ShutdownTimeout:   5 * time.Second,
-	}
-	if err := cfg.validate(); err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	ctx, stop := context.WithCancel(context.Background())
-	app, err := Open(ctx, cfg, logs)
-	if err != nil {
-		stop()
-		t.Fatalf("open: %v", err)
-	}
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
-	if err != nil {
-		stop()
-		app.Store.Close()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- app.RunListener(ctx, ln) }()
-	t.Cleanup(func() {
-		stop()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("RunListener returned %v, want nil", err)
-			}
-		case <-time.After(2 * cfg.ShutdownTimeout):
-			t.Errorf("RunListener did not return within %s of cancellation", 2*cfg.ShutdownTimeout)
-		}
-		if t.Failed() {
-			t.Logf("hearth log:\n%s", logs.String())
-		}
-	})
-	return "http://" + ln.Addr().String(), app
 }
 
 // startBrowser launches headless Chromium with a fresh profile and returns

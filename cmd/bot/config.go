@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"reflect"
+	"strings"
 	"time"
 
 	"github.com/caarlos0/env/v11"
@@ -15,7 +17,7 @@ import (
 // Config is Hearth's configuration, read from the environment. Every
 // variable is documented in .env.example.
 type Config struct {
-	DatabaseURL string `env:"DATABASE_URL,required"`
+	DatabaseURL string `env:"DATABASE_URL,required,notEmpty"`
 	HTTPAddr    string `env:"HEARTH_HTTP_ADDR" envDefault:":8080"`
 	// PublicURL is where the outside world reaches this server (webhooks).
 	PublicURL string `env:"HEARTH_PUBLIC_URL"`
@@ -40,6 +42,14 @@ func LoadConfig() (Config, error) {
 		var agg env.AggregateError
 		if errors.As(err, &agg) && len(agg.Errors) > 0 {
 			err = agg.Errors[0]
+		}
+		// The library names the Go field; people set the variable.
+		var perr env.ParseError
+		if errors.As(err, &perr) {
+			if f, ok := reflect.TypeFor[Config]().FieldByName(perr.Name); ok {
+				name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+				return Config{}, fmt.Errorf("config: %s: %w", name, perr.Err)
+			}
 		}
 		return Config{}, fmt.Errorf("config: %w", err)
 	}

@@ -93,7 +93,9 @@
     const id = (crypto.randomUUID && crypto.randomUUID()) || String(Date.now()) + Math.random();
     $("text").value = "";
     try {
-      await api("POST", "/api/webchat/messages", { user, text, tz, id });
+      const res = await api("POST", "/api/webchat/messages", { user, text, tz, id });
+      // Shown at once; the stream's copy of the same message is skipped.
+      render({ id: res.id, from: "user", text, buttons: [] });
       $("chat-error").textContent = "";
     } catch (err) {
       $("text").value = text;

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+func TestLoadConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // a substring naming the variable; "" for success
+	}{
+		{"defaults", map[string]string{"DATABASE_URL": "postgres://localhost/hearth"}, ""},
+		{"missing database", map[string]string{}, "DATABASE_URL"},
+		{"bad database url", map[string]string{"DATABASE_URL": "mysql://x y"}, "DATABASE_URL"},
+		{"bad address", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_HTTP_ADDR": "8080"}, "HEARTH_HTTP_ADDR"},
+		{"bad bool", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_WEBCHAT": "maybe"}, "HEARTH_WEBCHAT"},
+		{"bad duration", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SHUTDOWN_TIMEOUT": "soon"}, "HEARTH_SHUTDOWN_TIMEOUT"},
+		{"bad public url", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_PUBLIC_URL": "example.com"}, "HEARTH_PUBLIC_URL"},
+		{"bad log level", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_LOG_LEVEL": "loud"}, "HEARTH_LOG_LEVEL"},
+		{"zero workers", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_TURN_WORKERS": "0"}, "HEARTH_TURN_WORKERS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, k := range []string{"DATABASE_URL", "HEARTH_HTTP_ADDR", "HEARTH_WEBCHAT", "HEARTH_SHUTDOWN_TIMEOUT", "HEARTH_PUBLIC_URL", "HEARTH_LOG_LEVEL", "HEARTH_TURN_WORKERS"} {
+				t.Setenv(k, tt.env[k])
+			}
+			cfg, err := LoadConfig()
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cfg.HTTPAddr != ":8080" || !cfg.Webchat || cfg.TurnWorkers != 32 {
+					t.Fatalf("defaults not applied: %+v", cfg)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q: want one line naming %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// startApp opens and runs the App as `bot serve` does, on a fresh
+// database and a free port. stop (also run at cleanup) cancels it and
+// fails the test unless Run returns nil within twice the shutdown
+// timeout. The log is shown only if the test fails.
+func startApp(t testing.TB) (base string, app *App, stop func()) {
+	t.Helper()
+	cfg := Config{
+		DatabaseURL:       storetest.NewDatabase(t),
+		HTTPAddr:          "127.0.0.1:0",
+		Webchat:           true,
+		LogFormat:         "text",
+		TurnWorkers:       4,
+		DeliverWorkers:    4,
+		FetchCooldown:     5 * time.Millisecond,
+		FetchPollInterval: 50 * time.Millisecond,
+		ShutdownTimeout:   5 * time.Second,
+	}
+	if err := cfg.validate(); err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	app, err := Open(ctx, cfg, logs)
+	if err != nil {
+		cancel()
+		t.Fatalf("open: %v", err)
+	}
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		cancel()
+		app.Store.Close()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- app.RunListener(ctx, ln) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("RunListener returned %v, want nil", err)
+				}
+			case <-time.After(2 * cfg.ShutdownTimeout):
+				t.Errorf("RunListener did not return within %s of cancellation", 2*cfg.ShutdownTimeout)
+			}
+			if t.Failed() {
+				t.Logf("hearth log:\n%s", logs.String())
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return "http://" + ln.Addr().String(), app, stop
+}
+
+func TestServeProbesAndShutdown(t *testing.T) {
+	t.Parallel()
+	base, _, stop := startApp(t)
+	for path, want := range map[string]int{"/healthz": 200, "/readyz": 200, "/metrics": 200, "/": 200, "/nope": 404} {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Fatalf("GET %s = %d; want %d", path, res.StatusCode, want)
+		}
+		if path == "/metrics" && !strings.Contains(string(body), "go_goroutines") {
+			t.Fatal("metrics do not look like Prometheus output")
+		}
+	}
+	// An open event stream must not hold up shutdown.
+	res, err := http.Post(base+"/api/webchat/users", "application/json", strings.NewReader(`{"user":"Zoe","tz":"UTC"}`))
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("sign in: %v %v", res, err)
+	}
+	res.Body.Close()
+	streamRes, err := http.Get(base + "/api/webchat/events?user=Zoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer streamRes.Body.Close()
+	start := time.Now()
+	stop()
+	if d := time.Since(start); d > 6*time.Second {
+		t.Fatalf("shutdown with an open stream took %v", d)
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"frobnicate"}, nil, &out, &errOut); err == nil || !strings.Contains(errOut.String(), "usage") {
+		t.Fatalf("err %v, stderr %q: want an error and the usage", err, errOut.String())
+	}
+}
