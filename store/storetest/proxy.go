@@ -73,7 +73,7 @@ func (p *Proxy) pipe(client net.Conn) {
 	p.conns[client], p.conns[server] = struct{}{}, struct{}{}
 	p.mu.Unlock()
 	go func() { io.Copy(server, client); server.Close() }() //nolint:errcheck // ends when either side closes
-	io.Copy(client, server)                                  //nolint:errcheck // ends when either side closes
+	io.Copy(client, server)                                 //nolint:errcheck // ends when either side closes
 	client.Close()
 }
 
