@@ -1,0 +1,38 @@
+package hearth
+
+import "time"
+
+// Event is an entry in a user's calendar.
+type Event struct {
+	ID     int64  `json:"id"`
+	UserID int64  `json:"user_id"`
+	Title  string `json:"title"`
+	// Start and End bound the event, End exclusive. For an all-day event
+	// they are midnights in the user's zone.
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	AllDay      bool      `json:"all_day,omitempty"`
+	Location    string    `json:"location,omitempty"`
+	Attendees   []string  `json:"attendees,omitempty"`
+	Description string    `json:"description,omitempty"`
+	CreatedAt   time.Time `json:"created_at,omitzero"`
+	UpdatedAt   time.Time `json:"updated_at,omitzero"`
+}
+
+// EventFilter selects a user's events overlapping [From, To).
+type EventFilter struct {
+	UserID   int64
+	From, To time.Time
+	Query    string
+	Limit    int
+}
+
+// EventUpdate changes the fields that are not nil.
+type EventUpdate struct {
+	Title     *string    `json:"title,omitempty"`
+	Start     *time.Time `json:"start,omitempty"`
+	End       *time.Time `json:"end,omitempty"`
+	AllDay    *bool      `json:"all_day,omitempty"`
+	Location  *string    `json:"location,omitempty"`
+	Attendees *[]string  `json:"attendees,omitempty"`
+}

@@ -1,0 +1,31 @@
+package hearth
+
+import "time"
+
+// Note is a Keep-like note: free text, labels and an optional checklist
+// (a shopping list is a note with items).
+type Note struct {
+	ID        int64           `json:"id"`
+	UserID    int64           `json:"user_id"`
+	Title     string          `json:"title"`
+	Body      string          `json:"body,omitempty"`
+	Labels    []string        `json:"labels,omitempty"`
+	Items     []ChecklistItem `json:"items,omitempty"`
+	CreatedAt time.Time       `json:"created_at,omitzero"`
+	UpdatedAt time.Time       `json:"updated_at,omitzero"`
+}
+
+// ChecklistItem is one line of a note's checklist.
+type ChecklistItem struct {
+	Text string `json:"text"`
+	Done bool   `json:"done,omitempty"`
+}
+
+// NoteFilter selects a user's notes.
+type NoteFilter struct {
+	UserID int64
+	// Title matches a note's title loosely ("shopping" finds "Shopping list").
+	Title string
+	Query string
+	Limit int
+}

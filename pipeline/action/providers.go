@@ -1,0 +1,67 @@
+package action
+
+import (
+	"context"
+
+	"github.com/hearthbot/hearth"
+)
+
+// The interfaces below are where actions land. The built-in providers
+// (integrations/builtin, Postgres) implement them, and so will Google's.
+//
+// Every create takes an idempotency key (the action's "turn:index"): a
+// second create with the same key returns the first result and changes
+// nothing, so a retried action job never creates twice. Deletes are soft
+// and return what was deleted, so they can be undone with Restore. Updates
+// return the record before and after, for the audit trail and undo. A
+// missing or foreign record is pipeline.ErrNotFound: every method is
+// scoped to the user.
+
+// Tasks is a user's to-do list.
+type Tasks interface {
+	CreateTask(ctx context.Context, key string, t hearth.Task) (hearth.Task, error)
+	UpdateTask(ctx context.Context, userID, id int64, upd hearth.TaskUpdate) (before, after hearth.Task, err error)
+	DeleteTask(ctx context.Context, userID, id int64) (hearth.Task, error)
+	RestoreTask(ctx context.Context, userID, id int64) error
+	FindTasks(ctx context.Context, f hearth.TaskFilter) ([]hearth.Task, error)
+}
+
+// Calendar is a user's calendar.
+type Calendar interface {
+	CreateEvent(ctx context.Context, key string, e hearth.Event) (hearth.Event, error)
+	UpdateEvent(ctx context.Context, userID, id int64, upd hearth.EventUpdate) (before, after hearth.Event, err error)
+	DeleteEvent(ctx context.Context, userID, id int64) (hearth.Event, error)
+	RestoreEvent(ctx context.Context, userID, id int64) error
+	FindEvents(ctx context.Context, f hearth.EventFilter) ([]hearth.Event, error)
+}
+
+// Notes is a user's notes and lists.
+type Notes interface {
+	CreateNote(ctx context.Context, key string, n hearth.Note) (hearth.Note, error)
+	// AppendNote adds text to the body, or items to the checklist, once
+	// per key.
+	AppendNote(ctx context.Context, key string, userID, id int64, text string, items []hearth.ChecklistItem) (before, after hearth.Note, err error)
+	// SetNote puts a note back as it was (undo of an append).
+	SetNote(ctx context.Context, n hearth.Note) error
+	DeleteNote(ctx context.Context, userID, id int64) (hearth.Note, error)
+	RestoreNote(ctx context.Context, userID, id int64) error
+	FindNotes(ctx context.Context, f hearth.NoteFilter) ([]hearth.Note, error)
+}
+
+// Mail is a user's outbox.
+type Mail interface {
+	CreateDraft(ctx context.Context, key string, e hearth.Email) (hearth.Email, error)
+	// SendEmail sends a draft once; sending it again returns it unchanged.
+	SendEmail(ctx context.Context, userID, id int64) (hearth.Email, error)
+	DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error)
+	FindEmails(ctx context.Context, userID int64, status hearth.EmailStatus, limit int) ([]hearth.Email, error)
+}
+
+// Memories is what Hearth remembers for a user.
+type Memories interface {
+	StoreMemory(ctx context.Context, key string, m hearth.Memory) (hearth.Memory, error)
+	UpdateMemory(ctx context.Context, userID, id int64, content string) (before, after hearth.Memory, err error)
+	ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memory, error)
+	RestoreMemory(ctx context.Context, userID, id int64) error
+	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)
+}
