@@ -1,0 +1,329 @@
+package action
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// Kind names what an action does, as "<domain>.<verb>". Kinds are stored
+// with every action row: never rename one.
+type Kind string
+
+// Action kinds.
+const (
+	TaskCreate     Kind = "task.create"
+	TaskUpdate     Kind = "task.update"
+	TaskComplete   Kind = "task.complete"
+	TaskDelete     Kind = "task.delete"
+	MemoryStore    Kind = "memory.store"
+	MemoryUpdate   Kind = "memory.update"
+	MemoryForget   Kind = "memory.forget"
+	CalendarList   Kind = "calendar.list"
+	CalendarCreate Kind = "calendar.create"
+	CalendarUpdate Kind = "calendar.update"
+	CalendarDelete Kind = "calendar.delete"
+	EmailDraft     Kind = "email.draft"
+	EmailReply     Kind = "email.reply"
+	EmailSend      Kind = "email.send"
+	NoteCreate     Kind = "note.create"
+	NoteAppend     Kind = "note.append"
+)
+
+// Action is one planned step: a kind and its payload, whose JSON must
+// match the kind's schema (see Validate).
+type Action struct {
+	Kind    Kind            `json:"kind"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// New builds an action from a typed payload (one of the *Args types).
+func New(kind Kind, payload any) (Action, error) {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return Action{}, fmt.Errorf("action %s: %w", kind, err)
+	}
+	a := Action{Kind: kind, Payload: b}
+	return a, a.Validate()
+}
+
+// Hash is the SHA-256 of the action's kind and canonical payload: an
+// approval is for exactly this hash.
+func (a Action) Hash() string {
+	var v any
+	json.Unmarshal(a.Payload, &v) //nolint:errcheck // invalid payloads hash as null, and fail Validate anyway
+	canon, _ := json.Marshal(v)   // maps marshal with sorted keys
+	h := sha256.Sum256(append([]byte(string(a.Kind)+"\x00"), canon...))
+	return hex.EncodeToString(h[:])
+}
+
+// Payload types, one per kind. Times are RFC 3339 instants already
+// resolved in the user's zone.
+type (
+	// TaskCreateArgs is the payload of task.create.
+	TaskCreateArgs struct {
+		Title    string    `json:"title" jsonschema:"what to do, short, in the imperative"`
+		Notes    string    `json:"notes,omitempty"`
+		Priority int       `json:"priority,omitempty" jsonschema:"0 none, 1 low, 2 normal, 3 high"`
+		Due      time.Time `json:"due,omitzero"`
+		AllDay   bool      `json:"all_day,omitempty" jsonschema:"due on a date rather than at a time"`
+	}
+	// TaskUpdateArgs is the payload of task.update.
+	TaskUpdateArgs struct {
+		ID     int64             `json:"id"`
+		Update hearth.TaskUpdate `json:"update"`
+	}
+	// TaskRefArgs names one task (task.complete, task.delete).
+	TaskRefArgs struct {
+		ID    int64  `json:"id"`
+		Title string `json:"title,omitempty" jsonschema:"the task's title, for the reply"`
+	}
+	// MemoryStoreArgs is the payload of memory.store.
+	MemoryStoreArgs struct {
+		Content  string                `json:"content" jsonschema:"the fact, as a sentence"`
+		About    string                `json:"about,omitempty" jsonschema:"whom or what it is about"`
+		Category hearth.MemoryCategory `json:"category"`
+	}
+	// MemoryUpdateArgs is the payload of memory.update.
+	MemoryUpdateArgs struct {
+		ID      int64  `json:"id"`
+		Content string `json:"content"`
+	}
+	// MemoryRefArgs names one memory (memory.forget).
+	MemoryRefArgs struct {
+		ID      int64  `json:"id"`
+		Content string `json:"content,omitempty"`
+	}
+	// CalendarListArgs is the payload of calendar.list: events overlapping
+	// [From, To).
+	CalendarListArgs struct {
+		From time.Time `json:"from"`
+		To   time.Time `json:"to"`
+	}
+	// EventCreateArgs is the payload of calendar.create.
+	EventCreateArgs struct {
+		Title     string    `json:"title"`
+		Start     time.Time `json:"start"`
+		End       time.Time `json:"end"`
+		AllDay    bool      `json:"all_day,omitempty"`
+		Location  string    `json:"location,omitempty"`
+		Attendees []string  `json:"attendees,omitempty"`
+	}
+	// EventUpdateArgs is the payload of calendar.update.
+	EventUpdateArgs struct {
+		ID     int64              `json:"id"`
+		Update hearth.EventUpdate `json:"update"`
+	}
+	// EventRefArgs names one event (calendar.delete).
+	EventRefArgs struct {
+		ID    int64  `json:"id"`
+		Title string `json:"title,omitempty"`
+	}
+	// EmailArgs is the payload of email.draft and email.send: a message
+	// to compose (and, for send, to send once approved).
+	EmailArgs struct {
+		To      []string `json:"to"`
+		Subject string   `json:"subject"`
+		Body    string   `json:"body"`
+	}
+	// EmailReplyArgs is the payload of email.reply.
+	EmailReplyArgs struct {
+		InReplyTo int64    `json:"in_reply_to"`
+		To        []string `json:"to"`
+		Subject   string   `json:"subject"`
+		Body      string   `json:"body"`
+	}
+	// NoteCreateArgs is the payload of note.create.
+	NoteCreateArgs struct {
+		Title  string                 `json:"title"`
+		Body   string                 `json:"body,omitempty"`
+		Labels []string               `json:"labels,omitempty"`
+		Items  []hearth.ChecklistItem `json:"items,omitempty"`
+	}
+	// NoteAppendArgs is the payload of note.append.
+	NoteAppendArgs struct {
+		ID    int64                  `json:"id"`
+		Title string                 `json:"title,omitempty"`
+		Text  string                 `json:"text,omitempty"`
+		Items []hearth.ChecklistItem `json:"items,omitempty"`
+	}
+)
+
+// payloadTypes maps each kind to its payload type: the schema and the
+// decoding both come from it, so they cannot drift apart.
+var payloadTypes = map[Kind]reflect.Type{
+	TaskCreate:     reflect.TypeFor[TaskCreateArgs](),
+	TaskUpdate:     reflect.TypeFor[TaskUpdateArgs](),
+	TaskComplete:   reflect.TypeFor[TaskRefArgs](),
+	TaskDelete:     reflect.TypeFor[TaskRefArgs](),
+	MemoryStore:    reflect.TypeFor[MemoryStoreArgs](),
+	MemoryUpdate:   reflect.TypeFor[MemoryUpdateArgs](),
+	MemoryForget:   reflect.TypeFor[MemoryRefArgs](),
+	CalendarList:   reflect.TypeFor[CalendarListArgs](),
+	CalendarCreate: reflect.TypeFor[EventCreateArgs](),
+	CalendarUpdate: reflect.TypeFor[EventUpdateArgs](),
+	CalendarDelete: reflect.TypeFor[EventRefArgs](),
+	EmailDraft:     reflect.TypeFor[EmailArgs](),
+	EmailReply:     reflect.TypeFor[EmailReplyArgs](),
+	EmailSend:      reflect.TypeFor[EmailArgs](),
+	NoteCreate:     reflect.TypeFor[NoteCreateArgs](),
+	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
+}
+
+// Kinds lists every action kind.
+func Kinds() []Kind {
+	out := make([]Kind, 0, len(payloadTypes))
+	for k := range payloadTypes {
+		out = append(out, k)
+	}
+	return out
+}
+
+var schemas = func() map[Kind]*jsonschema.Resolved {
+	m := make(map[Kind]*jsonschema.Resolved, len(payloadTypes))
+	for k, t := range payloadTypes {
+		s, err := jsonschema.ForType(t, &jsonschema.ForOptions{
+			TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+				reflect.TypeFor[time.Time](): {Type: "string", Format: "date-time"},
+			},
+		})
+		if err != nil {
+			panic(fmt.Sprintf("action: schema for %s: %v", k, err)) // a programming error, caught by any test
+		}
+		r, err := s.Resolve(nil)
+		if err != nil {
+			panic(fmt.Sprintf("action: resolve schema for %s: %v", k, err))
+		}
+		m[k] = r
+	}
+	return m
+}()
+
+// Schema returns the JSON schema of a kind's payload, for model prompts.
+func Schema(k Kind) (*jsonschema.Schema, bool) {
+	r, ok := schemas[k]
+	if !ok {
+		return nil, false
+	}
+	return r.Schema(), true
+}
+
+// Validate checks the payload against its kind's schema and the rules a
+// schema cannot say (a task needs a title, an event must not end before
+// it starts). Errors are *pipeline.InvalidError.
+func (a Action) Validate() error {
+	r, ok := schemas[a.Kind]
+	if !ok {
+		return pipeline.Invalidf("unknown action kind %q", a.Kind)
+	}
+	var instance any
+	if err := json.Unmarshal(a.Payload, &instance); err != nil {
+		return pipeline.Invalidf("%s: payload is not JSON: %v", a.Kind, err)
+	}
+	if err := r.Validate(instance); err != nil {
+		return pipeline.Invalidf("%s: %v", a.Kind, err)
+	}
+	v, err := a.decode()
+	if err != nil {
+		return err
+	}
+	if c, ok := v.(interface{ check() error }); ok {
+		if err := c.check(); err != nil {
+			return pipeline.Invalidf("%s: %v", a.Kind, err)
+		}
+	}
+	return nil
+}
+
+func (a Action) decode() (any, error) {
+	t, ok := payloadTypes[a.Kind]
+	if !ok {
+		return nil, pipeline.Invalidf("unknown action kind %q", a.Kind)
+	}
+	p := reflect.New(t)
+	if err := json.Unmarshal(a.Payload, p.Interface()); err != nil {
+		return nil, pipeline.Invalidf("%s: %v", a.Kind, err)
+	}
+	return p.Elem().Interface(), nil
+}
+
+// Decode returns the typed payload of a.
+func Decode[T any](a Action) (T, error) {
+	var v T
+	if err := json.Unmarshal(a.Payload, &v); err != nil {
+		return v, pipeline.Invalidf("%s: %v", a.Kind, err)
+	}
+	return v, nil
+}
+
+func (p TaskCreateArgs) check() error {
+	if p.Title == "" {
+		return fmt.Errorf("a task needs a title")
+	}
+	if p.Priority < 0 || p.Priority > 3 {
+		return fmt.Errorf("priority must be 0 to 3")
+	}
+	return nil
+}
+
+func (p MemoryStoreArgs) check() error {
+	if p.Content == "" {
+		return fmt.Errorf("a memory needs content")
+	}
+	switch p.Category {
+	case hearth.MemoryPersonal, hearth.MemoryWork, hearth.MemoryKnowledge:
+		return nil
+	}
+	return fmt.Errorf("category must be personal, work or knowledge")
+}
+
+func (p EventCreateArgs) check() error {
+	switch {
+	case p.Title == "":
+		return fmt.Errorf("an event needs a title")
+	case p.Start.IsZero() || p.End.IsZero():
+		return fmt.Errorf("an event needs a start and an end")
+	case p.End.Before(p.Start):
+		return fmt.Errorf("an event cannot end before it starts")
+	}
+	return nil
+}
+
+func (p CalendarListArgs) check() error {
+	if !p.To.After(p.From) {
+		return fmt.Errorf("the range must end after it starts")
+	}
+	return nil
+}
+
+func (p EmailArgs) check() error {
+	if len(p.To) == 0 {
+		return fmt.Errorf("an email needs a recipient")
+	}
+	if p.Body == "" && p.Subject == "" {
+		return fmt.Errorf("an email needs a subject or a body")
+	}
+	return nil
+}
+
+func (p NoteCreateArgs) check() error {
+	if p.Title == "" && p.Body == "" && len(p.Items) == 0 {
+		return fmt.Errorf("a note needs a title, a body or items")
+	}
+	return nil
+}
+
+func (p NoteAppendArgs) check() error {
+	if p.Text == "" && len(p.Items) == 0 {
+		return fmt.Errorf("nothing to append")
+	}
+	return nil
+}

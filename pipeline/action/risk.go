@@ -1,0 +1,52 @@
+package action
+
+// Risk says whether an action may run at once or needs the user's
+// approval first (ARCHITECTURE.md, invariant 3).
+type Risk int
+
+// Risk levels.
+const (
+	Low Risk = iota
+	High
+)
+
+func (r Risk) String() string {
+	if r == High {
+		return "high"
+	}
+	return "low"
+}
+
+// BulkLimit is how many actions one turn may take without asking: more
+// than this and every action of the turn needs approval.
+const BulkLimit = 5
+
+// RiskOf is the policy for one action: sending email, events with
+// attendees and every delete are high; the rest is low.
+func RiskOf(a Action) Risk {
+	switch a.Kind {
+	case EmailSend, EmailReply, TaskDelete, CalendarDelete, MemoryForget:
+		return High
+	case CalendarCreate:
+		if p, err := Decode[EventCreateArgs](a); err != nil || len(p.Attendees) > 0 {
+			return High
+		}
+	case CalendarUpdate:
+		if p, err := Decode[EventUpdateArgs](a); err != nil || p.Update.Attendees != nil {
+			return High
+		}
+	}
+	return Low
+}
+
+// Risks applies the policy to a turn's plan, including the bulk rule.
+func Risks(plan []Action) []Risk {
+	out := make([]Risk, len(plan))
+	for i, a := range plan {
+		out[i] = RiskOf(a)
+		if len(plan) > BulkLimit {
+			out[i] = High
+		}
+	}
+	return out
+}
