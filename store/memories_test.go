@@ -1,0 +1,134 @@
+package store_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+func contents(ms []hearth.Memory) []string {
+	return titles(ms, func(m hearth.Memory) string { return m.Content })
+}
+
+func TestMemories(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+
+	t.Run("store is idempotent; bad input writes nothing", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		first, err := b.st.StoreMemory(b.ctx, "turn:8:0", hearth.Memory{UserID: b.alice, Content: "John's birthday is March 15th", About: "John"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first.Category != hearth.MemoryPersonal || first.About != "John" {
+			t.Fatalf("stored %+v; want category personal by default", first)
+		}
+		again, err := b.st.StoreMemory(b.ctx, "turn:8:0", hearth.Memory{UserID: b.alice, Content: "something else"})
+		if err != nil || !reflect.DeepEqual(again, first) {
+			t.Fatalf("second store = %+v, %v; want %+v", again, err, first)
+		}
+		for _, m := range []hearth.Memory{
+			{UserID: b.alice, Content: "  "},
+			{UserID: b.alice, Content: "x", Category: "gossip"},
+			{Content: "no user"},
+		} {
+			_, err := b.st.StoreMemory(b.ctx, "", m)
+			wantInvalid(t, err)
+		}
+		if n := count(t, b, "memories", b.alice); n != 1 {
+			t.Fatalf("%d memories; want 1", n)
+		}
+	})
+
+	t.Run("update, forget and restore", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		m, err := b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: "Parking is on level 2", Category: hearth.MemoryWork})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, after, err := b.st.UpdateMemory(b.ctx, b.alice, m.ID, "Parking is on level 3")
+		if err != nil || !reflect.DeepEqual(before, m) || after.Content != "Parking is on level 3" || after.Category != hearth.MemoryWork {
+			t.Fatalf("update = %+v → %+v, %v", before, after, err)
+		}
+		_, _, err = b.st.UpdateMemory(b.ctx, b.alice, m.ID, "")
+		wantInvalid(t, err)
+		_, _, err = b.st.UpdateMemory(b.ctx, b.bob, m.ID, "Bob's parking")
+		wantNotFound(t, "update by another user", err)
+		_, err = b.st.ForgetMemory(b.ctx, b.bob, m.ID)
+		wantNotFound(t, "forget by another user", err)
+		wantNotFound(t, "restore by another user", b.st.RestoreMemory(b.ctx, b.bob, m.ID))
+
+		forgotten, err := b.st.ForgetMemory(b.ctx, b.alice, m.ID)
+		if err != nil || !reflect.DeepEqual(forgotten, after) {
+			t.Fatalf("forget = %+v, %v; want %+v", forgotten, err, after)
+		}
+		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking"}); len(got) != 0 {
+			t.Fatalf("forgotten memory still found: %v", contents(got))
+		}
+		if err := b.st.RestoreMemory(b.ctx, b.alice, m.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking"}); len(got) != 1 || !reflect.DeepEqual(got[0], after) {
+			t.Fatalf("restored = %+v; want %+v", got, after)
+		}
+	})
+
+	t.Run("find by full text, name and recency", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		for _, m := range []hearth.Memory{
+			{Content: "John's birthday is March 15th", About: "John"},
+			{Content: "Went hiking with John and Priya", About: ""},
+			{Content: "Priya is allergic to peanuts", About: "Priya"},
+			{Content: "The wifi password is on the fridge", Category: hearth.MemoryKnowledge},
+			{Content: "Ristorante Da Mario does gluten-free pasta", About: "Da Mario"},
+		} {
+			m.UserID = b.alice
+			if _, err := b.st.StoreMemory(b.ctx, "", m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.bob, Content: "John's birthday is in June", About: "John"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name string
+			f    hearth.MemoryFilter
+			want []string
+		}{
+			{"every word of the query", hearth.MemoryFilter{Query: "John birthday"},
+				[]string{"John's birthday is March 15th"}},
+			{"a question: its subject matches about", hearth.MemoryFilter{Query: "When is John's birthday?"},
+				[]string{"John's birthday is March 15th"}},
+			{"a name: memories about it rank first", hearth.MemoryFilter{Query: "john"},
+				[]string{"John's birthday is March 15th", "Went hiking with John and Priya"}},
+			{"names are not stemmed", hearth.MemoryFilter{Query: "Priya"},
+				[]string{"Priya is allergic to peanuts", "Went hiking with John and Priya"}},
+			{"websearch syntax: a phrase", hearth.MemoryFilter{Query: `"gluten-free pasta"`},
+				[]string{"Ristorante Da Mario does gluten-free pasta"}},
+			// Exclusion drops what only the text matched; a memory about a
+			// subject the query names still matches by its about.
+			{"websearch syntax: exclusion", hearth.MemoryFilter{Query: "priya -hiking"},
+				[]string{"Priya is allergic to peanuts"}},
+			{"about, loosely", hearth.MemoryFilter{About: "john"}, []string{"John's birthday is March 15th"}},
+			{"about, part of a name", hearth.MemoryFilter{About: "mario"}, []string{"Ristorante Da Mario does gluten-free pasta"}},
+			{"about and query", hearth.MemoryFilter{About: "Priya", Query: "peanuts"}, []string{"Priya is allergic to peanuts"}},
+			{"nothing matches", hearth.MemoryFilter{Query: "dentist"}, nil},
+			{"newest first", hearth.MemoryFilter{Limit: 2},
+				[]string{"Ristorante Da Mario does gluten-free pasta", "The wifi password is on the fridge"}},
+		} {
+			tc.f.UserID = b.alice
+			got, err := b.st.FindMemories(b.ctx, tc.f)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if names := contents(got); !reflect.DeepEqual(names, tc.want) && (len(names) != 0 || len(tc.want) != 0) {
+				t.Errorf("%s: got %q; want %q", tc.name, names, tc.want)
+			}
+		}
+	})
+}

@@ -1,0 +1,220 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+const noteColumns = `id, user_id, title, body, labels, items, created_at, updated_at`
+
+func scanNote(row pgx.Row) (hearth.Note, error) {
+	var n hearth.Note
+	err := row.Scan(&n.ID, &n.UserID, &n.Title, &n.Body, &n.Labels, &n.Items, &n.CreatedAt, &n.UpdatedAt)
+	n.Labels, n.Items = nilIfEmpty(n.Labels), nilIfEmpty(n.Items)
+	n.CreatedAt, n.UpdatedAt = n.CreatedAt.UTC(), n.UpdatedAt.UTC()
+	return n, err
+}
+
+// validNote checks and normalises a note about to be written.
+func validNote(n hearth.Note) (hearth.Note, error) {
+	n.Title = strings.TrimSpace(n.Title)
+	if n.Title == "" {
+		return n, pipeline.Invalidf("a note needs a title")
+	}
+	labels := make([]string, 0, len(n.Labels))
+	for _, l := range n.Labels {
+		if l = strings.TrimSpace(l); l != "" {
+			labels = append(labels, l)
+		}
+	}
+	n.Labels = nilIfEmpty(labels)
+	for i := range n.Items {
+		if n.Items[i].Text = strings.TrimSpace(n.Items[i].Text); n.Items[i].Text == "" {
+			return n, pipeline.Invalidf("checklist item %d is empty", i+1)
+		}
+	}
+	return n, nil
+}
+
+// CreateNote adds a note for n.UserID. A second call with the same key
+// returns the note the first one created and changes nothing.
+func (s *Store) CreateNote(ctx context.Context, key string, n hearth.Note) (hearth.Note, error) {
+	n, err := validNote(n)
+	if err != nil {
+		return hearth.Note{}, fmt.Errorf("store create note: %w", err)
+	}
+	if n.UserID <= 0 {
+		return hearth.Note{}, fmt.Errorf("store create note: %w", pipeline.Invalidf("a note needs a user"))
+	}
+	created, err := createOnce(ctx, s, "notes", noteColumns, scanNote, key, n.UserID, `
+		INSERT INTO notes (source_key, user_id, title, body, labels, items)
+		VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (source_key) DO NOTHING
+		RETURNING `+noteColumns,
+		keyArg(key), n.UserID, n.Title, n.Body, orEmpty(n.Labels), orEmpty(n.Items))
+	if err != nil {
+		return hearth.Note{}, fmt.Errorf("store create note: %w", err)
+	}
+	return created, nil
+}
+
+// AppendNote adds text to the end of a note's body (on a new line) and
+// items to the end of its checklist, once per key: a second call with the
+// same key changes nothing and returns the before and after of the first,
+// so a retried action still records (and can undo) what it did. The key
+// is required.
+func (s *Store) AppendNote(ctx context.Context, key string, userID, id int64, text string, items []hearth.ChecklistItem) (before, after hearth.Note, err error) {
+	text = strings.TrimSpace(text)
+	err = func() error {
+		if key == "" {
+			return pipeline.Invalidf("an append needs an idempotency key")
+		}
+		if text == "" && len(items) == 0 {
+			return pipeline.Invalidf("nothing to add to the note")
+		}
+		for i := range items {
+			if strings.TrimSpace(items[i].Text) == "" {
+				return pipeline.Invalidf("checklist item %d is empty", i+1)
+			}
+		}
+		return nil
+	}()
+	if err != nil {
+		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store append note %d: %w", id, err)
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		// The row lock serialises appends to one note, so the check for the
+		// key below cannot race with another transaction recording it.
+		var deleted bool
+		err := tx.QueryRow(ctx, `SELECT deleted_at IS NOT NULL FROM notes WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+			id, userID).Scan(&deleted)
+		if err != nil {
+			return notFound(err, "note", id)
+		}
+		// Already applied: answer as the first time, even if the note has
+		// since been deleted or changed.
+		err = tx.QueryRow(ctx, `SELECT before, after FROM note_appends WHERE note_id = $1 AND key = $2`, id, key).
+			Scan(&before, &after)
+		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		if deleted {
+			return fmt.Errorf("note %d: %w", id, pipeline.ErrNotFound)
+		}
+		before, err = scanNote(tx.QueryRow(ctx, `SELECT `+noteColumns+` FROM notes WHERE id = $1`, id))
+		if err != nil {
+			return err
+		}
+		body := before.Body
+		if text != "" {
+			if body != "" && !strings.HasSuffix(body, "\n") {
+				body += "\n"
+			}
+			body += text
+		}
+		added := make([]hearth.ChecklistItem, len(items))
+		for i, it := range items {
+			added[i] = hearth.ChecklistItem{Text: strings.TrimSpace(it.Text), Done: it.Done}
+		}
+		after, err = scanNote(tx.QueryRow(ctx, `
+			UPDATE notes SET body = $2, items = items || $3::jsonb, updated_at = now()
+			WHERE id = $1
+			RETURNING `+noteColumns, id, body, added))
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`,
+			id, key, before, after)
+		return err
+	})
+	if err != nil {
+		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store append note %d: %w", id, err)
+	}
+	return before, after, nil
+}
+
+// SetNote overwrites the title, body, labels and checklist of a live note
+// of n.UserID with n's: the undo of an append or an edit. The keys of
+// appends already applied stay recorded, so an undone append is not
+// applied again by a late retry.
+func (s *Store) SetNote(ctx context.Context, n hearth.Note) error {
+	n, err := validNote(n)
+	if err != nil {
+		return fmt.Errorf("store set note %d: %w", n.ID, err)
+	}
+	tag, err := s.pool.Exec(ctx, `
+		UPDATE notes SET title = $3, body = $4, labels = $5, items = $6, updated_at = now()
+		WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL`,
+		n.ID, n.UserID, n.Title, n.Body, orEmpty(n.Labels), orEmpty(n.Items))
+	if err != nil {
+		return fmt.Errorf("store set note %d: %w", n.ID, constraintErr(translate(err)))
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("store set note %d: %w", n.ID, pipeline.ErrNotFound)
+	}
+	return nil
+}
+
+// DeleteNote deletes a note softly and returns it; RestoreNote undoes it.
+func (s *Store) DeleteNote(ctx context.Context, userID, id int64) (hearth.Note, error) {
+	n, err := softDelete(ctx, s, "notes", noteColumns, scanNote, userID, id)
+	if err != nil {
+		return hearth.Note{}, fmt.Errorf("store delete note %d: %w", id, err)
+	}
+	return n, nil
+}
+
+// RestoreNote brings back a deleted note. Restoring a note that is not
+// deleted does nothing, so a retried undo succeeds.
+func (s *Store) RestoreNote(ctx context.Context, userID, id int64) error {
+	if err := restore(ctx, s, "notes", userID, id); err != nil {
+		return fmt.Errorf("store restore note %d: %w", id, err)
+	}
+	return nil
+}
+
+// FindNotes returns a user's notes matching f. Title matches loosely:
+// containing it, ignoring case, or similar to it by trigrams ("shopping"
+// finds "Shopping list", "shoping" too); the closest titles come first.
+// Query keeps notes where every word of it is in the title, body, labels
+// or checklist, or is similar to a word of the title. Otherwise the most recently changed come first. Limit
+// defaults to DefaultLimit and is capped at MaxLimit.
+func (s *Store) FindNotes(ctx context.Context, f hearth.NoteFilter) ([]hearth.Note, error) {
+	if f.UserID <= 0 {
+		return nil, fmt.Errorf("store find notes: %w", pipeline.Invalidf("a note search needs a user"))
+	}
+	var w where
+	w.add("user_id = " + w.arg(f.UserID))
+	w.add("deleted_at IS NULL")
+	order := "updated_at DESC, id DESC"
+	if t := strings.TrimSpace(f.Title); t != "" {
+		p := w.arg(t)
+		w.add("(title ILIKE " + w.arg("%"+likeEscaper.Replace(t)+"%") + " OR " + p + " <% title)")
+		order = "word_similarity(" + p + ", title) DESC, " + order
+	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		// Labels and checklist texts are searched too: the words of a list
+		// are what people remember it by ("the list with eggs on it"). Only
+		// the items' texts, not the JSON around them, or "done" would match
+		// every checklist.
+		w.add(w.words(q, []string{"title", "body", "array_to_string(labels, ' ')", "jsonb_path_query_array(items, '$[*].text')::text"}, []string{"title"}))
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+noteColumns+` FROM notes WHERE `+w.String()+`
+		ORDER BY `+order+`
+		LIMIT `+w.arg(limitOf(f.Limit)), w.args...)
+	if err != nil {
+		return nil, fmt.Errorf("store find notes: %w", translate(err))
+	}
+	notes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Note, error) { return scanNote(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store find notes: %w", translate(err))
+	}
+	return notes, nil
+}
