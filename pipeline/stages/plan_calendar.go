@@ -1,0 +1,426 @@
+package stages
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+)
+
+// planCalendar plans events: "add a dentist appointment on Friday at
+// 2pm" (calendar.create), "cancel my dentist appointment"
+// (calendar.delete), "move my dentist appointment to Friday at 3pm"
+// (calendar.update). Questions ("what's on my calendar tomorrow?") plan
+// nothing: the responder answers them from Context.Events.
+func planCalendar(_ context.Context, in PlanInput) (Plan, error) {
+	text, whole := ownText(in, nlu.Calendar)
+	if strings.TrimSpace(text) == "" {
+		return Plan{}, nil
+	}
+	if in.Understanding.Intent != nlu.RequestAction {
+		return Plan{Understood: "check your calendar"}, nil
+	}
+	lc := stripPoliteness(asciiLower(strings.TrimSpace(text)))
+	switch {
+	case startsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear "):
+		return planEventDelete(in, text)
+	case startsWithAny(lc, "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward "):
+		return planEventMove(in, text, whole)
+	}
+	return planEventCreate(in, text, whole)
+}
+
+// eventRef reads how the user names an existing event: "cancel my
+// dentist appointment on Friday" → "dentist appointment".
+func eventRef(text string, c Context) string {
+	rest, _, _ := afterAny(text, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear ", "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward ")
+	rest, _, _ = cutBefore(rest, "to ", "until ", "from my calendar", "off my calendar", "from the calendar", "back ")
+	rest = stripTimeWords(rest, c)
+	rest = trimWordsLeft(tidySlot(rest), "my", "the", "our", "a", "an", "event", "meeting called")
+	rest = trimWordsRight(rest, "event", "on", "at", "for")
+	return tidySlot(rest)
+}
+
+// matchEvents returns the events that best match ref, preferring
+// upcoming ones and, when the user named a date, the ones on that date.
+func matchEvents(ref string, when *timex.Match, c Context) []hearth.Event {
+	pick := func(evs []hearth.Event) []hearth.Event {
+		titles := make([]string, len(evs))
+		for i, e := range evs {
+			titles[i] = e.Title
+		}
+		var out []hearth.Event
+		for _, i := range bestMatches(ref, titles) {
+			out = append(out, evs[i])
+		}
+		return out
+	}
+	var upcoming []hearth.Event
+	for _, e := range c.Events {
+		if c.Now.IsZero() || e.End.After(c.Now) {
+			upcoming = append(upcoming, e)
+		}
+	}
+	hits := pick(upcoming)
+	if len(hits) == 0 {
+		hits = pick(c.Events)
+	}
+	if len(hits) > 1 && when != nil {
+		day := midnightIn(when.Value, userZone(c))
+		if when.Kind == timex.Interval {
+			day = midnightIn(when.From, userZone(c))
+		}
+		var same []hearth.Event
+		for _, e := range hits {
+			if midnightIn(e.Start, userZone(c)).Equal(day) {
+				same = append(same, e)
+			}
+		}
+		if len(same) > 0 {
+			hits = same
+		}
+	}
+	return hits
+}
+
+func planEventDelete(in PlanInput, text string) (Plan, error) {
+	ref := eventRef(text, in.Context)
+	p := Plan{Understood: "cancel an event"}
+	if ref == "" || isPronoun(ref) {
+		return p, needDetails("which event")
+	}
+	p.Understood = "cancel " + ref
+	hits := matchEvents(ref, whenOf(in, text, true), in.Context)
+	if len(hits) == 0 {
+		return p, needDetails("no event matches %q", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, e := range hits {
+		a, err := action.New(action.CalendarDelete, action.EventRefArgs{ID: e.ID, Title: e.Title})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, eventLabel(e, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I cancel?", labels, acts)
+	return p, nil
+}
+
+// eventLabel names an event on a button: its title and when it starts.
+func eventLabel(e hearth.Event, c Context) string {
+	return e.Title + " (" + formatWhen(e.Start, e.AllDay, c) + ")"
+}
+
+func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
+	ref := eventRef(text, in.Context)
+	p := Plan{Understood: "move an event"}
+	if ref == "" || isPronoun(ref) {
+		return p, needDetails("which event")
+	}
+	p.Understood = "move " + ref
+	// The new time is what follows "to": "move X to Friday at 3pm".
+	target := text
+	if _, t, ok := cutBefore(text, "to ", "until "); ok {
+		target = t
+	}
+	m := whenOf(in, target, false)
+	if m == nil {
+		return p, needDetails("when to move it to")
+	}
+	hits := matchEvents(ref, nil, in.Context)
+	if len(hits) == 0 {
+		return p, needDetails("no event matches %q", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, e := range hits {
+		start, end, allDay, ok := movedTimes(e, m, text, in.Context)
+		if !ok {
+			return p, needDetails("a time to move it to")
+		}
+		upd := hearth.EventUpdate{Start: &start, End: &end}
+		if allDay != e.AllDay {
+			upd.AllDay = &allDay
+		}
+		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Update: upd})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, eventLabel(e, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I move?", labels, acts)
+	return p, nil
+}
+
+// movedTimes places event e at the time m names, keeping its length: a
+// new date alone keeps its time of day.
+func movedTimes(e hearth.Event, m *timex.Match, text string, c Context) (start, end time.Time, allDay, ok bool) {
+	z := userZone(c)
+	length := e.End.Sub(e.Start)
+	if length <= 0 {
+		length = time.Hour
+	}
+	if m.Kind == timex.Value && m.Grain == timex.Day {
+		d := m.Value.In(z)
+		if e.AllDay {
+			days := max(1, int(length.Hours()+12)/24)
+			start = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, z)
+			return start, start.AddDate(0, 0, days), true, true
+		}
+		s := e.Start.In(z)
+		start = time.Date(d.Year(), d.Month(), d.Day(), s.Hour(), s.Minute(), 0, 0, z)
+		return start, start.Add(length), false, true
+	}
+	start, end, allDay, ok = eventTimes(m, text, c)
+	if ok && m.Kind == timex.Value && !allDay {
+		end = start.Add(length)
+	}
+	return start, end, allDay, ok
+}
+
+// planEventCreate adds one event from the title and date the user gave.
+func planEventCreate(in PlanInput, text string, whole bool) (Plan, error) {
+	title := ""
+	if whole {
+		title = in.Understanding.Slots.Title
+	}
+	if title == "" || isPronoun(title) || !whole {
+		title = eventTitleOf(text)
+	}
+	title = stripTimeWords(title, in.Context)
+	title = upperFirst(tidySlot(trimWordsLeft(tidySlot(title), "a", "an", "the", "my", "our")))
+	p := Plan{Understood: "add an event to your calendar"}
+	if title == "" || isPronoun(title) {
+		return p, needDetails("what the event is")
+	}
+	p.Understood = "add " + title + " to your calendar"
+	m := whenOf(in, text, whole)
+	if m == nil {
+		return p, needDetails("when %s is", title)
+	}
+	start, end, allDay, ok := eventTimes(m, title+" "+text, in.Context)
+	if !ok {
+		return p, needDetails("which day %s is", title)
+	}
+	args := action.EventCreateArgs{Title: title, Start: start, End: end, AllDay: allDay, Attendees: attendeesOf(text)}
+	a, err := action.New(action.CalendarCreate, args)
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// eventTitleOf reads an event's title from the text: "schedule lunch with
+// Carlos", "add it to my calendar for a celebration dinner" (the title
+// after "for" when the object is a pronoun), "invite Anna to dinner".
+func eventTitleOf(text string) string {
+	if rest, _, ok := afterAny(text, "invite "); ok {
+		if _, t, found := cutBefore(rest, "to ", "for "); found {
+			return t
+		}
+	}
+	rest, _, ok := afterAny(text, "schedule ", "book ", "set up ", "add ", "put ", "create ", "plan ", "arrange ", "organize ", "organise ", "block out ", "pencil in ", "make ")
+	if !ok {
+		rest = text
+	}
+	title, after, _ := cutBefore(rest, "on my calendar", "to my calendar", "in my calendar", "on the calendar", "to the calendar", "into my calendar", "on my schedule", "to my schedule", "to the schedule", "in the calendar", "on our calendar", "to our calendar")
+	if isPronoun(tidySlot(trimWordsLeft(title, "a", "an", "the"))) || tidySlot(title) == "" {
+		if t, _, found := afterAny(after, "for ", "as ", "called ", "named ", "titled "); found {
+			return t
+		}
+		return after
+	}
+	return title
+}
+
+// eveningCues make a day-only event an evening one (19:00–21:00) and a
+// bare "at 7" mean 7 PM.
+var eveningCues = []string{"dinner", "party", "evening", "tonight", "drinks", "supper", "date night", "concert", "celebration", "movie", "show", "game night", "bbq", "barbecue", "theater", "theatre", "gala"}
+
+func hasEveningCue(text string) bool {
+	lc := asciiLower(text)
+	for _, c := range eveningCues {
+		if containsWord(lc, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventTimes turns a date slot into an event's start and end: a time of
+// day lasts an hour; a day with an evening cue is 19:00–21:00, any other
+// day is all-day; an interval is taken as said. It reports false for a
+// week or month ("next week"), which names no day.
+func eventTimes(m *timex.Match, text string, c Context) (start, end time.Time, allDay, ok bool) {
+	z := userZone(c)
+	evening := hasEveningCue(text)
+	evenings := func(day time.Time) (time.Time, time.Time, bool, bool) {
+		d := day.In(z)
+		s := time.Date(d.Year(), d.Month(), d.Day(), 19, 0, 0, 0, z)
+		return s, time.Date(d.Year(), d.Month(), d.Day(), 21, 0, 0, 0, z), false, true
+	}
+	allDays := func(from, to time.Time) (time.Time, time.Time, bool, bool) {
+		s := midnightIn(from, z)
+		e := midnightIn(to, z)
+		if !e.After(s) {
+			e = s.AddDate(0, 0, 1)
+		}
+		return s, e, true, true
+	}
+	switch {
+	case m.Kind == timex.Value && m.Grain < timex.Day:
+		s := fixClock(m.Value.In(z), m.Text, evening)
+		return s, s.Add(time.Hour), false, true
+	case m.Kind == timex.Value && m.Grain == timex.Day:
+		if evening {
+			return evenings(m.Value)
+		}
+		d := m.Value.In(z)
+		return allDays(d, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, z))
+	case m.Kind == timex.Value:
+		return time.Time{}, time.Time{}, false, false
+	case m.From.IsZero():
+		return time.Time{}, time.Time{}, false, false
+	case m.To.IsZero():
+		s := m.From.In(z)
+		return s, s.Add(time.Hour), false, true
+	case m.Grain >= timex.Day:
+		return allDays(m.From, m.To)
+	case m.To.Sub(m.From) >= 5*time.Hour:
+		// A part of the day ("tonight", "Saturday evening") or a weekend:
+		// a span to fit into, not the event's length.
+		if evening || m.From.In(z).Hour() >= 17 {
+			return evenings(m.From)
+		}
+		s := m.From.In(z)
+		return s, s.Add(time.Hour), false, true
+	}
+	// timex ends an interval one grain after its last value ("2 to 3pm"
+	// ends at 16:00 at hour grain); an event ends at the time said.
+	s, e := m.From.In(z), m.To.In(z)
+	switch m.Grain {
+	case timex.Hour:
+		e = e.Add(-time.Hour)
+	case timex.Minute:
+		e = e.Add(-time.Minute)
+	}
+	if !e.After(s) {
+		e = s.Add(time.Hour)
+	}
+	return s, e, false, true
+}
+
+// fixClock reads an hour said without am/pm the way people schedule
+// events: "12:30" is lunchtime, "at 3" is in the afternoon, "at 7" for a
+// dinner is in the evening.
+func fixClock(t time.Time, said string, evening bool) time.Time {
+	lc := asciiLower(said)
+	for _, w := range []string{"am", "pm", "a.m.", "p.m.", "morning", "noon", "midnight", "afternoon", "evening", "tonight", "night"} {
+		if containsWord(lc, w) || strings.Contains(lc, w) && (w == "am" || w == "pm") && endsWithDigitThen(lc, w) {
+			return t
+		}
+	}
+	h := t.Hour()
+	switch {
+	case h == 0, h >= 1 && h <= 6, h >= 7 && h <= 11 && evening:
+		return time.Date(t.Year(), t.Month(), t.Day(), h+12, t.Minute(), 0, 0, t.Location())
+	}
+	return t
+}
+
+// endsWithDigitThen reports whether suffix follows a digit in s ("5pm").
+func endsWithDigitThen(s, suffix string) bool {
+	for i := strings.Index(s, suffix); i >= 0; {
+		if i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+			return true
+		}
+		j := strings.Index(s[i+1:], suffix)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// attendeesOf are the people the user explicitly asked to have at an
+// event: capitalised names or addresses after "with" or "invite". Family
+// words ("with mom") are not invitations: there is no one to send them
+// to.
+func attendeesOf(text string) []string {
+	var out []string
+	lc := asciiLower(text)
+	for _, trig := range []string{"with ", "invite "} {
+		i := wordAt(lc, trig)
+		if i < 0 {
+			continue
+		}
+		var name []string
+		flush := func() {
+			if n := strings.Join(name, " "); n != "" && !hasFold(out, n) {
+				out = append(out, n)
+			}
+			name = nil
+		}
+	matchWords:
+		for _, f := range strings.Fields(text[i+len(trig):]) {
+			w := strings.TrimRight(f, ".,!?;:")
+			lw := strings.ToLower(w)
+			r, _ := utf8.DecodeRuneInString(w)
+			switch {
+			case lw == "and" || lw == "&":
+				flush()
+				continue
+			case strings.Contains(w, "@"):
+				flush()
+				name = []string{w}
+			case unicode.IsUpper(r) && !monthOrDay[lw] && w != "I":
+				// "Sarah Lee": following capitalised words join the name.
+				name = append(name, strings.TrimSuffix(w, "'s"))
+			default:
+				break matchWords
+			}
+			if w != f {
+				flush()
+				if !strings.HasSuffix(f, ",") {
+					break
+				}
+			}
+		}
+		flush()
+	}
+	return out
+}
+
+var monthOrDay = map[string]bool{
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true,
+	"august": true, "september": true, "october": true, "november": true, "december": true, "tomorrow": true, "today": true,
+}
+
+func hasFold(xs []string, s string) bool {
+	for _, x := range xs {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,142 @@
+package stages
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+)
+
+// planEmail plans one email: "email Sarah that I'll be late", "tell
+// Sarah that …", "write to the landlord about the heater" become
+// email.send (high risk: the runner stores the draft and asks before
+// sending); "draft an email to …" becomes email.draft. The recipient is
+// kept as written: the built-in outbox stores names, not addresses.
+func planEmail(_ context.Context, in PlanInput) (Plan, error) {
+	text, whole := ownText(in, nlu.Email)
+	if strings.TrimSpace(text) == "" {
+		return Plan{}, nil
+	}
+	if in.Understanding.Intent != nlu.RequestAction {
+		return Plan{Understood: "check your email"}, nil
+	}
+	to, said, topic := emailParts(text)
+	if to == "" && whole {
+		to, said = in.Understanding.Slots.Recipient, in.Understanding.Slots.Gist
+	}
+	p := Plan{Understood: "send an email"}
+	if to == "" || isPronoun(to) {
+		return p, needDetails("whom to email")
+	}
+	p.Understood = "email " + to
+	if said == "" && topic == "" {
+		return p, needDetails("what the email to %s should say", to)
+	}
+	kind := action.EmailSend
+	lc := asciiLower(text)
+	if containsWord(lc, "draft") || containsWord(lc, "compose") || containsWord(lc, "prepare") {
+		kind = action.EmailDraft
+	}
+	args := composeEmail(to, said, topic, in.User.DisplayName)
+	a, err := action.New(kind, args)
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// emailParts reads the recipient and either what to say ("that I'll be
+// late") or what it is about ("about the heater").
+func emailParts(text string) (to, said, topic string) {
+	rest, trig, ok := afterAny(text, "send an email to ", "send a mail to ", "send an e-mail to ", "write an email to ", "write an e-mail to ", "draft an email to ", "draft a message to ", "draft a reply to ", "compose an email to ", "shoot an email to ", "drop an email to ", "send a message to ", "write a message to ", "drop a line to ", "send a note to ", "write to ", "email ", "e-mail ", "mail ", "message ", "tell ", "let ")
+	if !ok {
+		return "", "", ""
+	}
+	who, what, sep := cutSep(rest, "that ", "saying ", "to say ", "and say ", "and tell him ", "and tell her ", "and tell them ", "telling ", "know that ", "know ", "about ", "regarding ", "re: ", "re ", "to ask ", "asking ", ":", ",")
+	if trig == "let " && !strings.HasPrefix(sep, "know") {
+		return "", "", "" // "let's …" is not a message to anyone
+	}
+	who = tidySlot(trimWordsLeft(who, "an email to", "a message to", "to"))
+	what = tidySlot(what)
+	switch sep {
+	case "":
+		return who, "", ""
+	case "about ", "regarding ", "re: ", "re ":
+		return who, "", what
+	case "to ask ", "asking ":
+		return who, "I wanted to ask " + what, ""
+	}
+	return who, what, ""
+}
+
+// composeEmail writes a short email: a greeting by name, what the user
+// wants said as a sentence, and their name.
+func composeEmail(to, said, topic, from string) action.EmailArgs {
+	var rcpts []string
+	for _, r := range strings.FieldsFunc(strings.ReplaceAll(strings.ReplaceAll(to, " and ", ","), " & ", ","), func(r rune) bool { return r == ',' }) {
+		if r = tidySlot(r); r != "" {
+			rcpts = append(rcpts, r)
+		}
+	}
+	if len(rcpts) == 0 {
+		rcpts = []string{to}
+	}
+	subject := said
+	body := asSentence(said)
+	if said == "" {
+		subject = topic
+		body = asSentence("I wanted to get in touch about " + topic)
+	}
+	subject = upperFirst(tidySlot(firstWords(tidySlot(subject), 6)))
+	var b strings.Builder
+	b.WriteString(emailGreeting(rcpts))
+	b.WriteString("\n\n")
+	b.WriteString(body)
+	if from != "" {
+		b.WriteString("\n\n— ")
+		b.WriteString(from)
+	}
+	return action.EmailArgs{To: rcpts, Subject: subject, Body: b.String()}
+}
+
+// emailGreeting is "Hi Sarah," for names and family words, "Hi," for the
+// rest ("the landlord").
+func emailGreeting(rcpts []string) string {
+	var names []string
+	for _, r := range rcpts {
+		lr := strings.ToLower(r)
+		switch {
+		case strings.Contains(r, "@"):
+		case strings.HasPrefix(lr, "the ") || strings.HasPrefix(lr, "my ") && !isKin(lr[3:]):
+		case isKin(strings.TrimPrefix(lr, "my ")):
+			names = append(names, upperFirst(strings.TrimPrefix(lr, "my ")))
+		case r[0] >= 'A' && r[0] <= 'Z':
+			names = append(names, r)
+		}
+	}
+	if len(names) == 0 || len(names) != len(rcpts) {
+		return "Hi,"
+	}
+	return "Hi " + andList(names) + ","
+}
+
+func isKin(w string) bool {
+	switch w {
+	case "mom", "mum", "dad", "mother", "father", "grandma", "grandpa", "sis", "bro":
+		return true
+	}
+	return false
+}
+
+// andList joins "a", "b" and "c" as "a, b and c".
+func andList(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
