@@ -71,6 +71,11 @@ func (r *TemplateResponder) Respond(_ context.Context, in RespondInput) (string,
 	case nlu.AskInfo:
 		return r.answer(in), nil
 	case nlu.DiscussWork:
+		// The classifier sometimes reads "what's on my calendar this week?"
+		// as planning talk; the calendar is the answer then.
+		if containsWord(asciiLower(in.Text), "calendar") {
+			return r.answerCalendar(in), nil
+		}
 		return r.discuss(in), nil
 	case nlu.RequestAction:
 		return r.variant(in.Text, "nothing",
