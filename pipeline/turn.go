@@ -41,12 +41,12 @@ func (TurnArgs) InsertOpts() river.InsertOpts {
 // TurnStore is what the turn worker needs from storage.
 type TurnStore interface {
 	// LeaseConversation takes or renews owner's exclusive right to answer
-	// the conversation for ttl; false when another owner holds it.
-	LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (bool, error)
-	// ReleaseConversation ends owner's lease.
-	ReleaseConversation(ctx context.Context, conversationID int64, owner string) error
-	// NextEvent returns the conversation's oldest unprocessed event.
-	NextEvent(ctx context.Context, conversationID int64) (Event, User, bool, error)
+	// the conversation for ttl (leased false when another owner holds it)
+	// and returns its oldest unprocessed event, if any.
+	LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev Event, u User, leased, found bool, err error)
+	// ReleaseConversation ends owner's lease and reports whether events are
+	// still waiting.
+	ReleaseConversation(ctx context.Context, conversationID int64, owner string) (pending bool, err error)
 	// CompleteEvent marks the event processed and stores its replies in one
 	// transaction, calling enqueue with the new message ids inside it.
 	CompleteEvent(ctx context.Context, ev Event, replies []Outbound, enqueue func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) error
@@ -108,37 +108,30 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 	owner := "job:" + strconv.FormatInt(job.ID, 10)
 	started := w.Now()
 	for {
-		ok, err := w.store.LeaseConversation(ctx, convID, owner, w.Lease)
+		ev, user, leased, found, err := w.store.LeaseConversation(ctx, convID, owner, w.Lease)
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if !leased {
 			return river.JobSnooze(w.BusyDelay)
 		}
-		ev, user, found, err := w.store.NextEvent(ctx, convID)
-		if err == nil && found {
-			err = w.answer(ctx, ev, user)
-		}
-		if err != nil || !found {
-			// Released before the final look below, so an event that
-			// arrived meanwhile is either seen here or finds the lease free.
-			rerr := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner)
-			if err != nil {
+		if found {
+			if err := w.answer(ctx, ev, user); err != nil {
+				_, rerr := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner)
 				return errors.Join(err, rerr)
 			}
-			if rerr != nil {
-				return rerr
+			if w.Now().Sub(started) <= w.MaxDrain {
+				continue
 			}
-			_, _, pending, err := w.store.NextEvent(ctx, convID)
-			if err != nil || !pending {
-				return err
-			}
-			continue
 		}
-		if w.Now().Sub(started) > w.MaxDrain {
-			if err := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner); err != nil {
-				return err
-			}
+		// Release, then look once more: an event that arrived while we held
+		// the lease may have a job that gave up on it.
+		pending, err := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner)
+		if err != nil || !pending {
+			return err
+		}
+		if found {
+			// Drained for MaxDrain: a fresh job (fresh timeout) goes on.
 			return river.JobSnooze(0)
 		}
 	}

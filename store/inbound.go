@@ -22,10 +22,19 @@ const NotifyChannel = "hearth_messages"
 // transaction. A duplicate (same channel and external id) rolls back and
 // returns the first event's receipt with Duplicate set.
 func (s *Store) AcceptInbound(ctx context.Context, in pipeline.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r pipeline.Receipt) error) (pipeline.Receipt, error) {
-	if in.Kind == pipeline.KindMessage {
+	switch in.Kind {
+	case pipeline.KindMessage:
 		r, known, err := s.acceptKnownMessage(ctx, in, enqueue)
 		if known || err != nil {
 			return r, err
+		}
+	case pipeline.KindButton:
+		// A repeated click is acknowledged as the duplicate it is, even
+		// when the prompt has been answered since.
+		if r, err := s.existingReceipt(ctx, in); err == nil {
+			return r, nil
+		} else if !errors.Is(err, pgx.ErrNoRows) {
+			return pipeline.Receipt{}, fmt.Errorf("store accept: %w", err)
 		}
 	}
 	return s.acceptGeneral(ctx, in, enqueue)
@@ -163,6 +172,9 @@ func (s *Store) existingReceipt(ctx context.Context, in pipeline.Inbound) (pipel
 		LEFT JOIN messages m ON m.inbound_event_id = e.id AND m.sender = 'user'
 		WHERE e.channel = $1 AND e.external_id = $2`, in.Channel, in.ExternalID).
 		Scan(&r.EventID, &r.ConversationID, &r.UserID, &messageID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return pipeline.Receipt{}, err
+	}
 	if err != nil {
 		return pipeline.Receipt{}, fmt.Errorf("store accept: find duplicate: %w", translate(err))
 	}

@@ -52,7 +52,7 @@ func (s *Store) MarkDelivered(ctx context.Context, messageID int64, platformMess
 // seq greater than after, oldest first.
 func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit int) ([]pipeline.Message, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT id, conversation_id, seq, sender, text, buttons, created_at
+		SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END, created_at
 		FROM messages
 		WHERE conversation_id = $1 AND seq > $2
 		ORDER BY seq
@@ -76,7 +76,7 @@ func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit
 func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int) ([]pipeline.Message, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT * FROM (
-			SELECT id, conversation_id, seq, sender, text, buttons, created_at
+			SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END, created_at
 			FROM messages
 			WHERE conversation_id = $1 AND seq IS NOT NULL
 			ORDER BY seq DESC
@@ -94,4 +94,22 @@ func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int)
 		return nil, fmt.Errorf("store recent messages: %w", translate(err))
 	}
 	return msgs, nil
+}
+
+// EditMessageWithButton appends an outcome line to the conversation's bot message that
+// offered buttonID (an approval or a question) to show its outcome, with
+// its buttons closed. The edit gets a new place in the transcript so live
+// views receive it again and replace what they show.
+func (s *Store) EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) error {
+	_, err := s.pool.Exec(ctx, `
+		WITH m AS (
+			UPDATE messages SET text = text || E'\n\n' || $3, buttons_closed_at = now(), seq = CASE WHEN seq IS NULL THEN NULL ELSE nextval('message_seq') END
+			WHERE conversation_id = $1 AND sender = 'bot' AND buttons_closed_at IS NULL AND buttons @> jsonb_build_array(jsonb_build_object('id', $2::text))
+			RETURNING conversation_id, seq
+		)
+		SELECT pg_notify($4, conversation_id::text) FROM m WHERE seq IS NOT NULL`, conversationID, buttonID, text, NotifyChannel)
+	if err != nil {
+		return fmt.Errorf("store edit message: %w", translate(err))
+	}
+	return nil
 }

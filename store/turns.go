@@ -11,60 +11,67 @@ import (
 	"github.com/hearthbot/hearth/pipeline"
 )
 
-// LeaseConversation takes (or renews) the right to answer the
-// conversation's events for ttl, for owner. It reports false when another
-// owner's lease is still running.
-func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `
-		UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
-		WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())`,
-		conversationID, owner, ttl)
+// LeaseConversation takes (or renews) owner's right to answer the
+// conversation for ttl and returns its oldest unprocessed event in the
+// same statement. leased is false when another owner's lease is still
+// running; found is false when nothing is pending.
+func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev pipeline.Event, u pipeline.User, leased, found bool, err error) {
+	var evID, msgID *int64
+	var zone, kind, channel, text, buttonID *string
+	var received *time.Time
+	var attempts, userID *int64
+	var userName *string
+	err = s.pool.QueryRow(ctx, `
+		WITH lease AS (
+			UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
+			WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())
+			RETURNING id
+		), next AS (
+			SELECT e.id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
+			       u.id AS user_id, u.display_name, u.timezone
+			FROM inbound_events e JOIN users u ON u.id = e.user_id
+			WHERE e.conversation_id = $1 AND e.processed_at IS NULL AND EXISTS (SELECT 1 FROM lease)
+			ORDER BY e.id
+			LIMIT 1
+		)
+		SELECT EXISTS (SELECT 1 FROM lease), next.id, next.channel, next.kind, next.text, next.message_id, next.button_id,
+		       next.received_at, next.attempts, next.user_id, next.display_name, next.timezone
+		FROM (SELECT 1) one LEFT JOIN next ON true`, conversationID, owner, ttl).
+		Scan(&leased, &evID, &channel, &kind, &text, &msgID, &buttonID, &received, &attempts, &userID, &userName, &zone)
 	if err != nil {
-		return false, fmt.Errorf("store lease conversation: %w", translate(err))
+		return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
 	}
-	return tag.RowsAffected() == 1, nil
-}
-
-// ReleaseConversation ends owner's lease, if it still holds it.
-func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, owner string) error {
-	_, err := s.pool.Exec(ctx, `
-		UPDATE conversations SET turn_owner = NULL, turn_lease_until = NULL
-		WHERE id = $1 AND turn_owner = $2`, conversationID, owner)
-	if err != nil {
-		return fmt.Errorf("store release conversation: %w", translate(err))
+	if evID == nil {
+		return ev, u, leased, false, nil
 	}
-	return nil
-}
-
-// NextEvent returns the conversation's oldest unprocessed event and its
-// sender.
-func (s *Store) NextEvent(ctx context.Context, conversationID int64) (pipeline.Event, pipeline.User, bool, error) {
-	var ev pipeline.Event
-	var u pipeline.User
-	var zone *string
-	var messageID *int64
-	err := s.pool.QueryRow(ctx, `
-		SELECT e.id, e.conversation_id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
-		       u.id, u.display_name, u.timezone
-		FROM inbound_events e JOIN users u ON u.id = e.user_id
-		WHERE e.conversation_id = $1 AND e.processed_at IS NULL
-		ORDER BY e.id
-		LIMIT 1`, conversationID).
-		Scan(&ev.ID, &ev.ConversationID, &ev.Channel, &ev.Kind, &ev.Text, &messageID, &ev.ButtonID, &ev.ReceivedAt, &ev.Attempts,
-			&u.ID, &u.DisplayName, &zone)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return pipeline.Event{}, pipeline.User{}, false, nil
+	ev = pipeline.Event{ID: *evID, ConversationID: conversationID, Channel: pipeline.Channel(*channel), Kind: pipeline.EventKind(*kind),
+		Text: *text, ButtonID: *buttonID, ReceivedAt: *received, Attempts: int(*attempts)}
+	if msgID != nil {
+		ev.MessageID = *msgID
 	}
-	if err != nil {
-		return pipeline.Event{}, pipeline.User{}, false, fmt.Errorf("store next event: %w", translate(err))
-	}
-	if messageID != nil {
-		ev.MessageID = *messageID
-	}
+	u = pipeline.User{ID: *userID, DisplayName: *userName}
 	if zone != nil {
 		u.Timezone = *zone
 	}
-	return ev, u, true, nil
+	return ev, u, leased, true, nil
+}
+
+// ReleaseConversation ends owner's lease, if it still holds it, and
+// reports whether events are waiting, so the caller can look again: an
+// event that arrived while the lease was held has a job that may have
+// given up on it.
+func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, owner string) (pending bool, err error) {
+	err = s.pool.QueryRow(ctx, `
+		WITH released AS (
+			UPDATE conversations SET turn_owner = NULL, turn_lease_until = NULL
+			WHERE id = $1 AND turn_owner = $2
+		)
+		SELECT EXISTS (SELECT 1 FROM inbound_events WHERE conversation_id = $1 AND processed_at IS NULL)`,
+		conversationID, owner).Scan(&pending)
+	if err != nil {
+		return false, fmt.Errorf("store release conversation: %w", translate(err))
+	}
+	return pending, nil
 }
 
 // CompleteEvent marks ev processed and stores its replies as bot messages

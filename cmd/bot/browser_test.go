@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -53,9 +53,10 @@ const streamOpen = `(window.__hearthStreams || []).length > 0 && window.__hearth
 //   - the sign-in form shows the development-grade (name-only) notice;
 //   - signing in sends the browser's time zone, which is stored on the user,
 //     so the bot does not have to ask for one;
-//   - a sent message appears as the user's bubble and the bot's reply arrives
-//     over the event stream, with its two buttons;
-//   - clicking a button disables the row and the reply to the click arrives;
+//   - asking to email someone shows the user's bubble, then the draft with
+//     Approve and Cancel buttons, over the event stream;
+//   - clicking Approve sends the email exactly once, redraws the prompt with
+//     its outcome and without buttons, and the confirmation arrives;
 //   - a reload remembers the user (localStorage) and shows the whole history
 //     once, with no duplicates from the history load and the stream.
 //
@@ -106,40 +107,50 @@ func TestBrowserWebchat(t *testing.T) {
 		t.Errorf("stored user = %q in %q, want %q in %q", c.User.DisplayName, c.User.Timezone, name, browserTZ)
 	}
 
-	// Send a message; the user's bubble, then the bot's reply with buttons.
-	const text = "hello from the browser"
+	// Ask for something risky: the user's bubble, then the draft with
+	// Approve and Cancel.
+	const text = "Email Sarah that I'll be late"
 	w.do("send a message",
 		chromedp.SendKeys(chromedp.ID("text"), text),
 		chromedp.Click(chromedp.CSS(`#composer button[type="submit"]`)),
 	)
 	w.until("the user's bubble", `document.querySelectorAll("#log li.user").length === 1`)
 	w.until("the bot's reply", `document.querySelectorAll("#log li.bot").length === 1`)
+	approve := w.eval(`document.querySelector('#log li.bot button').dataset.buttonId`)
+	if !strings.HasPrefix(approve, "approve:") {
+		t.Fatalf("first button of the reply is %q; want an approval", approve)
+	}
+	cancelID := "cancel:" + strings.TrimPrefix(approve, "approve:")
 	want := []bubble{
 		{From: "user", Text: text},
-		{From: "bot", Text: fmt.Sprintf("Got it, %s: %q. I can't act on messages yet;", name, text), Buttons: []button{
-			{ID: "thanks", Label: "Thanks"}, {ID: "help", Label: "What can you do?"},
-		}},
+		{From: "bot", Text: "", Buttons: []button{{ID: approve, Label: "Approve"}, {ID: cancelID, Label: "Cancel"}}},
 	}
 	w.checkLog("after sending", want)
+	if prompt := w.text(chromedp.CSS("#log li.bot")); !strings.Contains(prompt, "Sarah") {
+		t.Errorf("the approval prompt %q does not show the recipient", prompt)
+	}
 	if got := w.eval(`document.getElementById("text").value`); got != "" {
 		t.Errorf("composer still holds %q after sending", got)
 	}
 
-	// Click "Thanks": the row is disabled and the reply to the click arrives.
-	w.do("click Thanks", chromedp.Click(chromedp.CSS(`#log li.bot button[data-button-id="thanks"]`)))
-	w.until("the reply to the click", `document.querySelectorAll("#log li.bot").length === 2`)
-	for i := range want[1].Buttons {
-		want[1].Buttons[i].Disabled = true
-	}
-	want = append(want, bubble{From: "bot", Text: `You picked "Thanks".`})
+	// Approve: the prompt is redrawn with its outcome and no buttons, and
+	// the confirmation arrives.
+	w.do("click Approve", chromedp.Click(chromedp.CSS(`#log li.bot button[data-button-id="`+approve+`"]`)))
+	w.until("the confirmation", `document.querySelectorAll("#log li.bot").length === 2`)
+	w.until("the prompt shows its outcome", `document.querySelector("#log li.bot").textContent.includes("Approved and done")`)
+	want[1].Buttons = nil
+	want = append(want, bubble{From: "bot", Text: ""})
 	w.checkLog("after the click", want)
 	if got := w.text(chromedp.CSS("#chat-error")); got != "" {
 		t.Errorf("chat error shown: %q", got)
 	}
+	sent, err := app.Store.FindEmails(ctx, c.User.ID, hearth.EmailSent, 10)
+	if err != nil || len(sent) != 1 {
+		t.Fatalf("sent emails after Approve: %d, %v; want exactly 1", len(sent), err)
+	}
 
-	// Reload: the user is remembered and the history is shown once. The
-	// page cannot know a row was already clicked, so its buttons come back
-	// enabled (a second click is dropped by the server as a duplicate).
+	// Reload: the user is remembered and the history is shown once, the
+	// answered prompt without its buttons.
 	w.do("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("chat")))
 	w.until("no sign-in form after reload", signinHidden)
 	w.until("the header after reload", `document.getElementById("who").textContent === `+jsString(name+" · "+browserTZ))
@@ -147,9 +158,6 @@ func TestBrowserWebchat(t *testing.T) {
 	// carries anything after the history's cursor: once it is open, a
 	// duplicate from it would already be on the page.
 	w.until("the event stream after reload", streamOpen)
-	for i := range want[1].Buttons {
-		want[1].Buttons[i].Disabled = false
-	}
 	w.checkLog("after reload", want)
 	if got := w.text(chromedp.CSS("#signin-error")); got != "" {
 		t.Errorf("error shown after reload: %q", got)

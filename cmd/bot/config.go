@@ -29,6 +29,7 @@ type Config struct {
 	DBMaxConns        int32         `env:"HEARTH_DB_MAX_CONNS" envDefault:"0"`
 	TurnWorkers       int           `env:"HEARTH_TURN_WORKERS" envDefault:"32"`
 	DeliverWorkers    int           `env:"HEARTH_DELIVER_WORKERS" envDefault:"16"`
+	ActionWorkers     int           `env:"HEARTH_ACTION_WORKERS" envDefault:"8"`
 	FetchCooldown     time.Duration `env:"HEARTH_FETCH_COOLDOWN" envDefault:"5ms"`
 	FetchPollInterval time.Duration `env:"HEARTH_FETCH_POLL_INTERVAL" envDefault:"100ms"`
 	ShutdownTimeout   time.Duration `env:"HEARTH_SHUTDOWN_TIMEOUT" envDefault:"8s"`
@@ -79,6 +80,8 @@ func (c Config) validate() error {
 		return errors.New("config: HEARTH_TURN_WORKERS must be at least 1")
 	case c.DeliverWorkers < 1:
 		return errors.New("config: HEARTH_DELIVER_WORKERS must be at least 1")
+	case c.ActionWorkers < 1:
+		return errors.New("config: HEARTH_ACTION_WORKERS must be at least 1")
 	case c.DBMaxConns < 0:
 		return errors.New("config: HEARTH_DB_MAX_CONNS must not be negative")
 	case c.FetchCooldown < time.Millisecond:

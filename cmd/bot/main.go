@@ -29,6 +29,7 @@ commands:
   nlu classify           classify JSON lines or text lines from stdin (offline)
   nlu time               resolve date/time expressions from JSON lines on stdin
   nlu test --file F      score labelled JSON lines (intents or times)
+  turns tail [-n N]      print the traces of the last N turns (default 20)
 `
 
 func main() {
@@ -65,6 +66,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprint(stderr, usage)
 		}
 		return err
+	case "turns":
+		if len(args) < 2 || args[1] != "tail" {
+			fmt.Fprint(stderr, usage)
+			return errors.New("usage: bot turns tail [-n N]")
+		}
+		n, err := tailCount(args[2:])
+		if err != nil {
+			return err
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		return TurnsTail(ctx, cfg, n, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

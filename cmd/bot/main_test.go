@@ -58,6 +58,12 @@ func TestLoadConfig(t *testing.T) {
 // timeout. The log is shown only if the test fails.
 func startApp(t testing.TB) (base string, app *App, stop func()) {
 	t.Helper()
+	return startAppWith(t, nil)
+}
+
+// startAppWith is startApp with a chance to change the configuration.
+func startAppWith(t testing.TB, configure func(*Config)) (base string, app *App, stop func()) {
+	t.Helper()
 	cfg := Config{
 		DatabaseURL:       storetest.NewDatabase(t),
 		HTTPAddr:          "127.0.0.1:0",
@@ -65,9 +71,13 @@ func startApp(t testing.TB) (base string, app *App, stop func()) {
 		LogFormat:         "text",
 		TurnWorkers:       4,
 		DeliverWorkers:    4,
+		ActionWorkers:     4,
 		FetchCooldown:     5 * time.Millisecond,
 		FetchPollInterval: 50 * time.Millisecond,
 		ShutdownTimeout:   5 * time.Second,
+	}
+	if configure != nil {
+		configure(&cfg)
 	}
 	if err := cfg.validate(); err != nil {
 		t.Fatal(err)

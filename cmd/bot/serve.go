@@ -20,7 +20,11 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/hearthbot/hearth/adapters/webchat"
+	"github.com/hearthbot/hearth/integrations/builtin"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stages"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -54,6 +58,8 @@ type App struct {
 	Senders map[pipeline.Channel]pipeline.Sender
 	// Turns is the turn handler; tests may wrap it before Run.
 	Turns pipeline.Handler
+	// Engine runs, approves and undoes actions.
+	Engine *action.Engine
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -76,7 +82,25 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 
 	a := &App{Config: cfg, Log: log, Store: st, Hub: &webchat.Hub{}, Registry: reg}
 	a.Senders = map[pipeline.Channel]pipeline.Sender{pipeline.ChannelWebchat: webchat.Sender{}}
-	a.Turns = pipeline.RequireTimezone(st, pipeline.Acknowledge)
+	classifier, err := nlu.New()
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("offline understanding: %w", err)
+	}
+	providers := builtin.New(st)
+	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
+	a.Turns = pipeline.RequireTimezone(st, stages.NewRunner(stages.Config{
+		Intent: stages.Classifier{Classifier: classifier},
+		Sources: stages.Sources{
+			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: providers.Notes,
+			Mail: providers.Mail, Memories: providers.Memories,
+		},
+		Planners:  stages.Planners(),
+		Responder: stages.NewTemplateResponder(nil),
+		Engine:    a.Engine,
+		State:     st,
+		Log:       log,
+	}))
 
 	// The workers look up the sender and handler through the App at work
 	// time, so tests can swap them after Open.
@@ -87,6 +111,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, a.turnWorker)
 	river.AddWorker(workers, a.deliverWorker)
+	river.AddWorker(workers, action.NewWorker(a.Engine))
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
@@ -95,6 +120,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Queues: map[string]river.QueueConfig{
 			pipeline.QueueTurns:      {MaxWorkers: cfg.TurnWorkers},
 			pipeline.QueueDeliveries: {MaxWorkers: cfg.DeliverWorkers},
+			action.QueueActions:      {MaxWorkers: cfg.ActionWorkers},
 		},
 		// A crashed replica's running jobs are retried after this; turns
 		// finish in seconds, so waiting River's default hour is too long.

@@ -14,18 +14,9 @@ var (
 	_ action.Memories = (*store.Store)(nil)
 )
 
-// Providers is the set of built-in providers, one field per interface, for
-// wiring in cmd/bot. Each field can be replaced by another provider (for
-// example Google's calendar) without touching the rest.
-type Providers struct {
-	Tasks    action.Tasks
-	Calendar action.Calendar
-	Notes    action.Notes
-	Mail     action.Mail
-	Memories action.Memories
-}
-
-// New returns the built-in providers, all backed by st.
-func New(st *store.Store) Providers {
-	return Providers{Tasks: st, Calendar: st, Notes: st, Mail: st, Memories: st}
+// New returns an executor whose every provider is the built-in one,
+// backed by st. A field can be replaced by another provider (Google's
+// calendar, say) without touching the rest.
+func New(st *store.Store) *action.Executor {
+	return &action.Executor{Tasks: st, Calendar: st, Notes: st, Mail: st, Memories: st}
 }

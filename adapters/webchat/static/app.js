@@ -6,7 +6,6 @@
   let user = localStorage.getItem("hearth.user") || "";
   let cursor = "0";
   let stream = null;
-  const seen = new Set();
 
   async function api(method, path, body) {
     const res = await fetch(path, {
@@ -19,12 +18,18 @@
     return data;
   }
 
+  // render shows a message, or redraws it when it comes again: an
+  // approval or a question is re-sent with its outcome and without buttons.
   function render(m) {
-    if (seen.has(m.id)) return;
-    seen.add(m.id);
-    const li = document.createElement("li");
-    li.className = m.from;
-    li.dataset.id = m.id;
+    let li = document.querySelector('#log li[data-id="' + m.id + '"]');
+    const fresh = !li;
+    if (fresh) {
+      li = document.createElement("li");
+      li.className = m.from;
+      li.dataset.id = m.id;
+    } else if (!m.seq) {
+      return; // our own optimistic copy of a message already shown
+    }
     li.textContent = m.text;
     if (m.buttons && m.buttons.length) {
       const row = document.createElement("div");
@@ -39,9 +44,9 @@
       }
       li.appendChild(row);
     }
-    $("log").appendChild(li);
+    if (fresh) $("log").appendChild(li);
     if (m.seq && Number(m.seq) > Number(cursor)) cursor = String(m.seq);
-    li.scrollIntoView({ block: "end" });
+    if (fresh) li.scrollIntoView({ block: "end" });
   }
 
   async function click(messageId, buttonId, row) {

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/adapters/webchat"
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// chatter talks to a running Hearth through the web chat API, as a script
+// or the page would.
+type chatter struct {
+	t      *testing.T
+	base   string
+	user   string
+	cursor string
+	app    *App
+}
+
+func newChatter(t *testing.T, base string, app *App, user, tz string) *chatter {
+	t.Helper()
+	c := &chatter{t: t, base: base, user: user, cursor: "0", app: app}
+	if code, body := c.post("/api/webchat/users", map[string]any{"user": user, "tz": tz}); code != 200 {
+		t.Fatalf("sign in %s: %d %v", user, code, body)
+	}
+	return c
+}
+
+func (c *chatter) post(path string, body any) (int, map[string]any) {
+	c.t.Helper()
+	b, _ := json.Marshal(body)
+	res, err := http.Post(c.base+path, "application/json", strings.NewReader(string(b)))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	json.NewDecoder(res.Body).Decode(&out) //nolint:errcheck // checked by callers through the status
+	return res.StatusCode, out
+}
+
+// say sends text and returns the bot's reply to it.
+func (c *chatter) say(text string) webchat.Message {
+	c.t.Helper()
+	if code, body := c.post("/api/webchat/messages", map[string]any{"user": c.user, "text": text}); code != 202 {
+		c.t.Fatalf("say %q: %d %v", text, code, body)
+	}
+	return c.reply("reply to " + text)
+}
+
+// click presses a button of a bot message and returns the reply.
+func (c *chatter) click(m webchat.Message, label string) webchat.Message {
+	c.t.Helper()
+	code, body := c.clickStatus(m, label)
+	if code != 202 {
+		c.t.Fatalf("click %q: %d %v", label, code, body)
+	}
+	return c.reply("reply to the " + label + " click")
+}
+
+func (c *chatter) clickStatus(m webchat.Message, label string) (int, map[string]any) {
+	c.t.Helper()
+	for _, b := range m.Buttons {
+		if b.Label == label {
+			return c.post("/api/webchat/buttons", map[string]any{"user": c.user, "message_id": m.ID, "button_id": b.ID})
+		}
+	}
+	c.t.Fatalf("message %q has no button %q (buttons %v)", m.Text, label, m.Buttons)
+	return 0, nil
+}
+
+// reply waits for the next new bot message.
+func (c *chatter) reply(what string) webchat.Message {
+	c.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		res, err := http.Get(c.base + "/api/webchat/messages?" + url.Values{"user": {c.user}, "after": {c.cursor}}.Encode())
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		var page struct {
+			Messages []webchat.Message `json:"messages"`
+			Cursor   string            `json:"cursor"`
+		}
+		json.NewDecoder(res.Body).Decode(&page) //nolint:errcheck // an empty page just polls again
+		res.Body.Close()
+		for i, m := range page.Messages {
+			if m.From == pipeline.FromBot && !strings.Contains(m.Text, "\n\n✔") && !strings.Contains(m.Text, "\n\n✖") && !strings.Contains(m.Text, "\n\n→") {
+				c.cursor = fmt.Sprint(m.Seq)
+				_ = i
+				return m
+			}
+			c.cursor = fmt.Sprint(m.Seq)
+		}
+		time.Sleep(5 * time.Millisecond) // polling the API for an outcome, not timing it
+	}
+	c.t.Fatalf("no %s within 20s", what)
+	return webchat.Message{}
+}
+
+func (c *chatter) contact() pipeline.Contact {
+	c.t.Helper()
+	key := strings.ToLower(c.user)
+	ct, err := c.app.Store.FindContact(context.Background(), pipeline.ChannelWebchat, key, key)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return ct
+}
+
+func (c *chatter) actions() int {
+	c.t.Helper()
+	var n int
+	if err := c.app.Store.Pool().QueryRow(context.Background(), "SELECT count(*) FROM actions WHERE conversation_id = $1", c.contact().ConversationID).Scan(&n); err != nil {
+		c.t.Fatal(err)
+	}
+	return n
+}
+
+func (c *chatter) tasks() []hearth.Task {
+	c.t.Helper()
+	ts, err := c.app.Store.FindTasks(context.Background(), hearth.TaskFilter{UserID: c.contact().User.ID, IncludeUndated: true})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return ts
+}
+
+func mustContain(t *testing.T, m webchat.Message, parts ...string) {
+	t.Helper()
+	for _, p := range parts {
+		if !strings.Contains(strings.ToLower(m.Text), strings.ToLower(p)) {
+			t.Fatalf("reply %q does not mention %q", m.Text, p)
+		}
+	}
+}
+
+func TestScenarios(t *testing.T) {
+	base, app, _ := startApp(t)
+	ny, _ := time.LoadLocation("America/New_York")
+
+	t.Run("small talk is a chat reply and no action", func(t *testing.T) {
+		c := newChatter(t, base, app, "Ann", "America/New_York")
+		r := c.say("Hey, how's it going?")
+		if r.Text == "" || len(r.Buttons) != 0 || c.actions() != 0 {
+			t.Fatalf("reply %+v, %d actions", r, c.actions())
+		}
+	})
+
+	t.Run("a reminder becomes a task due tomorrow at 5pm in the user's zone", func(t *testing.T) {
+		c := newChatter(t, base, app, "Bea", "America/New_York")
+		before := time.Now().In(ny)
+		r := c.say("Remind me to call mom tomorrow at 5pm")
+		ts := c.tasks()
+		if len(ts) != 1 || ts[0].Title != "Call mom" {
+			t.Fatalf("tasks %+v after %q", ts, r.Text)
+		}
+		want := time.Date(before.Year(), before.Month(), before.Day()+1, 17, 0, 0, 0, ny)
+		if !ts[0].Due.Equal(want) {
+			t.Fatalf("due %v; want %v", ts[0].Due.In(ny), want)
+		}
+		mustContain(t, r, "call mom")
+
+		undone := c.say("undo")
+		if len(c.tasks()) != 0 {
+			t.Fatalf("after undo (%q) tasks remain: %+v", undone.Text, c.tasks())
+		}
+		mustContain(t, undone, "Call mom")
+	})
+
+	t.Run("feeling overwhelmed gets a discussion of pending tasks, no action", func(t *testing.T) {
+		c := newChatter(t, base, app, "Cal", "Europe/Berlin")
+		c.say("Remind me to file the taxes tomorrow")
+		c.say("Remind me to book the dentist next week")
+		n := c.actions()
+		r := c.say("I'm overwhelmed, help me figure out what to focus on")
+		mustContain(t, r, "file the taxes", "book the dentist")
+		if c.actions() != n {
+			t.Fatal("a discussion must not act")
+		}
+	})
+
+	t.Run("big news stores a memory and adds the dinner on Saturday at 19:00", func(t *testing.T) {
+		c := newChatter(t, base, app, "Dee", "Europe/Berlin")
+		c.say("I just closed on my house! Add it to my calendar for celebration dinner Saturday")
+		ct := c.contact()
+		mems, err := app.Store.FindMemories(context.Background(), hearth.MemoryFilter{UserID: ct.User.ID})
+		if err != nil || len(mems) != 1 || !strings.Contains(strings.ToLower(mems[0].Content), "house") {
+			t.Fatalf("memories %+v, %v", mems, err)
+		}
+		berlin, _ := time.LoadLocation("Europe/Berlin")
+		now := time.Now().In(berlin)
+		evs, err := app.Store.FindEvents(context.Background(), hearth.EventFilter{UserID: ct.User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 8)})
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("events %+v, %v", evs, err)
+		}
+		start := evs[0].Start.In(berlin)
+		if start.Weekday() != time.Saturday || start.Hour() != 19 || start.Minute() != 0 {
+			t.Fatalf("dinner at %v; want Saturday 19:00", start)
+		}
+	})
+
+	t.Run("a remembered birthday is recalled", func(t *testing.T) {
+		c := newChatter(t, base, app, "Eve", "UTC")
+		c.say("Remember that John's birthday is March 15th")
+		r := c.say("When is John's birthday?")
+		mustContain(t, r, "March 15th")
+	})
+
+	t.Run("an email waits for approval and is sent exactly once", func(t *testing.T) {
+		c := newChatter(t, base, app, "Fay", "UTC")
+		r := c.say("Email Sarah that I'll be late")
+		if len(r.Buttons) < 2 {
+			t.Fatalf("no Approve/Cancel on %+v", r)
+		}
+		uid := c.contact().User.ID
+		drafts, _ := app.Store.FindEmails(context.Background(), uid, hearth.EmailDraft, 10)
+		if len(drafts) != 1 || !strings.Contains(strings.Join(drafts[0].To, ","), "Sarah") {
+			t.Fatalf("drafts %+v", drafts)
+		}
+
+		other := newChatter(t, base, app, "Mallory", "UTC")
+		if code, _ := other.clickStatus(r, "Approve"); code == 202 {
+			other.reply("reply to a foreign click")
+		}
+		if sent, _ := app.Store.FindEmails(context.Background(), uid, hearth.EmailSent, 10); len(sent) != 0 {
+			t.Fatal("another user's click sent the email")
+		}
+
+		done := c.click(r, "Approve")
+		if code, body := c.clickStatus(r, "Approve"); code != 202 || body["duplicate"] != true {
+			t.Fatalf("second click: %d %v; want an acknowledged duplicate", code, body)
+		}
+		sent, _ := app.Store.FindEmails(context.Background(), uid, hearth.EmailSent, 10)
+		if len(sent) != 1 {
+			t.Fatalf("sent %d emails after %q; want exactly 1", len(sent), done.Text)
+		}
+		if code, _ := c.clickStatus(r, "Cancel"); code != 202 {
+			t.Fatalf("cancel after approve: %d", code)
+		}
+		late := c.reply("reply to a late cancel")
+		mustContain(t, late, "already")
+	})
+
+	t.Run("yes answers the bot's question", func(t *testing.T) {
+		c := newChatter(t, base, app, "Gil", "UTC")
+		r := c.say("Email Tom that the meeting moved to 3pm")
+		if len(r.Buttons) < 2 {
+			t.Fatalf("no approval asked: %+v", r)
+		}
+		c.say("yes")
+		sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
+		if len(sent) != 1 {
+			t.Fatalf("yes did not approve: %d sent", len(sent))
+		}
+	})
+
+	t.Run("calendar questions answer with the data", func(t *testing.T) {
+		c := newChatter(t, base, app, "Hal", "UTC")
+		empty := c.say("What's on my calendar tomorrow?")
+		if c.actions() != 0 || empty.Text == "" {
+			t.Fatalf("empty calendar: %q", empty.Text)
+		}
+		c.say("Add dentist appointment tomorrow at 9am to my calendar")
+		full := c.say("What's on my calendar tomorrow?")
+		mustContain(t, full, "dentist")
+	})
+}

@@ -1,0 +1,305 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// Store is what the engine keeps in the database.
+type Store interface {
+	PlanActions(ctx context.Context, eventID, conversationID, userID int64, plan []Action, risks []Risk, ttl time.Duration) (claimed []int64, recs []Record, err error)
+	Action(ctx context.Context, id int64) (Record, error)
+	ClaimAction(ctx context.Context, id int64, staleAfter time.Duration) (Record, bool, error)
+	FinishAction(ctx context.Context, r Record, state State, result, before any, reason string) error
+	DecideApproval(ctx context.Context, approvalID, userID int64, approve bool, enqueue func(ctx context.Context, tx pgx.Tx, actionID int64) error) (Approval, error)
+	SetApprovalOutcome(ctx context.Context, approvalID int64, state ApprovalState) error
+	PendingApproval(ctx context.Context, conversationID int64) (Approval, bool, error)
+	LastUndoable(ctx context.Context, conversationID int64) (Record, bool, error)
+	MarkUndone(ctx context.Context, r Record) (bool, error)
+}
+
+// Engine plans, runs, approves and undoes actions.
+//
+// Low-risk actions of a turn run at once, in parallel, inside the turn's
+// River job, so the reply can say what happened. Each is a row keyed
+// (turn, index), stored already claimed: if the turn dies midway, River
+// retries the turn, which finds its stored plan, skips what is done and
+// takes over what was left running once it is stale. An approved action
+// runs in the turn of the click, and also gets an "action" job scheduled
+// Backstop later in the transaction that records the decision, because a
+// decision is made only once. Whoever claims a row first runs it; the
+// other finds it taken or done (invariant 2).
+type Engine struct {
+	store Store
+	exec  *Executor
+	log   *slog.Logger
+	// ApprovalTTL is how long an approval stays valid. Defaults to 24h.
+	ApprovalTTL time.Duration
+	// Backstop is how long after planning an action's job runs if the
+	// turn has not run it. Defaults to 30s.
+	Backstop time.Duration
+	// StaleAfter is how long a running action may be silent before
+	// another runner takes it over. Defaults to 2 minutes.
+	StaleAfter time.Duration
+	// Client inserts the backstop jobs. Defaults to the River client of
+	// the job the engine is called from.
+	Client *river.Client[pgx.Tx]
+}
+
+// NewEngine returns an engine on store that executes with exec.
+func NewEngine(store Store, exec *Executor, log *slog.Logger) *Engine {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{store: store, exec: exec, log: log, ApprovalTTL: 24 * time.Hour, Backstop: 30 * time.Second, StaleAfter: 2 * time.Minute}
+}
+
+// Turn identifies the turn a plan belongs to.
+type Turn struct {
+	EventID        int64
+	ConversationID int64
+	UserID         int64
+}
+
+// Run stores a turn's plan and executes its low-risk actions. High-risk
+// ones wait for approval; an email to send has its draft created now, so
+// the user approves what they can see. It returns every action's record
+// as it stands after the run. Running a plan twice for the same turn
+// executes nothing twice.
+func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, error) {
+	for _, a := range plan {
+		if err := a.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	claimed, recs, err := e.store.PlanActions(ctx, t.EventID, t.ConversationID, t.UserID, plan, Risks(plan), e.ApprovalTTL)
+	if err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	var wg sync.WaitGroup
+	for i := range recs {
+		switch {
+		case slices.Contains(claimed, recs[i].ID):
+			wg.Go(func() { recs[i] = e.perform(ctx, recs[i]) })
+		case recs[i].State == StatePlanned || recs[i].State == StateRunning:
+			// Left by an earlier attempt at this turn.
+			wg.Go(func() { recs[i] = e.execute(ctx, recs[i]) })
+		case recs[i].State == StateAwaitingApproval:
+			if recs[i].Action.Kind == EmailSend || recs[i].Action.Kind == EmailReply {
+				wg.Go(func() {
+					d, err := e.exec.Draft(ctx, recs[i])
+					if err != nil {
+						e.log.WarnContext(ctx, "draft for approval failed", "action_id", recs[i].ID, "error", err)
+						return
+					}
+					recs[i].Result = mustJSON(d)
+				})
+			}
+		}
+	}
+	wg.Wait()
+	return recs, ctx.Err()
+}
+
+// enqueueLater inserts the backstop job of approved actions in the
+// transaction that records the decision.
+func (e *Engine) enqueueLater(ctx context.Context, tx pgx.Tx, ids []int64) error {
+	client := e.Client
+	if client == nil {
+		c, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+		if err != nil {
+			return fmt.Errorf("enqueue actions: %w", err)
+		}
+		client = c
+	}
+	at := time.Now().Add(e.Backstop)
+	for _, id := range ids {
+		if _, err := client.InsertTx(ctx, tx, ActionArgs{ActionID: id}, &river.InsertOpts{ScheduledAt: at}); err != nil {
+			return fmt.Errorf("enqueue action %d: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// execute claims and runs one action, returning its record afterwards.
+// Failures are recorded on the row (with a user-safe reason), not
+// returned: the reply reports them honestly.
+func (e *Engine) execute(ctx context.Context, r Record) Record {
+	claimed, ok, err := e.store.ClaimAction(ctx, r.ID, e.StaleAfter)
+	if err != nil {
+		r.State, r.Error = StateFailed, "I couldn't reach my database"
+		return r
+	}
+	if !ok {
+		if cur, err := e.store.Action(ctx, r.ID); err == nil {
+			return cur
+		}
+		return r
+	}
+	return e.perform(ctx, claimed)
+}
+
+// perform runs an action the caller has claimed and records the outcome.
+func (e *Engine) perform(ctx context.Context, claimed Record) Record {
+	result, before, err := e.exec.Execute(ctx, claimed)
+	state, reason := StateDone, ""
+	if err != nil {
+		state, reason = StateFailed, userReason(err)
+		e.log.WarnContext(ctx, "action failed", "action_id", claimed.ID, "kind", claimed.Action.Kind, "error", err)
+	}
+	if ferr := e.store.FinishAction(ctx, claimed, state, result, before, reason); ferr != nil {
+		e.log.ErrorContext(ctx, "recording action outcome failed", "action_id", claimed.ID, "error", ferr)
+	}
+	claimed.State, claimed.Error = state, reason
+	claimed.Result, claimed.Before = mustJSON(result), mustJSON(before)
+	return claimed
+}
+
+// userReason turns an error into words fit for the user: bad input says
+// why; anything else stays vague, as the details are for the log.
+func userReason(err error) string {
+	var invalid *pipeline.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		return invalid.Reason
+	case errors.Is(err, pipeline.ErrNotFound):
+		return "I couldn't find it any more"
+	case errors.Is(err, pipeline.ErrUnavailable):
+		return "a service I need is unavailable right now"
+	}
+	return "something went wrong on my side"
+}
+
+// Decide applies the user's Approve or Cancel to an approval. The first
+// valid decision wins; later ones get ErrAlreadyDecided, another user
+// ErrNotYours, a late one ErrExpired. An approved action runs at once,
+// after checking that what runs is exactly what was approved.
+func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve bool) (Approval, Record, error) {
+	ap, err := e.store.DecideApproval(ctx, approvalID, userID, approve, func(ctx context.Context, tx pgx.Tx, actionID int64) error {
+		return e.enqueueLater(ctx, tx, []int64{actionID})
+	})
+	if err != nil {
+		return ap, Record{}, err
+	}
+	rec, err := e.store.Action(ctx, ap.ActionID)
+	if err != nil {
+		return ap, rec, err
+	}
+	if !approve {
+		return ap, rec, nil
+	}
+	approved := Action{Kind: rec.Action.Kind, Payload: ap.Action.Payload}
+	if approved.Hash() != ap.Hash || rec.Action.Hash() != ap.Hash {
+		if claimed, ok, cerr := e.store.ClaimAction(ctx, rec.ID, e.StaleAfter); cerr == nil && ok {
+			e.store.FinishAction(ctx, claimed, StateFailed, nil, nil, "the approved request changed") //nolint:errcheck // reported below
+		}
+		e.store.SetApprovalOutcome(ctx, ap.ID, ApprovalFailed) //nolint:errcheck // reported below
+		return ap, rec, ErrTampered
+	}
+	rec = e.execute(ctx, rec)
+	outcome := ApprovalExecuted
+	if rec.State != StateDone {
+		outcome = ApprovalFailed
+	}
+	if err := e.store.SetApprovalOutcome(ctx, ap.ID, outcome); err != nil {
+		return ap, rec, err
+	}
+	ap.State = outcome
+	return ap, rec, nil
+}
+
+// PendingApproval returns the conversation's open approval, if any.
+func (e *Engine) PendingApproval(ctx context.Context, conversationID int64) (Approval, bool, error) {
+	return e.store.PendingApproval(ctx, conversationID)
+}
+
+// Undo reverts the conversation's last executed action. ok is false when
+// there is nothing to undo.
+func (e *Engine) Undo(ctx context.Context, conversationID int64) (Record, bool, error) {
+	r, ok, err := e.store.LastUndoable(ctx, conversationID)
+	if err != nil || !ok {
+		return r, false, err
+	}
+	if err := e.exec.Undo(ctx, r); err != nil {
+		return r, true, err
+	}
+	if _, err := e.store.MarkUndone(ctx, r); err != nil {
+		return r, true, err
+	}
+	r.State = StateUndone
+	return r, true, nil
+}
+
+// ActionArgs is the backstop job of one action.
+type ActionArgs struct {
+	ActionID int64 `json:"action_id"`
+}
+
+// Kind is the River job kind; stable across releases.
+func (ActionArgs) Kind() string { return "action" }
+
+// InsertOpts keeps one job per action.
+func (ActionArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueActions, MaxAttempts: 10, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// QueueActions is the River queue of action jobs.
+const QueueActions = "actions"
+
+// Worker runs action jobs: it finishes what a turn planned but did not
+// get to, and does nothing for actions already run.
+type Worker struct {
+	river.WorkerDefaults[ActionArgs]
+	engine *Engine
+}
+
+// NewWorker returns the action job worker.
+func NewWorker(e *Engine) *Worker { return &Worker{engine: e} }
+
+// Work runs the action unless it is finished or awaits a decision.
+func (w *Worker) Work(ctx context.Context, job *river.Job[ActionArgs]) error {
+	r, err := w.engine.store.Action(ctx, job.Args.ActionID)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if r.State != StatePlanned && r.State != StateRunning {
+		return nil
+	}
+	// execute takes over a running action only once its runner is stale.
+	r = w.engine.execute(ctx, r)
+	if r.State == StateRunning {
+		return river.JobSnooze(w.engine.StaleAfter)
+	}
+	if r.ApprovalID != 0 {
+		outcome := ApprovalExecuted
+		if r.State != StateDone {
+			outcome = ApprovalFailed
+		}
+		return w.engine.store.SetApprovalOutcome(ctx, r.ApprovalID, outcome)
+	}
+	return nil
+}
+
+func mustJSON(v any) []byte {
+	if v == nil {
+		return nil
+	}
+	b, err := jsonMarshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,313 @@
+package action_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/store"
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+type testBundle struct {
+	store  *store.Store
+	engine *action.Engine
+	client *river.Client[pgx.Tx]
+	turn   action.Turn
+	other  int64
+}
+
+func setup(t *testing.T) *testBundle {
+	t.Helper()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	e := action.NewEngine(st, &action.Executor{Tasks: st, Calendar: st, Notes: st, Mail: st, Memories: st}, nil)
+	workers := river.NewWorkers()
+	river.AddWorker(workers, action.NewWorker(e))
+	client, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{Workers: workers, TestOnly: true, SkipUnknownJobCheck: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Client = client
+	b := &testBundle{store: st, engine: e, client: client}
+	b.turn = b.newTurn(t, "ann")
+	b.other = b.newTurn(t, "bob").UserID
+	_ = ctx
+	return b
+}
+
+// newTurn makes a user with a conversation and one inbound event.
+func (b *testBundle) newTurn(t *testing.T, user string) action.Turn {
+	t.Helper()
+	inbox := pipeline.NewInbox(b.store, b.client, nil)
+	r, err := inbox.Accept(context.Background(), pipeline.Inbound{
+		Channel: pipeline.ChannelWebchat, ExternalID: user + time.Now().String(), ConversationKey: user, UserKey: user,
+		UserName: user, Timezone: "UTC", Kind: pipeline.KindMessage, Text: "hi",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return action.Turn{EventID: r.EventID, ConversationID: r.ConversationID, UserID: r.UserID}
+}
+
+func newAction(t *testing.T, k action.Kind, p any) action.Action {
+	t.Helper()
+	a, err := action.New(k, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestRunIsIdempotentPerTurn(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	plan := []action.Action{
+		newAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Call mom"}),
+		newAction(t, action.MemoryStore, action.MemoryStoreArgs{Content: "Mom's birthday is May 2nd", About: "Mom", Category: hearth.MemoryPersonal}),
+	}
+	for range 2 {
+		recs, err := b.engine.Run(ctx, b.turn, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			if r.State != action.StateDone {
+				t.Fatalf("%s is %s (%s)", r.Action.Kind, r.State, r.Error)
+			}
+		}
+	}
+	tasks, _ := b.store.FindTasks(ctx, hearth.TaskFilter{UserID: b.turn.UserID, IncludeUndated: true})
+	mems, _ := b.store.FindMemories(ctx, hearth.MemoryFilter{UserID: b.turn.UserID})
+	if len(tasks) != 1 || len(mems) != 1 {
+		t.Fatalf("running a turn's plan twice made %d tasks and %d memories; want 1 and 1", len(tasks), len(mems))
+	}
+	var audits int
+	b.store.Pool().QueryRow(ctx, "SELECT count(*) FROM audit_log WHERE user_id = $1", b.turn.UserID).Scan(&audits) //nolint:errcheck // checked below
+	if audits != 2 {
+		t.Fatalf("%d audit entries; want one per executed action", audits)
+	}
+}
+
+func TestApprovalFirstClickWins(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	send := newAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Subject: "Late", Body: "I'll be late."})
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{send})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs[0].State != action.StateAwaitingApproval || recs[0].ApprovalID == 0 || recs[0].Result == nil {
+		t.Fatalf("send planned as %+v; want awaiting approval with its draft", recs[0])
+	}
+	id := recs[0].ApprovalID
+
+	if _, _, err := b.engine.Decide(ctx, id, b.other, true); !errors.Is(err, action.ErrNotYours) {
+		t.Fatalf("another user's approval: %v; want ErrNotYours", err)
+	}
+	const clicks = 8
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wins, already := 0, 0
+	for range clicks {
+		wg.Go(func() {
+			_, _, err := b.engine.Decide(ctx, id, b.turn.UserID, true)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				wins++
+			case errors.Is(err, action.ErrAlreadyDecided):
+				already++
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if wins != 1 || already != clicks-1 {
+		t.Fatalf("%d wins, %d already-decided; want 1 and %d", wins, already, clicks-1)
+	}
+	sent, _ := b.store.FindEmails(ctx, b.turn.UserID, hearth.EmailSent, 10)
+	if len(sent) != 1 {
+		t.Fatalf("%d emails sent; want exactly 1", len(sent))
+	}
+	if _, _, err := b.engine.Decide(ctx, id, b.turn.UserID, false); !errors.Is(err, action.ErrAlreadyDecided) {
+		t.Fatalf("cancel after approve: %v", err)
+	}
+}
+
+func TestExpiredApprovalIsRefused(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.engine.ApprovalTTL = time.Millisecond
+	ctx := context.Background()
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.TaskDelete, action.TaskRefArgs{ID: 1})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Expire it in the database rather than waiting for the clock.
+	if _, err := b.store.Pool().Exec(ctx, "UPDATE approvals SET expires_at = now() - interval '1 second' WHERE id = $1", recs[0].ApprovalID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.engine.Decide(ctx, recs[0].ApprovalID, b.turn.UserID, true); !errors.Is(err, action.ErrExpired) {
+		t.Fatalf("late approval: %v; want ErrExpired", err)
+	}
+	if _, _, err := b.engine.Decide(ctx, recs[0].ApprovalID, b.turn.UserID, true); !errors.Is(err, action.ErrAlreadyDecided) {
+		t.Fatalf("approval after expiry was recorded: %v", err)
+	}
+}
+
+func TestTamperedPayloadIsNotExecuted(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Body: "Hi"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.store.Pool().Exec(ctx, `UPDATE actions SET payload = '{"to":["everyone@example.com"],"subject":"","body":"Hi"}' WHERE id = $1`, recs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.engine.Decide(ctx, recs[0].ApprovalID, b.turn.UserID, true); !errors.Is(err, action.ErrTampered) {
+		t.Fatalf("Decide = %v; want ErrTampered", err)
+	}
+	if sent, _ := b.store.FindEmails(ctx, b.turn.UserID, hearth.EmailSent, 10); len(sent) != 0 {
+		t.Fatal("a payload that changed after approval was sent")
+	}
+}
+
+func TestBulkNeedsApproval(t *testing.T) {
+	t.Parallel()
+	var plan []action.Action
+	for range action.BulkLimit + 1 {
+		plan = append(plan, action.Action{Kind: action.TaskCreate, Payload: []byte(`{"title":"x"}`)})
+	}
+	for i, r := range action.Risks(plan) {
+		if r != action.High {
+			t.Fatalf("action %d of a bulk plan is %v; want high", i, r)
+		}
+	}
+	tests := []struct {
+		a    action.Action
+		want action.Risk
+	}{
+		{action.Action{Kind: action.TaskCreate, Payload: []byte(`{"title":"x"}`)}, action.Low},
+		{action.Action{Kind: action.CalendarCreate, Payload: []byte(`{"title":"x","start":"2026-01-01T10:00:00Z","end":"2026-01-01T11:00:00Z"}`)}, action.Low},
+		{action.Action{Kind: action.CalendarCreate, Payload: []byte(`{"title":"x","start":"2026-01-01T10:00:00Z","end":"2026-01-01T11:00:00Z","attendees":["a@b.c"]}`)}, action.High},
+		{action.Action{Kind: action.EmailSend, Payload: []byte(`{"to":["a"],"subject":"s","body":"b"}`)}, action.High},
+		{action.Action{Kind: action.TaskDelete, Payload: []byte(`{"id":1}`)}, action.High},
+		{action.Action{Kind: action.MemoryForget, Payload: []byte(`{"id":1}`)}, action.High},
+	}
+	for _, tt := range tests {
+		if got := action.RiskOf(tt.a); got != tt.want {
+			t.Errorf("RiskOf(%s %s) = %v; want %v", tt.a.Kind, tt.a.Payload, got, tt.want)
+		}
+	}
+}
+
+// An action whose runner died is taken over once its claim is stale, and
+// runs exactly once.
+func TestStaleActionIsTakenOverOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	a := newAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Water plants"})
+	// Plan without executing: what a turn killed right after planning leaves.
+	claimed, _, err := b.store.PlanActions(ctx, b.turn.EventID, b.turn.ConversationID, b.turn.UserID, []action.Action{a}, action.Risks([]action.Action{a}), time.Hour)
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("PlanActions claimed %v, %v", claimed, err)
+	}
+	// The crashed runner's claim goes stale; a backstop job finds it.
+	b.engine.StaleAfter = time.Millisecond
+	if _, err := b.store.Pool().Exec(ctx, "UPDATE actions SET claimed_at = now() - interval '1 minute' WHERE id = $1", claimed[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.client.Insert(ctx, action.ActionArgs{ActionID: claimed[0]}, nil); err != nil {
+		t.Fatal(err)
+	}
+	worker := river.NewWorkers()
+	river.AddWorker(worker, action.NewWorker(b.engine))
+	runner, err := river.NewClient(riverpgxv5.New(b.store.Pool()), &river.Config{
+		Workers: worker, TestOnly: true, FetchCooldown: 2 * time.Millisecond, FetchPollInterval: 20 * time.Millisecond,
+		Queues: map[string]river.QueueConfig{action.QueueActions: {MaxWorkers: 2}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, cancel := runner.Subscribe(river.EventKindJobCompleted)
+	defer cancel()
+	if err := runner.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer runner.Stop(ctx) //nolint:errcheck // test teardown
+	select {
+	case <-events:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the backstop job did not run")
+	}
+	tasks, _ := b.store.FindTasks(ctx, hearth.TaskFilter{UserID: b.turn.UserID, IncludeUndated: true})
+	if len(tasks) != 1 || tasks[0].Title != "Water plants" {
+		t.Fatalf("tasks %+v", tasks)
+	}
+	// The turn, retried, finds the action done and does not repeat it.
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{a})
+	if err != nil || recs[0].State != action.StateDone {
+		t.Fatalf("rerun: %+v %v", recs, err)
+	}
+	if tasks, _ := b.store.FindTasks(ctx, hearth.TaskFilter{UserID: b.turn.UserID, IncludeUndated: true}); len(tasks) != 1 {
+		t.Fatalf("%d tasks after the retried turn", len(tasks))
+	}
+}
+
+func TestUndoRevertsTheLastAction(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	if _, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Buy milk"})}); err != nil {
+		t.Fatal(err)
+	}
+	rec, ok, err := b.engine.Undo(ctx, b.turn.ConversationID)
+	if err != nil || !ok || rec.Action.Kind != action.TaskCreate {
+		t.Fatalf("Undo = %+v, %v, %v", rec, ok, err)
+	}
+	if tasks, _ := b.store.FindTasks(ctx, hearth.TaskFilter{UserID: b.turn.UserID, IncludeUndated: true}); len(tasks) != 0 {
+		t.Fatalf("task still there after undo: %+v", tasks)
+	}
+	if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID); ok || err != nil {
+		t.Fatalf("second undo: ok=%v err=%v; want nothing to undo", ok, err)
+	}
+}
+
+func TestValidateRejectsBadPayloads(t *testing.T) {
+	t.Parallel()
+	tests := []action.Action{
+		{Kind: "task.explode", Payload: []byte(`{}`)},
+		{Kind: action.TaskCreate, Payload: []byte(`{}`)},
+		{Kind: action.TaskCreate, Payload: []byte(`{"title":""}`)},
+		{Kind: action.TaskCreate, Payload: []byte(`{"title":"x","priority":9}`)},
+		{Kind: action.TaskCreate, Payload: []byte(`{"title":"x","surprise":true}`)},
+		{Kind: action.CalendarCreate, Payload: []byte(`{"title":"x","start":"2026-01-02T10:00:00Z","end":"2026-01-01T10:00:00Z"}`)},
+		{Kind: action.EmailSend, Payload: []byte(`{"to":[],"subject":"s","body":"b"}`)},
+		{Kind: action.MemoryStore, Payload: []byte(`{"content":"x","category":"gossip"}`)},
+		{Kind: action.NoteAppend, Payload: []byte(`{"id":1}`)},
+		{Kind: action.TaskCreate, Payload: []byte(`not json`)},
+	}
+	for _, a := range tests {
+		var invalid *pipeline.InvalidError
+		if err := a.Validate(); !errors.As(err, &invalid) {
+			t.Errorf("Validate(%s %s) = %v; want an *InvalidError", a.Kind, a.Payload, err)
+		}
+	}
+}

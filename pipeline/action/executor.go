@@ -1,0 +1,250 @@
+package action
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// Executor carries actions out against the providers, and reverts them.
+type Executor struct {
+	Tasks    Tasks
+	Calendar Calendar
+	Notes    Notes
+	Mail     Mail
+	Memories Memories
+}
+
+// ErrNotUndoable is returned for actions that cannot be taken back (a
+// sent email).
+var ErrNotUndoable = errors.New("cannot be undone")
+
+// Execute performs one action for its user. It returns the provider's
+// result and, for updates and deletes, the record as it was before.
+func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, err error) {
+	a, uid, key := r.Action, r.UserID, r.Key()
+	switch a.Kind {
+	case TaskCreate:
+		p, err := Decode[TaskCreateArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		t, err := x.Tasks.CreateTask(ctx, key, hearth.Task{UserID: uid, Title: p.Title, Notes: p.Notes, Priority: p.Priority, Due: p.Due, AllDay: p.AllDay, Status: hearth.TaskOpen})
+		return t, nil, err
+	case TaskUpdate:
+		p, err := Decode[TaskUpdateArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, t, err := x.Tasks.UpdateTask(ctx, uid, p.ID, p.Update)
+		return t, b, err
+	case TaskComplete:
+		p, err := Decode[TaskRefArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		done := hearth.TaskDone
+		b, t, err := x.Tasks.UpdateTask(ctx, uid, p.ID, hearth.TaskUpdate{Status: &done})
+		return t, b, err
+	case TaskDelete:
+		p, err := Decode[TaskRefArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		t, err := x.Tasks.DeleteTask(ctx, uid, p.ID)
+		return t, t, err
+	case MemoryStore:
+		p, err := Decode[MemoryStoreArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		m, err := x.Memories.StoreMemory(ctx, key, hearth.Memory{UserID: uid, Content: p.Content, About: p.About, Category: p.Category})
+		return m, nil, err
+	case MemoryUpdate:
+		p, err := Decode[MemoryUpdateArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, m, err := x.Memories.UpdateMemory(ctx, uid, p.ID, p.Content)
+		return m, b, err
+	case MemoryForget:
+		p, err := Decode[MemoryRefArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		m, err := x.Memories.ForgetMemory(ctx, uid, p.ID)
+		return m, m, err
+	case CalendarList:
+		p, err := Decode[CalendarListArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		evs, err := x.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: p.From, To: p.To})
+		return evs, nil, err
+	case CalendarCreate:
+		p, err := Decode[EventCreateArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		e, err := x.Calendar.CreateEvent(ctx, key, hearth.Event{UserID: uid, Title: p.Title, Start: p.Start, End: p.End, AllDay: p.AllDay, Location: p.Location, Attendees: p.Attendees})
+		return e, nil, err
+	case CalendarUpdate:
+		p, err := Decode[EventUpdateArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, e, err := x.Calendar.UpdateEvent(ctx, uid, p.ID, p.Update)
+		return e, b, err
+	case CalendarDelete:
+		p, err := Decode[EventRefArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		e, err := x.Calendar.DeleteEvent(ctx, uid, p.ID)
+		return e, e, err
+	case EmailDraft:
+		p, err := Decode[EmailArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		e, err := x.Mail.CreateDraft(ctx, key, hearth.Email{UserID: uid, To: p.To, Subject: p.Subject, Body: p.Body, Status: hearth.EmailDraft})
+		return e, nil, err
+	case EmailSend, EmailReply:
+		d, err := x.Draft(ctx, r)
+		if err != nil {
+			return nil, nil, err
+		}
+		e, err := x.Mail.SendEmail(ctx, uid, d.ID)
+		return e, nil, err
+	case NoteCreate:
+		p, err := Decode[NoteCreateArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err := x.Notes.CreateNote(ctx, key, hearth.Note{UserID: uid, Title: p.Title, Body: p.Body, Labels: p.Labels, Items: p.Items})
+		return n, nil, err
+	case NoteAppend:
+		p, err := Decode[NoteAppendArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, n, err := x.Notes.AppendNote(ctx, key, uid, p.ID, p.Text, p.Items)
+		return n, b, err
+	}
+	return nil, nil, pipeline.Invalidf("unknown action kind %q", a.Kind)
+}
+
+// Draft creates (once, keyed by the action) the draft an email.send or
+// email.reply will send, so the user sees exactly what awaits approval.
+func (x *Executor) Draft(ctx context.Context, r Record) (hearth.Email, error) {
+	e := hearth.Email{UserID: r.UserID, Status: hearth.EmailDraft}
+	switch r.Action.Kind {
+	case EmailSend:
+		p, err := Decode[EmailArgs](r.Action)
+		if err != nil {
+			return e, err
+		}
+		e.To, e.Subject, e.Body = p.To, p.Subject, p.Body
+	case EmailReply:
+		p, err := Decode[EmailReplyArgs](r.Action)
+		if err != nil {
+			return e, err
+		}
+		e.To, e.Subject, e.Body, e.InReplyTo = p.To, p.Subject, p.Body, p.InReplyTo
+	default:
+		return e, pipeline.Invalidf("%s has no draft", r.Action.Kind)
+	}
+	return x.Mail.CreateDraft(ctx, r.Key(), e)
+}
+
+// Undo reverts an executed action using what it recorded.
+func (x *Executor) Undo(ctx context.Context, r Record) error {
+	uid := r.UserID
+	switch r.Action.Kind {
+	case TaskCreate:
+		var t hearth.Task
+		if err := json.Unmarshal(r.Result, &t); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		_, err := x.Tasks.DeleteTask(ctx, uid, t.ID)
+		return err
+	case TaskUpdate, TaskComplete:
+		var b hearth.Task
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		_, _, err := x.Tasks.UpdateTask(ctx, uid, b.ID, hearth.TaskUpdate{Title: &b.Title, Notes: &b.Notes, Priority: &b.Priority, Due: &b.Due, AllDay: &b.AllDay, Status: &b.Status})
+		return err
+	case TaskDelete:
+		var b hearth.Task
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		return x.Tasks.RestoreTask(ctx, uid, b.ID)
+	case MemoryStore:
+		var m hearth.Memory
+		if err := json.Unmarshal(r.Result, &m); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		_, err := x.Memories.ForgetMemory(ctx, uid, m.ID)
+		return err
+	case MemoryUpdate:
+		var b hearth.Memory
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		_, _, err := x.Memories.UpdateMemory(ctx, uid, b.ID, b.Content)
+		return err
+	case MemoryForget:
+		var b hearth.Memory
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		return x.Memories.RestoreMemory(ctx, uid, b.ID)
+	case CalendarCreate:
+		var e hearth.Event
+		if err := json.Unmarshal(r.Result, &e); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		_, err := x.Calendar.DeleteEvent(ctx, uid, e.ID)
+		return err
+	case CalendarUpdate:
+		var b hearth.Event
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		_, _, err := x.Calendar.UpdateEvent(ctx, uid, b.ID, hearth.EventUpdate{Title: &b.Title, Start: &b.Start, End: &b.End, AllDay: &b.AllDay, Location: &b.Location, Attendees: &b.Attendees})
+		return err
+	case CalendarDelete:
+		var b hearth.Event
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		return x.Calendar.RestoreEvent(ctx, uid, b.ID)
+	case NoteCreate:
+		var n hearth.Note
+		if err := json.Unmarshal(r.Result, &n); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		_, err := x.Notes.DeleteNote(ctx, uid, n.ID)
+		return err
+	case NoteAppend:
+		var b hearth.Note
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		return x.Notes.SetNote(ctx, b)
+	case EmailDraft:
+		var e hearth.Email
+		if err := json.Unmarshal(r.Result, &e); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		_, err := x.Mail.DeleteDraft(ctx, uid, e.ID)
+		return err
+	}
+	return ErrNotUndoable
+}

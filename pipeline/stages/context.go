@@ -1,0 +1,140 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+)
+
+// History reads a conversation's recent transcript.
+type History interface {
+	RecentMessages(ctx context.Context, conversationID int64, n int) ([]pipeline.Message, error)
+}
+
+// Sources are the reads the context stage makes; the action providers
+// satisfy them.
+type Sources struct {
+	History History
+	Tasks   interface {
+		FindTasks(context.Context, hearth.TaskFilter) ([]hearth.Task, error)
+	}
+	Calendar interface {
+		FindEvents(context.Context, hearth.EventFilter) ([]hearth.Event, error)
+	}
+	Notes interface {
+		FindNotes(context.Context, hearth.NoteFilter) ([]hearth.Note, error)
+	}
+	Memories interface {
+		FindMemories(context.Context, hearth.MemoryFilter) ([]hearth.Memory, error)
+	}
+	Mail interface {
+		FindEmails(context.Context, int64, hearth.EmailStatus, int) ([]hearth.Email, error)
+	}
+}
+
+// historyTurns is how much of the conversation a turn sees.
+const historyTurns = 10
+
+// Gather is the context stage: plain code, keyed on the intent, reading
+// only the user's own data (ARCHITECTURE.md, "The pipeline in more
+// detail").
+// recent is the conversation's latest messages, which the intent stage
+// has read already.
+func (s Sources) Gather(ctx context.Context, u Understanding, text string, user pipeline.User, recent []pipeline.Message, now time.Time) (Context, error) {
+	c := Context{Now: now, Location: now.Location(), Recent: recent}
+	var err error
+	domains := map[nlu.Domain]bool{}
+	for _, d := range u.Domains {
+		domains[d] = true
+	}
+	uid := user.ID
+	switch u.Intent {
+	case nlu.DiscussWork:
+		if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100}); err != nil {
+			return c, fmt.Errorf("context: tasks: %w", err)
+		}
+		if c.Events, err = s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: now, To: now.AddDate(0, 0, 7), Limit: 100}); err != nil {
+			return c, fmt.Errorf("context: events: %w", err)
+		}
+	case nlu.AskInfo, nlu.RequestAction:
+		if domains[nlu.Task] || u.Intent == nlu.AskInfo && len(domains) == 0 {
+			if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 50}); err != nil {
+				return c, fmt.Errorf("context: tasks: %w", err)
+			}
+		}
+		if domains[nlu.Calendar] {
+			from, to := span(u.Slots.When, now, u.Intent == nlu.AskInfo)
+			if c.Events, err = s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: from, To: to, Limit: 100}); err != nil {
+				return c, fmt.Errorf("context: events: %w", err)
+			}
+		}
+		if domains[nlu.Keep] {
+			if c.Notes, err = s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Limit: 20}); err != nil {
+				return c, fmt.Errorf("context: notes: %w", err)
+			}
+		}
+		if domains[nlu.Email] && u.Intent == nlu.AskInfo {
+			if c.Drafts, err = s.Mail.FindEmails(ctx, uid, hearth.EmailDraft, 20); err != nil {
+				return c, fmt.Errorf("context: drafts: %w", err)
+			}
+		}
+		// Questions are answered from memories too; actions on memories
+		// need the candidates ("forget that …").
+		if u.Intent == nlu.AskInfo || domains[nlu.Memory] {
+			f := hearth.MemoryFilter{UserID: uid, Query: text, Limit: 10}
+			if len(u.Slots.People) > 0 {
+				f.About = u.Slots.People[0]
+			}
+			if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
+				return c, fmt.Errorf("context: memories: %w", err)
+			}
+			if len(c.Memories) == 0 && f.About != "" {
+				f.Query = ""
+				if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
+					return c, fmt.Errorf("context: memories: %w", err)
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// span is the time range a message is about: the date it names, or for a
+// question without one, the coming week.
+func span(m *timex.Match, now time.Time, question bool) (time.Time, time.Time) {
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	if m == nil {
+		if question {
+			return day, day.AddDate(0, 0, 7)
+		}
+		return day, day.AddDate(0, 0, 30)
+	}
+	if m.Kind == timex.Interval {
+		from, to := m.From, m.To
+		if from.IsZero() {
+			from = now
+		}
+		if to.IsZero() {
+			to = from.AddDate(0, 0, 7)
+		}
+		return from, to
+	}
+	v := m.Value
+	start := time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, v.Location())
+	switch m.Grain {
+	case timex.Week:
+		return start, start.AddDate(0, 0, 7)
+	case timex.Month:
+		return start, start.AddDate(0, 1, 0)
+	case timex.Quarter:
+		return start, start.AddDate(0, 3, 0)
+	case timex.Year:
+		return start, start.AddDate(1, 0, 0)
+	}
+	return start, start.AddDate(0, 0, 1)
+}

@@ -1,0 +1,295 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/action"
+)
+
+const actionColumns = `a.id, a.event_id, a.idx, a.conversation_id, a.user_id, a.kind, a.payload, a.risk, a.state,
+	a.result, a.before, a.error, a.executed_at, COALESCE(ap.id, 0)`
+
+func scanAction(row pgx.Row) (action.Record, error) {
+	var r action.Record
+	var risk string
+	var executed *time.Time
+	err := row.Scan(&r.ID, &r.EventID, &r.Index, &r.ConversationID, &r.UserID, &r.Action.Kind, &r.Action.Payload, &risk, &r.State,
+		&r.Result, &r.Before, &r.Error, &executed, &r.ApprovalID)
+	if risk == "high" {
+		r.Risk = action.High
+	}
+	if executed != nil {
+		r.ExecutedAt = *executed
+	}
+	return r, err
+}
+
+// PlanActions stores a turn's plan: one row per action keyed (event,
+// index), and an approval for each high-risk one, expiring after ttl.
+// Newly stored low-risk actions are stored already claimed (running) by
+// the caller, who runs them next: claimed lists their ids. Planning the
+// same turn again returns the stored rows, stores and claims nothing; a
+// retried turn takes over what its crashed attempt left running once that
+// is stale (see ClaimAction).
+func (s *Store) PlanActions(ctx context.Context, eventID, conversationID, userID int64, plan []action.Action, risks []action.Risk, ttl time.Duration) (claimed []int64, recs []action.Record, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		claimed = claimed[:0]
+		for i, a := range plan {
+			state, risk := action.StateRunning, "low"
+			if risks[i] == action.High {
+				state, risk = action.StateAwaitingApproval, "high"
+			}
+			var id int64
+			err := tx.QueryRow(ctx, `
+				INSERT INTO actions (event_id, idx, conversation_id, user_id, kind, payload, risk, state, claimed_at, attempts)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $8 = 'running' THEN now() END, CASE WHEN $8 = 'running' THEN 1 ELSE 0 END)
+				ON CONFLICT (event_id, idx) DO NOTHING
+				RETURNING id`, eventID, i, conversationID, userID, a.Kind, a.Payload, risk, state).Scan(&id)
+			if errors.Is(err, pgx.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("insert action: %w", err)
+			}
+			if risks[i] == action.High {
+				_, err := tx.Exec(ctx, `
+					INSERT INTO approvals (action_id, user_id, conversation_id, payload, payload_hash, expires_at)
+					VALUES ($1, $2, $3, $4, $5, now() + $6::interval)`,
+					id, userID, conversationID, a.Payload, a.Hash(), ttl)
+				if err != nil {
+					return fmt.Errorf("insert approval: %w", err)
+				}
+				continue
+			}
+			claimed = append(claimed, id)
+		}
+		rows, err := tx.Query(ctx, `SELECT `+actionColumns+`
+			FROM actions a LEFT JOIN approvals ap ON ap.action_id = a.id
+			WHERE a.event_id = $1 ORDER BY a.idx`, eventID)
+		if err != nil {
+			return fmt.Errorf("read plan: %w", err)
+		}
+		recs, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (action.Record, error) { return scanAction(row) })
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("store plan actions: %w", err)
+	}
+	return claimed, recs, nil
+}
+
+// Action returns one action row.
+func (s *Store) Action(ctx context.Context, id int64) (action.Record, error) {
+	r, err := scanAction(s.pool.QueryRow(ctx, `SELECT `+actionColumns+`
+		FROM actions a LEFT JOIN approvals ap ON ap.action_id = a.id WHERE a.id = $1`, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, fmt.Errorf("store action %d: %w", id, pipeline.ErrNotFound)
+	}
+	if err != nil {
+		return r, fmt.Errorf("store action %d: %w", id, translate(err))
+	}
+	return r, nil
+}
+
+// ClaimAction moves a planned action to running for the caller, or takes
+// over one whose runner has been silent for staleAfter (it crashed). ok is
+// false when someone else is running it or it is finished.
+func (s *Store) ClaimAction(ctx context.Context, id int64, staleAfter time.Duration) (action.Record, bool, error) {
+	r, err := scanAction(s.pool.QueryRow(ctx, `
+		WITH a AS (
+			UPDATE actions SET state = 'running', claimed_at = now(), attempts = attempts + 1
+			WHERE id = $1 AND (state = 'planned' OR (state = 'running' AND claimed_at < now() - $2::interval))
+			RETURNING *
+		)
+		SELECT `+actionColumns+` FROM a LEFT JOIN approvals ap ON ap.action_id = a.id`, id, staleAfter))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, fmt.Errorf("store claim action %d: %w", id, translate(err))
+	}
+	return r, true, nil
+}
+
+// FinishAction records the outcome of a running action and, when it was
+// done, its audit entry, in one transaction.
+func (s *Store) FinishAction(ctx context.Context, r action.Record, state action.State, result, before any, reason string) error {
+	resultJSON, err := nullableJSON(result)
+	if err != nil {
+		return fmt.Errorf("store finish action %d: %w", r.ID, err)
+	}
+	beforeJSON, err := nullableJSON(before)
+	if err != nil {
+		return fmt.Errorf("store finish action %d: %w", r.ID, err)
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `
+			UPDATE actions SET state = $2, result = $3, before = $4, error = $5, executed_at = now()
+			WHERE id = $1 AND state = 'running'`, r.ID, state, resultJSON, beforeJSON, reason)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 || state != action.StateDone {
+			return nil
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO audit_log (user_id, action_id, kind, before, after) VALUES ($1, $2, $3, $4, $5)`,
+			r.UserID, r.ID, r.Action.Kind, beforeJSON, resultJSON)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store finish action %d: %w", r.ID, err)
+	}
+	return nil
+}
+
+func nullableJSON(v any) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(v)
+}
+
+const approvalColumns = `id, action_id, user_id, conversation_id, payload, payload_hash, state, expires_at`
+
+func scanApproval(row pgx.Row) (action.Approval, error) {
+	var a action.Approval
+	err := row.Scan(&a.ID, &a.ActionID, &a.UserID, &a.ConversationID, &a.Action.Payload, &a.Hash, &a.State, &a.ExpiresAt)
+	return a, err
+}
+
+// DecideApproval approves or rejects a pending approval for userID with one
+// conditional UPDATE, so of several clicks exactly one wins. An approval
+// also makes its action runnable and calls enqueue (for the backstop job)
+// in the same transaction. Refusals are action.ErrNotYours,
+// action.ErrAlreadyDecided (with the approval as it stands) or
+// action.ErrExpired; a missing approval is pipeline.ErrNotFound.
+func (s *Store) DecideApproval(ctx context.Context, approvalID, userID int64, approve bool, enqueue func(ctx context.Context, tx pgx.Tx, actionID int64) error) (action.Approval, error) {
+	var ap action.Approval
+	state, actionState := action.ApprovalRejected, action.StateRejected
+	if approve {
+		state, actionState = action.ApprovalApproved, action.StatePlanned
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		ap, err = scanApproval(tx.QueryRow(ctx, `
+			UPDATE approvals SET state = $3, decided_at = now()
+			WHERE id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()
+			RETURNING `+approvalColumns, approvalID, userID, state))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errNotDecided
+		}
+		if err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `
+			UPDATE actions SET state = $2 WHERE id = $1 AND state = 'awaiting_approval' RETURNING kind`,
+			ap.ActionID, actionState).Scan(&ap.Action.Kind); err != nil {
+			return fmt.Errorf("release action: %w", err)
+		}
+		if approve {
+			return enqueue(ctx, tx, ap.ActionID)
+		}
+		return nil
+	})
+	if errors.Is(err, errNotDecided) {
+		return s.whyNotDecided(ctx, approvalID, userID)
+	}
+	if err != nil {
+		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, err)
+	}
+	return ap, nil
+}
+
+var errNotDecided = errors.New("approval not decided")
+
+func (s *Store) whyNotDecided(ctx context.Context, approvalID, userID int64) (action.Approval, error) {
+	ap, err := scanApproval(s.pool.QueryRow(ctx, `
+		SELECT a.id, a.action_id, a.user_id, a.conversation_id, a.payload, a.payload_hash, a.state, a.expires_at
+		FROM approvals a WHERE a.id = $1`, approvalID))
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, pipeline.ErrNotFound)
+	case err != nil:
+		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, translate(err))
+	case ap.UserID != userID:
+		return ap, action.ErrNotYours
+	case ap.State != action.ApprovalPending:
+		return ap, action.ErrAlreadyDecided
+	}
+	// Pending but past its expiry: record that, so it is never decided.
+	s.pool.Exec(ctx, `UPDATE approvals SET state = 'expired' WHERE id = $1 AND state = 'pending'`, approvalID)          //nolint:errcheck // best effort; the answer is the same
+	s.pool.Exec(ctx, `UPDATE actions SET state = 'expired' WHERE id = $1 AND state = 'awaiting_approval'`, ap.ActionID) //nolint:errcheck // best effort
+	ap.State = action.ApprovalExpired
+	return ap, action.ErrExpired
+}
+
+// SetApprovalOutcome records whether an approved action was executed.
+func (s *Store) SetApprovalOutcome(ctx context.Context, approvalID int64, state action.ApprovalState) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE approvals SET state = $2 WHERE id = $1 AND state = 'approved'`, approvalID, state); err != nil {
+		return fmt.Errorf("store approval outcome %d: %w", approvalID, translate(err))
+	}
+	return nil
+}
+
+// PendingApproval returns the conversation's newest pending, unexpired
+// approval.
+func (s *Store) PendingApproval(ctx context.Context, conversationID int64) (action.Approval, bool, error) {
+	ap, err := scanApproval(s.pool.QueryRow(ctx, `SELECT `+approvalColumns+` FROM approvals
+		WHERE conversation_id = $1 AND state = 'pending' AND expires_at > now()
+		ORDER BY id DESC LIMIT 1`, conversationID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ap, false, nil
+	}
+	if err != nil {
+		return ap, false, fmt.Errorf("store pending approval: %w", translate(err))
+	}
+	return ap, true, nil
+}
+
+// LastUndoable returns the conversation's most recently executed action
+// that has not been undone.
+func (s *Store) LastUndoable(ctx context.Context, conversationID int64) (action.Record, bool, error) {
+	r, err := scanAction(s.pool.QueryRow(ctx, `SELECT `+actionColumns+`
+		FROM actions a LEFT JOIN approvals ap ON ap.action_id = a.id
+		WHERE a.conversation_id = $1 AND a.state = 'done' AND a.kind <> 'calendar.list'
+		ORDER BY a.executed_at DESC, a.id DESC LIMIT 1`, conversationID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, fmt.Errorf("store last undoable: %w", translate(err))
+	}
+	return r, true, nil
+}
+
+// MarkUndone records that an action was reverted, once, with its audit
+// entry. It reports false when it was undone already.
+func (s *Store) MarkUndone(ctx context.Context, r action.Record) (bool, error) {
+	var undone bool
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE actions SET state = 'undone' WHERE id = $1 AND state = 'done'`, r.ID)
+		if err != nil {
+			return err
+		}
+		if undone = tag.RowsAffected() == 1; !undone {
+			return nil
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO audit_log (user_id, action_id, kind, before, after) VALUES ($1, $2, $3, $4, $5)`,
+			r.UserID, r.ID, "undo:"+string(r.Action.Kind), r.Result, r.Before)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("store mark undone %d: %w", r.ID, err)
+	}
+	return undone, nil
+}

@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Trace is what one turn left behind for operators: what was understood,
+// how long each stage took, what was done, what models cost.
+type Trace struct {
+	EventID        int64            `json:"event_id"`
+	ConversationID int64            `json:"conversation_id"`
+	UserID         int64            `json:"user_id"`
+	Intent         string           `json:"intent"`
+	Domains        []string         `json:"domains"`
+	Confidence     float64          `json:"confidence"`
+	Timings        map[string]int64 `json:"timings_us"`
+	Actions        []TraceAction    `json:"actions"`
+	ModelCalls     int              `json:"model_calls"`
+	InputTokens    int              `json:"input_tokens"`
+	OutputTokens   int              `json:"output_tokens"`
+	CreatedAt      time.Time        `json:"created_at"`
+}
+
+// TraceAction is one action of a traced turn and its outcome.
+type TraceAction struct {
+	Kind   string `json:"kind"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+}
+
+// SaveTrace stores a turn's trace; a retried turn overwrites its own.
+func (s *Store) SaveTrace(ctx context.Context, t Trace) error {
+	timings, _ := json.Marshal(t.Timings) // maps of ints always marshal
+	actions, _ := json.Marshal(t.Actions)
+	if t.Domains == nil {
+		t.Domains = []string{}
+	}
+	_, err := s.pool.Exec(ctx, `
+		INSERT INTO turn_traces (event_id, conversation_id, user_id, intent, domains, confidence, timings, actions, model_calls, input_tokens, output_tokens)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		ON CONFLICT (event_id) DO UPDATE SET intent = EXCLUDED.intent, domains = EXCLUDED.domains, confidence = EXCLUDED.confidence,
+			timings = EXCLUDED.timings, actions = EXCLUDED.actions, model_calls = EXCLUDED.model_calls,
+			input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens, created_at = now()`,
+		t.EventID, t.ConversationID, t.UserID, t.Intent, t.Domains, t.Confidence, timings, actions, t.ModelCalls, t.InputTokens, t.OutputTokens)
+	if err != nil {
+		return fmt.Errorf("store save trace: %w", translate(err))
+	}
+	return nil
+}
+
+// RecentTraces returns the newest n traces, newest first.
+func (s *Store) RecentTraces(ctx context.Context, n int) ([]Trace, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT event_id, conversation_id, user_id, intent, domains, confidence, timings, actions, model_calls, input_tokens, output_tokens, created_at
+		FROM turn_traces ORDER BY created_at DESC, event_id DESC LIMIT $1`, n)
+	if err != nil {
+		return nil, fmt.Errorf("store recent traces: %w", translate(err))
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Trace, error) {
+		var t Trace
+		var conf float32
+		err := row.Scan(&t.EventID, &t.ConversationID, &t.UserID, &t.Intent, &t.Domains, &conf, &t.Timings, &t.Actions, &t.ModelCalls, &t.InputTokens, &t.OutputTokens, &t.CreatedAt)
+		t.Confidence = float64(conf)
+		return t, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store recent traces: %w", translate(err))
+	}
+	return out, nil
+}
