@@ -273,4 +273,69 @@ func TestScenarios(t *testing.T) {
 		full := c.say("What's on my calendar tomorrow?")
 		mustContain(t, full, "dentist")
 	})
+
+	t.Run("an ambiguous request asks which one, and the answer acts", func(t *testing.T) {
+		c := newChatter(t, base, app, "Ivy", "UTC")
+		c.say("Remind me to call mom tomorrow")
+		c.say("Remind me to call dad tomorrow")
+		c.say("Remind me to call grandma tomorrow")
+		q := c.say("I finished the call")
+		if len(q.Buttons) != 3 {
+			t.Fatalf("no options offered: %+v", q)
+		}
+		picked := c.say("the first one")
+		open := 0
+		for _, task := range c.tasks() {
+			if task.Status == hearth.TaskOpen {
+				open++
+			}
+		}
+		if open != 2 {
+			t.Fatalf("after %q: %d open tasks; want one of three completed", picked.Text, open)
+		}
+		// Asked again, only the open two are offered; a click picks one.
+		q2 := c.say("I finished the call")
+		if len(q2.Buttons) != 2 || q2.Buttons[0].Label == q.Buttons[0].Label {
+			t.Fatalf("options after one was completed: %+v", q2.Buttons)
+		}
+		c.click(q2, q2.Buttons[0].Label)
+		open = 0
+		for _, task := range c.tasks() {
+			if task.Status == hearth.TaskOpen {
+				open++
+			}
+		}
+		if open != 1 {
+			t.Fatalf("%d tasks open after clicking an option; want 1", open)
+		}
+	})
+}
+
+// Every turn leaves a trace, and `bot turns tail` shows it.
+func TestTurnsTail(t *testing.T) {
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Tess", "UTC")
+	c.say("Hey, how's it going?")
+	c.say("Remind me to call mom tomorrow at 5pm")
+	var out strings.Builder
+	if err := TurnsTail(context.Background(), app.Config, 5, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("turns tail printed %d lines; want 2:\n%s", len(lines), out.String())
+	}
+	for _, want := range []string{"intent=chat", "model_calls=0 tokens=0/0", "total="} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("first trace %q lacks %q", lines[0], want)
+		}
+	}
+	for _, want := range []string{"intent=request_action[task]", "task.create:done", "action="} {
+		if !strings.Contains(lines[1], want) {
+			t.Errorf("second trace %q lacks %q", lines[1], want)
+		}
+	}
+	if _, err := tailCount([]string{"-n", "0"}); err == nil {
+		t.Error("tail -n 0 must be refused")
+	}
 }

@@ -9,17 +9,22 @@ import (
 
 // botContext is what the previous bot turn leaves open.
 type botContext struct {
-	known   bool     // there is at least one recent turn
+	known   bool     // the conversation is known (recent is not nil)
 	open    bool     // the last turn is the bot's and asks something or offers options
 	options []string // offered choices: buttons, or the lines of a numbered list
 }
 
 // lastBotTurn looks at the most recent turn. Only a bot turn that is the
 // very last one can be answered: once the user has said something else,
-// a "yes" no longer refers to it.
+// a "yes" no longer refers to it. A nil recent means the conversation is
+// unknown (a labelled row without context); an empty one means it has no
+// turns yet, so there is nothing to answer.
 func lastBotTurn(recent []Turn) botContext {
-	if len(recent) == 0 {
+	if recent == nil {
 		return botContext{}
+	}
+	if len(recent) == 0 {
+		return botContext{known: true}
 	}
 	t := recent[len(recent)-1]
 	ctx := botContext{known: true}

@@ -142,14 +142,16 @@ func (c *Classifier) score(tokens []string, question bool) scores {
 }
 
 // Classify understands one message. recent holds the last few turns of the
-// conversation, oldest first, not including text; ref is the current
-// instant in the user's time zone, for the date slot.
+// conversation, oldest first, not including text (empty, not nil, for a
+// conversation's first message); ref is the current instant in the user's
+// time zone, for the date slot.
 //
 // The previous bot turn decides short answers: after a question or a turn
 // with options, "yes", "2" or "the first one" are Followup; after a bot
-// turn that asked nothing they are Chat. With no turns at all the context
-// is unknown and an answer-like message is taken as Followup, since it
-// only makes sense as a reply.
+// turn that asked nothing, or in a new conversation, they are Chat. With
+// recent nil the context is unknown (labelled data without it) and an
+// answer-like message is taken as Followup, since it only makes sense as
+// a reply.
 func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result {
 	var tokBuf [features.MaxTokens]string
 	tokens, question := features.Tokens(tokBuf[:0], text)
