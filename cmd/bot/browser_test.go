@@ -54,7 +54,7 @@ const streamOpen = `(window.__hearthStreams || []).length > 0 && window.__hearth
 //   - signing in sends the browser's time zone, which is stored on the user,
 //     so the bot does not have to ask for one;
 //   - asking to email someone shows the user's bubble, then the draft with
-//     Approve and Cancel buttons, over the event stream;
+//     Approve, Cancel and Edit buttons, over the event stream;
 //   - clicking Approve sends the email exactly once, redraws the prompt with
 //     its outcome and without buttons, and the confirmation arrives;
 //   - a reload remembers the user (localStorage) and shows the whole history
@@ -108,7 +108,7 @@ func TestBrowserWebchat(t *testing.T) {
 	}
 
 	// Ask for something risky: the user's bubble, then the draft with
-	// Approve and Cancel.
+	// Approve, Cancel and Edit.
 	const text = "Email Sarah that I'll be late"
 	w.do("send a message",
 		chromedp.SendKeys(chromedp.ID("text"), text),
@@ -120,10 +120,10 @@ func TestBrowserWebchat(t *testing.T) {
 	if !strings.HasPrefix(approve, "approve:") {
 		t.Fatalf("first button of the reply is %q; want an approval", approve)
 	}
-	cancelID := "cancel:" + strings.TrimPrefix(approve, "approve:")
+	id := strings.TrimPrefix(approve, "approve:")
 	want := []bubble{
 		{From: "user", Text: text},
-		{From: "bot", Text: "", Buttons: []button{{ID: approve, Label: "Approve"}, {ID: cancelID, Label: "Cancel"}}},
+		{From: "bot", Text: "", Buttons: []button{{ID: approve, Label: "Approve"}, {ID: "cancel:" + id, Label: "Cancel"}, {ID: "edit:" + id, Label: "Edit"}}},
 	}
 	w.checkLog("after sending", want)
 	if prompt := w.text(chromedp.CSS("#log li.bot")); !strings.Contains(prompt, "Sarah") {

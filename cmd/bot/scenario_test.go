@@ -23,6 +23,9 @@ type chatter struct {
 	user   string
 	cursor string
 	app    *App
+	// lastID is the newest message id seen: an answered prompt comes back
+	// with its old id (edited), a reply has a new one.
+	lastID int64
 }
 
 func newChatter(t *testing.T, base string, app *App, user, tz string) *chatter {
@@ -92,13 +95,13 @@ func (c *chatter) reply(what string) webchat.Message {
 		}
 		json.NewDecoder(res.Body).Decode(&page) //nolint:errcheck // an empty page just polls again
 		res.Body.Close()
-		for i, m := range page.Messages {
-			if m.From == pipeline.FromBot && !strings.Contains(m.Text, "\n\n✔") && !strings.Contains(m.Text, "\n\n✖") && !strings.Contains(m.Text, "\n\n→") {
-				c.cursor = fmt.Sprint(m.Seq)
-				_ = i
+		for _, m := range page.Messages {
+			c.cursor = fmt.Sprint(m.Seq)
+			fresh := m.ID > c.lastID
+			c.lastID = max(c.lastID, m.ID)
+			if m.From == pipeline.FromBot && fresh {
 				return m
 			}
-			c.cursor = fmt.Sprint(m.Seq)
 		}
 		time.Sleep(5 * time.Millisecond) // polling the API for an outcome, not timing it
 	}
@@ -248,6 +251,26 @@ func TestScenarios(t *testing.T) {
 		}
 		late := c.reply("reply to a late cancel")
 		mustContain(t, late, "already")
+	})
+
+	t.Run("an email draft can be edited before it is approved", func(t *testing.T) {
+		c := newChatter(t, base, app, "Jo", "UTC")
+		r := c.say("Email Sarah that I'll be late")
+		ask := c.click(r, "Edit")
+		mustContain(t, ask, "say instead")
+		redraft := c.say("Running 15 minutes late, start without me.")
+		mustContain(t, redraft, "Running 15 minutes late")
+		c.click(redraft, "Approve")
+		sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
+		if len(sent) != 1 || sent[0].Body != "Running 15 minutes late, start without me." {
+			t.Fatalf("sent %+v; want exactly the edited body", sent)
+		}
+		if code, _ := c.clickStatus(r, "Approve"); code == 202 {
+			mustContain(t, c.reply("reply to approving the replaced draft"), "already")
+		}
+		if sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10); len(sent) != 1 {
+			t.Fatalf("the replaced draft was sent too: %d sent", len(sent))
+		}
 	})
 
 	t.Run("yes answers the bot's question", func(t *testing.T) {

@@ -117,9 +117,20 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	}
 	if ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID); err != nil {
 		return "", err
-	} else if ok && (yesWords[norm] || noWords[norm]) {
-		st.trace.Intent = "followup"
-		return r.decide(ctx, st, ap.ID, yesWords[norm])
+	} else if ok {
+		if yesWords[norm] || noWords[norm] {
+			st.trace.Intent = "followup"
+			return r.decide(ctx, st, ap.ID, yesWords[norm])
+		}
+		var q Question
+		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, &q)
+		if err != nil {
+			return "", err
+		}
+		if open && q.EditApproval == ap.ID {
+			st.trace.Intent = "followup"
+			return r.edit(ctx, st, qid, ap, ev.Text)
+		}
 	}
 
 	began := time.Now()
@@ -240,6 +251,9 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action) (
 			st.buttons = append(st.buttons,
 				pipeline.Button{ID: "approve:" + id, Label: "Approve"},
 				pipeline.Button{ID: "cancel:" + id, Label: "Cancel"})
+			if rec.Action.Kind == action.EmailSend {
+				st.buttons = append(st.buttons, pipeline.Button{ID: "edit:" + id, Label: "Edit"})
+			}
 		default:
 			o.Status = Failed
 			if o.Error == "" {
@@ -304,6 +318,22 @@ func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
 			return "I don't recognise that button.", nil
 		}
 		return r.decide(ctx, st, id, kind == "approve")
+	case "edit":
+		id, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			return "I don't recognise that button.", nil
+		}
+		ap, ok, err := r.cfg.Engine.PendingApproval(ctx, st.t.Event.ConversationID)
+		if err != nil {
+			return "", err
+		}
+		if !ok || ap.ID != id || ap.UserID != st.t.User.ID {
+			return "That draft can't be edited any more.", nil
+		}
+		if _, err := r.cfg.State.SaveQuestion(ctx, st.t.Event.ID, st.t.Event.ConversationID, Question{Text: "edit", EditApproval: id}); err != nil {
+			return "", err
+		}
+		return "Sure — what should the email say instead?", nil
 	case "opt":
 		qs, ns, _ := strings.Cut(rest, ":")
 		qid, err1 := strconv.ParseInt(qs, 10, 64)
@@ -359,6 +389,36 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 	}
 	r.editPrompt(ctx, st, button, "✔ Approved and done.")
 	return DoneFallback([]Outcome{{Action: rec.Action, Status: Done, Result: decodeResult(rec)}}), nil
+}
+
+// edit replaces the body of a pending email with text: the old approval
+// is cancelled and a new one, for exactly the new payload, is asked for.
+func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, ap action.Approval, text string) (string, error) {
+	began := time.Now()
+	if _, err := r.cfg.State.AnswerQuestion(ctx, qid); err != nil {
+		return "", err
+	}
+	old, _, err := r.cfg.Engine.Decide(ctx, ap.ID, st.t.User.ID, false)
+	if err != nil {
+		return "That draft was decided meanwhile, so I left it as it was.", nil
+	}
+	r.editPrompt(ctx, st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
+	p, err := action.Decode[action.EmailArgs](action.Action{Kind: action.EmailSend, Payload: old.Action.Payload})
+	if err != nil {
+		return "", err
+	}
+	p.Body = strings.TrimSpace(text)
+	next, err := action.New(action.EmailSend, p)
+	if err != nil {
+		return "", err
+	}
+	outs, err := r.run(ctx, st, []action.Action{next})
+	if err != nil {
+		return "", err
+	}
+	began = st.lap("action", began)
+	return r.respond(ctx, st, RespondInput{Text: text, User: st.t.User, Understanding: Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Email}},
+		Context: Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}, began), nil
 }
 
 func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {

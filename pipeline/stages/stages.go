@@ -60,6 +60,9 @@ type Plan struct {
 type Question struct {
 	Text    string
 	Options []Option
+	// EditApproval, when set, makes the user's next message the new text
+	// of that pending approval's email (the Edit button).
+	EditApproval int64 `json:",omitempty"`
 }
 
 // Option is one answer to a Question.
