@@ -41,7 +41,7 @@ func setup(t testing.TB, dbURL string, work bool) *testBundle {
 	}
 	t.Cleanup(st.Close)
 	workers := river.NewWorkers()
-	turns := pipeline.NewTurnWorker(st, pipeline.RequireTimezone(st, pipeline.Acknowledge), nil, nil)
+	turns := pipeline.NewTurnWorker(st, pipeline.RequireTimezone(st, acknowledge), nil, nil)
 	river.AddWorker(workers, turns)
 	river.AddWorker(workers, pipeline.NewDeliverWorker(st, map[pipeline.Channel]pipeline.Sender{pipeline.ChannelWebchat: webchat.Sender{}}, nil, nil))
 	cfg := &river.Config{Workers: workers, TestOnly: true, FetchCooldown: 2 * time.Millisecond, FetchPollInterval: 20 * time.Millisecond}
@@ -282,3 +282,16 @@ func (s *stream) next(t *testing.T) webchat.Message {
 		return webchat.Message{}
 	}
 }
+
+// acknowledge answers every message with its text and two buttons, and a
+// click with the button it was: enough to drive the web chat's whole path.
+var acknowledge = pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
+	if t.Event.Kind == pipeline.KindButton {
+		label := map[string]string{"thanks": "Thanks", "help": "What can you do?"}[t.Event.ButtonID]
+		return []pipeline.Outbound{{Text: fmt.Sprintf("You picked %q.", label)}}, nil
+	}
+	return []pipeline.Outbound{{
+		Text:    fmt.Sprintf("Got it, %s: %q.", t.User.DisplayName, t.Event.Text),
+		Buttons: []pipeline.Button{{ID: "thanks", Label: "Thanks"}, {ID: "help", Label: "What can you do?"}},
+	}}, nil
+})

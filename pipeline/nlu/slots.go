@@ -95,16 +95,17 @@ func extractSlots(text string, tokens []string, res Result, ctx botContext, ref 
 		if m, ok := timex.Parse(text[:wordCut(text, maxTimeBytes)], ref, timex.Options{}); ok {
 			s.When = &m
 			if s.Title != "" {
-				s.Title = stripTimes(s.Title, ref)
+				s.Title = StripTimes(s.Title, ref)
 			}
 		}
 	}
 	return s
 }
 
-// clauses splits text at sentence ends and at ", and"/"; " so each
-// clause can be read on its own.
-func clauses(text string) []string {
+// Clauses splits text at sentence ends ("." or "?" before a space, "!",
+// ";", new lines) and at ", and", so each clause can be read on its own.
+// "5.30" is not split.
+func Clauses(text string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(text); i++ {
@@ -141,7 +142,7 @@ func clauses(text string) []string {
 // to call mom").
 func requestClauses(text string) []string {
 	var out []string
-	for _, cl := range clauses(text) {
+	for _, cl := range Clauses(text) {
 		for {
 			lc := lowerASCII(cl)
 			cut := -1
@@ -300,10 +301,11 @@ func mayHaveTime(tokens []string) bool {
 	return false
 }
 
-// stripTimes removes the date and time expressions from a title and the
-// prepositions they leave dangling: "call mom tomorrow at 5pm" → "call
-// mom".
-func stripTimes(title string, ref time.Time) string {
+// StripTimes removes the date and time expressions (as timex finds them
+// relative to ref) from a title, and the prepositions they leave dangling:
+// "call mom tomorrow at 5pm" → "call mom". A title that would be left
+// empty is returned unchanged.
+func StripTimes(title string, ref time.Time) string {
 	ms := timex.Find(title, ref, timex.Options{})
 	if len(ms) == 0 {
 		return title

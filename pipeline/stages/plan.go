@@ -58,33 +58,7 @@ func plannedErr(p Plan, err error) (Plan, error) {
 // my list and remind me to call mom"). Every planner uses it, so a
 // multi-domain message is cut the same way for all of them.
 func splitClauses(text string) []string {
-	var sentences []string
-	start := 0
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		end, next := -1, i+1
-		switch {
-		case c == '!' || c == ';' || c == '\n':
-			end = i
-		case c == '.' || c == '?':
-			// "5.30" and "e.g." mid-word do not end a sentence.
-			if i+1 == len(text) || text[i+1] == ' ' {
-				end = i
-			}
-		case c == ',' && strings.HasPrefix(asciiLower(text[i:min(len(text), i+6)]), ", and "):
-			end, next = i, i+6
-		}
-		if end >= 0 {
-			if s := strings.TrimSpace(text[start:end]); s != "" {
-				sentences = append(sentences, s)
-			}
-			start = next
-			i = next - 1
-		}
-	}
-	if s := strings.TrimSpace(text[start:]); s != "" {
-		sentences = append(sentences, s)
-	}
+	sentences := nlu.Clauses(text)
 	var out []string
 	for _, s := range sentences {
 		for {

@@ -207,22 +207,7 @@ func stripTimeWords(title string, c Context) string {
 	if title == "" || c.Now.IsZero() {
 		return title
 	}
-	ms := timex.Find(title, userNow(c), timex.Options{})
-	if len(ms) == 0 {
-		return title
-	}
-	var b strings.Builder
-	last := 0
-	for _, m := range ms {
-		if m.Start < last || m.End > len(title) {
-			continue
-		}
-		b.WriteString(title[last:m.Start])
-		b.WriteByte(' ')
-		last = m.End
-	}
-	b.WriteString(title[last:])
-	out := strings.Join(strings.Fields(b.String()), " ")
+	out := nlu.StripTimes(title, userNow(c))
 	out = trimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due")
 	if t := tidySlot(out); t != "" {
 		return t

@@ -1,13 +1,9 @@
 package nlucmd
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -35,31 +31,7 @@ func runClassify(ctx context.Context, env Env) error {
 	if err != nil {
 		return fmt.Errorf("nlu classify: %w", err)
 	}
-	in := bufio.NewReader(env.Stdin)
-	out := bufio.NewWriter(env.Stdout)
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	for {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("nlu classify: %w", err)
-		}
-		line, readErr := in.ReadBytes('\n')
-		if readErr != nil && !errors.Is(readErr, io.EOF) {
-			return fmt.Errorf("nlu classify: read input: %w", readErr)
-		}
-		if b := bytes.TrimSpace(line); len(b) > 0 {
-			if err := enc.Encode(classifyLine(c, b, env)); err != nil {
-				return fmt.Errorf("nlu classify: write output: %w", err)
-			}
-		}
-		if readErr != nil {
-			break
-		}
-	}
-	if err := out.Flush(); err != nil {
-		return fmt.Errorf("nlu classify: write output: %w", err)
-	}
-	return nil
+	return mapLines(ctx, env, "nlu classify", func(b []byte) any { return classifyLine(c, b, env) })
 }
 
 // classifyLine classifies one trimmed, non-empty input line.

@@ -125,3 +125,33 @@ func runTest(ctx context.Context, env Env, path string) error {
 	}
 	return nil
 }
+
+// mapLines writes one JSON line to env.Stdout for every non-empty line of
+// env.Stdin, as fn maps it; name prefixes errors ("nlu time").
+func mapLines(ctx context.Context, env Env, name string, fn func(line []byte) any) error {
+	in := bufio.NewReader(env.Stdin)
+	out := bufio.NewWriter(env.Stdout)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		line, readErr := in.ReadBytes('\n')
+		if readErr != nil && !errors.Is(readErr, io.EOF) {
+			return fmt.Errorf("%s: read input: %w", name, readErr)
+		}
+		if b := bytes.TrimSpace(line); len(b) > 0 {
+			if err := enc.Encode(fn(b)); err != nil {
+				return fmt.Errorf("%s: write output: %w", name, err)
+			}
+		}
+		if readErr != nil {
+			break
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("%s: write output: %w", name, err)
+	}
+	return nil
+}

@@ -1,13 +1,9 @@
 package nlucmd
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -46,31 +42,7 @@ type timeOutput struct {
 // (UTC for env.Now()), never the host's zone. A bad line gets an "error"
 // field and the run goes on.
 func runTime(ctx context.Context, env Env) error {
-	in := bufio.NewReader(env.Stdin)
-	out := bufio.NewWriter(env.Stdout)
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	for {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("nlu time: %w", err)
-		}
-		line, readErr := in.ReadBytes('\n')
-		if readErr != nil && !errors.Is(readErr, io.EOF) {
-			return fmt.Errorf("nlu time: read input: %w", readErr)
-		}
-		if b := bytes.TrimSpace(line); len(b) > 0 {
-			if err := enc.Encode(timeLine(b, env)); err != nil {
-				return fmt.Errorf("nlu time: write output: %w", err)
-			}
-		}
-		if readErr != nil {
-			break
-		}
-	}
-	if err := out.Flush(); err != nil {
-		return fmt.Errorf("nlu time: write output: %w", err)
-	}
-	return nil
+	return mapLines(ctx, env, "nlu time", func(b []byte) any { return timeLine(b, env) })
 }
 
 // timeLine resolves one trimmed, non-empty input line.
