@@ -31,6 +31,15 @@ type Sender interface {
 	Send(ctx context.Context, d Delivery) (platformMessageID string, err error)
 }
 
+// A TranscriptSender is a Sender whose platform is Hearth's own
+// transcript (the web chat): a reply is delivered by being committed
+// visible, so the turn does that in its own transaction and no deliver job
+// is needed. Checked at run time, like http.Flusher.
+type TranscriptSender interface {
+	Sender
+	DeliversByTranscript()
+}
+
 // SenderFunc adapts a function to a Sender.
 type SenderFunc func(ctx context.Context, d Delivery) (string, error)
 

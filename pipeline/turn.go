@@ -48,8 +48,12 @@ type TurnStore interface {
 	// still waiting.
 	ReleaseConversation(ctx context.Context, conversationID int64, owner string) (pending bool, err error)
 	// CompleteEvent marks the event processed and stores its replies in one
-	// transaction, calling enqueue with the new message ids inside it.
-	CompleteEvent(ctx context.Context, ev Event, replies []Outbound, enqueue func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) error
+	// transaction, calling inTx with the new message ids inside it. In the
+	// same transaction it ends owner's lease when no other event of the
+	// conversation is waiting, and reports whether it did.
+	// With visible set the replies are stored delivered (visible in the
+	// transcript) and inTx gets no ids.
+	CompleteEvent(ctx context.Context, ev Event, owner string, replies []Outbound, visible bool, inTx func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) (released bool, err error)
 	// FailEvent records a failed attempt at the event.
 	FailEvent(ctx context.Context, ev Event, reason string) error
 }
@@ -82,6 +86,9 @@ type TurnWorker struct {
 	Backoff func(attempt int) time.Duration
 	// Now is the clock retries are scheduled from. Defaults to time.Now.
 	Now func() time.Time
+	// Sender returns a channel's sender, to learn whether it delivers by
+	// transcript (see TranscriptSender). Nil: every reply gets a deliver job.
+	Sender func(Channel) (Sender, bool)
 }
 
 // NewTurnWorker returns a worker that answers events with h.
@@ -116,9 +123,13 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 			return river.JobSnooze(w.BusyDelay)
 		}
 		if found {
-			if err := w.answer(ctx, ev, user); err != nil {
+			released, err := w.answer(ctx, ev, user, owner)
+			if err != nil {
 				_, rerr := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner)
 				return errors.Join(err, rerr)
+			}
+			if released {
+				return nil // nothing else was waiting when the turn committed
 			}
 			if w.Now().Sub(started) <= w.MaxDrain {
 				continue
@@ -137,26 +148,36 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 	}
 }
 
-func (w *TurnWorker) answer(ctx context.Context, ev Event, user User) error {
+// answer runs one turn and commits its replies; released reports that the
+// lease ended with it.
+func (w *TurnWorker) answer(ctx context.Context, ev Event, user User, owner string) (released bool, err error) {
 	log := w.log.With("conversation_id", ev.ConversationID, "turn_id", ev.ID, "user_id", user.ID)
 	start := time.Now()
+	ctx, hooks := withCommitHooks(ctx)
 	replies, err := w.handler.HandleTurn(ctx, Turn{Event: ev, User: user})
 	if err != nil {
 		if ev.Attempts+1 < MaxEventAttempts && ctx.Err() == nil {
 			log.WarnContext(ctx, "turn failed; will retry", "attempt", ev.Attempts+1, "error", err)
 			if ferr := w.store.FailEvent(ctx, ev, err.Error()); ferr != nil {
-				return errors.Join(err, ferr)
+				return false, errors.Join(err, ferr)
 			}
 			w.metric.turn("retry", time.Since(start))
-			return fmt.Errorf("turn %d: %w", ev.ID, err)
+			return false, fmt.Errorf("turn %d: %w", ev.ID, err)
 		}
 		log.ErrorContext(ctx, "turn failed; giving up", "attempt", ev.Attempts+1, "error", err)
 		replies = []Outbound{{Text: "Sorry — something went wrong on my side and I couldn't handle that. Could you try again in a moment?"}}
+		hooks = &commitHooks{} // what a failed handler recorded is not committed
 		w.metric.turn("failed", time.Since(start))
 	} else {
 		w.metric.turn("ok", time.Since(start))
 	}
-	err = w.store.CompleteEvent(ctx, ev, replies, func(ctx context.Context, tx pgx.Tx, ids []int64) error {
+	visible := false
+	if w.Sender != nil {
+		if s, ok := w.Sender(ev.Channel); ok {
+			_, visible = s.(TranscriptSender)
+		}
+	}
+	released, err = w.store.CompleteEvent(ctx, ev, owner, replies, visible, func(ctx context.Context, tx pgx.Tx, ids []int64) error {
 		client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
 		if err != nil {
 			return fmt.Errorf("enqueue deliveries: %w", err)
@@ -166,11 +187,11 @@ func (w *TurnWorker) answer(ctx context.Context, ev Event, user User) error {
 				return fmt.Errorf("enqueue delivery of message %d: %w", id, err)
 			}
 		}
-		return nil
+		return hooks.run(ctx, tx)
 	})
 	if err != nil {
-		return fmt.Errorf("complete turn %d: %w", ev.ID, err)
+		return false, fmt.Errorf("complete turn %d: %w", ev.ID, err)
 	}
 	log.InfoContext(ctx, "turn answered", "replies", len(replies), "duration", time.Since(start))
-	return nil
+	return released, nil
 }

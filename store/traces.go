@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Trace is what one turn left behind for operators: what was understood,
@@ -35,12 +36,24 @@ type TraceAction struct {
 
 // SaveTrace stores a turn's trace; a retried turn overwrites its own.
 func (s *Store) SaveTrace(ctx context.Context, t Trace) error {
+	return saveTrace(ctx, s.pool, t)
+}
+
+// SaveTraceTx is SaveTrace inside tx: with the turn's replies, a trace
+// costs no commit of its own.
+func (s *Store) SaveTraceTx(ctx context.Context, tx pgx.Tx, t Trace) error {
+	return saveTrace(ctx, tx, t)
+}
+
+func saveTrace(ctx context.Context, db interface {
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+}, t Trace) error {
 	timings, _ := json.Marshal(t.Timings) // maps of ints always marshal
 	actions, _ := json.Marshal(t.Actions)
 	if t.Domains == nil {
 		t.Domains = []string{}
 	}
-	_, err := s.pool.Exec(ctx, `
+	_, err := db.Exec(ctx, `
 		INSERT INTO turn_traces (event_id, conversation_id, user_id, intent, domains, confidence, timings, actions, model_calls, input_tokens, output_tokens)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (event_id) DO UPDATE SET intent = EXCLUDED.intent, domains = EXCLUDED.domains, confidence = EXCLUDED.confidence,

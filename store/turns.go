@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -12,48 +13,50 @@ import (
 )
 
 // LeaseConversation takes (or renews) owner's right to answer the
-// conversation for ttl and returns its oldest unprocessed event in the
-// same statement. leased is false when another owner's lease is still
-// running; found is false when nothing is pending.
+// conversation for ttl and returns its oldest unprocessed event. leased is
+// false when another owner's lease is still running; found is false when
+// nothing is pending.
+//
+// The event is read by a second statement on purpose. A lease taken the
+// moment the previous holder's turn commits (the UPDATE waits for that
+// row and then re-checks it) would, read in the same statement, see the
+// events as they were before that commit, and answer the just-finished
+// one again.
 func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev pipeline.Event, u pipeline.User, leased, found bool, err error) {
-	var evID, msgID *int64
-	var zone, kind, channel, text, buttonID *string
-	var received *time.Time
-	var attempts, userID *int64
-	var userName *string
-	err = s.pool.QueryRow(ctx, `
-		WITH lease AS (
-			UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
-			WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())
-			RETURNING id
-		), next AS (
-			SELECT e.id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
-			       u.id AS user_id, u.display_name, u.timezone
-			FROM inbound_events e JOIN users u ON u.id = e.user_id
-			WHERE e.conversation_id = $1 AND e.processed_at IS NULL AND EXISTS (SELECT 1 FROM lease)
-			ORDER BY e.id
-			LIMIT 1
-		)
-		SELECT EXISTS (SELECT 1 FROM lease), next.id, next.channel, next.kind, next.text, next.message_id, next.button_id,
-		       next.received_at, next.attempts, next.user_id, next.display_name, next.timezone
-		FROM (SELECT 1) one LEFT JOIN next ON true`, conversationID, owner, ttl).
-		Scan(&leased, &evID, &channel, &kind, &text, &msgID, &buttonID, &received, &attempts, &userID, &userName, &zone)
+	tag, err := s.pool.Exec(ctx, `
+		UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
+		WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())`,
+		conversationID, owner, ttl)
 	if err != nil {
 		return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
 	}
-	if evID == nil {
-		return ev, u, leased, false, nil
+	if tag.RowsAffected() == 0 {
+		return ev, u, false, false, nil
 	}
-	ev = pipeline.Event{ID: *evID, ConversationID: conversationID, Channel: pipeline.Channel(*channel), Kind: pipeline.EventKind(*kind),
-		Text: *text, ButtonID: *buttonID, ReceivedAt: *received, Attempts: int(*attempts)}
+	var msgID *int64
+	var zone *string
+	err = s.pool.QueryRow(ctx, `
+		SELECT e.id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
+		       u.id, u.display_name, u.timezone
+		FROM inbound_events e JOIN users u ON u.id = e.user_id
+		WHERE e.conversation_id = $1 AND e.processed_at IS NULL
+		ORDER BY e.id
+		LIMIT 1`, conversationID).
+		Scan(&ev.ID, &ev.Channel, &ev.Kind, &ev.Text, &msgID, &ev.ButtonID, &ev.ReceivedAt, &ev.Attempts, &u.ID, &u.DisplayName, &zone)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ev, u, true, false, nil
+	}
+	if err != nil {
+		return ev, u, true, false, fmt.Errorf("store next event: %w", translate(err))
+	}
+	ev.ConversationID = conversationID
 	if msgID != nil {
 		ev.MessageID = *msgID
 	}
-	u = pipeline.User{ID: *userID, DisplayName: *userName}
 	if zone != nil {
 		u.Timezone = *zone
 	}
-	return ev, u, leased, true, nil
+	return ev, u, true, true, nil
 }
 
 // ReleaseConversation ends owner's lease, if it still holds it, and
@@ -75,33 +78,56 @@ func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, o
 }
 
 // CompleteEvent marks ev processed and stores its replies as bot messages
-// keyed "event:<id>:<index>", calling enqueue with their ids in the same
-// transaction. Completing an event twice stores nothing the second time.
-func (s *Store) CompleteEvent(ctx context.Context, ev pipeline.Event, replies []pipeline.Outbound, enqueue func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) error {
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE inbound_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL`, ev.ID)
+// keyed "event:<id>:<index>", calling inTx with their ids in the same
+// transaction; with visible, the replies are delivered right there (their
+// channel's mailbox is the transcript) and inTx gets no ids. When no other event of the conversation is waiting it also
+// ends owner's lease there, saving the turn a commit of its own; an event
+// that arrives meanwhile finds the lease free once this commits.
+// Completing an event twice stores nothing the second time.
+func (s *Store) CompleteEvent(ctx context.Context, ev pipeline.Event, owner string, replies []pipeline.Outbound, visible bool, inTx func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) (released bool, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var done bool
+		err := tx.QueryRow(ctx, `
+			WITH done AS (
+				UPDATE inbound_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL RETURNING id
+			), released AS (
+				UPDATE conversations SET turn_owner = NULL, turn_lease_until = NULL
+				WHERE id = $2 AND turn_owner = $3 AND EXISTS (SELECT 1 FROM done)
+				  AND NOT EXISTS (SELECT 1 FROM inbound_events WHERE conversation_id = $2 AND processed_at IS NULL AND id <> $1)
+				RETURNING id
+			)
+			SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released)`, ev.ID, ev.ConversationID, owner).Scan(&done, &released)
 		if err != nil {
 			return fmt.Errorf("mark processed: %w", err)
 		}
-		if tag.RowsAffected() == 0 {
-			return errAlreadyDone
+		if !done {
+			return nil // completed before (a retried job): nothing to add
 		}
 		ids, err := insertBotMessages(ctx, tx, ev.ConversationID, &ev.ID, fmt.Sprintf("event:%d", ev.ID), replies)
 		if err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, ids)
+		if visible && len(ids) > 0 {
+			// Delivered by being committed: visible now, and live views told.
+			_, err := tx.Exec(ctx, `
+				WITH m AS (
+					UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
+					WHERE id = ANY($1) RETURNING conversation_id
+				)
+				SELECT pg_notify($2, $3) WHERE EXISTS (SELECT 1 FROM m)`, ids, NotifyChannel, strconv.FormatInt(ev.ConversationID, 10))
+			if err != nil {
+				return fmt.Errorf("deliver to the transcript: %w", err)
+			}
+			ids = nil
+		}
+		return inTx(ctx, tx, ids)
 	})
-	if errors.Is(err, errAlreadyDone) {
-		return nil
-	}
 	if err != nil {
-		return fmt.Errorf("store complete event %d: %w", ev.ID, err)
+		return false, fmt.Errorf("store complete event %d: %w", ev.ID, err)
 	}
-	return nil
+	return released, nil
 }
 
-var errAlreadyDone = errors.New("already done")
 
 // insertBotMessages stores replies with keys "<keyPrefix>:<index>". A key
 // seen before is skipped, so a retried producer adds nothing.

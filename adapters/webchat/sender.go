@@ -17,4 +17,8 @@ func (Sender) Send(_ context.Context, d pipeline.Delivery) (string, error) {
 	return "webchat:" + strconv.FormatInt(d.MessageID, 10), nil
 }
 
-var _ pipeline.Sender = Sender{}
+// DeliversByTranscript marks the web chat as delivered by its transcript:
+// replies are visible the moment the turn commits them.
+func (Sender) DeliversByTranscript() {}
+
+var _ pipeline.TranscriptSender = Sender{}

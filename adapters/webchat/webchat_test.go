@@ -42,6 +42,7 @@ func setup(t testing.TB, dbURL string, work bool) *testBundle {
 	t.Cleanup(st.Close)
 	workers := river.NewWorkers()
 	turns := pipeline.NewTurnWorker(st, pipeline.RequireTimezone(st, acknowledge), nil, nil)
+	turns.Sender = func(pipeline.Channel) (pipeline.Sender, bool) { return webchat.Sender{}, true }
 	river.AddWorker(workers, turns)
 	river.AddWorker(workers, pipeline.NewDeliverWorker(st, map[pipeline.Channel]pipeline.Sender{pipeline.ChannelWebchat: webchat.Sender{}}, nil, nil))
 	cfg := &river.Config{Workers: workers, TestOnly: true, FetchCooldown: 2 * time.Millisecond, FetchPollInterval: 20 * time.Millisecond}

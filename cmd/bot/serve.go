@@ -108,6 +108,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.turnWorker = pipeline.NewTurnWorker(st, pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
 		return a.Turns.HandleTurn(ctx, t)
 	}), log, metrics)
+	a.turnWorker.Sender = func(ch pipeline.Channel) (pipeline.Sender, bool) {
+		s, ok := a.Senders[ch]
+		return s, ok
+	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, a.turnWorker)
 	river.AddWorker(workers, a.deliverWorker)

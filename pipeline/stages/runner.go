@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
@@ -35,6 +37,7 @@ type State interface {
 	AnswerQuestion(ctx context.Context, id int64) (bool, error)
 	EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) error
 	SaveTrace(ctx context.Context, t store.Trace) error
+	SaveTraceTx(ctx context.Context, tx pgx.Tx, t store.Trace) error
 }
 
 // Config assembles a Runner. Every field but Log and Now is required.
@@ -102,8 +105,11 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pipeline.Ou
 		return nil, err
 	}
 	st.trace.Timings["total"] = time.Since(st.start).Microseconds()
-	if err := r.cfg.State.SaveTrace(ctx, st.trace); err != nil {
-		r.cfg.Log.WarnContext(ctx, "saving the turn trace failed", "turn_id", t.Event.ID, "error", err)
+	trace := st.trace
+	if !pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return r.cfg.State.SaveTraceTx(ctx, tx, trace) }) {
+		if err := r.cfg.State.SaveTrace(ctx, trace); err != nil {
+			r.cfg.Log.WarnContext(ctx, "saving the turn trace failed", "turn_id", t.Event.ID, "error", err)
+		}
 	}
 	return []pipeline.Outbound{{Text: text, Buttons: st.buttons}}, nil
 }
