@@ -128,7 +128,6 @@ func (s *Store) CompleteEvent(ctx context.Context, ev pipeline.Event, owner stri
 	return released, nil
 }
 
-
 // insertBotMessages stores replies with keys "<keyPrefix>:<index>". A key
 // seen before is skipped, so a retried producer adds nothing.
 func insertBotMessages(ctx context.Context, tx pgx.Tx, conversationID int64, eventID *int64, keyPrefix string, replies []pipeline.Outbound) ([]int64, error) {
