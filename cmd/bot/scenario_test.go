@@ -273,6 +273,23 @@ func TestScenarios(t *testing.T) {
 		}
 	})
 
+	t.Run("an email to a name shared by two people asks which one", func(t *testing.T) {
+		c := newChatter(t, base, app, "Kit", "UTC")
+		c.say("Remember that Sarah Kim is my dentist")
+		c.say("Remember that Sarah Lopez lives next door")
+		q := c.say("Email Sarah that I'll be late")
+		if len(q.Buttons) != 2 || q.Buttons[0].Label != "Sarah Kim" || q.Buttons[1].Label != "Sarah Lopez" {
+			t.Fatalf("asked %q with %+v; want Which Sarah? [Sarah Kim] [Sarah Lopez]", q.Text, q.Buttons)
+		}
+		mustContain(t, q, "Which Sarah")
+		draft := c.click(q, "Sarah Lopez")
+		c.click(draft, "Approve")
+		sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
+		if len(sent) != 1 || len(sent[0].To) != 1 || sent[0].To[0] != "Sarah Lopez" {
+			t.Fatalf("sent %+v; want one email to Sarah Lopez", sent)
+		}
+	})
+
 	t.Run("yes answers the bot's question", func(t *testing.T) {
 		c := newChatter(t, base, app, "Gil", "UTC")
 		r := c.say("Email Tom that the meeting moved to 3pm")

@@ -78,6 +78,12 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 				return c, fmt.Errorf("context: notes: %w", err)
 			}
 		}
+		// Whom "Sarah" is: the people Hearth remembers by that name.
+		if domains[nlu.Email] && u.Intent == nlu.RequestAction && u.Slots.Recipient != "" {
+			if c.Memories, err = s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, About: u.Slots.Recipient, Limit: 50}); err != nil {
+				return c, fmt.Errorf("context: people: %w", err)
+			}
+		}
 		if domains[nlu.Email] && u.Intent == nlu.AskInfo {
 			if c.Drafts, err = s.Mail.FindEmails(ctx, uid, hearth.EmailDraft, 20); err != nil {
 				return c, fmt.Errorf("context: drafts: %w", err)

@@ -2,7 +2,10 @@ package stages
 
 import (
 	"context"
+	"slices"
 	"strings"
+
+	"github.com/hearthbot/hearth"
 
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -39,12 +42,64 @@ func planEmail(_ context.Context, in PlanInput) (Plan, error) {
 		kind = action.EmailDraft
 	}
 	args := composeEmail(to, said, topic, in.User.DisplayName)
+	// "Sarah" may be one of several Sarahs Hearth knows: ask, never guess.
+	if len(args.To) == 1 {
+		switch people := peopleNamed(args.To[0], in.Context.Memories); len(people) {
+		case 0:
+		case 1:
+			args.To = people
+		default:
+			q := &Question{Text: "Which " + args.To[0] + "?"}
+			for _, person := range people {
+				pick := args
+				pick.To = []string{person}
+				a, err := action.New(kind, pick)
+				if err != nil {
+					return plannedErr(p, err)
+				}
+				q.Options = append(q.Options, Option{Label: person, Actions: []action.Action{a}})
+			}
+			p.Question = q
+			return p, nil
+		}
+	}
 	a, err := action.New(kind, args)
 	if err != nil {
 		return plannedErr(p, err)
 	}
 	p.Actions = []action.Action{a}
 	return p, nil
+}
+
+// peopleNamed returns the full names, among what the memories are about,
+// that the name the user gave can stand for: "Sarah" → "Sarah Kim",
+// "Sarah Lopez". A name that is already full matches only itself.
+func peopleNamed(name string, memories []hearth.Memory) []string {
+	want := strings.Fields(asciiLower(name))
+	if len(want) == 0 {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range memories {
+		have := strings.Fields(m.About)
+		if len(have) < len(want) || seen[asciiLower(m.About)] {
+			continue
+		}
+		match := true
+		for i, w := range want {
+			if asciiLower(have[i]) != w {
+				match = false
+				break
+			}
+		}
+		if match {
+			seen[asciiLower(m.About)] = true
+			out = append(out, strings.Join(have, " "))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // emailParts reads the recipient and either what to say ("that I'll be
