@@ -40,6 +40,14 @@ func scanAction(row pgx.Row) (action.Record, error) {
 // is stale (see ClaimAction).
 func (s *Store) PlanActions(ctx context.Context, eventID, conversationID, userID int64, plan []action.Action, risks []action.Risk, ttl time.Duration) (claimed []int64, recs []action.Record, err error) {
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		// The plan need not wait for its own WAL flush: the next synchronous
+		// commit of this turn (a provider's write, or the turn's completion
+		// that shows the user anything) flushes it too, as WAL is written in
+		// order; a crash before that loses the plan with everything after
+		// it, and the retried turn plans again.
+		if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit TO off"); err != nil {
+			return err
+		}
 		claimed = claimed[:0]
 		for i, a := range plan {
 			state, risk := action.StateRunning, "low"

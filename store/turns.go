@@ -23,8 +23,13 @@ import (
 // events as they were before that commit, and answer the just-finished
 // one again.
 func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev pipeline.Event, u pipeline.User, leased, found bool, err error) {
+	// The lease need not survive a database crash (the events it guards
+	// are durable, and a lost lease is simply taken again), so its commit
+	// does not wait for the WAL flush: one fsync fewer per turn.
 	tag, err := s.pool.Exec(ctx, `
+		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
 		UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
+		FROM fast
 		WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())`,
 		conversationID, owner, ttl)
 	if err != nil {
