@@ -218,6 +218,12 @@ func TestScenarios(t *testing.T) {
 		mustContain(t, r, "March 15th")
 	})
 
+	t.Run("a remembered fact is recalled by a question in other words", func(t *testing.T) {
+		c := newChatter(t, base, app, "Lou", "UTC")
+		c.say("Remember that my sister's name is Anna")
+		mustContain(t, c.say("What's my sister's name?"), "Anna")
+	})
+
 	t.Run("an email waits for approval and is sent exactly once", func(t *testing.T) {
 		c := newChatter(t, base, app, "Fay", "UTC")
 		r := c.say("Email Sarah that I'll be late")

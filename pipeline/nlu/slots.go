@@ -445,6 +445,10 @@ var nameStop = map[string]bool{
 	"August": true, "September": true, "October": true, "November": true, "December": true,
 	"Hearth": true, "Google": true, "Gmail": true, "Keep": true, "Slack": true, "Telegram": true, "Christmas": true,
 	"Thanksgiving": true, "Easter": true, "AM": true, "PM": true, "Dr": false,
+	// Question words open a sentence and read like possessives ("What's
+	// my sister's name?"), but they never name anyone.
+	"What": true, "When": true, "Where": true, "Who": true, "Whose": true, "Which": true, "How": true,
+	"Why": true, "That": true, "There": true, "Here": true, "It": true, "Let": true, "Today": true, "Tomorrow": true,
 }
 
 // kin are family words that name a person.

@@ -3,6 +3,7 @@ package stages
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hearthbot/hearth"
@@ -92,7 +93,7 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 		// Questions are answered from memories too; actions on memories
 		// need the candidates ("forget that …").
 		if u.Intent == nlu.AskInfo || domains[nlu.Memory] {
-			f := hearth.MemoryFilter{UserID: uid, Query: text, Limit: 10}
+			f := hearth.MemoryFilter{UserID: uid, Query: keywords(text), Limit: 10}
 			if len(u.Slots.People) > 0 {
 				f.About = u.Slots.People[0]
 			}
@@ -109,6 +110,36 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 	}
 	return c, nil
 }
+
+// keywords keeps the words of a question that can match a remembered
+// fact: "What's my sister's name?" → "sister's name". Full-text search
+// wants every word, and the fact never contains "what's".
+func keywords(text string) string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, "?!.,;:\"'“”‘’()")
+		if w == "" || questionWords[strings.ToLower(w)] {
+			continue
+		}
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		return text
+	}
+	return strings.Join(out, " ")
+}
+
+var questionWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`what what's whats when when's where where's who who's whom whose which why how
+		is are was were am be do does did can could would will should shall
+		a an the my our your his her their its me i you we us it this that these those
+		of to in on at for about from with by
+		tell remind recall know remember please again any anything something`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // span is the time range a message is about: the date it names, or for a
 // question without one, the coming week.
