@@ -24,9 +24,9 @@ func scanNote(row pgx.Row) (hearth.Note, error) {
 
 // validNote checks and normalises a note about to be written.
 func validNote(n hearth.Note) (hearth.Note, error) {
-	n.Title = strings.TrimSpace(n.Title)
-	if n.Title == "" {
-		return n, pipeline.Invalidf("a note needs a title")
+	n.Title, n.Body = strings.TrimSpace(n.Title), strings.TrimSpace(n.Body)
+	if n.Title == "" && n.Body == "" && len(n.Items) == 0 {
+		return n, pipeline.Invalidf("a note needs a title, a body or items")
 	}
 	labels := make([]string, 0, len(n.Labels))
 	for _, l := range n.Labels {

@@ -224,6 +224,15 @@ func TestScenarios(t *testing.T) {
 		mustContain(t, c.say("What's my sister's name?"), "Anna")
 	})
 
+	t.Run("a note can be just a body", func(t *testing.T) {
+		c := newChatter(t, base, app, "Max", "UTC")
+		r := c.say("Make a note: the wifi password is on the fridge")
+		notes, err := app.Store.FindNotes(context.Background(), hearth.NoteFilter{UserID: c.contact().User.ID})
+		if err != nil || len(notes) != 1 || !strings.Contains(notes[0].Body+notes[0].Title, "wifi password") {
+			t.Fatalf("notes %+v, %v after %q", notes, err, r.Text)
+		}
+	})
+
 	t.Run("an email waits for approval and is sent exactly once", func(t *testing.T) {
 		c := newChatter(t, base, app, "Fay", "UTC")
 		r := c.say("Email Sarah that I'll be late")
