@@ -222,6 +222,14 @@ func TestScenarios(t *testing.T) {
 		c := newChatter(t, base, app, "Lou", "UTC")
 		c.say("Remember that my sister's name is Anna")
 		mustContain(t, c.say("What's my sister's name?"), "Anna")
+
+		// Forgetting is a delete: it asks first, then the fact is gone.
+		ask := c.say("Forget that my sister's name is Anna")
+		c.click(ask, "Approve")
+		mems, _ := app.Store.FindMemories(context.Background(), hearth.MemoryFilter{UserID: c.contact().User.ID})
+		if len(mems) != 0 {
+			t.Fatalf("after forgetting (%q): %+v", ask.Text, mems)
+		}
 	})
 
 	t.Run("a note can be just a body", func(t *testing.T) {
