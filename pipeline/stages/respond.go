@@ -179,14 +179,15 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		title := quoted(p.Title)
 		t.past, t.verb = "added "+title+" to your tasks", "add "+title+" to your tasks"
 		if !p.Due.IsZero() {
+			// Say what happened: a task with a due time. "I'll remind you"
+			// waits for the scheduler that sends reminders.
 			when := whenPhrase(p.Due, p.AllDay, c)
-			what := lowerFirst(p.Title)
-			t.past = "set a reminder to " + what + " " + when
-			t.verb = "set the reminder to " + what
+			t.past = "added " + title + " to your tasks, due " + when
+			t.verb = "add " + title + " to your tasks"
 			t.alone = []string{
-				"Got it — I'll remind you to " + what + " " + when + ".",
-				"Sure! I'll remind you to " + what + " " + when + ".",
-				"Done — I'll remind you to " + what + " " + when + ".",
+				"Got it — " + title + " is on your list for " + when + ".",
+				"Sure! " + title + " is on your list, due " + when + ".",
+				"Done — I added " + title + ", due " + when + ".",
 			}
 		} else {
 			t.alone = []string{

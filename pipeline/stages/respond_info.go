@@ -474,18 +474,18 @@ func (r *TemplateResponder) chat(in RespondInput) string {
 	case hasCue(lc, "bye", "goodbye", "good night", "goodnight", "see you", "see ya", "later", "ttyl"):
 		return r.variant(in.Text, "bye", "Take care!", "See you later!", "Bye for now — I'm here whenever you need me.")
 	case hasCue(lc, "what can you do", "what do you do", "help", "who are you", "what are you", "are you a bot", "are you real", "how do you work", "what can i ask"):
-		return "I can set reminders and keep your to-do list, add things to your calendar, remember facts like birthdays, keep notes and lists, and draft emails for you to approve. Try “Remind me to call mom tomorrow at 5pm”."
+		return "I can keep your to-do list with due dates, add things to your calendar, remember facts like birthdays, keep notes and lists, and draft emails for you to approve. Try “Remind me to call mom tomorrow at 5pm”."
 	case hasCue(lc, "how are you", "how's it going", "hows it going", "how are things", "how're you", "what's up", "whats up", "how have you been", "how you doing"):
 		return r.variant(in.Text, "howareyou", "Doing well, thanks for asking! What can I do for you?", "I'm good, thanks! How can I help today?", "All good here! What's on your mind?")
 	case hasCue(lc, "hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "yo", "morning"):
 		return r.variant(in.Text, "hello", "Hey"+name+"! What can I do for you?", "Hi"+name+"! How can I help?", "Hello"+name+"! What's on your mind?")
 	case strings.HasSuffix(lc, "?") || hasCue(lc, "who", "what", "when", "where", "why", "how", "which", "tell me about", "define", "explain"):
 		return r.variant(in.Text, "knowledge",
-			"I can't look that up offline, but I can help with your tasks, calendar, notes and reminders.",
-			"That's outside what I can check offline, sorry! I can help with your tasks, calendar, notes and reminders, though.")
+			"I can't look that up offline, but I can help with your tasks, calendar and notes.",
+			"That's outside what I can check offline, sorry! I can help with your tasks, calendar and notes, though.")
 	}
 	return r.variant(in.Text, "chat",
-		"I'm here whenever you need me — reminders, your calendar, notes, or remembering something for you.",
+		"I'm here whenever you need me — your tasks, your calendar, notes, or remembering something for you.",
 		"Got it. If there's anything I can keep track of for you, just say the word.")
 }
 

@@ -65,13 +65,13 @@ func TestRespond(t *testing.T) {
 		{name: "greeting", in: RespondInput{Text: "Hey, how's it going?"}, want: []string{"Doing well, thanks for asking!"}},
 		{name: "hello", in: RespondInput{Text: "hello", Understanding: nlu.Result{Intent: nlu.Chat}}, want: []string{"Hey Alex!"}},
 		{name: "thanks", in: RespondInput{Text: "Thanks!"}, want: []string{"welcome"}},
-		{name: "capabilities", in: RespondInput{Text: "What can you do?"}, want: []string{"reminders", "calendar", "remember"}},
+		{name: "capabilities", in: RespondInput{Text: "What can you do?"}, want: []string{"to-do list", "calendar", "remember"}},
 		{name: "joke", in: RespondInput{Text: "Tell me a joke"}, want: []string{"?"}},
 		{name: "general knowledge", in: RespondInput{Text: "Who was the first president of the US?"}, want: []string{"can't look that up offline"}},
 		{
 			name: "task created",
 			in:   RespondInput{Text: "Remind me to call mom tomorrow at 5pm", Context: c, Outcomes: []Outcome{done(taskCreate)}},
-			want: []string{"Got it — I'll remind you to call mom tomorrow at 5:00 PM."},
+			want: []string{"Got it — “Call mom” is on your list for tomorrow at 5:00 PM."},
 		},
 		{
 			name: "memory stored",
@@ -107,7 +107,7 @@ func TestRespond(t *testing.T) {
 		{
 			name:    "partial failure",
 			in:      RespondInput{Text: "x", Context: c, Outcomes: []Outcome{done(taskCreate), {Action: newNote, Status: Failed, Error: "the notes service is unreachable"}}},
-			want:    []string{"I set a reminder to call mom tomorrow at 5:00 PM, but couldn't save the note: the notes service is unreachable."},
+			want:    []string{"I added “Call mom” to your tasks, due tomorrow at 5:00 PM, but couldn't save the note: the notes service is unreachable."},
 			notWant: []string{"saved a note"},
 		},
 		{
