@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -187,7 +188,8 @@ func Kinds() []Kind {
 	return out
 }
 
-var schemas = func() map[Kind]*jsonschema.Resolved {
+// schemas derives and resolves every kind's schema once, on first use.
+var schemas = sync.OnceValues(func() (map[Kind]*jsonschema.Resolved, error) {
 	m := make(map[Kind]*jsonschema.Resolved, len(payloadTypes))
 	for k, t := range payloadTypes {
 		s, err := jsonschema.ForType(t, &jsonschema.ForOptions{
@@ -196,31 +198,39 @@ var schemas = func() map[Kind]*jsonschema.Resolved {
 			},
 		})
 		if err != nil {
-			panic(fmt.Sprintf("action: schema for %s: %v", k, err)) // a programming error, caught by any test
+			return nil, fmt.Errorf("action: schema for %s: %w", k, err)
 		}
 		r, err := s.Resolve(nil)
 		if err != nil {
-			panic(fmt.Sprintf("action: resolve schema for %s: %v", k, err))
+			return nil, fmt.Errorf("action: resolve schema for %s: %w", k, err)
 		}
 		m[k] = r
 	}
-	return m
-}()
+	return m, nil
+})
 
 // Schema returns the JSON schema of a kind's payload, for model prompts.
-func Schema(k Kind) (*jsonschema.Schema, bool) {
-	r, ok := schemas[k]
-	if !ok {
-		return nil, false
+func Schema(k Kind) (*jsonschema.Schema, error) {
+	all, err := schemas()
+	if err != nil {
+		return nil, err
 	}
-	return r.Schema(), true
+	r, ok := all[k]
+	if !ok {
+		return nil, pipeline.Invalidf("unknown action kind %q", k)
+	}
+	return r.Schema(), nil
 }
 
 // Validate checks the payload against its kind's schema and the rules a
 // schema cannot say (a task needs a title, an event must not end before
 // it starts). Errors are *pipeline.InvalidError.
 func (a Action) Validate() error {
-	r, ok := schemas[a.Kind]
+	all, err := schemas()
+	if err != nil {
+		return err
+	}
+	r, ok := all[a.Kind]
 	if !ok {
 		return pipeline.Invalidf("unknown action kind %q", a.Kind)
 	}
