@@ -29,6 +29,6 @@ func RequireTimezone(store TimezoneSetter, next Handler) Handler {
 				return []Outbound{{Text: fmt.Sprintf("Thanks! I'll use %s for your dates and times. What can I do for you?", name)}}, nil
 			}
 		}
-		return []Outbound{{Text: "Before we start: which time zone are you in? Reply with its name, like Europe/Berlin or America/New_York, so reminders arrive at the right time."}}, nil
+		return []Outbound{{Text: "Before we start: which time zone are you in? Reply with its name, like Europe/Berlin or America/New_York, so the dates and times I note mean what you mean."}}, nil
 	})
 }

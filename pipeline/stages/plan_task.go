@@ -162,8 +162,8 @@ func planTaskCreate(in PlanInput, text string, whole bool) (Plan, error) {
 	title = trimWordsRight(title, "urgently", "asap", "urgent", "high priority", "low priority")
 	title = tidySlot(title)
 	p := Plan{Understood: "add a task"}
-	if isPronoun(title) {
-		title = ""
+	if isPronoun(title) || emptyTitle[asciiLower(title)] {
+		title = "" // "remind me to" with nothing after it
 	}
 	if title == "" {
 		return p, needDetails("what the task is")
@@ -275,4 +275,11 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return string(s[0]+'a'-'A') + s[1:]
+}
+
+// emptyTitle are the words left over from a request that never said what
+// to do ("remind me to", "add a task for").
+var emptyTitle = map[string]bool{
+	"to": true, "me": true, "to do": true, "for": true, "a task": true, "task": true, "a": true,
+	"something": true, "that": true, "this": true, "it": true, "about": true,
 }

@@ -475,6 +475,8 @@ func TestPlanNeedsDetails(t *testing.T) {
 		slots  nlu.Slots
 	}{
 		{nlu.Task, "remind me", nlu.Slots{}},
+		{nlu.Task, "Remind me to", nlu.Slots{Title: "to"}},
+		{nlu.Task, "add a task", nlu.Slots{}},
 		{nlu.Task, "mark it as done", nlu.Slots{}},
 		{nlu.Task, "complete the dishes task", nlu.Slots{}}, // no such task
 		{nlu.Memory, "remember that", nlu.Slots{}},
