@@ -29,3 +29,21 @@ func TestPeopleNamed(t *testing.T) {
 		}
 	}
 }
+
+func TestLowering(t *testing.T) {
+	for in, want := range map[string]string{
+		"My sister's name is Anna":  "my sister's name is Anna",
+		"The Q3 report is due":      "the Q3 report is due",
+		"John likes dark chocolate": "John likes dark chocolate",
+		"Q3 numbers are in":         "Q3 numbers are in",
+	} {
+		if got := lowerLead(in); got != want {
+			t.Errorf("lowerLead(%q) = %q; want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"Call mom": "call mom", "Sarah's party": "Sarah's party", "NASA call": "NASA call"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q; want %q", in, got, want)
+		}
+	}
+}

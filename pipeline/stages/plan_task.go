@@ -274,7 +274,28 @@ func lowerFirst(s string) string {
 	if len(s) < 2 || s[0] < 'A' || s[0] > 'Z' || s[1] < 'a' || s[1] > 'z' {
 		return s
 	}
+	// "Sarah's party": a possessive first word is a name.
+	if first, _, _ := strings.Cut(s, " "); strings.HasSuffix(first, "'s") || strings.HasSuffix(first, "’s") {
+		return s
+	}
 	return string(s[0]+'a'-'A') + s[1:]
+}
+
+// lowerLead lowercases a sentence's first word only when it is a common
+// word ("My sister's name…" → "my sister's name…"), so a fact that starts
+// with a name keeps it: "John likes dark chocolate".
+func lowerLead(s string) string {
+	first, _, _ := strings.Cut(s, " ")
+	if !leadWords[strings.ToLower(first)] {
+		return s
+	}
+	return lowerFirst(s)
+}
+
+var leadWords = map[string]bool{
+	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true, "its": true,
+	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true,
+	"there": true, "it": true, "we": true, "they": true, "he": true, "she": true, "you": true,
 }
 
 // emptyTitle are the words left over from a request that never said what

@@ -217,7 +217,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
 		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
 		t.past, t.verb = "noted that "+lowerFirst(fact), "save that "+lowerFirst(fact)
-		t.alone = []string{"Noted: " + upperFirst(fact) + ".", "Got it, I'll remember that " + lowerFirst(fact) + "."}
+		t.alone = []string{"Noted: " + upperFirst(fact) + ".", "Got it, I'll remember that " + lowerLead(fact) + "."}
 	case action.MemoryUpdate:
 		p, _ := action.Decode[action.MemoryUpdateArgs](o.Action)
 		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
