@@ -1,0 +1,145 @@
+package telegram_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const (
+	testToken    = "777:test-token"
+	testBotID    = 777
+	testUsername = "hearth_home_bot"
+)
+
+// call is one Bot API request the fake received: the method and its form
+// fields (the client sends multipart forms).
+type call struct {
+	method string
+	form   map[string]string
+}
+
+// fakeAPI is a Bot API server good enough for the real go-telegram/bot
+// client: getMe, sendMessage, answerCallbackQuery, setWebhook,
+// deleteWebhook and getUpdates from a queue.
+type fakeAPI struct {
+	srv *httptest.Server
+
+	mu      sync.Mutex
+	calls   []call
+	fail    map[string]string // method → raw error answer
+	updates []json.RawMessage
+	queued  chan struct{}
+}
+
+func newFakeAPI(t *testing.T) *fakeAPI {
+	t.Helper()
+	f := &fakeAPI{fail: map[string]string{}, queued: make(chan struct{}, 1)}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+	method, ok := strings.CutPrefix(r.URL.Path, "/bot"+testToken+"/")
+	if !ok {
+		http.Error(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`, http.StatusUnauthorized)
+		return
+	}
+	form := map[string]string{}
+	if err := r.ParseMultipartForm(1 << 20); err == nil {
+		for k, v := range r.MultipartForm.Value {
+			form[k] = v[0]
+		}
+	}
+	f.mu.Lock()
+	f.calls = append(f.calls, call{method: method, form: form})
+	failure, failing := f.fail[method]
+	f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if failing {
+		w.Write([]byte(failure)) //nolint:errcheck // test server
+		return
+	}
+	var result any
+	switch method {
+	case "getMe":
+		result = map[string]any{"id": testBotID, "is_bot": true, "first_name": "Hearth", "username": testUsername}
+	case "sendMessage":
+		chat, _ := strconv.ParseInt(form["chat_id"], 10, 64)
+		result = map[string]any{"message_id": 42, "date": 1700000000, "chat": map[string]any{"id": chat, "type": "private"}, "text": form["text"]}
+	case "answerCallbackQuery", "setWebhook", "deleteWebhook":
+		result = true
+	case "getUpdates":
+		result = f.nextUpdates(r.Context(), form["offset"])
+	default:
+		w.Write([]byte(`{"ok":false,"error_code":404,"description":"Not Found: method not found"}`)) //nolint:errcheck // test server
+		return
+	}
+	json.NewEncoder(w).Encode(map[string]any{"ok": true, "result": result}) //nolint:errcheck // test server
+}
+
+// nextUpdates long-polls the queue briefly: queued updates at or after
+// offset, or none after a short wait, as Telegram does with a timeout.
+func (f *fakeAPI) nextUpdates(ctx context.Context, offset string) []json.RawMessage {
+	from, _ := strconv.ParseInt(offset, 10, 64)
+	pick := func() []json.RawMessage {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		out := []json.RawMessage{}
+		for _, u := range f.updates {
+			var head struct {
+				ID int64 `json:"update_id"`
+			}
+			json.Unmarshal(u, &head) //nolint:errcheck // the test wrote it
+			if head.ID >= from {
+				out = append(out, u)
+			}
+		}
+		return out
+	}
+	if out := pick(); len(out) > 0 {
+		return out
+	}
+	select {
+	case <-f.queued:
+	case <-ctx.Done():
+	case <-time.After(200 * time.Millisecond):
+	}
+	return pick()
+}
+
+func (f *fakeAPI) queue(update string) {
+	f.mu.Lock()
+	f.updates = append(f.updates, json.RawMessage(update))
+	f.mu.Unlock()
+	select {
+	case f.queued <- struct{}{}:
+	default:
+	}
+}
+
+func (f *fakeAPI) failWith(method, answer string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method] = answer
+}
+
+// callsTo returns the requests made for method so far.
+func (f *fakeAPI) callsTo(method string) []call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []call
+	for _, c := range f.calls {
+		if c.method == method {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,276 @@
+package telegram
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// ServeHTTP is the webhook (mount it at POST WebhookPath). It checks the
+// secret token before reading anything, stores the update through the
+// Inbox and only then answers 2xx, so Telegram redelivers whatever was not
+// stored. Updates Hearth does not handle are acknowledged and dropped.
+func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeError(w, http.StatusMethodNotAllowed, "use POST")
+		return
+	}
+	if !a.secretOK(r.Header.Get(SecretHeader)) {
+		writeError(w, http.StatusUnauthorized, "wrong or missing secret token")
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		writeError(w, http.StatusRequestEntityTooLarge, "body is larger than 1 MiB")
+		return
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "could not read the body")
+		return
+	}
+	var upd models.Update
+	if err := json.Unmarshal(body, &upd); err != nil {
+		writeError(w, http.StatusBadRequest, "body is not a valid Telegram update")
+		return
+	}
+	if upd.ID <= 0 {
+		writeError(w, http.StatusBadRequest, "update_id is required")
+		return
+	}
+	in, ok := a.inbound(&upd, body)
+	if !ok {
+		a.answerCallback(r.Context(), upd.CallbackQuery, "")
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		return
+	}
+	rec, err := a.cfg.Inbox.Accept(r.Context(), in)
+	var invalid *pipeline.InvalidError
+	switch {
+	case err == nil:
+	case errors.As(err, &invalid) && upd.CallbackQuery != nil:
+		// A click the store refuses (someone else's button in a group, a
+		// message from before a reset) will never be accepted: telling
+		// Telegram 400 would only make it redeliver the click. The person
+		// who clicked gets the reason instead.
+		a.answerCallback(r.Context(), upd.CallbackQuery, "This button can't be used here.")
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		return
+	default:
+		a.fail(w, r, err)
+		return
+	}
+	// The click is stored, so the spinner on the user's button can stop.
+	// This is the platform's acknowledgement of the click (like the 2xx),
+	// not processing: the answer to the click comes later from the turn.
+	a.answerCallback(r.Context(), upd.CallbackQuery, "")
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "event_id": rec.EventID, "duplicate": rec.Duplicate})
+}
+
+// secretOK compares in constant time. Both sides are hashed first so the
+// comparison takes the same time whatever the length of the guess.
+func (a *Adapter) secretOK(got string) bool {
+	if a.cfg.WebhookSecret == "" || got == "" {
+		return false
+	}
+	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(a.cfg.WebhookSecret))
+	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
+}
+
+// inbound maps an update to an inbound event; ok is false for updates
+// Hearth does not answer.
+func (a *Adapter) inbound(upd *models.Update, raw []byte) (in pipeline.Inbound, ok bool) {
+	switch {
+	case upd.Message != nil:
+		return a.messageEvent(upd.ID, upd.Message, raw)
+	case upd.CallbackQuery != nil:
+		return a.clickEvent(upd.CallbackQuery, raw)
+	}
+	// Edits, channel posts, reactions, membership changes and the rest:
+	// nothing to answer.
+	return in, false
+}
+
+func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (pipeline.Inbound, bool) {
+	// No sender: a channel post or an anonymous group admin. A bot sender:
+	// never answered, which includes Hearth itself and keeps two bots
+	// from talking to each other forever.
+	if m.From == nil || m.From.IsBot || m.From.ID == a.me.ID {
+		return pipeline.Inbound{}, false
+	}
+	text := m.Text
+	switch m.Chat.Type {
+	case models.ChatTypePrivate:
+	case models.ChatTypeGroup, models.ChatTypeSupergroup:
+		if !a.addressed(m) {
+			return pipeline.Inbound{}, false
+		}
+		text = a.withoutMention(text)
+	default:
+		return pipeline.Inbound{}, false
+	}
+	// Photos, stickers and voice notes carry no text; until voice notes
+	// are transcribed they are not answered.
+	if strings.TrimSpace(text) == "" {
+		return pipeline.Inbound{}, false
+	}
+	return pipeline.Inbound{
+		Channel:         pipeline.ChannelTelegram,
+		ExternalID:      "update:" + strconv.FormatInt(updateID, 10),
+		ConversationKey: strconv.FormatInt(m.Chat.ID, 10),
+		UserKey:         strconv.FormatInt(m.From.ID, 10),
+		UserName:        displayName(m.From),
+		Kind:            pipeline.KindMessage,
+		Text:            text,
+		Payload:         raw,
+	}, true
+}
+
+func (a *Adapter) clickEvent(q *models.CallbackQuery, raw []byte) (pipeline.Inbound, bool) {
+	if q.From.IsBot || q.From.ID == 0 {
+		return pipeline.Inbound{}, false
+	}
+	messageID, buttonID, ok := decodeCallbackData(q.Data)
+	if !ok {
+		return pipeline.Inbound{}, false
+	}
+	var chat *models.Chat
+	switch {
+	case q.Message.Message != nil:
+		chat = &q.Message.Message.Chat
+	case q.Message.InaccessibleMessage != nil:
+		chat = &q.Message.InaccessibleMessage.Chat
+	}
+	if chat == nil || chat.ID == 0 {
+		return pipeline.Inbound{}, false // an inline-mode message: not one of Hearth's
+	}
+	return pipeline.Inbound{
+		Channel: pipeline.ChannelTelegram,
+		// Not the callback query id: a double click makes two queries, and
+		// it must be one click (as in the web chat).
+		ExternalID:      "click:" + strconv.FormatInt(messageID, 10) + ":" + buttonID,
+		ConversationKey: strconv.FormatInt(chat.ID, 10),
+		UserKey:         strconv.FormatInt(q.From.ID, 10),
+		UserName:        displayName(&q.From),
+		Kind:            pipeline.KindButton,
+		MessageID:       messageID,
+		ButtonID:        buttonID,
+		Payload:         raw,
+	}, true
+}
+
+// addressed says whether a group message is meant for the bot: it
+// mentions the bot or replies to one of its messages. Everything else in
+// a group is people talking to each other.
+func (a *Adapter) addressed(m *models.Message) bool {
+	if r := m.ReplyToMessage; r != nil && r.From != nil && r.From.ID == a.me.ID {
+		return true
+	}
+	if a.mention == nil {
+		return false
+	}
+	for _, e := range m.Entities {
+		switch e.Type {
+		case models.MessageEntityTypeMention, models.MessageEntityTypeBotCommand:
+			if a.mention.MatchString(entityText(m.Text, e)) {
+				return true
+			}
+		case models.MessageEntityTypeTextMention:
+			if e.User != nil && e.User.ID == a.me.ID {
+				return true
+			}
+		}
+	}
+	return a.mention.MatchString(m.Text)
+}
+
+// withoutMention drops "@botname" so the words meant for Hearth are what
+// the pipeline reads; a bare mention keeps its text rather than becoming
+// an empty message.
+func (a *Adapter) withoutMention(text string) string {
+	if a.mention == nil {
+		return text
+	}
+	stripped := strings.TrimLeft(strings.TrimSpace(a.mention.ReplaceAllString(text, "")), ",:; ")
+	if strings.TrimSpace(stripped) == "" {
+		return text
+	}
+	return stripped
+}
+
+// entityText cuts an entity out of text. Telegram counts offsets in
+// UTF-16 code units, not bytes or runes.
+func entityText(text string, e models.MessageEntity) string {
+	u := utf16.Encode([]rune(text))
+	if e.Offset < 0 || e.Length <= 0 || e.Offset+e.Length > len(u) {
+		return ""
+	}
+	return string(utf16.Decode(u[e.Offset : e.Offset+e.Length]))
+}
+
+func displayName(u *models.User) string {
+	name := strings.TrimSpace(strings.TrimSpace(u.FirstName) + " " + strings.TrimSpace(u.LastName))
+	if name == "" {
+		name = u.Username
+	}
+	if name == "" {
+		name = "Telegram user " + strconv.FormatInt(u.ID, 10)
+	}
+	return name
+}
+
+// answerCallback stops the spinner on a clicked button, best effort and
+// briefly: a lost answer costs the user a spinner that times out by
+// itself, while waiting longer would hold up the webhook.
+func (a *Adapter) answerCallback(ctx context.Context, q *models.CallbackQuery, text string) {
+	if q == nil || q.ID == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.AckTimeout)
+	defer cancel()
+	if _, err := a.bot.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: text}); err != nil {
+		a.cfg.Logger.WarnContext(ctx, "telegram: answer callback query", "error", err)
+	}
+}
+
+// fail maps an Accept error to a status: bad input is the sender's to
+// fix, an unreachable database is Telegram's to retry, anything else is
+// ours (and Telegram retries that too).
+func (a *Adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var invalid *pipeline.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		writeError(w, http.StatusBadRequest, invalid.Reason)
+	case errors.Is(err, pipeline.ErrUnavailable):
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, "temporarily unavailable, try again")
+	default:
+		a.cfg.Logger.ErrorContext(r.Context(), "telegram webhook failed", "error", err)
+		writeError(w, http.StatusInternalServerError, "internal error")
+	}
+}
+
+// writeJSON answers with a JSON object. Telegram reads a webhook answer
+// with a "method" field as a Bot API call, so answers never have one.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v) //nolint:errcheck // Telegram went away; it will retry
+}
+
+func writeError(w http.ResponseWriter, status int, reason string) {
+	writeJSON(w, status, map[string]string{"error": reason})
+}
