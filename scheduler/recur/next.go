@@ -4,6 +4,8 @@ import (
 	"iter"
 	"slices"
 	"time"
+
+	"github.com/hearthbot/hearth/internal/wallclock"
 )
 
 // MaxBetween caps the number of instants Between returns, so a wide window
@@ -46,38 +48,7 @@ func At(d Date, at TimeOfDay, loc *time.Location) time.Time {
 	if loc == nil {
 		return time.Time{}
 	}
-	t := time.Date(d.Year, d.Month, d.Day, at.Hour, at.Minute, 0, 0, loc)
-	want := time.Date(d.Year, d.Month, d.Day, at.Hour, at.Minute, 0, 0, time.UTC)
-	got := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), 0, 0, time.UTC)
-	switch diff := want.Sub(got); {
-	case diff > 0:
-		// In a gap, and time.Date answered the wall time before it (zones
-		// west of UTC): cross the gap forward by the missing amount.
-		return t.Add(diff)
-	case diff < 0:
-		// In a gap, and time.Date already answered after it (zones east
-		// of UTC); that is the instant we want.
-		return t
-	}
-	// The wall time exists; it may exist twice. time.Date picks the later
-	// one for zones east of UTC, so look at the zone in effect just before
-	// t's zone began: if the clocks went back at that boundary and the
-	// same wall time under the previous offset lies before the boundary,
-	// that earlier instant is the first occurrence.
-	start, _ := t.ZoneBounds()
-	if start.IsZero() {
-		return t
-	}
-	_, off := t.Zone()
-	_, prevOff := start.Add(-time.Second).Zone()
-	if prevOff <= off {
-		return t
-	}
-	earlier := t.Add(-time.Duration(prevOff-off) * time.Second)
-	if _, eo := earlier.Zone(); earlier.Before(start) && eo == prevOff {
-		return earlier
-	}
-	return t
+	return wallclock.Time(d.Year, d.Month, d.Day, at.Hour, at.Minute, 0, 0, loc)
 }
 
 // dates yields the dates r fires on, in order, from the first one on or

@@ -1,27 +1,20 @@
 package timex
 
-import "time"
+import (
+	"time"
+
+	"github.com/hearthbot/hearth/internal/wallclock"
+)
 
 // Calendar arithmetic in the reference's location. Days, months and years
 // are always moved by rebuilding the wall clock with time.Date, never by
 // adding multiples of 24 hours, so results stay right across DST changes.
 
-// wall returns the instant with the given wall-clock fields in loc. Fields
-// out of range are normalised as time.Date does (day 32 is the 1st of the
-// next month, hour 24 is midnight of the next day). A wall time skipped by
-// a DST jump is moved forward by the length of the gap (see the package
-// documentation).
+// wall returns the instant with the given wall-clock fields in loc, with
+// Hearth's one rule for DST (see package wallclock): a skipped wall time
+// moves forward by the gap, a repeated one is its first occurrence.
 func wall(y, mo, d, h, mi, s int, loc *time.Location) time.Time {
-	t := time.Date(y, time.Month(mo), d, h, mi, s, 0, loc)
-	want := time.Date(y, time.Month(mo), d, h, mi, s, 0, time.UTC)
-	got := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
-	if diff := want.Sub(got); diff > 0 {
-		// The wall time falls in a gap and time.Date answered a wall
-		// time before it; adding the difference crosses the gap forward.
-		// (When time.Date already answered after the gap, keep it.)
-		t = t.Add(diff)
-	}
-	return t
+	return wallclock.Time(y, time.Month(mo), d, h, mi, s, 0, loc)
 }
 
 func dayStart(t time.Time) time.Time {

@@ -39,8 +39,8 @@
 // daylight time, like java.time and Python's zoneinfo. Go's time.Date on its
 // own would answer 01:30 standard time, an instant before the requested one,
 // which is the wrong side for a reminder. A wall-clock time that occurs
-// twice when clocks fall back resolves to its first occurrence, as
-// time.Date does.
+// twice when clocks fall back resolves to its first occurrence, in every
+// zone (time.Date alone picks the second one east of UTC).
 package timex
 
 import (
