@@ -7,7 +7,7 @@ SHELL := /bin/bash
 
 # Packages that own concurrency run under the race detector: the durable
 # path (pipeline, store), and later actions and the scheduler.
-RACE_PKGS := ./pipeline ./pipeline/action ./store/... ./adapters/webchat
+RACE_PKGS := ./pipeline ./pipeline/action ./store/... ./adapters/webchat ./adapters/telegram
 
 .PHONY: run test lint bench help
 
