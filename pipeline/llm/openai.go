@@ -223,4 +223,3 @@ func inspectOpenAI(err error) httpFailure {
 	}
 	return httpFailure{}
 }
-
