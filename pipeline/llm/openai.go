@@ -20,8 +20,8 @@ type OpenAIConfig struct {
 	// BaseURL is the API root, e.g. http://localhost:11434/v1 for Ollama.
 	// Defaults to OPENAI_BASE_URL, then https://api.openai.com/v1.
 	BaseURL string
-	// APIKey is sent as a bearer token. Defaults to OPENAI_API_KEY. Local
-	// servers usually accept any value.
+	// APIKey is sent as a bearer token. Defaults to OPENAI_API_KEY; with
+	// neither, no Authorization header is sent, which local servers accept.
 	APIKey string
 	// Model answers requests that name none. Required unless every Request
 	// sets Model.
@@ -66,7 +66,9 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 }
 
 // Complete sends r as a chat completion. A Schema becomes a strict
-// json_schema response format, Tools become function tools.
+// json_schema response format (OpenAI's strict mode wants every property
+// required and additionalProperties false), Tools become function tools.
+// MaxTokens is sent as max_completion_tokens.
 func (o *OpenAI) Complete(ctx context.Context, r Request) (Response, error) {
 	model := cmp.Or(r.Model, o.cfg.Model)
 	if model == "" {
