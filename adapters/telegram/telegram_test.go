@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/hearthbot/hearth/adapters/telegram"
+	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -25,7 +26,7 @@ const testSecret = "s3cret-token_1"
 
 type testBundle struct {
 	store *store.Store
-	api   *fakeAPI
+	api   *telegramtest.Server
 	tg    *telegram.Adapter
 }
 
@@ -45,10 +46,10 @@ func setup(t *testing.T, dbURL string) *testBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := newFakeAPI(t)
+	api := telegramtest.NewServer(t)
 	tg, err := telegram.New(context.Background(), telegram.Config{
-		Token:         testToken,
-		APIURL:        api.srv.URL,
+		Token:         telegramtest.Token,
+		APIURL:        api.URL,
 		WebhookSecret: testSecret,
 		Inbox:         pipeline.NewInbox(st, client, nil),
 	})
@@ -96,18 +97,18 @@ func groupText(updateID int64, text, extra string) string {
 
 func TestNewCallsGetMe(t *testing.T) {
 	t.Parallel()
-	api := newFakeAPI(t)
-	tg, err := telegram.New(context.Background(), telegram.Config{Token: testToken, APIURL: api.srv.URL})
+	api := telegramtest.NewServer(t)
+	tg, err := telegram.New(context.Background(), telegram.Config{Token: telegramtest.Token, APIURL: api.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tg.Username() != testUsername || len(api.callsTo("getMe")) != 1 {
-		t.Fatalf("username %q after %d getMe calls", tg.Username(), len(api.callsTo("getMe")))
+	if tg.Username() != telegramtest.Username || len(api.Calls("getMe")) != 1 {
+		t.Fatalf("username %q after %d getMe calls", tg.Username(), len(api.Calls("getMe")))
 	}
-	if _, err := telegram.New(context.Background(), telegram.Config{Token: "1:wrong", APIURL: api.srv.URL}); err == nil {
+	if _, err := telegram.New(context.Background(), telegram.Config{Token: "1:wrong", APIURL: api.URL}); err == nil {
 		t.Fatal("a token the API refuses was accepted")
 	}
-	if _, err := telegram.New(context.Background(), telegram.Config{APIURL: api.srv.URL}); err == nil {
+	if _, err := telegram.New(context.Background(), telegram.Config{APIURL: api.URL}); err == nil {
 		t.Fatal("no token was accepted")
 	}
 }
@@ -134,8 +135,8 @@ func TestSecretToken(t *testing.T) {
 
 func TestWithoutSecretEverythingIsRefused(t *testing.T) {
 	t.Parallel()
-	api := newFakeAPI(t)
-	tg, err := telegram.New(context.Background(), telegram.Config{Token: testToken, APIURL: api.srv.URL})
+	api := telegramtest.NewServer(t)
+	tg, err := telegram.New(context.Background(), telegram.Config{Token: telegramtest.Token, APIURL: api.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestIgnored(t *testing.T) {
 		{"group mentioning another bot", groupText(21, "@other_bot hi", `,"entities":[{"type":"mention","offset":0,"length":10}]`)},
 		{"group with a longer username", groupText(22, "@hearth_home_bot2 hi", "")},
 		{"bot author", `{"update_id":23,"message":{"message_id":1,"date":1,"from":{"id":9,"is_bot":true,"first_name":"Other"},"chat":{"id":9,"type":"private"},"text":"hi"}}`},
-		{"Hearth itself", fmt.Sprintf(`{"update_id":24,"message":{"message_id":1,"date":1,"from":{"id":%d,"is_bot":true,"first_name":"Hearth"},"chat":{"id":-100500,"type":"group"},"text":"@%s hi"}}`, testBotID, testUsername)},
+		{"Hearth itself", fmt.Sprintf(`{"update_id":24,"message":{"message_id":1,"date":1,"from":{"id":%d,"is_bot":true,"first_name":"Hearth"},"chat":{"id":-100500,"type":"group"},"text":"@%s hi"}}`, telegramtest.BotID, telegramtest.Username)},
 		{"sticker", `{"update_id":25,"message":{"message_id":1,"date":1,"from":{"id":1001,"is_bot":false,"first_name":"Ann"},"chat":{"id":1001,"type":"private"},"sticker":{"file_id":"x"}}}`},
 		{"channel post", `{"update_id":26,"channel_post":{"message_id":1,"date":1,"chat":{"id":-1001,"type":"channel"},"text":"news"}}`},
 		{"edited message", `{"update_id":27,"edited_message":{"message_id":1,"date":1,"from":{"id":1001,"is_bot":false,"first_name":"Ann"},"chat":{"id":1001,"type":"private"},"text":"hi"}}`},
@@ -205,7 +206,7 @@ func TestIgnored(t *testing.T) {
 		t.Fatalf("%d events stored from updates Hearth ignores", n)
 	}
 	// Ignored clicks still stop the user's spinner.
-	if n := len(b.api.callsTo("answerCallbackQuery")); n != 2 {
+	if n := len(b.api.Calls("answerCallbackQuery")); n != 2 {
 		t.Fatalf("%d callback answers; want 2", n)
 	}
 }
@@ -219,7 +220,7 @@ func TestGroupMessagesForTheBot(t *testing.T) {
 		{"mention entity", groupText(40, "@hearth_home_bot remind me to buy milk", `,"entities":[{"type":"mention","offset":0,"length":16}]`), "remind me to buy milk"},
 		{"mention in text, any case", groupText(41, "what's on today, @Hearth_Home_Bot?", ""), "what's on today, ?"},
 		{"mention after emoji", groupText(42, "🎉 @hearth_home_bot party at 6", `,"entities":[{"type":"mention","offset":3,"length":16}]`), "🎉  party at 6"},
-		{"reply to the bot", groupText(43, "yes please", fmt.Sprintf(`,"reply_to_message":{"message_id":7,"date":1,"from":{"id":%d,"is_bot":true,"first_name":"Hearth"},"chat":{"id":-100500,"type":"supergroup"},"text":"Shall I?"}`, testBotID)), "yes please"},
+		{"reply to the bot", groupText(43, "yes please", fmt.Sprintf(`,"reply_to_message":{"message_id":7,"date":1,"from":{"id":%d,"is_bot":true,"first_name":"Hearth"},"chat":{"id":-100500,"type":"supergroup"},"text":"Shall I?"}`, telegramtest.BotID)), "yes please"},
 		{"bare mention", groupText(44, "@hearth_home_bot", ""), "@hearth_home_bot"},
 	}
 	for _, tt := range tests {
@@ -285,8 +286,8 @@ func TestButtons(t *testing.T) {
 	if err != nil || platformID != "42" {
 		t.Fatalf("send: %q, %v; want 42", platformID, err)
 	}
-	sent := b.api.callsTo("sendMessage")
-	if len(sent) != 1 || sent[0].form["chat_id"] != "1001" || sent[0].form["text"] != "Book it for Tuesday?" {
+	sent := b.api.Calls("sendMessage")
+	if len(sent) != 1 || sent[0].Form["chat_id"] != "1001" || sent[0].Form["text"] != "Book it for Tuesday?" {
 		t.Fatalf("sendMessage requests: %+v", sent)
 	}
 	var markup struct {
@@ -295,8 +296,8 @@ func TestButtons(t *testing.T) {
 			CallbackData string `json:"callback_data"`
 		} `json:"inline_keyboard"`
 	}
-	if err := json.Unmarshal([]byte(sent[0].form["reply_markup"]), &markup); err != nil {
-		t.Fatalf("reply_markup %q: %v", sent[0].form["reply_markup"], err)
+	if err := json.Unmarshal([]byte(sent[0].Form["reply_markup"]), &markup); err != nil {
+		t.Fatalf("reply_markup %q: %v", sent[0].Form["reply_markup"], err)
 	}
 	if len(markup.InlineKeyboard) != 2 || markup.InlineKeyboard[0][0].Text != "Yes, book it" || markup.InlineKeyboard[1][0].Text != "No" {
 		t.Fatalf("keyboard: %+v", markup.InlineKeyboard)
@@ -319,8 +320,8 @@ func TestButtons(t *testing.T) {
 	if n := b.count(t, fmt.Sprintf("kind = 'button' AND message_id = %d AND button_id = 'yes'", msgID)); n != 1 {
 		t.Fatalf("%d button events after a double click; want 1", n)
 	}
-	answers := b.api.callsTo("answerCallbackQuery")
-	if len(answers) != 3 || answers[0].form["callback_query_id"] != "cq-a" || answers[1].form["callback_query_id"] != "cq-b" {
+	answers := b.api.Calls("answerCallbackQuery")
+	if len(answers) != 3 || answers[0].Form["callback_query_id"] != "cq-a" || answers[1].Form["callback_query_id"] != "cq-b" {
 		t.Fatalf("callback answers: %+v", answers)
 	}
 
@@ -332,7 +333,7 @@ func TestButtons(t *testing.T) {
 	if code, out := b.post(t, testSecret, other); code != http.StatusOK || out["ignored"] != true {
 		t.Fatalf("a click from another chat: %d %v; want 200, ignored", code, out)
 	}
-	if last := b.api.callsTo("answerCallbackQuery")[3]; last.form["text"] == "" {
+	if last := b.api.Calls("answerCallbackQuery")[3]; last.Form["text"] == "" {
 		t.Fatalf("a refused click was answered without a reason: %+v", last)
 	}
 	if n := b.count(t, "kind = 'button'"); n != 1 {
@@ -365,8 +366,8 @@ func (b *testBundle) botReply(t *testing.T, chat string, out pipeline.Outbound) 
 
 func TestSendErrors(t *testing.T) {
 	t.Parallel()
-	api := newFakeAPI(t)
-	tg, err := telegram.New(context.Background(), telegram.Config{Token: testToken, APIURL: api.srv.URL})
+	api := telegramtest.NewServer(t)
+	tg, err := telegram.New(context.Background(), telegram.Config{Token: telegramtest.Token, APIURL: api.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,18 +384,18 @@ func TestSendErrors(t *testing.T) {
 		{"server error", `{"ok":false,"error_code":500,"description":"Internal Server Error"}`, false, "500"},
 	}
 	for _, tt := range tests {
-		api.failWith("sendMessage", tt.answer)
+		api.Fail("sendMessage", tt.answer)
 		_, err := tg.Send(context.Background(), d)
 		if err == nil || errors.Is(err, pipeline.ErrPermanent) != tt.permanent || !strings.Contains(err.Error(), tt.contains) {
 			t.Errorf("%s: %v; want permanent=%v containing %q", tt.name, err, tt.permanent, tt.contains)
 		}
 	}
-	before := len(api.callsTo("sendMessage"))
+	before := len(api.Calls("sendMessage"))
 	long := pipeline.Delivery{MessageID: 9, ConversationKey: "1001", Text: "pick", Buttons: []pipeline.Button{{ID: strings.Repeat("x", 70), Label: "X"}}}
 	if _, err := tg.Send(context.Background(), long); !errors.Is(err, pipeline.ErrPermanent) {
 		t.Errorf("a button id too long for callback data: %v; want permanent", err)
 	}
-	if len(api.callsTo("sendMessage")) != before {
+	if len(api.Calls("sendMessage")) != before {
 		t.Error("a message with an unencodable button was sent")
 	}
 }
@@ -429,7 +430,7 @@ func TestDatabaseDownIs503(t *testing.T) {
 func TestPoll(t *testing.T) {
 	t.Parallel()
 	b := setup(t, "")
-	b.api.queue(privateText(80, 1001, "hello from polling"))
+	b.api.Queue(privateText(80, 1001, "hello from polling"))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- b.tg.Poll(ctx) }()
@@ -450,7 +451,7 @@ func TestPoll(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Poll did not return after its context ended")
 	}
-	if len(b.api.callsTo("deleteWebhook")) != 1 {
+	if len(b.api.Calls("deleteWebhook")) != 1 {
 		t.Fatal("Poll did not remove the webhook first")
 	}
 	if n := b.count(t, "true"); n != 1 {
@@ -465,9 +466,9 @@ func TestSetWebhook(t *testing.T) {
 	if err := b.tg.SetWebhook(ctx, "https://hearth.example.org/", testSecret); err != nil {
 		t.Fatal(err)
 	}
-	calls := b.api.callsTo("setWebhook")
-	if len(calls) != 1 || calls[0].form["url"] != "https://hearth.example.org/telegram/webhook" || calls[0].form["secret_token"] != testSecret ||
-		!strings.Contains(calls[0].form["allowed_updates"], "callback_query") {
+	calls := b.api.Calls("setWebhook")
+	if len(calls) != 1 || calls[0].Form["url"] != "https://hearth.example.org/telegram/webhook" || calls[0].Form["secret_token"] != testSecret ||
+		!strings.Contains(calls[0].Form["allowed_updates"], "callback_query") {
 		t.Fatalf("setWebhook requests: %+v", calls)
 	}
 	for _, bad := range []struct{ url, secret string }{

@@ -33,6 +33,12 @@ type Config struct {
 	FetchCooldown     time.Duration `env:"HEARTH_FETCH_COOLDOWN" envDefault:"5ms"`
 	FetchPollInterval time.Duration `env:"HEARTH_FETCH_POLL_INTERVAL" envDefault:"100ms"`
 	ShutdownTimeout   time.Duration `env:"HEARTH_SHUTDOWN_TIMEOUT" envDefault:"8s"`
+
+	// Telegram is on when a bot token is set: by webhook when
+	// HEARTH_PUBLIC_URL is set, by long polling otherwise.
+	TelegramToken         string `env:"TELEGRAM_BOT_TOKEN"`
+	TelegramWebhookSecret string `env:"TELEGRAM_WEBHOOK_SECRET"`
+	TelegramAPIURL        string `env:"TELEGRAM_API_URL"`
 }
 
 // LoadConfig reads the environment. A missing or invalid variable is one
@@ -90,6 +96,13 @@ func (c Config) validate() error {
 		return errors.New("config: HEARTH_FETCH_POLL_INTERVAL must be at least 1ms")
 	case c.ShutdownTimeout <= 0:
 		return errors.New("config: HEARTH_SHUTDOWN_TIMEOUT must be positive")
+	case c.TelegramToken != "" && c.PublicURL != "" && c.TelegramWebhookSecret == "":
+		return errors.New("config: TELEGRAM_WEBHOOK_SECRET is required for the Telegram webhook (HEARTH_PUBLIC_URL is set)")
+	}
+	if c.TelegramAPIURL != "" {
+		if u, err := url.Parse(c.TelegramAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return fmt.Errorf("config: TELEGRAM_API_URL %q is not an http(s) URL", c.TelegramAPIURL)
+		}
 	}
 	return nil
 }

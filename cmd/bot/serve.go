@@ -19,6 +19,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/webchat"
 	"github.com/hearthbot/hearth/integrations/builtin"
 	"github.com/hearthbot/hearth/pipeline"
@@ -60,6 +61,8 @@ type App struct {
 	Turns pipeline.Handler
 	// Engine runs, approves and undoes actions.
 	Engine *action.Engine
+	// Telegram is the Telegram bot, when TELEGRAM_BOT_TOKEN is set.
+	Telegram *telegram.Adapter
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -136,6 +139,17 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("river: %w", err)
 	}
 	a.Inbox = pipeline.NewInbox(st, a.River, metrics)
+	if cfg.TelegramToken != "" {
+		a.Telegram, err = telegram.New(ctx, telegram.Config{
+			Token: cfg.TelegramToken, APIURL: cfg.TelegramAPIURL, WebhookSecret: cfg.TelegramWebhookSecret,
+			Inbox: a.Inbox, Logger: log.With("channel", "telegram"),
+		})
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("telegram (check TELEGRAM_BOT_TOKEN and TELEGRAM_API_URL): %w", err)
+		}
+		a.Senders[pipeline.ChannelTelegram] = a.Telegram
+	}
 	a.Handler = a.routes()
 	if cfg.Webchat && cfg.PublicURL != "" {
 		log.Warn("the web chat is on and HEARTH_PUBLIC_URL is set: its sign-in is by name only, so anyone who reaches it can use any name; set HEARTH_WEBCHAT=false on a public server")
@@ -177,6 +191,9 @@ func (a *App) routes() http.Handler {
 		w.Write([]byte("ready\n")) //nolint:errcheck // client went away
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(a.Registry, promhttp.HandlerOpts{}))
+	if a.Telegram != nil && a.Config.PublicURL != "" {
+		mux.Handle("POST "+telegram.WebhookPath, a.Telegram)
+	}
 	if a.Config.Webchat {
 		wc := webchat.New(webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log})
 		mux.Handle("/", wc)
@@ -208,6 +225,24 @@ func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 	wg.Go(func() {
 		a.Store.Listen(listenCtx, store.NotifyChannel, a.Log, a.Hub.Notify) //nolint:errcheck // returns only when stopped
 	})
+	if a.Telegram != nil {
+		if a.Config.PublicURL != "" {
+			if err := a.Telegram.SetWebhook(ctx, a.Config.PublicURL, a.Config.TelegramWebhookSecret); err != nil {
+				stopListen()
+				wg.Wait()
+				ln.Close()
+				a.River.Stop(context.Background()) //nolint:errcheck // failing start-up anyway
+				return fmt.Errorf("telegram: register the webhook at %s: %w", a.Config.PublicURL, err)
+			}
+		} else {
+			// No public URL: long polling, for one instance on a laptop.
+			wg.Go(func() {
+				if err := a.Telegram.Poll(listenCtx); err != nil && listenCtx.Err() == nil {
+					a.Log.Error("telegram polling stopped", "error", err)
+				}
+			})
+		}
+	}
 	srv := &http.Server{
 		Handler:           a.Handler,
 		ReadHeaderTimeout: 10 * time.Second,

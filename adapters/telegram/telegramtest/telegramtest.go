@@ -1,4 +1,8 @@
-package telegram_test
+// Package telegramtest is a fake Telegram Bot API server for tests: good
+// enough for the real go-telegram/bot client (getMe, sendMessage,
+// answerCallbackQuery, setWebhook, deleteWebhook, getUpdates from a
+// queue), recording every call.
+package telegramtest
 
 import (
 	"context"
@@ -12,42 +16,44 @@ import (
 	"time"
 )
 
+// The fake bot's identity: the token it accepts and what getMe answers.
 const (
-	testToken    = "777:test-token"
-	testBotID    = 777
-	testUsername = "hearth_home_bot"
+	Token    = "777:test-token"
+	BotID    = 777
+	Username = "hearth_home_bot"
 )
 
-// call is one Bot API request the fake received: the method and its form
+// Call is one Bot API request the fake received: the method and its form
 // fields (the client sends multipart forms).
-type call struct {
-	method string
-	form   map[string]string
+type Call struct {
+	Method string
+	Form   map[string]string
 }
 
-// fakeAPI is a Bot API server good enough for the real go-telegram/bot
-// client: getMe, sendMessage, answerCallbackQuery, setWebhook,
-// deleteWebhook and getUpdates from a queue.
-type fakeAPI struct {
+// Server is the fake Bot API. Point the client at URL.
+type Server struct {
+	URL string
 	srv *httptest.Server
 
 	mu      sync.Mutex
-	calls   []call
+	calls   []Call
 	fail    map[string]string // method → raw error answer
 	updates []json.RawMessage
 	queued  chan struct{}
 }
 
-func newFakeAPI(t *testing.T) *fakeAPI {
+// NewServer starts a fake Bot API, closed when the test ends.
+func NewServer(t testing.TB) *Server {
 	t.Helper()
-	f := &fakeAPI{fail: map[string]string{}, queued: make(chan struct{}, 1)}
+	f := &Server{fail: map[string]string{}, queued: make(chan struct{}, 1)}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	f.URL = f.srv.URL
 	t.Cleanup(f.srv.Close)
 	return f
 }
 
-func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
-	method, ok := strings.CutPrefix(r.URL.Path, "/bot"+testToken+"/")
+func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
+	method, ok := strings.CutPrefix(r.URL.Path, "/bot"+Token+"/")
 	if !ok {
 		http.Error(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`, http.StatusUnauthorized)
 		return
@@ -59,7 +65,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.mu.Lock()
-	f.calls = append(f.calls, call{method: method, form: form})
+	f.calls = append(f.calls, Call{Method: method, Form: form})
 	failure, failing := f.fail[method]
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
@@ -70,7 +76,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	var result any
 	switch method {
 	case "getMe":
-		result = map[string]any{"id": testBotID, "is_bot": true, "first_name": "Hearth", "username": testUsername}
+		result = map[string]any{"id": BotID, "is_bot": true, "first_name": "Hearth", "username": Username}
 	case "sendMessage":
 		chat, _ := strconv.ParseInt(form["chat_id"], 10, 64)
 		result = map[string]any{"message_id": 42, "date": 1700000000, "chat": map[string]any{"id": chat, "type": "private"}, "text": form["text"]}
@@ -87,7 +93,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 
 // nextUpdates long-polls the queue briefly: queued updates at or after
 // offset, or none after a short wait, as Telegram does with a timeout.
-func (f *fakeAPI) nextUpdates(ctx context.Context, offset string) []json.RawMessage {
+func (f *Server) nextUpdates(ctx context.Context, offset string) []json.RawMessage {
 	from, _ := strconv.ParseInt(offset, 10, 64)
 	pick := func() []json.RawMessage {
 		f.mu.Lock()
@@ -115,7 +121,8 @@ func (f *fakeAPI) nextUpdates(ctx context.Context, offset string) []json.RawMess
 	return pick()
 }
 
-func (f *fakeAPI) queue(update string) {
+// Queue adds an update for getUpdates to hand out.
+func (f *Server) Queue(update string) {
 	f.mu.Lock()
 	f.updates = append(f.updates, json.RawMessage(update))
 	f.mu.Unlock()
@@ -125,19 +132,20 @@ func (f *fakeAPI) queue(update string) {
 	}
 }
 
-func (f *fakeAPI) failWith(method, answer string) {
+// Fail makes every later call to method answer with the raw JSON answer.
+func (f *Server) Fail(method, answer string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fail[method] = answer
 }
 
-// callsTo returns the requests made for method so far.
-func (f *fakeAPI) callsTo(method string) []call {
+// Calls returns the requests made for method so far.
+func (f *Server) Calls(method string) []Call {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []call
+	var out []Call
 	for _, c := range f.calls {
-		if c.method == method {
+		if c.Method == method {
 			out = append(out, c)
 		}
 	}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth/adapters/telegram"
+	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
+)
+
+// A Telegram user talks to Hearth through the webhook, as wired by `bot
+// serve`: the bot asks for a time zone (Telegram gives none), stores it,
+// and answers the next request; a redelivered update changes nothing.
+func TestTelegramEndToEnd(t *testing.T) {
+	api := telegramtest.NewServer(t)
+	const secret = "s3cret-token"
+	base, _, _ := startAppWith(t, func(c *Config) {
+		c.TelegramToken, c.TelegramAPIURL, c.TelegramWebhookSecret = telegramtest.Token, api.URL, secret
+		c.PublicURL = "https://hearth.example.test"
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for len(api.Calls("setWebhook")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond) // Run registers the webhook as it starts; wait for that outcome
+	}
+	if hooks := api.Calls("setWebhook"); len(hooks) != 1 || hooks[0].Form["url"] != "https://hearth.example.test"+telegram.WebhookPath || hooks[0].Form["secret_token"] != secret {
+		t.Fatalf("setWebhook calls %+v", hooks)
+	}
+
+	update := 0
+	say := func(text string) string {
+		t.Helper()
+		update++
+		body := fmt.Sprintf(`{"update_id":%d,"message":{"message_id":%d,"date":1700000000,"chat":{"id":555,"type":"private"},"from":{"id":555,"is_bot":false,"first_name":"Tess"},"text":%q}}`, update, update, text)
+		before := len(api.Calls("sendMessage"))
+		for range 2 { // Telegram may deliver an update twice
+			req, _ := http.NewRequest("POST", base+telegram.WebhookPath, strings.NewReader(body))
+			req.Header.Set(telegram.SecretHeader, secret)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				t.Fatalf("webhook answered %d", res.StatusCode)
+			}
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for len(api.Calls("sendMessage")) == before {
+			if time.Now().After(deadline) {
+				t.Fatalf("no reply to %q", text)
+			}
+			time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
+		}
+		sent := api.Calls("sendMessage")
+		if len(sent) != before+1 {
+			t.Fatalf("%d replies to one (twice delivered) message", len(sent)-before)
+		}
+		if sent[before].Form["chat_id"] != "555" {
+			t.Fatalf("reply went to chat %q", sent[before].Form["chat_id"])
+		}
+		return sent[before].Form["text"]
+	}
+
+	if r := say("hello"); !strings.Contains(r, "time zone") {
+		t.Fatalf("first reply %q does not ask for a time zone", r)
+	}
+	if r := say("Europe/Berlin"); !strings.Contains(r, "Europe/Berlin") {
+		t.Fatalf("zone reply %q", r)
+	}
+	if r := say("Remind me to call mom tomorrow at 5pm"); !strings.Contains(r, "Call mom") {
+		t.Fatalf("task reply %q", r)
+	}
+
+	req, _ := http.NewRequest("POST", base+telegram.WebhookPath, strings.NewReader(`{"update_id":99}`))
+	req.Header.Set(telegram.SecretHeader, "wrong")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a wrong secret got %d; want 401", res.StatusCode)
+	}
+}
+
+// Without a public URL, `bot serve` long-polls Telegram, and shutdown stops
+// the poller.
+func TestTelegramLongPolling(t *testing.T) {
+	api := telegramtest.NewServer(t)
+	_, _, stop := startAppWith(t, func(c *Config) {
+		c.TelegramToken, c.TelegramAPIURL = telegramtest.Token, api.URL
+	})
+	api.Queue(`{"update_id":1,"message":{"message_id":1,"date":1700000000,"chat":{"id":77,"type":"private"},"from":{"id":77,"is_bot":false,"first_name":"Pol"},"text":"hi"}}`)
+	deadline := time.Now().Add(20 * time.Second)
+	for len(api.Calls("sendMessage")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no reply to a polled update")
+		}
+		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
+	}
+	if sent := api.Calls("sendMessage"); sent[0].Form["chat_id"] != "77" || !strings.Contains(sent[0].Form["text"], "time zone") {
+		t.Fatalf("reply %+v", sent[0].Form)
+	}
+	stop() // fails the test unless Run returns nil in time, poller included
+}
