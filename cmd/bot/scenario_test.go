@@ -313,6 +313,28 @@ func TestScenarios(t *testing.T) {
 		}
 	})
 
+	t.Run("a code from /link joins a second chat to the same person", func(t *testing.T) {
+		laptop := newChatter(t, base, app, "Nia", "Europe/Paris")
+		laptop.say("Remind me to renew the passport tomorrow")
+		codeReply := laptop.say("/link")
+		code := ""
+		for _, f := range strings.Fields(codeReply.Text) {
+			if c := pipeline.NormaliseLinkCode(strings.Trim(f, ".,")); c != "" && strings.Contains(f, "-") {
+				code = strings.Trim(f, ".,")
+			}
+		}
+		if code == "" {
+			t.Fatalf("no code in %q", codeReply.Text)
+		}
+		phone := newChatter(t, base, app, "Nia phone", "Europe/Paris")
+		mustContain(t, phone.say(strings.ToLower(code)), "Linked")
+		mustContain(t, phone.say("What do I need to do?"), "renew the passport")
+		mustContain(t, phone.say(code), "isn't valid")
+		if phone.contact().User.ID != laptop.contact().User.ID {
+			t.Fatal("the two chats are still two users")
+		}
+	})
+
 	t.Run("yes answers the bot's question", func(t *testing.T) {
 		c := newChatter(t, base, app, "Gil", "UTC")
 		r := c.say("Email Tom that the meeting moved to 3pm")

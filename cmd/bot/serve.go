@@ -92,7 +92,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	}
 	providers := builtin.New(st)
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
-	a.Turns = pipeline.RequireTimezone(st, stages.NewRunner(stages.Config{
+	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, stages.NewRunner(stages.Config{
 		Intent: stages.Classifier{Classifier: classifier},
 		Sources: stages.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: providers.Notes,
@@ -103,7 +103,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Engine:    a.Engine,
 		State:     st,
 		Log:       log,
-	}))
+	})))
 
 	// The workers look up the sender and handler through the App at work
 	// time, so tests can swap them after Open.
