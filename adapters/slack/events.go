@@ -1,0 +1,201 @@
+package slack
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/slack-go/slack/slackevents"
+
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// envelope is the outer Events API request.
+type envelope struct {
+	Type      string          `json:"type"`
+	Challenge string          `json:"challenge"`
+	EventID   string          `json:"event_id"`
+	Event     json.RawMessage `json:"event"`
+}
+
+// innerEvent holds the fields of message and app_mention events Hearth
+// reads; slackevents' own types are not used because MessageEvent's
+// custom decoding folds edited messages into the top level.
+type innerEvent struct {
+	Type        string `json:"type"`
+	Subtype     string `json:"subtype"`
+	Channel     string `json:"channel"`
+	ChannelType string `json:"channel_type"`
+	User        string `json:"user"`
+	BotID       string `json:"bot_id"`
+	Text        string `json:"text"`
+	TS          string `json:"ts"`
+	ThreadTS    string `json:"thread_ts"`
+}
+
+// errMalformed marks a request Slack would never send: 400.
+var errMalformed = errors.New("malformed Slack payload")
+
+// ServeEvents is the Events API endpoint (mount it at POST EventsPath).
+// It verifies the signature over the raw body, answers url_verification
+// with the challenge, stores DMs and app mentions through the Inbox and
+// only then answers 2xx. Retries (X-Slack-Retry-Num) take the same path:
+// the event_id dedupe makes a retry of a stored event a duplicate, and a
+// retry of one refused with 503 is stored now. Events Hearth does not
+// answer are acknowledged and dropped.
+func (a *Adapter) ServeEvents(w http.ResponseWriter, r *http.Request) {
+	body, ok := a.readVerified(w, r)
+	if !ok {
+		return
+	}
+	var env envelope
+	if err := json.Unmarshal(body, &env); err != nil || env.Type == "" {
+		writeError(w, http.StatusBadRequest, "body is not a Slack Events API request")
+		return
+	}
+	switch env.Type {
+	case slackevents.URLVerification:
+		if env.Challenge == "" {
+			writeError(w, http.StatusBadRequest, "challenge is required")
+			return
+		}
+		// slackevents.ChallengeResponse has no JSON tags; Slack wants "challenge".
+		writeJSON(w, http.StatusOK, map[string]string{"challenge": env.Challenge})
+		return
+	case slackevents.CallbackEvent:
+	default:
+		// app_rate_limited and whatever Slack adds later.
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		return
+	}
+	in, ok, err := a.callbackInbound(body)
+	switch {
+	case err != nil:
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	case !ok:
+		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		return
+	}
+	rec, err := a.cfg.Inbox.Accept(r.Context(), in)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "event_id": rec.EventID, "duplicate": rec.Duplicate,
+		"retry": r.Header.Get(retryNumHeader) != ""})
+}
+
+// callbackInbound maps an event_callback body (from HTTP or a Socket Mode
+// envelope) to an inbound event; ok is false for events Hearth does not
+// answer, err wraps errMalformed for payloads Slack would never send.
+func (a *Adapter) callbackInbound(body []byte) (in pipeline.Inbound, ok bool, err error) {
+	var env envelope
+	if err := json.Unmarshal(body, &env); err != nil {
+		return in, false, fmt.Errorf("%w: %w", errMalformed, err)
+	}
+	if env.Type != slackevents.CallbackEvent {
+		return in, false, nil
+	}
+	if env.EventID == "" || len(env.Event) == 0 || string(env.Event) == "null" {
+		return in, false, fmt.Errorf("%w: event_id and event are required", errMalformed)
+	}
+	var ev innerEvent
+	if err := json.Unmarshal(env.Event, &ev); err != nil {
+		return in, false, fmt.Errorf("%w: event: %w", errMalformed, err)
+	}
+	// Bots are never answered, Hearth included: two bots would otherwise
+	// talk to each other forever. Subtypes (message_changed,
+	// message_deleted, bot_message, channel_join, …) are not someone
+	// writing to Hearth.
+	if ev.BotID != "" || ev.Subtype != "" || ev.User == "" || ev.User == a.botUserID {
+		return in, false, nil
+	}
+	in = pipeline.Inbound{
+		Channel:    pipeline.ChannelSlack,
+		ExternalID: "event:" + env.EventID,
+		UserKey:    ev.User,
+		// Slack events carry no display name; the user id stands in until
+		// the wiring asks users.info, as it does for the time zone.
+		UserName: "Slack user " + ev.User,
+		Kind:     pipeline.KindMessage,
+		Payload:  withoutToken(body),
+	}
+	switch ev.Type {
+	case string(slackevents.Message):
+		// Direct messages only: a mention in a channel arrives as its own
+		// app_mention event, and the rest of a channel is people talking
+		// to each other.
+		if ev.ChannelType != "im" {
+			return pipeline.Inbound{}, false, nil
+		}
+		in.ConversationKey = ev.Channel
+		in.Text = ev.Text
+	case string(slackevents.AppMention):
+		// Answered in the thread of the mention (or the thread it was
+		// written in).
+		thread := ev.ThreadTS
+		if thread == "" {
+			thread = ev.TS
+		}
+		if thread == "" {
+			return pipeline.Inbound{}, false, fmt.Errorf("%w: app_mention without ts", errMalformed)
+		}
+		in.ConversationKey = ev.Channel + ":" + thread
+		in.Text = a.withoutMention(ev.Text)
+	default:
+		return pipeline.Inbound{}, false, nil
+	}
+	if ev.Channel == "" {
+		return pipeline.Inbound{}, false, fmt.Errorf("%w: event without channel", errMalformed)
+	}
+	// Files and voice clips without a caption carry no text; until audio
+	// is transcribed they are not answered.
+	if strings.TrimSpace(in.Text) == "" {
+		return pipeline.Inbound{}, false, nil
+	}
+	return in, true, nil
+}
+
+// withoutMention drops Hearth's own mention (<@U123> or <@U123|name>)
+// so the words meant for it are what the pipeline reads; a bare mention
+// keeps its text rather than becoming an empty message.
+func (a *Adapter) withoutMention(text string) string {
+	if a.mention == nil {
+		return text
+	}
+	stripped := strings.TrimLeft(strings.TrimSpace(a.mention.ReplaceAllString(text, "")), ",:; ")
+	if strings.TrimSpace(stripped) == "" {
+		return text
+	}
+	return stripped
+}
+
+// fail maps an Accept error to a status: bad input is the sender's to
+// fix, an unreachable database is Slack's to retry, anything else is ours
+// (and Slack retries that too).
+func (a *Adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var invalid *pipeline.InvalidError
+	switch {
+	case errors.As(err, &invalid):
+		writeError(w, http.StatusBadRequest, invalid.Reason)
+	case errors.Is(err, pipeline.ErrUnavailable):
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, "temporarily unavailable, try again")
+	default:
+		a.cfg.Logger.ErrorContext(r.Context(), "slack request failed", "path", r.URL.Path, "error", err)
+		writeError(w, http.StatusInternalServerError, "internal error")
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v) //nolint:errcheck // Slack went away; it will retry
+}
+
+func writeError(w http.ResponseWriter, status int, reason string) {
+	writeJSON(w, status, map[string]string{"error": reason})
+}
