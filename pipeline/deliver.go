@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 )
 
@@ -15,6 +16,11 @@ import (
 // delivered is never sent again.
 type DeliverArgs struct {
 	MessageID int64 `json:"message_id"`
+	// Edit marks a re-delivery of a message that changed after it was
+	// sent (an answered prompt), to platforms that can edit (see Editor).
+	// Version tells successive edits of one message apart.
+	Edit    bool  `json:"edit,omitempty"`
+	Version int64 `json:"version,omitempty"`
 }
 
 // Kind is the River job kind; stable across releases.
@@ -23,6 +29,26 @@ func (DeliverArgs) Kind() string { return "deliver" }
 // InsertOpts puts deliveries on their own queue, unique per message.
 func (DeliverArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueDeliveries, MaxAttempts: 20, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// edit re-delivers a changed message where the platform can edit it. A
+// message not yet sent needs nothing: its send carries the new text.
+func (w *DeliverWorker) edit(ctx context.Context, log *slog.Logger, d Delivery) error {
+	if d.DeliveredAt.IsZero() || d.PlatformMessageID == "" {
+		return nil
+	}
+	editor, ok := w.senders[d.Channel].(Editor)
+	if !ok {
+		return nil
+	}
+	if err := editor.Edit(ctx, d); err != nil {
+		if errors.Is(err, ErrPermanent) {
+			log.WarnContext(ctx, "edit refused by the platform", "error", err)
+			return river.JobCancel(err)
+		}
+		return fmt.Errorf("edit message %d: %w", d.MessageID, err)
+	}
+	return nil
 }
 
 // A Sender puts a message on one platform and returns the platform's id
@@ -38,6 +64,14 @@ type Sender interface {
 type TranscriptSender interface {
 	Sender
 	DeliversByTranscript()
+}
+
+// An Editor is a Sender that can change a message it sent (Telegram's
+// editMessageText, Slack's chat.update), so an answered prompt shows its
+// outcome and loses its buttons. Checked at run time.
+type Editor interface {
+	Sender
+	Edit(ctx context.Context, d Delivery) error
 }
 
 // SenderFunc adapts a function to a Sender.
@@ -102,10 +136,13 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	if err != nil {
 		return err
 	}
+	log := w.log.With("conversation_id", d.ConversationID, "message_id", d.MessageID, "channel", d.Channel)
+	if job.Args.Edit {
+		return w.edit(ctx, log, d)
+	}
 	if !d.DeliveredAt.IsZero() {
 		return nil
 	}
-	log := w.log.With("conversation_id", d.ConversationID, "message_id", d.MessageID, "channel", d.Channel)
 	sender, ok := w.senders[d.Channel]
 	if !ok {
 		w.metric.delivery(d.Channel, "no_sender")
@@ -129,5 +166,24 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		return fmt.Errorf("record delivery of message %d: %w", d.MessageID, err)
 	}
 	w.metric.delivery(d.Channel, "ok")
+	return nil
+}
+
+// EnqueueEdits inserts, in tx, the jobs that carry edited messages to
+// their platforms; version (the turn that edited them) keeps a later edit
+// from being taken for a duplicate of this one.
+func EnqueueEdits(ctx context.Context, tx pgx.Tx, messageIDs []int64, version int64) error {
+	if len(messageIDs) == 0 {
+		return nil
+	}
+	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+	if err != nil {
+		return fmt.Errorf("enqueue edits: %w", err)
+	}
+	for _, id := range messageIDs {
+		if _, err := client.InsertTx(ctx, tx, DeliverArgs{MessageID: id, Edit: true, Version: version}, nil); err != nil {
+			return fmt.Errorf("enqueue edit of message %d: %w", id, err)
+		}
+	}
 	return nil
 }

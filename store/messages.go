@@ -16,7 +16,8 @@ func (s *Store) Delivery(ctx context.Context, messageID int64) (pipeline.Deliver
 	var d pipeline.Delivery
 	var delivered *time.Time
 	err := s.pool.QueryRow(ctx, `
-		SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text, m.buttons, m.delivered_at, m.platform_message_id
+		SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text,
+		       CASE WHEN m.buttons_closed_at IS NULL THEN m.buttons ELSE '[]' END, m.delivered_at, m.platform_message_id
 		FROM messages m JOIN conversations c ON c.id = m.conversation_id
 		WHERE m.id = $1 AND m.sender = 'bot'`, messageID).
 		Scan(&d.MessageID, &d.ConversationID, &d.Channel, &d.ConversationKey, &d.Text, &d.Buttons, &delivered, &d.PlatformMessageID)
@@ -96,20 +97,40 @@ func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int)
 	return msgs, nil
 }
 
-// EditMessageWithButton appends an outcome line to the conversation's bot message that
-// offered buttonID (an approval or a question) to show its outcome, with
-// its buttons closed. The edit gets a new place in the transcript so live
-// views receive it again and replace what they show.
-func (s *Store) EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) error {
-	_, err := s.pool.Exec(ctx, `
+// EditMessageWithButton appends an outcome line to the conversation's bot
+// message that offered buttonID (an approval or a question) and closes
+// its buttons. The edit gets a new place in the transcript so live views
+// receive it again and replace what they show. It returns the ids of the
+// messages edited, for platforms that must be told (see pipeline.Editor).
+func (s *Store) EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) ([]int64, error) {
+	return editMessageWithButton(ctx, s.pool, conversationID, buttonID, text)
+}
+
+// EditMessageWithButtonTx is EditMessageWithButton inside tx.
+func (s *Store) EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error) {
+	return editMessageWithButton(ctx, tx, conversationID, buttonID, text)
+}
+
+func editMessageWithButton(ctx context.Context, db interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+}, conversationID int64, buttonID, text string) ([]int64, error) {
+	rows, err := db.Query(ctx, `
 		WITH m AS (
-			UPDATE messages SET text = text || E'\n\n' || $3, buttons_closed_at = now(), seq = CASE WHEN seq IS NULL THEN NULL ELSE nextval('message_seq') END
-			WHERE conversation_id = $1 AND sender = 'bot' AND buttons_closed_at IS NULL AND buttons @> jsonb_build_array(jsonb_build_object('id', $2::text))
-			RETURNING conversation_id, seq
+			UPDATE messages SET text = text || E'\n\n' || $3, buttons_closed_at = now(),
+			       seq = CASE WHEN seq IS NULL THEN NULL ELSE nextval('message_seq') END
+			WHERE conversation_id = $1 AND sender = 'bot' AND buttons_closed_at IS NULL
+			  AND buttons @> jsonb_build_array(jsonb_build_object('id', $2::text))
+			RETURNING id, conversation_id, seq
+		), n AS (
+			SELECT pg_notify($4, conversation_id::text) FROM m WHERE seq IS NOT NULL LIMIT 1
 		)
-		SELECT pg_notify($4, conversation_id::text) FROM m WHERE seq IS NOT NULL`, conversationID, buttonID, text, NotifyChannel)
+		SELECT id FROM m LEFT JOIN n ON true`, conversationID, buttonID, text, NotifyChannel)
 	if err != nil {
-		return fmt.Errorf("store edit message: %w", translate(err))
+		return nil, fmt.Errorf("store edit message: %w", translate(err))
 	}
-	return nil
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("store edit message: %w", translate(err))
+	}
+	return ids, nil
 }

@@ -42,6 +42,33 @@ func (a *Adapter) Send(ctx context.Context, d pipeline.Delivery) (string, error)
 	return strconv.Itoa(m.ID), nil
 }
 
+// Edit rewrites a message sent before (an answered prompt) with its new
+// text; without buttons, the inline keyboard goes away.
+func (a *Adapter) Edit(ctx context.Context, d pipeline.Delivery) error {
+	id, err := strconv.Atoi(d.PlatformMessageID)
+	if err != nil {
+		return fmt.Errorf("telegram edit message %d: %w: platform id %q", d.MessageID, pipeline.ErrPermanent, d.PlatformMessageID)
+	}
+	params := &bot.EditMessageTextParams{ChatID: d.ConversationKey, MessageID: id, Text: d.Text}
+	if len(d.Buttons) > 0 {
+		kb := &models.InlineKeyboardMarkup{}
+		for _, b := range d.Buttons {
+			data, err := encodeCallbackData(d.MessageID, b.ID)
+			if err != nil {
+				return fmt.Errorf("telegram edit message %d: %w: %w", d.MessageID, pipeline.ErrPermanent, err)
+			}
+			kb.InlineKeyboard = append(kb.InlineKeyboard, []models.InlineKeyboardButton{{Text: b.Label, CallbackData: data}})
+		}
+		params.ReplyMarkup = kb
+	}
+	if _, err := a.bot.EditMessageText(ctx, params); err != nil {
+		return fmt.Errorf("telegram edit message %d: %w", d.MessageID, sendError(err))
+	}
+	return nil
+}
+
+var _ pipeline.Editor = (*Adapter)(nil)
+
 // sendError sorts a Bot API error into retried and not retried.
 func sendError(err error) error {
 	var tooMany *bot.TooManyRequestsError

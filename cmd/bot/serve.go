@@ -160,15 +160,32 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 func sendersOf(a *App) map[pipeline.Channel]pipeline.Sender {
 	m := map[pipeline.Channel]pipeline.Sender{}
 	for _, ch := range []pipeline.Channel{pipeline.ChannelWebchat, pipeline.ChannelSlack, pipeline.ChannelTelegram} {
-		m[ch] = pipeline.SenderFunc(func(ctx context.Context, d pipeline.Delivery) (string, error) {
-			s, ok := a.Senders[ch]
-			if !ok {
-				return "", fmt.Errorf("%w: channel %s is not configured", pipeline.ErrPermanent, ch)
-			}
-			return s.Send(ctx, d)
-		})
+		m[ch] = lateSender{a: a, ch: ch}
 	}
 	return m
+}
+
+// lateSender looks the channel's sender up when it is used, so tests can
+// replace App.Senders after Open; it passes editing on when the sender
+// can edit.
+type lateSender struct {
+	a  *App
+	ch pipeline.Channel
+}
+
+func (l lateSender) Send(ctx context.Context, d pipeline.Delivery) (string, error) {
+	s, ok := l.a.Senders[l.ch]
+	if !ok {
+		return "", fmt.Errorf("%w: channel %s is not configured", pipeline.ErrPermanent, l.ch)
+	}
+	return s.Send(ctx, d)
+}
+
+func (l lateSender) Edit(ctx context.Context, d pipeline.Delivery) error {
+	if e, ok := l.a.Senders[l.ch].(pipeline.Editor); ok {
+		return e.Edit(ctx, d)
+	}
+	return nil
 }
 
 func (a *App) routes() http.Handler {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -74,7 +75,40 @@ func TestTelegramEndToEnd(t *testing.T) {
 		t.Fatalf("task reply %q", r)
 	}
 
-	req, _ := http.NewRequest("POST", base+telegram.WebhookPath, strings.NewReader(`{"update_id":99}`))
+	// Approve with a button: the prompt is edited to show the outcome, its
+	// keyboard gone, and the confirmation follows.
+	say("Email Sarah that I'll be late")
+	prompt := api.Calls("sendMessage")[len(api.Calls("sendMessage"))-1]
+	var kb struct {
+		Rows [][]struct {
+			Text string `json:"text"`
+			Data string `json:"callback_data"`
+		} `json:"inline_keyboard"`
+	}
+	if err := json.Unmarshal([]byte(prompt.Form["reply_markup"]), &kb); err != nil || len(kb.Rows) == 0 || kb.Rows[0][0].Text != "Approve" {
+		t.Fatalf("approval keyboard %q (%v)", prompt.Form["reply_markup"], err)
+	}
+	update++
+	click := fmt.Sprintf(`{"update_id":%d,"callback_query":{"id":"cb1","from":{"id":555,"is_bot":false,"first_name":"Tess"},"chat_instance":"x","data":%q,"message":{"message_id":42,"date":1700000000,"chat":{"id":555,"type":"private"}}}}`, update, kb.Rows[0][0].Data)
+	before := len(api.Calls("sendMessage"))
+	req, _ := http.NewRequest("POST", base+telegram.WebhookPath, strings.NewReader(click))
+	req.Header.Set(telegram.SecretHeader, secret)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
+		t.Fatalf("click: %v %v", res, err)
+	}
+	deadline = time.Now().Add(20 * time.Second)
+	for len(api.Calls("editMessageText")) == 0 || len(api.Calls("sendMessage")) == before {
+		if time.Now().After(deadline) {
+			t.Fatalf("after Approve: %d edits, %d new messages", len(api.Calls("editMessageText")), len(api.Calls("sendMessage"))-before)
+		}
+		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
+	}
+	edit := api.Calls("editMessageText")[0]
+	if edit.Form["message_id"] != "42" || !strings.Contains(edit.Form["text"], "Approved") || edit.Form["reply_markup"] != "" {
+		t.Fatalf("edit %+v; want message 42 showing the outcome without a keyboard", edit.Form)
+	}
+
+	req, _ = http.NewRequest("POST", base+telegram.WebhookPath, strings.NewReader(`{"update_id":99}`))
 	req.Header.Set(telegram.SecretHeader, "wrong")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -35,7 +35,8 @@ type State interface {
 	OpenQuestion(ctx context.Context, conversationID int64, q any) (int64, bool, error)
 	Question(ctx context.Context, conversationID, id int64, q any) (bool, error)
 	AnswerQuestion(ctx context.Context, id int64) (bool, error)
-	EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) error
+	EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) ([]int64, error)
+	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
 	SaveTrace(ctx context.Context, t store.Trace) error
 	SaveTraceTx(ctx context.Context, tx pgx.Tx, t store.Trace) error
 }
@@ -444,7 +445,19 @@ func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
 }
 
 func (r *Runner) editPrompt(ctx context.Context, st *turnState, buttonID, outcome string) {
-	if err := r.cfg.State.EditMessageWithButton(ctx, st.t.Event.ConversationID, buttonID, outcome); err != nil {
+	conv := st.t.Event.ConversationID
+	// Inside a turn the edit commits with it, and so does the job that
+	// carries it to platforms which can edit a sent message.
+	if pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		ids, err := r.cfg.State.EditMessageWithButtonTx(ctx, tx, conv, buttonID, outcome)
+		if err != nil {
+			return err
+		}
+		return pipeline.EnqueueEdits(ctx, tx, ids, st.t.Event.ID)
+	}) {
+		return
+	}
+	if _, err := r.cfg.State.EditMessageWithButton(ctx, conv, buttonID, outcome); err != nil {
 		r.cfg.Log.WarnContext(ctx, "editing the prompt failed", "turn_id", st.t.Event.ID, "error", err)
 	}
 }

@@ -1,7 +1,7 @@
 // Package telegramtest is a fake Telegram Bot API server for tests: good
 // enough for the real go-telegram/bot client (getMe, sendMessage,
-// answerCallbackQuery, setWebhook, deleteWebhook, getUpdates from a
-// queue), recording every call.
+// editMessageText, answerCallbackQuery, setWebhook, deleteWebhook, and
+// getUpdates from a queue), recording every call.
 package telegramtest
 
 import (
@@ -80,6 +80,10 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case "sendMessage":
 		chat, _ := strconv.ParseInt(form["chat_id"], 10, 64)
 		result = map[string]any{"message_id": 42, "date": 1700000000, "chat": map[string]any{"id": chat, "type": "private"}, "text": form["text"]}
+	case "editMessageText":
+		chat, _ := strconv.ParseInt(form["chat_id"], 10, 64)
+		id, _ := strconv.Atoi(form["message_id"])
+		result = map[string]any{"message_id": id, "date": 1700000000, "chat": map[string]any{"id": chat, "type": "private"}, "text": form["text"]}
 	case "answerCallbackQuery", "setWebhook", "deleteWebhook":
 		result = true
 	case "getUpdates":
