@@ -170,7 +170,9 @@ func TestSignatures(t *testing.T) {
 		"missing timestamp": func(h http.Header) { h.Del("X-Slack-Request-Timestamp") },
 		"forged":            func(h http.Header) { h.Set("X-Slack-Signature", sign("other-secret", now, body)) },
 		"not hex":           func(h http.Header) { h.Set("X-Slack-Signature", "v0=zz") },
-		"no prefix":         func(h http.Header) { h.Set("X-Slack-Signature", strings.TrimPrefix(sign(testSecret, now, body), "v0=")) },
+		"no prefix": func(h http.Header) {
+			h.Set("X-Slack-Signature", strings.TrimPrefix(sign(testSecret, now, body), "v0="))
+		},
 		"stale": func(h http.Header) {
 			h.Set("X-Slack-Request-Timestamp", strconv.FormatInt(now-301, 10))
 			h.Set("X-Slack-Signature", sign(testSecret, now-301, body))
