@@ -6,8 +6,8 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 # Packages that own concurrency run under the race detector: the durable
-# path (pipeline, store), and later actions and the scheduler.
-RACE_PKGS := ./pipeline ./pipeline/action ./store/... ./adapters/webchat ./adapters/telegram
+# path (pipeline, store, the adapters), actions, and later the scheduler.
+RACE_PKGS := ./pipeline ./pipeline/action ./store/... ./adapters/...
 
 .PHONY: run test lint bench help
 
