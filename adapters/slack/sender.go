@@ -56,6 +56,25 @@ func (a *Adapter) Send(ctx context.Context, d pipeline.Delivery) (string, error)
 	return postedIn + ":" + ts, nil
 }
 
+// Edit rewrites a message posted before (an answered prompt) with its new
+// text and buttons, through chat.update; without buttons, they go away.
+func (a *Adapter) Edit(ctx context.Context, d pipeline.Delivery) error {
+	channel, ts, ok := strings.Cut(d.PlatformMessageID, ":")
+	if !ok || channel == "" || ts == "" {
+		return fmt.Errorf("slack edit message %d: %w: platform id %q", d.MessageID, pipeline.ErrPermanent, d.PlatformMessageID)
+	}
+	blocks, err := messageBlocks(d)
+	if err != nil {
+		return fmt.Errorf("slack edit message %d: %w: %w", d.MessageID, pipeline.ErrPermanent, err)
+	}
+	if _, _, _, err := a.api.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(d.Text, true), slack.MsgOptionBlocks(blocks...)); err != nil {
+		return fmt.Errorf("slack edit message %d: %w", d.MessageID, sendError(err))
+	}
+	return nil
+}
+
+var _ pipeline.Editor = (*Adapter)(nil)
+
 // messageBlocks lays out d: plain-text sections (plain text needs no
 // escaping of Slack's mrkdwn), then the buttons.
 func messageBlocks(d pipeline.Delivery) ([]slack.Block, error) {

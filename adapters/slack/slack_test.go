@@ -21,6 +21,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/hearthbot/hearth/adapters/slack"
+	"github.com/hearthbot/hearth/adapters/slack/slackfake"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -30,7 +31,7 @@ const testSecret = "test-signing-secret"
 
 type testBundle struct {
 	store *store.Store
-	api   *fakeAPI
+	api   *slackfake.Server
 	sl    *slack.Adapter
 }
 
@@ -50,11 +51,11 @@ func setup(t *testing.T, dbURL string) *testBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := newFakeAPI(t)
+	api := slackfake.NewServer(t)
 	sl, err := slack.New(context.Background(), slack.Config{
 		BotToken:      "xoxb-test",
 		SigningSecret: testSecret,
-		APIURL:        api.srv.GetAPIURL(),
+		APIURL:        api.URL(),
 		Inbox:         pipeline.NewInbox(st, client, nil),
 	})
 	if err != nil {
@@ -128,7 +129,7 @@ func mention(text, ts, threadTS string) string {
 
 func TestPublishedSigningExample(t *testing.T) {
 	t.Parallel()
-	api := newFakeAPI(t)
+	api := slackfake.NewServer(t)
 	pinned := func() time.Time { return time.Unix(1531420618, 0) }
 	req := request{path: slack.CommandsPath, body: publishedBody, header: http.Header{}}
 	req.header.Set("X-Slack-Request-Timestamp", "1531420618")
@@ -142,7 +143,7 @@ func TestPublishedSigningExample(t *testing.T) {
 		{"real clock: stale", nil, http.StatusUnauthorized},
 		{"pinned, six minutes later: stale", func() time.Time { return pinned().Add(6 * time.Minute) }, http.StatusUnauthorized},
 	} {
-		sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", SigningSecret: "8f742231b10e8888abcd99yyyzzz85a5", APIURL: api.srv.GetAPIURL(), Now: tt.now})
+		sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", SigningSecret: "8f742231b10e8888abcd99yyyzzz85a5", APIURL: api.URL(), Now: tt.now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +206,7 @@ func TestSignatures(t *testing.T) {
 	}
 
 	// Without a signing secret every request is refused.
-	noSecret, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: b.api.srv.GetAPIURL()})
+	noSecret, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: b.api.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestEventMapping(t *testing.T) {
 		{"channel message without mention", callback("EvI1", `{"type":"message","channel":"C1","channel_type":"channel","user":"U1","text":"who picks up Emma?","ts":"1.1"}`)},
 		{"bot message", callback("EvI2", `{"type":"message","subtype":"bot_message","channel":"D1","channel_type":"im","bot_id":"B9","text":"beep","ts":"1.2"}`)},
 		{"Hearth itself", callback("EvI3", `{"type":"message","channel":"D1","channel_type":"im","user":"UHEARTH","bot_id":"BHEARTH","text":"Done!","ts":"1.3"}`)},
-		{"Hearth's user without bot_id", callback("EvI4", dm(testBotUserID, "Done!"))},
+		{"Hearth's user without bot_id", callback("EvI4", dm(slackfake.BotUserID, "Done!"))},
 		{"bot mentioning Hearth", callback("EvI5", `{"type":"app_mention","channel":"C1","user":"U9","bot_id":"B9","text":"<@UHEARTH> hi","ts":"1.4"}`)},
 		{"edited message", callback("EvI6", `{"type":"message","subtype":"message_changed","channel":"D1","channel_type":"im","message":{"type":"message","user":"U1","text":"hi","ts":"1.5"},"ts":"1.6"}`)},
 		{"deleted message", callback("EvI7", `{"type":"message","subtype":"message_deleted","channel":"D1","channel_type":"im","deleted_ts":"1.5","ts":"1.7"}`)},
@@ -404,8 +405,8 @@ func TestButtons(t *testing.T) {
 	if err != nil || platformID != "C1:1700000000.000100" {
 		t.Fatalf("send: %q, %v", platformID, err)
 	}
-	sent := b.api.callsTo("chat.postMessage")
-	if len(sent) != 1 || sent[0].form.Get("channel") != "C1" || sent[0].form.Get("thread_ts") != "1700000001.000200" || sent[0].form.Get("text") != "Book it for Tuesday?" {
+	sent := b.api.Calls("chat.postMessage")
+	if len(sent) != 1 || sent[0].Form.Get("channel") != "C1" || sent[0].Form.Get("thread_ts") != "1700000001.000200" || sent[0].Form.Get("text") != "Book it for Tuesday?" {
 		t.Fatalf("chat.postMessage requests: %+v", sent)
 	}
 	var blocks []struct {
@@ -420,8 +421,8 @@ func TestButtons(t *testing.T) {
 			Text     struct{ Text string }
 		} `json:"elements"`
 	}
-	if err := json.Unmarshal([]byte(sent[0].form.Get("blocks")), &blocks); err != nil {
-		t.Fatalf("blocks %q: %v", sent[0].form.Get("blocks"), err)
+	if err := json.Unmarshal([]byte(sent[0].Form.Get("blocks")), &blocks); err != nil {
+		t.Fatalf("blocks %q: %v", sent[0].Form.Get("blocks"), err)
 	}
 	if len(blocks) != 2 || blocks[0].Type != "section" || blocks[0].Text.Text != "Book it for Tuesday?" || blocks[1].Type != "actions" ||
 		len(blocks[1].Elements) != 2 || blocks[1].Elements[0].Type != "button" || blocks[1].Elements[0].Text.Text != "Yes, book it" ||
@@ -459,8 +460,8 @@ func TestButtons(t *testing.T) {
 
 func TestSend(t *testing.T) {
 	t.Parallel()
-	api := newFakeAPI(t)
-	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: api.srv.GetAPIURL()})
+	api := slackfake.NewServer(t)
+	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: api.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,11 +471,11 @@ func TestSend(t *testing.T) {
 	if id, err := sl.Send(ctx, pipeline.Delivery{MessageID: 1, ConversationKey: "D1", Text: long}); err != nil || id != "D1:1700000000.000100" {
 		t.Fatalf("send: %q %v", id, err)
 	}
-	c := api.callsTo("chat.postMessage")[0]
+	c := api.Calls("chat.postMessage")[0]
 	var blocks []map[string]any
-	json.Unmarshal([]byte(c.form.Get("blocks")), &blocks) //nolint:errcheck // checked below
-	if c.form.Get("thread_ts") != "" || len(blocks) != 2 || blocks[0]["type"] != "section" {
-		t.Fatalf("request: thread %q, %d blocks", c.form.Get("thread_ts"), len(blocks))
+	json.Unmarshal([]byte(c.Form.Get("blocks")), &blocks) //nolint:errcheck // checked below
+	if c.Form.Get("thread_ts") != "" || len(blocks) != 2 || blocks[0]["type"] != "section" {
+		t.Fatalf("request: thread %q, %d blocks", c.Form.Get("thread_ts"), len(blocks))
 	}
 
 	d := pipeline.Delivery{MessageID: 9, ConversationKey: "C1:1.2", Text: "hello"}
@@ -499,13 +500,13 @@ func TestSend(t *testing.T) {
 		{"server error", func(w http.ResponseWriter) { w.WriteHeader(http.StatusBadGateway) }, false, "502"},
 	}
 	for _, tt := range tests {
-		api.failWith("chat.postMessage", tt.answer)
+		api.Fail("chat.postMessage", tt.answer)
 		_, err := sl.Send(ctx, d)
 		if err == nil || errors.Is(err, pipeline.ErrPermanent) != tt.permanent || !strings.Contains(err.Error(), tt.contains) {
 			t.Errorf("%s: %v; want permanent=%v containing %q", tt.name, err, tt.permanent, tt.contains)
 		}
 	}
-	before := len(api.callsTo("chat.postMessage"))
+	before := len(api.Calls("chat.postMessage"))
 	for _, bad := range []pipeline.Delivery{
 		{MessageID: 9, ConversationKey: "C1", Text: "pick", Buttons: []pipeline.Button{{ID: strings.Repeat("x", 2001), Label: "X"}}},
 		{MessageID: 9, ConversationKey: "", Text: "hi"},
@@ -515,15 +516,15 @@ func TestSend(t *testing.T) {
 			t.Errorf("%+v: %v; want permanent", bad, err)
 		}
 	}
-	if len(api.callsTo("chat.postMessage")) != before {
+	if len(api.Calls("chat.postMessage")) != before {
 		t.Error("an unsendable message was sent")
 	}
 }
 
 func TestUserTimezone(t *testing.T) {
 	t.Parallel()
-	api := newFakeAPI(t)
-	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: api.srv.GetAPIURL()})
+	api := slackfake.NewServer(t)
+	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: api.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -531,10 +532,10 @@ func TestUserTimezone(t *testing.T) {
 	if err != nil || tz != "Europe/Berlin" {
 		t.Fatalf("%q, %v", tz, err)
 	}
-	if calls := api.callsTo("users.info"); len(calls) != 1 || calls[0].form.Get("user") != "U1" {
+	if calls := api.Calls("users.info"); len(calls) != 1 || calls[0].Form.Get("user") != "U1" {
 		t.Fatalf("users.info requests: %+v", calls)
 	}
-	api.failWith("users.info", func(w http.ResponseWriter) { fmt.Fprint(w, `{"ok":false,"error":"user_not_found"}`) })
+	api.Fail("users.info", func(w http.ResponseWriter) { fmt.Fprint(w, `{"ok":false,"error":"user_not_found"}`) })
 	if _, err := sl.UserTimezone(context.Background(), "U404"); err == nil || !strings.Contains(err.Error(), "user_not_found") {
 		t.Fatalf("unknown user: %v", err)
 	}
@@ -542,16 +543,16 @@ func TestUserTimezone(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	t.Parallel()
-	api := newFakeAPI(t)
-	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: strings.TrimSuffix(api.srv.GetAPIURL(), "/")})
-	if err != nil || sl.BotUserID() != testBotUserID {
+	api := slackfake.NewServer(t)
+	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: strings.TrimSuffix(api.URL(), "/")})
+	if err != nil || sl.BotUserID() != slackfake.BotUserID {
 		t.Fatalf("%v, %v", sl, err)
 	}
-	if _, err := slack.New(context.Background(), slack.Config{APIURL: api.srv.GetAPIURL()}); err == nil {
+	if _, err := slack.New(context.Background(), slack.Config{APIURL: api.URL()}); err == nil {
 		t.Fatal("no token was accepted")
 	}
-	api.failWith("auth.test", func(w http.ResponseWriter) { fmt.Fprint(w, `{"ok":false,"error":"invalid_auth"}`) })
-	if _, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-bad", APIURL: api.srv.GetAPIURL()}); err == nil {
+	api.Fail("auth.test", func(w http.ResponseWriter) { fmt.Fprint(w, `{"ok":false,"error":"invalid_auth"}`) })
+	if _, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-bad", APIURL: api.URL()}); err == nil {
 		t.Fatal("a token Slack refuses was accepted")
 	}
 }

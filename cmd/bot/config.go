@@ -39,6 +39,13 @@ type Config struct {
 	TelegramToken         string `env:"TELEGRAM_BOT_TOKEN"`
 	TelegramWebhookSecret string `env:"TELEGRAM_WEBHOOK_SECRET"`
 	TelegramAPIURL        string `env:"TELEGRAM_API_URL"`
+
+	// Slack is on when a bot token is set: Events API over HTTP, and
+	// Socket Mode too when an app token is set.
+	SlackBotToken      string `env:"SLACK_BOT_TOKEN"`
+	SlackSigningSecret string `env:"SLACK_SIGNING_SECRET"`
+	SlackAppToken      string `env:"SLACK_APP_TOKEN"`
+	SlackAPIURL        string `env:"SLACK_API_URL"`
 }
 
 // LoadConfig reads the environment. A missing or invalid variable is one
@@ -98,6 +105,14 @@ func (c Config) validate() error {
 		return errors.New("config: HEARTH_SHUTDOWN_TIMEOUT must be positive")
 	case c.TelegramToken != "" && c.PublicURL != "" && c.TelegramWebhookSecret == "":
 		return errors.New("config: TELEGRAM_WEBHOOK_SECRET is required for the Telegram webhook (HEARTH_PUBLIC_URL is set)")
+	}
+	if c.SlackBotToken != "" && c.SlackSigningSecret == "" && c.SlackAppToken == "" {
+		return errors.New("config: SLACK_SIGNING_SECRET is required for Slack's HTTP endpoints (or set SLACK_APP_TOKEN for Socket Mode)")
+	}
+	if c.SlackAPIURL != "" {
+		if u, err := url.Parse(c.SlackAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return fmt.Errorf("config: SLACK_API_URL %q is not an http(s) URL", c.SlackAPIURL)
+		}
 	}
 	if c.TelegramAPIURL != "" {
 		if u, err := url.Parse(c.TelegramAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

@@ -19,6 +19,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	slackadapter "github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/webchat"
 	"github.com/hearthbot/hearth/integrations/builtin"
@@ -63,6 +64,8 @@ type App struct {
 	Engine *action.Engine
 	// Telegram is the Telegram bot, when TELEGRAM_BOT_TOKEN is set.
 	Telegram *telegram.Adapter
+	// Slack is the Slack app, when SLACK_BOT_TOKEN is set.
+	Slack *slackadapter.Adapter
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -150,6 +153,17 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		}
 		a.Senders[pipeline.ChannelTelegram] = a.Telegram
 	}
+	if cfg.SlackBotToken != "" {
+		a.Slack, err = slackadapter.New(ctx, slackadapter.Config{
+			BotToken: cfg.SlackBotToken, SigningSecret: cfg.SlackSigningSecret, AppToken: cfg.SlackAppToken,
+			APIURL: cfg.SlackAPIURL, Inbox: a.Inbox, Logger: log.With("channel", "slack"),
+		})
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("slack (check SLACK_BOT_TOKEN and SLACK_API_URL): %w", err)
+		}
+		a.Senders[pipeline.ChannelSlack] = a.Slack
+	}
 	a.Handler = a.routes()
 	if cfg.Webchat && cfg.PublicURL != "" {
 		log.Warn("the web chat is on and HEARTH_PUBLIC_URL is set: its sign-in is by name only, so anyone who reaches it can use any name; set HEARTH_WEBCHAT=false on a public server")
@@ -211,6 +225,12 @@ func (a *App) routes() http.Handler {
 	if a.Telegram != nil && a.Config.PublicURL != "" {
 		mux.Handle("POST "+telegram.WebhookPath, a.Telegram)
 	}
+	if a.Slack != nil {
+		h := a.Slack.Handler()
+		for _, p := range []string{slackadapter.EventsPath, slackadapter.InteractionsPath, slackadapter.CommandsPath} {
+			mux.Handle("POST "+p, h)
+		}
+	}
 	if a.Config.Webchat {
 		wc := webchat.New(webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log})
 		mux.Handle("/", wc)
@@ -242,6 +262,13 @@ func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 	wg.Go(func() {
 		a.Store.Listen(listenCtx, store.NotifyChannel, a.Log, a.Hub.Notify) //nolint:errcheck // returns only when stopped
 	})
+	if a.Slack != nil && a.Config.SlackAppToken != "" {
+		wg.Go(func() {
+			if err := a.Slack.RunSocketMode(listenCtx); err != nil && listenCtx.Err() == nil {
+				a.Log.Error("slack socket mode stopped", "error", err)
+			}
+		})
+	}
 	if a.Telegram != nil {
 		if a.Config.PublicURL != "" {
 			if err := a.Telegram.SetWebhook(ctx, a.Config.PublicURL, a.Config.TelegramWebhookSecret); err != nil {

@@ -1,0 +1,95 @@
+// Package slackfake is a fake Slack Web API for tests: slack-go's own
+// slacktest server with auth.test, chat.postMessage, chat.update and
+// users.info answered by handlers that record every request and can fail
+// on demand, driven through the real slack-go client.
+package slackfake
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sync"
+	"testing"
+
+	"github.com/slack-go/slack/slacktest"
+)
+
+// Hearth's identities in the fake workspace, as auth.test answers them.
+const (
+	BotUserID = "UHEARTH"
+	BotID     = "BHEARTH"
+)
+
+// Call is one Web API request the fake received: its form fields.
+type Call struct {
+	Form url.Values
+}
+
+// Server is the fake. Point the client's APIURL at URL().
+type Server struct {
+	srv *slacktest.Server
+
+	mu    sync.Mutex
+	calls map[string][]Call
+	fail  map[string]func(w http.ResponseWriter) // method → failing answer
+	tz    string
+}
+
+// NewServer starts the fake, stopped when the test ends. users.info
+// answers the time zone Europe/Berlin.
+func NewServer(t testing.TB) *Server {
+	t.Helper()
+	f := &Server{calls: map[string][]Call{}, fail: map[string]func(http.ResponseWriter){}, tz: "Europe/Berlin"}
+	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
+		c.Handle("/auth.test", f.handle("auth.test", func(url.Values) any {
+			return map[string]any{"ok": true, "user_id": BotUserID, "bot_id": BotID, "team_id": "T1"}
+		}))
+		c.Handle("/chat.postMessage", f.handle("chat.postMessage", func(form url.Values) any {
+			return map[string]any{"ok": true, "channel": form.Get("channel"), "ts": "1700000000.000100"}
+		}))
+		c.Handle("/chat.update", f.handle("chat.update", func(form url.Values) any {
+			return map[string]any{"ok": true, "channel": form.Get("channel"), "ts": form.Get("ts")}
+		}))
+		c.Handle("/users.info", f.handle("users.info", func(form url.Values) any {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return map[string]any{"ok": true, "user": map[string]any{"id": form.Get("user"), "name": "ann", "tz": f.tz}}
+		}))
+	})
+	f.srv.Start()
+	t.Cleanup(f.srv.Stop)
+	return f
+}
+
+func (f *Server) handle(method string, answer func(url.Values) any) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm() //nolint:errcheck // an empty form is checked by the test
+		f.mu.Lock()
+		f.calls[method] = append(f.calls[method], Call{Form: r.PostForm})
+		failing := f.fail[method]
+		f.mu.Unlock()
+		if failing != nil {
+			failing(w)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(answer(r.PostForm)) //nolint:errcheck // test server
+	}
+}
+
+// Fail makes later calls to method answer with answer.
+func (f *Server) Fail(method string, answer func(w http.ResponseWriter)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method] = answer
+}
+
+// Calls returns the requests made to method so far.
+func (f *Server) Calls(method string) []Call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Call(nil), f.calls[method]...)
+}
+
+// URL is the Web API base URL to configure the client with.
+func (f *Server) URL() string { return f.srv.GetAPIURL() }
