@@ -377,6 +377,7 @@ func TestAcceptRejectsBadInput(t *testing.T) {
 		{"unknown zone", func(in *pipeline.Inbound) { in.Timezone = "Mars/Olympus" }},
 		{"host zone", func(in *pipeline.Inbound) { in.Timezone = "Local" }},
 		{"unknown kind", func(in *pipeline.Inbound) { in.Kind = "sticker" }},
+		{"unsupported without a description", func(in *pipeline.Inbound) { in.Kind, in.Text = pipeline.KindUnsupported, " " }},
 		{"click without button", func(in *pipeline.Inbound) { in.Kind = pipeline.KindButton; in.MessageID = r.MessageID }},
 		{"click on a user message", func(in *pipeline.Inbound) {
 			in.Kind, in.MessageID, in.ButtonID = pipeline.KindButton, r.MessageID, "thanks"

@@ -82,6 +82,10 @@ func (in Inbound) validate() error {
 		if in.MessageID <= 0 || in.ButtonID == "" {
 			return Invalidf("a button click needs message_id and button_id")
 		}
+	case KindUnsupported:
+		if strings.TrimSpace(in.Text) == "" {
+			return Invalidf("an unsupported message needs a description of what it was")
+		}
 	default:
 		return Invalidf("unknown event kind %q", in.Kind)
 	}

@@ -24,6 +24,9 @@ const (
 	KindMessage EventKind = "message"
 	// KindButton is a click on a button of an earlier bot message.
 	KindButton EventKind = "button"
+	// KindUnsupported is a message Hearth cannot read yet; Text names
+	// what it was ("voice note", "photo"), so the reply can say so.
+	KindUnsupported EventKind = "unsupported"
 )
 
 // Inbound is one normalised event from a channel adapter, before it is

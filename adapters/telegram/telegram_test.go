@@ -180,6 +180,28 @@ func TestPrivateMessage(t *testing.T) {
 	}
 }
 
+// A private message Hearth cannot read (a voice note, a photo) is stored
+// as an unsupported event, so the user gets a reply instead of silence.
+func TestUnsupportedMessages(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "")
+	for i, tt := range []struct{ field, want string }{
+		{`"voice":{"file_id":"v","file_unique_id":"v","duration":3}`, "voice note"},
+		{`"photo":[{"file_id":"p","file_unique_id":"p","width":1,"height":1}]`, "photo"},
+		{`"document":{"file_id":"d","file_unique_id":"d"}`, "file"},
+	} {
+		body := fmt.Sprintf(`{"update_id":%d,"message":{"message_id":1,"date":1,"from":{"id":1001,"is_bot":false,"first_name":"Ann"},"chat":{"id":1001,"type":"private"},%s}}`, 60+i, tt.field)
+		if code, out := b.post(t, testSecret, body); code != http.StatusOK {
+			t.Fatalf("%s: %d %v", tt.want, code, out)
+		}
+		var kind, text string
+		err := b.store.Pool().QueryRow(context.Background(), `SELECT kind, text FROM inbound_events WHERE external_id = $1`, fmt.Sprintf("update:%d", 60+i)).Scan(&kind, &text)
+		if err != nil || kind != "unsupported" || text != tt.want {
+			t.Fatalf("stored %q %q (%v); want unsupported %q", kind, text, err, tt.want)
+		}
+	}
+}
+
 func TestIgnored(t *testing.T) {
 	t.Parallel()
 	b := setup(t, "")
@@ -189,7 +211,8 @@ func TestIgnored(t *testing.T) {
 		{"group with a longer username", groupText(22, "@hearth_home_bot2 hi", "")},
 		{"bot author", `{"update_id":23,"message":{"message_id":1,"date":1,"from":{"id":9,"is_bot":true,"first_name":"Other"},"chat":{"id":9,"type":"private"},"text":"hi"}}`},
 		{"Hearth itself", fmt.Sprintf(`{"update_id":24,"message":{"message_id":1,"date":1,"from":{"id":%d,"is_bot":true,"first_name":"Hearth"},"chat":{"id":-100500,"type":"group"},"text":"@%s hi"}}`, telegramtest.BotID, telegramtest.Username)},
-		{"sticker", `{"update_id":25,"message":{"message_id":1,"date":1,"from":{"id":1001,"is_bot":false,"first_name":"Ann"},"chat":{"id":1001,"type":"private"},"sticker":{"file_id":"x"}}}`},
+		{"sticker in a group", `{"update_id":25,"message":{"message_id":1,"date":1,"from":{"id":1001,"is_bot":false,"first_name":"Ann"},"chat":{"id":-100500,"type":"group"},"sticker":{"file_id":"x"}}}`},
+		{"service message", `{"update_id":29,"message":{"message_id":1,"date":1,"from":{"id":1001,"is_bot":false,"first_name":"Ann"},"chat":{"id":1001,"type":"private"},"new_chat_title":"x"}}`},
 		{"channel post", `{"update_id":26,"channel_post":{"message_id":1,"date":1,"chat":{"id":-1001,"type":"channel"},"text":"news"}}`},
 		{"edited message", `{"update_id":27,"edited_message":{"message_id":1,"date":1,"from":{"id":1001,"is_bot":false,"first_name":"Ann"},"chat":{"id":1001,"type":"private"},"text":"hi"}}`},
 		{"unknown update type", `{"update_id":28,"some_future_thing":{"x":1}}`},

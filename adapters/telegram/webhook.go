@@ -122,10 +122,16 @@ func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (p
 	default:
 		return pipeline.Inbound{}, false
 	}
-	// Photos, stickers and voice notes carry no text; until voice notes
-	// are transcribed they are not answered.
+	kind := pipeline.KindMessage
 	if strings.TrimSpace(text) == "" {
-		return pipeline.Inbound{}, false
+		// Photos, stickers and voice notes carry no text. In a private
+		// chat they get a reply saying what Hearth can't read yet; in a
+		// group, silence is kinder than a bot answering every sticker.
+		what := unsupportedKind(m)
+		if what == "" || m.Chat.Type != models.ChatTypePrivate {
+			return pipeline.Inbound{}, false
+		}
+		kind, text = pipeline.KindUnsupported, what
 	}
 	return pipeline.Inbound{
 		Channel:         pipeline.ChannelTelegram,
@@ -133,10 +139,34 @@ func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (p
 		ConversationKey: strconv.FormatInt(m.Chat.ID, 10),
 		UserKey:         strconv.FormatInt(m.From.ID, 10),
 		UserName:        displayName(m.From),
-		Kind:            pipeline.KindMessage,
+		Kind:            kind,
 		Text:            text,
 		Payload:         raw,
 	}, true
+}
+
+// unsupportedKind names what a message without text carried, or "" for
+// service messages (a member joined, a title changed) that need no reply.
+func unsupportedKind(m *models.Message) string {
+	switch {
+	case m.Voice != nil, m.VideoNote != nil:
+		return "voice note"
+	case m.Audio != nil:
+		return "audio"
+	case len(m.Photo) > 0:
+		return "photo"
+	case m.Sticker != nil:
+		return "sticker"
+	case m.Video != nil:
+		return "video"
+	case m.Document != nil:
+		return "file"
+	case m.Location != nil:
+		return "location"
+	case m.Contact != nil:
+		return "contact"
+	}
+	return ""
 }
 
 func (a *Adapter) clickEvent(q *models.CallbackQuery, raw []byte) (pipeline.Inbound, bool) {

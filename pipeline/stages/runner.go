@@ -96,10 +96,14 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pipeline.Ou
 		Timings: map[string]int64{}, Actions: []store.TraceAction{},
 	}}
 	var text string
-	if t.Event.Kind == pipeline.KindButton {
+	switch t.Event.Kind {
+	case pipeline.KindButton:
 		st.trace.Intent = "button"
 		text, err = r.button(ctx, st)
-	} else {
+	case pipeline.KindUnsupported:
+		st.trace.Intent = "unsupported"
+		text = unsupportedReply(t.Event.Text)
+	default:
 		text, err = r.message(ctx, st)
 	}
 	if err != nil {
@@ -460,6 +464,15 @@ func (r *Runner) editPrompt(ctx context.Context, st *turnState, buttonID, outcom
 	if _, err := r.cfg.State.EditMessageWithButton(ctx, conv, buttonID, outcome); err != nil {
 		r.cfg.Log.WarnContext(ctx, "editing the prompt failed", "turn_id", st.t.Event.ID, "error", err)
 	}
+}
+
+// unsupportedReply answers a message Hearth cannot read: say what it
+// was and what works instead, never silence (ARCHITECTURE.md, invariant 9).
+func unsupportedReply(what string) string {
+	if what == "voice note" || what == "audio" {
+		return "I can't listen to voice notes yet: transcription isn't set up on this Hearth. Could you type it instead?"
+	}
+	return fmt.Sprintf("I can only read text for now, so I can't do anything with a %s. Could you tell me in words?", what)
 }
 
 func decidedWord(s action.ApprovalState) string {
