@@ -185,12 +185,14 @@ func (s *Store) existingReceipt(ctx context.Context, in pipeline.Inbound) (pipel
 }
 
 // checkButton makes sure the clicked button was offered by a bot message
-// of this conversation, so a click cannot name another user's message.
+// of this conversation, so a click cannot name another user's message. It
+// does not wait for the message to be recorded as delivered: the platform
+// shows it (and a quick thumb can click it) a moment before that commits.
 func checkButton(ctx context.Context, tx pgx.Tx, conversationID, messageID int64, buttonID string) error {
 	var buttons []pipeline.Button
 	err := tx.QueryRow(ctx, `
 		SELECT buttons FROM messages
-		WHERE id = $1 AND conversation_id = $2 AND sender = 'bot' AND seq IS NOT NULL`,
+		WHERE id = $1 AND conversation_id = $2 AND sender = 'bot'`,
 		messageID, conversationID).Scan(&buttons)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return pipeline.Invalidf("message %d is not a bot message in this conversation", messageID)
