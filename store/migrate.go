@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -104,4 +105,24 @@ func (s *Store) MigrationsCurrent(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("migrations: %w", translate(err))
 	}
 	return !pending, nil
+}
+
+// ErrNotReady means the database answers but its migrations are not all
+// applied: the server must not take traffic yet.
+var ErrNotReady = errors.New("migrations pending")
+
+// Ready reports whether this replica can serve: the database answers and
+// both River's and Hearth's migrations are applied.
+func (s *Store) Ready(ctx context.Context) error {
+	if err := s.Ping(ctx); err != nil {
+		return err
+	}
+	current, err := s.MigrationsCurrent(ctx)
+	if err != nil {
+		return err
+	}
+	if !current {
+		return ErrNotReady
+	}
+	return nil
 }

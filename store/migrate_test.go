@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"sync"
 	"testing"
@@ -80,5 +81,22 @@ func TestOpenRefusesUnmigratedDatabase(t *testing.T) {
 	// Open registers pgvector's types, which only migrations create.
 	if _, err := store.Open(ctx, url, store.Config{}); err == nil {
 		t.Fatal("Open on an unmigrated database should fail: pgvector's types do not exist yet")
+	}
+}
+
+// A database that answers but lacks a migration is not ready: the probe
+// keeps traffic away until `bot migrate` (or a new replica) applies it.
+func TestReadyNeedsEveryMigration(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	if err := st.Ready(ctx); err != nil {
+		t.Fatalf("migrated database: %v", err)
+	}
+	if _, err := st.Pool().Exec(ctx, "DELETE FROM goose_db_version WHERE version_id = (SELECT max(version_id) FROM goose_db_version)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Ready(ctx); !errors.Is(err, store.ErrNotReady) {
+		t.Fatalf("Ready = %v; want ErrNotReady", err)
 	}
 }

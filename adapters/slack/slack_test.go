@@ -17,12 +17,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -39,24 +38,13 @@ type testBundle struct {
 // Inbox and an insert-only River client, against slacktest's server.
 func setup(t *testing.T, dbURL string) *testBundle {
 	t.Helper()
-	if dbURL == "" {
-		dbURL = storetest.NewDatabase(t)
-	}
-	st, err := store.Open(context.Background(), dbURL, store.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	client, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, inbox := pipelinetest.NewInbox(t, dbURL)
 	api := slackfake.NewServer(t)
 	sl, err := slack.New(context.Background(), slack.Config{
 		BotToken:      "xoxb-test",
 		SigningSecret: testSecret,
 		APIURL:        api.URL(),
-		Inbox:         pipeline.NewInbox(st, client, nil),
+		Inbox:         inbox,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -570,16 +558,7 @@ func TestDatabaseDownIs503(t *testing.T) {
 	}
 	proxy.Restore()
 
-	direct, err := store.Open(context.Background(), dbURL, store.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer direct.Close()
-	var events, jobs int
-	direct.Pool().QueryRow(context.Background(), "SELECT (SELECT count(*) FROM inbound_events), (SELECT count(*) FROM river_job)").Scan(&events, &jobs) //nolint:errcheck // checked below
-	if events != 0 || jobs != 0 {
-		t.Fatalf("after a 503: %d events, %d jobs stored; want none", events, jobs)
-	}
+	pipelinetest.AssertNothingStored(t, dbURL)
 	retry := signed(slack.EventsPath, body)
 	retry.header.Set("X-Slack-Retry-Num", "1")
 	if code, out := b.do(t, retry); code != http.StatusOK || out["duplicate"] == true {

@@ -12,12 +12,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -34,24 +33,13 @@ type testBundle struct {
 // Inbox and an insert-only River client, against a fake Bot API.
 func setup(t *testing.T, dbURL string) *testBundle {
 	t.Helper()
-	if dbURL == "" {
-		dbURL = storetest.NewDatabase(t)
-	}
-	st, err := store.Open(context.Background(), dbURL, store.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
-	client, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, inbox := pipelinetest.NewInbox(t, dbURL)
 	api := telegramtest.NewServer(t)
 	tg, err := telegram.New(context.Background(), telegram.Config{
 		Token:         telegramtest.Token,
 		APIURL:        api.URL,
 		WebhookSecret: testSecret,
-		Inbox:         pipeline.NewInbox(st, client, nil),
+		Inbox:         inbox,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -435,16 +423,7 @@ func TestDatabaseDownIs503(t *testing.T) {
 	}
 	proxy.Restore()
 
-	direct, err := store.Open(context.Background(), dbURL, store.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer direct.Close()
-	var events, jobs int
-	direct.Pool().QueryRow(context.Background(), "SELECT (SELECT count(*) FROM inbound_events), (SELECT count(*) FROM river_job)").Scan(&events, &jobs) //nolint:errcheck // checked below
-	if events != 0 || jobs != 0 {
-		t.Fatalf("after a 503: %d events, %d jobs stored; want none", events, jobs)
-	}
+	pipelinetest.AssertNothingStored(t, dbURL)
 	if code, _ := b.post(t, testSecret, privateText(70, 1001, "anyone home?")); code != http.StatusOK {
 		t.Fatalf("Telegram's retry after the database came back: %d; want 200", code)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hearthbot/hearth/adapters/webchat"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -223,16 +224,7 @@ func TestDatabaseDownIs503(t *testing.T) {
 	}
 	proxy.Restore()
 
-	direct, err := store.Open(context.Background(), dbURL, store.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer direct.Close()
-	var events, jobs int
-	direct.Pool().QueryRow(context.Background(), "SELECT (SELECT count(*) FROM inbound_events), (SELECT count(*) FROM river_job)").Scan(&events, &jobs) //nolint:errcheck // checked below
-	if events != 0 || jobs != 0 {
-		t.Fatalf("after a 503: %d events, %d jobs stored; want none", events, jobs)
-	}
+	pipelinetest.AssertNothingStored(t, dbURL)
 	if code, _ := b.do(t, "POST", "/api/webchat/messages", `{"user":"Ann","text":"anyone home?"}`); code != 202 {
 		t.Fatalf("after the database came back: %d; want 202", code)
 	}

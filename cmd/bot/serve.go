@@ -210,13 +210,8 @@ func (a *App) routes() http.Handler {
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		if err := a.Store.Ping(ctx); err != nil {
-			http.Error(w, "database unreachable", http.StatusServiceUnavailable)
-			return
-		}
-		current, err := a.Store.MigrationsCurrent(ctx)
-		if err != nil || !current {
-			http.Error(w, "migrations pending", http.StatusServiceUnavailable)
+		if err := a.Store.Ready(ctx); err != nil {
+			http.Error(w, "not ready: "+readyReason(err), http.StatusServiceUnavailable)
 			return
 		}
 		w.Write([]byte("ready\n")) //nolint:errcheck // client went away
@@ -324,6 +319,14 @@ func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 	}
 	a.Log.Info("stopped")
 	return nil
+}
+
+// readyReason is the probe's answer; details stay in the logs.
+func readyReason(err error) string {
+	if errors.Is(err, store.ErrNotReady) {
+		return "migrations pending"
+	}
+	return "database unreachable"
 }
 
 func newLogger(cfg Config, out io.Writer) *slog.Logger {

@@ -179,15 +179,6 @@ var payloadTypes = map[Kind]reflect.Type{
 	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
 }
 
-// Kinds lists every action kind.
-func Kinds() []Kind {
-	out := make([]Kind, 0, len(payloadTypes))
-	for k := range payloadTypes {
-		out = append(out, k)
-	}
-	return out
-}
-
 // schemas derives and resolves every kind's schema once, on first use.
 var schemas = sync.OnceValues(func() (map[Kind]*jsonschema.Resolved, error) {
 	m := make(map[Kind]*jsonschema.Resolved, len(payloadTypes))
