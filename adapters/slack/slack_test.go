@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
 	"github.com/hearthbot/hearth/pipeline"
@@ -357,23 +355,7 @@ func TestSlashCommand(t *testing.T) {
 // finished turn would, and returns its id.
 func (b *testBundle) botReply(t *testing.T, user, conv string, out pipeline.Outbound) int64 {
 	t.Helper()
-	ctx := context.Background()
-	c, err := b.store.FindContact(ctx, pipeline.ChannelSlack, user, conv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, _, leased, found, err := b.store.LeaseConversation(ctx, c.ConversationID, "test", time.Minute)
-	if err != nil || !leased || !found {
-		t.Fatalf("lease: %v %v %v", leased, found, err)
-	}
-	if _, err := b.store.CompleteEvent(ctx, ev, "test", []pipeline.Outbound{out}, true, func(context.Context, pgx.Tx, []int64) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := b.store.Messages(ctx, c.ConversationID, 0, 10)
-	if err != nil || len(msgs) == 0 || msgs[len(msgs)-1].From != pipeline.FromBot {
-		t.Fatalf("messages %+v, %v", msgs, err)
-	}
-	return msgs[len(msgs)-1].ID
+	return pipelinetest.BotReply(t, b.store, pipeline.ChannelSlack, user, conv, out)
 }
 
 // A reply with buttons goes out as Block Kit in the mention's thread;

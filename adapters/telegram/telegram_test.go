@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
 	"github.com/hearthbot/hearth/pipeline"
@@ -356,23 +354,7 @@ func TestButtons(t *testing.T) {
 // finished turn would, and returns its id.
 func (b *testBundle) botReply(t *testing.T, chat string, out pipeline.Outbound) int64 {
 	t.Helper()
-	ctx := context.Background()
-	c, err := b.store.FindContact(ctx, pipeline.ChannelTelegram, chat, chat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, _, leased, found, err := b.store.LeaseConversation(ctx, c.ConversationID, "test", time.Minute)
-	if err != nil || !leased || !found {
-		t.Fatalf("lease: %v %v %v", leased, found, err)
-	}
-	if _, err := b.store.CompleteEvent(ctx, ev, "test", []pipeline.Outbound{out}, true, func(context.Context, pgx.Tx, []int64) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	msgs, err := b.store.Messages(ctx, c.ConversationID, 0, 10)
-	if err != nil || len(msgs) == 0 || msgs[len(msgs)-1].From != pipeline.FromBot {
-		t.Fatalf("messages %+v, %v", msgs, err)
-	}
-	return msgs[len(msgs)-1].ID
+	return pipelinetest.BotReply(t, b.store, pipeline.ChannelTelegram, chat, chat, out)
 }
 
 func TestSendErrors(t *testing.T) {

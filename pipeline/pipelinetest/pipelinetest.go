@@ -7,6 +7,9 @@ package pipelinetest
 import (
 	"context"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -55,4 +58,28 @@ func AssertNothingStored(t testing.TB, dbURL string) {
 	if events != 0 || jobs != 0 {
 		t.Fatalf("%d events and %d jobs stored; want none", events, jobs)
 	}
+}
+
+// BotReply stores out as a visible bot message in the conversation of
+// (ch, userKey, convKey), the way a finished turn would, answering its
+// oldest pending event, and returns the message id (for button clicks).
+func BotReply(t testing.TB, st *store.Store, ch pipeline.Channel, userKey, convKey string, out pipeline.Outbound) int64 {
+	t.Helper()
+	ctx := context.Background()
+	c, err := st.FindContact(ctx, ch, userKey, convKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, _, leased, found, err := st.LeaseConversation(ctx, c.ConversationID, "pipelinetest", time.Minute)
+	if err != nil || !leased || !found {
+		t.Fatalf("lease: leased %v, found %v, %v", leased, found, err)
+	}
+	if _, err := st.CompleteEvent(ctx, ev, "pipelinetest", []pipeline.Outbound{out}, true, func(context.Context, pgx.Tx, []int64) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := st.Messages(ctx, c.ConversationID, 0, 10)
+	if err != nil || len(msgs) == 0 || msgs[len(msgs)-1].From != pipeline.FromBot {
+		t.Fatalf("messages %+v, %v", msgs, err)
+	}
+	return msgs[len(msgs)-1].ID
 }
