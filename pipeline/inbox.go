@@ -86,6 +86,10 @@ func (in Inbound) validate() error {
 		if strings.TrimSpace(in.Text) == "" {
 			return Invalidf("an unsupported message needs a description of what it was")
 		}
+	case KindVoice:
+		if err := in.Audio.validate(); err != nil {
+			return err
+		}
 	default:
 		return Invalidf("unknown event kind %q", in.Kind)
 	}

@@ -27,6 +27,9 @@ const (
 	// KindUnsupported is a message Hearth cannot read yet; Text names
 	// what it was ("voice note", "photo"), so the reply can say so.
 	KindUnsupported EventKind = "unsupported"
+	// KindVoice is a voice note or audio clip: Audio says where it is, and
+	// the turn transcribes it (see TranscribeVoice). Text may name it.
+	KindVoice EventKind = "voice"
 )
 
 // Inbound is one normalised event from a channel adapter, before it is
@@ -53,6 +56,9 @@ type Inbound struct {
 	ButtonID  string
 	// Payload is the raw platform event, kept for debugging and replays.
 	Payload json.RawMessage
+	// Audio references the recording of a KindVoice event; it is stored
+	// with the event and fetched by the turn, never at ingress.
+	Audio *AudioRef
 }
 
 // Receipt is what accepting an inbound event produced.

@@ -135,7 +135,12 @@ func (s *Store) acceptGeneral(ctx context.Context, in pipeline.Inbound, enqueue 
 			if err != nil {
 				return fmt.Errorf("insert event: %w", err)
 			}
-			if in.Kind == pipeline.KindMessage {
+			if in.Kind == pipeline.KindVoice {
+				if err := insertVoiceNote(ctx, tx, r.EventID, in.Audio); err != nil {
+					return err
+				}
+			}
+			if in.Kind == pipeline.KindMessage || in.Kind == pipeline.KindVoice {
 				// No NOTIFY here: Postgres serialises the commits of notifying
 				// transactions, which halves ingress throughput. Live views
 				// see the user's line with the bot's reply (which notifies),
@@ -144,7 +149,7 @@ func (s *Store) acceptGeneral(ctx context.Context, in pipeline.Inbound, enqueue 
 					INSERT INTO messages (conversation_id, sender, inbound_event_id, text, seq, delivered_at)
 					VALUES ($1, 'user', $2, $3, nextval('message_seq'), now())
 					RETURNING id`,
-					c.ConversationID, r.EventID, in.Text).Scan(&r.MessageID)
+					c.ConversationID, r.EventID, transcriptLine(in)).Scan(&r.MessageID)
 				if err != nil {
 					return fmt.Errorf("insert message: %w", err)
 				}

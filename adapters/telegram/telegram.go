@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -73,6 +74,8 @@ type Adapter struct {
 	bot     *bot.Bot
 	me      models.User
 	mention *regexp.Regexp
+	// files downloads voice notes (see FetchAudio).
+	files *http.Client
 }
 
 var _ pipeline.Sender = (*Adapter)(nil)
@@ -94,7 +97,7 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	a := &Adapter{cfg: cfg}
+	a := &Adapter{cfg: cfg, files: &http.Client{Timeout: 2 * time.Minute}}
 	b, err := bot.New(cfg.Token,
 		bot.WithServerURL(cfg.APIURL),
 		// getMe is called below with the caller's context, and its answer

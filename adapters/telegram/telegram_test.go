@@ -166,25 +166,39 @@ func TestPrivateMessage(t *testing.T) {
 	}
 }
 
-// A private message Hearth cannot read (a voice note, a photo) is stored
-// as an unsupported event, so the user gets a reply instead of silence.
+// A private message Hearth cannot read (a photo, a file) is stored as an
+// unsupported event, so the user gets a reply instead of silence; a voice
+// note is stored as a voice event with the reference to its audio, which
+// the turn downloads (nothing is fetched at ingress).
 func TestUnsupportedMessages(t *testing.T) {
 	t.Parallel()
 	b := setup(t, "")
-	for i, tt := range []struct{ field, want string }{
-		{`"voice":{"file_id":"v","file_unique_id":"v","duration":3}`, "voice note"},
-		{`"photo":[{"file_id":"p","file_unique_id":"p","width":1,"height":1}]`, "photo"},
-		{`"document":{"file_id":"d","file_unique_id":"d"}`, "file"},
+	for i, tt := range []struct{ field, kind, want string }{
+		{`"voice":{"file_id":"v","file_unique_id":"v","duration":3,"mime_type":"audio/ogg","file_size":4200}`, "voice", "voice note"},
+		{`"video_note":{"file_id":"n","file_unique_id":"n","length":240,"duration":3}`, "unsupported", "video note"},
+		{`"photo":[{"file_id":"p","file_unique_id":"p","width":1,"height":1}]`, "unsupported", "photo"},
+		{`"document":{"file_id":"d","file_unique_id":"d"}`, "unsupported", "file"},
 	} {
 		body := fmt.Sprintf(`{"update_id":%d,"message":{"message_id":1,"date":1,"from":{"id":1001,"is_bot":false,"first_name":"Ann"},"chat":{"id":1001,"type":"private"},%s}}`, 60+i, tt.field)
 		if code, out := b.post(t, testSecret, body); code != http.StatusOK {
 			t.Fatalf("%s: %d %v", tt.want, code, out)
 		}
+		var id int64
 		var kind, text string
-		err := b.store.Pool().QueryRow(context.Background(), `SELECT kind, text FROM inbound_events WHERE external_id = $1`, fmt.Sprintf("update:%d", 60+i)).Scan(&kind, &text)
-		if err != nil || kind != "unsupported" || text != tt.want {
-			t.Fatalf("stored %q %q (%v); want unsupported %q", kind, text, err, tt.want)
+		err := b.store.Pool().QueryRow(context.Background(), `SELECT id, kind, text FROM inbound_events WHERE external_id = $1`, fmt.Sprintf("update:%d", 60+i)).Scan(&id, &kind, &text)
+		if err != nil || kind != tt.kind || text != tt.want {
+			t.Fatalf("stored %q %q (%v); want %s %q", kind, text, err, tt.kind, tt.want)
 		}
+		if kind == "voice" {
+			ref, transcript, err := b.store.VoiceNote(context.Background(), id)
+			want := pipeline.AudioRef{FileID: "v", Size: 4200, MIME: "audio/ogg", Name: "voice.ogg", Duration: 3}
+			if err != nil || ref != want || transcript != "" {
+				t.Fatalf("voice note %+v %q (%v); want %+v, not transcribed", ref, transcript, err, want)
+			}
+		}
+	}
+	if calls := b.api.Calls("getFile"); len(calls) != 0 {
+		t.Fatalf("ingress downloaded audio: %+v", calls)
 	}
 }
 

@@ -123,7 +123,12 @@ func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (p
 		return pipeline.Inbound{}, false
 	}
 	kind := pipeline.KindMessage
-	if strings.TrimSpace(text) == "" {
+	audio := audioRef(m)
+	if audio != nil {
+		// Transcribed by the turn, not here: ingress only stores where
+		// the recording is.
+		kind, text = pipeline.KindVoice, "voice note"
+	} else if strings.TrimSpace(text) == "" {
 		// Photos, stickers and voice notes carry no text. In a private
 		// chat they get a reply saying what Hearth can't read yet; in a
 		// group, silence is kinder than a bot answering every sticker.
@@ -142,6 +147,7 @@ func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (p
 		Kind:            kind,
 		Text:            text,
 		Payload:         raw,
+		Audio:           audio,
 	}, true
 }
 
@@ -149,8 +155,10 @@ func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (p
 // service messages (a member joined, a title changed) that need no reply.
 func unsupportedKind(m *models.Message) string {
 	switch {
-	case m.Voice != nil, m.VideoNote != nil:
+	case m.Voice != nil:
 		return "voice note"
+	case m.VideoNote != nil:
+		return "video note"
 	case m.Audio != nil:
 		return "audio"
 	case len(m.Photo) > 0:

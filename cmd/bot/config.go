@@ -46,6 +46,16 @@ type Config struct {
 	SlackSigningSecret string `env:"SLACK_SIGNING_SECRET"`
 	SlackAppToken      string `env:"SLACK_APP_TOKEN"`
 	SlackAPIURL        string `env:"SLACK_API_URL"`
+
+	// Voice notes are transcribed by Transcribe: none, openai (any
+	// OpenAI-compatible /v1/audio/transcriptions) or aws (Amazon
+	// Transcribe Streaming).
+	Transcribe         string `env:"HEARTH_TRANSCRIBE" envDefault:"none"`
+	TranscribeURL      string `env:"HEARTH_TRANSCRIBE_URL"`
+	TranscribeAPIKey   string `env:"HEARTH_TRANSCRIBE_API_KEY"`
+	TranscribeModel    string `env:"HEARTH_TRANSCRIBE_MODEL"`
+	TranscribeLanguage string `env:"HEARTH_TRANSCRIBE_LANGUAGE"`
+	TranscribeRegion   string `env:"HEARTH_TRANSCRIBE_REGION"`
 }
 
 // LoadConfig reads the environment. A missing or invalid variable is one
@@ -113,6 +123,9 @@ func (c Config) validate() error {
 		if u, err := url.Parse(c.SlackAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return fmt.Errorf("config: SLACK_API_URL %q is not an http(s) URL", c.SlackAPIURL)
 		}
+	}
+	if err := c.validateTranscribe(); err != nil {
+		return err
 	}
 	if c.TelegramAPIURL != "" {
 		if u, err := url.Parse(c.TelegramAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

@@ -95,6 +95,11 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	}
 	providers := builtin.New(st)
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
+	transcriber, err := newTranscriber(ctx, cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, stages.NewRunner(stages.Config{
 		Intent: stages.Classifier{Classifier: classifier},
 		Sources: stages.Sources{
@@ -107,6 +112,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		State:     st,
 		Log:       log,
 	})))
+	// Voice notes become text turns first, so a spoken link code or time
+	// zone works like a typed one.
+	a.Turns = pipeline.TranscribeVoice(a.voiceConfig(transcriber), a.Turns)
 
 	// The workers look up the sender and handler through the App at work
 	// time, so tests can swap them after Open.

@@ -1,7 +1,8 @@
 // Package telegramtest is a fake Telegram Bot API server for tests: good
 // enough for the real go-telegram/bot client (getMe, sendMessage,
-// editMessageText, answerCallbackQuery, setWebhook, deleteWebhook, and
-// getUpdates from a queue), recording every call.
+// editMessageText, answerCallbackQuery, setWebhook, deleteWebhook,
+// getUpdates from a queue, and getFile with file downloads of what AddFile
+// put there), recording every call.
 package telegramtest
 
 import (
@@ -40,12 +41,13 @@ type Server struct {
 	fail    map[string]string // method → raw error answer
 	updates []json.RawMessage
 	queued  chan struct{}
+	files   map[string][]byte // file id → content
 }
 
 // NewServer starts a fake Bot API, closed when the test ends.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
-	f := &Server{fail: map[string]string{}, queued: make(chan struct{}, 1)}
+	f := &Server{fail: map[string]string{}, queued: make(chan struct{}, 1), files: map[string][]byte{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	f.URL = f.srv.URL
 	t.Cleanup(f.srv.Close)
@@ -53,6 +55,19 @@ func NewServer(t testing.TB) *Server {
 }
 
 func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if id, ok := strings.CutPrefix(r.URL.Path, "/file/bot"+Token+"/voice/"); ok {
+		f.mu.Lock()
+		data, found := f.files[id]
+		f.calls = append(f.calls, Call{Method: "download", Form: map[string]string{"file_id": id}})
+		f.mu.Unlock()
+		if !found {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(data) //nolint:errcheck // test server
+		return
+	}
 	method, ok := strings.CutPrefix(r.URL.Path, "/bot"+Token+"/")
 	if !ok {
 		http.Error(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`, http.StatusUnauthorized)
@@ -88,6 +103,15 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 		result = true
 	case "getUpdates":
 		result = f.nextUpdates(r.Context(), form["offset"])
+	case "getFile":
+		f.mu.Lock()
+		data, found := f.files[form["file_id"]]
+		f.mu.Unlock()
+		if !found {
+			w.Write([]byte(`{"ok":false,"error_code":400,"description":"Bad Request: invalid file_id"}`)) //nolint:errcheck // test server
+			return
+		}
+		result = map[string]any{"file_id": form["file_id"], "file_unique_id": "u" + form["file_id"], "file_size": len(data), "file_path": "voice/" + form["file_id"]}
 	default:
 		w.Write([]byte(`{"ok":false,"error_code":404,"description":"Not Found: method not found"}`)) //nolint:errcheck // test server
 		return
@@ -134,6 +158,13 @@ func (f *Server) Queue(update string) {
 	case f.queued <- struct{}{}:
 	default:
 	}
+}
+
+// AddFile makes a file available to getFile and its download link.
+func (f *Server) AddFile(fileID string, data []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.files[fileID] = data
 }
 
 // Fail makes every later call to method answer with the raw JSON answer.

@@ -1,0 +1,188 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MaxAudioBytes bounds a voice note Hearth downloads: the Bot API's own
+// download limit, and plenty for minutes of speech. Larger recordings get
+// a reply saying so.
+const MaxAudioBytes = 20 << 20
+
+// ErrAudioTooLarge marks a recording over MaxAudioBytes. It is permanent:
+// the user gets a reply instead of a retry.
+var ErrAudioTooLarge = errors.New("audio is larger than 20 MB")
+
+// AudioRef says where a voice note's recording is, as the platform
+// described it at ingress. One of FileID and URL is set.
+type AudioRef struct {
+	// FileID is the platform's file id (Telegram's file_id).
+	FileID string `json:"file_id,omitempty"`
+	// URL is a download URL (Slack's url_private_download).
+	URL string `json:"url,omitempty"`
+	// Size is the size in bytes the platform announced; 0 when unknown.
+	Size int64 `json:"size,omitempty"`
+	// MIME is the announced media type ("audio/ogg").
+	MIME string `json:"mime,omitempty"`
+	// Name is the file name, when the platform gives one.
+	Name string `json:"name,omitempty"`
+	// Duration is the length in seconds, when known.
+	Duration int `json:"duration,omitempty"`
+}
+
+func (r *AudioRef) validate() error {
+	switch {
+	case r == nil:
+		return Invalidf("a voice note needs its audio reference")
+	case r.FileID == "" && r.URL == "":
+		return Invalidf("a voice note needs a file id or a download URL")
+	case r.Size < 0 || r.Duration < 0:
+		return Invalidf("a voice note's size and duration cannot be negative")
+	}
+	return nil
+}
+
+// Audio is a downloaded recording.
+type Audio struct {
+	Data []byte
+	// MIME and Name describe the format ("audio/ogg", "voice.ogg").
+	MIME string
+	Name string
+}
+
+// AudioFetcher downloads a recording from the platform it came from,
+// refusing one larger than limit bytes with ErrAudioTooLarge.
+type AudioFetcher interface {
+	FetchAudio(ctx context.Context, ref AudioRef, limit int64) (Audio, error)
+}
+
+// Transcriber turns speech into text. An error that retrying cannot fix
+// (a format the provider refuses, a rejected request) wraps ErrPermanent
+// or ErrInvalid; anything else is retried with the turn.
+type Transcriber interface {
+	Transcribe(ctx context.Context, a Audio) (string, error)
+}
+
+// VoiceStore keeps a voice note's reference and transcript.
+type VoiceStore interface {
+	// VoiceNote returns the event's audio reference and its transcript,
+	// "" until SetTranscript stored one.
+	VoiceNote(ctx context.Context, eventID int64) (ref AudioRef, transcript string, err error)
+	// SetTranscript stores what was heard with the event and its line of
+	// the transcript, so history shows the words, not "voice note".
+	SetTranscript(ctx context.Context, eventID int64, text string) error
+}
+
+// VoiceConfig is what TranscribeVoice needs.
+type VoiceConfig struct {
+	// Store holds references and transcripts. Required.
+	Store VoiceStore
+	// Fetcher returns the downloader of a channel; false when the channel
+	// cannot download audio.
+	Fetcher func(Channel) (AudioFetcher, bool)
+	// Transcriber is the speech-to-text provider; nil when none is set up.
+	Transcriber Transcriber
+	// Setting names what enables transcription, for the reply that says
+	// voice notes are not set up (e.g. "HEARTH_TRANSCRIBE=openai").
+	Setting string
+}
+
+// TranscribeVoice turns a voice note into a text turn for next: it
+// downloads the recording from its platform, transcribes it, stores the
+// transcript with the message, and answers with what it heard before the
+// answer to it. The work happens in the turn (ingress only stored the
+// reference), so a failed download or a provider outage is retried with
+// the turn, and a retried turn reuses a stored transcript. What retrying
+// cannot fix (no provider, too large, a refused format) gets a reply.
+// Every other turn goes to next unchanged.
+func TranscribeVoice(cfg VoiceConfig, next Handler) Handler {
+	return HandlerFunc(func(ctx context.Context, t Turn) ([]Outbound, error) {
+		if t.Event.Kind != KindVoice {
+			return next.HandleTurn(ctx, t)
+		}
+		ref, text, err := cfg.Store.VoiceNote(ctx, t.Event.ID)
+		if err != nil {
+			return nil, fmt.Errorf("voice note: %w", err)
+		}
+		if text == "" {
+			var reply string
+			text, reply, err = transcribe(ctx, cfg, t.Event.Channel, ref)
+			if err != nil || reply != "" {
+				return replyOnly(reply), err
+			}
+			if err := cfg.Store.SetTranscript(ctx, t.Event.ID, text); err != nil {
+				return nil, fmt.Errorf("voice note: %w", err)
+			}
+		}
+		t.Event.Kind, t.Event.Text = KindMessage, text
+		replies, err := next.HandleTurn(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		heard := fmt.Sprintf("Heard: %q", text)
+		if len(replies) == 0 {
+			return []Outbound{{Text: heard}}, nil
+		}
+		replies[0].Text = heard + "\n\n" + replies[0].Text
+		return replies, nil
+	})
+}
+
+// transcribe fetches and transcribes; reply is set (and err nil) when the
+// user must be told something instead.
+func transcribe(ctx context.Context, cfg VoiceConfig, ch Channel, ref AudioRef) (text, reply string, err error) {
+	if cfg.Transcriber == nil {
+		setting := cfg.Setting
+		if setting == "" {
+			setting = "a transcription provider"
+		}
+		return "", "I got your voice note, but voice notes are not set up on this Hearth yet. Whoever runs it can turn them on with " + setting + ". Until then, please type your message.", nil
+	}
+	if ref.Size > MaxAudioBytes {
+		return "", tooLargeReply, nil
+	}
+	var f AudioFetcher
+	if cfg.Fetcher != nil {
+		f, _ = cfg.Fetcher(ch)
+	}
+	if f == nil {
+		return "", "I can't download voice notes from this chat. Please type your message.", nil
+	}
+	audio, err := f.FetchAudio(ctx, ref, MaxAudioBytes)
+	switch {
+	case errors.Is(err, ErrAudioTooLarge):
+		return "", tooLargeReply, nil
+	case errors.Is(err, ErrPermanent), errors.Is(err, ErrNotFound):
+		return "", "I couldn't download that voice note (it may have been deleted). Could you send it again, or type it?", nil
+	case err != nil:
+		return "", "", fmt.Errorf("voice note: download: %w", err)
+	}
+	text, err = cfg.Transcriber.Transcribe(ctx, audio)
+	switch {
+	case errors.Is(err, ErrPermanent), errors.Is(err, ErrInvalid):
+		return "", "I couldn't transcribe that voice note. Could you type it, or try a shorter recording?", nil
+	case err != nil:
+		return "", "", fmt.Errorf("voice note: transcribe: %w", err)
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return "", "I listened, but couldn't make out any words. Could you try again, or type it?", nil
+	}
+	if len(text) > MaxTextBytes {
+		text = text[:MaxTextBytes]
+		text = strings.ToValidUTF8(text, "")
+	}
+	return text, "", nil
+}
+
+const tooLargeReply = "That recording is larger than 20 MB, more than I can take. Could you send a shorter voice note, or type it?"
+
+func replyOnly(text string) []Outbound {
+	if text == "" {
+		return nil
+	}
+	return []Outbound{{Text: text}}
+}
