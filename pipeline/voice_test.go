@@ -20,7 +20,9 @@ func (f fetchFunc) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit 
 
 type transcribeFunc func(ctx context.Context, a pipeline.Audio) (string, error)
 
-func (f transcribeFunc) Transcribe(ctx context.Context, a pipeline.Audio) (string, error) { return f(ctx, a) }
+func (f transcribeFunc) Transcribe(ctx context.Context, a pipeline.Audio) (string, error) {
+	return f(ctx, a)
+}
 
 // TranscribeVoice turns a stored voice note into a text turn, or answers
 // what retrying cannot fix; passing failures are errors, so the turn is
