@@ -33,6 +33,8 @@ type innerEvent struct {
 	Text        string `json:"text"`
 	TS          string `json:"ts"`
 	ThreadTS    string `json:"thread_ts"`
+	// Files come with file_share messages (and mentions with a file).
+	Files []sharedFile `json:"files"`
 }
 
 // errMalformed marks a request Slack would never send: 400.
@@ -110,7 +112,8 @@ func (a *Adapter) callbackInbound(body []byte) (in pipeline.Inbound, ok bool, er
 	// talk to each other forever. Subtypes (message_changed,
 	// message_deleted, bot_message, channel_join, …) are not someone
 	// writing to Hearth.
-	if ev.BotID != "" || ev.Subtype != "" || ev.User == "" || ev.User == a.botUserID {
+	// file_share is someone sharing a file, such as an audio clip.
+	if ev.BotID != "" || (ev.Subtype != "" && ev.Subtype != "file_share") || ev.User == "" || ev.User == a.botUserID {
 		return in, false, nil
 	}
 	in = pipeline.Inbound{
@@ -151,8 +154,12 @@ func (a *Adapter) callbackInbound(body []byte) (in pipeline.Inbound, ok bool, er
 	if ev.Channel == "" {
 		return pipeline.Inbound{}, false, fmt.Errorf("%w: event without channel", errMalformed)
 	}
-	// Files and voice clips without a caption carry no text; until audio
-	// is transcribed they are not answered.
+	// An audio clip is a voice note: ingress stores where it is, and the
+	// turn downloads and transcribes it.
+	if audio := audioRef(ev.Files); audio != nil {
+		in.Kind, in.Text, in.Audio = pipeline.KindVoice, "audio clip", audio
+	}
+	// Other files without a caption carry nothing to answer.
 	if strings.TrimSpace(in.Text) == "" {
 		return pipeline.Inbound{}, false, nil
 	}

@@ -1,7 +1,9 @@
 // Package slackfake is a fake Slack Web API for tests: slack-go's own
 // slacktest server with auth.test, chat.postMessage, chat.update and
 // users.info answered by handlers that record every request and can fail
-// on demand, driven through the real slack-go client.
+// on demand, private file downloads (AddFile), and Socket Mode
+// (apps.connections.open and a WebSocket that sends envelopes and records
+// acknowledgements), driven through the real slack-go client.
 package slackfake
 
 import (
@@ -33,13 +35,17 @@ type Server struct {
 	calls map[string][]Call
 	fail  map[string]func(w http.ResponseWriter) // method → failing answer
 	tz    string
+	files map[string][]byte // path under /files/ → content
+
+	socket *socket
 }
 
 // NewServer starts the fake, stopped when the test ends. users.info
 // answers the time zone Europe/Berlin.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
-	f := &Server{calls: map[string][]Call{}, fail: map[string]func(http.ResponseWriter){}, tz: "Europe/Berlin"}
+	f := &Server{calls: map[string][]Call{}, fail: map[string]func(http.ResponseWriter){}, tz: "Europe/Berlin",
+		files: map[string][]byte{}, socket: newSocket()}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
 		c.Handle("/auth.test", f.handle("auth.test", func(url.Values) any {
 			return map[string]any{"ok": true, "user_id": BotUserID, "bot_id": BotID, "team_id": "T1"}
@@ -55,6 +61,9 @@ func NewServer(t testing.TB) *Server {
 			defer f.mu.Unlock()
 			return map[string]any{"ok": true, "user": map[string]any{"id": form.Get("user"), "name": "ann", "tz": f.tz}}
 		}))
+		c.Handle("/files/", f.serveFile)
+		c.Handle("/apps.connections.open", f.connectionsOpen)
+		c.Handle("/socket", f.socket.serve)
 	})
 	f.srv.Start()
 	t.Cleanup(f.srv.Stop)
@@ -89,6 +98,30 @@ func (f *Server) Calls(method string) []Call {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]Call(nil), f.calls[method]...)
+}
+
+// AddFile serves data as a private file and returns its download URL, on
+// the fake's own host (where slack-go may send the bot token).
+func (f *Server) AddFile(name string, data []byte) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.files[name] = data
+	return f.URL() + "files/" + name
+}
+
+// serveFile answers a file download that carries the bot token, and
+// records it as the call "files.download".
+func (f *Server) serveFile(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Path[len("/files/"):]
+	f.mu.Lock()
+	data, ok := f.files[name]
+	f.calls["files.download"] = append(f.calls["files.download"], Call{Form: url.Values{"name": {name}, "authorization": {r.Header.Get("Authorization")}}})
+	f.mu.Unlock()
+	if !ok || r.Header.Get("Authorization") == "" {
+		http.NotFound(w, r)
+		return
+	}
+	w.Write(data) //nolint:errcheck // test server
 }
 
 // URL is the Web API base URL to configure the client with.

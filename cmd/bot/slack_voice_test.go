@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	slackadapter "github.com/hearthbot/hearth/adapters/slack"
+	"github.com/hearthbot/hearth/adapters/slack/slackfake"
+)
+
+// waitPosts waits until the fake has n chat.postMessage calls and returns
+// the text and blocks of the last.
+func waitPosts(t *testing.T, api *slackfake.Server, n int) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for len(api.Calls("chat.postMessage")) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d replies; want %d", len(api.Calls("chat.postMessage")), n)
+		}
+		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
+	}
+	f := api.Calls("chat.postMessage")[n-1].Form
+	return f.Get("text") + f.Get("blocks")
+}
+
+// Socket Mode as `bot serve` runs it with an app token: the client opens
+// a connection (apps.connections.open), each events_api envelope is
+// acknowledged by its envelope_id once the event is stored, the event is
+// answered through the same durable path, and a redelivered envelope
+// (Slack's retry of the same event) is acknowledged and answered once.
+func TestSlackSocketMode(t *testing.T) {
+	api := slackfake.NewServer(t)
+	_, _, _ = startAppWith(t, func(c *Config) {
+		c.SlackBotToken, c.SlackAppToken, c.SlackAPIURL = "xoxb-test", "xapp-test", api.URL()
+	})
+	envelope := func(envelopeID string, retry int) string {
+		return fmt.Sprintf(`{"envelope_id":%q,"type":"events_api","accepts_response_payload":false,"retry_attempt":%d,"retry_reason":"","payload":`+
+			`{"team_id":"T1","api_app_id":"A1","type":"event_callback","event_id":"EvSock1","event_time":1700000000,`+
+			`"event":{"type":"message","channel":"D777","channel_type":"im","user":"U7","text":"hello over the socket","ts":"1700000000.000300"}}}`, envelopeID, retry)
+	}
+	waitAck := func(envelopeID string) {
+		t.Helper()
+		deadline := time.NewTimer(20 * time.Second)
+		defer deadline.Stop()
+		for {
+			for _, a := range api.Acks() {
+				if a.EnvelopeID == envelopeID {
+					return
+				}
+			}
+			select {
+			case <-api.AckSignal():
+			case <-deadline.C:
+				t.Fatalf("envelope %s was never acknowledged (acks %+v)", envelopeID, api.Acks())
+			}
+		}
+	}
+	api.SendEnvelope(envelope("env-1", 0))
+	waitAck("env-1")
+	if r := waitPosts(t, api, 1); api.Calls("chat.postMessage")[0].Form.Get("channel") != "D777" || r == "" {
+		t.Fatalf("reply %q to %v", r, api.Calls("chat.postMessage")[0].Form)
+	}
+	api.SendEnvelope(envelope("env-2", 1))
+	waitAck("env-2")
+	// The redelivery is acknowledged; a third, fresh event is answered
+	// after it, so a second answer to the first would already be there.
+	api.SendEnvelope(strings.NewReplacer("EvSock1", "EvSock2", "hello over the socket", "Europe/Paris").Replace(envelope("env-3", 0)))
+	waitAck("env-3")
+	waitPosts(t, api, 2)
+	if n := len(api.Calls("chat.postMessage")); n != 2 {
+		t.Fatalf("%d replies to two events (one delivered twice)", n)
+	}
+	if api.Connections() < 1 {
+		t.Fatal("apps.connections.open was never called")
+	}
+}
+
+// A Slack audio clip (a file_share message) is transcribed like a
+// Telegram voice note: the signed event stores the file's reference, and
+// the turn downloads url_private_download with the bot token, sends it
+// to the transcription server, and answers with what it heard.
+func TestSlackAudioClip(t *testing.T) {
+	ogg, err := os.ReadFile("../../adapters/voice/testdata/voice.ogg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const heard = "Remember that the plumber comes on Friday"
+	whisper := newFakeWhisper(t, heard, ogg, 0)
+	api := slackfake.NewServer(t)
+	clip := api.AddFile("F123/audio_message.ogg", ogg)
+	const secret = "slack-signing-secret"
+	base, app, _ := startAppWith(t, func(c *Config) {
+		c.SlackBotToken, c.SlackSigningSecret, c.SlackAPIURL = "xoxb-test", secret, api.URL()
+		c.Transcribe, c.TranscribeURL = "openai", whisper.srv.URL+"/v1"
+	})
+	body := fmt.Sprintf(`{"type":"event_callback","event_id":"EvClip","event_time":1700000000,"event":{"type":"message","subtype":"file_share",`+
+		`"channel":"D888","channel_type":"im","user":"U8","text":"","ts":"1700000000.000400","files":[{"id":"F123","name":"audio_message.ogg",`+
+		`"mimetype":"audio/ogg","subtype":"slack_audio","size":%d,"url_private":%q,"url_private_download":%q}]}}`, len(ogg), clip, clip)
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(secret))
+	fmt.Fprintf(mac, "v0:%s:%s", ts, body)
+	req, _ := http.NewRequest("POST", base+slackadapter.EventsPath, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Slack-Request-Timestamp", ts)
+	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("event: %d", res.StatusCode)
+	}
+	r := waitPosts(t, api, 1)
+	if !strings.Contains(r, "Heard:") || !strings.Contains(r, heard) {
+		t.Fatalf("reply %q", r)
+	}
+	dl := api.Calls("files.download")
+	if len(dl) != 1 || dl[0].Form.Get("authorization") != "Bearer xoxb-test" {
+		t.Fatalf("downloads %+v; want one with the bot token", dl)
+	}
+	c, err := app.Store.FindContact(context.Background(), "slack", "U8", "D888")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := app.Store.RecentMessages(context.Background(), c.ConversationID, 10)
+	if err != nil || len(msgs) == 0 || msgs[0].Text != heard {
+		t.Fatalf("transcript %+v (%v); want the clip's words as the user's line", msgs, err)
+	}
+}
