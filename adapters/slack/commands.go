@@ -3,6 +3,7 @@ package slack
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -36,16 +37,30 @@ const (
 	helpText = "Talk to me in a direct message, or mention me in a channel and I'll answer in the thread.\n" +
 		"• `/hearth <anything>`: the same as writing it to me\n" +
 		"• `/hearth help`: this help\n" +
-		"• `/hearth briefing`, `/hearth link`: coming soon"
-	comingSoonText = "That one is coming soon. For now, just tell me what you need."
-	onItText       = "On it…"
+		"• `/hearth briefing`: your briefing now\n" +
+		"• `/hearth link`: a one-time code to use me from your other chats (Telegram, the web chat) as one person; " +
+		"`/hearth link CODE` joins this Slack account to the one that made CODE"
+	onItText      = "On it…"
+	dmOnlyText    = "That one is personal, so I only do it in our direct message: open a DM with me and send `/hearth %s` there."
+	briefingText  = "briefing now"
+	linkCodeReply = "On it… your code is coming in this DM."
 )
 
+// directMessage says whether a slash command was typed in the user's DM
+// with Hearth, where replies are private. Slack's DM channel ids start
+// with D.
+func directMessage(cmd slack.SlashCommand) bool {
+	return strings.HasPrefix(cmd.ChannelID, "D") || cmd.ChannelName == "directmessage"
+}
+
 // ServeCommands is the slash command endpoint for /hearth (mount it at
-// POST CommandsPath). It verifies the raw body, answers help (and the
-// subcommands not built yet) at once, and stores anything else as a
-// message from the user, acknowledged with a short ephemeral "On it…"
-// only after the Inbox stored it; the real answer comes from the turn.
+// POST CommandsPath). It verifies the raw body, answers help at once, and
+// stores anything else as a message from the user, acknowledged with a
+// short ephemeral "On it…" only after the Inbox stored it; the real answer
+// comes from the turn. "briefing" is stored as the message "briefing now"
+// and "link [CODE]" as "/link [CODE]", both only in the user's DM with
+// Hearth (elsewhere an ephemeral answer says so): what they answer is
+// private.
 func (a *Adapter) ServeCommands(w http.ResponseWriter, r *http.Request) {
 	body, ok := a.readVerified(w, r)
 	if !ok {
@@ -57,12 +72,13 @@ func (a *Adapter) ServeCommands(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cmd := slack.SlashCommand{
-		ChannelID: form.Get("channel_id"),
-		UserID:    form.Get("user_id"),
-		UserName:  form.Get("user_name"),
-		Command:   form.Get("command"),
-		Text:      form.Get("text"),
-		TriggerID: form.Get("trigger_id"),
+		ChannelID:   form.Get("channel_id"),
+		UserID:      form.Get("user_id"),
+		UserName:    form.Get("user_name"),
+		Command:     form.Get("command"),
+		Text:        form.Get("text"),
+		TriggerID:   form.Get("trigger_id"),
+		ChannelName: form.Get("channel_name"),
 	}
 	payload, err := json.Marshal(cmd)
 	if err != nil {
@@ -96,18 +112,35 @@ func (a *Adapter) command(cmd slack.SlashCommand, payload json.RawMessage) (repl
 		return "", in, false, errors.New("user_id, channel_id and trigger_id are required")
 	}
 	text := strings.TrimSpace(cmd.Text)
-	word, _, _ := strings.Cut(text, " ")
-	switch strings.ToLower(word) {
+	word, rest, _ := strings.Cut(text, " ")
+	reply = onItText
+	switch word = strings.ToLower(word); word {
 	case "", "help":
 		return helpText, in, false, nil
 	case "briefing", "link":
-		return comingSoonText, in, false, nil
+		// A briefing (tasks, calendar) and a link code are for the user's
+		// eyes only: a code seen in a channel would let whoever redeems it
+		// first into this person's account.
+		if !directMessage(cmd) {
+			return fmt.Sprintf(dmOnlyText, word), in, false, nil
+		}
+		if word == "briefing" {
+			// The scheduler's briefing answers this phrase like any chat's.
+			text = briefingText
+		} else {
+			// The same one-time code flow as "/link" in any chat
+			// (pipeline.LinkIdentities): a code, or redeeming one.
+			text = strings.TrimSpace("/link " + strings.TrimSpace(rest))
+			if strings.TrimSpace(rest) == "" {
+				reply = linkCodeReply
+			}
+		}
 	}
 	name := cmd.UserName
 	if name == "" {
 		name = "Slack user " + cmd.UserID
 	}
-	return onItText, pipeline.Inbound{
+	return reply, pipeline.Inbound{
 		Channel: pipeline.ChannelSlack,
 		// Slack does not retry slash commands; the trigger id is unique
 		// per invocation.

@@ -333,14 +333,37 @@ func TestSlashCommand(t *testing.T) {
 	form := func(text, trigger string) string {
 		return url.Values{"command": {"/hearth"}, "text": {text}, "user_id": {"U1"}, "user_name": {"ann"}, "channel_id": {"D1"}, "trigger_id": {trigger}, "token": {"legacy"}}.Encode()
 	}
-	for _, tt := range []struct{ text, want string }{{"help", "help"}, {"", "help"}, {"briefing", "coming soon"}, {"link", "coming soon"}} {
-		code, out := b.do(t, signed(slack.CommandsPath, form(tt.text, "t-"+tt.text)))
+	inChannel := func(text, trigger string) string {
+		return strings.Replace(form(text, trigger), "channel_id=D1", "channel_id=C9", 1)
+	}
+	for _, tt := range []struct{ body, want string }{
+		{form("help", "t-help"), "help"},
+		{form("", "t-empty"), "help"},
+		{inChannel("briefing", "t-cb"), "only do it in our direct message"},
+		{inChannel("link", "t-cl"), "only do it in our direct message"},
+		{inChannel("link ABCD-EF23", "t-cl2"), "only do it in our direct message"},
+	} {
+		code, out := b.do(t, signed(slack.CommandsPath, tt.body))
 		if code != http.StatusOK || out["response_type"] != "ephemeral" || !strings.Contains(out["text"].(string), tt.want) {
-			t.Errorf("/hearth %s: %d %v; want ephemeral %q", tt.text, code, out, tt.want)
+			t.Errorf("/hearth %s: %d %v; want ephemeral %q", tt.body, code, out, tt.want)
 		}
 	}
 	if n := b.count(t, "true"); n != 0 {
-		t.Fatalf("help stored %d events", n)
+		t.Fatalf("help and channel briefing/link stored %d events", n)
+	}
+	// In the DM, briefing and link become the messages the pipeline knows.
+	for _, tt := range []struct{ text, trigger, stored string }{
+		{"briefing", "t-b", "briefing now"},
+		{"Link", "t-l", "/link"},
+		{"link abcd-ef23", "t-l2", "/link abcd-ef23"},
+	} {
+		code, out := b.do(t, signed(slack.CommandsPath, form(tt.text, tt.trigger)))
+		if code != http.StatusOK || out["response_type"] != "ephemeral" || !strings.HasPrefix(out["text"].(string), "On it") {
+			t.Fatalf("/hearth %s: %d %v", tt.text, code, out)
+		}
+		if n := b.count(t, fmt.Sprintf("external_id = 'command:%s' AND text = '%s' AND conversation_id IS NOT NULL", tt.trigger, tt.stored)); n != 1 {
+			t.Fatalf("/hearth %s: %d events with text %q", tt.text, n, tt.stored)
+		}
 	}
 	code, out := b.do(t, signed(slack.CommandsPath, form("add milk to the shopping list", "t-1")))
 	if code != http.StatusOK || out["response_type"] != "ephemeral" || out["text"] != "On it…" {

@@ -7,7 +7,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	slackadapter "github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
+	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
 )
 
 // waitPosts waits until the fake has n chat.postMessage calls and returns
@@ -135,5 +138,45 @@ func TestSlackAudioClip(t *testing.T) {
 	msgs, err := app.Store.RecentMessages(context.Background(), c.ConversationID, 10)
 	if err != nil || len(msgs) == 0 || msgs[0].Text != heard {
 		t.Fatalf("transcript %+v (%v); want the clip's words as the user's line", msgs, err)
+	}
+}
+
+// `/hearth link` in the Slack DM gives the same one-time code as "/link"
+// in any chat, and sending that code from Telegram joins the two.
+func TestSlackLinkCommand(t *testing.T) {
+	api := slackfake.NewServer(t)
+	tg := telegramtest.NewServer(t)
+	const secret, tgSecret = "slack-signing-secret", "tg-secret"
+	base, _, _ := startAppWith(t, func(c *Config) {
+		c.SlackBotToken, c.SlackSigningSecret, c.SlackAPIURL = "xoxb-test", secret, api.URL()
+		c.TelegramToken, c.TelegramAPIURL, c.TelegramWebhookSecret = telegramtest.Token, tg.URL, tgSecret
+		c.PublicURL = "https://hearth.example.test"
+	})
+	form := url.Values{"command": {"/hearth"}, "text": {"link"}, "user_id": {"U5"}, "user_name": {"lee"},
+		"channel_id": {"D555"}, "channel_name": {"directmessage"}, "trigger_id": {"trig-1"}}.Encode()
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	mac := hmac.New(sha256.New, []byte(secret))
+	fmt.Fprintf(mac, "v0:%s:%s", ts, form)
+	req, _ := http.NewRequest("POST", base+slackadapter.CommandsPath, strings.NewReader(form))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Slack-Request-Timestamp", ts)
+	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("/hearth link: %d", res.StatusCode)
+	}
+	reply := waitPosts(t, api, 1)
+	code := regexp.MustCompile(`[A-Z2-9]{4}-?[A-Z2-9]{4}`).FindString(reply)
+	if code == "" || api.Calls("chat.postMessage")[0].Form.Get("channel") != "D555" {
+		t.Fatalf("no link code in %q", reply)
+	}
+	chat := &telegramChat{t: t, base: base, api: tg, secret: tgSecret}
+	chat.send(fmt.Sprintf(`"text":%q`, code))
+	if r := chat.reply(0); !strings.Contains(r, "Linked") {
+		t.Fatalf("Telegram reply to the code: %q", r)
 	}
 }
