@@ -168,23 +168,3 @@ func sendError(err error) error {
 	}
 	return err
 }
-
-// UserTimezone returns the IANA zone Slack has for userID (users.info,
-// field tz), or "" when Slack has none. The wiring stores it as the
-// user's zone (ARCHITECTURE.md, invariant 6).
-func (a *Adapter) UserTimezone(ctx context.Context, userID string) (string, error) {
-	if userID == "" {
-		return "", errors.New("slack users.info: a user id is required")
-	}
-	u, err := a.api.GetUserInfoContext(ctx, userID)
-	if err != nil {
-		return "", fmt.Errorf("slack users.info %s: %w", userID, err)
-	}
-	if u.TZ == "" {
-		return "", nil
-	}
-	if _, err := pipeline.LoadTimezone(u.TZ); err != nil {
-		return "", fmt.Errorf("slack users.info %s: %w", userID, err)
-	}
-	return u.TZ, nil
-}

@@ -89,6 +89,8 @@ type Adapter struct {
 	botUserID string
 	botID     string
 	mention   *regexp.Regexp
+	// misses are users Slack had no zone for (see UserTimezone).
+	misses zoneMisses
 }
 
 var _ pipeline.Sender = (*Adapter)(nil)

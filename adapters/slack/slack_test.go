@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -528,9 +529,58 @@ func TestUserTimezone(t *testing.T) {
 	if calls := api.Calls("users.info"); len(calls) != 1 || calls[0].Form.Get("user") != "U1" {
 		t.Fatalf("users.info requests: %+v", calls)
 	}
+	// A rate limit with a short Retry-After is waited out once.
+	api.Fail("users.info", func(w http.ResponseWriter) {
+		api.Fail("users.info", nil) // only this call
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	if tz, err := sl.UserTimezone(context.Background(), "U2"); err != nil || tz != "Europe/Berlin" {
+		t.Fatalf("after a 429: %q, %v", tz, err)
+	}
+	if n := len(api.Calls("users.info")); n != 3 {
+		t.Fatalf("%d users.info calls; want the 429 and its retry", n-1)
+	}
+	// A long one fails the lookup at once (the turn asks the user instead).
+	api.Fail("users.info", func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "60")
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	if _, err := sl.UserTimezone(context.Background(), "U3"); err == nil {
+		t.Fatal("a 60 s rate limit was waited out in a turn")
+	}
 	api.Fail("users.info", func(w http.ResponseWriter) { fmt.Fprint(w, `{"ok":false,"error":"user_not_found"}`) })
 	if _, err := sl.UserTimezone(context.Background(), "U404"); err == nil || !strings.Contains(err.Error(), "user_not_found") {
 		t.Fatalf("unknown user: %v", err)
+	}
+}
+
+// A user Slack has no zone for is not looked up again for an hour.
+func TestUserTimezoneMissCached(t *testing.T) {
+	t.Parallel()
+	api := slackfake.NewServer(t)
+	api.SetTimezone("")
+	now := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: api.URL(), Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if tz, err := sl.UserTimezone(context.Background(), "U1"); err != nil || tz != "" {
+			t.Fatalf("%q, %v", tz, err)
+		}
+	}
+	if n := len(api.Calls("users.info")); n != 1 {
+		t.Fatalf("%d users.info calls within the hour; want 1", n)
+	}
+	mu.Lock()
+	now = now.Add(61 * time.Minute)
+	mu.Unlock()
+	api.SetTimezone("Asia/Tokyo")
+	if tz, err := sl.UserTimezone(context.Background(), "U1"); err != nil || tz != "Asia/Tokyo" {
+		t.Fatalf("after the hour: %q, %v", tz, err)
 	}
 }
 

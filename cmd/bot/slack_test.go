@@ -59,9 +59,13 @@ func TestSlackEndToEnd(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
 	}
+	// Slack knows the user's zone (users.info tz), so Hearth does not ask.
 	sent := api.Calls("chat.postMessage")
-	if len(sent) != 1 || sent[0].Form.Get("channel") != "D123" || !strings.Contains(sent[0].Form.Get("blocks")+sent[0].Form.Get("text"), "time zone") {
-		t.Fatalf("posted %+v", sent)
+	if len(sent) != 1 || sent[0].Form.Get("channel") != "D123" || strings.Contains(sent[0].Form.Get("blocks")+sent[0].Form.Get("text"), "time zone") {
+		t.Fatalf("posted %+v; want an answer, not the time-zone question", sent)
+	}
+	if n := len(api.Calls("users.info")); n != 1 {
+		t.Fatalf("%d users.info calls on first contact; want 1", n)
 	}
 
 	// An approval over Slack: Approve is clicked through interactivity,
@@ -81,7 +85,10 @@ func TestSlackEndToEnd(t *testing.T) {
 			time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
 		}
 	}
-	say("Ev3", "UTC")
+	say("Ev3", "hi again")
+	if n := len(api.Calls("users.info")); n != 1 {
+		t.Fatalf("%d users.info calls; a known zone must not be looked up again", n)
+	}
 	say("Ev4", "Email Sarah that I'll be late")
 	blocks := api.Calls("chat.postMessage")[len(api.Calls("chat.postMessage"))-1].Form.Get("blocks")
 	var parsed []struct {
@@ -129,5 +136,22 @@ func TestSlackEndToEnd(t *testing.T) {
 
 	if code := post(strings.Replace(event, "Ev1", "Ev2", 1), "v0=forged"); code != http.StatusUnauthorized {
 		t.Fatalf("forged signature: %d; want 401", code)
+	}
+
+	// A user without a zone in their Slack profile is asked for one.
+	api.SetTimezone("")
+	before := len(api.Calls("chat.postMessage"))
+	if code := post(strings.NewReplacer("Ev1", "Ev5", `"user":"U1"`, `"user":"U2"`, "D123", "D124").Replace(event), ""); code != 200 {
+		t.Fatalf("event from U2: %d", code)
+	}
+	deadline = time.Now().Add(20 * time.Second)
+	for len(api.Calls("chat.postMessage")) == before {
+		if time.Now().After(deadline) {
+			t.Fatal("no reply to U2")
+		}
+		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
+	}
+	if r := api.Calls("chat.postMessage")[before].Form.Get("text"); !strings.Contains(r, "time zone") {
+		t.Fatalf("reply to a user without a Slack zone %q; want the time-zone question", r)
 	}
 }

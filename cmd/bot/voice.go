@@ -66,3 +66,16 @@ func (a *App) voiceConfig(t pipeline.Transcriber) pipeline.VoiceConfig {
 		Setting:     transcribeSetting,
 	}
 }
+
+// zoneConfig wires TimezoneFromChannel: channels whose adapter knows
+// users' zones (Slack's users.info), looked up when a turn needs one.
+func (a *App) zoneConfig() pipeline.ZoneConfig {
+	return pipeline.ZoneConfig{
+		Store: a.Store,
+		Lookup: func(ch pipeline.Channel) (pipeline.ZoneLookup, bool) {
+			z, ok := a.Senders[ch].(pipeline.ZoneLookup)
+			return z, ok
+		},
+		Log: a.Log.With("component", "timezone"),
+	}
+}

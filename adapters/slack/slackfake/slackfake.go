@@ -100,6 +100,13 @@ func (f *Server) Calls(method string) []Call {
 	return append([]Call(nil), f.calls[method]...)
 }
 
+// SetTimezone changes the zone users.info answers ("" for none).
+func (f *Server) SetTimezone(tz string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.tz = tz
+}
+
 // AddFile serves data as a private file and returns its download URL, on
 // the fake's own host (where slack-go may send the bot token).
 func (f *Server) AddFile(name string, data []byte) string {
