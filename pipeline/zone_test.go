@@ -10,7 +10,9 @@ import (
 
 type zoneFunc func(ctx context.Context, userKey string) (string, error)
 
-func (f zoneFunc) UserTimezone(ctx context.Context, userKey string) (string, error) { return f(ctx, userKey) }
+func (f zoneFunc) UserTimezone(ctx context.Context, userKey string) (string, error) {
+	return f(ctx, userKey)
+}
 
 // A channel's zone fills in an unknown one before the next handler runs;
 // a known zone is never looked up; a failed or empty lookup leaves the
