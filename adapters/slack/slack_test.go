@@ -278,6 +278,8 @@ func TestEventMapping(t *testing.T) {
 		{"edited message", callback("EvI6", `{"type":"message","subtype":"message_changed","channel":"D1","channel_type":"im","message":{"type":"message","user":"U1","text":"hi","ts":"1.5"},"ts":"1.6"}`)},
 		{"deleted message", callback("EvI7", `{"type":"message","subtype":"message_deleted","channel":"D1","channel_type":"im","deleted_ts":"1.5","ts":"1.7"}`)},
 		{"file without text", callback("EvI8", dm("U1", "  "))},
+		{"image shared without text", callback("EvI10", `{"type":"message","subtype":"file_share","channel":"D1","channel_type":"im","user":"U1","text":"","ts":"1.8",`+
+			`"files":[{"id":"F9","name":"cat.png","mimetype":"image/png","size":10,"url_private_download":"https://files.slack.com/F9/cat.png"}]}`)},
 		{"unknown event type", callback("EvI9", `{"type":"reaction_added","user":"U1","reaction":"thumbsup"}`)},
 		{"unknown request type", `{"type":"app_rate_limited","team_id":"T1","minute_rate_limited":1518467820}`},
 	}
@@ -288,6 +290,28 @@ func TestEventMapping(t *testing.T) {
 	}
 	if n := b.count(t, "true"); n != before {
 		t.Fatalf("%d events stored from events Hearth ignores", n-before)
+	}
+}
+
+// An audio clip shared in the DM (file_share) is stored as a voice event
+// with the clip's reference; the audio is not fetched at ingress.
+func TestAudioClipEvent(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "")
+	body := callback("EvClip", `{"type":"message","subtype":"file_share","channel":"D1","channel_type":"im","user":"U1","text":"","ts":"1.9",`+
+		`"files":[{"id":"F1","name":"audio_message.webm","mimetype":"audio/webm","subtype":"slack_audio","size":5120,`+
+		`"url_private":"https://files.slack.com/files-pri/T1-F1/audio_message.webm","url_private_download":"https://files.slack.com/files-pri/T1-F1/download/audio_message.webm"}]}`)
+	if code, out := b.do(t, signed(slack.EventsPath, body)); code != http.StatusOK || out["ignored"] == true {
+		t.Fatalf("%d %v", code, out)
+	}
+	var id int64
+	if err := b.store.Pool().QueryRow(context.Background(), `SELECT id FROM inbound_events WHERE external_id = 'event:EvClip' AND kind = 'voice'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	ref, transcript, err := b.store.VoiceNote(context.Background(), id)
+	want := pipeline.AudioRef{FileID: "F1", URL: "https://files.slack.com/files-pri/T1-F1/download/audio_message.webm", Size: 5120, MIME: "audio/webm", Name: "audio_message.webm"}
+	if err != nil || ref != want || transcript != "" {
+		t.Fatalf("voice note %+v %q (%v); want %+v", ref, transcript, err, want)
 	}
 }
 
@@ -618,5 +642,41 @@ func TestDatabaseDownIs503(t *testing.T) {
 	retry.header.Set("X-Slack-Retry-Num", "1")
 	if code, out := b.do(t, retry); code != http.StatusOK || out["duplicate"] == true {
 		t.Fatalf("Slack's retry after the database came back: %d %v; want 200, stored", code, out)
+	}
+}
+
+// FetchAudio downloads a clip with the bot token and refuses what is too
+// large, gone, or on a host that must not see the token.
+func TestFetchAudio(t *testing.T) {
+	t.Parallel()
+	api := slackfake.NewServer(t)
+	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: api.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clip := api.AddFile("F1/clip.ogg", []byte("OggS-clip"))
+	ctx := context.Background()
+	a, err := sl.FetchAudio(ctx, pipeline.AudioRef{FileID: "F1", URL: clip, MIME: "audio/ogg", Name: "clip.ogg"}, 100)
+	if err != nil || string(a.Data) != "OggS-clip" || a.Name != "clip.ogg" {
+		t.Fatalf("%+v, %v", a, err)
+	}
+	tests := []struct {
+		name string
+		url  string
+		want error
+	}{
+		{"too large", clip, pipeline.ErrAudioTooLarge},
+		{"gone", api.URL() + "files/F2/missing.ogg", pipeline.ErrPermanent},
+		{"foreign host", "https://example.com/steal", pipeline.ErrPermanent},
+	}
+	for _, tt := range tests {
+		if _, err := sl.FetchAudio(ctx, pipeline.AudioRef{FileID: "F", URL: tt.url}, 4); !errors.Is(err, tt.want) {
+			t.Errorf("%s: %v; want %v", tt.name, err, tt.want)
+		}
+	}
+	for _, c := range api.Calls("files.download") {
+		if c.Form.Get("authorization") != "Bearer xoxb-test" {
+			t.Fatalf("download without the bot token: %+v", c)
+		}
 	}
 }

@@ -75,7 +75,8 @@ func TestTelegramEndToEnd(t *testing.T) {
 		t.Fatalf("task reply %q", r)
 	}
 
-	// A voice note cannot be read yet: the reply says so instead of silence.
+	// Without a transcription provider, a voice note gets a reply saying how
+	// to set one up instead of silence.
 	update++
 	voice := fmt.Sprintf(`{"update_id":%d,"message":{"message_id":%d,"date":1700000000,"chat":{"id":555,"type":"private"},"from":{"id":555,"is_bot":false,"first_name":"Tess"},"voice":{"file_id":"v","file_unique_id":"v","duration":2}}}`, update, update)
 	before := len(api.Calls("sendMessage"))
@@ -91,7 +92,7 @@ func TestTelegramEndToEnd(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
 	}
-	if r := api.Calls("sendMessage")[before].Form["text"]; !strings.Contains(r, "voice notes") {
+	if r := api.Calls("sendMessage")[before].Form["text"]; !strings.Contains(r, "voice notes are not set up") || !strings.Contains(r, "HEARTH_TRANSCRIBE") {
 		t.Fatalf("voice note reply %q", r)
 	}
 
@@ -111,10 +112,24 @@ func TestTelegramEndToEnd(t *testing.T) {
 	update++
 	click := fmt.Sprintf(`{"update_id":%d,"callback_query":{"id":"cb1","from":{"id":555,"is_bot":false,"first_name":"Tess"},"chat_instance":"x","data":%q,"message":{"message_id":42,"date":1700000000,"chat":{"id":555,"type":"private"}}}}`, update, kb.Rows[0][0].Data)
 	before = len(api.Calls("sendMessage"))
-	req, _ = http.NewRequest("POST", base+telegram.WebhookPath, strings.NewReader(click))
-	req.Header.Set(telegram.SecretHeader, secret)
-	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
-		t.Fatalf("click: %v %v", res, err)
+	// A double click is two callback queries (two updates): one action.
+	doubleClick := strings.NewReplacer(fmt.Sprintf(`"update_id":%d`, update), fmt.Sprintf(`"update_id":%d`, update+1), `"id":"cb1"`, `"id":"cb2"`).Replace(click)
+	update++
+	for i, body := range []string{click, doubleClick} {
+		req, _ := http.NewRequest("POST", base+telegram.WebhookPath, strings.NewReader(body))
+		req.Header.Set(telegram.SecretHeader, secret)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("click %d: %v %v", i+1, res, err)
+		}
+		var ack struct {
+			Duplicate bool `json:"duplicate"`
+		}
+		json.NewDecoder(res.Body).Decode(&ack) //nolint:errcheck // checked below
+		res.Body.Close()
+		if ack.Duplicate != (i == 1) {
+			t.Fatalf("click %d acknowledged with duplicate=%v", i+1, ack.Duplicate)
+		}
 	}
 	deadline = time.Now().Add(20 * time.Second)
 	for len(api.Calls("editMessageText")) == 0 || len(api.Calls("sendMessage")) == before {
@@ -122,6 +137,9 @@ func TestTelegramEndToEnd(t *testing.T) {
 			t.Fatalf("after Approve: %d edits, %d new messages", len(api.Calls("editMessageText")), len(api.Calls("sendMessage"))-before)
 		}
 		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
+	}
+	if len(api.Calls("editMessageText")) != 1 || len(api.Calls("sendMessage")) != before+1 {
+		t.Fatalf("a double click made %d edits and %d messages; want one of each", len(api.Calls("editMessageText")), len(api.Calls("sendMessage"))-before)
 	}
 	edit := api.Calls("editMessageText")[0]
 	if edit.Form["message_id"] != "42" || !strings.Contains(edit.Form["text"], "Approved") || edit.Form["reply_markup"] != "" {
