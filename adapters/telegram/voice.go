@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 
@@ -65,9 +66,9 @@ func (a *Adapter) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit i
 	return pipeline.Audio{Data: data, MIME: ref.MIME, Name: name}, nil
 }
 
-// download GETs url with header, reading at most limit bytes.
-func download(ctx context.Context, client *http.Client, url string, header http.Header, limit int64) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+// download GETs link with header, reading at most limit bytes.
+func download(ctx context.Context, client *http.Client, link string, header http.Header, limit int64) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: bad download link", pipeline.ErrPermanent)
 	}
@@ -76,9 +77,9 @@ func download(ctx context.Context, client *http.Client, url string, header http.
 	}
 	res, err := client.Do(req)
 	if err != nil {
-		var uerr interface{ Unwrap() error }
+		var uerr *url.Error
 		if errors.As(err, &uerr) {
-			err = uerr.Unwrap() // drop the URL, which holds the token
+			err = uerr.Err // drop the URL, which holds the token
 		}
 		return nil, err
 	}

@@ -85,6 +85,15 @@ func TestSlackSocketMode(t *testing.T) {
 	if api.Connections() < 1 {
 		t.Fatal("apps.connections.open was never called")
 	}
+	// A slash command over the socket is answered in its ack.
+	api.SendEnvelope(`{"envelope_id":"env-cmd","type":"slash_commands","accepts_response_payload":true,"payload":` +
+		`{"command":"/hearth","text":"help","user_id":"U7","channel_id":"D777","trigger_id":"tr-sock"}}`)
+	waitAck("env-cmd")
+	for _, a := range api.Acks() {
+		if a.EnvelopeID == "env-cmd" && (!strings.Contains(string(a.Payload), "ephemeral") || !strings.Contains(string(a.Payload), "/hearth link")) {
+			t.Fatalf("ack of /hearth help: %s", a.Payload)
+		}
+	}
 }
 
 // A Slack audio clip (a file_share message) is transcribed like a

@@ -203,3 +203,41 @@ func TestTelegramVoiceNoteNotSetUp(t *testing.T) {
 }
 
 var _ pipeline.AudioFetcher = (*telegram.Adapter)(nil)
+
+// The transcription settings are checked at start-up, each error one line
+// naming the variable.
+func TestTranscribeConfig(t *testing.T) {
+	vars := []string{"HEARTH_TRANSCRIBE", "HEARTH_TRANSCRIBE_URL", "HEARTH_TRANSCRIBE_API_KEY"}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    string // the provider chosen
+		wantErr string
+	}{
+		{"default", nil, "none", ""},
+		{"openai with a key", map[string]string{"HEARTH_TRANSCRIBE": "openai", "HEARTH_TRANSCRIBE_API_KEY": "sk-x"}, "openai", ""},
+		{"openai local", map[string]string{"HEARTH_TRANSCRIBE": "openai", "HEARTH_TRANSCRIBE_URL": "http://localhost:8000/v1"}, "openai", ""},
+		{"aws", map[string]string{"HEARTH_TRANSCRIBE": "aws"}, "aws", ""},
+		{"unknown provider", map[string]string{"HEARTH_TRANSCRIBE": "whisper"}, "", "HEARTH_TRANSCRIBE"},
+		{"openai with nothing to reach", map[string]string{"HEARTH_TRANSCRIBE": "openai"}, "", "HEARTH_TRANSCRIBE_API_KEY"},
+		{"bad url", map[string]string{"HEARTH_TRANSCRIBE": "openai", "HEARTH_TRANSCRIBE_URL": "localhost:8000"}, "", "HEARTH_TRANSCRIBE_URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("DATABASE_URL", "postgres://localhost/hearth")
+			for _, k := range vars {
+				t.Setenv(k, tt.env[k])
+			}
+			cfg, err := LoadConfig()
+			if tt.wantErr == "" {
+				if err != nil || cfg.Transcribe != tt.want {
+					t.Fatalf("%q, %v; want %q", cfg.Transcribe, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q: want one line naming %s", err, tt.wantErr)
+			}
+		})
+	}
+}
