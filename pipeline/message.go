@@ -66,7 +66,8 @@ type Receipt struct {
 	EventID        int64
 	ConversationID int64
 	UserID         int64
-	// MessageID is the transcript message of a KindMessage event, or 0.
+	// MessageID is the transcript message of a KindMessage (or KindVoice)
+	// event, or 0.
 	MessageID int64
 	// Duplicate is true when the event had been accepted before; nothing
 	// new was stored or enqueued.

@@ -47,6 +47,7 @@ func (r *AudioRef) validate() error {
 
 // Audio is a downloaded recording.
 type Audio struct {
+	// Data is the recording as the platform served it.
 	Data []byte
 	// MIME and Name describe the format ("audio/ogg", "voice.ogg").
 	MIME string
