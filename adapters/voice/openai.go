@@ -15,6 +15,9 @@ import (
 	"github.com/hearthbot/hearth/pipeline"
 )
 
+// DefaultOpenAIURL is OpenAI's API root.
+const DefaultOpenAIURL = "https://api.openai.com/v1"
+
 // DefaultOpenAIModel is the transcription model asked for when none is
 // configured.
 const DefaultOpenAIModel = "whisper-1"
@@ -22,7 +25,7 @@ const DefaultOpenAIModel = "whisper-1"
 // OpenAIConfig configures an OpenAI-compatible transcription endpoint.
 type OpenAIConfig struct {
 	// BaseURL is the API root, e.g. http://localhost:8000/v1 for a local
-	// whisper server. Defaults to https://api.openai.com/v1.
+	// whisper server. Defaults to DefaultOpenAIURL (not OPENAI_BASE_URL).
 	BaseURL string
 	// APIKey is sent as a bearer token; local servers usually need none.
 	APIKey string
@@ -52,10 +55,10 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 2 * time.Minute
 	}
-	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithRequestTimeout(cfg.Timeout)}
-	if cfg.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
-	}
+	// The base URL is always explicit: the SDK would otherwise take
+	// OPENAI_BASE_URL, which may point at a chat model's server.
+	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithRequestTimeout(cfg.Timeout),
+		option.WithBaseURL(cmp.Or(cfg.BaseURL, DefaultOpenAIURL))}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
