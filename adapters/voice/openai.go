@@ -28,6 +28,7 @@ type OpenAIConfig struct {
 	// whisper server. Defaults to DefaultOpenAIURL (not OPENAI_BASE_URL).
 	BaseURL string
 	// APIKey is sent as a bearer token; local servers usually need none.
+	// OPENAI_API_KEY is never used.
 	APIKey string
 	// Model defaults to DefaultOpenAIModel.
 	Model string
@@ -55,13 +56,12 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 2 * time.Minute
 	}
-	// The base URL is always explicit: the SDK would otherwise take
-	// OPENAI_BASE_URL, which may point at a chat model's server.
+	// The base URL and key are always explicit: the SDK would otherwise
+	// take OPENAI_BASE_URL and OPENAI_API_KEY, meant for a chat model's
+	// server, and send that key to a local transcription server. An empty
+	// key sends no Authorization header.
 	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithRequestTimeout(cfg.Timeout),
-		option.WithBaseURL(cmp.Or(cfg.BaseURL, DefaultOpenAIURL))}
-	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
-	}
+		option.WithBaseURL(cmp.Or(cfg.BaseURL, DefaultOpenAIURL)), option.WithAPIKey(cfg.APIKey)}
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}

@@ -234,3 +234,26 @@ func TestAWSPermanent(t *testing.T) {
 		t.Fatalf("bad request: %v", err)
 	}
 }
+
+// The ambient OPENAI_* settings (meant for a chat model) never reach the
+// transcription server: no key configured, no Authorization header.
+func TestOpenAIIgnoresAmbientKey(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-ambient")
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
+	var mu sync.Mutex
+	auth := "unset"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = r.Header.Get("Authorization")
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"text":"hello"}`) //nolint:errcheck // test server
+	}))
+	t.Cleanup(srv.Close)
+	text, err := voice.NewOpenAI(voice.OpenAIConfig{BaseURL: srv.URL + "/v1"}).Transcribe(context.Background(), voiceNote(t))
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || text != "hello" || auth != "" {
+		t.Fatalf("%q, %v, Authorization %q", text, err, auth)
+	}
+}
