@@ -313,6 +313,9 @@ func TestAudioClipEvent(t *testing.T) {
 	if err != nil || ref != want || transcript != "" {
 		t.Fatalf("voice note %+v %q (%v); want %+v", ref, transcript, err, want)
 	}
+	if dl := b.api.Calls("files.download"); len(dl) != 0 {
+		t.Fatalf("ingress downloaded the clip: %+v", dl)
+	}
 }
 
 func TestBadRequests(t *testing.T) {
