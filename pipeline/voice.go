@@ -123,7 +123,7 @@ func TranscribeVoice(cfg VoiceConfig, next Handler) Handler {
 		if err != nil {
 			return nil, err
 		}
-		heard := fmt.Sprintf("Heard: %q", text)
+		heard := `Heard: "` + text + `"`
 		if len(replies) == 0 {
 			return []Outbound{{Text: heard}}, nil
 		}
