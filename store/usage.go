@@ -1,0 +1,114 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Usage is what model calls of one stage cost: a row of llm_usage.
+type Usage struct {
+	// UserID is whom the calls were for; 0 for background work of no one
+	// user.
+	UserID int64
+	// EventID is the turn they were made in; 0 outside turns.
+	EventID int64
+	// Day is the user's local date of the calls (only its Y-M-D is
+	// stored): the daily budget resets at the user's midnight.
+	Day      time.Time
+	Stage    string
+	Provider string
+	Model    string
+	Calls    int
+	// InputTokens and OutputTokens are what the providers reported.
+	InputTokens  int
+	OutputTokens int
+	Latency      time.Duration
+	// CostUSD is the estimate from the configured price table.
+	CostUSD float64
+	// Error is the failure reason (timeout, unavailable, …), empty on
+	// success.
+	Error string
+}
+
+// UsageTotals sums usage rows.
+type UsageTotals struct {
+	Calls        int
+	InputTokens  int
+	OutputTokens int
+	CostUSD      float64
+}
+
+// RecordUsage stores usage rows.
+func (s *Store) RecordUsage(ctx context.Context, rows []Usage) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	return s.inTx(ctx, func(tx pgx.Tx) error { return s.RecordUsageTx(ctx, tx, rows) })
+}
+
+// RecordUsageTx stores a turn's usage rows inside tx, with its trace; a
+// retried turn replaces the rows of its earlier attempt.
+func (s *Store) RecordUsageTx(ctx context.Context, tx pgx.Tx, rows []Usage) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	seen := map[int64]bool{}
+	for _, u := range rows {
+		if u.EventID > 0 && !seen[u.EventID] {
+			seen[u.EventID] = true
+			if _, err := tx.Exec(ctx, `DELETE FROM llm_usage WHERE event_id = $1`, u.EventID); err != nil {
+				return fmt.Errorf("store record usage: %w", translate(err))
+			}
+		}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"llm_usage"},
+		[]string{"user_id", "event_id", "day", "stage", "provider", "model", "calls", "input_tokens", "output_tokens", "latency_ms", "cost_usd", "error"},
+		pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
+			u := rows[i]
+			return []any{nullID(u.UserID), nullID(u.EventID), dateOf(u.Day), u.Stage, u.Provider, u.Model,
+				u.Calls, u.InputTokens, u.OutputTokens, u.Latency.Milliseconds(), u.CostUSD, u.Error}, nil
+		}))
+	if err != nil {
+		return fmt.Errorf("store record usage: %w", translate(err))
+	}
+	return nil
+}
+
+// UsageOn sums a user's usage on their local day.
+func (s *Store) UsageOn(ctx context.Context, userID int64, day time.Time) (UsageTotals, error) {
+	var t UsageTotals
+	err := s.pool.QueryRow(ctx, `
+		SELECT coalesce(sum(calls), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0)::float8
+		FROM llm_usage WHERE user_id = $1 AND day = $2`, userID, dateOf(day)).Scan(&t.Calls, &t.InputTokens, &t.OutputTokens, &t.CostUSD)
+	if err != nil {
+		return UsageTotals{}, fmt.Errorf("store usage of user %d: %w", userID, translate(err))
+	}
+	return t, nil
+}
+
+// UsageNoted reports whether a row of the given stage exists for the user on
+// day: the budget notice is given once a day by recording a "budget" row.
+func (s *Store) UsageNoted(ctx context.Context, userID int64, day time.Time, stage string) (bool, error) {
+	var ok bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM llm_usage WHERE user_id = $1 AND day = $2 AND stage = $3)`,
+		userID, dateOf(day), stage).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("store usage noted: %w", translate(err))
+	}
+	return ok, nil
+}
+
+// dateOf is t's wall-clock date, as a midnight UTC time pgx sends as a date.
+func dateOf(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+func nullID(id int64) any {
+	if id <= 0 {
+		return nil
+	}
+	return id
+}
