@@ -27,7 +27,7 @@ type Trace struct {
 	// Models details each model call: stage, provider, model, tokens, the
 	// prompt's budget and what was cut to fit it (migration 00007).
 	Models    []TraceModel `json:"models,omitempty"`
-	CreatedAt      time.Time        `json:"created_at"`
+	CreatedAt time.Time    `json:"created_at"`
 }
 
 // TraceAction is one action of a traced turn and its outcome.
