@@ -69,12 +69,17 @@ func TestEmbeddings(t *testing.T) {
 			t.Fatal("rows embedded by m1 must be listed for m2")
 		}
 
-		got, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", unit(1), 10)
+		got, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", unit(1), 2, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != 2 || got[0].ID != alice1.ID || got[1].ID != alice2.ID {
 			t.Fatalf("similar = %+v; want Alice's two, sailing first, never Bob's", got)
+		}
+
+		near, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", unit(1), 0.1, 10)
+		if err != nil || len(near) != 1 || near[0].ID != alice1.ID {
+			t.Fatalf("within 0.1: %+v, %v; want only the sailing memory", near, err)
 		}
 
 		// An edit clears the embedding (trigger), so it is embedded again.
@@ -93,7 +98,7 @@ func TestEmbeddings(t *testing.T) {
 	t.Run("bad dimensions are refused", func(t *testing.T) {
 		t.Parallel()
 		b := users(t, st)
-		_, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", make([]float32, 7), 5)
+		_, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", make([]float32, 7), 2, 5)
 		wantInvalid(t, err)
 		_, err = b.st.SaveEmbedding(b.ctx, store.Embeddable{Kind: "memory", ID: 1}, "m1", make([]float32, 7))
 		wantInvalid(t, err)

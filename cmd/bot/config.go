@@ -46,6 +46,28 @@ type Config struct {
 	SlackSigningSecret string `env:"SLACK_SIGNING_SECRET"`
 	SlackAppToken      string `env:"SLACK_APP_TOKEN"`
 	SlackAPIURL        string `env:"SLACK_API_URL"`
+
+	// Models (issue 5): none keeps Hearth fully offline.
+	LLM            string        `env:"HEARTH_LLM" envDefault:"none"`
+	LLMFallback    []string      `env:"HEARTH_LLM_FALLBACK"`
+	LLMTimeout     time.Duration `env:"HEARTH_LLM_TIMEOUT" envDefault:"10s"`
+	LLMDeadline    time.Duration `env:"HEARTH_LLM_TURN_DEADLINE" envDefault:"2500ms"`
+	LLMConfident   float64       `env:"HEARTH_LLM_CONFIDENT" envDefault:"0.8"`
+	LLMDailyTokens int           `env:"HEARTH_LLM_DAILY_TOKENS" envDefault:"0"`
+	LLMPrices      string        `env:"HEARTH_LLM_PRICES"`
+	OpenAIBaseURL  string        `env:"OPENAI_BASE_URL"`
+	OpenAIAPIKey   string        `env:"OPENAI_API_KEY"`
+	OpenAIModel    string        `env:"OPENAI_MODEL"`
+	OpenAIFast     string        `env:"OPENAI_FAST_MODEL"`
+	OpenAIEmbed    string        `env:"OPENAI_EMBEDDING_MODEL" envDefault:"text-embedding-3-small"`
+	BedrockRegion  string        `env:"BEDROCK_REGION"`
+	BedrockURL     string        `env:"BEDROCK_ENDPOINT_URL"`
+	BedrockModel   string        `env:"BEDROCK_MODEL_ID"`
+	BedrockFast    string        `env:"BEDROCK_FAST_MODEL_ID"`
+	BedrockEmbed   string        `env:"BEDROCK_EMBEDDING_MODEL_ID" envDefault:"amazon.titan-embed-text-v2:0"`
+	Embeddings     string        `env:"HEARTH_EMBEDDINGS" envDefault:"none"`
+	EmbeddingDims  int           `env:"HEARTH_EMBEDDING_DIMENSIONS" envDefault:"1024"`
+	EmbedInterval  time.Duration `env:"HEARTH_EMBED_INTERVAL" envDefault:"1m"`
 }
 
 // LoadConfig reads the environment. A missing or invalid variable is one
@@ -113,6 +135,9 @@ func (c Config) validate() error {
 		if u, err := url.Parse(c.SlackAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return fmt.Errorf("config: SLACK_API_URL %q is not an http(s) URL", c.SlackAPIURL)
 		}
+	}
+	if err := c.validateModels(); err != nil {
+		return err
 	}
 	if c.TelegramAPIURL != "" {
 		if u, err := url.Parse(c.TelegramAPIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
