@@ -50,7 +50,7 @@ func TestLLMCheck(t *testing.T) {
 			wantErr: true, want: []string{"FAILED", "fix: OPENAI_API_KEY"}},
 		{name: "an unknown model names BEDROCK_MODEL_ID", change: func(c *Config) { c.LLM, c.BedrockURL = "bedrock", unknownModel.URL },
 			wantErr: true, want: []string{"FAILED", "fix: BEDROCK_MODEL_ID"}},
-		{name: "no server names the URL", change: func(c *Config) { c.LLM, c.OpenAIBaseURL = "openai", dead + "/v1" },
+		{name: "no server names the URL", change: func(c *Config) { c.LLM, c.OpenAIBaseURL = "openai", dead+"/v1" },
 			wantErr: true, want: []string{"fix: OPENAI_BASE_URL (no answer from the server)"}},
 		{name: "embeddings of the configured size", change: func(c *Config) {
 			c.Embeddings, c.OpenAIBaseURL, c.EmbeddingDims = "openai", ok.OpenAIBaseURL(), 512
