@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -307,5 +309,50 @@ func TestModelConfig(t *testing.T) {
 	p, _ := parsePrices("gpt-4o-mini=0.15/0.6")
 	if got := p.Cost("gpt-4o-mini", 1_000_000, 1_000_000); fmt.Sprintf("%.2f", got) != "0.75" {
 		t.Fatalf("cost = %v", got)
+	}
+}
+
+func TestModelEmbeddingsAndMetrics(t *testing.T) {
+	t.Parallel()
+	b := newBrain(t)
+	base, app, fake := startModelApp(t, b, func(c *Config) {
+		c.Embeddings, c.EmbeddingDims, c.OpenAIEmbed, c.EmbedInterval = "openai", 256, "emb", 50*time.Millisecond
+	})
+	c := newChatter(t, base, app, "Rae", "UTC")
+	c.say("Remember that John's birthday is March 15th")
+	// The background job embeds it; the turn did not.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		left, err := app.Store.Unembedded(context.Background(), app.Embeddings.Model, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still unembedded after 10s: %+v", left)
+		}
+		time.Sleep(10 * time.Millisecond) // polling for the job's outcome
+	}
+	if fake.Embeddings() == 0 {
+		t.Fatal("no embedding call")
+	}
+	c.say("ugh mondays") // one model turn for the metrics
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{
+		`hearth_llm_calls_total{model="small",provider="openai",stage="intent"} 1`,
+		`hearth_llm_calls_total{model="big",provider="openai",stage="reply"} 1`,
+		`hearth_llm_tokens_total{direction="input",model="big",provider="openai",stage="reply"}`,
+		`hearth_llm_latency_seconds_count{model="big",provider="openai",stage="reply"} 1`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Fatalf("metrics lack %s", want)
+		}
 	}
 }

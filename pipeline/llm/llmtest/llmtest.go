@@ -227,6 +227,11 @@ func Vector(text string, dims int) []float32 {
 		for i := 0; i < len(w); i++ {
 			h = (h ^ uint32(w[i])) * 16777619
 		}
+		// FNV's low bits depend only on the bytes' low bits: mix before
+		// taking the bin, or short words collide.
+		h ^= h >> 15
+		h *= 0x2c1b3c6d
+		h ^= h >> 12
 		v[h%uint32(dims)] += 1
 	}
 	v[0] += 0.01 // never the zero vector
