@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/pipeline/stages"
@@ -129,7 +130,9 @@ func parsePrices(s string) (stages.Prices, error) {
 
 // openProvider builds one provider from the configuration.
 func openProvider(ctx context.Context, cfg Config, name string, metrics *llm.Metrics) (provider, error) {
-	pol := llm.Policy{Timeout: cfg.LLMTimeout}
+	// Turns have seconds, not minutes: one quick retry, and a provider that
+	// asks to wait longer than a second is skipped for the next one.
+	pol := llm.Policy{Timeout: cfg.LLMTimeout, MaxAttempts: 2, BaseDelay: 200 * time.Millisecond, MaxDelay: time.Second}
 	switch name {
 	case "openai":
 		fast := cfg.OpenAIFast

@@ -356,3 +356,36 @@ func TestModelEmbeddingsAndMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestModelFallbackChain: HEARTH_LLM=openai with HEARTH_LLM_FALLBACK=bedrock;
+// OpenAI answers 503, so Bedrock (through the real AWS SDK) answers.
+func TestModelFallbackChain(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	t.Setenv("AWS_CONFIG_FILE", "/nonexistent")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent")
+	b := newBrain(t)
+	down := llmtest.New(t, func(llmtest.Call) llmtest.Answer { return llmtest.Answer{Status: 503} })
+	bedrock := llmtest.New(t, b.answer)
+	base, app, _ := startModelApp(t, b, func(c *Config) {
+		c.OpenAIBaseURL = down.OpenAIBaseURL()
+		c.LLMFallback = []string{"bedrock"}
+		c.BedrockURL, c.BedrockRegion, c.BedrockModel, c.BedrockFast = bedrock.URL, "eu-west-1", "claude-strong", "claude-fast"
+	})
+	c := newChatter(t, base, app, "Sol", "UTC")
+	if r := c.say("ugh mondays"); !strings.HasPrefix(r.Text, "Happy to help!") {
+		t.Fatalf("reply %q; want Bedrock's", r.Text)
+	}
+	tr := c.lastTrace()
+	var got []string
+	for _, m := range tr.Models {
+		got = append(got, fmt.Sprintf("%s:%s/%s:%d", m.Stage, m.Provider, m.Model, m.Calls))
+	}
+	// Two OpenAI attempts (one retry) and one Bedrock call per stage.
+	if s := strings.Join(got, " "); s != "intent:bedrock/claude-fast:3 reply:bedrock/claude-strong:3" {
+		t.Fatalf("trace models %q", s)
+	}
+	if len(down.Calls()) != 4 || len(bedrock.Calls()) != 2 {
+		t.Fatalf("openai got %d calls, bedrock %d; want 4 and 2", len(down.Calls()), len(bedrock.Calls()))
+	}
+}
