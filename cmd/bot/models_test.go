@@ -195,6 +195,29 @@ func TestModelTurns(t *testing.T) {
 		}
 	})
 
+	t.Run("invalid JSON is repaired once, through the real client", func(t *testing.T) {
+		c := newChatter(t, base, app, "Ivy", "UTC")
+		var n int
+		var mu sync.Mutex
+		b.set(func(call llmtest.Call) (llmtest.Answer, bool) {
+			if !strings.HasPrefix(call.System, "You classify") {
+				return llmtest.Answer{}, false
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if n++; n == 1 {
+				return llmtest.Answer{Text: `{"intent": "chat", "domains": [`}, true
+			}
+			return llmtest.Answer{Text: `{"intent":"chat","domains":[],"confidence":0.9}`}, true
+		})
+		defer b.set(nil)
+		c.say("ugh mondays")
+		tr := c.lastTrace()
+		if tr.Intent != "chat" || len(tr.Models) == 0 || tr.Models[0].Calls != 2 || tr.Models[0].Error != "" {
+			t.Fatalf("trace %+v; want the intent answered after one repair (2 calls)", tr)
+		}
+	})
+
 	t.Run("a plan the model gets wrong falls back to the offline planner", func(t *testing.T) {
 		c := newChatter(t, base, app, "Ola", "Europe/Rome")
 		b.set(func(call llmtest.Call) (llmtest.Answer, bool) {
@@ -237,6 +260,17 @@ func TestModelHangs(t *testing.T) {
 	}
 	if got := strings.Join(errs, " "); got != "intent:timeout reply:deadline" {
 		t.Fatalf("trace models %q; want the intent call timed out and the reply skipped", got)
+	}
+}
+
+func TestFormatTraceModels(t *testing.T) {
+	got := formatTrace(store.Trace{Intent: "chat", ModelCalls: 1, InputTokens: 300, OutputTokens: 20, Models: []store.TraceModel{
+		{Stage: "intent", Skipped: "confident"},
+		{Stage: "reply", Provider: "openai", Model: "big", Calls: 1, InputTokens: 300, OutputTokens: 20, PromptTokens: 310, Budget: 700, Dropped: 2, Error: "timeout"},
+	}})
+	want := "model_calls=1 tokens=300/20 intent:offline(confident) reply:openai/big(calls=1 tokens=300/20 prompt=310/700 dropped=2 error=timeout)"
+	if !strings.HasSuffix(got, want) {
+		t.Fatalf("formatTrace = %q; want it to end with %q", got, want)
 	}
 }
 
