@@ -16,7 +16,7 @@ import (
 // naming the variable to fix when one fails.
 func LLMCheck(ctx context.Context, cfg Config, out io.Writer) error {
 	names := cfg.providerNames()
-	if len(names) == 0 && cfg.Embeddings == "none" {
+	if len(names) == 0 && cfg.embeddings() == "" {
 		fmt.Fprintln(out, "HEARTH_LLM=none and HEARTH_EMBEDDINGS=none: Hearth runs offline; nothing to check.")
 		return nil
 	}
@@ -36,7 +36,7 @@ func LLMCheck(ctx context.Context, cfg Config, out io.Writer) error {
 			what, model string
 			chat        llm.Chat
 		}{{"plan/reply", p.model, p.chat}, {"intent", p.fastM, p.fast}} {
-			cctx, cancel := context.WithTimeout(ctx, cfg.LLMTimeout)
+			cctx, cancel := context.WithTimeout(ctx, cfg.llmTimeout())
 			start := time.Now()
 			resp, err := m.chat.Complete(cctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Text: "Reply with the single word OK."}}, MaxTokens: 1})
 			cancel()
@@ -49,10 +49,10 @@ func LLMCheck(ctx context.Context, cfg Config, out io.Writer) error {
 				time.Since(start).Round(time.Millisecond), resp.Usage.InputTokens, resp.Usage.OutputTokens, strings.TrimSpace(resp.Text))
 		}
 	}
-	if cfg.Embeddings != "none" {
+	if cfg.embeddings() != "" {
 		p, err := openProvider(ctx, cfg, cfg.Embeddings, nil)
 		if err == nil {
-			cctx, cancel := context.WithTimeout(ctx, cfg.LLMTimeout)
+			cctx, cancel := context.WithTimeout(ctx, cfg.llmTimeout())
 			var vecs [][]float32
 			vecs, _, err = p.embed.Embed(cctx, []string{"ok"})
 			cancel()

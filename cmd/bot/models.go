@@ -29,8 +29,25 @@ type provider struct {
 	vars string
 }
 
+// embeddings is the embedding provider, "" when off. The zero Config is
+// offline, like HEARTH_LLM=none and HEARTH_EMBEDDINGS=none.
+func (c Config) embeddings() string {
+	if c.Embeddings == "none" {
+		return ""
+	}
+	return c.Embeddings
+}
+
+// llmTimeout is HEARTH_LLM_TIMEOUT, 10s when zero.
+func (c Config) llmTimeout() time.Duration {
+	if c.LLMTimeout > 0 {
+		return c.LLMTimeout
+	}
+	return 10 * time.Second
+}
+
 func (c Config) providerNames() []string {
-	if c.LLM == "none" {
+	if c.LLM == "none" || c.LLM == "" {
 		return nil
 	}
 	names := []string{c.LLM}
@@ -44,7 +61,7 @@ func (c Config) providerNames() []string {
 
 func (c Config) validateModels() error {
 	switch c.LLM {
-	case "none", "openai", "bedrock":
+	case "", "none", "openai", "bedrock":
 	default:
 		return fmt.Errorf("config: HEARTH_LLM %q must be none, openai or bedrock", c.LLM)
 	}
@@ -53,12 +70,12 @@ func (c Config) validateModels() error {
 			return fmt.Errorf("config: HEARTH_LLM_FALLBACK: %q must be openai or bedrock", f)
 		}
 	}
-	if c.LLM == "none" && len(c.LLMFallback) > 0 {
+	if len(c.providerNames()) == 0 && len(c.LLMFallback) > 0 {
 		return errors.New("config: HEARTH_LLM_FALLBACK needs HEARTH_LLM set to openai or bedrock")
 	}
-	uses := func(p string) bool { return slices.Contains(c.providerNames(), p) || c.Embeddings == p }
+	uses := func(p string) bool { return slices.Contains(c.providerNames(), p) || c.embeddings() == p }
 	switch c.Embeddings {
-	case "none", "openai", "bedrock":
+	case "", "none", "openai", "bedrock":
 	default:
 		return fmt.Errorf("config: HEARTH_EMBEDDINGS %q must be none, openai or bedrock", c.Embeddings)
 	}
@@ -79,18 +96,18 @@ func (c Config) validateModels() error {
 		}
 	}
 	switch {
-	case c.LLMTimeout <= 0:
-		return errors.New("config: HEARTH_LLM_TIMEOUT must be positive")
-	case c.LLMDeadline <= 0:
-		return errors.New("config: HEARTH_LLM_TURN_DEADLINE must be positive")
+	case c.LLMTimeout < 0:
+		return errors.New("config: HEARTH_LLM_TIMEOUT must not be negative (0 means 10s)")
+	case c.LLMDeadline < 0:
+		return errors.New("config: HEARTH_LLM_TURN_DEADLINE must not be negative (0 means 2.5s)")
 	case c.LLMConfident < 0 || c.LLMConfident > 1:
 		return errors.New("config: HEARTH_LLM_CONFIDENT must be between 0 and 1")
 	case c.LLMDailyTokens < 0:
 		return errors.New("config: HEARTH_LLM_DAILY_TOKENS must not be negative")
-	case c.Embeddings != "none" && c.EmbedInterval <= 0:
+	case c.embeddings() != "" && c.EmbedInterval <= 0:
 		return errors.New("config: HEARTH_EMBED_INTERVAL must be positive")
 	}
-	if c.Embeddings != "none" {
+	if c.embeddings() != "" {
 		allowed := store.EmbeddingDimensions
 		if c.Embeddings == "bedrock" {
 			allowed = []int{256, 512, 1024} // what Titan Text Embeddings V2 makes
@@ -132,7 +149,7 @@ func parsePrices(s string) (stages.Prices, error) {
 func openProvider(ctx context.Context, cfg Config, name string, metrics *llm.Metrics) (provider, error) {
 	// Turns have seconds, not minutes: one quick retry, and a provider that
 	// asks to wait longer than a second is skipped for the next one.
-	pol := llm.Policy{Timeout: cfg.LLMTimeout, MaxAttempts: 2, BaseDelay: 200 * time.Millisecond, MaxDelay: time.Second}
+	pol := llm.Policy{Timeout: cfg.llmTimeout(), MaxAttempts: 2, BaseDelay: 200 * time.Millisecond, MaxDelay: time.Second}
 	switch name {
 	case "openai":
 		fast := cfg.OpenAIFast
@@ -188,7 +205,7 @@ func openModels(ctx context.Context, cfg Config, metrics *llm.Metrics, usage sta
 	}
 	var embedder llm.Embedder
 	var embedModel string
-	if cfg.Embeddings != "none" {
+	if cfg.embeddings() != "" {
 		p, err := openProvider(ctx, cfg, cfg.Embeddings, metrics)
 		if err != nil {
 			return nil, nil, "", err

@@ -318,6 +318,9 @@ func TestModelConfig(t *testing.T) {
 		wantErr string
 	}{
 		{"offline default", func(*Config) {}, ""},
+		{"the zero value is offline", func(c *Config) {
+			*c = Config{DatabaseURL: c.DatabaseURL, HTTPAddr: c.HTTPAddr, LogFormat: "auto", TurnWorkers: 1, DeliverWorkers: 1, ActionWorkers: 1, FetchCooldown: time.Millisecond, FetchPollInterval: time.Millisecond, ShutdownTimeout: time.Second}
+		}, ""},
 		{"unknown provider", func(c *Config) { c.LLM = "gemini" }, "HEARTH_LLM"},
 		{"openai without a model", func(c *Config) { c.LLM = "openai" }, "OPENAI_MODEL"},
 		{"bedrock fallback without a model", func(c *Config) { c.LLM, c.OpenAIModel, c.LLMFallback = "openai", "m", []string{"bedrock"} }, "BEDROCK_MODEL_ID"},
