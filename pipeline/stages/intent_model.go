@@ -118,7 +118,7 @@ func mergeIntent(u Understanding, intent nlu.Intent, domains []nlu.Domain, conf 
 }
 
 func intentPrompt(m *Models, text string, recent []nlu.Turn) (prompt, error) {
-	system, err := render("intent.tmpl", map[string]any{"DataRule": ""})
+	system, err := render("intent.tmpl", map[string]any{"DataRule": llm.DataRule})
 	if err != nil {
 		return prompt{}, err
 	}
@@ -132,13 +132,15 @@ func intentPrompt(m *Models, text string, recent []nlu.Turn) (prompt, error) {
 	var items []string
 	for i := len(recent) - 1; i >= 0 && len(items) < intentTurns; i-- {
 		t := recent[i]
-		who := "User"
+		line := "User: " + t.Text
 		if t.FromBot {
-			who = "Hearth"
-		}
-		line := who + ": " + t.Text
-		if len(t.Options) > 0 {
-			line += " [options: " + strings.Join(t.Options, " | ") + "]"
+			// The bot's words may repeat an email subject or an event
+			// title: data, not instructions.
+			text := t.Text
+			if len(t.Options) > 0 {
+				text += "\n[options: " + strings.Join(t.Options, " | ") + "]"
+			}
+			line = "Hearth: " + llm.Quote("Hearth's earlier message", text)
 		}
 		items = append(items, line)
 	}

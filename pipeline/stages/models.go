@@ -71,11 +71,11 @@ type UsageLog interface {
 
 // Budgets are prompt token budgets. Zero fields take the defaults.
 type Budgets struct {
-	// Intent defaults to 350 tokens.
+	// Intent defaults to 450 tokens (its fixed part is about 300).
 	Intent int
-	// Plan defaults to 1200 tokens.
+	// Plan defaults to 1200 tokens (its fixed part is 470 to 650 by domain).
 	Plan int
-	// Reply defaults to 700 tokens.
+	// Reply defaults to 700 tokens (its fixed part is about 250).
 	Reply int
 }
 
@@ -140,7 +140,7 @@ func (m *Models) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-func (b Budgets) intent() int { return orDefault(b.Intent, 350) }
+func (b Budgets) intent() int { return orDefault(b.Intent, 450) }
 func (b Budgets) plan() int   { return orDefault(b.Plan, 1200) }
 func (b Budgets) reply() int  { return orDefault(b.Reply, 700) }
 

@@ -124,7 +124,7 @@ func TestModelIntent(t *testing.T) {
 	sure := offlineIntent{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Task}, Confidence: 0.95}
 	answer := func(text string, err error) llm.Chat {
 		return llm.ChatFunc(func(_ context.Context, r llm.Request) (llm.Response, error) {
-			if len(r.Messages) != 2 || !strings.Contains(r.Messages[1].Text, "Hearth: Which one?") {
+			if len(r.Messages) != 2 || !strings.Contains(r.Messages[1].Text, "Hearth: <data label=\"Hearth's earlier message\">\nWhich one?\n[options: A | B]\n</data>") {
 				return llm.Response{}, fmt.Errorf("prompt lacks the history: %+v", r.Messages)
 			}
 			return llm.Response{Text: text, JSON: json.RawMessage(text), Usage: llm.Usage{Calls: 1, InputTokens: 100, OutputTokens: 10}}, err
@@ -155,5 +155,42 @@ func TestModelIntent(t *testing.T) {
 				t.Fatal("the offline slots were lost")
 			}
 		})
+	}
+}
+
+func TestPlanPromptBudget(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	var tasks []hearth.Task
+	for i := range 200 {
+		tasks = append(tasks, hearth.Task{ID: int64(i + 1), Title: fmt.Sprintf("task number %d with a longish title to fill the prompt", i+1)})
+	}
+	in := PlanInput{Text: "move the dentist to 4pm", Context: Context{Now: now, Location: time.UTC, Tasks: tasks,
+		Events: []hearth.Event{{ID: 9, Title: "Dentist", Start: now, End: now.Add(time.Hour)}}}}
+	m := &Models{}
+	p, err := planPrompt(m, nlu.Calendar, domainKinds[nlu.Calendar], in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := p.req.Messages[1].Text
+	if p.tokens > p.budget || p.budget != 1200 || p.dropped == 0 {
+		t.Fatalf("tokens %d, budget %d, dropped %d; want a cut within the budget", p.tokens, p.budget, p.dropped)
+	}
+	if EstimateTokens(p.req.Messages[0].Text)+EstimateTokens(user) > p.budget {
+		t.Fatal("the prompt sent is over its budget")
+	}
+	// The calendar's own items come first; items are whole.
+	if !strings.Contains(user, `<data label="event id=9`) {
+		t.Fatal("the event was cut before the tasks")
+	}
+	if strings.Count(user, "<data") != strings.Count(user, "</data>") {
+		t.Fatal("an item was cut mid-item")
+	}
+	if !strings.HasSuffix(user, "The user's message: move the dentist to 4pm") {
+		t.Fatal("the message must always be sent")
+	}
+	// A message alone over the budget is not sent at all.
+	if _, err := planPrompt(&Models{Budgets: Budgets{Plan: 100}}, nlu.Calendar, domainKinds[nlu.Calendar], in); !errors.Is(err, errOverBudget) {
+		t.Fatalf("err = %v; want errOverBudget", err)
 	}
 }
