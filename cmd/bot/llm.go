@@ -5,11 +5,29 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
+	"github.com/caarlos0/env/v11"
+
 	"github.com/hearthbot/hearth/pipeline/llm"
 )
+
+// LoadModelConfig reads the environment like LoadConfig but needs no
+// database: bot llm check only talks to the model providers.
+func LoadModelConfig() (Config, error) {
+	if os.Getenv("DATABASE_URL") != "" {
+		return LoadConfig()
+	}
+	environ := env.ToMap(os.Environ())
+	environ["DATABASE_URL"] = "postgres://unused@localhost/unused"
+	cfg, err := env.ParseAsWithOptions[Config](env.Options{Environment: environ})
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	return cfg, cfg.validateModels()
+}
 
 // LLMCheck prints the configured model providers and makes a one-token
 // round trip to each model (and one embedding when embeddings are on),

@@ -74,3 +74,17 @@ func TestLLMCheck(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadModelConfigNeedsNoDatabase(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	t.Setenv("HEARTH_LLM", "openai")
+	t.Setenv("OPENAI_MODEL", "")
+	if _, err := LoadModelConfig(); err == nil || !strings.Contains(err.Error(), "OPENAI_MODEL") {
+		t.Fatalf("err = %v; want OPENAI_MODEL named", err)
+	}
+	t.Setenv("OPENAI_MODEL", "m")
+	cfg, err := LoadModelConfig()
+	if err != nil || cfg.LLM != "openai" || cfg.LLMTimeout != 10*time.Second {
+		t.Fatalf("cfg %+v, %v", cfg, err)
+	}
+}

@@ -87,7 +87,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprint(stderr, usage)
 			return errors.New("usage: bot llm check")
 		}
-		cfg, err := LoadConfig()
+		cfg, err := LoadModelConfig()
 		if err != nil {
 			return err
 		}

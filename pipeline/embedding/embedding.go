@@ -57,6 +57,10 @@ type Worker struct {
 
 var _ river.Worker[Args] = (*Worker)(nil)
 
+// Timeout lets one run take longer than a turn: up to MaxBatches provider
+// calls.
+func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return 5 * time.Minute }
+
 // Work embeds until nothing is pending or the run's bound is reached.
 func (w *Worker) Work(ctx context.Context, _ *river.Job[Args]) error {
 	_, err := w.Run(ctx)
