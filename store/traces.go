@@ -47,14 +47,15 @@ type TraceModel struct {
 	Calls    int    `json:"calls,omitempty"`
 	// PromptTokens is the estimated prompt size; Budget its limit; Dropped
 	// how many context items were cut to fit.
-	PromptTokens int    `json:"prompt_tokens,omitempty"`
-	Budget       int    `json:"budget,omitempty"`
-	Dropped      int    `json:"dropped,omitempty"`
-	InputTokens  int    `json:"input_tokens,omitempty"`
-	OutputTokens int    `json:"output_tokens,omitempty"`
-	LatencyMS    int64  `json:"latency_ms,omitempty"`
-	Error        string `json:"error,omitempty"`
-	Skipped      string `json:"skipped,omitempty"`
+	PromptTokens int     `json:"prompt_tokens,omitempty"`
+	Budget       int     `json:"budget,omitempty"`
+	Dropped      int     `json:"dropped,omitempty"`
+	InputTokens  int     `json:"input_tokens,omitempty"`
+	OutputTokens int     `json:"output_tokens,omitempty"`
+	LatencyMS    int64   `json:"latency_ms,omitempty"`
+	CostUSD      float64 `json:"cost_usd,omitempty"`
+	Error        string  `json:"error,omitempty"`
+	Skipped      string  `json:"skipped,omitempty"`
 }
 
 // SaveTrace stores a turn's trace; a retried turn overwrites its own.

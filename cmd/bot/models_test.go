@@ -152,7 +152,7 @@ func (c *chatter) lastTrace() store.Trace {
 func TestModelTurns(t *testing.T) {
 	t.Parallel()
 	b := newBrain(t)
-	base, app, fake := startModelApp(t, b, nil)
+	base, app, fake := startModelApp(t, b, func(c *Config) { c.LLMPrices = "big=1/2,small=0.5/1" })
 
 	t.Run("an unsure message is classified by the fast model and answered by the strong one", func(t *testing.T) {
 		c := newChatter(t, base, app, "Mia", "Europe/London")
@@ -174,6 +174,11 @@ func TestModelTurns(t *testing.T) {
 		u, err := app.Store.UsageOn(context.Background(), c.contact().User.ID, time.Now().In(mustZone(t, "Europe/London")))
 		if err != nil || u.Calls != 2 || u.InputTokens != tr.InputTokens {
 			t.Fatalf("usage %+v, %v; want the trace's", u, err)
+		}
+		in, rep := tr.Models[0], tr.Models[1]
+		wantCost := (float64(in.InputTokens)*0.5 + float64(in.OutputTokens)*1 + float64(rep.InputTokens)*1 + float64(rep.OutputTokens)*2) / 1e6
+		if diff := u.CostUSD - wantCost; diff > 1e-6 || diff < -1e-6 || rep.CostUSD == 0 {
+			t.Fatalf("cost %v (reply %v); want %v from the price table", u.CostUSD, rep.CostUSD, wantCost)
 		}
 	})
 
@@ -266,9 +271,9 @@ func TestModelHangs(t *testing.T) {
 func TestFormatTraceModels(t *testing.T) {
 	got := formatTrace(store.Trace{Intent: "chat", ModelCalls: 1, InputTokens: 300, OutputTokens: 20, Models: []store.TraceModel{
 		{Stage: "intent", Skipped: "confident"},
-		{Stage: "reply", Provider: "openai", Model: "big", Calls: 1, InputTokens: 300, OutputTokens: 20, PromptTokens: 310, Budget: 700, Dropped: 2, Error: "timeout"},
+		{Stage: "reply", Provider: "openai", Model: "big", Calls: 1, InputTokens: 300, OutputTokens: 20, PromptTokens: 310, Budget: 700, Dropped: 2, CostUSD: 0.0012, Error: "timeout"},
 	}})
-	want := "model_calls=1 tokens=300/20 intent:offline(confident) reply:openai/big(calls=1 tokens=300/20 prompt=310/700 dropped=2 error=timeout)"
+	want := "model_calls=1 tokens=300/20 intent:offline(confident) reply:openai/big(calls=1 tokens=300/20 prompt=310/700 dropped=2 cost=$0.001200 error=timeout)"
 	if !strings.HasSuffix(got, want) {
 		t.Fatalf("formatTrace = %q; want it to end with %q", got, want)
 	}

@@ -70,6 +70,9 @@ func formatTrace(t store.Trace) string {
 			if m.Dropped > 0 {
 				fmt.Fprintf(&b, " dropped=%d", m.Dropped)
 			}
+			if m.CostUSD > 0 {
+				fmt.Fprintf(&b, " cost=$%.6f", m.CostUSD)
+			}
 			if m.Error != "" {
 				fmt.Fprintf(&b, " error=%s", m.Error)
 			}

@@ -282,6 +282,7 @@ func (m *Models) ask(ctx context.Context, p prompt) (llm.Response, error) {
 	u := store.Usage{UserID: mt.userID, EventID: mt.eventID, Day: mt.day, Stage: p.stage, Provider: resp.Provider, Model: model,
 		Calls: resp.Usage.Calls, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
 		Latency: resp.Usage.Latency, CostUSD: m.Prices.Cost(model, resp.Usage.InputTokens, resp.Usage.OutputTokens), Error: tm.Error}
+	tm.CostUSD = u.CostUSD
 	mt.mu.Lock()
 	mt.calls = append(mt.calls, tm)
 	if u.Calls > 0 || u.Error != "" {
