@@ -1,6 +1,8 @@
 package store_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,5 +133,18 @@ func TestUsage(t *testing.T) {
 	}
 	if ok, _ := st.UsageNoted(b.ctx, b.alice, day, "intent"); !ok {
 		t.Fatal("intent row not found")
+	}
+	all, err := st.UsageSince(b.ctx, day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []string
+	for _, d := range all {
+		if d.UserID == b.alice || d.UserID == b.bob {
+			mine = append(mine, fmt.Sprintf("%s %s %d/%d/%d", d.Day.Format("01-02"), d.User, d.Calls, d.InputTokens, d.OutputTokens))
+		}
+	}
+	if got := strings.Join(mine, "; "); got != "03-02 Alice 1/7/0; 03-01 Bob 1/999/0; 03-01 Alice 3/300/60" {
+		t.Fatalf("usage since = %s", got)
 	}
 }

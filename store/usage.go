@@ -112,3 +112,37 @@ func nullID(id int64) any {
 	}
 	return id
 }
+
+// DailyUsage is one user's (or the background jobs') model use on one day.
+type DailyUsage struct {
+	// UserID is 0 for background work (the embedding job).
+	UserID int64
+	// User is the user's display name, empty for background work.
+	User string
+	Day  time.Time
+	UsageTotals
+}
+
+// UsageSince sums model use per user and day from since's date on,
+// newest day first, then most tokens first.
+func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]DailyUsage, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT coalesce(u.user_id, 0), coalesce(us.display_name, ''), u.day,
+			sum(u.calls), sum(u.input_tokens), sum(u.output_tokens), sum(u.cost_usd)::float8
+		FROM llm_usage u LEFT JOIN users us ON us.id = u.user_id
+		WHERE u.day >= $1
+		GROUP BY 1, 2, 3
+		ORDER BY u.day DESC, sum(u.input_tokens + u.output_tokens) DESC, 1`, dateOf(since))
+	if err != nil {
+		return nil, fmt.Errorf("store usage since: %w", translate(err))
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (DailyUsage, error) {
+		var d DailyUsage
+		err := r.Scan(&d.UserID, &d.User, &d.Day, &d.Calls, &d.InputTokens, &d.OutputTokens, &d.CostUSD)
+		return d, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store usage since: %w", translate(err))
+	}
+	return out, nil
+}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/caarlos0/env/v11"
 
 	"github.com/hearthbot/hearth/pipeline/llm"
+	"github.com/hearthbot/hearth/store"
 )
 
 // LoadModelConfig reads the environment like LoadConfig but needs no
@@ -87,6 +89,52 @@ func LLMCheck(ctx context.Context, cfg Config, out io.Writer) error {
 	}
 	if failed > 0 {
 		return fmt.Errorf("llm check: %d of the configured models failed", failed)
+	}
+	return nil
+}
+
+func usageDays(args []string) (int, error) {
+	if len(args) == 0 {
+		return 7, nil
+	}
+	if len(args) == 2 && args[0] == "-days" {
+		if n, err := strconv.Atoi(args[1]); err == nil && n > 0 && n <= 366 {
+			return n, nil
+		}
+	}
+	return 0, errors.New("usage: bot llm usage [-days N] (N from 1 to 366)")
+}
+
+// LLMUsage prints model use per user and day for the last days days.
+func LLMUsage(ctx context.Context, cfg Config, days int, out io.Writer) error {
+	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: 2})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rows, err := st.UsageSince(ctx, time.Now().AddDate(0, 0, -(days-1)))
+	if err != nil {
+		return err
+	}
+	return writeUsage(out, rows)
+}
+
+func writeUsage(out io.Writer, rows []store.DailyUsage) error {
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(out, "no model use recorded")
+		return err
+	}
+	fmt.Fprintf(out, "%-10s  %-20s %6s %10s %10s %10s\n", "day", "user", "calls", "input", "output", "cost $")
+	for _, r := range rows {
+		who := r.User
+		if r.UserID == 0 {
+			who = "(background)"
+		} else if who == "" {
+			who = fmt.Sprintf("user %d", r.UserID)
+		}
+		if _, err := fmt.Fprintf(out, "%-10s  %-20s %6d %10d %10d %10.4f\n", r.Day.Format("2006-01-02"), who, r.Calls, r.InputTokens, r.OutputTokens, r.CostUSD); err != nil {
+			return err
+		}
 	}
 	return nil
 }

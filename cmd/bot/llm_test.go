@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
+	"github.com/hearthbot/hearth/store"
 )
 
 func TestLLMCheck(t *testing.T) {
@@ -86,5 +87,24 @@ func TestLoadModelConfigNeedsNoDatabase(t *testing.T) {
 	cfg, err := LoadModelConfig()
 	if err != nil || cfg.LLM != "openai" || cfg.LLMTimeout != 10*time.Second {
 		t.Fatalf("cfg %+v, %v", cfg, err)
+	}
+}
+
+func TestWriteUsage(t *testing.T) {
+	var out bytes.Buffer
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	if err := writeUsage(&out, []store.DailyUsage{
+		{UserID: 1, User: "Ann", Day: day, UsageTotals: store.UsageTotals{Calls: 3, InputTokens: 900, OutputTokens: 40, CostUSD: 0.0012}},
+		{Day: day, UsageTotals: store.UsageTotals{Calls: 1, InputTokens: 20}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2026-03-01  Ann                       3        900         40     0.0012", "(background)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, err := usageDays([]string{"-days", "0"}); err == nil {
+		t.Fatal("0 days accepted")
 	}
 }
