@@ -87,8 +87,12 @@ func replyPrompt(m *Models, in RespondInput) (prompt, error) {
 	for _, o := range in.Outcomes {
 		outs = append(outs, outcomeView{Action: string(o.Action.Kind), Status: o.Status, Error: o.Error})
 	}
-	ob, _ := json.Marshal(outs)
-	msg := fmt.Sprintf("Understood as: %s\nOutcomes: %s\nThe user's message: %s", in.Understanding.Intent, ob, in.Text)
+	outcomes := "none (nothing was done this turn)"
+	if len(outs) > 0 {
+		b, _ := json.Marshal(outs)
+		outcomes = string(b)
+	}
+	msg := fmt.Sprintf("Understood as: %s\nOutcomes: %s\nThe user's message: %s", in.Understanding.Intent, outcomes, in.Text)
 	budget := m.Budgets.reply()
 	fixed := EstimateTokens(system) + EstimateTokens(msg) + 8
 	if fixed > budget {
