@@ -149,25 +149,25 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	river.AddWorker(workers, a.turnWorker)
 	river.AddWorker(workers, a.deliverWorker)
 	river.AddWorker(workers, action.NewWorker(a.Engine))
-	queues := map[string]river.QueueConfig{
-		pipeline.QueueTurns:      {MaxWorkers: cfg.TurnWorkers},
-		pipeline.QueueDeliveries: {MaxWorkers: cfg.DeliverWorkers},
-		action.QueueActions:      {MaxWorkers: cfg.ActionWorkers},
-	}
-	var periodic []*river.PeriodicJob
+	// Embeddings (HEARTH_EMBEDDINGS): the background job and its schedule.
+	var embedJobs []*river.PeriodicJob
 	if embedder != nil {
 		a.Embeddings = &embedding.Worker{Store: st, Embedder: embedder, Model: embedModel, Log: log.With("component", "embeddings")}
 		river.AddWorker(workers, a.Embeddings)
-		queues[embedding.Queue] = river.QueueConfig{MaxWorkers: 1}
-		periodic = append(periodic, embedding.Periodic(cfg.EmbedInterval))
+		embedJobs = append(embedJobs, embedding.Periodic(cfg.EmbedInterval))
 	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
 		FetchCooldown:     cfg.FetchCooldown,
 		FetchPollInterval: cfg.FetchPollInterval,
-		Queues:            queues,
-		PeriodicJobs:      periodic,
+		Queues: map[string]river.QueueConfig{
+			pipeline.QueueTurns:      {MaxWorkers: cfg.TurnWorkers},
+			pipeline.QueueDeliveries: {MaxWorkers: cfg.DeliverWorkers},
+			action.QueueActions:      {MaxWorkers: cfg.ActionWorkers},
+			embedding.Queue:          {MaxWorkers: 1}, // empty unless HEARTH_EMBEDDINGS is set
+		},
+		PeriodicJobs: embedJobs,
 		// A crashed replica's running jobs are retried after this; turns
 		// finish in seconds, so waiting River's default hour is too long.
 		JobTimeout:           time.Minute,
