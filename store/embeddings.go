@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -84,9 +85,10 @@ func (s *Store) SaveEmbedding(ctx context.Context, e Embeddable, model string, v
 
 // SimilarMemories returns the user's live memories nearest to vec by
 // cosine distance, nearest first, among those embedded by model and no
-// farther than maxDistance (0 to 2). Who may see what is decided here, in
-// the query, like FindMemories.
-func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int) ([]hearth.Memory, error) {
+// farther than maxDistance (0 to 2); with about set, only memories about
+// that subject (matched loosely, as FindMemories does). Who may see what
+// is decided here, in the query, like FindMemories.
+func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string, vec []float32, about string, maxDistance float64, limit int) ([]hearth.Memory, error) {
 	d := len(vec)
 	if !slices.Contains(EmbeddingDimensions, d) {
 		return nil, fmt.Errorf("store similar memories: %w", pipeline.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
@@ -95,11 +97,13 @@ func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string,
 		return nil, fmt.Errorf("store similar memories: %w", pipeline.Invalidf("a memory search needs a user"))
 	}
 	// The cast and the vector_dims predicate match the index of that size.
+	about = strings.TrimSpace(about)
 	rows, err := s.pool.Query(ctx, fmt.Sprintf(`SELECT `+memoryColumns+` FROM memories
 		WHERE vector_dims(embedding) = %[1]d AND deleted_at IS NULL AND user_id = $1 AND embedding_model = $2
 			AND embedding::vector(%[1]d) <=> $3::vector(%[1]d) <= $5
+			AND ($6 = '' OR about ILIKE $7 OR about %% $6)
 		ORDER BY embedding::vector(%[1]d) <=> $3::vector(%[1]d) LIMIT $4`, d),
-		userID, model, pgvector.NewVector(vec), limitOf(limit), maxDistance)
+		userID, model, pgvector.NewVector(vec), limitOf(limit), maxDistance, about, "%"+likeEscaper.Replace(about)+"%")
 	if err != nil {
 		return nil, fmt.Errorf("store similar memories: %w", translate(err))
 	}

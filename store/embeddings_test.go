@@ -71,7 +71,7 @@ func TestEmbeddings(t *testing.T) {
 			t.Fatal("rows embedded by m1 must be listed for m2")
 		}
 
-		got, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", unit(1), 2, 10)
+		got, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", unit(1), "", 2, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,9 +79,15 @@ func TestEmbeddings(t *testing.T) {
 			t.Fatalf("similar = %+v; want Alice's two, sailing first, never Bob's", got)
 		}
 
-		near, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", unit(1), 0.1, 10)
+		near, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", unit(1), "", 0.1, 10)
 		if err != nil || len(near) != 1 || near[0].ID != alice1.ID {
 			t.Fatalf("within 0.1: %+v, %v; want only the sailing memory", near, err)
+		}
+		for about, want := range map[string]int{"john": 1, "JOHN": 1, "Mary": 0} {
+			got, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", unit(2), about, 2, 10)
+			if err != nil || len(got) != want {
+				t.Fatalf("about %q: %+v, %v; want %d", about, got, err, want)
+			}
 		}
 
 		// An edit clears the embedding (trigger), so it is embedded again.
@@ -100,7 +106,7 @@ func TestEmbeddings(t *testing.T) {
 	t.Run("bad dimensions are refused", func(t *testing.T) {
 		t.Parallel()
 		b := users(t, st)
-		_, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", make([]float32, 7), 2, 5)
+		_, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", make([]float32, 7), "", 2, 5)
 		wantInvalid(t, err)
 		_, err = b.st.SaveEmbedding(b.ctx, store.Embeddable{Kind: "memory", ID: 1}, "m1", make([]float32, 7))
 		wantInvalid(t, err)

@@ -19,7 +19,7 @@ type Recall struct {
 		FindMemories(context.Context, hearth.MemoryFilter) ([]hearth.Memory, error)
 	}
 	Similar interface {
-		SimilarMemories(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int) ([]hearth.Memory, error)
+		SimilarMemories(ctx context.Context, userID int64, model string, vec []float32, about string, maxDistance float64, limit int) ([]hearth.Memory, error)
 	}
 	Embedder llm.Embedder
 	// Model names the embedding model and dimension, as the background job
@@ -34,10 +34,10 @@ type Recall struct {
 
 // FindMemories returns the text matches, then the nearest by meaning not
 // already among them, up to the filter's limit. A search narrowed to a
-// subject (About) stays a text search: nearness by meaning ignores it.
+// subject (About) stays narrowed in the vector search too.
 func (r Recall) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error) {
 	found, err := r.Text.FindMemories(ctx, f)
-	if err != nil || f.Query == "" || f.About != "" || r.Embedder == nil {
+	if err != nil || f.Query == "" || r.Embedder == nil {
 		return found, err
 	}
 	limit := f.Limit
@@ -82,7 +82,7 @@ func (r Recall) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hear
 	if maxD <= 0 {
 		maxD = 0.6
 	}
-	near, err := r.Similar.SimilarMemories(ctx, f.UserID, r.Model, vecs[0], maxD, limit)
+	near, err := r.Similar.SimilarMemories(ctx, f.UserID, r.Model, vecs[0], f.About, maxD, limit)
 	if err != nil {
 		return found, nil //nolint:nilerr // as above: a failed vector search leaves the text matches
 	}
