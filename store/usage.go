@@ -17,15 +17,20 @@ type Usage struct {
 	EventID int64
 	// Day is the user's local date of the calls (only its Y-M-D is
 	// stored): the daily budget resets at the user's midnight.
-	Day      time.Time
-	Stage    string
+	Day time.Time
+	// Stage is intent, plan_<domain>, reply, embed, or budget (the daily
+	// budget notice, no calls).
+	Stage string
+	// Provider and Model name who answered.
 	Provider string
 	Model    string
-	Calls    int
+	// Calls counts requests, retries and repairs included.
+	Calls int
 	// InputTokens and OutputTokens are what the providers reported.
 	InputTokens  int
 	OutputTokens int
-	Latency      time.Duration
+	// Latency is the wall time waited.
+	Latency time.Duration
 	// CostUSD is the estimate from the configured price table.
 	CostUSD float64
 	// Error is the failure reason (timeout, unavailable, …), empty on

@@ -41,7 +41,9 @@ type Store interface {
 // Worker embeds pending memories and notes.
 type Worker struct {
 	river.WorkerDefaults[Args]
-	Store    Store
+	// Store lists pending rows and saves their vectors.
+	Store Store
+	// Embedder makes the vectors.
 	Embedder llm.Embedder
 	// Model names the embedding model and dimension; rows embedded under
 	// another name are embedded again.
@@ -50,7 +52,8 @@ type Worker struct {
 	Batch int
 	// MaxBatches bounds one run. Defaults to 20.
 	MaxBatches int
-	Log        *slog.Logger
+	// Log receives usage-recording failures; nil discards them.
+	Log *slog.Logger
 	// Now is the clock for usage rows. Defaults to time.Now.
 	Now func() time.Time
 }

@@ -60,7 +60,9 @@ const intentTurns = 3
 // ModelIntent is the hybrid intent stage: the offline classifier first,
 // the model only when the classifier is unsure.
 type ModelIntent struct {
-	Models  *Models
+	// Models is the model configuration; Models.Fast answers.
+	Models *Models
+	// Offline answers first, and whenever the model cannot.
 	Offline Intent
 }
 

@@ -56,8 +56,11 @@ func planSchema(kinds []action.Kind) json.RawMessage {
 // the request is fully specified and simple, the model's otherwise, and
 // the offline plan again when the model fails.
 type ModelPlanner struct {
-	Models  *Models
-	Domain  nlu.Domain
+	// Models is the model configuration; Models.Chat answers.
+	Models *Models
+	// Domain is the domain planned: its prompt and action kinds.
+	Domain nlu.Domain
+	// Offline is the domain's rule-based planner, asked first.
 	Offline Planner
 }
 

@@ -15,12 +15,15 @@ import (
 // permission-aware queries; nothing is filtered afterwards. Without an
 // Embedder, use Text alone: there are never fake vectors.
 type Recall struct {
+	// Text is the full-text and trigram search (the store's FindMemories).
 	Text interface {
 		FindMemories(context.Context, hearth.MemoryFilter) ([]hearth.Memory, error)
 	}
+	// Similar is the vector search (the store's SimilarMemories).
 	Similar interface {
 		SimilarMemories(ctx context.Context, userID int64, model string, vec []float32, about string, maxDistance float64, limit int) ([]hearth.Memory, error)
 	}
+	// Embedder embeds the query; nil means text search only.
 	Embedder llm.Embedder
 	// Model names the embedding model and dimension, as the background job
 	// stored it.

@@ -18,7 +18,9 @@ import (
 // payload the user approves), questions with options, and planning
 // failures.
 type ModelResponder struct {
-	Models  *Models
+	// Models is the model configuration; Models.Chat answers.
+	Models *Models
+	// Offline writes the templated replies and every fallback.
 	Offline Responder
 }
 
