@@ -210,12 +210,14 @@ func openModels(ctx context.Context, cfg Config, metrics *llm.Metrics, usage sta
 		if err != nil {
 			return nil, nil, "", err
 		}
-		embedder = p.embed
-		embedModel = cfg.OpenAIEmbed
+		model := cfg.OpenAIEmbed
 		if p.name == "bedrock" {
-			embedModel = cfg.BedrockEmbed
+			model = cfg.BedrockEmbed
 		}
-		embedModel = fmt.Sprintf("%s/%s@%d", p.name, embedModel, cfg.EmbeddingDims)
+		embedder = &llm.InstrumentedEmbedder{Provider: p.name, Model: model, Embedder: p.embed, Metrics: metrics}
+		// Rows embedded under another name (model or size) are embedded
+		// again by the job.
+		embedModel = fmt.Sprintf("%s/%s@%d", p.name, model, cfg.EmbeddingDims)
 	}
 	if len(chain) == 0 {
 		return nil, embedder, embedModel, nil

@@ -392,6 +392,7 @@ func TestModelEmbeddingsAndMetrics(t *testing.T) {
 		`hearth_llm_calls_total{model="big",provider="openai",stage="reply"} 1`,
 		`hearth_llm_tokens_total{direction="input",model="big",provider="openai",stage="reply"}`,
 		`hearth_llm_latency_seconds_count{model="big",provider="openai",stage="reply"} 1`,
+		`hearth_llm_calls_total{model="emb",provider="openai",stage="embed"}`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Fatalf("metrics lack %s", want)

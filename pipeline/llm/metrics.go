@@ -106,3 +106,31 @@ func Reason(err error) string {
 	}
 	return "other"
 }
+
+// InstrumentedEmbedder is an Embedder that records every request to its
+// inner Embedder in Metrics, like Instrumented does for chats.
+type InstrumentedEmbedder struct {
+	// Provider and Model name the embedder in metrics.
+	Provider, Model string
+	// Embedder is the provider.
+	Embedder Embedder
+	// Metrics receives the observations; nil records nothing.
+	Metrics *Metrics
+}
+
+var _ Embedder = (*InstrumentedEmbedder)(nil)
+
+// Embed forwards texts and records what it cost.
+func (i *InstrumentedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, Usage, error) {
+	vecs, used, err := i.Embedder.Embed(ctx, texts)
+	if m := i.Metrics; m != nil {
+		stage := StageOf(ctx)
+		m.calls.WithLabelValues(i.Provider, i.Model, stage).Add(float64(used.Calls))
+		m.tokens.WithLabelValues(i.Provider, i.Model, stage, "input").Add(float64(used.InputTokens))
+		m.latency.WithLabelValues(i.Provider, i.Model, stage).Observe(used.Latency.Seconds())
+		if err != nil {
+			m.errors.WithLabelValues(i.Provider, i.Model, stage, Reason(err)).Inc()
+		}
+	}
+	return vecs, used, err
+}
