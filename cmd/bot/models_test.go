@@ -380,6 +380,15 @@ func TestModelEmbeddingsAndMetrics(t *testing.T) {
 	if fake.Embeddings() == 0 {
 		t.Fatal("no embedding call")
 	}
+	// A question embeds its query in the turn and mixes in near memories.
+	c.say("When is John's birthday?")
+	var embedded bool
+	for _, m := range c.lastTrace().Models {
+		embedded = embedded || m.Stage == "embed" && m.Calls == 1
+	}
+	if !embedded {
+		t.Fatalf("trace %+v; want the query embedded", c.lastTrace().Models)
+	}
 	c.say("ugh mondays") // one model turn for the metrics
 	res, err := http.Get(base + "/metrics")
 	if err != nil {
@@ -389,9 +398,9 @@ func TestModelEmbeddingsAndMetrics(t *testing.T) {
 	res.Body.Close()
 	for _, want := range []string{
 		`hearth_llm_calls_total{model="small",provider="openai",stage="intent"} 1`,
-		`hearth_llm_calls_total{model="big",provider="openai",stage="reply"} 1`,
+		`hearth_llm_calls_total{model="big",provider="openai",stage="reply"} 2`,
 		`hearth_llm_tokens_total{direction="input",model="big",provider="openai",stage="reply"}`,
-		`hearth_llm_latency_seconds_count{model="big",provider="openai",stage="reply"} 1`,
+		`hearth_llm_latency_seconds_count{model="big",provider="openai",stage="reply"} 2`,
 		`hearth_llm_calls_total{model="emb",provider="openai",stage="embed"}`,
 	} {
 		if !strings.Contains(string(body), want) {
