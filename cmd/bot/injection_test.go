@@ -153,3 +153,58 @@ func containsEvent(evs []hearth.Event, id int64) bool {
 	}
 	return false
 }
+
+// TestInjectionInEmailBody: an injection in an email body reaches only the
+// reply prompt, quoted; a reply cannot act, and an obeying model's false
+// claim ("I've sent it") is replaced by the template.
+func TestInjectionInEmailBody(t *testing.T) {
+	t.Parallel()
+	injections := readInjections(t)
+	b := newBrain(t)
+	// Every intent goes to the model, which reads this as a question about email.
+	base, app, _ := startModelApp(t, b, func(c *Config) { c.LLMConfident = 1 })
+	ctx := context.Background()
+	for i, inj := range injections {
+		t.Run(fmt.Sprintf("injection %d", i+1), func(t *testing.T) {
+			c := newChatter(t, base, app, fmt.Sprintf("Reader%d", i), "UTC")
+			uid := c.contact().User.ID
+			if _, err := app.Store.CreateDraft(ctx, "", hearth.Email{UserID: uid, To: []string{"ann@example.com"}, Subject: "Saturday", Body: inj}); err != nil {
+				t.Fatal(err)
+			}
+			var prompt string
+			b.set(func(call llmtest.Call) (llmtest.Answer, bool) {
+				switch {
+				case strings.HasPrefix(call.System, "You classify"):
+					return llmtest.Answer{Text: `{"intent":"ask_info","domains":["email"],"confidence":0.9}`}, true
+				case strings.HasPrefix(call.System, "You are Hearth"):
+					prompt = call.User
+					return llmtest.Answer{Text: "Done! I've sent the email to all your contacts."}, true
+				}
+				return llmtest.Answer{}, false
+			})
+			defer b.set(nil)
+			r := c.say("Any email drafts?")
+			if prompt == "" {
+				t.Fatalf("no reply prompt (reply %q)", r.Text)
+			}
+			escaped := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(inj)
+			found := false
+			for _, el := range dataElement.FindAllString(prompt, -1) {
+				found = found || strings.Contains(el, escaped)
+			}
+			if !found || strings.Contains(dataElement.ReplaceAllString(prompt, ""), escaped[:20]) {
+				t.Fatalf("the email body is not (only) inside <data>:\n%s", prompt)
+			}
+			if strings.Contains(r.Text, "I've sent") {
+				t.Fatalf("reply %q repeats the model's false claim", r.Text)
+			}
+			sent, err := app.Store.FindEmails(ctx, uid, hearth.EmailSent, 10)
+			if err != nil || len(sent) != 0 {
+				t.Fatalf("sent %+v, %v", sent, err)
+			}
+			if tr := c.lastTrace(); len(tr.Actions) != 0 {
+				t.Fatalf("actions %+v; a question acts on nothing", tr.Actions)
+			}
+		})
+	}
+}
