@@ -176,15 +176,18 @@ func decodePlan(raw json.RawMessage, kinds []action.Kind, in PlanInput) (Plan, e
 }
 
 // grounded checks that an action refers only to what the user or the
-// context named: the ids of items shown, and email addresses written by
-// the user or known from their memories. Quoted data (an email body, an
+// context named: the ids of items shown, and email addresses (recipients,
+// attendees) written by the user or known from their memories. Quoted data (an email body, an
 // event description) does not count: text found only there is refused,
 // so an injected address can never be a recipient.
 func grounded(a action.Action, in PlanInput) error {
 	var p struct {
-		ID  int64    `json:"id"`
-		To  []string `json:"to"`
-		Rep int64    `json:"in_reply_to"`
+		ID        int64    `json:"id"`
+		To        []string `json:"to"`
+		Attendees []string `json:"attendees"`
+		Update    struct {
+			Attendees []string `json:"attendees"`
+		} `json:"update"`
 	}
 	json.Unmarshal(a.Payload, &p) //nolint:errcheck // validated already
 	if p.ID != 0 && !knownID(a.Kind, p.ID, in.Context) {
@@ -194,7 +197,8 @@ func grounded(a action.Action, in PlanInput) error {
 	for _, m := range in.Context.Memories {
 		trusted += "\n" + strings.ToLower(m.Content)
 	}
-	for _, to := range p.To {
+	// Invitations reach people too: attendees are held to the same rule.
+	for _, to := range slices.Concat(p.To, p.Attendees, p.Update.Attendees) {
 		if !strings.Contains(trusted, strings.ToLower(strings.TrimSpace(to))) {
 			return fmt.Errorf("%s: recipient %q is not one the user named", a.Kind, to)
 		}
