@@ -100,8 +100,8 @@ func (c Config) validateModels() error {
 		return errors.New("config: HEARTH_LLM_TIMEOUT must not be negative (0 means 10s)")
 	case c.LLMDeadline < 0:
 		return errors.New("config: HEARTH_LLM_TURN_DEADLINE must not be negative (0 means 2.5s)")
-	case c.LLMConfident < 0 || c.LLMConfident > 1:
-		return errors.New("config: HEARTH_LLM_CONFIDENT must be between 0 and 1")
+	case len(c.providerNames()) > 0 && (c.LLMConfident <= 0 || c.LLMConfident > 1):
+		return errors.New("config: HEARTH_LLM_CONFIDENT must be above 0 and at most 1")
 	case c.LLMDailyTokens < 0:
 		return errors.New("config: HEARTH_LLM_DAILY_TOKENS must not be negative")
 	case c.embeddings() != "" && c.EmbedInterval <= 0:
