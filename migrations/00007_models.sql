@@ -21,7 +21,7 @@ CREATE TABLE llm_usage (
 );
 -- The budget check: a user's tokens today.
 CREATE INDEX llm_usage_user_day ON llm_usage (user_id, day);
--- A retried turn replaces its own rows.
+-- A turn's usage (several rows when it was retried: every attempt spent).
 CREATE INDEX llm_usage_event ON llm_usage (event_id) WHERE event_id IS NOT NULL;
 
 -- What each model call of a turn was for, cost and dropped (token budgets).

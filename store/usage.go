@@ -46,30 +46,13 @@ type UsageTotals struct {
 	CostUSD      float64
 }
 
-// RecordUsage stores usage rows.
+// RecordUsage stores usage rows. Rows are only ever added: a turn that
+// fails and is retried spent its tokens twice, and both attempts count.
 func (s *Store) RecordUsage(ctx context.Context, rows []Usage) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	return s.inTx(ctx, func(tx pgx.Tx) error { return s.RecordUsageTx(ctx, tx, rows) })
-}
-
-// RecordUsageTx stores a turn's usage rows inside tx, with its trace; a
-// retried turn replaces the rows of its earlier attempt.
-func (s *Store) RecordUsageTx(ctx context.Context, tx pgx.Tx, rows []Usage) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	seen := map[int64]bool{}
-	for _, u := range rows {
-		if u.EventID > 0 && !seen[u.EventID] {
-			seen[u.EventID] = true
-			if _, err := tx.Exec(ctx, `DELETE FROM llm_usage WHERE event_id = $1`, u.EventID); err != nil {
-				return fmt.Errorf("store record usage: %w", translate(err))
-			}
-		}
-	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"llm_usage"},
+	_, err := s.pool.CopyFrom(ctx, pgx.Identifier{"llm_usage"},
 		[]string{"user_id", "event_id", "day", "stage", "provider", "model", "calls", "input_tokens", "output_tokens", "latency_ms", "cost_usd", "error"},
 		pgx.CopyFromSlice(len(rows), func(i int) ([]any, error) {
 			u := rows[i]

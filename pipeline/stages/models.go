@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/store"
@@ -63,7 +61,6 @@ type Models struct {
 
 // UsageLog is where the model usage of turns is kept.
 type UsageLog interface {
-	RecordUsageTx(ctx context.Context, tx pgx.Tx, rows []store.Usage) error
 	RecordUsage(ctx context.Context, rows []store.Usage) error
 	UsageOn(ctx context.Context, userID int64, day time.Time) (store.UsageTotals, error)
 	UsageNoted(ctx context.Context, userID int64, day time.Time, stage string) (bool, error)
@@ -200,7 +197,7 @@ func (m *Models) begin(ctx context.Context, t pipeline.Turn, now time.Time) (con
 }
 
 // finish writes the turn's model accounting into its trace, stores its
-// usage with the turn, and adds the budget notice to the reply when due.
+// usage, and adds the budget notice to the reply when due.
 func (m *Models) finish(ctx context.Context, mt *meter, tr *store.Trace, text string) string {
 	mt.mu.Lock()
 	calls, usage := append([]store.TraceModel(nil), mt.calls...), append([]store.Usage(nil), mt.usage...)
@@ -212,11 +209,12 @@ func (m *Models) finish(ctx context.Context, mt *meter, tr *store.Trace, text st
 		tr.InputTokens += c.InputTokens
 		tr.OutputTokens += c.OutputTokens
 	}
+	// Usage is recorded at once, not with the turn's commit: tokens spent
+	// by an attempt that fails are spent all the same, and the budget must
+	// count them.
 	if m.Usage != nil && len(usage) > 0 {
-		if !pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return m.Usage.RecordUsageTx(ctx, tx, usage) }) {
-			if err := m.Usage.RecordUsage(ctx, usage); err != nil {
-				m.log().WarnContext(ctx, "recording model usage failed", "turn_id", mt.eventID, "error", err)
-			}
+		if err := m.Usage.RecordUsage(context.WithoutCancel(ctx), usage); err != nil {
+			m.log().WarnContext(ctx, "recording model usage failed", "turn_id", mt.eventID, "error", err)
 		}
 	}
 	if notice {
