@@ -98,18 +98,33 @@ func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string,
 	}
 	// The cast and the vector_dims predicate match the index of that size.
 	about = strings.TrimSpace(about)
-	rows, err := s.pool.Query(ctx, fmt.Sprintf(`SELECT `+memoryColumns+` FROM memories
+	var out []hearth.Memory
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// An HNSW scan filtered by user would otherwise stop after
+		// hnsw.ef_search candidates (40), most of them other users':
+		// pgvector 0.8's iterative scan keeps going until the LIMIT is met.
+		// Older pgvector has no such setting; then nothing is set. (The
+		// vector literal loads pgvector, at planning, before the setting
+		// is looked up: a fresh connection has not loaded it yet.)
+		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'strict_order', true)
+			FROM (SELECT '[1]'::vector) loaded
+			WHERE current_setting('hnsw.iterative_scan', true) IS NOT NULL`); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+memoryColumns+` FROM memories
 		WHERE vector_dims(embedding) = %[1]d AND deleted_at IS NULL AND user_id = $1 AND embedding_model = $2
 			AND embedding::vector(%[1]d) <=> $3::vector(%[1]d) <= $5
 			AND ($6 = '' OR about ILIKE $7 OR about %% $6)
 		ORDER BY embedding::vector(%[1]d) <=> $3::vector(%[1]d) LIMIT $4`, d),
-		userID, model, pgvector.NewVector(vec), limitOf(limit), maxDistance, about, "%"+likeEscaper.Replace(about)+"%")
+			userID, model, pgvector.NewVector(vec), limitOf(limit), maxDistance, about, "%"+likeEscaper.Replace(about)+"%")
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Memory, error) { return scanMemory(r) })
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store similar memories: %w", translate(err))
 	}
-	ms, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Memory, error) { return scanMemory(r) })
-	if err != nil {
-		return nil, fmt.Errorf("store similar memories: %w", translate(err))
-	}
-	return ms, nil
+	return out, nil
 }
