@@ -6,8 +6,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 # Packages that own concurrency run under the race detector: the durable
-# path (pipeline, store, the adapters), actions, and later the scheduler.
-RACE_PKGS := ./pipeline ./pipeline/action ./store/... ./adapters/...
+# path (pipeline, store, the adapters), actions, the model providers and the
+# embedding job, and later the scheduler.
+RACE_PKGS := ./pipeline ./pipeline/action ./pipeline/llm/... ./pipeline/embedding ./store/... ./adapters/...
 
 .PHONY: run test lint bench help
 

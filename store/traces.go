@@ -24,7 +24,10 @@ type Trace struct {
 	ModelCalls     int              `json:"model_calls"`
 	InputTokens    int              `json:"input_tokens"`
 	OutputTokens   int              `json:"output_tokens"`
-	CreatedAt      time.Time        `json:"created_at"`
+	// Models details each model call: stage, provider, model, tokens, the
+	// prompt's budget and what was cut to fit it (migration 00007).
+	Models    []TraceModel `json:"models,omitempty"`
+	CreatedAt time.Time    `json:"created_at"`
 }
 
 // TraceAction is one action of a traced turn and its outcome.
@@ -32,6 +35,27 @@ type TraceAction struct {
 	Kind   string `json:"kind"`
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
+}
+
+// TraceModel is one model call of a traced turn, or a stage that
+// skipped its model (Skipped says why: confident, simple, template, budget,
+// deadline).
+type TraceModel struct {
+	Stage    string `json:"stage"`
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Calls    int    `json:"calls,omitempty"`
+	// PromptTokens is the estimated prompt size; Budget its limit; Dropped
+	// how many context items were cut to fit.
+	PromptTokens int     `json:"prompt_tokens,omitempty"`
+	Budget       int     `json:"budget,omitempty"`
+	Dropped      int     `json:"dropped,omitempty"`
+	InputTokens  int     `json:"input_tokens,omitempty"`
+	OutputTokens int     `json:"output_tokens,omitempty"`
+	LatencyMS    int64   `json:"latency_ms,omitempty"`
+	CostUSD      float64 `json:"cost_usd,omitempty"`
+	Error        string  `json:"error,omitempty"`
+	Skipped      string  `json:"skipped,omitempty"`
 }
 
 // SaveTrace stores a turn's trace; a retried turn overwrites its own.
@@ -50,16 +74,20 @@ func saveTrace(ctx context.Context, db interface {
 }, t Trace) error {
 	timings, _ := json.Marshal(t.Timings) // maps of ints always marshal
 	actions, _ := json.Marshal(t.Actions)
+	models, _ := json.Marshal(t.Models)
+	if t.Models == nil {
+		models = []byte("[]")
+	}
 	if t.Domains == nil {
 		t.Domains = []string{}
 	}
 	_, err := db.Exec(ctx, `
-		INSERT INTO turn_traces (event_id, conversation_id, user_id, intent, domains, confidence, timings, actions, model_calls, input_tokens, output_tokens)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+		INSERT INTO turn_traces (event_id, conversation_id, user_id, intent, domains, confidence, timings, actions, model_calls, input_tokens, output_tokens, models)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (event_id) DO UPDATE SET intent = EXCLUDED.intent, domains = EXCLUDED.domains, confidence = EXCLUDED.confidence,
 			timings = EXCLUDED.timings, actions = EXCLUDED.actions, model_calls = EXCLUDED.model_calls,
-			input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens, created_at = now()`,
-		t.EventID, t.ConversationID, t.UserID, t.Intent, t.Domains, t.Confidence, timings, actions, t.ModelCalls, t.InputTokens, t.OutputTokens)
+			input_tokens = EXCLUDED.input_tokens, output_tokens = EXCLUDED.output_tokens, models = EXCLUDED.models, created_at = now()`,
+		t.EventID, t.ConversationID, t.UserID, t.Intent, t.Domains, t.Confidence, timings, actions, t.ModelCalls, t.InputTokens, t.OutputTokens, models)
 	if err != nil {
 		return fmt.Errorf("store save trace: %w", translate(err))
 	}
@@ -69,7 +97,7 @@ func saveTrace(ctx context.Context, db interface {
 // RecentTraces returns the newest n traces, newest first.
 func (s *Store) RecentTraces(ctx context.Context, n int) ([]Trace, error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT event_id, conversation_id, user_id, intent, domains, confidence, timings, actions, model_calls, input_tokens, output_tokens, created_at
+		SELECT event_id, conversation_id, user_id, intent, domains, confidence, timings, actions, model_calls, input_tokens, output_tokens, models, created_at
 		FROM turn_traces ORDER BY created_at DESC, event_id DESC LIMIT $1`, n)
 	if err != nil {
 		return nil, fmt.Errorf("store recent traces: %w", translate(err))
@@ -77,7 +105,7 @@ func (s *Store) RecentTraces(ctx context.Context, n int) ([]Trace, error) {
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Trace, error) {
 		var t Trace
 		var conf float32
-		err := row.Scan(&t.EventID, &t.ConversationID, &t.UserID, &t.Intent, &t.Domains, &conf, &t.Timings, &t.Actions, &t.ModelCalls, &t.InputTokens, &t.OutputTokens, &t.CreatedAt)
+		err := row.Scan(&t.EventID, &t.ConversationID, &t.UserID, &t.Intent, &t.Domains, &conf, &t.Timings, &t.Actions, &t.ModelCalls, &t.InputTokens, &t.OutputTokens, &t.Models, &t.CreatedAt)
 		t.Confidence = float64(conf)
 		return t, err
 	})

@@ -4,6 +4,8 @@
 //	bot migrate            apply database migrations and exit
 //	bot nlu classify|time|test --file F.jsonl
 //	                       offline understanding tools
+//	bot llm check          try each configured model provider
+//	bot llm usage          model use per user and day
 //
 // Configuration comes from the environment; see .env.example.
 package main
@@ -30,6 +32,8 @@ commands:
   nlu time               resolve date/time expressions from JSON lines on stdin
   nlu test --file F      score labelled JSON lines (intents or times)
   turns tail [-n N]      print the traces of the last N turns (default 20)
+  llm check              list the configured model providers and try each one
+  llm usage [-days N]    model calls, tokens and cost per user and day (default 7 days)
 `
 
 func main() {
@@ -80,6 +84,27 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return TurnsTail(ctx, cfg, n, stdout)
+	case "llm":
+		if len(args) >= 2 && args[1] == "usage" {
+			days, err := usageDays(args[2:])
+			if err != nil {
+				return err
+			}
+			cfg, err := LoadConfig()
+			if err != nil {
+				return err
+			}
+			return LLMUsage(ctx, cfg, days, stdout)
+		}
+		if len(args) < 2 || args[1] != "check" {
+			fmt.Fprint(stderr, usage)
+			return errors.New("usage: bot llm check | bot llm usage [-days N]")
+		}
+		cfg, err := LoadModelConfig()
+		if err != nil {
+			return err
+		}
+		return LLMCheck(ctx, cfg, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -25,6 +25,8 @@ import (
 	"github.com/hearthbot/hearth/integrations/builtin"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/embedding"
+	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stages"
 	"github.com/hearthbot/hearth/store"
@@ -66,6 +68,12 @@ type App struct {
 	Telegram *telegram.Adapter
 	// Slack is the Slack app, when SLACK_BOT_TOKEN is set.
 	Slack *slackadapter.Adapter
+	// Models is the model configuration of the stages; nil offline
+	// (HEARTH_LLM=none).
+	Models *stages.Models
+	// Embeddings is the background embedding worker, when
+	// HEARTH_EMBEDDINGS is set.
+	Embeddings *embedding.Worker
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -100,17 +108,36 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		st.Close()
 		return nil, err
 	}
+	// Models (HEARTH_LLM): the offline stages, wrapped by the hybrid ones
+	// when a provider is configured.
+	models, embedder, embedModel, err := openModels(ctx, cfg, llm.NewMetrics(reg), st, log)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	a.Models = models
+	var intent stages.Intent = stages.Classifier{Classifier: classifier}
+	planners := stages.Planners()
+	var responder stages.Responder = stages.NewTemplateResponder(nil)
+	if models != nil {
+		intent, planners, responder = models.Intent(intent), models.Planners(planners), models.Responder(responder)
+	}
+	var memories stages.MemorySource = providers.Memories
+	if embedder != nil {
+		memories = stages.Recall{Text: providers.Memories, Similar: st, Embedder: embedder, Model: embedModel}
+	}
 	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, stages.NewRunner(stages.Config{
-		Intent: stages.Classifier{Classifier: classifier},
+		Intent: intent,
 		Sources: stages.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: providers.Notes,
-			Mail: providers.Mail, Memories: providers.Memories,
+			Mail: providers.Mail, Memories: memories,
 		},
-		Planners:  stages.Planners(),
-		Responder: stages.NewTemplateResponder(nil),
+		Planners:  planners,
+		Responder: responder,
 		Engine:    a.Engine,
 		State:     st,
 		Log:       log,
+		Models:    models,
 	})))
 	// A channel that knows the user's zone (Slack) fills it in before the
 	// time-zone question would be asked.
@@ -133,6 +160,13 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	river.AddWorker(workers, a.turnWorker)
 	river.AddWorker(workers, a.deliverWorker)
 	river.AddWorker(workers, action.NewWorker(a.Engine))
+	// Embeddings (HEARTH_EMBEDDINGS): the background job and its schedule.
+	var embedJobs []*river.PeriodicJob
+	if embedder != nil {
+		a.Embeddings = &embedding.Worker{Store: st, Embedder: embedder, Model: embedModel, Log: log.With("component", "embeddings")}
+		river.AddWorker(workers, a.Embeddings)
+		embedJobs = append(embedJobs, embedding.Periodic(cfg.EmbedInterval))
+	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
@@ -142,7 +176,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			pipeline.QueueTurns:      {MaxWorkers: cfg.TurnWorkers},
 			pipeline.QueueDeliveries: {MaxWorkers: cfg.DeliverWorkers},
 			action.QueueActions:      {MaxWorkers: cfg.ActionWorkers},
+			embedding.Queue:          {MaxWorkers: 1}, // empty unless HEARTH_EMBEDDINGS is set
 		},
+		PeriodicJobs: embedJobs,
 		// A crashed replica's running jobs are retried after this; turns
 		// finish in seconds, so waiting River's default hour is too long.
 		JobTimeout:           time.Minute,

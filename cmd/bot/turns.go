@@ -58,5 +58,26 @@ func formatTrace(t store.Trace) string {
 		}
 	}
 	fmt.Fprintf(&b, " model_calls=%d tokens=%d/%d", t.ModelCalls, t.InputTokens, t.OutputTokens)
+	for _, m := range t.Models {
+		switch {
+		case m.Skipped != "":
+			fmt.Fprintf(&b, " %s:offline(%s)", m.Stage, m.Skipped)
+		default:
+			fmt.Fprintf(&b, " %s:%s/%s(calls=%d tokens=%d/%d", m.Stage, m.Provider, m.Model, m.Calls, m.InputTokens, m.OutputTokens)
+			if m.Budget > 0 {
+				fmt.Fprintf(&b, " prompt=%d/%d", m.PromptTokens, m.Budget)
+			}
+			if m.Dropped > 0 {
+				fmt.Fprintf(&b, " dropped=%d", m.Dropped)
+			}
+			if m.CostUSD > 0 {
+				fmt.Fprintf(&b, " cost=$%.6f", m.CostUSD)
+			}
+			if m.Error != "" {
+				fmt.Fprintf(&b, " error=%s", m.Error)
+			}
+			b.WriteString(")")
+		}
+	}
 	return b.String()
 }

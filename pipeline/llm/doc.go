@@ -15,7 +15,11 @@
 //     ErrInvalidOutput) that tells the caller to fall back.
 //
 // A Chain tries providers in order; the caller ends it with the offline
-// engine, which lives outside this package. Untrusted text (email bodies,
+// engine, which lives outside this package. Instrumented and
+// InstrumentedEmbedder wrap a provider to export Prometheus metrics by
+// provider, model and stage (WithStage labels a call), and name the model
+// that answered. The llmtest package is a fake server speaking both
+// providers' APIs, for tests anywhere in Hearth. Untrusted text (email bodies,
 // calendar descriptions, web pages) goes into prompts through Quote, as
 // data, never as instructions.
 package llm

@@ -20,3 +20,17 @@ var (
 	// schema even after one repair attempt.
 	ErrInvalidOutput = errors.New("model output invalid")
 )
+
+// Status returns the HTTP status a provider answered a failed request
+// with, or 0 when no answer arrived (connection refused, timeout) or err
+// is not a provider's. Diagnostics (bot llm check) use it to name the
+// setting to fix: 401 and 403 are credentials, 404 a model or URL.
+func Status(err error) int {
+	if f := inspectOpenAI(err); f.ok {
+		return f.status
+	}
+	if f := inspectAWS(err); f.ok {
+		return f.status
+	}
+	return 0
+}

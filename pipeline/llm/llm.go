@@ -70,6 +70,9 @@ type Response struct {
 	ToolCalls []ToolCall
 	// Usage is what producing this answer cost, retries and repair included.
 	Usage Usage
+	// Provider and Model name who answered, when the Chat was wrapped in
+	// Instrumented (a Chain passes on the answering provider's).
+	Provider, Model string
 }
 
 // Usage is the cost of one or more model calls.

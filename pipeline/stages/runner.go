@@ -52,6 +52,11 @@ type Config struct {
 	Log       *slog.Logger
 	// Now is the clock. Defaults to time.Now.
 	Now func() time.Time
+	// Models, when set, is the model configuration the stages were built
+	// with (Models.Intent, Models.Planners, Models.Responder): the runner
+	// opens each turn's model accounting and deadline and records it in
+	// the trace. Nil means offline.
+	Models *Models
 }
 
 // Runner answers a turn with the four stages. It is a pipeline.Handler.
@@ -95,6 +100,10 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pipeline.Ou
 		EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
 		Timings: map[string]int64{}, Actions: []store.TraceAction{},
 	}}
+	var models *meter
+	if r.cfg.Models != nil {
+		ctx, models = r.cfg.Models.begin(ctx, t, st.now)
+	}
 	var text string
 	switch t.Event.Kind {
 	case pipeline.KindButton:
@@ -108,6 +117,9 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pipeline.Ou
 	}
 	if err != nil {
 		return nil, err
+	}
+	if models != nil {
+		text = r.cfg.Models.finish(ctx, models, &st.trace, text)
 	}
 	st.trace.Timings["total"] = time.Since(st.start).Microseconds()
 	trace := st.trace
