@@ -1,0 +1,268 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/store"
+)
+
+// QueueScheduler is the River queue of the planner and fire jobs, apart
+// from turns and deliveries so a burst of briefings cannot delay answers.
+const QueueScheduler = "scheduler"
+
+// Store is what the scheduler needs from storage.
+type Store interface {
+	SyncSchedules(ctx context.Context, batch int, parse func(store.ChangedMemory) (store.ScheduleDetail, bool), next func(store.Schedule) time.Time) (int, error)
+	PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []store.Schedule) ([]store.NextAt, error)) (int, error)
+	Schedule(ctx context.Context, id int64) (store.Schedule, error)
+	DeliverScheduled(ctx context.Context, userID int64, key string, out pipeline.Outbound, visible func(pipeline.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error)
+	BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (store.BriefingData, error)
+}
+
+// Config configures a Scheduler.
+type Config struct {
+	Store Store
+	// Now is the clock occurrences are compared with. Defaults to time.Now.
+	Now func() time.Time
+	// Grace is how late a missed occurrence may still fire (with a note);
+	// older ones are skipped and logged. Defaults to 6 hours.
+	Grace time.Duration
+	// Horizon is how far ahead the planner creates jobs. Defaults to two
+	// minutes; it must exceed the planner's interval.
+	Horizon time.Duration
+	// Interval is how often the planner runs. Defaults to one minute.
+	Interval time.Duration
+	// Batch is how many schedules are read and planned per transaction.
+	// Defaults to 2000.
+	Batch int
+	// Visible reports whether a channel delivers by transcript (the web
+	// chat), so a scheduled message is visible at once and needs no
+	// deliver job. Nil: every message gets a deliver job.
+	Visible func(pipeline.Channel) bool
+	Log     *slog.Logger
+}
+
+// Scheduler plans and fires reminders and briefings. It is safe for
+// concurrent use.
+type Scheduler struct {
+	cfg   Config
+	zones zones
+}
+
+// New returns a Scheduler with cfg's defaults filled in.
+func New(cfg Config) *Scheduler {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 6 * time.Hour
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = time.Minute
+	}
+	if cfg.Horizon <= cfg.Interval {
+		cfg.Horizon = 2 * cfg.Interval
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 2000
+	}
+	if cfg.Visible == nil {
+		cfg.Visible = func(pipeline.Channel) bool { return false }
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Scheduler{cfg: cfg}
+}
+
+// PlanArgs is the planner's periodic job.
+type PlanArgs struct{}
+
+// Kind is the River job kind; stable across releases.
+func (PlanArgs) Kind() string { return "scheduler_plan" }
+
+// InsertOpts puts the planner on the scheduler queue. Two runs at once
+// (a leader change) are harmless: rows are planned under SKIP LOCKED and
+// jobs are unique.
+func (PlanArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueScheduler, MaxAttempts: 1}
+}
+
+// FireArgs is one occurrence of one schedule. Jobs are unique on both, so
+// however often it is planned (replicas, restarts, a re-sync) it is one
+// job.
+type FireArgs struct {
+	ScheduleID int64 `json:"schedule_id"`
+	// At is the occurrence instant, Unix seconds.
+	At int64 `json:"at"`
+}
+
+// Kind is the River job kind; stable across releases.
+func (FireArgs) Kind() string { return "scheduler_fire" }
+
+// InsertOpts makes occurrences unique.
+func (FireArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueScheduler, MaxAttempts: 10, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// PeriodicJob is the planner's River periodic job, run by the leader every
+// Interval and at start (catching up after downtime).
+func (s *Scheduler) PeriodicJob() *river.PeriodicJob {
+	return river.NewPeriodicJob(river.PeriodicInterval(s.cfg.Interval), func() (river.JobArgs, *river.InsertOpts) {
+		return PlanArgs{}, nil
+	}, &river.PeriodicJobOpts{RunOnStart: true, ID: "scheduler_plan"})
+}
+
+// Workers adds the scheduler's workers.
+func (s *Scheduler) Workers(w *river.Workers) {
+	river.AddWorker(w, &planWorker{s: s})
+	river.AddWorker(w, &fireWorker{s: s})
+}
+
+type planWorker struct {
+	river.WorkerDefaults[PlanArgs]
+	s *Scheduler
+}
+
+func (w *planWorker) Work(ctx context.Context, _ *river.Job[PlanArgs]) error {
+	_, err := w.s.Plan(ctx, river.ClientFromContext[pgx.Tx](ctx))
+	return err
+}
+
+type fireWorker struct {
+	river.WorkerDefaults[FireArgs]
+	s *Scheduler
+}
+
+func (w *fireWorker) Work(ctx context.Context, job *river.Job[FireArgs]) error {
+	return w.s.Fire(ctx, job.Args)
+}
+
+// PlanStats says what one planner run did.
+type PlanStats struct {
+	Synced, Planned, Jobs, Skipped int
+}
+
+// Plan syncs the schedules with what changed, then enqueues the
+// occurrences due within the horizon through client, each with its
+// schedule moved on in the same transaction. Occurrences missed by more
+// than the grace window are skipped and logged.
+func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (PlanStats, error) {
+	var st PlanStats
+	now := s.cfg.Now()
+	margin := 2 * s.cfg.Interval
+	n, err := s.cfg.Store.SyncSchedules(ctx, s.cfg.Batch, ParseBirthday, func(sc store.Schedule) time.Time {
+		// From a little in the past: an item written just before the sync
+		// may be due already. Re-planning a fired occurrence is harmless.
+		return s.zones.Next(sc, now.Add(-margin))
+	})
+	st.Synced = n
+	if err != nil {
+		return st, fmt.Errorf("scheduler sync: %w", err)
+	}
+	until := now.Add(s.cfg.Horizon)
+	n, err = s.cfg.Store.PlanDue(ctx, until, s.cfg.Batch, func(ctx context.Context, tx pgx.Tx, due []store.Schedule) ([]store.NextAt, error) {
+		params := make([]river.InsertManyParams, 0, len(due))
+		next := make([]store.NextAt, 0, len(due))
+		for _, sc := range due {
+			at := sc.NextAt
+			for !at.IsZero() && now.Sub(at) > s.cfg.Grace {
+				st.Skipped++
+				s.cfg.Log.WarnContext(ctx, "missed occurrence skipped: older than the grace window",
+					"schedule_id", sc.ID, "kind", sc.Kind, "user_id", sc.UserID, "at", at, "grace", s.cfg.Grace)
+				at = s.zones.Next(sc, at)
+			}
+			switch {
+			case at.IsZero() || at.After(until):
+				next = append(next, store.NextAt{ID: sc.ID, At: at})
+				continue
+			case !sc.Gone:
+				params = append(params, river.InsertManyParams{Args: FireArgs{ScheduleID: sc.ID, At: at.Unix()}, InsertOpts: &river.InsertOpts{ScheduledAt: at}})
+			}
+			following := time.Time{}
+			if sc.Kind != store.ScheduleSnooze {
+				following = s.zones.Next(sc, at)
+			}
+			next = append(next, store.NextAt{ID: sc.ID, At: following})
+		}
+		if len(params) > 0 {
+			if _, err := client.InsertManyTx(ctx, tx, params); err != nil {
+				return nil, fmt.Errorf("enqueue occurrences: %w", err)
+			}
+		}
+		st.Jobs += len(params)
+		return next, nil
+	})
+	st.Planned = n
+	if err != nil {
+		return st, fmt.Errorf("scheduler plan: %w", err)
+	}
+	return st, nil
+}
+
+// Fire sends one occurrence, unless it no longer exists (the task was
+// completed or deleted, the zone or settings changed, the reminder was
+// cancelled) or it is older than the grace window.
+func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
+	sc, err := s.cfg.Store.Schedule(ctx, a.ScheduleID)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		return river.JobCancel(err)
+	}
+	if err != nil {
+		return err
+	}
+	at := time.Unix(a.At, 0).UTC()
+	log := s.cfg.Log.With("schedule_id", sc.ID, "kind", sc.Kind, "user_id", sc.UserID, "at", at)
+	if !s.zones.IsOccurrence(sc, at) {
+		log.InfoContext(ctx, "occurrence no longer due; not sent")
+		return nil
+	}
+	now := s.cfg.Now()
+	late := now.Sub(at)
+	if late > s.cfg.Grace {
+		log.WarnContext(ctx, "missed occurrence skipped: older than the grace window", "late", late)
+		return nil
+	}
+	loc, _ := s.zones.load(sc.Timezone)
+	var out pipeline.Outbound
+	key := "sched:" + strconv.FormatInt(sc.ID, 10) + ":" + strconv.FormatInt(a.At, 10)
+	if sc.Kind == store.ScheduleBriefing {
+		// One briefing per user and local day, whatever its time became.
+		key = "briefing:" + strconv.FormatInt(sc.UserID, 10) + ":" + at.In(loc).Format(time.DateOnly)
+		text, err := s.Briefing(ctx, sc.UserID, loc, at, sc.Settings.BriefingSkip)
+		if err != nil {
+			return err
+		}
+		out = pipeline.Outbound{Text: text}
+	} else {
+		out = reminderMessage(sc, at, loc, a)
+	}
+	if late > lateNote {
+		out.Text = fmt.Sprintf("(A little late: this was for %s, while I was offline.)\n\n", at.In(loc).Format("3:04 PM")) + out.Text
+	}
+	stored, err := s.cfg.Store.DeliverScheduled(ctx, sc.UserID, key, out, s.cfg.Visible, func(ctx context.Context, tx pgx.Tx, id int64) error {
+		client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+		if err != nil {
+			return err
+		}
+		_, err = client.InsertTx(ctx, tx, pipeline.DeliverArgs{MessageID: id}, nil)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	log.InfoContext(ctx, "occurrence fired", "stored", stored, "late", late.Round(time.Second))
+	return nil
+}
+
+// lateNote is how late an occurrence must be to say so.
+const lateNote = 5 * time.Minute
