@@ -501,3 +501,18 @@ func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, 
 	}
 	return stored, nil
 }
+
+// ButtonsOpen reports whether the bot message messageID of the
+// conversation still offers its buttons (no click has been handled).
+func (s *Store) ButtonsOpen(ctx context.Context, conversationID, messageID int64) (bool, error) {
+	var open bool
+	err := s.pool.QueryRow(ctx, `SELECT buttons_closed_at IS NULL FROM messages WHERE id = $1 AND conversation_id = $2 AND sender = 'bot'`,
+		messageID, conversationID).Scan(&open)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store buttons open: %w", translate(err))
+	}
+	return open, nil
+}
