@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,6 +28,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stages"
+	"github.com/hearthbot/hearth/scheduler"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -66,6 +68,9 @@ type App struct {
 	Telegram *telegram.Adapter
 	// Slack is the Slack app, when SLACK_BOT_TOKEN is set.
 	Slack *slackadapter.Adapter
+	// Scheduler plans and fires reminders and briefings and answers their
+	// chat commands.
+	Scheduler *scheduler.Scheduler
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -95,7 +100,15 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	}
 	providers := builtin.New(st)
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
-	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, stages.NewRunner(stages.Config{
+	a.Scheduler = scheduler.New(scheduler.Config{
+		Store: st, Grace: cfg.SchedulerGrace, Interval: cfg.SchedulerInterval,
+		Log: log.With("component", "scheduler"),
+		Visible: func(ch pipeline.Channel) bool {
+			_, ok := a.Senders[ch].(pipeline.TranscriptSender)
+			return ok
+		},
+	})
+	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, a.Scheduler.Commands(st, stages.NewRunner(stages.Config{
 		Intent: stages.Classifier{Classifier: classifier},
 		Sources: stages.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: providers.Notes,
@@ -106,7 +119,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Engine:    a.Engine,
 		State:     st,
 		Log:       log,
-	})))
+	}))))
 
 	// The workers look up the sender and handler through the App at work
 	// time, so tests can swap them after Open.
@@ -122,6 +135,11 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	river.AddWorker(workers, a.turnWorker)
 	river.AddWorker(workers, a.deliverWorker)
 	river.AddWorker(workers, action.NewWorker(a.Engine))
+	a.Scheduler.Workers(workers)
+	var periodic []*river.PeriodicJob
+	if cfg.Scheduler {
+		periodic = append(periodic, a.Scheduler.PeriodicJob())
+	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
@@ -131,7 +149,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			pipeline.QueueTurns:      {MaxWorkers: cfg.TurnWorkers},
 			pipeline.QueueDeliveries: {MaxWorkers: cfg.DeliverWorkers},
 			action.QueueActions:      {MaxWorkers: cfg.ActionWorkers},
+			scheduler.QueueScheduler: {MaxWorkers: cmp.Or(cfg.SchedulerWorkers, 8)},
 		},
+		PeriodicJobs: periodic,
 		// A crashed replica's running jobs are retried after this; turns
 		// finish in seconds, so waiting River's default hour is too long.
 		JobTimeout:           time.Minute,
