@@ -54,6 +54,10 @@ CREATE TABLE schedules (
     item_id    bigint      NOT NULL,
     -- The next occurrence not yet handed to River; NULL when there is none.
     next_at    timestamptz,
+    -- The last occurrence handed to River (or skipped as too late): a
+    -- recomputation (the item or the user's zone changed) starts after it,
+    -- so nothing is planned twice.
+    planned_until timestamptz,
     -- The user asked for no more reminders of this item ("cancel the ...").
     muted      boolean     NOT NULL DEFAULT false,
     -- birthday: {"month","day","about","what"}; snooze: {"text","of_kind","of_item"}.
@@ -68,7 +72,7 @@ CREATE INDEX schedules_user ON schedules (user_id, kind);
 -- settings (database time). One row.
 CREATE TABLE scheduler_state (
     id           boolean     PRIMARY KEY DEFAULT true CHECK (id),
-    synced_until timestamptz NOT NULL DEFAULT '-infinity'
+    synced_until timestamptz NOT NULL DEFAULT '1970-01-01 00:00:00+00'
 );
 INSERT INTO scheduler_state DEFAULT VALUES;
 

@@ -161,9 +161,18 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 	now := s.cfg.Now()
 	margin := 2 * s.cfg.Interval
 	n, err := s.cfg.Store.SyncSchedules(ctx, s.cfg.Batch, ParseBirthday, func(sc store.Schedule) time.Time {
-		// From a little in the past: an item written just before the sync
-		// may be due already. Re-planning a fired occurrence is harmless.
-		return s.zones.Next(sc, now.Add(-margin))
+		// After the last occurrence planned, so nothing is planned twice,
+		// and never before the item existed (a margin allows for clock
+		// skew with the database). Occurrences missed since are caught up
+		// by PlanDue, late or skipped by the grace window.
+		after := sc.PlannedUntil
+		if c := sc.Created.Add(-margin); c.After(after) {
+			after = c
+		}
+		if floor := now.Add(-s.cfg.Grace - 24*time.Hour); floor.After(after) {
+			after = floor
+		}
+		return s.zones.Next(sc, after)
 	})
 	st.Synced = n
 	if err != nil {
@@ -174,16 +183,21 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 		params := make([]river.InsertManyParams, 0, len(due))
 		next := make([]store.NextAt, 0, len(due))
 		for _, sc := range due {
-			at := sc.NextAt
+			at, skipped := sc.NextAt, time.Time{}
 			for !at.IsZero() && now.Sub(at) > s.cfg.Grace {
 				st.Skipped++
 				s.cfg.Log.WarnContext(ctx, "missed occurrence skipped: older than the grace window",
 					"schedule_id", sc.ID, "kind", sc.Kind, "user_id", sc.UserID, "at", at, "grace", s.cfg.Grace)
+				skipped = at
+				if sc.Kind == store.ScheduleSnooze {
+					at = time.Time{}
+					break
+				}
 				at = s.zones.Next(sc, at)
 			}
 			switch {
 			case at.IsZero() || at.After(until):
-				next = append(next, store.NextAt{ID: sc.ID, At: at})
+				next = append(next, store.NextAt{ID: sc.ID, At: at, Planned: skipped})
 				continue
 			case !sc.Gone:
 				params = append(params, river.InsertManyParams{Args: FireArgs{ScheduleID: sc.ID, At: at.Unix()}, InsertOpts: &river.InsertOpts{ScheduledAt: at}})
@@ -192,7 +206,7 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 			if sc.Kind != store.ScheduleSnooze {
 				following = s.zones.Next(sc, at)
 			}
-			next = append(next, store.NextAt{ID: sc.ID, At: following})
+			next = append(next, store.NextAt{ID: sc.ID, At: following, Planned: at})
 		}
 		if len(params) > 0 {
 			if _, err := client.InsertManyTx(ctx, tx, params); err != nil {

@@ -39,6 +39,12 @@ type Schedule struct {
 	ItemID int64
 	// NextAt is the next occurrence not yet planned; zero when none.
 	NextAt time.Time
+	// PlannedUntil is the last occurrence planned (or skipped); zero when
+	// none yet.
+	PlannedUntil time.Time
+	// Created is when the item was created (the user, for a briefing):
+	// nothing before it is an occurrence.
+	Created time.Time
 	Muted  bool
 	// Timezone is the user's IANA zone ("" when unknown).
 	Timezone string
@@ -103,7 +109,9 @@ const scheduleSelect = `
 	           WHEN 'birthday' THEN m.id IS NULL OR m.deleted_at IS NOT NULL
 	           ELSE false END,
 	       COALESCE(t.title, r.text, ''), t.due, COALESCE(t.all_day, false), COALESCE(t.status = 'done', false),
-	       r.rule
+	       r.rule, s.planned_until,
+	       CASE s.kind WHEN 'task' THEN t.created_at WHEN 'reminder' THEN r.created_at
+	                   WHEN 'birthday' THEN m.created_at WHEN 'briefing' THEN u.created_at END
 	FROM schedules s
 	JOIN users u ON u.id = s.user_id
 	LEFT JOIN schedule_settings st ON st.user_id = s.user_id
@@ -113,17 +121,18 @@ const scheduleSelect = `
 
 func scanSchedule(row pgx.Row) (Schedule, error) {
 	var sc Schedule
-	var next, due *time.Time
+	var next, due, planned, created *time.Time
 	var lead []int32
 	var bdays int32
 	var detail []byte
 	err := row.Scan(&sc.ID, &sc.UserID, &sc.Kind, &sc.ItemID, &next, &sc.Muted, &detail, &sc.Timezone,
 		&sc.Settings.BriefingEnabled, &sc.Settings.BriefingAt, &sc.Settings.BriefingSkip, &sc.Settings.ConversationID,
-		&lead, &bdays, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Rule)
+		&lead, &bdays, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Rule, &planned, &created)
 	if err != nil {
 		return sc, err
 	}
 	sc.NextAt, sc.Due = utcOrZero(next), utcOrZero(due)
+	sc.PlannedUntil, sc.Created = utcOrZero(planned), utcOrZero(created)
 	sc.Settings.BirthdayDays = int(bdays)
 	for _, d := range lead {
 		sc.Settings.LeadDays = append(sc.Settings.LeadDays, int(d))
@@ -153,9 +162,11 @@ func (s *Store) Schedule(ctx context.Context, id int64) (Schedule, error) {
 }
 
 // NextAt is a schedule's new next occurrence; the zero At means none.
+// A non-zero Planned records the occurrence just planned (or skipped).
 type NextAt struct {
-	ID int64
-	At time.Time
+	ID      int64
+	At      time.Time
+	Planned time.Time
 }
 
 func setNextAt(ctx context.Context, tx pgx.Tx, next []NextAt) error {
@@ -164,17 +175,22 @@ func setNextAt(ctx context.Context, tx pgx.Tx, next []NextAt) error {
 	}
 	ids := make([]int64, len(next))
 	ats := make([]*time.Time, len(next))
+	planned := make([]*time.Time, len(next))
 	for i, n := range next {
 		ids[i] = n.ID
 		if !n.At.IsZero() {
 			at := n.At
 			ats[i] = &at
 		}
+		if !n.Planned.IsZero() {
+			p := n.Planned
+			planned[i] = &p
+		}
 	}
 	_, err := tx.Exec(ctx, `
-		UPDATE schedules s SET next_at = n.at, updated_at = now()
-		FROM unnest($1::bigint[], $2::timestamptz[]) AS n(id, at)
-		WHERE s.id = n.id`, ids, ats)
+		UPDATE schedules s SET next_at = n.at, planned_until = COALESCE(n.planned, s.planned_until), updated_at = now()
+		FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[]) AS n(id, at, planned)
+		WHERE s.id = n.id`, ids, ats, planned)
 	if err != nil {
 		return fmt.Errorf("set next occurrences: %w", err)
 	}
