@@ -45,7 +45,7 @@ type Schedule struct {
 	// Created is when the item was created (the user, for a briefing):
 	// nothing before it is an occurrence.
 	Created time.Time
-	Muted  bool
+	Muted   bool
 	// Timezone is the user's IANA zone ("" when unknown).
 	Timezone string
 	// Settings are the user's (or the defaults).
