@@ -6,8 +6,8 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 # Packages that own concurrency run under the race detector: the durable
-# path (pipeline, store, the adapters), actions, and later the scheduler.
-RACE_PKGS := ./pipeline ./pipeline/action ./store/... ./adapters/...
+# path (pipeline, store, the adapters), actions, and the scheduler.
+RACE_PKGS := ./pipeline ./pipeline/action ./store/... ./adapters/... ./scheduler
 
 .PHONY: run test lint bench help
 

@@ -158,14 +158,16 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 
 // SeedBriefingUsers creates n synthetic users in zone tz, each with a web
 // chat conversation and inbound event (so briefings have somewhere to
-// go), two events today, three tasks and a birthday memory, set-based:
-// for benchmarks and load tests only. Names are prefix plus a number.
+// go), two events on day (the local midnight of the briefing's day), three
+// tasks and a birthday memory, set-based: for benchmarks and load tests
+// only. The users exist from the day before. Names are prefix plus a
+// number.
 func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz string, day time.Time) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		stmts := []string{
 			`CREATE TEMP TABLE seed_users ON COMMIT DROP AS
-			 WITH u AS (INSERT INTO users (display_name, timezone)
-			            SELECT $1 || g, $2 FROM generate_series(1, $3::int) g RETURNING id, display_name)
+			 WITH u AS (INSERT INTO users (display_name, timezone, created_at, updated_at)
+			            SELECT $1 || g, $2, $4::timestamptz - interval '1 day', now() FROM generate_series(1, $3::int) g RETURNING id, display_name)
 			 SELECT id, display_name FROM u`,
 			`INSERT INTO identities (channel, external_id, user_id, display_name)
 			 SELECT 'bench', lower(display_name), id, display_name FROM seed_users`,
@@ -191,7 +193,7 @@ func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz 
 			var args []any
 			switch {
 			case q == stmts[0]:
-				args = []any{prefix, tz, n}
+				args = []any{prefix, tz, n, day}
 			case q == stmts[4] || q == stmts[5] || q == stmts[6]:
 				args = []any{day}
 			}

@@ -482,6 +482,12 @@ func (s *Store) Snooze(ctx context.Context, userID, messageID int64, at time.Tim
 func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, out pipeline.Outbound, visible func(pipeline.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error) {
 	var stored bool
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// The commit need not wait for the WAL flush: a crash that loses it
+		// loses the job's completion too (WAL is written in order), so the
+		// job runs again and stores the message then.
+		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+			return err
+		}
 		var conv int64
 		var ch pipeline.Channel
 		err := tx.QueryRow(ctx, `
