@@ -40,8 +40,10 @@ func reminderMessage(sc store.Schedule, at time.Time, loc *time.Location, a Fire
 		dueDay, atDay := recur.DateOf(sc.Due, loc), recur.DateOf(at, loc)
 		days := daysBetween(atDay, dueDay)
 		switch {
-		case !sc.AllDay && days == 0:
+		case !sc.AllDay && at.Equal(sc.Due):
 			text = "⏰ Reminder: " + title + " — due now (" + sc.Due.In(loc).Format("3:04 PM") + ")."
+		case !sc.AllDay && days == 0:
+			text = "⏰ Heads-up: " + title + " is due today" + dueClock(sc, loc) + "."
 		case days == 0:
 			text = "⏰ Reminder: " + title + " is due today."
 		case days == 1:

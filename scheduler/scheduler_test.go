@@ -186,17 +186,18 @@ func TestTaskReminderFiresAtItsDueTime(t *testing.T) {
 	b.task(t, "Call mom", due, false)
 
 	b.plan(t)
+	b.clock.Set(due.Add(-time.Second))
+	b.plan(t)
 	if jobs := b.fireJobs(t); len(jobs) != 0 {
-		t.Fatalf("planned %v half an hour early (horizon is two minutes)", jobs)
+		t.Fatalf("planned %v before it was due", jobs)
 	}
-	b.clock.Set(due.Add(-time.Minute))
+	b.clock.Set(due)
 	b.plan(t)
 	b.plan(t) // a second run (another replica, a retry) plans nothing new
 	jobs := b.fireJobs(t)
 	if len(jobs) != 1 || jobs[0].At != due.Unix() {
 		t.Fatalf("jobs %+v; want one at %v", jobs, due)
 	}
-	b.clock.Set(due)
 	b.fireAll(t)
 	ms := b.botMessages(t)
 	if len(ms) != 1 || !strings.Contains(ms[0].Text, "Call mom") || len(ms[0].Buttons) != 3 {
@@ -220,9 +221,9 @@ func TestTwoRiverClientsFireOneReminderOnce(t *testing.T) {
 	t.Parallel()
 	b := setup(t, "America/New_York")
 	b.stopBriefings(t)
-	// Due in River's near future: the clients pick the job up when it is.
-	due := time.Now().Truncate(time.Second).Add(2 * time.Second)
+	due := time.Now().Truncate(time.Second).Add(time.Minute)
 	b.task(t, "Water the plants", due, false)
+	b.clock.Set(due)
 	c1, c2 := b.newClient(t, true), b.newClient(t, true)
 	// Both replicas plan (as after a leader change), concurrently.
 	var wg sync.WaitGroup
@@ -234,7 +235,6 @@ func TestTwoRiverClientsFireOneReminderOnce(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	b.clock.Set(due.Add(time.Second))
 	// Both clients work the queue; wait for the one job to finish.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -294,6 +294,7 @@ func TestCompletingOrDeletingATaskCancelsItsReminder(t *testing.T) {
 	due := time.Now().Add(time.Minute).Truncate(time.Second)
 	done := b.task(t, "Done before it was due", due, false)
 	gone := b.task(t, "Deleted before it was due", due, false)
+	b.clock.Set(due)
 	b.plan(t)
 	if n := len(b.fireJobs(t)); n != 2 {
 		t.Fatalf("%d jobs; want 2", n)
@@ -305,44 +306,52 @@ func TestCompletingOrDeletingATaskCancelsItsReminder(t *testing.T) {
 	if _, err := b.st.DeleteTask(ctx, b.user.User.ID, gone.ID); err != nil {
 		t.Fatal(err)
 	}
-	b.clock.Set(due)
 	b.fireAll(t)
 	if ms := b.botMessages(t); len(ms) != 0 {
 		t.Fatalf("messages %+v; want none", ms)
 	}
 }
 
-func TestTimezoneChangeMovesTheBriefing(t *testing.T) {
+func TestTimezoneChangeMovesPendingOccurrences(t *testing.T) {
 	t.Parallel()
 	b := setup(t, "America/New_York")
+	b.stopBriefings(t)
 	ctx := context.Background()
 	ny, _ := time.LoadLocation("America/New_York")
 	berlin, _ := time.LoadLocation("Europe/Berlin")
-	// Today's 07:30 in New York is still ahead, a minute away.
-	year := time.Now().Year() + 1 // after the user was created
-	nyBrief := time.Date(year, 7, 1, 7, 30, 0, 0, ny)
-	b.clock.Set(nyBrief.Add(-time.Minute))
+	// Due in five days (New York): the next reminder is 3 days before, at
+	// 09:00 New York time.
+	d := time.Now().In(ny).AddDate(0, 0, 5)
+	due := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ny)
+	b.task(t, "File the taxes", due, true)
 	b.plan(t)
-	jobs := b.fireJobs(t)
-	if len(jobs) != 1 || jobs[0].At != nyBrief.Unix() {
-		t.Fatalf("jobs %+v; want the 07:30 New York briefing", jobs)
+	next := func() time.Time {
+		up, err := b.st.UpcomingSchedules(ctx, b.user.User.ID, 10)
+		if err != nil || len(up) != 1 {
+			t.Fatalf("upcoming %+v, %v", up, err)
+		}
+		return up[0].NextAt
 	}
-	// The user moves to Berlin before it fires.
+	old := next()
+	if want := time.Date(d.Year(), d.Month(), d.Day()-3, 9, 0, 0, 0, ny); !old.Equal(want) {
+		t.Fatalf("next reminder %v; want %v", old.In(ny), want)
+	}
+	// The user moves to Berlin: the same wall time, in Berlin.
 	if err := b.st.SetTimezone(ctx, b.user.User.ID, "Europe/Berlin"); err != nil {
 		t.Fatal(err)
 	}
 	b.plan(t)
-	b.clock.Set(nyBrief)
-	b.fireAll(t)
-	if ms := b.botMessages(t); len(ms) != 0 {
-		t.Fatalf("the New York briefing was sent after the move: %+v", ms)
+	if got, want := next(), time.Date(d.Year(), d.Month(), d.Day()-3, 9, 0, 0, 0, berlin); !got.Equal(want) {
+		t.Fatalf("after the move the next reminder is %v; want %v", got.In(berlin), want)
 	}
-	var next time.Time
-	if err := b.st.Pool().QueryRow(ctx, `SELECT next_at FROM schedules WHERE kind = 'briefing' AND item_id = $1`, b.user.User.ID).Scan(&next); err != nil {
+	// A job already enqueued for the old instant sends nothing.
+	up, _ := b.st.UpcomingSchedules(ctx, b.user.User.ID, 10)
+	b.clock.Set(old)
+	if err := b.sched.Fire(ctx, scheduler.FireArgs{ScheduleID: up[0].ID, At: old.Unix()}); err != nil {
 		t.Fatal(err)
 	}
-	if want := time.Date(year, 7, 2, 7, 30, 0, 0, berlin); !next.Equal(want) {
-		t.Fatalf("next briefing %v; want %v", next.In(berlin), want)
+	if ms := b.botMessages(t); len(ms) != 0 {
+		t.Fatalf("the New York occurrence was sent after the move: %+v", ms)
 	}
 }
 
@@ -366,8 +375,9 @@ func TestRecurringReminderAndSnooze(t *testing.T) {
 	for week := range 3 {
 		at := first.AddDate(0, 0, 7*week)
 		b.clock.Set(at.Add(-time.Minute))
-		b.plan(t)
+		b.plan(t) // not due yet
 		b.clock.Set(at)
+		b.plan(t)
 		b.fireAll(t)
 	}
 	ms := b.botMessages(t)
@@ -381,9 +391,8 @@ func TestRecurringReminderAndSnooze(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b.clock.Set(snoozeAt.Add(-time.Minute))
-	b.plan(t)
 	b.clock.Set(snoozeAt)
+	b.plan(t)
 	b.fireAll(t)
 	b.clock.Set(snoozeAt.Add(time.Hour))
 	b.plan(t)
@@ -403,10 +412,13 @@ func TestBirthdayFromAMemory(t *testing.T) {
 	if _, err := b.st.StoreMemory(ctx, "", hearth.Memory{UserID: b.user.User.ID, Content: "John's birthday is March 15th", About: "John"}); err != nil {
 		t.Fatal(err)
 	}
-	lead := time.Date(time.Now().Year()+1, 3, 12, 9, 0, 0, 0, berlin)
-	b.clock.Set(lead.Add(-time.Minute))
+	lead := time.Date(time.Now().Year(), 3, 12, 9, 0, 0, 0, berlin)
+	if lead.Before(time.Now()) {
+		lead = lead.AddDate(1, 0, 0)
+	}
 	b.plan(t)
 	b.clock.Set(lead)
+	b.plan(t)
 	b.fireAll(t)
 	ms := b.botMessages(t)
 	if len(ms) != 1 || !strings.Contains(ms[0].Text, "John's birthday is in 3 days") {
@@ -419,8 +431,13 @@ func TestBriefing(t *testing.T) {
 	b := setup(t, "America/New_York")
 	ctx := context.Background()
 	ny, _ := time.LoadLocation("America/New_York")
-	day := time.Date(time.Now().Year()+1, 7, 1, 0, 0, 0, 0, ny)
-	at := day.Add(7*time.Hour + 30*time.Minute)
+	// The next 07:30 in New York.
+	now := time.Now().In(ny)
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, ny)
+	at := time.Date(now.Year(), now.Month(), now.Day(), 7, 30, 0, 0, ny)
+	if !at.After(now) {
+		day, at = day.AddDate(0, 0, 1), at.AddDate(0, 0, 1)
+	}
 
 	empty, err := b.sched.Briefing(ctx, b.user.User.ID, ny, at, nil)
 	if err != nil || empty != scheduler.EmptyBriefing {
@@ -436,13 +453,12 @@ func TestBriefing(t *testing.T) {
 	b.task(t, "Far away", day.Add(30*24*time.Hour), true)
 	for _, m := range []hearth.Memory{
 		{UserID: uid, Content: "Sarah prefers written agendas", About: "Sarah"},
-		{UserID: uid, Content: "Ana's birthday is July 3rd", About: "Ana"},
+		{UserID: uid, Content: "Ana's birthday is " + day.AddDate(0, 0, 2).Format("January 2"), About: "Ana"},
 	} {
 		if _, err := b.st.StoreMemory(ctx, "", m); err != nil {
 			t.Fatal(err)
 		}
 	}
-	b.clock.Set(at.Add(-time.Hour))
 	b.plan(t) // recognises the birthday
 	text, err := b.sched.Briefing(ctx, uid, ny, at, nil)
 	if err != nil {
@@ -465,9 +481,8 @@ func TestBriefing(t *testing.T) {
 	}
 
 	// Fired by the schedule: once per local day.
-	b.clock.Set(at.Add(-time.Minute))
-	b.plan(t)
 	b.clock.Set(at)
+	b.plan(t)
 	b.fireAll(t)
 	if _, err := b.sched.Plan(ctx, b.client); err != nil {
 		t.Fatal(err)

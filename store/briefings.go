@@ -160,14 +160,14 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 // chat conversation and inbound event (so briefings have somewhere to
 // go), two events on day (the local midnight of the briefing's day), three
 // tasks and a birthday memory, set-based: for benchmarks and load tests
-// only. The users exist from the day before. Names are prefix plus a
+// only. The users exist from 06:00 that day. Names are prefix plus a
 // number.
 func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz string, day time.Time) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		stmts := []string{
 			`CREATE TEMP TABLE seed_users ON COMMIT DROP AS
 			 WITH u AS (INSERT INTO users (display_name, timezone, created_at, updated_at)
-			            SELECT $1 || g, $2, $4::timestamptz - interval '1 day', now() FROM generate_series(1, $3::int) g RETURNING id, display_name)
+			            SELECT $1 || g, $2, $4::timestamptz + interval '6 hours', $4::timestamptz + interval '6 hours' FROM generate_series(1, $3::int) g RETURNING id, display_name)
 			 SELECT id, display_name FROM u`,
 			`INSERT INTO identities (channel, external_id, user_id, display_name)
 			 SELECT 'bench', lower(display_name), id, display_name FROM seed_users`,

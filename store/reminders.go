@@ -42,9 +42,9 @@ type Schedule struct {
 	// PlannedUntil is the last occurrence planned (or skipped); zero when
 	// none yet.
 	PlannedUntil time.Time
-	// Created is when the item was created (the user, for a briefing):
-	// nothing before it is an occurrence.
-	Created time.Time
+	// Changed is when the item, the user's zone or their settings last
+	// changed (database time): a recomputation starts there.
+	Changed time.Time
 	Muted   bool
 	// Timezone is the user's IANA zone ("" when unknown).
 	Timezone string
@@ -110,8 +110,9 @@ const scheduleSelect = `
 	           ELSE false END,
 	       COALESCE(t.title, r.text, ''), t.due, COALESCE(t.all_day, false), COALESCE(t.status = 'done', false),
 	       r.rule, s.planned_until,
-	       CASE s.kind WHEN 'task' THEN t.created_at WHEN 'reminder' THEN r.created_at
-	                   WHEN 'birthday' THEN m.created_at WHEN 'briefing' THEN u.created_at END
+	       GREATEST(CASE s.kind WHEN 'task' THEN t.updated_at WHEN 'reminder' THEN r.created_at
+	                            WHEN 'birthday' THEN m.updated_at ELSE u.created_at END,
+	                u.updated_at, st.updated_at)
 	FROM schedules s
 	JOIN users u ON u.id = s.user_id
 	LEFT JOIN schedule_settings st ON st.user_id = s.user_id
@@ -121,18 +122,18 @@ const scheduleSelect = `
 
 func scanSchedule(row pgx.Row) (Schedule, error) {
 	var sc Schedule
-	var next, due, planned, created *time.Time
+	var next, due, planned, changed *time.Time
 	var lead []int32
 	var bdays int32
 	var detail []byte
 	err := row.Scan(&sc.ID, &sc.UserID, &sc.Kind, &sc.ItemID, &next, &sc.Muted, &detail, &sc.Timezone,
 		&sc.Settings.BriefingEnabled, &sc.Settings.BriefingAt, &sc.Settings.BriefingSkip, &sc.Settings.ConversationID,
-		&lead, &bdays, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Rule, &planned, &created)
+		&lead, &bdays, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Rule, &planned, &changed)
 	if err != nil {
 		return sc, err
 	}
 	sc.NextAt, sc.Due = utcOrZero(next), utcOrZero(due)
-	sc.PlannedUntil, sc.Created = utcOrZero(planned), utcOrZero(created)
+	sc.PlannedUntil, sc.Changed = utcOrZero(planned), utcOrZero(changed)
 	sc.Settings.BirthdayDays = int(bdays)
 	for _, d := range lead {
 		sc.Settings.LeadDays = append(sc.Settings.LeadDays, int(d))
@@ -188,7 +189,7 @@ func setNextAt(ctx context.Context, tx pgx.Tx, next []NextAt) error {
 		}
 	}
 	_, err := tx.Exec(ctx, `
-		UPDATE schedules s SET next_at = n.at, planned_until = COALESCE(n.planned, s.planned_until), updated_at = now()
+		UPDATE schedules s SET next_at = n.at, planned_until = COALESCE(n.planned, s.planned_until)
 		FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[]) AS n(id, at, planned)
 		WHERE s.id = n.id`, ids, ats, planned)
 	if err != nil {
@@ -480,30 +481,38 @@ func (s *Store) Snooze(ctx context.Context, userID, messageID int64, at time.Tim
 // It reports false when the key was used before or the user has no
 // conversation yet.
 func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, out pipeline.Outbound, visible func(pipeline.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error) {
+	buttons := out.Buttons
+	if buttons == nil {
+		buttons = []pipeline.Button{}
+	}
 	var stored bool
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		// The commit need not wait for the WAL flush: a crash that loses it
+		// One statement finds the conversation and stores the message. The
+		// commit need not wait for the WAL flush: a crash that loses it
 		// loses the job's completion too (WAL is written in order), so the
 		// job runs again and stores the message then.
-		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
-			return err
-		}
-		var conv int64
+		var id, conv int64
 		var ch pipeline.Channel
 		err := tx.QueryRow(ctx, `
-			SELECT c.id, c.channel FROM conversations c
-			WHERE c.id = COALESCE(
-				(SELECT conversation_id FROM schedule_settings WHERE user_id = $1),
-				(SELECT conversation_id FROM inbound_events WHERE user_id = $1 ORDER BY id DESC LIMIT 1),
-				(SELECT id FROM conversations WHERE user_id = $1 ORDER BY id DESC LIMIT 1))`, userID).Scan(&conv, &ch)
+			WITH fast AS (SELECT set_config('synchronous_commit', 'off', true)),
+			conv AS (
+				SELECT c.id, c.channel FROM conversations c, fast
+				WHERE c.id = COALESCE(
+					(SELECT conversation_id FROM schedule_settings WHERE user_id = $1),
+					(SELECT conversation_id FROM inbound_events WHERE user_id = $1 ORDER BY id DESC LIMIT 1),
+					(SELECT id FROM conversations WHERE user_id = $1 ORDER BY id DESC LIMIT 1))
+			), ins AS (
+				INSERT INTO messages (conversation_id, sender, idempotency_key, text, buttons)
+				SELECT id, 'bot', $2, $3, $4 FROM conv
+				ON CONFLICT (idempotency_key) DO NOTHING
+				RETURNING id, conversation_id
+			)
+			SELECT ins.id, ins.conversation_id, conv.channel FROM ins JOIN conv ON conv.id = ins.conversation_id`,
+			userID, key+":0", out.Text, buttons).Scan(&id, &conv, &ch)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
+			return nil // sent before, or nowhere to send it
 		}
 		if err != nil {
-			return err
-		}
-		ids, err := insertBotMessages(ctx, tx, conv, nil, key, []pipeline.Outbound{out})
-		if err != nil || len(ids) == 0 {
 			return err
 		}
 		stored = true
@@ -513,10 +522,10 @@ func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, 
 					UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
 					WHERE id = $1 RETURNING conversation_id
 				)
-				SELECT pg_notify($2, $3) FROM m`, ids[0], NotifyChannel, strconv.FormatInt(conv, 10))
+				SELECT pg_notify($2, $3) FROM m`, id, NotifyChannel, strconv.FormatInt(conv, 10))
 			return err
 		}
-		return enqueue(ctx, tx, ids[0])
+		return enqueue(ctx, tx, id)
 	})
 	if err != nil {
 		return false, fmt.Errorf("store deliver scheduled %s: %w", key, err)

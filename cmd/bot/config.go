@@ -38,7 +38,7 @@ type Config struct {
 	// leader runs it every SchedulerInterval); SchedulerGrace is how late
 	// a missed occurrence may still fire.
 	Scheduler         bool          `env:"HEARTH_SCHEDULER" envDefault:"true"`
-	SchedulerInterval time.Duration `env:"HEARTH_SCHEDULER_INTERVAL" envDefault:"1m"`
+	SchedulerInterval time.Duration `env:"HEARTH_SCHEDULER_INTERVAL" envDefault:"15s"`
 	SchedulerGrace    time.Duration `env:"HEARTH_SCHEDULER_GRACE" envDefault:"6h"`
 	SchedulerWorkers  int           `env:"HEARTH_SCHEDULER_WORKERS" envDefault:"8"`
 
