@@ -283,6 +283,10 @@ func (c *commands) cancel(ctx context.Context, t pipeline.Turn, loc *time.Locati
 	}
 	switch len(hits) {
 	case 0:
+		if !strings.Contains(text, "reminder") {
+			// "cancel the second one" may answer another question.
+			return "", false, nil
+		}
 		if len(list) == 0 {
 			return "You have no reminders to cancel.", true, nil
 		}

@@ -90,7 +90,7 @@ func (z *zones) Next(sc store.Schedule, after time.Time) time.Time {
 // IsOccurrence reports whether at is (still) an occurrence of sc.
 func (z *zones) IsOccurrence(sc store.Schedule, at time.Time) bool {
 	if sc.Kind == store.ScheduleSnooze {
-		return !sc.Muted && !sc.Gone
+		return !sc.Muted && !sc.Gone && !sc.Done
 	}
 	return z.Next(sc, at.Add(-time.Nanosecond)).Equal(at)
 }

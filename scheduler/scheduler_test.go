@@ -131,16 +131,25 @@ func (b *testBundle) fireJobs(t *testing.T) []scheduler.FireArgs {
 }
 
 // fireAll runs every waiting fire job's Work directly (at the injected
-// time) and marks it completed, as River would.
+// time), then takes the job out of the queue.
 func (b *testBundle) fireAll(t *testing.T) {
 	t.Helper()
-	for _, a := range b.fireJobs(t) {
-		if err := b.sched.Fire(context.Background(), a); err != nil {
+	ctx := context.Background()
+	res, err := b.client.JobList(ctx, river.NewJobListParams().Kinds(scheduler.FireArgs{}.Kind()).First(1000).States(rivertypeWaiting()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range res.Jobs {
+		var a scheduler.FireArgs
+		if err := unmarshal(j.EncodedArgs, &a); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if _, err := b.st.Pool().Exec(context.Background(), `UPDATE river_job SET state = 'completed', finalized_at = now() WHERE kind = $1 AND state <> 'completed'`, scheduler.FireArgs{}.Kind()); err != nil {
-		t.Fatal(err)
+		if err := b.sched.Fire(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.client.JobCancel(ctx, j.ID); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -491,5 +500,35 @@ func TestBriefing(t *testing.T) {
 	ms := b.botMessages(t)
 	if len(ms) != 1 || !strings.Contains(ms[0].Text, "Design review") {
 		t.Fatalf("messages %+v", ms)
+	}
+}
+
+func TestSnoozedTaskReminderEndsWithTheTask(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.stopBriefings(t)
+	ctx := context.Background()
+	due := time.Now().Add(time.Minute).Truncate(time.Second)
+	tk := b.task(t, "Pay the invoice", due, false)
+	b.clock.Set(due)
+	b.plan(t)
+	b.fireAll(t)
+	ms := b.botMessages(t)
+	if len(ms) != 1 {
+		t.Fatalf("messages %+v", ms)
+	}
+	at := due.Add(time.Hour)
+	if _, err := b.st.Snooze(ctx, b.user.User.ID, ms[0].ID, at, store.ScheduleDetail{Text: tk.Title, OfKind: store.ScheduleTask, OfItem: tk.ID}); err != nil {
+		t.Fatal(err)
+	}
+	st := hearth.TaskDone
+	if _, _, err := b.st.UpdateTask(ctx, b.user.User.ID, tk.ID, hearth.TaskUpdate{Status: &st}); err != nil {
+		t.Fatal(err)
+	}
+	b.clock.Set(at)
+	b.plan(t)
+	b.fireAll(t)
+	if ms := b.botMessages(t); len(ms) != 1 {
+		t.Fatalf("the snooze of a done task fired: %+v", ms)
 	}
 }

@@ -107,8 +107,9 @@ const scheduleSelect = `
 	           WHEN 'task' THEN t.id IS NULL OR t.deleted_at IS NOT NULL
 	           WHEN 'reminder' THEN r.id IS NULL OR r.cancelled_at IS NOT NULL
 	           WHEN 'birthday' THEN m.id IS NULL OR m.deleted_at IS NOT NULL
+	           WHEN 'snooze' THEN COALESCE(sn.deleted_at IS NOT NULL, false)
 	           ELSE false END,
-	       COALESCE(t.title, r.text, ''), t.due, COALESCE(t.all_day, false), COALESCE(t.status = 'done', false),
+	       COALESCE(t.title, r.text, ''), t.due, COALESCE(t.all_day, false), COALESCE(t.status = 'done', sn.status = 'done', false),
 	       r.rule, s.planned_until,
 	       GREATEST(CASE s.kind WHEN 'task' THEN t.updated_at WHEN 'reminder' THEN r.created_at
 	                            WHEN 'birthday' THEN m.updated_at ELSE u.created_at END,
@@ -118,7 +119,9 @@ const scheduleSelect = `
 	LEFT JOIN schedule_settings st ON st.user_id = s.user_id
 	LEFT JOIN tasks t ON s.kind = 'task' AND t.id = s.item_id
 	LEFT JOIN reminders r ON s.kind = 'reminder' AND r.id = s.item_id
-	LEFT JOIN memories m ON s.kind = 'birthday' AND m.id = s.item_id`
+	LEFT JOIN memories m ON s.kind = 'birthday' AND m.id = s.item_id
+	-- A snoozed task reminder ends with its task.
+	LEFT JOIN tasks sn ON s.kind = 'snooze' AND s.detail->>'of_kind' = 'task' AND sn.id = (s.detail->>'of_item')::bigint`
 
 func scanSchedule(row pgx.Row) (Schedule, error) {
 	var sc Schedule
