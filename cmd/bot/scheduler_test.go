@@ -164,3 +164,60 @@ func TestSchedulerScenarios(t *testing.T) {
 }
 
 func unmarshalArgs(j *rivertype.JobRow, v any) error { return json.Unmarshal(j.EncodedArgs, v) }
+
+func TestLoadSchedulerConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // a substring naming the variable; "" for success
+	}{
+		{"defaults", map[string]string{}, ""},
+		{"interval too short", map[string]string{"HEARTH_SCHEDULER_INTERVAL": "10ms"}, "HEARTH_SCHEDULER_INTERVAL"},
+		{"bad interval", map[string]string{"HEARTH_SCHEDULER_INTERVAL": "often"}, "HEARTH_SCHEDULER_INTERVAL"},
+		{"negative grace", map[string]string{"HEARTH_SCHEDULER_GRACE": "-1h"}, "HEARTH_SCHEDULER_GRACE"},
+		{"bad switch", map[string]string{"HEARTH_SCHEDULER": "sometimes"}, "HEARTH_SCHEDULER"},
+		{"negative workers", map[string]string{"HEARTH_SCHEDULER_WORKERS": "-2"}, "HEARTH_SCHEDULER_WORKERS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("DATABASE_URL", "postgres://localhost/hearth")
+			for _, k := range []string{"HEARTH_SCHEDULER", "HEARTH_SCHEDULER_INTERVAL", "HEARTH_SCHEDULER_GRACE", "HEARTH_SCHEDULER_WORKERS"} {
+				t.Setenv(k, tt.env[k])
+			}
+			cfg, err := LoadConfig()
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cfg.Scheduler || cfg.SchedulerInterval != 15*time.Second || cfg.SchedulerGrace != 6*time.Hour || cfg.SchedulerWorkers != 8 {
+					t.Fatalf("defaults not applied: %+v", cfg)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q: want one line naming %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestSchedulerRunsInServe is the wiring: with HEARTH_SCHEDULER on, the
+// leader's periodic planner and the fire jobs deliver a reminder into the
+// web chat on their own, on the real clock.
+func TestSchedulerRunsInServe(t *testing.T) {
+	base, app, _ := startAppWith(t, func(c *Config) {
+		c.Scheduler = true
+		c.SchedulerInterval = time.Second
+	})
+	c := newChatter(t, base, app, "Wes", "Europe/Berlin")
+	c.say("stop my briefings")
+	due := time.Now().Add(2 * time.Second).Truncate(time.Second)
+	if _, err := app.Store.CreateTask(context.Background(), "", hearth.Task{UserID: c.contact().User.ID, Title: "Check the oven", Due: due}); err != nil {
+		t.Fatal(err)
+	}
+	rem := c.reply("the reminder from the planner")
+	mustContain(t, rem, "check the oven")
+	if len(rem.Buttons) != 3 {
+		t.Fatalf("buttons %+v", rem.Buttons)
+	}
+}
