@@ -140,6 +140,14 @@ func TestSchedulerScenarios(t *testing.T) {
 		}
 	})
 
+	t.Run("a birthday told in chat reminds 3 days before", func(t *testing.T) {
+		c := newChatter(t, base, app, "Xan", "Europe/Berlin")
+		c.say("Remember that John's birthday is March 15th")
+		clock.Set(time.Now())
+		fireDue(t, app, sched) // syncs the new memory
+		mustContain(t, c.say("list my reminders"), "John's birthday", "March 12")
+	})
+
 	t.Run("briefing settings by chat, and briefing now", func(t *testing.T) {
 		c := newChatter(t, base, app, "Vic", "America/New_York")
 		mustContain(t, c.say("send my briefing at 6:45"), "6:45 AM")
