@@ -122,13 +122,14 @@ func BenchmarkBriefings(b *testing.B) {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru) //nolint:errcheck // Linux always answers
 	b.ReportMetric(synced.Seconds(), "s-first-sync")
-	b.ReportMetric(enqueued.Seconds(), "s-enqueue")
+	b.ReportMetric(stats.EnqueueTook.Seconds(), "s-enqueue")
 	b.ReportMetric(delivered.Seconds(), "s-delivered")
 	b.ReportMetric(float64(n)/delivered.Seconds(), "briefings/s")
 	b.ReportMetric(float64(peakHeap())/(1<<20), "MiB-peak-heap")
 	b.ReportMetric(float64(ru.Maxrss)/1024, "MiB-max-rss")
-	b.Logf("%d users: first sync %s; at 07:30 enqueued in %s, all delivered %s after 07:30's planner run began (%+v)",
-		n, synced.Round(time.Millisecond), enqueued.Round(time.Millisecond), delivered.Round(time.Millisecond), stats)
+	b.Logf("%d users: first sync %s; the 07:30 planner run took %s (re-sync %s, enqueue %s: %d due, %d jobs); all delivered %s after it began",
+		n, synced.Round(time.Millisecond), enqueued.Round(time.Millisecond), stats.SyncTook.Round(time.Millisecond),
+		stats.EnqueueTook.Round(time.Millisecond), stats.Planned, stats.Jobs, delivered.Round(time.Millisecond))
 
 	var dup int
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) - count(DISTINCT conversation_id) FROM messages WHERE sender = 'bot'`).Scan(&dup); err != nil {

@@ -161,9 +161,12 @@ func (w *fireWorker) Work(ctx context.Context, job *river.Job[FireArgs]) error {
 	return w.s.Fire(ctx, job.Args)
 }
 
-// PlanStats says what one planner run did.
+// PlanStats says what one planner run did: schedules recomputed because
+// something changed, schedules due, jobs enqueued, occurrences skipped as
+// too late, and how long the two phases took.
 type PlanStats struct {
 	Synced, Planned, Jobs, Skipped int
+	SyncTook, EnqueueTook          time.Duration
 }
 
 // Plan syncs the schedules with what changed, then enqueues the
@@ -173,6 +176,7 @@ type PlanStats struct {
 func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (PlanStats, error) {
 	var st PlanStats
 	now := s.cfg.Now()
+	began := time.Now() // durations are measured, not scheduled: the real clock
 	margin := max(2*s.cfg.Interval, time.Minute)
 	n, err := s.cfg.Store.SyncSchedules(ctx, s.cfg.Batch, ParseBirthday, func(sc store.Schedule) time.Time {
 		// From when the change happened (a margin allows for clock skew
@@ -185,10 +189,11 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 		}
 		return s.zones.Next(sc, after)
 	})
-	st.Synced = n
+	st.Synced, st.SyncTook = n, time.Since(began)
 	if err != nil {
 		return st, fmt.Errorf("scheduler sync: %w", err)
 	}
+	began = time.Now()
 	until := now.Add(s.cfg.Horizon)
 	n, err = s.cfg.Store.PlanDue(ctx, until, s.cfg.Batch, func(ctx context.Context, tx pgx.Tx, due []store.Schedule) ([]store.NextAt, error) {
 		params := make([]river.InsertManyParams, 0, len(due))
@@ -231,9 +236,13 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 		st.Jobs += len(params)
 		return next, nil
 	})
-	st.Planned = n
+	st.Planned, st.EnqueueTook = n, time.Since(began)
 	if err != nil {
 		return st, fmt.Errorf("scheduler plan: %w", err)
+	}
+	if st.Synced > 0 || st.Planned > 0 {
+		s.cfg.Log.InfoContext(ctx, "planned", "synced", st.Synced, "due", st.Planned, "jobs", st.Jobs, "skipped", st.Skipped,
+			"sync_took", st.SyncTook, "enqueue_took", st.EnqueueTook)
 	}
 	return st, nil
 }

@@ -238,16 +238,16 @@ func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(Changed
 	if err := s.syncBirthdays(ctx, since, batch, parse); err != nil {
 		return 0, err
 	}
-	// Every schedule touched since: its own row (created or its item
-	// re-read above) or its user's zone or settings.
+	// Every schedule whose item, user (zone) or settings changed since.
 	n, last := 0, int64(0)
 	for {
 		rows, err := s.pool.Query(ctx, scheduleSelect+`
 			WHERE s.id > $2 AND NOT s.muted AND s.kind <> 'snooze' AND (
-			      s.updated_at > $1
-			   OR u.updated_at > $1
+			      u.updated_at > $1
 			   OR st.updated_at > $1
-			   OR (s.kind = 'reminder' AND r.created_at > $1))
+			   OR t.updated_at > $1
+			   OR m.updated_at > $1
+			   OR r.created_at > $1)
 			ORDER BY s.id LIMIT $3`, since, last, batch)
 		if err != nil {
 			return n, fmt.Errorf("store sync schedules: %w", translate(err))
