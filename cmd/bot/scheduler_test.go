@@ -126,6 +126,8 @@ func TestSchedulerScenarios(t *testing.T) {
 		if len(back.Buttons) != 3 {
 			t.Fatalf("snoozed reminder buttons %+v", back.Buttons)
 		}
+		// Tomorrow morning is 09:00 in the user's zone.
+		mustContain(t, c.click(back, scheduler.LabelTomorrow), "snoozed", "tomorrow at 9:00 AM")
 	})
 
 	t.Run("recurring reminders: set, list, cancel the Monday one", func(t *testing.T) {
