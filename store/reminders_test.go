@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -42,5 +43,35 @@ func TestDeliverScheduledOnce(t *testing.T) {
 	}
 	if _, err := st.CreateReminder(ctx, "k2", c.User.ID, "", []byte(`{}`), ms[0].CreatedAt); !errors.Is(err, pipeline.ErrInvalid) {
 		t.Fatalf("empty reminder: %v; want invalid", err)
+	}
+}
+
+func TestLinkingMovesReminders(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	web, err := st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := st.SignIn(ctx, pipeline.ChannelTelegram, "555", "Ann T", "555", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := time.Now().Add(time.Hour)
+	id, err := st.CreateReminder(ctx, "k", tg.User.ID, "Water the plants", []byte(`{"freq":"daily","at":"09:00"}`), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := st.CreateLinkCode(ctx, web.User.ID, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID); err != nil {
+		t.Fatal(err)
+	}
+	up, err := st.UpcomingSchedules(ctx, web.User.ID, 10)
+	if err != nil || len(up) != 1 || up[0].ID != id || up[0].Title != "Water the plants" {
+		t.Fatalf("after linking: %+v, %v", up, err)
 	}
 }
