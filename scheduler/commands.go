@@ -12,8 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/scheduler/recur"
 	"github.com/hearthbot/hearth/store"
 )
@@ -26,16 +26,22 @@ type CommandStore interface {
 	CreateReminder(ctx context.Context, key string, userID int64, text string, rule json.RawMessage, next time.Time) (int64, error)
 	Snooze(ctx context.Context, userID, messageID int64, at time.Time, d store.ScheduleDetail) (bool, error)
 	UpdateScheduleSettings(ctx context.Context, userID int64, upd store.SettingsUpdate) (store.ScheduleSettings, error)
-	UpdateTask(ctx context.Context, userID, id int64, upd hearth.TaskUpdate) (before, after hearth.Task, err error)
 	ButtonsOpen(ctx context.Context, conversationID, messageID int64) (bool, error)
 	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
+}
+
+// Actions runs actions for a turn, idempotently per (turn, index); the
+// Done button completes a task through it, so the completion is audited
+// and "undo" reopens it.
+type Actions interface {
+	Run(ctx context.Context, t action.Turn, plan []action.Action) ([]action.Record, error)
 }
 
 // Commands answers the scheduler's chat commands and reminder buttons and
 // passes every other turn to next. It expects users with a time zone
 // (wrap it in pipeline.RequireTimezone).
-func (s *Scheduler) Commands(st CommandStore, next pipeline.Handler) pipeline.Handler {
-	c := &commands{s: s, st: st}
+func (s *Scheduler) Commands(st CommandStore, actions Actions, next pipeline.Handler) pipeline.Handler {
+	c := &commands{s: s, st: st, actions: actions}
 	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
 		loc, ok := s.zones.load(t.User.Timezone)
 		if !ok {
@@ -62,8 +68,9 @@ func (s *Scheduler) Commands(st CommandStore, next pipeline.Handler) pipeline.Ha
 }
 
 type commands struct {
-	s  *Scheduler
-	st CommandStore
+	s       *Scheduler
+	st      CommandStore
+	actions Actions
 }
 
 var (
@@ -339,16 +346,25 @@ func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Locati
 	var reply, outcome string
 	switch parts[0] {
 	case "done":
+		outcome = "✓ Done"
 		if kind == store.ScheduleTask {
-			done := hearth.TaskDone
-			if _, _, err := c.st.UpdateTask(ctx, t.User.ID, item, hearth.TaskUpdate{Status: &done}); err != nil && !errors.Is(err, pipeline.ErrNotFound) {
-				return "", err
+			a, err := action.New(action.TaskComplete, action.TaskRefArgs{ID: item, Title: sc.Title})
+			if err != nil {
+				return "", fmt.Errorf("complete task %d: %w", item, err)
+			}
+			recs, err := c.actions.Run(ctx, action.Turn{EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID}, []action.Action{a})
+			if err != nil {
+				return "", fmt.Errorf("complete task %d: %w", item, err)
+			}
+			if len(recs) != 1 || recs[0].State != action.StateDone {
+				// Deleted meanwhile, most likely; the buttons stay closed.
+				reply = "I couldn't mark “" + sc.Title + "” done — it may have been deleted."
+				break
 			}
 			reply = "Nice work — “" + sc.Title + "” is done. ✓"
 		} else {
 			reply = "Great — done. ✓"
 		}
-		outcome = "✓ Done"
 	case "snooze", "morning":
 		at := now.Add(time.Hour)
 		if parts[0] == "morning" {

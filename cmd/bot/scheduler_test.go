@@ -89,6 +89,11 @@ func TestSchedulerScenarios(t *testing.T) {
 		}
 		again := c.click(rem, scheduler.LabelSnooze)
 		mustContain(t, again, "already")
+		// Completed through an action: "undo" reopens the task.
+		c.say("undo")
+		if ts := c.tasks(); ts[0].Status != hearth.TaskOpen {
+			t.Fatalf("after undo the task is %+v", ts[0])
+		}
 	})
 
 	t.Run("snooze brings a reminder back an hour later", func(t *testing.T) {

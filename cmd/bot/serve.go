@@ -108,7 +108,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			return ok
 		},
 	})
-	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, a.Scheduler.Commands(st, stages.NewRunner(stages.Config{
+	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, a.Scheduler.Commands(st, a.Engine, stages.NewRunner(stages.Config{
 		Intent: stages.Classifier{Classifier: classifier},
 		Sources: stages.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: providers.Notes,
