@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/scheduler/recur"
 	"github.com/hearthbot/hearth/store"
 )
@@ -167,6 +168,9 @@ var (
 	dayFirst   = regexp.MustCompile(`(?i)^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+)\.?(?:,?\s+\d{4})?$`)
 )
 
+// leapRef is the reference for reading yearless dates: the eve of a leap year.
+func leapRef() time.Time { return time.Date(2023, 12, 31, 12, 0, 0, 0, time.UTC) }
+
 var monthNames = map[string]time.Month{
 	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
 	"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
@@ -193,6 +197,10 @@ func ParseBirthday(m store.ChangedMemory) (store.ScheduleDetail, bool) {
 	} else if p := dayFirst.FindStringSubmatch(date); p != nil {
 		mon = monthNames[strings.ToLower(p[2])]
 		day, _ = strconv.Atoi(p[1])
+	} else if m, ok := timex.Parse(date, leapRef(), timex.Options{}); ok && m.Kind == timex.Value && m.Grain == timex.Day && m.Start == 0 && m.End == len(date) {
+		// Other spellings timex knows ("3/15", "15.03."). The reference
+		// precedes a leap day, so February 29 resolves too.
+		mon, day = m.Value.Month(), m.Value.Day()
 	}
 	if mon == 0 || day < 1 || day > 31 || !(recur.Date{Year: 2024, Month: mon, Day: day}).Valid() {
 		return store.ScheduleDetail{}, false

@@ -162,6 +162,8 @@ func TestParseBirthday(t *testing.T) {
 		{"Our anniversary is on the 3rd of June.", "", store.ScheduleDetail{Month: 6, Day: 3, About: "your", What: "anniversary"}, true},
 		{"Mom’s birthday is Dec 1", "Mom", store.ScheduleDetail{Month: 12, Day: 1, About: "Mom", What: "birthday"}, true},
 		{"Emma's birthday is February 30", "Emma", store.ScheduleDetail{}, false},
+		{"Leo's birthday is February 29th", "Leo", store.ScheduleDetail{Month: 2, Day: 29, About: "Leo", What: "birthday"}, true},
+		{"Kim's birthday is 3/15", "Kim", store.ScheduleDetail{Month: 3, Day: 15, About: "Kim", What: "birthday"}, true},
 		{"John likes March", "John", store.ScheduleDetail{}, false},
 		{"John's birthday is soon", "John", store.ScheduleDetail{}, false},
 	}
