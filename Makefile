@@ -6,9 +6,9 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 
 # Packages that own concurrency run under the race detector: the durable
-# path (pipeline, store, the adapters), actions, the model providers and the
-# embedding job, and later the scheduler.
-RACE_PKGS := ./pipeline ./pipeline/action ./pipeline/llm/... ./pipeline/embedding ./store/... ./adapters/...
+# path (pipeline, store, the adapters), actions, the model providers, the
+# embedding job and the scheduler.
+RACE_PKGS := ./pipeline ./pipeline/action ./pipeline/llm/... ./pipeline/embedding ./store/... ./adapters/... ./scheduler
 
 .PHONY: run test lint bench help
 

@@ -19,6 +19,7 @@ import (
 var ownedTables = []string{
 	"identities", "conversations", "inbound_events", "tasks", "events", "notes", "emails",
 	"memories", "actions", "approvals", "audit_log", "turn_traces", "link_codes",
+	"reminders", "schedules",
 }
 
 // CreateLinkCode makes a single-use code, valid for ttl, that joins

@@ -34,6 +34,14 @@ type Config struct {
 	FetchPollInterval time.Duration `env:"HEARTH_FETCH_POLL_INTERVAL" envDefault:"100ms"`
 	ShutdownTimeout   time.Duration `env:"HEARTH_SHUTDOWN_TIMEOUT" envDefault:"8s"`
 
+	// Scheduler turns on the planner of reminders and briefings (the
+	// leader runs it every SchedulerInterval); SchedulerGrace is how late
+	// a missed occurrence may still fire.
+	Scheduler         bool          `env:"HEARTH_SCHEDULER" envDefault:"true"`
+	SchedulerInterval time.Duration `env:"HEARTH_SCHEDULER_INTERVAL" envDefault:"15s"`
+	SchedulerGrace    time.Duration `env:"HEARTH_SCHEDULER_GRACE" envDefault:"6h"`
+	SchedulerWorkers  int           `env:"HEARTH_SCHEDULER_WORKERS" envDefault:"8"`
+
 	// Telegram is on when a bot token is set: by webhook when
 	// HEARTH_PUBLIC_URL is set, by long polling otherwise.
 	TelegramToken         string `env:"TELEGRAM_BOT_TOKEN"`
@@ -134,6 +142,12 @@ func (c Config) validate() error {
 		return errors.New("config: HEARTH_FETCH_POLL_INTERVAL must be at least 1ms")
 	case c.ShutdownTimeout <= 0:
 		return errors.New("config: HEARTH_SHUTDOWN_TIMEOUT must be positive")
+	case c.Scheduler && c.SchedulerInterval < time.Second:
+		return errors.New("config: HEARTH_SCHEDULER_INTERVAL must be at least 1s")
+	case c.SchedulerGrace < 0:
+		return errors.New("config: HEARTH_SCHEDULER_GRACE must not be negative")
+	case c.SchedulerWorkers < 0:
+		return errors.New("config: HEARTH_SCHEDULER_WORKERS must not be negative")
 	case c.TelegramToken != "" && c.PublicURL != "" && c.TelegramWebhookSecret == "":
 		return errors.New("config: TELEGRAM_WEBHOOK_SECRET is required for the Telegram webhook (HEARTH_PUBLIC_URL is set)")
 	}

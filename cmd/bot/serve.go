@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,6 +30,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stages"
+	"github.com/hearthbot/hearth/scheduler"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -74,6 +76,9 @@ type App struct {
 	// Embeddings is the background embedding worker, when
 	// HEARTH_EMBEDDINGS is set.
 	Embeddings *embedding.Worker
+	// Scheduler plans and fires reminders and briefings and answers their
+	// chat commands.
+	Scheduler *scheduler.Scheduler
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -126,7 +131,15 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if embedder != nil {
 		memories = stages.Recall{Text: providers.Memories, Similar: st, Embedder: embedder, Model: embedModel}
 	}
-	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, stages.NewRunner(stages.Config{
+	a.Scheduler = scheduler.New(scheduler.Config{
+		Store: st, Grace: cfg.SchedulerGrace, Interval: cfg.SchedulerInterval,
+		Log: log.With("component", "scheduler"),
+		Visible: func(ch pipeline.Channel) bool {
+			_, ok := a.Senders[ch].(pipeline.TranscriptSender)
+			return ok
+		},
+	})
+	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, a.Scheduler.Commands(st, a.Engine, stages.NewRunner(stages.Config{
 		Intent: intent,
 		Sources: stages.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: providers.Notes,
@@ -138,7 +151,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		State:     st,
 		Log:       log,
 		Models:    models,
-	})))
+	}))))
 	// A channel that knows the user's zone (Slack) fills it in before the
 	// time-zone question would be asked.
 	a.Turns = pipeline.TimezoneFromChannel(a.zoneConfig(), a.Turns)
@@ -160,12 +173,17 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	river.AddWorker(workers, a.turnWorker)
 	river.AddWorker(workers, a.deliverWorker)
 	river.AddWorker(workers, action.NewWorker(a.Engine))
-	// Embeddings (HEARTH_EMBEDDINGS): the background job and its schedule.
-	var embedJobs []*river.PeriodicJob
+	// Leader-run periodic work: embeddings (HEARTH_EMBEDDINGS) and the
+	// scheduler's planner (HEARTH_SCHEDULER).
+	var periodic []*river.PeriodicJob
 	if embedder != nil {
 		a.Embeddings = &embedding.Worker{Store: st, Embedder: embedder, Model: embedModel, Log: log.With("component", "embeddings")}
 		river.AddWorker(workers, a.Embeddings)
-		embedJobs = append(embedJobs, embedding.Periodic(cfg.EmbedInterval))
+		periodic = append(periodic, embedding.Periodic(cfg.EmbedInterval))
+	}
+	a.Scheduler.Workers(workers)
+	if cfg.Scheduler {
+		periodic = append(periodic, a.Scheduler.PeriodicJob())
 	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		Logger:            log.With("component", "river"),
@@ -177,8 +195,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			pipeline.QueueDeliveries: {MaxWorkers: cfg.DeliverWorkers},
 			action.QueueActions:      {MaxWorkers: cfg.ActionWorkers},
 			embedding.Queue:          {MaxWorkers: 1}, // empty unless HEARTH_EMBEDDINGS is set
+			scheduler.QueueScheduler: {MaxWorkers: cmp.Or(cfg.SchedulerWorkers, 8)},
 		},
-		PeriodicJobs: embedJobs,
+		PeriodicJobs: periodic,
 		// A crashed replica's running jobs are retried after this; turns
 		// finish in seconds, so waiting River's default hour is too long.
 		JobTimeout:           time.Minute,

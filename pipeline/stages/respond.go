@@ -179,15 +179,15 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		title := quoted(p.Title)
 		t.past, t.verb = "added "+title+" to your tasks", "add "+title+" to your tasks"
 		if !p.Due.IsZero() {
-			// Say what happened: a task with a due time. "I'll remind you"
-			// waits for the scheduler that sends reminders.
+			// The scheduler reminds of every task with a due time (at the
+			// time, and ahead of a due date), so the reply can promise it.
 			when := whenPhrase(p.Due, p.AllDay, c)
 			t.past = "added " + title + " to your tasks, due " + when
 			t.verb = "add " + title + " to your tasks"
 			t.alone = []string{
-				"Got it — " + title + " is on your list for " + when + ".",
-				"Sure! " + title + " is on your list, due " + when + ".",
-				"Done — I added " + title + ", due " + when + ".",
+				"Got it — I'll remind you: " + title + ", " + when + ".",
+				"Sure! I'll remind you about " + title + ", due " + when + ".",
+				"Done — I added " + title + ", due " + when + ", and I'll remind you.",
 			}
 		} else {
 			t.alone = []string{

@@ -71,7 +71,7 @@ func TestRespond(t *testing.T) {
 		{
 			name: "task created",
 			in:   RespondInput{Text: "Remind me to call mom tomorrow at 5pm", Context: c, Outcomes: []Outcome{done(taskCreate)}},
-			want: []string{"Got it — “Call mom” is on your list for tomorrow at 5:00 PM."},
+			want: []string{"Got it — I'll remind you: “Call mom”, tomorrow at 5:00 PM."},
 		},
 		{
 			name: "memory stored",

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/scheduler"
+	"github.com/hearthbot/hearth/store"
+)
+
+// fakeClock is the scenario's injected time.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+
+// fireDue plans at clock and fires, at clock, every occurrence planned,
+// as the leader's planner and the fire jobs would when that time comes.
+func fireDue(t *testing.T, app *App, s *scheduler.Scheduler) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.Plan(ctx, app.River); err != nil {
+		t.Fatal(err)
+	}
+	res, err := app.River.JobList(ctx, river.NewJobListParams().Kinds(scheduler.FireArgs{}.Kind()).
+		States(rivertype.JobStateScheduled, rivertype.JobStateAvailable).First(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range res.Jobs {
+		var a scheduler.FireArgs
+		if err := unmarshalArgs(j, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Fire(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := app.River.JobCancel(ctx, j.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSchedulerScenarios(t *testing.T) {
+	base, app, _ := startApp(t)
+	clock := &fakeClock{t: time.Now()}
+	sched := scheduler.New(scheduler.Config{Store: app.Store, Now: clock.Now,
+		Visible: func(ch pipeline.Channel) bool { return ch == pipeline.ChannelWebchat }})
+
+	t.Run("a task reminder fires with buttons; Done completes the task, once", func(t *testing.T) {
+		c := newChatter(t, base, app, "Rae", "Europe/Berlin")
+		c.say("stop my briefings")
+		r := c.say("Remind me to call mom tomorrow at 5pm")
+		mustContain(t, r, "remind you", "call mom")
+		ts := c.tasks()
+		if len(ts) != 1 {
+			t.Fatalf("tasks %+v", ts)
+		}
+		clock.Set(ts[0].Due.Add(-time.Minute))
+		fireDue(t, app, sched)
+		clock.Set(ts[0].Due)
+		fireDue(t, app, sched)
+		rem := c.reply("the reminder")
+		mustContain(t, rem, "call mom")
+		if len(rem.Buttons) != 3 {
+			t.Fatalf("reminder buttons %+v", rem.Buttons)
+		}
+		done := c.click(rem, scheduler.LabelDone)
+		mustContain(t, done, "done")
+		if ts := c.tasks(); ts[0].Status != hearth.TaskDone {
+			t.Fatalf("task %+v not done", ts[0])
+		}
+		// The same button again is a duplicate; another button of the same
+		// reminder is refused.
+		if code, body := c.clickStatus(rem, scheduler.LabelDone); code != 202 || body["duplicate"] != true {
+			t.Fatalf("second Done click: %d %v", code, body)
+		}
+		again := c.click(rem, scheduler.LabelSnooze)
+		mustContain(t, again, "already")
+		// Completed through an action: "undo" reopens the task.
+		c.say("undo")
+		if ts := c.tasks(); ts[0].Status != hearth.TaskOpen {
+			t.Fatalf("after undo the task is %+v", ts[0])
+		}
+	})
+
+	t.Run("snooze brings a reminder back an hour later", func(t *testing.T) {
+		c := newChatter(t, base, app, "Sid", "America/New_York")
+		c.say("stop my briefings")
+		c.say("Remind me to stretch tomorrow at 10am")
+		due := c.tasks()[0].Due
+		clock.Set(due.Add(-time.Minute))
+		fireDue(t, app, sched)
+		clock.Set(due)
+		fireDue(t, app, sched)
+		rem := c.reply("the reminder")
+		before := time.Now()
+		mustContain(t, c.click(rem, scheduler.LabelSnooze), "snoozed")
+		// The app's own scheduler answered the click on the real clock.
+		up, err := app.Store.UpcomingSchedules(context.Background(), c.contact().User.ID, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var at time.Time
+		for _, sc := range up {
+			if sc.Kind == store.ScheduleSnooze {
+				at = sc.NextAt
+			}
+		}
+		if at.Before(before.Add(time.Hour)) || at.After(time.Now().Add(time.Hour)) {
+			t.Fatalf("snoozed until %v; want an hour after the click (schedules %+v)", at, up)
+		}
+		clock.Set(at.Add(-time.Minute))
+		fireDue(t, app, sched)
+		clock.Set(at)
+		fireDue(t, app, sched)
+		back := c.reply("the snoozed reminder")
+		mustContain(t, back, "stretch")
+		if len(back.Buttons) != 3 {
+			t.Fatalf("snoozed reminder buttons %+v", back.Buttons)
+		}
+		// Tomorrow morning is 09:00 in the user's zone.
+		mustContain(t, c.click(back, scheduler.LabelTomorrow), "snoozed", "tomorrow at 9:00 AM")
+	})
+
+	t.Run("recurring reminders: set, list, cancel the Monday one", func(t *testing.T) {
+		c := newChatter(t, base, app, "Uma", "Europe/Berlin")
+		mustContain(t, c.say("Remind me every Monday at 9 to water the plants"), "every Monday", "water the plants")
+		mustContain(t, c.say("remind me every weekday at 8:30 to stand up"), "every weekday")
+		list := c.say("list my reminders")
+		mustContain(t, list, "Water the plants", "Stand up", "every Monday")
+		mustContain(t, c.say("cancel the Monday one"), "cancelled", "water the plants")
+		if after := c.say("list my reminders"); strings.Contains(after.Text, "Water the plants") {
+			t.Fatalf("still listed after cancel: %q", after.Text)
+		}
+	})
+
+	t.Run("a birthday told in chat reminds 3 days before", func(t *testing.T) {
+		c := newChatter(t, base, app, "Xan", "Europe/Berlin")
+		c.say("Remember that John's birthday is March 15th")
+		clock.Set(time.Now())
+		fireDue(t, app, sched) // syncs the new memory
+		mustContain(t, c.say("list my reminders"), "John's birthday", "March 12")
+	})
+
+	t.Run("briefing settings by chat, and briefing now", func(t *testing.T) {
+		c := newChatter(t, base, app, "Vic", "America/New_York")
+		mustContain(t, c.say("send my briefing at 6:45"), "6:45 AM")
+		mustContain(t, c.say("skip the family section"), "family section out")
+		mustContain(t, c.say("remind me 2 days before deadlines"), "2 days")
+		ct := c.contact()
+		var st store.ScheduleSettings
+		st, err := app.Store.UpdateScheduleSettings(context.Background(), ct.User.ID, store.SettingsUpdate{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.BriefingAt != "06:45" || len(st.BriefingSkip) != 1 || st.BriefingSkip[0] != "family" || len(st.LeadDays) != 1 || st.LeadDays[0] != 2 {
+			t.Fatalf("settings %+v", st)
+		}
+		if r := c.say("briefing now"); r.Text != scheduler.EmptyBriefing {
+			t.Fatalf("briefing now on an empty day: %q", r.Text)
+		}
+		c.say("Remind me to renew the passport tomorrow")
+		mustContain(t, c.say("briefing now"), "Deadlines", "renew the passport")
+		mustContain(t, c.say("stop my briefings"), "no more")
+	})
+}
+
+func unmarshalArgs(j *rivertype.JobRow, v any) error { return json.Unmarshal(j.EncodedArgs, v) }
+
+func TestLoadSchedulerConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // a substring naming the variable; "" for success
+	}{
+		{"defaults", map[string]string{}, ""},
+		{"interval too short", map[string]string{"HEARTH_SCHEDULER_INTERVAL": "10ms"}, "HEARTH_SCHEDULER_INTERVAL"},
+		{"bad interval", map[string]string{"HEARTH_SCHEDULER_INTERVAL": "often"}, "HEARTH_SCHEDULER_INTERVAL"},
+		{"negative grace", map[string]string{"HEARTH_SCHEDULER_GRACE": "-1h"}, "HEARTH_SCHEDULER_GRACE"},
+		{"bad switch", map[string]string{"HEARTH_SCHEDULER": "sometimes"}, "HEARTH_SCHEDULER"},
+		{"negative workers", map[string]string{"HEARTH_SCHEDULER_WORKERS": "-2"}, "HEARTH_SCHEDULER_WORKERS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("DATABASE_URL", "postgres://localhost/hearth")
+			for _, k := range []string{"HEARTH_SCHEDULER", "HEARTH_SCHEDULER_INTERVAL", "HEARTH_SCHEDULER_GRACE", "HEARTH_SCHEDULER_WORKERS"} {
+				t.Setenv(k, tt.env[k])
+			}
+			cfg, err := LoadConfig()
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cfg.Scheduler || cfg.SchedulerInterval != 15*time.Second || cfg.SchedulerGrace != 6*time.Hour || cfg.SchedulerWorkers != 8 {
+					t.Fatalf("defaults not applied: %+v", cfg)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q: want one line naming %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestSchedulerRunsInServe is the wiring: with HEARTH_SCHEDULER on, the
+// leader's periodic planner and the fire jobs deliver a reminder into the
+// web chat on their own, on the real clock.
+func TestSchedulerRunsInServe(t *testing.T) {
+	base, app, _ := startAppWith(t, func(c *Config) {
+		c.Scheduler = true
+		c.SchedulerInterval = time.Second
+	})
+	c := newChatter(t, base, app, "Wes", "Europe/Berlin")
+	c.say("stop my briefings")
+	due := time.Now().Add(2 * time.Second).Truncate(time.Second)
+	if _, err := app.Store.CreateTask(context.Background(), "", hearth.Task{UserID: c.contact().User.ID, Title: "Check the oven", Due: due}); err != nil {
+		t.Fatal(err)
+	}
+	rem := c.reply("the reminder from the planner")
+	mustContain(t, rem, "check the oven")
+	if len(rem.Buttons) != 3 {
+		t.Fatalf("buttons %+v", rem.Buttons)
+	}
+}

@@ -1,0 +1,169 @@
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/scheduler/recur"
+	"github.com/hearthbot/hearth/store"
+)
+
+// Briefing sections, as named in "skip the … section".
+const (
+	SectionCalendar  = "calendar"
+	SectionBirthdays = "birthdays"
+	SectionDeadlines = "deadlines"
+	SectionPrep      = "prep"
+	SectionFamily    = "family"
+)
+
+// EmptyBriefing is the whole briefing of a day with nothing in it.
+const EmptyBriefing = "Good morning! Nothing on your calendar today and no deadlines or birthdays coming up. Enjoy the day! ☀️"
+
+// Briefing writes a user's daily briefing for the local day of at:
+// Calendar today, Birthdays & anniversaries (today and the next 7 days),
+// Deadlines (next 7 days and overdue) and Meeting prep, leaving out empty
+// sections and those in skip. There is no Family section yet: the store
+// has no family or sharing model to draw it from.
+func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Location, at time.Time, skip []string) (string, error) {
+	if loc == nil {
+		return "", fmt.Errorf("briefing for user %d: %w", userID, pipeline.Invalidf("no time zone"))
+	}
+	today := recur.DateOf(at, loc)
+	dayStart := recur.At(today, recur.TimeOfDay{}, loc)
+	dayEnd := recur.At(addDays(today, 1), recur.TimeOfDay{}, loc)
+	weekEnd := recur.At(addDays(today, 8), recur.TimeOfDay{}, loc)
+	d, err := s.cfg.Store.BriefingData(ctx, userID, dayStart, dayEnd, weekEnd)
+	if err != nil {
+		return "", fmt.Errorf("briefing for user %d: %w", userID, err)
+	}
+	return composeBriefing(d, today, dayStart, loc, skip), nil
+}
+
+func composeBriefing(d store.BriefingData, today recur.Date, dayStart time.Time, loc *time.Location, skip []string) string {
+	var sections []string
+	add := func(name, title string, lines []string) {
+		if len(lines) == 0 || slices.Contains(skip, name) {
+			return
+		}
+		sections = append(sections, "*"+title+"*\n"+strings.Join(lines, "\n"))
+	}
+
+	var cal []string
+	for _, e := range d.Events {
+		line := "• "
+		if e.AllDay {
+			line += "All day"
+		} else {
+			line += e.Start.In(loc).Format("3:04 PM")
+		}
+		line += " " + e.Title
+		var extra []string
+		if e.Location != "" {
+			extra = append(extra, e.Location)
+		}
+		if len(e.Attendees) > 0 {
+			extra = append(extra, "with "+strings.Join(e.Attendees, ", "))
+		}
+		if len(extra) > 0 {
+			line += " (" + strings.Join(extra, "; ") + ")"
+		}
+		cal = append(cal, line)
+	}
+	add(SectionCalendar, "Calendar today", cal)
+
+	type bday struct {
+		in   int
+		line string
+	}
+	var bdays []bday
+	for _, b := range d.Birthdays {
+		for in := 0; in <= 7; in++ {
+			day := addDays(today, in)
+			if int(day.Month) == b.Month && day.Day == b.Day {
+				what := possessive(b.About) + " " + b.What
+				switch in {
+				case 0:
+					bdays = append(bdays, bday{in, "• Today: " + what + " 🎉"})
+				case 1:
+					bdays = append(bdays, bday{in, "• Tomorrow: " + what})
+				default:
+					bdays = append(bdays, bday{in, "• " + dateWords(day) + ": " + what + " (in " + strconv.Itoa(in) + " days)"})
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(bdays, func(a, b bday) int { return a.in - b.in })
+	var blines []string
+	for _, b := range bdays {
+		blines = append(blines, b.line)
+	}
+	add(SectionBirthdays, "Birthdays & anniversaries", blines)
+
+	var dl []string
+	for _, t := range d.Deadlines {
+		due := t.Due.In(loc)
+		when := dateWords(recur.DateOf(due, loc))
+		if !t.AllDay {
+			when += " " + due.Format("3:04 PM")
+		}
+		if t.Due.Before(dayStart) {
+			dl = append(dl, "• "+t.Title+" — overdue since "+when)
+		} else {
+			dl = append(dl, "• "+t.Title+" — due "+when)
+		}
+	}
+	add(SectionDeadlines, "Deadlines", dl)
+
+	var prep []string
+	for _, e := range d.Events {
+		var notes []string
+		for _, a := range e.Attendees {
+			for _, m := range d.Memories[a] {
+				notes = append(notes, m)
+			}
+			for _, t := range d.Tasks[a] {
+				notes = append(notes, "open task: "+t)
+			}
+		}
+		if len(notes) > 0 {
+			prep = append(prep, "• "+e.Title+": "+strings.Join(dedupe(notes), "; "))
+		}
+	}
+	add(SectionPrep, "Meeting prep", prep)
+
+	if len(sections) == 0 {
+		return EmptyBriefing
+	}
+	return "Good morning! Here's your day, " + dateWords(today) + ".\n\n" + strings.Join(sections, "\n\n")
+}
+
+func dedupe(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func dateWords(d recur.Date) string {
+	return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC).Format("Monday, January 2")
+}
+
+func possessive(who string) string {
+	switch strings.ToLower(who) {
+	case "", "your":
+		return "your"
+	}
+	if strings.HasSuffix(who, "s") {
+		return who + "'"
+	}
+	return who + "'s"
+}

@@ -1,0 +1,470 @@
+package scheduler
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/scheduler/recur"
+	"github.com/hearthbot/hearth/store"
+)
+
+// CommandStore is what the chat commands and reminder buttons need.
+type CommandStore interface {
+	Schedule(ctx context.Context, id int64) (store.Schedule, error)
+	UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]store.Schedule, error)
+	MuteSchedule(ctx context.Context, userID, id int64) error
+	CreateReminder(ctx context.Context, key string, userID int64, text string, rule json.RawMessage, next time.Time) (int64, error)
+	Snooze(ctx context.Context, userID, messageID int64, at time.Time, d store.ScheduleDetail) (bool, error)
+	UpdateScheduleSettings(ctx context.Context, userID int64, upd store.SettingsUpdate) (store.ScheduleSettings, error)
+	ButtonsOpen(ctx context.Context, conversationID, messageID int64) (bool, error)
+	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
+}
+
+// Actions runs actions for a turn, idempotently per (turn, index); the
+// Done button completes a task through it, so the completion is audited
+// and "undo" reopens it.
+type Actions interface {
+	Run(ctx context.Context, t action.Turn, plan []action.Action) ([]action.Record, error)
+}
+
+// Commands answers the scheduler's chat commands and reminder buttons and
+// passes every other turn to next. It expects users with a time zone
+// (wrap it in pipeline.RequireTimezone).
+func (s *Scheduler) Commands(st CommandStore, actions Actions, next pipeline.Handler) pipeline.Handler {
+	c := &commands{s: s, st: st, actions: actions}
+	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
+		loc, ok := s.zones.load(t.User.Timezone)
+		if !ok {
+			return next.HandleTurn(ctx, t)
+		}
+		var text string
+		var err error
+		switch {
+		case t.Event.Kind == pipeline.KindButton && strings.HasPrefix(t.Event.ButtonID, buttonPrefix):
+			text, err = c.button(ctx, t, loc)
+		case t.Event.Kind == pipeline.KindMessage:
+			text, ok, err = c.message(ctx, t, loc)
+			if err == nil && !ok {
+				return next.HandleTurn(ctx, t)
+			}
+		default:
+			return next.HandleTurn(ctx, t)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return []pipeline.Outbound{{Text: text}}, nil
+	})
+}
+
+type commands struct {
+	s       *Scheduler
+	st      CommandStore
+	actions Actions
+}
+
+var (
+	reBriefingNow = regexp.MustCompile(`^(?:/?hearth )?(?:/?briefing(?: now| please)?|(?:send|give|show) me (?:my|the|a) briefing(?: now)?|(?:what'?s|whats) my briefing)$`)
+	reBriefingAt  = regexp.MustCompile(`^(?:send|deliver|give me|schedule|move) (?:me )?my (?:daily |morning )?briefing (?:at|to) (.+)$|^briefing at (.+)$`)
+	reBriefingOff = regexp.MustCompile(`^(?:stop|pause|turn off|disable|cancel|no more) (?:my |the )?(?:daily |morning )?briefings?$`)
+	reBriefingOn  = regexp.MustCompile(`^(?:start|resume|turn on|enable|restart) (?:my |the )?(?:daily |morning )?briefings?$`)
+	reSkip        = regexp.MustCompile(`^(?:skip|drop|remove|leave out|hide|no) (?:the )?([a-z& ]+?) section(?: (?:of|in|from) my briefing)?$`)
+	reUnskip      = regexp.MustCompile(`^(?:include|add|show|bring back|put back) (?:the )?([a-z& ]+?) section(?: (?:of|in|to) my briefing)?$`)
+	reHere        = regexp.MustCompile(`^send (?:my )?(?:briefings?|reminders?)(?: and (?:briefings?|reminders?))? (?:here|to this chat)$`)
+	reList        = regexp.MustCompile(`^(?:list|show|what are|show me)(?: all)? my reminders$|^my reminders$`)
+	reCancelN     = regexp.MustCompile(`^(?:cancel|stop|delete|remove) reminder (?:number )?(\d+)$`)
+	reCancel      = regexp.MustCompile(`^(?:cancel|stop|delete|remove) (?:the |my )?(.+?) (?:one|reminder)$`)
+	reLead        = regexp.MustCompile(`^remind me (\d+(?:(?:,| and|, and) \d+)*) days? (?:before|ahead of) (?:my |the )?(deadlines|due dates|tasks|birthdays|anniversaries|birthdays and anniversaries)$`)
+	reClock       = regexp.MustCompile(`^(\d{1,2})(?:[:.h](\d{2}))? ?(am|pm|a\.m\.|p\.m\.)?$`)
+	reRemindMe    = regexp.MustCompile(`(?i)^\s*(?:please )?(?:remind me|reminder)\b(?: to)?`)
+	reSpaces      = regexp.MustCompile(`\s+`)
+)
+
+// norm lowercases text, folds spaces and drops trailing punctuation.
+func norm(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.ReplaceAll(s, "’", "'")
+	s = strings.TrimRight(s, ".!? ")
+	return reSpaces.ReplaceAllString(s, " ")
+}
+
+func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Location) (string, bool, error) {
+	text := norm(t.Event.Text)
+	uid := t.User.ID
+	now := c.s.cfg.Now()
+	set := func(upd store.SettingsUpdate) (store.ScheduleSettings, error) {
+		return c.st.UpdateScheduleSettings(ctx, uid, upd)
+	}
+	switch {
+	case reBriefingNow.MatchString(text):
+		st, err := set(store.SettingsUpdate{})
+		if err != nil {
+			return "", true, err
+		}
+		b, err := c.s.Briefing(ctx, uid, loc, now, st.BriefingSkip)
+		return b, true, err
+	case reBriefingAt.MatchString(text):
+		g := reBriefingAt.FindStringSubmatch(text)
+		at, ok := parseClockWords(g[1] + g[2])
+		if !ok {
+			return "I didn't catch the time. Try \"send my briefing at 6:45\".", true, nil
+		}
+		on := true
+		clock := at.String()
+		if _, err := set(store.SettingsUpdate{BriefingAt: &clock, BriefingEnabled: &on}); err != nil {
+			return "", true, err
+		}
+		return "Done — your daily briefing will arrive at " + clockWords(at) + " (" + loc.String() + ").", true, nil
+	case reBriefingOff.MatchString(text):
+		off := false
+		if _, err := set(store.SettingsUpdate{BriefingEnabled: &off}); err != nil {
+			return "", true, err
+		}
+		return "Okay, no more daily briefings. Say \"start my briefings\" any time to get them back.", true, nil
+	case reBriefingOn.MatchString(text):
+		on := true
+		st, err := set(store.SettingsUpdate{BriefingEnabled: &on})
+		if err != nil {
+			return "", true, err
+		}
+		at, _ := parseClock(st.BriefingAt)
+		return "Your daily briefing is on: every day at " + clockWords(at) + ".", true, nil
+	case reSkip.MatchString(text) || reUnskip.MatchString(text):
+		skip := reSkip.MatchString(text)
+		g := reSkip.FindStringSubmatch(text)
+		if !skip {
+			g = reUnskip.FindStringSubmatch(text)
+		}
+		name, ok := sectionName(g[1])
+		if !ok {
+			return "The briefing's sections are calendar, birthdays, deadlines, meeting prep and family. Which one did you mean?", true, nil
+		}
+		upd := store.SettingsUpdate{Unskip: []string{name}}
+		if skip {
+			upd = store.SettingsUpdate{Skip: []string{name}}
+		}
+		if _, err := set(upd); err != nil {
+			return "", true, err
+		}
+		if skip {
+			return "Okay, I'll leave the " + sectionTitle(name) + " section out of your briefing.", true, nil
+		}
+		return "Okay, the " + sectionTitle(name) + " section is back in your briefing.", true, nil
+	case reHere.MatchString(text):
+		conv := t.Event.ConversationID
+		if _, err := set(store.SettingsUpdate{ConversationID: &conv}); err != nil {
+			return "", true, err
+		}
+		return "Got it — I'll send your briefings and reminders to this chat.", true, nil
+	case reLead.MatchString(text):
+		g := reLead.FindStringSubmatch(text)
+		var days []int
+		for _, f := range regexp.MustCompile(`\d+`).FindAllString(g[1], -1) {
+			n, _ := strconv.Atoi(f)
+			days = append(days, n)
+		}
+		upd := store.SettingsUpdate{LeadDays: days}
+		what := "deadlines"
+		if strings.HasPrefix(g[2], "birthday") || strings.HasPrefix(g[2], "anniversar") {
+			what = "birthdays and anniversaries"
+			upd = store.SettingsUpdate{BirthdayDays: &days[0]}
+		}
+		if _, err := set(upd); err != nil {
+			var bad *pipeline.InvalidError
+			if errors.As(err, &bad) {
+				return upperFirst(bad.Reason) + ".", true, nil
+			}
+			return "", true, err
+		}
+		return "Okay — for " + what + " I'll remind you " + daysWords(upd) + " before (and on the day).", true, nil
+	case reList.MatchString(text):
+		list, err := c.st.UpcomingSchedules(ctx, uid, 20)
+		if err != nil {
+			return "", true, err
+		}
+		if len(list) == 0 {
+			return "You have no reminders coming up.", true, nil
+		}
+		lines := []string{"Your reminders:"}
+		for i, sc := range list {
+			lines = append(lines, fmt.Sprintf("%d. %s", i+1, c.describe(sc, loc)))
+		}
+		lines = append(lines, "", "Say \"cancel reminder 2\" or \"cancel the Monday one\" to stop one.")
+		return strings.Join(lines, "\n"), true, nil
+	case reCancelN.MatchString(text) || reCancel.MatchString(text):
+		return c.cancel(ctx, t, loc, text)
+	}
+	if reRemindMe.MatchString(t.Event.Text) {
+		if rule, span, ok := recur.Parse(t.Event.Text); ok {
+			return c.recurring(ctx, t, loc, rule, span)
+		}
+	}
+	return "", false, nil
+}
+
+// recurring creates "remind me every Monday at 9 to water the plants".
+func (c *commands) recurring(ctx context.Context, t pipeline.Turn, loc *time.Location, rule recur.Rule, span recur.Span) (string, bool, error) {
+	raw := t.Event.Text
+	title := strings.TrimSpace(raw[:span.Start] + " " + raw[span.End:])
+	title = reRemindMe.ReplaceAllString(title, "")
+	title = strings.Trim(reSpaces.ReplaceAllString(title, " "), " ,.!?")
+	title = strings.TrimPrefix(title, "to ")
+	if title == "" {
+		return "What should I remind you of " + rule.String() + "?", true, nil
+	}
+	now := c.s.cfg.Now()
+	if rule.Start.IsZero() {
+		rule.Start = recur.DateOf(now, loc)
+	}
+	if err := rule.Validate(); err != nil {
+		return "I couldn't make a schedule of that (" + err.Error() + "). Could you say it another way?", true, nil
+	}
+	first, ok := rule.Next(now, loc)
+	if !ok {
+		return "That schedule never comes up again, so there is nothing to remind you of.", true, nil
+	}
+	b, err := json.Marshal(rule)
+	if err != nil {
+		return "", true, fmt.Errorf("encode rule: %w", err)
+	}
+	if _, err := c.st.CreateReminder(ctx, "event:"+strconv.FormatInt(t.Event.ID, 10), t.User.ID, upperFirst(title), b, first); err != nil {
+		return "", true, err
+	}
+	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", title, rule.String(), whenWords(first, loc, now)), true, nil
+}
+
+func (c *commands) describe(sc store.Schedule, loc *time.Location) string {
+	now := c.s.cfg.Now()
+	when := whenWords(sc.NextAt, loc, now)
+	switch sc.Kind {
+	case store.ScheduleReminder:
+		var r recur.Rule
+		if json.Unmarshal(sc.Rule, &r) == nil {
+			return "“" + sc.Title + "” " + r.String() + " (next: " + when + ")"
+		}
+	case store.ScheduleBirthday:
+		return upperFirst(possessive(sc.Detail.About)+" "+sc.Detail.What) + " (next reminder: " + when + ")"
+	case store.ScheduleTask:
+		return "“" + sc.Title + "” (task; next reminder: " + when + ")"
+	}
+	return "“" + sc.Title + "” (" + when + ")"
+}
+
+// cancel stops a reminder named by number or by a word of its
+// description ("the Monday one").
+func (c *commands) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, text string) (string, bool, error) {
+	list, err := c.st.UpcomingSchedules(ctx, t.User.ID, 20)
+	if err != nil {
+		return "", true, err
+	}
+	var hits []store.Schedule
+	if g := reCancelN.FindStringSubmatch(text); g != nil {
+		n, _ := strconv.Atoi(g[1])
+		if n >= 1 && n <= len(list) {
+			hits = append(hits, list[n-1])
+		}
+	} else {
+		words := strings.Fields(reCancel.FindStringSubmatch(text)[1])
+		for _, sc := range list {
+			d := strings.ToLower(c.describe(sc, loc))
+			all := true
+			for _, w := range words {
+				if !strings.Contains(d, w) {
+					all = false
+				}
+			}
+			if all {
+				hits = append(hits, sc)
+			}
+		}
+	}
+	switch len(hits) {
+	case 0:
+		if !strings.Contains(text, "reminder") {
+			// "cancel the second one" may answer another question.
+			return "", false, nil
+		}
+		if len(list) == 0 {
+			return "You have no reminders to cancel.", true, nil
+		}
+		return "I couldn't tell which reminder you meant. Say \"list my reminders\" and then \"cancel reminder 2\".", true, nil
+	case 1:
+		if err := c.st.MuteSchedule(ctx, t.User.ID, hits[0].ID); err != nil {
+			return "", true, err
+		}
+		return "Cancelled: " + c.describe(hits[0], loc) + ".", true, nil
+	}
+	lines := []string{"Which one?"}
+	for i, sc := range hits {
+		lines = append(lines, fmt.Sprintf("%d. %s", i+1, c.describe(sc, loc)))
+	}
+	return strings.Join(lines, "\n"), true, nil
+}
+
+// button handles Done, Snooze 1 h and Tomorrow morning. The conversation's
+// turns run one at a time, so "still open?", the effect and closing the
+// buttons cannot interleave with another click on the same message; the
+// effects are idempotent, so a retried turn repeats nothing.
+func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Location) (string, error) {
+	parts := strings.Split(strings.TrimPrefix(t.Event.ButtonID, buttonPrefix), ":")
+	if len(parts) != 3 {
+		return "I don't recognise that button.", nil
+	}
+	sid, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil {
+		return "I don't recognise that button.", nil
+	}
+	sc, err := c.st.Schedule(ctx, sid)
+	if errors.Is(err, pipeline.ErrNotFound) || (err == nil && sc.UserID != t.User.ID) {
+		return "I don't recognise that button.", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	open, err := c.st.ButtonsOpen(ctx, t.Event.ConversationID, t.Event.MessageID)
+	if err != nil {
+		return "", err
+	}
+	if !open {
+		return "That reminder was already taken care of.", nil
+	}
+	kind, item := sc.Kind, sc.ItemID
+	if kind == store.ScheduleSnooze {
+		kind, item = sc.Detail.OfKind, sc.Detail.OfItem
+	}
+	now := c.s.cfg.Now()
+	var reply, outcome string
+	switch parts[0] {
+	case "done":
+		outcome = "✓ Done"
+		if kind == store.ScheduleTask {
+			a, err := action.New(action.TaskComplete, action.TaskRefArgs{ID: item, Title: sc.Title})
+			if err != nil {
+				return "", fmt.Errorf("complete task %d: %w", item, err)
+			}
+			recs, err := c.actions.Run(ctx, action.Turn{EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID}, []action.Action{a})
+			if err != nil {
+				return "", fmt.Errorf("complete task %d: %w", item, err)
+			}
+			if len(recs) != 1 || recs[0].State != action.StateDone {
+				// Deleted meanwhile, most likely; the buttons stay closed.
+				reply = "I couldn't mark “" + sc.Title + "” done — it may have been deleted."
+				break
+			}
+			reply = "Nice work — “" + sc.Title + "” is done. ✓"
+		} else {
+			reply = "Great — done. ✓"
+		}
+	case "snooze", "morning":
+		at := now.Add(time.Hour)
+		if parts[0] == "morning" {
+			at = recur.At(addDays(recur.DateOf(now, loc), 1), Morning, loc)
+		}
+		if _, err := c.st.Snooze(ctx, t.User.ID, t.Event.MessageID, at, store.ScheduleDetail{Text: sc.Title, OfKind: kind, OfItem: item}); err != nil {
+			return "", err
+		}
+		reply = "Snoozed — I'll remind you again " + whenWords(at, loc, now) + "."
+		outcome = "💤 Snoozed until " + whenWords(at, loc, now)
+	default:
+		return "I don't recognise that button.", nil
+	}
+	conv, button, version := t.Event.ConversationID, t.Event.ButtonID, t.Event.ID
+	edit := func(ctx context.Context, tx pgx.Tx) error {
+		ids, err := c.st.EditMessageWithButtonTx(ctx, tx, conv, button, outcome)
+		if err != nil {
+			return err
+		}
+		return pipeline.EnqueueEdits(ctx, tx, ids, version)
+	}
+	if !pipeline.OnCommit(ctx, edit) {
+		return "", errors.New("reminder button outside a turn")
+	}
+	return reply, nil
+}
+
+func sectionName(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	switch {
+	case strings.Contains(s, "family"):
+		return SectionFamily, true
+	case strings.Contains(s, "calendar"):
+		return SectionCalendar, true
+	case strings.Contains(s, "birthday") || strings.Contains(s, "anniversar"):
+		return SectionBirthdays, true
+	case strings.Contains(s, "deadline"):
+		return SectionDeadlines, true
+	case strings.Contains(s, "prep") || strings.Contains(s, "meeting"):
+		return SectionPrep, true
+	}
+	return "", false
+}
+
+func sectionTitle(name string) string {
+	switch name {
+	case SectionPrep:
+		return "meeting prep"
+	}
+	return name
+}
+
+// parseClockWords reads "6:45", "6:45am", "7 pm", "18:30".
+func parseClockWords(s string) (recur.TimeOfDay, bool) {
+	g := reClock.FindStringSubmatch(strings.TrimSpace(s))
+	if g == nil {
+		return recur.TimeOfDay{}, false
+	}
+	h, _ := strconv.Atoi(g[1])
+	m, _ := strconv.Atoi(g[2])
+	switch {
+	case strings.HasPrefix(g[3], "p") && h < 12:
+		h += 12
+	case strings.HasPrefix(g[3], "a") && h == 12:
+		h = 0
+	}
+	t := recur.TimeOfDay{Hour: h, Minute: m}
+	return t, t.Valid() && (g[3] == "" || g[1] != "0" && h <= 23)
+}
+
+func clockWords(t recur.TimeOfDay) string {
+	return time.Date(2000, 1, 1, t.Hour, t.Minute, 0, 0, time.UTC).Format("3:04 PM")
+}
+
+// whenWords says when t is, relative to now, in loc.
+func whenWords(t time.Time, loc *time.Location, now time.Time) string {
+	lt := t.In(loc)
+	switch daysBetween(recur.DateOf(now, loc), recur.DateOf(t, loc)) {
+	case 0:
+		return "today at " + lt.Format("3:04 PM")
+	case 1:
+		return "tomorrow at " + lt.Format("3:04 PM")
+	}
+	return lt.Format("Monday, January 2 at 3:04 PM")
+}
+
+func daysWords(upd store.SettingsUpdate) string {
+	var ds []int
+	if upd.BirthdayDays != nil {
+		ds = []int{*upd.BirthdayDays}
+	} else {
+		ds = upd.LeadDays
+	}
+	var parts []string
+	for _, d := range ds {
+		parts = append(parts, strconv.Itoa(d))
+	}
+	unit := " days"
+	if len(ds) == 1 && ds[0] == 1 {
+		unit = " day"
+	}
+	return strings.Join(parts, ", ") + unit
+}

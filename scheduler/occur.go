@@ -1,0 +1,216 @@
+package scheduler
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/scheduler/recur"
+	"github.com/hearthbot/hearth/store"
+)
+
+// Morning is the local time at which date-only things remind: a task's
+// lead days and due date, birthdays, and "tomorrow morning".
+var Morning = recur.TimeOfDay{Hour: 9}
+
+// zones caches loaded time zones; the zero value is ready.
+type zones struct {
+	mu sync.Mutex
+	m  map[string]*time.Location
+}
+
+func (z *zones) load(name string) (*time.Location, bool) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if loc, ok := z.m[name]; ok {
+		return loc, loc != nil
+	}
+	loc, err := pipeline.LoadTimezone(name)
+	if err != nil {
+		loc = nil
+	}
+	if z.m == nil {
+		z.m = map[string]*time.Location{}
+	}
+	z.m[name] = loc
+	return loc, loc != nil
+}
+
+// Next returns the first occurrence of sc strictly after after, or the
+// zero time when there is none (the item is done, gone or muted, the
+// user's zone is unknown, or nothing is left to remind of).
+func (z *zones) Next(sc store.Schedule, after time.Time) time.Time {
+	if sc.Muted || sc.Done || sc.Gone {
+		return time.Time{}
+	}
+	loc, ok := z.load(sc.Timezone)
+	if !ok {
+		return time.Time{}
+	}
+	switch sc.Kind {
+	case store.ScheduleTask:
+		return nextTask(sc, after, loc)
+	case store.ScheduleReminder:
+		var r recur.Rule
+		if err := json.Unmarshal(sc.Rule, &r); err != nil {
+			return time.Time{}
+		}
+		t, _ := r.Next(after, loc)
+		return t
+	case store.ScheduleBirthday:
+		return nextBirthday(sc.Detail.Month, sc.Detail.Day, sc.Settings.BirthdayDays, after, loc)
+	case store.ScheduleBriefing:
+		if !sc.Settings.BriefingEnabled {
+			return time.Time{}
+		}
+		at, ok := parseClock(sc.Settings.BriefingAt)
+		if !ok {
+			return time.Time{}
+		}
+		d := recur.DateOf(after, loc)
+		for range 3 {
+			if t := recur.At(d, at, loc); t.After(after) {
+				return t
+			}
+			d = addDays(d, 1)
+		}
+	case store.ScheduleSnooze:
+		// One-off: its NextAt is its only occurrence; once planned, none.
+		if sc.NextAt.After(after) {
+			return sc.NextAt
+		}
+	}
+	return time.Time{}
+}
+
+// IsOccurrence reports whether at is (still) an occurrence of sc.
+func (z *zones) IsOccurrence(sc store.Schedule, at time.Time) bool {
+	if sc.Kind == store.ScheduleSnooze {
+		return !sc.Muted && !sc.Gone && !sc.Done
+	}
+	return z.Next(sc, at.Add(-time.Nanosecond)).Equal(at)
+}
+
+// nextTask: at the due time for a timed task, on the due date at Morning
+// for a date-only one, and the user's lead days before at Morning.
+func nextTask(sc store.Schedule, after time.Time, loc *time.Location) time.Time {
+	if sc.Due.IsZero() {
+		return time.Time{}
+	}
+	localDue := sc.Due.In(loc)
+	days := sc.Settings.LeadDays
+	if sc.AllDay {
+		days = append(append([]int(nil), days...), 0)
+	}
+	var best time.Time
+	for _, t := range recur.LeadTimes(localDue, days, Morning, loc, after) {
+		// A lead reminder at or after a timed task's due time says nothing.
+		if !sc.AllDay && !t.Before(sc.Due) {
+			continue
+		}
+		best = t
+		break
+	}
+	if !sc.AllDay && sc.Due.After(after) && (best.IsZero() || sc.Due.Before(best)) {
+		best = sc.Due
+	}
+	return best
+}
+
+// nextBirthday: n days before the date and on the day, at Morning, every
+// year (February 29 only in leap years).
+func nextBirthday(month, day, n int, after time.Time, loc *time.Location) time.Time {
+	if month < 1 || month > 12 || day < 1 || day > 31 {
+		return time.Time{}
+	}
+	y := recur.DateOf(after, loc).Year
+	for year := y; year <= y+8; year++ {
+		d := recur.Date{Year: year, Month: time.Month(month), Day: day}
+		if !d.Valid() {
+			continue
+		}
+		for _, t := range recur.LeadTimes(time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), uniqueDays(n, 0), Morning, loc, after) {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+func uniqueDays(a, b int) []int {
+	if a == b {
+		return []int{a}
+	}
+	return []int{a, b}
+}
+
+func addDays(d recur.Date, n int) recur.Date {
+	t := time.Date(d.Year, d.Month, d.Day+n, 12, 0, 0, 0, time.UTC)
+	return recur.Date{Year: t.Year(), Month: t.Month(), Day: t.Day()}
+}
+
+// parseClock reads "HH:MM".
+func parseClock(s string) (recur.TimeOfDay, bool) {
+	hh, mm, ok := strings.Cut(s, ":")
+	h, err1 := strconv.Atoi(hh)
+	m, err2 := strconv.Atoi(mm)
+	t := recur.TimeOfDay{Hour: h, Minute: m}
+	return t, ok && err1 == nil && err2 == nil && t.Valid()
+}
+
+var (
+	birthdayRe = regexp.MustCompile(`(?i)^\s*(?:my\s+)?(.*?)(?:'s|’s|s')?\s+(birthday|anniversary|bday)\s+is\s+(?:on\s+)?(.+?)\s*\.?\s*$`)
+	monthFirst = regexp.MustCompile(`(?i)^([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+\d{4})?$`)
+	dayFirst   = regexp.MustCompile(`(?i)^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]+)\.?(?:,?\s+\d{4})?$`)
+)
+
+// leapRef is the reference for reading yearless dates: the eve of a leap year.
+func leapRef() time.Time { return time.Date(2023, 12, 31, 12, 0, 0, 0, time.UTC) }
+
+var monthNames = map[string]time.Month{
+	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+	"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
+	"september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+}
+
+// ParseBirthday recognises a birthday or anniversary memory ("John's
+// birthday is March 15th", "our anniversary is on the 3rd of June") and
+// returns its month, day, whose it is and what it is.
+func ParseBirthday(m store.ChangedMemory) (store.ScheduleDetail, bool) {
+	g := birthdayRe.FindStringSubmatch(strings.TrimSpace(m.Content))
+	if g == nil {
+		return store.ScheduleDetail{}, false
+	}
+	who, what, date := strings.TrimSpace(g[1]), strings.ToLower(g[2]), strings.TrimSpace(g[3])
+	if what == "bday" {
+		what = "birthday"
+	}
+	var mon time.Month
+	var day int
+	if p := monthFirst.FindStringSubmatch(date); p != nil {
+		mon = monthNames[strings.ToLower(p[1])]
+		day, _ = strconv.Atoi(p[2])
+	} else if p := dayFirst.FindStringSubmatch(date); p != nil {
+		mon = monthNames[strings.ToLower(p[2])]
+		day, _ = strconv.Atoi(p[1])
+	} else if m, ok := timex.Parse(date, leapRef(), timex.Options{}); ok && m.Kind == timex.Value && m.Grain == timex.Day && m.Start == 0 && m.End == len(date) {
+		// Other spellings timex knows ("3/15", "15.03."). The reference
+		// precedes a leap day, so February 29 resolves too.
+		mon, day = m.Value.Month(), m.Value.Day()
+	}
+	if mon == 0 || day < 1 || day > 31 || !(recur.Date{Year: 2024, Month: mon, Day: day}).Valid() {
+		return store.ScheduleDetail{}, false
+	}
+	switch strings.ToLower(who) {
+	case "", "my", "our":
+		who = m.About
+	}
+	if who == "" {
+		who = "your"
+	}
+	return store.ScheduleDetail{Month: int(mon), Day: day, About: who, What: what}, true
+}

@@ -1,0 +1,176 @@
+package scheduler
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth/scheduler/recur"
+	"github.com/hearthbot/hearth/store"
+)
+
+func mustLoc(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+func ruleJSON(t *testing.T, r recur.Rule) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestNext walks the occurrences of each kind of schedule, across the DST
+// changes of New York (2026-03-08, 2026-11-01) and Berlin (2026-03-29,
+// 2026-10-25).
+func TestNext(t *testing.T) {
+	ny, berlin := mustLoc(t, "America/New_York"), mustLoc(t, "Europe/Berlin")
+	def := store.DefaultScheduleSettings()
+	briefing := func(tz string) store.Schedule {
+		return store.Schedule{Kind: store.ScheduleBriefing, Timezone: tz, Settings: def}
+	}
+	daily := func(tz string, h, m int, start recur.Date) store.Schedule {
+		return store.Schedule{Kind: store.ScheduleReminder, Timezone: tz, Settings: def,
+			Rule: ruleJSON(t, recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: h, Minute: m}, Start: start})}
+	}
+	off := def
+	off.BriefingEnabled = false
+	tests := []struct {
+		name  string
+		sc    store.Schedule
+		after time.Time
+		want  []time.Time // successive occurrences; a zero time ends them
+	}{
+		{
+			name: "07:30 briefing stays 07:30 across New York's spring forward", sc: briefing("America/New_York"),
+			after: time.Date(2026, 3, 7, 8, 0, 0, 0, ny),
+			want:  []time.Time{time.Date(2026, 3, 8, 11, 30, 0, 0, time.UTC), time.Date(2026, 3, 9, 11, 30, 0, 0, time.UTC)},
+		},
+		{
+			name: "07:30 briefing stays 07:30 across New York's fall back", sc: briefing("America/New_York"),
+			after: time.Date(2026, 10, 31, 8, 0, 0, 0, ny),
+			want:  []time.Time{time.Date(2026, 11, 1, 12, 30, 0, 0, time.UTC), time.Date(2026, 11, 2, 12, 30, 0, 0, time.UTC)},
+		},
+		{
+			name: "07:30 briefing stays 07:30 across Berlin's spring forward", sc: briefing("Europe/Berlin"),
+			after: time.Date(2026, 3, 28, 8, 0, 0, 0, berlin),
+			want:  []time.Time{time.Date(2026, 3, 29, 5, 30, 0, 0, time.UTC), time.Date(2026, 3, 30, 5, 30, 0, 0, time.UTC)},
+		},
+		{
+			name: "07:30 briefing stays 07:30 across Berlin's fall back", sc: briefing("Europe/Berlin"),
+			after: time.Date(2026, 10, 24, 8, 0, 0, 0, berlin),
+			want:  []time.Time{time.Date(2026, 10, 25, 6, 30, 0, 0, time.UTC), time.Date(2026, 10, 26, 6, 30, 0, 0, time.UTC)},
+		},
+		{
+			name: "02:30 does not exist in New York on 2026-03-08: fires at 03:30 EDT", sc: daily("America/New_York", 2, 30, recur.Date{Year: 2026, Month: 3, Day: 1}),
+			after: time.Date(2026, 3, 7, 12, 0, 0, 0, ny),
+			want:  []time.Time{time.Date(2026, 3, 8, 7, 30, 0, 0, time.UTC), time.Date(2026, 3, 9, 6, 30, 0, 0, time.UTC)},
+		},
+		{
+			name: "02:30 does not exist in Berlin on 2026-03-29: fires at 03:30 CEST", sc: daily("Europe/Berlin", 2, 30, recur.Date{Year: 2026, Month: 3, Day: 1}),
+			after: time.Date(2026, 3, 28, 12, 0, 0, 0, berlin),
+			want:  []time.Time{time.Date(2026, 3, 29, 1, 30, 0, 0, time.UTC), time.Date(2026, 3, 30, 0, 30, 0, 0, time.UTC)},
+		},
+		{
+			name: "01:30 happens twice in New York on 2026-11-01: fires once, at the first", sc: daily("America/New_York", 1, 30, recur.Date{Year: 2026, Month: 10, Day: 1}),
+			after: time.Date(2026, 10, 31, 12, 0, 0, 0, ny),
+			want:  []time.Time{time.Date(2026, 11, 1, 5, 30, 0, 0, time.UTC), time.Date(2026, 11, 2, 6, 30, 0, 0, time.UTC)},
+		},
+		{
+			name: "02:30 happens twice in Berlin on 2026-10-25: fires once, at the first", sc: daily("Europe/Berlin", 2, 30, recur.Date{Year: 2026, Month: 10, Day: 1}),
+			after: time.Date(2026, 10, 24, 12, 0, 0, 0, berlin),
+			want:  []time.Time{time.Date(2026, 10, 25, 0, 30, 0, 0, time.UTC), time.Date(2026, 10, 26, 1, 30, 0, 0, time.UTC)},
+		},
+		{
+			name: "a task due on a date: 7, 3 and 1 days before and on the day, at 09:00",
+			sc: store.Schedule{Kind: store.ScheduleTask, Timezone: "America/New_York", Settings: def,
+				Due: time.Date(2026, 6, 20, 0, 0, 0, 0, ny), AllDay: true},
+			after: time.Date(2026, 6, 1, 0, 0, 0, 0, ny),
+			want: []time.Time{
+				time.Date(2026, 6, 13, 9, 0, 0, 0, ny), time.Date(2026, 6, 17, 9, 0, 0, 0, ny),
+				time.Date(2026, 6, 19, 9, 0, 0, 0, ny), time.Date(2026, 6, 20, 9, 0, 0, 0, ny), {},
+			},
+		},
+		{
+			name: "a task with a due time: the lead day, then the due time",
+			sc: store.Schedule{Kind: store.ScheduleTask, Timezone: "America/New_York", Settings: store.ScheduleSettings{LeadDays: []int{1}},
+				Due: time.Date(2026, 6, 20, 17, 0, 0, 0, ny)},
+			after: time.Date(2026, 6, 18, 12, 0, 0, 0, ny),
+			want:  []time.Time{time.Date(2026, 6, 19, 9, 0, 0, 0, ny), time.Date(2026, 6, 20, 17, 0, 0, 0, ny), {}},
+		},
+		{
+			name: "a birthday: 3 days before and on the day, every year",
+			sc: store.Schedule{Kind: store.ScheduleBirthday, Timezone: "Europe/Berlin", Settings: def,
+				Detail: store.ScheduleDetail{Month: 3, Day: 15, About: "John", What: "birthday"}},
+			after: time.Date(2026, 3, 1, 0, 0, 0, 0, berlin),
+			want: []time.Time{time.Date(2026, 3, 12, 9, 0, 0, 0, berlin), time.Date(2026, 3, 15, 9, 0, 0, 0, berlin),
+				time.Date(2027, 3, 12, 9, 0, 0, 0, berlin)},
+		},
+		{
+			name: "a weekly reminder, every Monday at 9",
+			sc: store.Schedule{Kind: store.ScheduleReminder, Timezone: "Europe/Berlin", Settings: def,
+				Rule: ruleJSON(t, recur.Rule{Freq: recur.Weekly, Weekdays: recur.WeekdaysOf(time.Monday), At: recur.TimeOfDay{Hour: 9}})},
+			after: time.Date(2026, 11, 18, 0, 0, 0, 0, berlin),
+			want:  []time.Time{time.Date(2026, 11, 23, 9, 0, 0, 0, berlin), time.Date(2026, 11, 30, 9, 0, 0, 0, berlin)},
+		},
+		{
+			name: "a snooze fires once", sc: store.Schedule{Kind: store.ScheduleSnooze, Timezone: "Europe/Berlin", NextAt: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)},
+			after: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC),
+			want:  []time.Time{time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), {}},
+		},
+		{name: "a done task reminds of nothing", sc: store.Schedule{Kind: store.ScheduleTask, Timezone: "Europe/Berlin", Due: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Done: true},
+			after: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC), want: []time.Time{{}}},
+		{name: "a muted schedule reminds of nothing", sc: store.Schedule{Kind: store.ScheduleBriefing, Timezone: "Europe/Berlin", Settings: def, Muted: true},
+			after: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC), want: []time.Time{{}}},
+		{name: "stopped briefings", sc: store.Schedule{Kind: store.ScheduleBriefing, Timezone: "Europe/Berlin", Settings: off},
+			after: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC), want: []time.Time{{}}},
+		{name: "no time zone, no occurrence", sc: store.Schedule{Kind: store.ScheduleBriefing, Settings: def},
+			after: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC), want: []time.Time{{}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var z zones
+			after := tt.after
+			for i, want := range tt.want {
+				got := z.Next(tt.sc, after)
+				if !got.Equal(want) {
+					t.Fatalf("occurrence %d after %v: got %v, want %v", i+1, after, got, want)
+				}
+				if !want.IsZero() && tt.sc.Kind != store.ScheduleSnooze && !z.IsOccurrence(tt.sc, want) {
+					t.Fatalf("%v is not recognised as an occurrence", want)
+				}
+				after = got
+			}
+		})
+	}
+}
+
+func TestParseBirthday(t *testing.T) {
+	tests := []struct {
+		content, about string
+		want           store.ScheduleDetail
+		ok             bool
+	}{
+		{"John's birthday is March 15th", "John", store.ScheduleDetail{Month: 3, Day: 15, About: "John", What: "birthday"}, true},
+		{"Our anniversary is on the 3rd of June.", "", store.ScheduleDetail{Month: 6, Day: 3, About: "your", What: "anniversary"}, true},
+		{"Mom’s birthday is Dec 1", "Mom", store.ScheduleDetail{Month: 12, Day: 1, About: "Mom", What: "birthday"}, true},
+		{"Emma's birthday is February 30", "Emma", store.ScheduleDetail{}, false},
+		{"Leo's birthday is February 29th", "Leo", store.ScheduleDetail{Month: 2, Day: 29, About: "Leo", What: "birthday"}, true},
+		{"Kim's birthday is 3/15", "Kim", store.ScheduleDetail{Month: 3, Day: 15, About: "Kim", What: "birthday"}, true},
+		{"John likes March", "John", store.ScheduleDetail{}, false},
+		{"John's birthday is soon", "John", store.ScheduleDetail{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := ParseBirthday(store.ChangedMemory{Content: tt.content, About: tt.about})
+		if ok != tt.ok || got != tt.want {
+			t.Errorf("ParseBirthday(%q) = %+v, %v; want %+v, %v", tt.content, got, ok, tt.want, tt.ok)
+		}
+	}
+}

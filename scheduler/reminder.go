@@ -1,0 +1,91 @@
+package scheduler
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/scheduler/recur"
+	"github.com/hearthbot/hearth/store"
+)
+
+// Reminder button labels.
+const (
+	LabelDone     = "Done"
+	LabelSnooze   = "Snooze 1 h"
+	LabelTomorrow = "Tomorrow morning"
+)
+
+// buttonPrefix starts the id of every reminder button:
+// "sched:<verb>:<schedule id>:<occurrence unix>".
+const buttonPrefix = "sched:"
+
+func reminderButtons(a FireArgs) []pipeline.Button {
+	ref := strconv.FormatInt(a.ScheduleID, 10) + ":" + strconv.FormatInt(a.At, 10)
+	return []pipeline.Button{
+		{ID: buttonPrefix + "done:" + ref, Label: LabelDone},
+		{ID: buttonPrefix + "snooze:" + ref, Label: LabelSnooze},
+		{ID: buttonPrefix + "morning:" + ref, Label: LabelTomorrow},
+	}
+}
+
+// reminderMessage words one occurrence of a reminder.
+func reminderMessage(sc store.Schedule, at time.Time, loc *time.Location, a FireArgs) pipeline.Outbound {
+	var text string
+	title := "“" + sc.Title + "”"
+	switch sc.Kind {
+	case store.ScheduleTask:
+		dueDay, atDay := recur.DateOf(sc.Due, loc), recur.DateOf(at, loc)
+		days := daysBetween(atDay, dueDay)
+		switch {
+		case !sc.AllDay && at.Equal(sc.Due):
+			text = "⏰ Reminder: " + title + " — due now (" + sc.Due.In(loc).Format("3:04 PM") + ")."
+		case !sc.AllDay && days == 0:
+			text = "⏰ Heads-up: " + title + " is due today" + dueClock(sc, loc) + "."
+		case days == 0:
+			text = "⏰ Reminder: " + title + " is due today."
+		case days == 1:
+			text = "⏰ Heads-up: " + title + " is due tomorrow" + dueClock(sc, loc) + "."
+		default:
+			text = fmt.Sprintf("⏰ Heads-up: %s is due in %d days (%s%s).", title, days, dateWords(dueDay), dueClock(sc, loc))
+		}
+	case store.ScheduleBirthday:
+		bday := recur.Date{Year: recur.DateOf(at, loc).Year, Month: time.Month(sc.Detail.Month), Day: sc.Detail.Day}
+		days := daysBetween(recur.DateOf(at, loc), bday)
+		if days < 0 { // a lead reminder in December for January
+			bday.Year++
+			days = daysBetween(recur.DateOf(at, loc), bday)
+		}
+		what := possessive(sc.Detail.About) + " " + sc.Detail.What
+		if days == 0 {
+			text = "🎂 Today is " + what + "!"
+		} else {
+			text = fmt.Sprintf("🎂 %s is in %d days (%s).", upperFirst(what), days, dateWords(bday))
+		}
+	default:
+		text = "⏰ Reminder: " + sc.Title
+	}
+	return pipeline.Outbound{Text: text, Buttons: reminderButtons(a)}
+}
+
+func dueClock(sc store.Schedule, loc *time.Location) string {
+	if sc.AllDay {
+		return ""
+	}
+	return " at " + sc.Due.In(loc).Format("3:04 PM")
+}
+
+func daysBetween(a, b recur.Date) int {
+	ta := time.Date(a.Year, a.Month, a.Day, 12, 0, 0, 0, time.UTC)
+	tb := time.Date(b.Year, b.Month, b.Day, 12, 0, 0, 0, time.UTC)
+	return int(tb.Sub(ta).Round(24*time.Hour) / (24 * time.Hour))
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

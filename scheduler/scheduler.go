@@ -1,0 +1,306 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/store"
+)
+
+// QueueScheduler is the River queue of the planner and fire jobs, apart
+// from turns and deliveries so a burst of briefings cannot delay answers.
+const QueueScheduler = "scheduler"
+
+// Store is what the scheduler needs from storage.
+type Store interface {
+	SyncSchedules(ctx context.Context, batch int, parse func(store.ChangedMemory) (store.ScheduleDetail, bool), next func(store.Schedule) time.Time) (int, error)
+	PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []store.Schedule) ([]store.NextAt, error)) (int, error)
+	Schedule(ctx context.Context, id int64) (store.Schedule, error)
+	DeliverScheduled(ctx context.Context, userID int64, key string, out pipeline.Outbound, visible func(pipeline.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error)
+	BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (store.BriefingData, error)
+}
+
+// Config configures a Scheduler.
+type Config struct {
+	Store Store
+	// Now is the clock occurrences are compared with. Defaults to time.Now.
+	Now func() time.Time
+	// Grace is how late a missed occurrence may still fire (with a note);
+	// older ones are skipped and logged. Defaults to 6 hours.
+	Grace time.Duration
+	// Horizon is how far ahead the planner creates jobs, scheduled for
+	// their instant. Defaults to 0: an occurrence is enqueued once it is
+	// due, as an available job, so it fires at most one Interval late.
+	// River promotes scheduled jobs in batches whose cost grows with their
+	// unique keys; with 100,000 briefings due at one instant that capped
+	// delivery at about 10,000 a minute on a 2-core machine, while
+	// available jobs are worked at once. A positive Horizon (more than
+	// Interval) fires small loads to the second.
+	Horizon time.Duration
+	// Interval is how often the planner runs. Defaults to 15 seconds.
+	Interval time.Duration
+	// Batch is how many schedules are read and planned per transaction.
+	// Defaults to 2000.
+	Batch int
+	// Visible reports whether a channel delivers by transcript (the web
+	// chat), so a scheduled message is visible at once and needs no
+	// deliver job. Nil: every message gets a deliver job.
+	Visible func(pipeline.Channel) bool
+	Log     *slog.Logger
+}
+
+// Scheduler plans and fires reminders and briefings. It is safe for
+// concurrent use.
+type Scheduler struct {
+	cfg   Config
+	zones zones
+}
+
+// New returns a Scheduler with cfg's defaults filled in.
+func New(cfg Config) *Scheduler {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = 6 * time.Hour
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = 15 * time.Second
+	}
+	if cfg.Horizon < 0 {
+		cfg.Horizon = 0
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 2000
+	}
+	if cfg.Visible == nil {
+		cfg.Visible = func(pipeline.Channel) bool { return false }
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Scheduler{cfg: cfg}
+}
+
+// PlanArgs is the planner's periodic job.
+type PlanArgs struct{}
+
+// Kind is the River job kind; stable across releases.
+func (PlanArgs) Kind() string { return "scheduler_plan" }
+
+// InsertOpts puts the planner on the scheduler queue, one run at a time
+// (a run still going when the next is due makes the next one a no-op).
+// Two runs at once anyway (a leader change) are harmless: rows are planned
+// under SKIP LOCKED and jobs are unique.
+func (PlanArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueScheduler, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: []rivertype.JobState{
+		rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning, rivertype.JobStateScheduled,
+	}}}
+}
+
+// FireArgs is one occurrence of one schedule. Jobs are unique on both, so
+// however often it is planned (replicas, restarts, a re-sync) it is one
+// job.
+type FireArgs struct {
+	ScheduleID int64 `json:"schedule_id"`
+	// At is the occurrence instant, Unix seconds.
+	At int64 `json:"at"`
+}
+
+// Kind is the River job kind; stable across releases.
+func (FireArgs) Kind() string { return "scheduler_fire" }
+
+// InsertOpts makes occurrences unique.
+func (FireArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueScheduler, MaxAttempts: 10, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// PeriodicJob is the planner's River periodic job, run by the leader every
+// Interval and at start (catching up after downtime).
+func (s *Scheduler) PeriodicJob() *river.PeriodicJob {
+	return river.NewPeriodicJob(river.PeriodicInterval(s.cfg.Interval), func() (river.JobArgs, *river.InsertOpts) {
+		return PlanArgs{}, nil
+	}, &river.PeriodicJobOpts{RunOnStart: true, ID: "scheduler_plan"})
+}
+
+// Workers adds the scheduler's workers.
+func (s *Scheduler) Workers(w *river.Workers) {
+	river.AddWorker(w, &planWorker{s: s})
+	river.AddWorker(w, &fireWorker{s: s})
+}
+
+type planWorker struct {
+	river.WorkerDefaults[PlanArgs]
+	s *Scheduler
+}
+
+// Timeout lets a first run on a large database (everything to sync)
+// finish: the client's job timeout is sized for turns.
+func (w *planWorker) Timeout(*river.Job[PlanArgs]) time.Duration { return 30 * time.Minute }
+
+func (w *planWorker) Work(ctx context.Context, _ *river.Job[PlanArgs]) error {
+	_, err := w.s.Plan(ctx, river.ClientFromContext[pgx.Tx](ctx))
+	return err
+}
+
+type fireWorker struct {
+	river.WorkerDefaults[FireArgs]
+	s *Scheduler
+}
+
+func (w *fireWorker) Work(ctx context.Context, job *river.Job[FireArgs]) error {
+	return w.s.Fire(ctx, job.Args)
+}
+
+// PlanStats says what one planner run did: schedules recomputed because
+// something changed, schedules due, jobs enqueued, occurrences skipped as
+// too late, and how long the two phases took.
+type PlanStats struct {
+	Synced, Planned, Jobs, Skipped int
+	SyncTook, EnqueueTook          time.Duration
+}
+
+// Plan syncs the schedules with what changed, then enqueues the
+// occurrences due within the horizon through client, each with its
+// schedule moved on in the same transaction. Occurrences missed by more
+// than the grace window are skipped and logged.
+func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (PlanStats, error) {
+	var st PlanStats
+	now := s.cfg.Now()
+	began := time.Now() // durations are measured, not scheduled: the real clock
+	margin := max(2*s.cfg.Interval, time.Minute)
+	n, err := s.cfg.Store.SyncSchedules(ctx, s.cfg.Batch, ParseBirthday, func(sc store.Schedule) time.Time {
+		// From when the change happened (a margin allows for clock skew
+		// with the database), and after the last occurrence planned, so
+		// nothing is planned twice. A task written before an outage is
+		// thus caught up after it, late or skipped by the grace window.
+		after := sc.PlannedUntil
+		if c := sc.Changed.Add(-margin); c.After(after) {
+			after = c
+		}
+		return s.zones.Next(sc, after)
+	})
+	st.Synced, st.SyncTook = n, time.Since(began)
+	if err != nil {
+		return st, fmt.Errorf("scheduler sync: %w", err)
+	}
+	began = time.Now()
+	until := now.Add(s.cfg.Horizon)
+	n, err = s.cfg.Store.PlanDue(ctx, until, s.cfg.Batch, func(ctx context.Context, tx pgx.Tx, due []store.Schedule) ([]store.NextAt, error) {
+		params := make([]river.InsertManyParams, 0, len(due))
+		next := make([]store.NextAt, 0, len(due))
+		for _, sc := range due {
+			at, skipped := sc.NextAt, time.Time{}
+			for !at.IsZero() && now.Sub(at) > s.cfg.Grace {
+				st.Skipped++
+				s.cfg.Log.WarnContext(ctx, "missed occurrence skipped: older than the grace window",
+					"schedule_id", sc.ID, "kind", sc.Kind, "user_id", sc.UserID, "at", at, "grace", s.cfg.Grace)
+				skipped = at
+				if sc.Kind == store.ScheduleSnooze {
+					at = time.Time{}
+					break
+				}
+				at = s.zones.Next(sc, at)
+			}
+			switch {
+			case at.IsZero() || at.After(until):
+				next = append(next, store.NextAt{ID: sc.ID, At: at, Planned: skipped})
+				continue
+			case !sc.Gone:
+				p := river.InsertManyParams{Args: FireArgs{ScheduleID: sc.ID, At: at.Unix()}}
+				if at.After(now) {
+					p.InsertOpts = &river.InsertOpts{ScheduledAt: at}
+				}
+				params = append(params, p)
+			}
+			following := time.Time{}
+			if sc.Kind != store.ScheduleSnooze {
+				following = s.zones.Next(sc, at)
+			}
+			next = append(next, store.NextAt{ID: sc.ID, At: following, Planned: at})
+		}
+		if len(params) > 0 {
+			if _, err := client.InsertManyTx(ctx, tx, params); err != nil {
+				return nil, fmt.Errorf("enqueue occurrences: %w", err)
+			}
+		}
+		st.Jobs += len(params)
+		return next, nil
+	})
+	st.Planned, st.EnqueueTook = n, time.Since(began)
+	if err != nil {
+		return st, fmt.Errorf("scheduler plan: %w", err)
+	}
+	if st.Synced > 0 || st.Planned > 0 {
+		s.cfg.Log.InfoContext(ctx, "planned", "synced", st.Synced, "due", st.Planned, "jobs", st.Jobs, "skipped", st.Skipped,
+			"sync_took", st.SyncTook, "enqueue_took", st.EnqueueTook)
+	}
+	return st, nil
+}
+
+// Fire sends one occurrence, unless it no longer exists (the task was
+// completed or deleted, the zone or settings changed, the reminder was
+// cancelled) or it is older than the grace window.
+func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
+	sc, err := s.cfg.Store.Schedule(ctx, a.ScheduleID)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		return river.JobCancel(err)
+	}
+	if err != nil {
+		return err
+	}
+	at := time.Unix(a.At, 0).UTC()
+	log := s.cfg.Log.With("schedule_id", sc.ID, "kind", sc.Kind, "user_id", sc.UserID, "at", at)
+	if !s.zones.IsOccurrence(sc, at) {
+		log.InfoContext(ctx, "occurrence no longer due; not sent")
+		return nil
+	}
+	now := s.cfg.Now()
+	late := now.Sub(at)
+	if late > s.cfg.Grace {
+		log.WarnContext(ctx, "missed occurrence skipped: older than the grace window", "late", late)
+		return nil
+	}
+	loc, _ := s.zones.load(sc.Timezone)
+	var out pipeline.Outbound
+	key := "sched:" + strconv.FormatInt(sc.ID, 10) + ":" + strconv.FormatInt(a.At, 10)
+	if sc.Kind == store.ScheduleBriefing {
+		// One briefing per user and local day, whatever its time became.
+		key = "briefing:" + strconv.FormatInt(sc.UserID, 10) + ":" + at.In(loc).Format(time.DateOnly)
+		text, err := s.Briefing(ctx, sc.UserID, loc, at, sc.Settings.BriefingSkip)
+		if err != nil {
+			return err
+		}
+		out = pipeline.Outbound{Text: text}
+	} else {
+		out = reminderMessage(sc, at, loc, a)
+	}
+	if late > lateNote {
+		out.Text = fmt.Sprintf("(A little late: this was for %s, while I was offline.)\n\n", at.In(loc).Format("3:04 PM")) + out.Text
+	}
+	stored, err := s.cfg.Store.DeliverScheduled(ctx, sc.UserID, key, out, s.cfg.Visible, func(ctx context.Context, tx pgx.Tx, id int64) error {
+		client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+		if err != nil {
+			return err
+		}
+		_, err = client.InsertTx(ctx, tx, pipeline.DeliverArgs{MessageID: id}, nil)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	log.InfoContext(ctx, "occurrence fired", "stored", stored, "late", late.Round(time.Second))
+	return nil
+}
+
+// lateNote is how late an occurrence must be to say so.
+const lateNote = 5 * time.Minute

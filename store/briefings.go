@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// SettingsUpdate changes the scheduling settings that are set: nil
+// pointers and empty slices leave a setting as it is.
+type SettingsUpdate struct {
+	BriefingEnabled *bool
+	// BriefingAt is a local time "HH:MM".
+	BriefingAt *string
+	// Skip adds sections to leave out of the briefing, Unskip removes them.
+	Skip, Unskip   []string
+	ConversationID *int64
+	LeadDays       []int
+	BirthdayDays   *int
+}
+
+// UpdateScheduleSettings applies upd to a user's settings (creating them
+// with the defaults first) and returns the result. The planner picks the
+// change up on its next sync.
+func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd SettingsUpdate) (ScheduleSettings, error) {
+	var lead []int32
+	for _, d := range upd.LeadDays {
+		if d < 0 || d > 366 {
+			return ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", pipeline.Invalidf("reminder lead times must be 0 to 366 days, not %d", d))
+		}
+		lead = append(lead, int32(d))
+	}
+	if upd.BirthdayDays != nil && (*upd.BirthdayDays < 0 || *upd.BirthdayDays > 60) {
+		return ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", pipeline.Invalidf("birthday reminders can be 0 to 60 days ahead, not %d", *upd.BirthdayDays))
+	}
+	if upd.BriefingAt != nil {
+		if _, err := time.Parse("15:04", *upd.BriefingAt); err != nil {
+			return ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", pipeline.Invalidf("briefing time %q is not HH:MM", *upd.BriefingAt))
+		}
+	}
+	if upd.Skip == nil {
+		upd.Skip = []string{}
+	}
+	if upd.Unskip == nil {
+		upd.Unskip = []string{}
+	}
+	var st ScheduleSettings
+	var bdays int32
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO schedule_settings (user_id) VALUES ($1) ON CONFLICT DO NOTHING`, userID); err != nil {
+			return notFound(err, "user", userID)
+		}
+		return tx.QueryRow(ctx, `
+			UPDATE schedule_settings SET
+				briefing_enabled = COALESCE($2, briefing_enabled),
+				briefing_at = COALESCE($3::time, briefing_at),
+				briefing_skip = ARRAY(SELECT DISTINCT x FROM unnest(briefing_skip || $4::text[]) x WHERE x <> ALL ($5::text[]) ORDER BY x),
+				conversation_id = COALESCE($6, conversation_id),
+				lead_days = COALESCE($7, lead_days),
+				birthday_days = COALESCE($8, birthday_days),
+				updated_at = now()
+			WHERE user_id = $1
+			RETURNING briefing_enabled, to_char(briefing_at, 'HH24:MI'), briefing_skip, COALESCE(conversation_id, 0), lead_days, birthday_days`,
+			userID, upd.BriefingEnabled, upd.BriefingAt, upd.Skip, upd.Unskip, upd.ConversationID, lead, upd.BirthdayDays).
+			Scan(&st.BriefingEnabled, &st.BriefingAt, &st.BriefingSkip, &st.ConversationID, &lead, &bdays)
+	})
+	if err != nil {
+		return ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", constraintErr(err))
+	}
+	st.BirthdayDays = int(bdays)
+	for _, d := range lead {
+		st.LeadDays = append(st.LeadDays, int(d))
+	}
+	return st, nil
+}
+
+// BriefingData is what a daily briefing reports.
+type BriefingData struct {
+	// Events are the calendar's events overlapping the day, by start.
+	Events []hearth.Event
+	// Deadlines are open tasks due before the end of the week ahead,
+	// overdue ones included, soonest first.
+	Deadlines []hearth.Task
+	// Birthdays are the user's birthday and anniversary schedules (the
+	// caller picks those in the coming week).
+	Birthdays []ScheduleDetail
+	// Memories and Tasks hold, per attendee of the day's events, what
+	// Hearth remembers about them and the open tasks naming them.
+	Memories map[string][]string
+	Tasks    map[string][]string
+}
+
+// BriefingData reads, in one round trip, a user's briefing for the local
+// day [dayStart, dayEnd) with deadlines up to weekEnd.
+func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (BriefingData, error) {
+	var d BriefingData
+	b := &pgx.Batch{}
+	b.Queue(`SELECT `+eventColumns+` FROM events
+		WHERE user_id = $1 AND deleted_at IS NULL AND starts_at < $3 AND ends_at > $2
+		ORDER BY starts_at, id LIMIT 50`, userID, dayStart, dayEnd).Query(func(rows pgx.Rows) error {
+		var err error
+		d.Events, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Event, error) { return scanEvent(r) })
+		return err
+	})
+	b.Queue(`SELECT `+taskColumns+` FROM tasks
+		WHERE user_id = $1 AND deleted_at IS NULL AND status = 'open' AND due < $2
+		ORDER BY due, priority DESC, id LIMIT 30`, userID, weekEnd).Query(func(rows pgx.Rows) error {
+		var err error
+		d.Deadlines, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Task, error) { return scanTask(r) })
+		return err
+	})
+	b.Queue(`SELECT s.detail FROM schedules s JOIN memories m ON m.id = s.item_id AND m.deleted_at IS NULL
+		WHERE s.user_id = $1 AND s.kind = 'birthday' AND NOT s.muted AND s.detail ? 'month'`, userID).Query(func(rows pgx.Rows) error {
+		var err error
+		d.Birthdays, err = pgx.CollectRows(rows, pgx.RowTo[ScheduleDetail])
+		return err
+	})
+	// Meeting prep: per distinct attendee of the day, a few memories
+	// about them and open tasks naming them.
+	b.Queue(`
+		WITH who AS (
+			SELECT DISTINCT a FROM events e, unnest(e.attendees) a
+			WHERE e.user_id = $1 AND e.deleted_at IS NULL AND e.starts_at < $3 AND e.ends_at > $2 AND a <> ''
+			LIMIT 20
+		)
+		SELECT who.a, 'memory', x.content FROM who, LATERAL (
+			SELECT content FROM memories m
+			WHERE m.user_id = $1 AND m.deleted_at IS NULL AND (m.about ILIKE who.a OR m.about ILIKE split_part(who.a, ' ', 1))
+			ORDER BY m.created_at DESC LIMIT 3) x
+		UNION ALL
+		SELECT who.a, 'task', x.title FROM who, LATERAL (
+			SELECT title FROM tasks t
+			WHERE t.user_id = $1 AND t.deleted_at IS NULL AND t.status = 'open'
+			  AND t.title ILIKE '%' || split_part(who.a, ' ', 1) || '%'
+			ORDER BY t.due NULLS LAST LIMIT 3) x`, userID, dayStart, dayEnd).Query(func(rows pgx.Rows) error {
+		d.Memories, d.Tasks = map[string][]string{}, map[string][]string{}
+		var who, kind, text string
+		_, err := pgx.ForEachRow(rows, []any{&who, &kind, &text}, func() error {
+			if kind == "memory" {
+				d.Memories[who] = append(d.Memories[who], text)
+			} else {
+				d.Tasks[who] = append(d.Tasks[who], text)
+			}
+			return nil
+		})
+		return err
+	})
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return BriefingData{}, fmt.Errorf("store briefing data: %w", translate(err))
+	}
+	return d, nil
+}
+
+// SeedBriefingUsers creates n synthetic users in zone tz, each with a web
+// chat conversation and inbound event (so briefings have somewhere to
+// go), two events on day (the local midnight of the briefing's day), three
+// tasks and a birthday memory, set-based: for benchmarks and load tests
+// only. The users exist from 06:00 that day. Names are prefix plus a
+// number.
+func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz string, day time.Time) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		stmts := []string{
+			`CREATE TEMP TABLE seed_users ON COMMIT DROP AS
+			 WITH u AS (INSERT INTO users (display_name, timezone, created_at, updated_at)
+			            SELECT $1 || g, $2, $4::timestamptz + interval '6 hours', $4::timestamptz + interval '6 hours' FROM generate_series(1, $3::int) g RETURNING id, display_name)
+			 SELECT id, display_name FROM u`,
+			`INSERT INTO identities (channel, external_id, user_id, display_name)
+			 SELECT 'bench', lower(display_name), id, display_name FROM seed_users`,
+			`INSERT INTO conversations (channel, external_id, user_id) SELECT 'bench', lower(display_name), id FROM seed_users`,
+			`INSERT INTO inbound_events (channel, external_id, conversation_id, user_id, kind, text, processed_at)
+			 SELECT 'bench', 'seed:' || c.id, c.id, c.user_id, 'message', 'hello', now()
+			 FROM conversations c JOIN seed_users u ON u.id = c.user_id`,
+			`INSERT INTO events (user_id, title, starts_at, ends_at, location, attendees)
+			 SELECT id, t.title, $1::timestamptz + t.off, $1::timestamptz + t.off + interval '1 hour', t.loc, t.att
+			 FROM seed_users, (VALUES ('Standup', interval '9 hours', 'Room 1', ARRAY['Sam Lee']),
+			                          ('Lunch with Ana', interval '12 hours', 'Cafe', ARRAY['Ana'])) t(title, off, loc, att)`,
+			`INSERT INTO tasks (user_id, title, due, all_day)
+			 SELECT id, t.title, $1::timestamptz + t.off, t.allday
+			 FROM seed_users, (VALUES ('Send the report to Sam', interval '2 days', true),
+			                          ('Pay rent', interval '-1 day', true),
+			                          ('Call the plumber', interval '30 hours', false)) t(title, off, allday)`,
+			`INSERT INTO memories (user_id, content, about)
+			 SELECT id, 'Sam Lee prefers short meetings', 'Sam Lee' FROM seed_users
+			 UNION ALL
+			 SELECT id, 'Ana''s birthday is ' || to_char($1::timestamptz + interval '2 days', 'FMMonth FMDD'), 'Ana' FROM seed_users`,
+		}
+		for _, q := range stmts {
+			var args []any
+			switch {
+			case q == stmts[0]:
+				args = []any{prefix, tz, n, day}
+			case q == stmts[4] || q == stmts[5] || q == stmts[6]:
+				args = []any{day}
+			}
+			if _, err := tx.Exec(ctx, q, args...); err != nil {
+				return fmt.Errorf("%.60s: %w", q, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store seed briefing users: %w", err)
+	}
+	return nil
+}

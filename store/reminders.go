@@ -1,0 +1,552 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// The scheduler's tables (migrations/00009_scheduler.sql): one row per
+// schedulable item holding its next occurrence, the recurring reminders
+// set by chat, per-user settings, and the planner's cursor.
+
+// ScheduleKind says what a schedule reminds of.
+type ScheduleKind string
+
+// Schedule kinds.
+const (
+	ScheduleTask     ScheduleKind = "task"
+	ScheduleReminder ScheduleKind = "reminder"
+	ScheduleBirthday ScheduleKind = "birthday"
+	ScheduleBriefing ScheduleKind = "briefing"
+	ScheduleSnooze   ScheduleKind = "snooze"
+)
+
+// Schedule is one schedulable item with everything needed to compute its
+// occurrences: the row itself, the user's zone and settings, and the
+// item it points at (fields of other kinds are zero).
+type Schedule struct {
+	ID     int64
+	UserID int64
+	Kind   ScheduleKind
+	ItemID int64
+	// NextAt is the next occurrence not yet planned; zero when none.
+	NextAt time.Time
+	// PlannedUntil is the last occurrence planned (or skipped); zero when
+	// none yet.
+	PlannedUntil time.Time
+	// Changed is when the item, the user's zone or their settings last
+	// changed (database time): a recomputation starts there.
+	Changed time.Time
+	Muted   bool
+	// Timezone is the user's IANA zone ("" when unknown).
+	Timezone string
+	// Settings are the user's (or the defaults).
+	Settings ScheduleSettings
+
+	// Gone is true when the item was deleted (a task or memory), cancelled
+	// (a reminder) or no longer exists.
+	Gone bool
+	// Title is the task's title, the reminder's text, the birthday's
+	// person or the snoozed reminder's text.
+	Title string
+	// Task: due instant (midnight local for AllDay) and whether it is done.
+	Due    time.Time
+	AllDay bool
+	Done   bool
+	// Reminder: its recur.Rule as JSON.
+	Rule json.RawMessage
+	// Detail is the kind's own data (birthday: month, day, about, what;
+	// snooze: the text and the item snoozed).
+	Detail ScheduleDetail
+}
+
+// ScheduleDetail is the kind-specific data kept with a schedule.
+type ScheduleDetail struct {
+	// Birthday or anniversary.
+	Month int    `json:"month,omitempty"`
+	Day   int    `json:"day,omitempty"`
+	About string `json:"about,omitempty"`
+	What  string `json:"what,omitempty"`
+	// Snooze: what the snoozed reminder said and the item behind it.
+	Text   string       `json:"text,omitempty"`
+	OfKind ScheduleKind `json:"of_kind,omitempty"`
+	OfItem int64        `json:"of_item,omitempty"`
+}
+
+// ScheduleSettings are a user's scheduling preferences.
+type ScheduleSettings struct {
+	BriefingEnabled bool
+	// BriefingAt is the local time of the briefing, "HH:MM".
+	BriefingAt   string
+	BriefingSkip []string
+	// ConversationID is the preferred conversation; 0 means the last used.
+	ConversationID int64
+	LeadDays       []int
+	BirthdayDays   int
+}
+
+// DefaultScheduleSettings are the settings of a user who changed none.
+func DefaultScheduleSettings() ScheduleSettings {
+	return ScheduleSettings{BriefingEnabled: true, BriefingAt: "07:30", BriefingSkip: []string{}, LeadDays: []int{7, 3, 1}, BirthdayDays: 3}
+}
+
+const scheduleSelect = `
+	SELECT s.id, s.user_id, s.kind, s.item_id, s.next_at, s.muted, s.detail, COALESCE(u.timezone, ''),
+	       COALESCE(st.briefing_enabled, true), to_char(COALESCE(st.briefing_at, '07:30'), 'HH24:MI'),
+	       COALESCE(st.briefing_skip, '{}'), COALESCE(st.conversation_id, 0),
+	       COALESCE(st.lead_days, '{7,3,1}'), COALESCE(st.birthday_days, 3),
+	       CASE s.kind
+	           WHEN 'task' THEN t.id IS NULL OR t.deleted_at IS NOT NULL
+	           WHEN 'reminder' THEN r.id IS NULL OR r.cancelled_at IS NOT NULL
+	           WHEN 'birthday' THEN m.id IS NULL OR m.deleted_at IS NOT NULL
+	           WHEN 'snooze' THEN COALESCE(sn.deleted_at IS NOT NULL, false)
+	           ELSE false END,
+	       COALESCE(t.title, r.text, ''), t.due, COALESCE(t.all_day, false), COALESCE(t.status = 'done', sn.status = 'done', false),
+	       r.rule, s.planned_until,
+	       GREATEST(CASE s.kind WHEN 'task' THEN t.updated_at WHEN 'reminder' THEN r.created_at
+	                            WHEN 'birthday' THEN m.updated_at ELSE u.created_at END,
+	                u.updated_at, st.updated_at)
+	FROM schedules s
+	JOIN users u ON u.id = s.user_id
+	LEFT JOIN schedule_settings st ON st.user_id = s.user_id
+	LEFT JOIN tasks t ON s.kind = 'task' AND t.id = s.item_id
+	LEFT JOIN reminders r ON s.kind = 'reminder' AND r.id = s.item_id
+	LEFT JOIN memories m ON s.kind = 'birthday' AND m.id = s.item_id
+	-- A snoozed task reminder ends with its task.
+	LEFT JOIN tasks sn ON s.kind = 'snooze' AND s.detail->>'of_kind' = 'task' AND sn.id = (s.detail->>'of_item')::bigint`
+
+func scanSchedule(row pgx.Row) (Schedule, error) {
+	var sc Schedule
+	var next, due, planned, changed *time.Time
+	var lead []int32
+	var bdays int32
+	var detail []byte
+	err := row.Scan(&sc.ID, &sc.UserID, &sc.Kind, &sc.ItemID, &next, &sc.Muted, &detail, &sc.Timezone,
+		&sc.Settings.BriefingEnabled, &sc.Settings.BriefingAt, &sc.Settings.BriefingSkip, &sc.Settings.ConversationID,
+		&lead, &bdays, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Rule, &planned, &changed)
+	if err != nil {
+		return sc, err
+	}
+	sc.NextAt, sc.Due = utcOrZero(next), utcOrZero(due)
+	sc.PlannedUntil, sc.Changed = utcOrZero(planned), utcOrZero(changed)
+	sc.Settings.BirthdayDays = int(bdays)
+	for _, d := range lead {
+		sc.Settings.LeadDays = append(sc.Settings.LeadDays, int(d))
+	}
+	if len(detail) > 0 {
+		if err := json.Unmarshal(detail, &sc.Detail); err != nil {
+			return sc, fmt.Errorf("schedule %d detail: %w", sc.ID, err)
+		}
+	}
+	switch sc.Kind {
+	case ScheduleBirthday:
+		sc.Title = sc.Detail.About
+	case ScheduleSnooze:
+		sc.Title = sc.Detail.Text
+	}
+	return sc, nil
+}
+
+// Schedule loads one schedule with its item; pipeline.ErrNotFound when
+// there is none.
+func (s *Store) Schedule(ctx context.Context, id int64) (Schedule, error) {
+	sc, err := scanSchedule(s.pool.QueryRow(ctx, scheduleSelect+` WHERE s.id = $1`, id))
+	if err != nil {
+		return Schedule{}, fmt.Errorf("store schedule: %w", notFound(translate(err), "schedule", id))
+	}
+	return sc, nil
+}
+
+// NextAt is a schedule's new next occurrence; the zero At means none.
+// A non-zero Planned records the occurrence just planned (or skipped).
+type NextAt struct {
+	ID      int64
+	At      time.Time
+	Planned time.Time
+}
+
+func setNextAt(ctx context.Context, tx pgx.Tx, next []NextAt) error {
+	if len(next) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(next))
+	ats := make([]*time.Time, len(next))
+	planned := make([]*time.Time, len(next))
+	for i, n := range next {
+		ids[i] = n.ID
+		if !n.At.IsZero() {
+			at := n.At
+			ats[i] = &at
+		}
+		if !n.Planned.IsZero() {
+			p := n.Planned
+			planned[i] = &p
+		}
+	}
+	_, err := tx.Exec(ctx, `
+		UPDATE schedules s SET next_at = n.at, planned_until = COALESCE(n.planned, s.planned_until)
+		FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[]) AS n(id, at, planned)
+		WHERE s.id = n.id`, ids, ats, planned)
+	if err != nil {
+		return fmt.Errorf("set next occurrences: %w", err)
+	}
+	return nil
+}
+
+// ChangedMemory is a memory written since the planner last looked, for
+// the scheduler to recognise birthdays and anniversaries in.
+type ChangedMemory struct {
+	ID, UserID     int64
+	Content, About string
+}
+
+// SyncSchedules brings the schedules in step with what changed since the
+// last sync: it creates the rows of new dated tasks, of new users'
+// briefings and of memories that parse recognises as a birthday or
+// anniversary, then recomputes next_at with next for every schedule whose
+// item, user (time zone) or settings changed. It returns how many were
+// recomputed. Rows are read in batches of batch, so memory stays flat.
+// The cursor is database time with a minute of overlap for transactions
+// that committed late; recomputing twice is harmless.
+func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(ChangedMemory) (ScheduleDetail, bool), next func(Schedule) time.Time) (int, error) {
+	if batch <= 0 {
+		batch = 2000
+	}
+	var since, until time.Time
+	if err := s.pool.QueryRow(ctx, `SELECT synced_until - interval '1 minute', now() FROM scheduler_state`).Scan(&since, &until); err != nil {
+		return 0, fmt.Errorf("store sync schedules: %w", translate(err))
+	}
+	if _, err := s.pool.Exec(ctx, `
+		WITH t AS (
+			INSERT INTO schedules (user_id, kind, item_id)
+			SELECT user_id, 'task', id FROM tasks WHERE updated_at > $1 AND due IS NOT NULL
+			ON CONFLICT (kind, item_id) DO UPDATE SET updated_at = now()
+		)
+		INSERT INTO schedules (user_id, kind, item_id)
+		SELECT id, 'briefing', id FROM users WHERE updated_at > $1
+		ON CONFLICT (kind, item_id) DO UPDATE SET updated_at = now()`, since); err != nil {
+		return 0, fmt.Errorf("store sync schedules: rows: %w", translate(err))
+	}
+	if err := s.syncBirthdays(ctx, since, batch, parse); err != nil {
+		return 0, err
+	}
+	// Every schedule whose item, user (zone) or settings changed since.
+	n, last := 0, int64(0)
+	for {
+		rows, err := s.pool.Query(ctx, scheduleSelect+`
+			WHERE s.id > $2 AND NOT s.muted AND s.kind <> 'snooze' AND (
+			      u.updated_at > $1
+			   OR st.updated_at > $1
+			   OR t.updated_at > $1
+			   OR m.updated_at > $1
+			   OR r.created_at > $1)
+			ORDER BY s.id LIMIT $3`, since, last, batch)
+		if err != nil {
+			return n, fmt.Errorf("store sync schedules: %w", translate(err))
+		}
+		scs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Schedule, error) { return scanSchedule(r) })
+		if err != nil {
+			return n, fmt.Errorf("store sync schedules: %w", translate(err))
+		}
+		if len(scs) == 0 {
+			break
+		}
+		upd := make([]NextAt, len(scs))
+		for i, sc := range scs {
+			upd[i] = NextAt{ID: sc.ID, At: next(sc)}
+		}
+		// Recomputing must not clobber a concurrent planner's advance of the
+		// same row past an occurrence it planned, which would plan it twice:
+		// harmless (jobs are unique), so no lock is taken.
+		if err := s.inTx(ctx, func(tx pgx.Tx) error { return setNextAt(ctx, tx, upd) }); err != nil {
+			return n, fmt.Errorf("store sync schedules: %w", err)
+		}
+		n += len(scs)
+		last = scs[len(scs)-1].ID
+		if len(scs) < batch {
+			break
+		}
+	}
+	if _, err := s.pool.Exec(ctx, `UPDATE scheduler_state SET synced_until = $1`, until); err != nil {
+		return n, fmt.Errorf("store sync schedules: cursor: %w", translate(err))
+	}
+	return n, nil
+}
+
+func (s *Store) syncBirthdays(ctx context.Context, since time.Time, batch int, parse func(ChangedMemory) (ScheduleDetail, bool)) error {
+	last := int64(0)
+	for {
+		rows, err := s.pool.Query(ctx, `
+			SELECT id, user_id, content, about FROM memories
+			WHERE updated_at > $1 AND id > $2 AND deleted_at IS NULL
+			ORDER BY id LIMIT $3`, since, last, batch)
+		if err != nil {
+			return fmt.Errorf("store sync birthdays: %w", translate(err))
+		}
+		mems, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ChangedMemory, error) {
+			var m ChangedMemory
+			return m, r.Scan(&m.ID, &m.UserID, &m.Content, &m.About)
+		})
+		if err != nil {
+			return fmt.Errorf("store sync birthdays: %w", translate(err))
+		}
+		if len(mems) == 0 {
+			return nil
+		}
+		var users, items []int64
+		var details [][]byte
+		var gone []int64
+		for _, m := range mems {
+			d, ok := parse(m)
+			if !ok {
+				gone = append(gone, m.ID)
+				continue
+			}
+			b, _ := json.Marshal(d)
+			users, items, details = append(users, m.UserID), append(items, m.ID), append(details, b)
+		}
+		err = s.inTx(ctx, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `
+				INSERT INTO schedules (user_id, kind, item_id, detail)
+				SELECT u, 'birthday', i, d::jsonb FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS x(u, i, d)
+				ON CONFLICT (kind, item_id) DO UPDATE SET detail = EXCLUDED.detail, updated_at = now()`,
+				users, items, bytesToStrings(details)); err != nil {
+				return err
+			}
+			// A memory edited so it no longer names a date stops reminding.
+			_, err := tx.Exec(ctx, `UPDATE schedules SET next_at = NULL, updated_at = now() WHERE kind = 'birthday' AND item_id = ANY($1)`, gone)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("store sync birthdays: %w", err)
+		}
+		last = mems[len(mems)-1].ID
+		if len(mems) < batch {
+			return nil
+		}
+	}
+}
+
+func bytesToStrings(bs [][]byte) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = string(b)
+	}
+	return out
+}
+
+// PlanDue hands the schedules whose next occurrence is at or before until
+// to plan, batch by batch, each batch in its own transaction with its
+// rows locked (other planners skip them). plan inserts the occurrences'
+// jobs in tx and returns each schedule's following occurrence, which is
+// stored in the same transaction: a job is never planned without its
+// schedule moving on, nor the reverse. It returns how many schedules were
+// planned.
+func (s *Store) PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []Schedule) ([]NextAt, error)) (int, error) {
+	if batch <= 0 {
+		batch = 2000
+	}
+	n := 0
+	for {
+		var got int
+		err := s.inTx(ctx, func(tx pgx.Tx) error {
+			rows, err := tx.Query(ctx, scheduleSelect+`
+				WHERE s.next_at <= $1 AND NOT s.muted
+				ORDER BY s.next_at LIMIT $2
+				FOR UPDATE OF s SKIP LOCKED`, until, batch)
+			if err != nil {
+				return err
+			}
+			due, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Schedule, error) { return scanSchedule(r) })
+			if err != nil {
+				return err
+			}
+			got = len(due)
+			if got == 0 {
+				return nil
+			}
+			next, err := plan(ctx, tx, due)
+			if err != nil {
+				return err
+			}
+			return setNextAt(ctx, tx, next)
+		})
+		if err != nil {
+			return n, fmt.Errorf("store plan due schedules: %w", err)
+		}
+		n += got
+		if got < batch {
+			return n, nil
+		}
+	}
+}
+
+// UpcomingSchedules returns a user's schedules that will still remind,
+// soonest first, at most limit.
+func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]Schedule, error) {
+	rows, err := s.pool.Query(ctx, scheduleSelect+`
+		WHERE s.user_id = $1 AND s.kind <> 'briefing' AND s.next_at IS NOT NULL AND NOT s.muted
+		ORDER BY s.next_at, s.id LIMIT $2`, userID, limitOf(limit))
+	if err != nil {
+		return nil, fmt.Errorf("store upcoming schedules: %w", translate(err))
+	}
+	scs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Schedule, error) { return scanSchedule(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store upcoming schedules: %w", translate(err))
+	}
+	out := scs[:0]
+	for _, sc := range scs {
+		if !sc.Gone && !sc.Done {
+			out = append(out, sc)
+		}
+	}
+	return out, nil
+}
+
+// MuteSchedule stops a user's schedule from reminding again; a recurring
+// reminder is cancelled with it. A schedule that is not the user's is
+// pipeline.ErrNotFound.
+func (s *Store) MuteSchedule(ctx context.Context, userID, id int64) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var kind string
+		var item int64
+		err := tx.QueryRow(ctx, `UPDATE schedules SET muted = true, next_at = NULL, updated_at = now()
+			WHERE id = $1 AND user_id = $2 RETURNING kind, item_id`, id, userID).Scan(&kind, &item)
+		if err != nil {
+			return notFound(err, "schedule", id)
+		}
+		if ScheduleKind(kind) == ScheduleReminder {
+			_, err = tx.Exec(ctx, `UPDATE reminders SET cancelled_at = COALESCE(cancelled_at, now()) WHERE id = $1`, item)
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store mute schedule: %w", err)
+	}
+	return nil
+}
+
+// CreateReminder stores a recurring reminder and its schedule, first
+// occurrence next. A second call with the same key returns the first
+// one's schedule id and changes nothing.
+func (s *Store) CreateReminder(ctx context.Context, key string, userID int64, text string, rule json.RawMessage, next time.Time) (scheduleID int64, err error) {
+	if text == "" {
+		return 0, fmt.Errorf("store create reminder: %w", pipeline.Invalidf("a reminder needs a text"))
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var id int64
+		err := tx.QueryRow(ctx, `
+			INSERT INTO reminders (user_id, source_key, text, rule) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (source_key) DO NOTHING RETURNING id`, userID, keyArg(key), text, rule).Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return tx.QueryRow(ctx, `SELECT s.id FROM reminders r JOIN schedules s ON s.kind = 'reminder' AND s.item_id = r.id
+				WHERE r.source_key = $1 AND r.user_id = $2`, key, userID).Scan(&scheduleID)
+		}
+		if err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `INSERT INTO schedules (user_id, kind, item_id, next_at) VALUES ($1, 'reminder', $2, $3) RETURNING id`,
+			userID, id, timeArg(next)).Scan(&scheduleID)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store create reminder: %w", err)
+	}
+	return scheduleID, nil
+}
+
+// Snooze schedules the reminder message messageID to come again at at,
+// once: a second snooze of the same message (a double click, or the other
+// snooze button) changes nothing and reports false.
+func (s *Store) Snooze(ctx context.Context, userID, messageID int64, at time.Time, d ScheduleDetail) (bool, error) {
+	b, _ := json.Marshal(d)
+	tag, err := s.pool.Exec(ctx, `
+		INSERT INTO schedules (user_id, kind, item_id, next_at, detail) VALUES ($1, 'snooze', $2, $3, $4)
+		ON CONFLICT (kind, item_id) DO NOTHING`, userID, messageID, at, b)
+	if err != nil {
+		return false, fmt.Errorf("store snooze: %w", translate(err))
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// DeliverScheduled stores a message the scheduler produced for a user,
+// keyed key so it exists once, in the user's preferred conversation (the
+// one set, else the one they last wrote in). When visible says the
+// conversation's channel delivers by transcript, the message is visible at
+// once; otherwise enqueue is called in the same transaction with its id.
+// It reports false when the key was used before or the user has no
+// conversation yet.
+func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, out pipeline.Outbound, visible func(pipeline.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error) {
+	buttons := out.Buttons
+	if buttons == nil {
+		buttons = []pipeline.Button{}
+	}
+	var stored bool
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// One statement finds the conversation and stores the message. The
+		// commit need not wait for the WAL flush: a crash that loses it
+		// loses the job's completion too (WAL is written in order), so the
+		// job runs again and stores the message then.
+		var id, conv int64
+		var ch pipeline.Channel
+		err := tx.QueryRow(ctx, `
+			WITH fast AS (SELECT set_config('synchronous_commit', 'off', true)),
+			conv AS (
+				SELECT c.id, c.channel FROM conversations c, fast
+				WHERE c.id = COALESCE(
+					(SELECT conversation_id FROM schedule_settings WHERE user_id = $1),
+					(SELECT conversation_id FROM inbound_events WHERE user_id = $1 ORDER BY id DESC LIMIT 1),
+					(SELECT id FROM conversations WHERE user_id = $1 ORDER BY id DESC LIMIT 1))
+			), ins AS (
+				INSERT INTO messages (conversation_id, sender, idempotency_key, text, buttons)
+				SELECT id, 'bot', $2, $3, $4 FROM conv
+				ON CONFLICT (idempotency_key) DO NOTHING
+				RETURNING id, conversation_id
+			)
+			SELECT ins.id, ins.conversation_id, conv.channel FROM ins JOIN conv ON conv.id = ins.conversation_id`,
+			userID, key+":0", out.Text, buttons).Scan(&id, &conv, &ch)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil // sent before, or nowhere to send it
+		}
+		if err != nil {
+			return err
+		}
+		stored = true
+		if visible(ch) {
+			_, err := tx.Exec(ctx, `
+				WITH m AS (
+					UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
+					WHERE id = $1 RETURNING conversation_id
+				)
+				SELECT pg_notify($2, $3) FROM m`, id, NotifyChannel, strconv.FormatInt(conv, 10))
+			return err
+		}
+		return enqueue(ctx, tx, id)
+	})
+	if err != nil {
+		return false, fmt.Errorf("store deliver scheduled %s: %w", key, err)
+	}
+	return stored, nil
+}
+
+// ButtonsOpen reports whether the bot message messageID of the
+// conversation still offers its buttons (no click has been handled).
+func (s *Store) ButtonsOpen(ctx context.Context, conversationID, messageID int64) (bool, error) {
+	var open bool
+	err := s.pool.QueryRow(ctx, `SELECT buttons_closed_at IS NULL FROM messages WHERE id = $1 AND conversation_id = $2 AND sender = 'bot'`,
+		messageID, conversationID).Scan(&open)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store buttons open: %w", translate(err))
+	}
+	return open, nil
+}

@@ -1,0 +1,77 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+func TestDeliverScheduledOnce(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	c, err := st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	visible := func(pipeline.Channel) bool { return true }
+	none := func(context.Context, pgx.Tx, int64) error { t.Fatal("no deliver job for the transcript"); return nil }
+	for i, want := range []bool{true, false} {
+		stored, err := st.DeliverScheduled(ctx, c.User.ID, "sched:1:100", pipeline.Outbound{Text: "Reminder"}, visible, none)
+		if err != nil || stored != want {
+			t.Fatalf("delivery %d: stored %v, %v; want %v", i+1, stored, err, want)
+		}
+	}
+	ms, err := st.Messages(ctx, c.ConversationID, 0, 10)
+	if err != nil || len(ms) != 1 || ms[0].Text != "Reminder" {
+		t.Fatalf("transcript %+v, %v", ms, err)
+	}
+	// A recurring reminder is created once per key.
+	id, err := st.CreateReminder(ctx, "k", c.User.ID, "Water the plants", []byte(`{"freq":"daily","at":"09:00"}`), ms[0].CreatedAt)
+	if err != nil || id == 0 {
+		t.Fatalf("create reminder: %d, %v", id, err)
+	}
+	again, err := st.CreateReminder(ctx, "k", c.User.ID, "Water the plants", []byte(`{"freq":"daily","at":"09:00"}`), ms[0].CreatedAt)
+	if err != nil || again != id {
+		t.Fatalf("create reminder again: %d, %v; want %d", again, err, id)
+	}
+	if _, err := st.CreateReminder(ctx, "k2", c.User.ID, "", []byte(`{}`), ms[0].CreatedAt); !errors.Is(err, pipeline.ErrInvalid) {
+		t.Fatalf("empty reminder: %v; want invalid", err)
+	}
+}
+
+func TestLinkingMovesReminders(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	web, err := st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := st.SignIn(ctx, pipeline.ChannelTelegram, "555", "Ann T", "555", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := time.Now().Add(time.Hour)
+	id, err := st.CreateReminder(ctx, "k", tg.User.ID, "Water the plants", []byte(`{"freq":"daily","at":"09:00"}`), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := st.CreateLinkCode(ctx, web.User.ID, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID); err != nil {
+		t.Fatal(err)
+	}
+	up, err := st.UpcomingSchedules(ctx, web.User.ID, 10)
+	if err != nil || len(up) != 1 || up[0].ID != id || up[0].Title != "Water the plants" {
+		t.Fatalf("after linking: %+v, %v", up, err)
+	}
+}
