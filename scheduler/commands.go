@@ -28,6 +28,9 @@ type CommandStore interface {
 	UpdateScheduleSettings(ctx context.Context, userID int64, upd store.SettingsUpdate) (store.ScheduleSettings, error)
 	ButtonsOpen(ctx context.Context, conversationID, messageID int64) (bool, error)
 	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
+	// SaveTraceTx leaves the turn's trace, as the runner does for the
+	// turns it answers, so `bot turns tail` shows command turns too.
+	SaveTraceTx(ctx context.Context, tx pgx.Tx, t store.Trace) error
 }
 
 // Actions runs actions for a turn, idempotently per (turn, index); the
@@ -47,6 +50,7 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions, next pipeline.Han
 		if !ok {
 			return next.HandleTurn(ctx, t)
 		}
+		start := time.Now()
 		var text string
 		var err error
 		switch {
@@ -63,6 +67,18 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions, next pipeline.Han
 		if err != nil {
 			return nil, err
 		}
+		intent := "scheduler_command"
+		if t.Event.Kind == pipeline.KindButton {
+			intent = "button"
+		}
+		trace := store.Trace{
+			EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
+			Intent: intent, Domains: []string{"scheduler"}, Confidence: 1,
+			Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []store.TraceAction{},
+		}
+		// A trace is for operators: losing one (no transaction to join) is
+		// not worth failing the user's turn over.
+		pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return c.st.SaveTraceTx(ctx, tx, trace) })
 		return []pipeline.Outbound{{Text: text}}, nil
 	})
 }
