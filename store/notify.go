@@ -10,21 +10,20 @@ import (
 )
 
 // Listen delivers the payload of every notification on channel to fn until
-// ctx ends, reconnecting with backoff when the connection breaks. After a
-// reconnect fn is called with an empty payload, meaning "something may have
-// been missed: refresh everything".
+// ctx ends, reconnecting with backoff when the connection breaks. Each time
+// the LISTEN is in place, the first one included, fn is called with an
+// empty payload, meaning "something may have been missed: refresh
+// everything": a notification sent before the listener was connected is
+// otherwise lost (a test caught a stream opened at start-up that never
+// saw its reply).
 func (s *Store) Listen(ctx context.Context, channel string, log *slog.Logger, fn func(payload string)) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	backoff := 100 * time.Millisecond
-	first := true
 	for {
 		err := s.listenOnce(ctx, channel, func() {
-			if !first {
-				fn("")
-			}
-			first = false
+			fn("")
 			backoff = 100 * time.Millisecond
 		}, fn)
 		if ctx.Err() != nil {
