@@ -241,7 +241,14 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 		return st, fmt.Errorf("scheduler plan: %w", err)
 	}
 	if st.Synced > 0 || st.Planned > 0 {
-		s.cfg.Log.InfoContext(ctx, "planned", "synced", st.Synced, "due", st.Planned, "jobs", st.Jobs, "skipped", st.Skipped,
+		// The sync looks back a minute, so the same rows are re-read for a
+		// minute after a change: only runs that enqueued or skipped
+		// something are worth an operator's attention.
+		level := slog.LevelDebug
+		if st.Planned > 0 || st.Skipped > 0 {
+			level = slog.LevelInfo
+		}
+		s.cfg.Log.Log(ctx, level, "planned", "synced", st.Synced, "due", st.Planned, "jobs", st.Jobs, "skipped", st.Skipped,
 			"sync_took", st.SyncTook, "enqueue_took", st.EnqueueTook)
 	}
 	return st, nil

@@ -155,6 +155,12 @@ func planTaskCreate(in PlanInput, text string, whole bool) (Plan, error) {
 	if title == "" {
 		title = taskTitleOf(text)
 	}
+	if lc := stripPoliteness(asciiLower(strings.TrimSpace(text))); title == "" && whole && !startsWithAny(lc, createCues...) {
+		// A bare imperative the classifier read as a task request, "pay
+		// rent on Friday": the request is the title, less its time words.
+		// A cue with nothing after it ("remind me") still asks what.
+		title = strings.TrimSpace(text)[len(strings.TrimSpace(text))-len(lc):]
+	}
 	when := whenOf(in, text, whole)
 	title = stripTimeWords(title, in.Context)
 	// "send the invoice tonight, it's urgent": the aside is not the title.

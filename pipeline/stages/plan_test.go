@@ -159,6 +159,19 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v", a)
 			}
 		}},
+		// A bare imperative with a date is a task too.
+		{"Pay rent on Friday", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Pay rent" || !a.Due.Equal(day(13)) || !a.AllDay {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"please pay the electricity bill by Friday", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Pay the electricity bill" || a.Due.Day() != 13 {
+				t.Errorf("got %+v", a)
+			}
+		}},
 		{"Remind me to take out the trash", func(t *testing.T, p plannedTurn) {
 			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
 			if a.Title != "Take out the trash" || !a.Due.IsZero() {
