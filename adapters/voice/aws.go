@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/transcribestreaming"
 	"github.com/aws/aws-sdk-go-v2/service/transcribestreaming/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/hearthbot/hearth/internal/awsconf"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -77,23 +77,9 @@ func NewAWS(ctx context.Context, cfg AWSConfig) (*AWS, error) {
 			o.HTTPClient = cfg.HTTPClient
 		}
 	}
-	if cfg.Credentials != nil {
-		if cfg.Region == "" {
-			return nil, errors.New("voice: aws: no region configured")
-		}
-		opts := transcribestreaming.Options{Region: cfg.Region, Credentials: cfg.Credentials}
-		return &AWS{cfg: cfg, client: transcribestreaming.New(opts, apply)}, nil
-	}
-	var load []func(*config.LoadOptions) error
-	if cfg.Region != "" {
-		load = append(load, config.WithRegion(cfg.Region))
-	}
-	awsCfg, err := config.LoadDefaultConfig(ctx, load...)
+	awsCfg, err := awsconf.Load(ctx, cfg.Region, cfg.Credentials)
 	if err != nil {
-		return nil, fmt.Errorf("voice: aws: loading AWS configuration: %w", err)
-	}
-	if awsCfg.Region == "" {
-		return nil, errors.New("voice: aws: no region configured (set AWS_REGION)")
+		return nil, fmt.Errorf("voice: aws: %w", err)
 	}
 	return &AWS{cfg: cfg, client: transcribestreaming.NewFromConfig(awsCfg, apply)}, nil
 }

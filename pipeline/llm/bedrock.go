@@ -10,10 +10,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
+
+	"github.com/hearthbot/hearth/internal/awsconf"
 )
 
 // answerTool is the tool Bedrock is made to call to answer with JSON: Claude
@@ -77,23 +78,9 @@ func NewBedrock(ctx context.Context, cfg BedrockConfig) (*Bedrock, error) {
 			o.HTTPClient = cfg.HTTPClient
 		}
 	}
-	if cfg.Credentials != nil {
-		if cfg.Region == "" {
-			return nil, errors.New("llm: bedrock: no region configured")
-		}
-		opts := bedrockruntime.Options{Region: cfg.Region, Credentials: cfg.Credentials}
-		return &Bedrock{cfg: cfg, client: bedrockruntime.New(opts, apply)}, nil
-	}
-	var load []func(*config.LoadOptions) error
-	if cfg.Region != "" {
-		load = append(load, config.WithRegion(cfg.Region))
-	}
-	awsCfg, err := config.LoadDefaultConfig(ctx, load...)
+	awsCfg, err := awsconf.Load(ctx, cfg.Region, cfg.Credentials)
 	if err != nil {
-		return nil, fmt.Errorf("llm: bedrock: loading AWS configuration: %w", err)
-	}
-	if awsCfg.Region == "" {
-		return nil, errors.New("llm: bedrock: no region configured (set AWS_REGION)")
+		return nil, fmt.Errorf("llm: bedrock: %w", err)
 	}
 	return &Bedrock{cfg: cfg, client: bedrockruntime.NewFromConfig(awsCfg, apply)}, nil
 }
