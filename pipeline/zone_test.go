@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"testing"
@@ -8,31 +9,39 @@ import (
 	"github.com/hearthbot/hearth/pipeline"
 )
 
-type zoneFunc func(ctx context.Context, userKey string) (string, error)
+type profileFunc func(ctx context.Context, userKey string) (pipeline.Profile, error)
 
-func (f zoneFunc) UserTimezone(ctx context.Context, userKey string) (string, error) {
+func (f profileFunc) UserProfile(ctx context.Context, userKey string) (pipeline.Profile, error) {
 	return f(ctx, userKey)
 }
 
-// A channel's zone fills in an unknown one before the next handler runs;
-// a known zone is never looked up; a failed or empty lookup leaves the
-// zone unknown (so the user is asked) rather than failing the turn.
-func TestTimezoneFromChannel(t *testing.T) {
+// A channel's zone and name fill in an unknown user's before the next
+// handler runs; a known zone is never looked up; a failed or empty lookup
+// leaves the zone unknown (so the user is asked) rather than failing the
+// turn; a name that is no name (control characters) is not stored.
+func TestProfileFromChannel(t *testing.T) {
 	t.Parallel()
 	b := setup(t, newCountingHandler())
 	ctx := context.Background()
 	tests := []struct {
 		name     string
 		known    string
-		lookup   zoneFunc
+		lookup   profileFunc
 		want     string
+		wantName string // "" keeps the name given at ingress
 		wantCall bool
 	}{
-		{name: "filled", lookup: func(_ context.Context, key string) (string, error) { return "Asia/Tokyo", nil }, want: "Asia/Tokyo", wantCall: true},
-		{name: "known", known: "Europe/Lisbon", lookup: func(context.Context, string) (string, error) { return "Asia/Tokyo", nil }, want: "Europe/Lisbon"},
-		{name: "none", lookup: func(context.Context, string) (string, error) { return "", nil }, wantCall: true},
-		{name: "failed", lookup: func(context.Context, string) (string, error) { return "", errors.New("429") }, wantCall: true},
-		{name: "nonsense", lookup: func(context.Context, string) (string, error) { return "Mars/Base", nil }, wantCall: true},
+		{name: "filled", lookup: func(_ context.Context, key string) (pipeline.Profile, error) {
+			return pipeline.Profile{Timezone: "Asia/Tokyo", Name: "  Ann   Lee "}, nil
+		}, want: "Asia/Tokyo", wantName: "Ann Lee", wantCall: true},
+		{name: "known", known: "Europe/Lisbon", lookup: func(context.Context, string) (pipeline.Profile, error) {
+			return pipeline.Profile{Timezone: "Asia/Tokyo", Name: "Ann Lee"}, nil
+		}, want: "Europe/Lisbon"},
+		{name: "none", lookup: func(context.Context, string) (pipeline.Profile, error) { return pipeline.Profile{Name: "Bo"}, nil }, wantName: "Bo", wantCall: true},
+		{name: "failed", lookup: func(context.Context, string) (pipeline.Profile, error) { return pipeline.Profile{}, errors.New("429") }, wantCall: true},
+		{name: "nonsense", lookup: func(context.Context, string) (pipeline.Profile, error) {
+			return pipeline.Profile{Timezone: "Mars/Base", Name: "evil\x00name"}, nil
+		}, wantCall: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,19 +52,19 @@ func TestTimezoneFromChannel(t *testing.T) {
 				t.Fatal(err)
 			}
 			var calledWith string
-			lookup := zoneFunc(func(ctx context.Context, key string) (string, error) {
+			lookup := profileFunc(func(ctx context.Context, key string) (pipeline.Profile, error) {
 				calledWith = key
 				return tc.lookup(ctx, key)
 			})
-			var saw string
-			h := pipeline.TimezoneFromChannel(pipeline.ZoneConfig{Store: b.store, Lookup: func(ch pipeline.Channel) (pipeline.ZoneLookup, bool) {
+			var saw, sawName string
+			h := pipeline.ProfileFromChannel(pipeline.ProfileConfig{Store: b.store, Lookup: func(ch pipeline.Channel) (pipeline.ProfileLookup, bool) {
 				return lookup, ch == pipeline.ChannelSlack
 			}}, pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) ([]pipeline.Outbound, error) {
-				saw = turn.User.Timezone
+				saw, sawName = turn.User.Timezone, turn.User.DisplayName
 				return nil, nil
 			}))
 			turn := pipeline.Turn{Event: pipeline.Event{ID: r.EventID, Channel: pipeline.ChannelSlack, Kind: pipeline.KindMessage, Text: "hello"},
-				User: pipeline.User{ID: r.UserID, Timezone: tc.known}}
+				User: pipeline.User{ID: r.UserID, DisplayName: in.UserName, Timezone: tc.known}}
 			if _, err := h.HandleTurn(ctx, turn); err != nil {
 				t.Fatal(err)
 			}
@@ -65,6 +74,10 @@ func TestTimezoneFromChannel(t *testing.T) {
 			c, err := b.store.FindContact(ctx, pipeline.ChannelSlack, in.UserKey, in.ConversationKey)
 			if err != nil || c.User.Timezone != tc.want {
 				t.Fatalf("stored zone %q (%v); want %q", c.User.Timezone, err, tc.want)
+			}
+			wantName := cmp.Or(tc.wantName, in.UserName)
+			if c.User.DisplayName != wantName || sawName != wantName {
+				t.Fatalf("stored name %q, next saw %q; want %q", c.User.DisplayName, sawName, wantName)
 			}
 		})
 	}

@@ -120,6 +120,19 @@ func (s *Store) FindContact(ctx context.Context, ch pipeline.Channel, userKey, c
 	return c, nil
 }
 
+// SetDisplayName stores what a user is called (their name on the
+// platform they first came from).
+func (s *Store) SetDisplayName(ctx context.Context, userID int64, name string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE users SET display_name = $2, updated_at = now() WHERE id = $1`, userID, name)
+	if err != nil {
+		return fmt.Errorf("store set display name: %w", translate(err))
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("store set display name: user %d: %w", userID, pipeline.ErrNotFound)
+	}
+	return nil
+}
+
 // SetTimezone stores a user's IANA zone.
 func (s *Store) SetTimezone(ctx context.Context, userID int64, tz string) error {
 	tag, err := s.pool.Exec(ctx, `UPDATE users SET timezone = $2, updated_at = now() WHERE id = $1`, userID, tz)

@@ -89,7 +89,7 @@ type Adapter struct {
 	botUserID string
 	botID     string
 	mention   *regexp.Regexp
-	// misses are users Slack had no zone for (see UserTimezone).
+	// misses are users Slack had no zone for (see UserProfile).
 	misses zoneMisses
 }
 

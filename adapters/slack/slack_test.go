@@ -542,16 +542,16 @@ func TestSend(t *testing.T) {
 	}
 }
 
-func TestUserTimezone(t *testing.T) {
+func TestUserProfile(t *testing.T) {
 	t.Parallel()
 	api := slackfake.NewServer(t)
 	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: api.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tz, err := sl.UserTimezone(context.Background(), "U1")
-	if err != nil || tz != "Europe/Berlin" {
-		t.Fatalf("%q, %v", tz, err)
+	p, err := sl.UserProfile(context.Background(), "U1")
+	if err != nil || p != (pipeline.Profile{Timezone: "Europe/Berlin", Name: "Ann Lee"}) {
+		t.Fatalf("%+v, %v", p, err)
 	}
 	if calls := api.Calls("users.info"); len(calls) != 1 || calls[0].Form.Get("user") != "U1" {
 		t.Fatalf("users.info requests: %+v", calls)
@@ -562,8 +562,8 @@ func TestUserTimezone(t *testing.T) {
 		w.Header().Set("Retry-After", "0")
 		w.WriteHeader(http.StatusTooManyRequests)
 	})
-	if tz, err := sl.UserTimezone(context.Background(), "U2"); err != nil || tz != "Europe/Berlin" {
-		t.Fatalf("after a 429: %q, %v", tz, err)
+	if p, err := sl.UserProfile(context.Background(), "U2"); err != nil || p.Timezone != "Europe/Berlin" {
+		t.Fatalf("after a 429: %+v, %v", p, err)
 	}
 	if n := len(api.Calls("users.info")); n != 3 {
 		t.Fatalf("%d users.info calls; want the 429 and its retry", n-1)
@@ -573,17 +573,17 @@ func TestUserTimezone(t *testing.T) {
 		w.Header().Set("Retry-After", "60")
 		w.WriteHeader(http.StatusTooManyRequests)
 	})
-	if _, err := sl.UserTimezone(context.Background(), "U3"); err == nil {
+	if _, err := sl.UserProfile(context.Background(), "U3"); err == nil {
 		t.Fatal("a 60 s rate limit was waited out in a turn")
 	}
 	api.Fail("users.info", func(w http.ResponseWriter) { fmt.Fprint(w, `{"ok":false,"error":"user_not_found"}`) })
-	if _, err := sl.UserTimezone(context.Background(), "U404"); err == nil || !strings.Contains(err.Error(), "user_not_found") {
+	if _, err := sl.UserProfile(context.Background(), "U404"); err == nil || !strings.Contains(err.Error(), "user_not_found") {
 		t.Fatalf("unknown user: %v", err)
 	}
 }
 
 // A user Slack has no zone for is not looked up again for an hour.
-func TestUserTimezoneMissCached(t *testing.T) {
+func TestUserProfileMissCached(t *testing.T) {
 	t.Parallel()
 	api := slackfake.NewServer(t)
 	api.SetTimezone("")
@@ -595,8 +595,8 @@ func TestUserTimezoneMissCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if tz, err := sl.UserTimezone(context.Background(), "U1"); err != nil || tz != "" {
-			t.Fatalf("%q, %v", tz, err)
+		if p, err := sl.UserProfile(context.Background(), "U1"); err != nil || p.Timezone != "" {
+			t.Fatalf("%+v, %v", p, err)
 		}
 	}
 	if n := len(api.Calls("users.info")); n != 1 {
@@ -606,8 +606,8 @@ func TestUserTimezoneMissCached(t *testing.T) {
 	now = now.Add(61 * time.Minute)
 	mu.Unlock()
 	api.SetTimezone("Asia/Tokyo")
-	if tz, err := sl.UserTimezone(context.Background(), "U1"); err != nil || tz != "Asia/Tokyo" {
-		t.Fatalf("after the hour: %q, %v", tz, err)
+	if p, err := sl.UserProfile(context.Background(), "U1"); err != nil || p.Timezone != "Asia/Tokyo" {
+		t.Fatalf("after the hour: %+v, %v", p, err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +13,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline"
 )
 
-var _ pipeline.ZoneLookup = (*Adapter)(nil)
+var _ pipeline.ProfileLookup = (*Adapter)(nil)
 
 // maxRateLimitWait is the longest users.info's Retry-After is waited out
 // (once) within a turn; a longer one fails the lookup, and the user is
@@ -50,17 +51,18 @@ func (m *zoneMisses) remember(user string, until time.Time) {
 	m.until[user] = until
 }
 
-// UserTimezone returns the IANA zone Slack has for userID (users.info,
-// field tz), or "" when Slack has none. A rate limit (429) is waited out
-// once when its Retry-After is short, bounded by ctx. It is called by
-// pipeline.TimezoneFromChannel while a user's zone is unknown, so known
+// UserProfile returns what Slack has for userID (users.info): the IANA
+// zone (field tz, "" when none) and the name (display name, else real
+// name, else handle). A rate limit (429) is waited out once when its
+// Retry-After is short, bounded by ctx. It is called by
+// pipeline.ProfileFromChannel while a user's zone is unknown, so known
 // users never cost a call (ARCHITECTURE.md, invariant 6).
-func (a *Adapter) UserTimezone(ctx context.Context, userID string) (string, error) {
+func (a *Adapter) UserProfile(ctx context.Context, userID string) (pipeline.Profile, error) {
 	if userID == "" {
-		return "", errors.New("slack users.info: a user id is required")
+		return pipeline.Profile{}, errors.New("slack users.info: a user id is required")
 	}
 	if a.misses.missed(userID, a.cfg.Now()) {
-		return "", nil
+		return pipeline.Profile{}, nil
 	}
 	var u *slack.User
 	var err error
@@ -74,19 +76,20 @@ func (a *Adapter) UserTimezone(ctx context.Context, userID string) (string, erro
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return "", fmt.Errorf("slack users.info %s: %w", userID, ctx.Err())
+			return pipeline.Profile{}, fmt.Errorf("slack users.info %s: %w", userID, ctx.Err())
 		case <-t.C:
 		}
 	}
 	if err != nil {
-		return "", fmt.Errorf("slack users.info %s: %w", userID, err)
+		return pipeline.Profile{}, fmt.Errorf("slack users.info %s: %w", userID, err)
 	}
-	if u.TZ == "" {
+	p := pipeline.Profile{Timezone: u.TZ, Name: cmp.Or(u.Profile.DisplayName, u.RealName, u.Profile.RealName, u.Name)}
+	if p.Timezone == "" {
 		a.misses.remember(userID, a.cfg.Now().Add(zoneMissTTL))
-		return "", nil
+		return p, nil
 	}
-	if _, err := pipeline.LoadTimezone(u.TZ); err != nil {
-		return "", fmt.Errorf("slack users.info %s: %w", userID, err)
+	if _, err := pipeline.LoadTimezone(p.Timezone); err != nil {
+		return pipeline.Profile{}, fmt.Errorf("slack users.info %s: %w", userID, err)
 	}
-	return u.TZ, nil
+	return p, nil
 }

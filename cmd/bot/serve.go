@@ -152,9 +152,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Log:       log,
 		Models:    models,
 	}))))
-	// A channel that knows the user's zone (Slack) fills it in before the
-	// time-zone question would be asked.
-	a.Turns = pipeline.TimezoneFromChannel(a.zoneConfig(), a.Turns)
+	// A channel that knows the user's zone and name (Slack) fills them in
+	// before the time-zone question would be asked.
+	a.Turns = pipeline.ProfileFromChannel(a.profileConfig(), a.Turns)
 	// Voice notes become text turns first, so a spoken link code or time
 	// zone works like a typed one.
 	a.Turns = pipeline.TranscribeVoice(a.voiceConfig(transcriber), a.Turns)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,6 +16,7 @@ import (
 
 	slackadapter "github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
+	"github.com/hearthbot/hearth/pipeline"
 )
 
 // A Slack user talks to Hearth through the Events API as `bot serve` wires
@@ -23,7 +25,7 @@ import (
 func TestSlackEndToEnd(t *testing.T) {
 	api := slackfake.NewServer(t)
 	const secret = "slack-signing-secret"
-	base, _, _ := startAppWith(t, func(c *Config) {
+	base, app, _ := startAppWith(t, func(c *Config) {
 		c.SlackBotToken, c.SlackSigningSecret, c.SlackAPIURL = "xoxb-test", secret, api.URL()
 	})
 	post := func(body, sig string) int {
@@ -66,6 +68,10 @@ func TestSlackEndToEnd(t *testing.T) {
 	}
 	if n := len(api.Calls("users.info")); n != 1 {
 		t.Fatalf("%d users.info calls on first contact; want 1", n)
+	}
+	// ... and the user's name, so Hearth does not call them "Slack user U…".
+	if c, err := app.Store.FindContact(context.Background(), pipeline.ChannelSlack, "U1", "D123"); err != nil || c.User.DisplayName != "Ann Lee" || c.User.Timezone != "Europe/Berlin" {
+		t.Fatalf("stored user %+v (%v); want Ann Lee in Europe/Berlin from users.info", c.User, err)
 	}
 
 	// An approval over Slack: Approve is clicked through interactivity,

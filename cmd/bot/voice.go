@@ -67,15 +67,15 @@ func (a *App) voiceConfig(t pipeline.Transcriber) pipeline.VoiceConfig {
 	}
 }
 
-// zoneConfig wires TimezoneFromChannel: channels whose adapter knows
-// users' zones (Slack's users.info), looked up when a turn needs one.
-func (a *App) zoneConfig() pipeline.ZoneConfig {
-	return pipeline.ZoneConfig{
+// profileConfig wires ProfileFromChannel: channels whose adapter knows
+// users' zones and names (Slack's users.info), looked up on first contact.
+func (a *App) profileConfig() pipeline.ProfileConfig {
+	return pipeline.ProfileConfig{
 		Store: a.Store,
-		Lookup: func(ch pipeline.Channel) (pipeline.ZoneLookup, bool) {
-			z, ok := a.Senders[ch].(pipeline.ZoneLookup)
-			return z, ok
+		Lookup: func(ch pipeline.Channel) (pipeline.ProfileLookup, bool) {
+			p, ok := a.Senders[ch].(pipeline.ProfileLookup)
+			return p, ok
 		},
-		Log: a.Log.With("component", "timezone"),
+		Log: a.Log.With("component", "profile"),
 	}
 }

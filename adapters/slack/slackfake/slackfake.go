@@ -41,7 +41,7 @@ type Server struct {
 }
 
 // NewServer starts the fake, stopped when the test ends. users.info
-// answers the time zone Europe/Berlin.
+// answers Ann Lee (handle ann, no display name) in Europe/Berlin.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
 	f := &Server{calls: map[string][]Call{}, fail: map[string]func(http.ResponseWriter){}, tz: "Europe/Berlin",
@@ -59,7 +59,8 @@ func NewServer(t testing.TB) *Server {
 		c.Handle("/users.info", f.handle("users.info", func(form url.Values) any {
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			return map[string]any{"ok": true, "user": map[string]any{"id": form.Get("user"), "name": "ann", "tz": f.tz}}
+			return map[string]any{"ok": true, "user": map[string]any{"id": form.Get("user"), "name": "ann", "real_name": "Ann Lee", "tz": f.tz,
+				"profile": map[string]any{"real_name": "Ann Lee", "display_name": ""}}}
 		}))
 		c.Handle("/files/", f.serveFile)
 		c.Handle("/apps.connections.open", f.connectionsOpen)
