@@ -46,9 +46,22 @@ func (w *DeliverWorker) edit(ctx context.Context, log *slog.Logger, d Delivery) 
 			log.WarnContext(ctx, "edit refused by the platform", "error", err)
 			return river.JobCancel(err)
 		}
+		if wait, ok := retryAfter(err); ok {
+			log.WarnContext(ctx, "edit rate limited; waiting as asked", "retry_after", wait, "error", err)
+			return river.JobSnooze(wait)
+		}
 		return fmt.Errorf("edit message %d: %w", d.MessageID, err)
 	}
 	return nil
+}
+
+// retryAfter is how long a platform asked to wait before the next try.
+func retryAfter(err error) (time.Duration, bool) {
+	var ra *RetryAfterError
+	if errors.As(err, &ra) && ra.After > 0 {
+		return ra.After, true
+	}
+	return 0, false
 }
 
 // A Sender puts a message on one platform and returns the platform's id
@@ -154,6 +167,11 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 			log.ErrorContext(ctx, "delivery failed permanently", "error", err)
 			w.metric.delivery(d.Channel, "permanent_failure")
 			return river.JobCancel(err)
+		}
+		if wait, ok := retryAfter(err); ok {
+			log.WarnContext(ctx, "delivery rate limited; waiting as asked", "retry_after", wait, "error", err)
+			w.metric.delivery(d.Channel, "rate_limited")
+			return river.JobSnooze(wait)
 		}
 		log.WarnContext(ctx, "delivery failed; will retry", "attempt", job.Attempt, "error", err)
 		w.metric.delivery(d.Channel, "retry")

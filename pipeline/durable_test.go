@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
@@ -80,8 +81,10 @@ func newClient(t *testing.T, b *testBundle, start bool) *river.Client[pgx.Tx] {
 type recordingSender struct {
 	mu        sync.Mutex
 	FailFirst int
-	calls     int
-	sent      []pipeline.Delivery
+	// FailWith is the error of the first FailFirst calls (a 502 if nil).
+	FailWith error
+	calls    int
+	sent     []pipeline.Delivery
 }
 
 func (s *recordingSender) Send(_ context.Context, d pipeline.Delivery) (string, error) {
@@ -89,6 +92,9 @@ func (s *recordingSender) Send(_ context.Context, d pipeline.Delivery) (string, 
 	defer s.mu.Unlock()
 	s.calls++
 	if s.calls <= s.FailFirst {
+		if s.FailWith != nil {
+			return "", s.FailWith
+		}
 		return "", errors.New("platform said 502")
 	}
 	s.sent = append(s.sent, d)
@@ -320,6 +326,40 @@ func TestFailingSenderDeliversExactlyOnce(t *testing.T) {
 	}
 	if d2, _ := b.store.Delivery(ctx, msgs[1].ID); d2.PlatformMessageID != d.PlatformMessageID {
 		t.Fatalf("second MarkDelivered overwrote the platform id: %q", d2.PlatformMessageID)
+	}
+}
+
+// A platform's rate limit is waited out as long as it asked (an hour here),
+// not by the worker's own backoff (a millisecond in these tests), and the
+// wait costs the message none of its attempts.
+func TestRateLimitedDeliveryWaitsAsAsked(t *testing.T) {
+	t.Parallel()
+	b := setup(t, newCountingHandler())
+	b.sent.FailFirst = 1
+	b.sent.FailWith = &pipeline.RetryAfterError{After: time.Hour, Err: errors.New("429 Too Many Requests")}
+	client := newClient(t, b, true)
+	ctx := context.Background()
+	before := time.Now()
+	if _, err := b.inbox.Accept(ctx, message("erin", "evt-429", "ping")); err != nil {
+		t.Fatal(err)
+	}
+	var job *rivertype.JobRow
+	waitFor(t, "the rate-limited delivery to be put off", func() bool {
+		res, err := client.JobList(ctx, river.NewJobListParams().Kinds(pipeline.DeliverArgs{}.Kind()).States(rivertype.JobStateScheduled))
+		if err != nil || len(res.Jobs) == 0 {
+			return false
+		}
+		job = res.Jobs[0]
+		return true
+	})
+	if calls, sent := b.sent.snapshot(); calls != 1 || len(sent) != 0 {
+		t.Fatalf("sender called %d times, %d sent; want one refused call", calls, len(sent))
+	}
+	if wait := job.ScheduledAt.Sub(before); wait < 59*time.Minute || wait > 61*time.Minute {
+		t.Fatalf("next try in %s; want the hour the platform asked for", wait)
+	}
+	if job.Attempt >= job.MaxAttempts {
+		t.Fatalf("attempt %d of %d: the wait must not use up the message's attempts", job.Attempt, job.MaxAttempts)
 	}
 }
 

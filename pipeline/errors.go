@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Sentinel errors callers act on. Adapters map them to HTTP statuses:
@@ -19,6 +20,23 @@ var (
 	// chat was deleted, the bot was blocked).
 	ErrPermanent = errors.New("permanent failure")
 )
+
+// RetryAfterError is a delivery the platform refused for now and asked to
+// retry no sooner than After (a rate limit's Retry-After). The deliver
+// worker waits exactly that long instead of its own backoff, without
+// counting an attempt: the platform, not the message, is the problem.
+type RetryAfterError struct {
+	After time.Duration
+	Err   error
+}
+
+// Error says how long the platform asked to wait.
+func (e *RetryAfterError) Error() string {
+	return fmt.Sprintf("rate limited, retry after %s: %v", e.After, e.Err)
+}
+
+// Unwrap returns the platform's error.
+func (e *RetryAfterError) Unwrap() error { return e.Err }
 
 // InvalidError is bad input with a reason fit to show whoever sent it. It
 // matches ErrInvalid with errors.Is.

@@ -162,7 +162,7 @@ func sendError(err error) error {
 	var apiErr slack.SlackErrorResponse
 	switch {
 	case errors.As(err, &limited):
-		return fmt.Errorf("rate limited, Retry-After %s: %w", limited.RetryAfter, err)
+		return &pipeline.RetryAfterError{After: limited.RetryAfter, Err: err}
 	case errors.As(err, &apiErr) && permanentError(apiErr.Err):
 		return fmt.Errorf("%w: %w", pipeline.ErrPermanent, err)
 	}

@@ -516,7 +516,7 @@ func TestSend(t *testing.T) {
 		{"channel not found", apiError("channel_not_found"), true, "channel_not_found"},
 		{"not in channel", apiError("not_in_channel"), true, "not_in_channel"},
 		{"account inactive", apiError("account_inactive"), true, "account_inactive"},
-		{"rate limited", rateLimited, false, "Retry-After 7s"},
+		{"rate limited", rateLimited, false, "retry after 7s"},
 		{"internal error", apiError("internal_error"), false, "internal_error"},
 		{"server error", func(w http.ResponseWriter) { w.WriteHeader(http.StatusBadGateway) }, false, "502"},
 	}
@@ -525,6 +525,11 @@ func TestSend(t *testing.T) {
 		_, err := sl.Send(ctx, d)
 		if err == nil || errors.Is(err, pipeline.ErrPermanent) != tt.permanent || !strings.Contains(err.Error(), tt.contains) {
 			t.Errorf("%s: %v; want permanent=%v containing %q", tt.name, err, tt.permanent, tt.contains)
+		}
+		// The deliver worker waits what Slack asked, not its own backoff.
+		var ra *pipeline.RetryAfterError
+		if limited := errors.As(err, &ra); limited != (tt.name == "rate limited") || limited && ra.After != 7*time.Second {
+			t.Errorf("%s: %v; a rate limit must carry its Retry-After (7s)", tt.name, err)
 		}
 	}
 	before := len(api.Calls("chat.postMessage"))

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
@@ -75,7 +76,7 @@ func sendError(err error) error {
 	var migrate *bot.MigrateError
 	switch {
 	case errors.As(err, &tooMany):
-		return fmt.Errorf("rate limited, retry after %d s: %w", tooMany.RetryAfter, err)
+		return &pipeline.RetryAfterError{After: time.Duration(tooMany.RetryAfter) * time.Second, Err: err}
 	case errors.As(err, &migrate):
 		// The group became a supergroup with a new id; this chat id is
 		// dead for good.

@@ -387,7 +387,7 @@ func TestSendErrors(t *testing.T) {
 		{"blocked", `{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}`, true, "blocked"},
 		{"chat not found", `{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}`, true, "chat not found"},
 		{"upgraded group", `{"ok":false,"error_code":400,"description":"Bad Request: group chat was upgraded to a supergroup chat","parameters":{"migrate_to_chat_id":-1009}}`, true, "-1009"},
-		{"rate limited", `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 7","parameters":{"retry_after":7}}`, false, "retry after 7 s"},
+		{"rate limited", `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 7","parameters":{"retry_after":7}}`, false, "retry after 7s"},
 		{"server error", `{"ok":false,"error_code":500,"description":"Internal Server Error"}`, false, "500"},
 	}
 	for _, tt := range tests {
@@ -395,6 +395,11 @@ func TestSendErrors(t *testing.T) {
 		_, err := tg.Send(context.Background(), d)
 		if err == nil || errors.Is(err, pipeline.ErrPermanent) != tt.permanent || !strings.Contains(err.Error(), tt.contains) {
 			t.Errorf("%s: %v; want permanent=%v containing %q", tt.name, err, tt.permanent, tt.contains)
+		}
+		// The deliver worker waits what Telegram asked, not its own backoff.
+		var ra *pipeline.RetryAfterError
+		if limited := errors.As(err, &ra); limited != (tt.name == "rate limited") || limited && ra.After != 7*time.Second {
+			t.Errorf("%s: %v; a rate limit must carry its retry_after (7s)", tt.name, err)
 		}
 	}
 	before := len(api.Calls("sendMessage"))
