@@ -3,6 +3,7 @@ package stages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,8 +76,8 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 			}
 		}
 		if domains[nlu.Keep] {
-			if c.Notes, err = s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Limit: 20}); err != nil {
-				return c, fmt.Errorf("context: notes: %w", err)
+			if c.Notes, c.NotesFound, err = s.notes(ctx, uid, text); err != nil {
+				return c, err
 			}
 		}
 		// Whom "Sarah" is: the people Hearth remembers by that name.
@@ -110,6 +111,57 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 	}
 	return c, nil
 }
+
+// notes finds the notes a message is about by its content words ("what
+// did I write about the boiler?" → "boiler"; with Recall, by meaning
+// too), then adds the most recently changed ones, which the planners
+// match list names against.
+func (s Sources) notes(ctx context.Context, uid int64, text string) ([]hearth.Note, int, error) {
+	var found []hearth.Note
+	if q := noteKeywords(text); q != "" {
+		var err error
+		if found, err = s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Query: q, Limit: 10}); err != nil {
+			return nil, 0, fmt.Errorf("context: notes about %q: %w", q, err)
+		}
+	}
+	recent, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Limit: 20})
+	if err != nil {
+		return nil, 0, fmt.Errorf("context: notes: %w", err)
+	}
+	out := found
+	for _, n := range recent {
+		if !slices.ContainsFunc(found, func(f hearth.Note) bool { return f.ID == n.ID }) {
+			out = append(out, n)
+		}
+	}
+	return out, len(found), nil
+}
+
+// noteKeywords keeps the content words of a message about notes: "find
+// my note on the trip" → "trip". A note never contains "find" or
+// "note", and the store wants every word of the query.
+func noteKeywords(text string) string {
+	var out []string
+	for _, w := range strings.Fields(keywords(text)) {
+		lw := strings.ToLower(strings.Trim(w, "?!.,;:\"'“”‘’()"))
+		if lw == "" || questionWords[lw] || noteWords[lw] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+// noteWords are how people ask for a note, never what it is about.
+var noteWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`note notes note's jotted jot wrote write written writing saved save kept keep
+		find show open look looking search read pull up down see get give list lists have has had
+		anything everything some all there here on in into down did say said put made make mine`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // keywords keeps the words of a question that can match a remembered
 // fact: "What's my sister's name?" → "sister's name". Full-text search
