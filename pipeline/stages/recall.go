@@ -147,3 +147,9 @@ func mixNearest[T any](ctx context.Context, r Recall, userID int64, query string
 type MemorySource interface {
 	FindMemories(context.Context, hearth.MemoryFilter) ([]hearth.Memory, error)
 }
+
+// NoteSource is how the context stage finds notes: the store's word
+// search, or Recall over it.
+type NoteSource interface {
+	FindNotes(context.Context, hearth.NoteFilter) ([]hearth.Note, error)
+}
