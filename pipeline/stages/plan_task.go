@@ -27,6 +27,9 @@ func planTask(_ context.Context, in PlanInput) (Plan, error) {
 	if kind, ref, ok := taskRefRequest(text); ok {
 		return planTaskRef(in, kind, ref)
 	}
+	if done := completedTasks(text, in.Context.Tasks); len(done) > 0 {
+		return planTasksDone(in, done)
+	}
 	return planTaskCreate(in, text, whole)
 }
 
@@ -121,6 +124,28 @@ func planTaskRef(in PlanInput, kind action.Kind, ref string) (Plan, error) {
 		return p, nil
 	}
 	p.Question = askChoice("Which one?", labels, acts)
+	return p, nil
+}
+
+// planTasksDone completes the open task a statement of something done
+// named ("I paid the rent"), asking which when several match as well.
+func planTasksDone(in PlanInput, done []hearth.Task) (Plan, error) {
+	p := Plan{Understood: "mark “" + done[0].Title + "” as done"}
+	var labels []string
+	var acts []action.Action
+	for _, t := range done {
+		a, err := action.New(action.TaskComplete, action.TaskRefArgs{ID: t.ID, Title: t.Title})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, taskLabel(t, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one did you do?", labels, acts)
 	return p, nil
 }
 
