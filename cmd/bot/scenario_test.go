@@ -397,6 +397,17 @@ func TestScenarios(t *testing.T) {
 		if !evs[0].Start.Equal(want) {
 			t.Fatalf("after %q the event starts %v; want %v", r.Text, evs[0].Start.UTC(), want)
 		}
+		// Without the date, the event is found all the same, wherever the
+		// new time falls.
+		r = c.say("Push the dentist appointment to 3pm")
+		evs, err = app.Store.FindEvents(context.Background(), hearth.EventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 3)})
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("events %+v, %v", evs, err)
+		}
+		want = time.Date(now.Year(), now.Month(), now.Day()+1, 15, 0, 0, 0, time.UTC)
+		if !evs[0].Start.Equal(want) {
+			t.Fatalf("after %q the event starts %v; want %v", r.Text, evs[0].Start.UTC(), want)
+		}
 	})
 
 	t.Run("an ambiguous request asks which one, and the answer acts", func(t *testing.T) {

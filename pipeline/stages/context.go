@@ -71,6 +71,11 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 		}
 		if domains[nlu.Calendar] {
 			from, to := span(u.Slots.When, now, u.Intent == nlu.AskInfo)
+			if u.Intent == nlu.RequestAction {
+				// The date a request names may be the new one ("move the
+				// dentist to 3pm"): the event is among the coming month's too.
+				from, to = wider(from, to, now)
+			}
 			if c.Events, err = s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: from, To: to, Limit: 100}); err != nil {
 				return c, fmt.Errorf("context: events: %w", err)
 			}
@@ -193,6 +198,18 @@ var questionWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// wider widens [from, to) to include the next 30 days from today.
+func wider(from, to, now time.Time) (time.Time, time.Time) {
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	if from.After(day) {
+		from = day
+	}
+	if end := day.AddDate(0, 0, 30); to.Before(end) {
+		to = end
+	}
+	return from, to
+}
 
 // span is the time range a message is about: the date it names, or for a
 // question without one, the coming week.
