@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -144,4 +145,35 @@ func baseForms(w string) []string {
 		out = append(out, stem[:len(stem)-1])
 	}
 	return append(out, stem, w[:len(w)-1])
+}
+
+// moveVerbs start a request to move something.
+var moveVerbs = []string{"move ", "reschedule ", "push ", "shift ", "postpone ", "bump ", "change the time of ", "bring forward "}
+
+// EventMove rewrites the understanding of a request to move something
+// ("move the dentist to Friday at 4", "reschedule my 10am tomorrow to
+// 3pm") into a calendar request when it names one of the user's events of
+// the coming month and the intent stage did not name the calendar. It
+// leaves anything else as understood: "move the rent task to Friday"
+// names no event.
+func (s Sources) EventMove(ctx context.Context, u Understanding, text string, userID int64, now time.Time) (Understanding, error) {
+	if slices.Contains(u.Domains, nlu.Calendar) || s.Calendar == nil || now.IsZero() {
+		return u, nil
+	}
+	lc := stripPoliteness(asciiLower(strings.TrimSpace(text)))
+	if !startsWithAny(lc, moveVerbs...) || strings.Contains(lc, "?") {
+		return u, nil
+	}
+	from, to := wider(now, now, now)
+	events, err := s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: userID, From: from, To: to, Limit: 100})
+	if err != nil {
+		return u, fmt.Errorf("context: events to move for %q: %w", text, err)
+	}
+	in := PlanInput{Text: text, Understanding: u, Context: Context{Now: now, Location: now.Location(), Events: events}}
+	ref, located, _, ok := moveRef(in, text)
+	if !ok || len(matchEvents(ref, located, in.Context)) == 0 {
+		return u, nil
+	}
+	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Calendar}, true
+	return u, nil
 }

@@ -138,14 +138,15 @@ func eventLabel(e hearth.Event, c Context) string {
 	return e.Title + " (" + formatWhen(e.Start, e.AllDay, c) + ")"
 }
 
-func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
-	ref := eventRef(text, in.Context)
-	p := Plan{Understood: "move an event"}
-	// The new time is what follows "to": "move X to Friday at 3pm". A
-	// date before it only finds the event: "move my dentist appointment
-	// tomorrow to 4pm", "move tomorrow's dentist to 4pm".
-	target, located := text, (*timex.Match)(nil)
-	if before, t, ok := cutBefore(text, "to ", "until "); ok {
+// moveRef reads a request to move an event: how it names the event (its
+// title words, "" when only its time does: "my 10am tomorrow"), the date
+// or time that finds it (what comes before "to") and the text of the new
+// time (after "to": "move X to Friday at 3pm"). ok is false when the
+// event is not named at all.
+func moveRef(in PlanInput, text string) (ref string, located *timex.Match, target string, ok bool) {
+	ref = eventRef(text, in.Context)
+	target = text
+	if before, t, found := cutBefore(text, "to ", "until "); found {
 		target = t
 		located = whenOf(in, before, false)
 	}
@@ -153,6 +154,17 @@ func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
 		ref = ""
 	}
 	if ref == "" && (located == nil || located.Kind != timex.Value || located.Grain >= timex.Day) || isPronoun(ref) {
+		return ref, located, target, false
+	}
+	return ref, located, target, true
+}
+
+func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
+	p := Plan{Understood: "move an event"}
+	// A date before "to" only finds the event: "move my dentist
+	// appointment tomorrow to 4pm", "move tomorrow's dentist to 4pm".
+	ref, located, target, ok := moveRef(in, text)
+	if !ok {
 		return p, needDetails("which event")
 	}
 	if ref != "" {

@@ -1,11 +1,14 @@
 package stages
 
 import (
+	"context"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 )
 
 // TestPlanEventMoveKeepsItsDate checks that moving an event to a time of
@@ -53,6 +56,71 @@ func TestPlanEventMoveKeepsItsDate(t *testing.T) {
 			}
 			if !a.Update.Start.Equal(tt.start) || a.Update.End.Sub(*a.Update.Start) != tt.wantClock {
 				t.Errorf("moved to %s – %s, want %s for %s", a.Update.Start.In(z), a.Update.End.In(z), tt.start, tt.wantClock)
+			}
+		})
+	}
+}
+
+// eventList is a fake calendar: the events it holds, all of them.
+type eventList []hearth.Event
+
+func (l eventList) FindEvents(context.Context, hearth.EventFilter) ([]hearth.Event, error) {
+	return l, nil
+}
+
+// TestEventMoveWhateverTheDomain checks that a request to move one of the
+// user's events reaches the calendar planner when the classifier named
+// another domain ("the dentist" reads like a task), and that a move naming
+// no event is left alone.
+func TestEventMoveWhateverTheDomain(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	now := at(10, 9, 0)
+	events := eventList{
+		{ID: 40, Title: "Dentist appointment", Start: at(11, 10, 0), End: at(11, 11, 0)},
+		{ID: 41, Title: "Dentist appointment", Start: at(17, 10, 0), End: at(17, 11, 0)},
+	}
+	tests := []struct {
+		name   string
+		text   string
+		events eventList
+		id     int64 // 0: not a calendar request
+		start  time.Time
+	}{
+		{"one appointment", "move the dentist to Friday at 4", events[:1], 40, at(13, 16, 0)},
+		{"two appointments: asks which", "move the dentist to Friday at 4", events, 0, time.Time{}},
+		{"found by its date", "move tomorrow's dentist to 4pm", events, 40, at(11, 16, 0)},
+		{"found by its time", "reschedule my 10am tomorrow to 3pm", events, 40, at(11, 15, 0)},
+		{"no event named", "move the rent task to Friday", events, 0, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			u := planTestClassifier.Classify(tt.text, []nlu.Turn{}, now)
+			u, err := Sources{Calendar: tt.events}.EventMove(context.Background(), u, tt.text, 1, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := Context{Now: now, Location: z, Events: tt.events}
+			p, err := planCalendar(context.Background(), PlanInput{Text: tt.text, Understanding: u, Context: c})
+			switch {
+			case tt.text == "move the rent task to Friday":
+				if slices.Contains(u.Domains, nlu.Calendar) {
+					t.Fatalf("a task move became a calendar request: %v", u.Domains)
+				}
+			case tt.id == 0:
+				if !slices.Equal(u.Domains, []nlu.Domain{nlu.Calendar}) || p.Question == nil || len(p.Question.Options) != 2 {
+					t.Fatalf("domains %v, plan %+v, %v; want a question between the two appointments", u.Domains, p, err)
+				}
+			default:
+				if err != nil || len(p.Actions) != 1 {
+					t.Fatalf("domains %v, plan %+v, %v", u.Domains, p, err)
+				}
+				a := decode[action.EventUpdateArgs](t, p.Actions[0])
+				if a.ID != tt.id || !a.Update.Start.Equal(tt.start) {
+					t.Fatalf("moved %+v; want event %d at %s", a, tt.id, tt.start)
+				}
 			}
 		})
 	}

@@ -172,6 +172,11 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if u, err = r.cfg.Sources.Completion(ctx, u, ev.Text, st.t.User.ID); err != nil {
 		return "", err
 	}
+	// "Move the dentist to Friday" moves an event when the user has one
+	// by that name, whatever domain the classifier named.
+	if u, err = r.cfg.Sources.EventMove(ctx, u, ev.Text, st.t.User.ID, st.now); err != nil {
+		return "", err
+	}
 	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
 	for _, d := range u.Domains {
 		st.trace.Domains = append(st.trace.Domains, string(d))
