@@ -376,6 +376,16 @@ func TestScenarios(t *testing.T) {
 		mustContain(t, r, "rent")
 	})
 
+	t.Run("moving a task changes when it is due, it makes no new task", func(t *testing.T) {
+		c := newChatter(t, base, app, "Uli", "UTC")
+		c.say("Remind me to pay the rent on Friday")
+		r := c.say("Move the rent task to Saturday")
+		ts := c.tasks()
+		if len(ts) != 1 || ts[0].Due.Weekday() != time.Saturday || !ts[0].AllDay {
+			t.Fatalf("after %q: tasks %+v; want the rent due on Saturday", r.Text, ts)
+		}
+	})
+
 	t.Run("a note is found by what it says", func(t *testing.T) {
 		c := newChatter(t, base, app, "Sage", "UTC")
 		c.say("Make a note: the boiler was serviced in May, next check in November")

@@ -125,3 +125,48 @@ func TestEventMoveWhateverTheDomain(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanTaskMove checks that moving a task changes when it is due (a
+// time alone keeps its date, a date alone its time of day) and never
+// makes a new task.
+func TestPlanTaskMove(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	c := Context{Now: at(10, 9, 0), Location: z, Tasks: []hearth.Task{
+		{ID: 1, Title: "Pay rent", Status: hearth.TaskOpen, Due: at(12, 0, 0), AllDay: true},
+		{ID: 2, Title: "Call mom", Status: hearth.TaskOpen, Due: at(11, 17, 0)},
+	}}
+	tests := []struct {
+		text   string
+		id     int64 // 0: no task named, nothing planned
+		due    time.Time
+		allDay bool
+	}{
+		{"move the rent task to Friday", 1, at(13, 0, 0), true},
+		{"push call mom to 6pm", 2, at(11, 18, 0), false},
+		{"move call mom to Friday", 2, at(13, 17, 0), false},
+		{"move the gym task to Friday", 0, time.Time{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			p := planText(t, tt.text, c)
+			for _, a := range p.actions {
+				if a.Kind == action.TaskCreate {
+					t.Fatalf("a move made a new task: %v (domains %v)", kindsOf(p.actions), p.res.Domains)
+				}
+			}
+			if tt.id == 0 {
+				if len(p.actions) != 0 {
+					t.Fatalf("planned %v; want nothing", kindsOf(p.actions))
+				}
+				return
+			}
+			a := decode[action.TaskUpdateArgs](t, p.only(t, action.TaskUpdate))
+			if a.ID != tt.id || a.Update.Due == nil || !a.Update.Due.Equal(tt.due) || a.Update.AllDay == nil || *a.Update.AllDay != tt.allDay {
+				t.Fatalf("update %+v (due %v); want task %d due %s all day %v", a, a.Update.Due, tt.id, tt.due, tt.allDay)
+			}
+		})
+	}
+}
