@@ -126,7 +126,7 @@ func (s Sources) notes(ctx context.Context, uid int64, text string) ([]hearth.No
 	if q := noteKeywords(text); q != "" {
 		var err error
 		if found, err = s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Query: q, Limit: 10}); err != nil {
-			return nil, 0, fmt.Errorf("context: notes about %q: %w", q, err)
+			return nil, 0, fmt.Errorf("context: notes by their words: %w", err)
 		}
 	}
 	recent, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Limit: 20})

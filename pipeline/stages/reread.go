@@ -11,12 +11,18 @@ import (
 	"github.com/hearthbot/hearth/pipeline/nlu"
 )
 
-// A statement of something done ("I paid the rent", "called mom",
-// "picked up the dry cleaning") completes the open task it names. The
-// classifier cannot tell that from news to remember ("I paid for lunch"):
-// only the user's open tasks can, so the decision is made here, with
-// them, and only when one matches the statement well: every content
-// word of the task's title is in the statement, its verb in any tense.
+// The intent stage reads a message without the user's data; a few
+// readings need it, and the runner rereads the understanding with it
+// before the context stage:
+//
+//   - A statement of something done ("I paid the rent", "called mom",
+//     "picked up the dry cleaning") completes the open task it names. The
+//     classifier cannot tell that from news to remember ("I paid for
+//     lunch"): only the user's open tasks can, and only when one matches
+//     the statement well: every content word of the task's title is in
+//     the statement, its verb in any tense.
+//   - A request to move something moves an event when it names one of
+//     the user's events, whatever the classifier took "the dentist" for.
 
 // Completion rewrites the understanding of a statement of something done
 // that names an open task of the user into a request to complete it (the
@@ -31,7 +37,7 @@ func (s Sources) Completion(ctx context.Context, u Understanding, text string, u
 	}
 	tasks, err := s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: userID, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100})
 	if err != nil {
-		return u, fmt.Errorf("context: open tasks for %q: %w", text, err)
+		return u, fmt.Errorf("context: open tasks: %w", err)
 	}
 	if len(completedTasks(text, tasks)) == 0 {
 		return u, nil
@@ -167,7 +173,7 @@ func (s Sources) EventMove(ctx context.Context, u Understanding, text string, us
 	from, to := wider(now, now, now)
 	events, err := s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: userID, From: from, To: to, Limit: 100})
 	if err != nil {
-		return u, fmt.Errorf("context: events to move for %q: %w", text, err)
+		return u, fmt.Errorf("context: events to move: %w", err)
 	}
 	in := PlanInput{Text: text, Understanding: u, Context: Context{Now: now, Location: now.Location(), Events: events}}
 	ref, located, _, ok := moveRef(in, text)
