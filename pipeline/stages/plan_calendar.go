@@ -150,10 +150,11 @@ func moveRef(in PlanInput, text string) (ref string, located *timex.Match, targe
 		target = t
 		located = whenOf(in, before, false)
 	}
-	if isFiller(ref) {
-		ref = ""
+	byTime := located != nil && located.Kind == timex.Value && located.Grain < timex.Day
+	if isFiller(ref) && byTime {
+		ref = "" // "my 10am meeting tomorrow": its time names it
 	}
-	if ref == "" && (located == nil || located.Kind != timex.Value || located.Grain >= timex.Day) || isPronoun(ref) {
+	if ref == "" && !byTime || isPronoun(ref) {
 		return ref, located, target, false
 	}
 	return ref, located, target, true

@@ -22,6 +22,7 @@ func TestPlanEventMoveKeepsItsDate(t *testing.T) {
 	dentist := hearth.Event{ID: 40, Title: "Dentist appointment", Start: at(11, 10, 0), End: at(11, 11, 0)}
 	later := hearth.Event{ID: 41, Title: "Dentist appointment", Start: at(17, 10, 0), End: at(17, 11, 0)}
 	lunch := hearth.Event{ID: 42, Title: "Lunch with Sam", Start: at(11, 12, 30), End: at(11, 13, 30)}
+	meeting := hearth.Event{ID: 43, Title: "Team meeting", Start: at(12, 14, 0), End: at(12, 14, 30)}
 	tests := []struct {
 		text      string
 		now       time.Time
@@ -43,6 +44,8 @@ func TestPlanEventMoveKeepsItsDate(t *testing.T) {
 		{"move the dentist appointment to Friday", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(13, 10, 0), time.Hour},
 		{"move tomorrow's 10am appointment to 3pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
 		{"move my 12:30 tomorrow to 1pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+		{"move the meeting to 3pm", at(10, 9, 0), []hearth.Event{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
+		{"reschedule my 2pm meeting on Thursday to 3pm", at(10, 9, 0), []hearth.Event{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
 		{"move lunch with Sam to 1pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
 	}
 	for _, tt := range tests {
