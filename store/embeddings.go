@@ -100,15 +100,7 @@ func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string,
 	about = strings.TrimSpace(about)
 	var out []hearth.Memory
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		// An HNSW scan filtered by user would otherwise stop after
-		// hnsw.ef_search candidates (40), most of them other users':
-		// pgvector 0.8's iterative scan keeps going until the LIMIT is met.
-		// Older pgvector has no such setting; then nothing is set. (The
-		// vector literal loads pgvector, at planning, before the setting
-		// is looked up: a fresh connection has not loaded it yet.)
-		if _, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'strict_order', true)
-			FROM (SELECT '[1]'::vector) loaded
-			WHERE current_setting('hnsw.iterative_scan', true) IS NOT NULL`); err != nil {
+		if err := iterativeScan(ctx, tx); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+memoryColumns+` FROM memories
@@ -127,4 +119,52 @@ func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string,
 		return nil, fmt.Errorf("store similar memories: %w", translate(err))
 	}
 	return out, nil
+}
+
+// SimilarNotes returns the user's live notes nearest to vec by cosine
+// distance, nearest first, among those embedded by model and no farther
+// than maxDistance (0 to 2). Like FindNotes, it returns only the user's
+// own notes: the query decides.
+func (s *Store) SimilarNotes(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int) ([]hearth.Note, error) {
+	d := len(vec)
+	if !slices.Contains(EmbeddingDimensions, d) {
+		return nil, fmt.Errorf("store similar notes: %w", pipeline.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
+	}
+	if userID <= 0 {
+		return nil, fmt.Errorf("store similar notes: %w", pipeline.Invalidf("a note search needs a user"))
+	}
+	var out []hearth.Note
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := iterativeScan(ctx, tx); err != nil {
+			return err
+		}
+		// The cast and the vector_dims predicate match the index of that size.
+		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+noteColumns+` FROM notes
+		WHERE vector_dims(embedding) = %[1]d AND deleted_at IS NULL AND user_id = $1 AND embedding_model = $2
+			AND embedding::vector(%[1]d) <=> $3::vector(%[1]d) <= $5
+		ORDER BY embedding::vector(%[1]d) <=> $3::vector(%[1]d) LIMIT $4`, d),
+			userID, model, pgvector.NewVector(vec), limitOf(limit), maxDistance)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Note, error) { return scanNote(r) })
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store similar notes: %w", translate(err))
+	}
+	return out, nil
+}
+
+// iterativeScan lets an HNSW scan filtered by user keep going until the
+// LIMIT is met: otherwise it stops after hnsw.ef_search candidates (40),
+// most of them other users'. pgvector 0.8 has the setting; older
+// pgvector has not, and then nothing is set. (The vector literal loads
+// pgvector, at planning, before the setting is looked up: a fresh
+// connection has not loaded it yet.) The setting lasts for tx.
+func iterativeScan(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `SELECT set_config('hnsw.iterative_scan', 'strict_order', true)
+		FROM (SELECT '[1]'::vector) loaded
+		WHERE current_setting('hnsw.iterative_scan', true) IS NOT NULL`)
+	return err
 }

@@ -103,10 +103,56 @@ func TestEmbeddings(t *testing.T) {
 		}
 	})
 
+	t.Run("notes are searched by meaning per user, live and of the same model only", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		note := func(uid int64, title, body string) hearth.Note {
+			n, err := b.st.CreateNote(b.ctx, "", hearth.Note{UserID: uid, Title: title, Body: body})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		boiler := note(b.alice, "House", "The boiler was serviced in May")
+		trip := note(b.alice, "Lisbon", "Flights on the 3rd")
+		gone := note(b.alice, "Heating", "Radiator valves")
+		bobs := note(b.bob, "Heating", "Boiler pressure 1.5 bar")
+		vecs := map[int64][]float32{boiler.ID: unit(4), trip.ID: unit(5), gone.ID: unit(4), bobs.ID: unit(4)}
+		all, err := b.st.Unembedded(b.ctx, "m1", 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range all {
+			if v, ok := vecs[e.ID]; ok && e.Kind == "note" {
+				if ok, err := b.st.SaveEmbedding(b.ctx, e, "m1", v); err != nil || !ok {
+					t.Fatalf("save note %d: %v %v", e.ID, ok, err)
+				}
+			}
+		}
+		if _, err := b.st.DeleteNote(b.ctx, b.alice, gone.ID); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.st.SimilarNotes(b.ctx, b.alice, "m1", unit(4), 2, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0].ID != boiler.ID || got[1].ID != trip.ID {
+			t.Fatalf("similar notes = %+v; want Alice's live two, the boiler first, never Bob's", got)
+		}
+		if near, err := b.st.SimilarNotes(b.ctx, b.alice, "m1", unit(4), 0.1, 10); err != nil || len(near) != 1 || near[0].ID != boiler.ID {
+			t.Fatalf("within 0.1: %+v, %v; want only the boiler note", near, err)
+		}
+		if other, err := b.st.SimilarNotes(b.ctx, b.alice, "m2", unit(4), 2, 10); err != nil || len(other) != 0 {
+			t.Fatalf("another model: %+v, %v; want none", other, err)
+		}
+	})
+
 	t.Run("bad dimensions are refused", func(t *testing.T) {
 		t.Parallel()
 		b := users(t, st)
 		_, err := b.st.SimilarMemories(b.ctx, b.alice, "m1", make([]float32, 7), "", 2, 5)
+		wantInvalid(t, err)
+		_, err = b.st.SimilarNotes(b.ctx, b.alice, "m1", make([]float32, 7), 2, 5)
 		wantInvalid(t, err)
 		_, err = b.st.SaveEmbedding(b.ctx, store.Embeddable{Kind: "memory", ID: 1}, "m1", make([]float32, 7))
 		wantInvalid(t, err)

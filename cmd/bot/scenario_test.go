@@ -359,6 +359,67 @@ func TestScenarios(t *testing.T) {
 		mustContain(t, full, "dentist")
 	})
 
+	t.Run("saying it is done completes the open task it names, and only that", func(t *testing.T) {
+		c := newChatter(t, base, app, "Rowan", "UTC")
+		c.say("Remind me to pay the rent on Friday")
+		if ts := c.tasks(); len(ts) != 1 || ts[0].Status != hearth.TaskOpen {
+			t.Fatalf("tasks %+v", ts)
+		}
+		lunch := c.say("I paid for lunch")
+		if ts := c.tasks(); len(ts) != 1 || ts[0].Status != hearth.TaskOpen {
+			t.Fatalf("after %q (%q): tasks %+v; want the rent still open", "I paid for lunch", lunch.Text, ts)
+		}
+		r := c.say("I paid the rent")
+		if ts := c.tasks(); len(ts) != 1 || ts[0].Status != hearth.TaskDone {
+			t.Fatalf("after %q: tasks %+v; want the rent done", r.Text, ts)
+		}
+		mustContain(t, r, "rent")
+	})
+
+	t.Run("moving a task changes when it is due, it makes no new task", func(t *testing.T) {
+		c := newChatter(t, base, app, "Uli", "UTC")
+		c.say("Remind me to pay the rent on Friday")
+		r := c.say("Move the rent task to Saturday")
+		ts := c.tasks()
+		if len(ts) != 1 || ts[0].Due.Weekday() != time.Saturday || !ts[0].AllDay {
+			t.Fatalf("after %q: tasks %+v; want the rent due on Saturday", r.Text, ts)
+		}
+	})
+
+	t.Run("a note is found by what it says", func(t *testing.T) {
+		c := newChatter(t, base, app, "Sage", "UTC")
+		c.say("Make a note: the boiler was serviced in May, next check in November")
+		c.say("Add milk to my shopping list")
+		r := c.say("What did I write about the boiler?")
+		mustContain(t, r, "serviced in May")
+	})
+
+	t.Run("moving an event to a time keeps its date", func(t *testing.T) {
+		c := newChatter(t, base, app, "Tam", "UTC")
+		c.say("Add dentist appointment tomorrow at 10am to my calendar")
+		r := c.say("Move my dentist appointment tomorrow to 4pm")
+		now := time.Now().UTC()
+		evs, err := app.Store.FindEvents(context.Background(), hearth.EventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 3)})
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("events %+v, %v", evs, err)
+		}
+		want := time.Date(now.Year(), now.Month(), now.Day()+1, 16, 0, 0, 0, time.UTC)
+		if !evs[0].Start.Equal(want) {
+			t.Fatalf("after %q the event starts %v; want %v", r.Text, evs[0].Start.UTC(), want)
+		}
+		// Without the date, the event is found all the same, wherever the
+		// new time falls.
+		r = c.say("Push the dentist appointment to 3pm")
+		evs, err = app.Store.FindEvents(context.Background(), hearth.EventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 3)})
+		if err != nil || len(evs) != 1 {
+			t.Fatalf("events %+v, %v", evs, err)
+		}
+		want = time.Date(now.Year(), now.Month(), now.Day()+1, 15, 0, 0, 0, time.UTC)
+		if !evs[0].Start.Equal(want) {
+			t.Fatalf("after %q the event starts %v; want %v", r.Text, evs[0].Start.UTC(), want)
+		}
+	})
+
 	t.Run("an ambiguous request asks which one, and the answer acts", func(t *testing.T) {
 		c := newChatter(t, base, app, "Ivy", "UTC")
 		c.say("Remind me to call mom tomorrow")

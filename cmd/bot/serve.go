@@ -128,8 +128,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		intent, planners, responder = models.Intent(intent), models.Planners(planners), models.Responder(responder)
 	}
 	var memories stages.MemorySource = providers.Memories
+	var notes stages.NoteSource = providers.Notes
 	if embedder != nil {
-		memories = stages.Recall{Text: providers.Memories, Similar: st, Embedder: embedder, Model: embedModel}
+		recall := stages.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Embedder: embedder, Model: embedModel}
+		memories, notes = recall, recall
 	}
 	a.Scheduler = scheduler.New(scheduler.Config{
 		Store: st, Grace: cfg.SchedulerGrace, Interval: cfg.SchedulerInterval,
@@ -142,7 +144,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, a.Scheduler.Commands(st, a.Engine, stages.NewRunner(stages.Config{
 		Intent: intent,
 		Sources: stages.Sources{
-			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: providers.Notes,
+			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories,
 		},
 		Planners:  planners,

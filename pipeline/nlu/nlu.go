@@ -181,6 +181,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Intent, res.Confidence = Chat, 0.9
 	}
 	res.Domains = c.pickDomains(res.Intent, c.clauseDomains(text, s.domain))
+	if res.Intent == RequestAction && slices.Equal(res.Domains, []Domain{Keep}) && noteLookup(tokens) {
+		// "Find my note on the trip" changes nothing: it asks for a note.
+		res.Intent = AskInfo
+	}
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
 	return res
@@ -270,4 +274,23 @@ func argmax(p []float64) int {
 		}
 	}
 	return best
+}
+
+// noteLookup reports whether a message asks to see a note rather than to
+// change one: a verb of looking ("find", "show", "pull up", "search")
+// first, possibly after "please" or "can you", and "note" or "notes".
+func noteLookup(tokens []string) bool {
+	i := 0
+	for i < len(tokens) && slices.Contains([]string{"please", "can", "could", "would", "will", "you", "hearth"}, tokens[i]) {
+		i++
+	}
+	if i == len(tokens) {
+		return false
+	}
+	switch tokens[i] {
+	case "find", "show", "open", "search", "fetch", "get", "pull", "look", "bring", "dig", "locate":
+	default:
+		return false
+	}
+	return slices.Contains(tokens[i:], "note") || slices.Contains(tokens[i:], "notes")
 }

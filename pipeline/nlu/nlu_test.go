@@ -41,6 +41,11 @@ func TestClassify(t *testing.T) {
 		{"Email Sarah that I'll be late", nil, RequestAction, []Domain{Email}},
 		{"add milk to my shopping list", nil, RequestAction, []Domain{Keep}},
 		{"make a note to buy a birthday card", nil, RequestAction, []Domain{Keep}},
+		// Looking a note up changes nothing: a question.
+		{"find my note on the trip", nil, AskInfo, []Domain{Keep}},
+		{"pull up my note about Lisbon", nil, AskInfo, []Domain{Keep}},
+		{"please find my notes on the trip", nil, AskInfo, []Domain{Keep}},
+		{"note to self: find the passport", nil, RequestAction, []Domain{Keep}},
 		{"remember that John's birthday is March 15th", nil, RequestAction, []Domain{Memory}},
 		{"When is John's birthday?", nil, AskInfo, []Domain{Memory}},
 		{"what's on my calendar tomorrow", nil, AskInfo, []Domain{Calendar}},

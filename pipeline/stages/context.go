@@ -3,6 +3,7 @@ package stages
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,13 +71,18 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 		}
 		if domains[nlu.Calendar] {
 			from, to := span(u.Slots.When, now, u.Intent == nlu.AskInfo)
+			if u.Intent == nlu.RequestAction {
+				// The date a request names may be the new one ("move the
+				// dentist to 3pm"): the event is among the coming month's too.
+				from, to = wider(from, to, now)
+			}
 			if c.Events, err = s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: from, To: to, Limit: 100}); err != nil {
 				return c, fmt.Errorf("context: events: %w", err)
 			}
 		}
 		if domains[nlu.Keep] {
-			if c.Notes, err = s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Limit: 20}); err != nil {
-				return c, fmt.Errorf("context: notes: %w", err)
+			if c.Notes, c.NotesFound, err = s.notes(ctx, uid, text); err != nil {
+				return c, err
 			}
 		}
 		// Whom "Sarah" is: the people Hearth remembers by that name.
@@ -111,6 +117,57 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 	return c, nil
 }
 
+// notes finds the notes a message is about by its content words ("what
+// did I write about the boiler?" → "boiler"; with Recall, by meaning
+// too), then adds the most recently changed ones, which the planners
+// match list names against.
+func (s Sources) notes(ctx context.Context, uid int64, text string) ([]hearth.Note, int, error) {
+	var found []hearth.Note
+	if q := noteKeywords(text); q != "" {
+		var err error
+		if found, err = s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Query: q, Limit: 10}); err != nil {
+			return nil, 0, fmt.Errorf("context: notes by their words: %w", err)
+		}
+	}
+	recent, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Limit: 20})
+	if err != nil {
+		return nil, 0, fmt.Errorf("context: notes: %w", err)
+	}
+	out := found
+	for _, n := range recent {
+		if !slices.ContainsFunc(found, func(f hearth.Note) bool { return f.ID == n.ID }) {
+			out = append(out, n)
+		}
+	}
+	return out, len(found), nil
+}
+
+// noteKeywords keeps the content words of a message about notes: "find
+// my note on the trip" → "trip". A note never contains "find" or
+// "note", and the store wants every word of the query.
+func noteKeywords(text string) string {
+	var out []string
+	for _, w := range strings.Fields(keywords(text)) {
+		lw := strings.ToLower(strings.Trim(w, "?!.,;:\"'“”‘’()"))
+		if lw == "" || questionWords[lw] || noteWords[lw] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+// noteWords are how people ask for a note, never what it is about.
+var noteWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`note notes note's jotted jot wrote write written writing saved save kept keep
+		find show open look looking search read pull up down see get give list lists have has had
+		anything everything some all there here on in into down did say said put made make mine`) {
+		m[w] = true
+	}
+	return m
+}()
+
 // keywords keeps the words of a question that can match a remembered
 // fact: "What's my sister's name?" → "sister's name". Full-text search
 // wants every word, and the fact never contains "what's".
@@ -141,6 +198,18 @@ var questionWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// wider widens [from, to) to include the next 30 days from today.
+func wider(from, to, now time.Time) (time.Time, time.Time) {
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	if from.After(day) {
+		from = day
+	}
+	if end := day.AddDate(0, 0, 30); to.Before(end) {
+		to = end
+	}
+	return from, to
+}
 
 // span is the time range a message is about: the date it names, or for a
 // question without one, the coming week.

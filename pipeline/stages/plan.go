@@ -496,6 +496,7 @@ func onDay(m timex.Match, day time.Time) timex.Match {
 		return time.Date(day.Year(), day.Month(), day.Day(), t.Hour(), t.Minute(), t.Second(), 0, day.Location())
 	}
 	m.Value, m.From, m.To = move(m.Value), move(m.From), move(m.To)
+	m.ClockOnly = false
 	if !m.From.IsZero() && !m.To.IsZero() && !m.To.After(m.From) {
 		m.To = m.To.AddDate(0, 0, 1)
 	}

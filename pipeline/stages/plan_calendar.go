@@ -48,9 +48,14 @@ func eventRef(text string, c Context) string {
 }
 
 // matchEvents returns the events that best match ref, preferring
-// upcoming ones and, when the user named a date, the ones on that date.
+// upcoming ones and, when the user named a date, the ones on that date
+// (and at that time, when they named one: "my 10am tomorrow"). An empty
+// ref matches the events the date and time alone name.
 func matchEvents(ref string, when *timex.Match, c Context) []hearth.Event {
 	pick := func(evs []hearth.Event) []hearth.Event {
+		if ref == "" {
+			return evs
+		}
 		titles := make([]string, len(evs))
 		for i, e := range evs {
 			titles[i] = e.Title
@@ -71,20 +76,30 @@ func matchEvents(ref string, when *timex.Match, c Context) []hearth.Event {
 	if len(hits) == 0 {
 		hits = pick(c.Events)
 	}
-	if len(hits) > 1 && when != nil {
-		day := midnightIn(when.Value, userZone(c))
-		if when.Kind == timex.Interval {
-			day = midnightIn(when.From, userZone(c))
-		}
+	if when == nil || len(hits) <= 1 && ref != "" {
+		return hits
+	}
+	keep := func(ok func(hearth.Event) bool) {
 		var same []hearth.Event
 		for _, e := range hits {
-			if midnightIn(e.Start, userZone(c)).Equal(day) {
+			if ok(e) {
 				same = append(same, e)
 			}
 		}
-		if len(same) > 0 {
+		if len(same) > 0 || ref == "" {
 			hits = same
 		}
+	}
+	z := userZone(c)
+	day := midnightIn(when.Value, z)
+	if when.Kind == timex.Interval {
+		day = midnightIn(when.From, z)
+	}
+	keep(func(e hearth.Event) bool { return midnightIn(e.Start, z).Equal(day) })
+	if when.Kind == timex.Value && when.Grain < timex.Day {
+		// "my 10am": the event that starts then (fixClock: "my 3" is 3 PM).
+		at := fixClock(when.Value.In(z), when.Text, false)
+		keep(func(e hearth.Event) bool { return e.Start.Equal(at) || e.Start.Equal(when.Value) })
 	}
 	return hits
 }
@@ -123,24 +138,48 @@ func eventLabel(e hearth.Event, c Context) string {
 	return e.Title + " (" + formatWhen(e.Start, e.AllDay, c) + ")"
 }
 
+// moveRef reads a request to move an event: how it names the event (its
+// title words, "" when only its time does: "my 10am tomorrow"), the date
+// or time that finds it (what comes before "to") and the text of the new
+// time (after "to": "move X to Friday at 3pm"). ok is false when the
+// event is not named at all.
+func moveRef(in PlanInput, text string) (ref string, located *timex.Match, target string, ok bool) {
+	ref = eventRef(text, in.Context)
+	target = text
+	if before, t, found := cutBefore(text, "to ", "until "); found {
+		target = t
+		located = whenOf(in, before, false)
+	}
+	byTime := located != nil && located.Kind == timex.Value && located.Grain < timex.Day
+	if isFiller(ref) && byTime {
+		ref = "" // "my 10am meeting tomorrow": its time names it
+	}
+	if ref == "" && !byTime || isPronoun(ref) {
+		return ref, located, target, false
+	}
+	return ref, located, target, true
+}
+
 func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
-	ref := eventRef(text, in.Context)
 	p := Plan{Understood: "move an event"}
-	if ref == "" || isPronoun(ref) {
+	// A date before "to" only finds the event: "move my dentist
+	// appointment tomorrow to 4pm", "move tomorrow's dentist to 4pm".
+	ref, located, target, ok := moveRef(in, text)
+	if !ok {
 		return p, needDetails("which event")
 	}
-	p.Understood = "move " + ref
-	// The new time is what follows "to": "move X to Friday at 3pm".
-	target := text
-	if _, t, ok := cutBefore(text, "to ", "until "); ok {
-		target = t
+	if ref != "" {
+		p.Understood = "move " + ref
 	}
 	m := whenOf(in, target, false)
 	if m == nil {
 		return p, needDetails("when to move it to")
 	}
-	hits := matchEvents(ref, nil, in.Context)
+	hits := matchEvents(ref, located, in.Context)
 	if len(hits) == 0 {
+		if ref == "" {
+			return p, needDetails("no event at %s", located.Text)
+		}
 		return p, needDetails("no event matches %q", ref)
 	}
 	var labels []string
@@ -169,23 +208,43 @@ func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
 	return p, nil
 }
 
+// isFiller reports whether an event reference is only determiners left
+// after its date and time were taken out ("my" of "my 10am tomorrow").
+func isFiller(ref string) bool {
+	for _, w := range strings.Fields(asciiLower(ref)) {
+		switch w {
+		case "my", "the", "our", "a", "an", "one", "event", "appointment", "meeting":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // movedTimes places event e at the time m names, keeping its length: a
-// new date alone keeps its time of day.
+// new date alone keeps its time of day, and a time of day alone ("to
+// 4pm") keeps its date.
 func movedTimes(e hearth.Event, m *timex.Match, text string, c Context) (start, end time.Time, allDay, ok bool) {
 	z := userZone(c)
 	length := e.End.Sub(e.Start)
-	if length <= 0 {
+	if length <= 0 || e.AllDay {
 		length = time.Hour
 	}
 	if m.Kind == timex.Value && m.Grain == timex.Day {
 		d := m.Value.In(z)
 		if e.AllDay {
-			days := max(1, int(length.Hours()+12)/24)
+			days := max(1, int(e.End.Sub(e.Start).Hours()+12)/24)
 			start = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, z)
 			return start, start.AddDate(0, 0, days), true, true
 		}
 		s := e.Start.In(z)
 		start = time.Date(d.Year(), d.Month(), d.Day(), s.Hour(), s.Minute(), 0, 0, z)
+		return start, start.Add(length), false, true
+	}
+	if m.Kind == timex.Value && m.Grain < timex.Day && m.ClockOnly {
+		at := fixClock(m.Value.In(z), m.Text, hasEveningCue(e.Title+" "+text))
+		d := e.Start.In(z)
+		start = time.Date(d.Year(), d.Month(), d.Day(), at.Hour(), at.Minute(), 0, 0, z)
 		return start, start.Add(length), false, true
 	}
 	start, end, allDay, ok = eventTimes(m, text, c)

@@ -27,6 +27,12 @@ func planTask(_ context.Context, in PlanInput) (Plan, error) {
 	if kind, ref, ok := taskRefRequest(text); ok {
 		return planTaskRef(in, kind, ref)
 	}
+	if done := completedTasks(text, in.Context.Tasks); len(done) > 0 {
+		return planTasksDone(in, done)
+	}
+	if startsWithAny(stripPoliteness(asciiLower(strings.TrimSpace(text))), moveVerbs...) {
+		return planTaskMove(in, text)
+	}
 	return planTaskCreate(in, text, whole)
 }
 
@@ -122,6 +128,102 @@ func planTaskRef(in PlanInput, kind action.Kind, ref string) (Plan, error) {
 	}
 	p.Question = askChoice("Which one?", labels, acts)
 	return p, nil
+}
+
+// planTasksDone completes the open task a statement of something done
+// named ("I paid the rent"), asking which when several match as well.
+func planTasksDone(in PlanInput, done []hearth.Task) (Plan, error) {
+	p := Plan{Understood: "mark “" + done[0].Title + "” as done"}
+	var labels []string
+	var acts []action.Action
+	for _, t := range done {
+		a, err := action.New(action.TaskComplete, action.TaskRefArgs{ID: t.ID, Title: t.Title})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, taskLabel(t, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one did you do?", labels, acts)
+	return p, nil
+}
+
+// planTaskMove changes when an open task is due: "move the rent task to
+// Friday", "push call mom to 6pm". Like an event, a task keeps its date
+// when only a time is given, and its time of day when only a date is.
+func planTaskMove(in PlanInput, text string) (Plan, error) {
+	p := Plan{Understood: "move a task"}
+	rest, _, _ := afterAny(text, moveVerbs...)
+	refText, target, found := cutBefore(rest, "to ", "until ")
+	if !found {
+		return p, needDetails("when to move it to")
+	}
+	ref := taskRef(stripTimeWords(refText, in.Context))
+	if ref == "" || isPronoun(ref) {
+		return p, needDetails("which task")
+	}
+	p.Understood = "move “" + ref + "”"
+	m := whenOf(in, target, false)
+	if m == nil {
+		return p, needDetails("when to move it to")
+	}
+	var open []hearth.Task
+	var titles []string
+	for _, t := range in.Context.Tasks {
+		if t.Status == hearth.TaskOpen || t.Status == "" {
+			open = append(open, t)
+			titles = append(titles, t.Title)
+		}
+	}
+	hits := bestMatches(ref, titles)
+	if len(hits) == 0 {
+		return p, needDetails("no open task matches %q", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, i := range hits {
+		t := open[i]
+		due, allDay := movedDue(t, m, in.Context)
+		if due.IsZero() {
+			return p, needDetails("a time to move it to")
+		}
+		a, err := action.New(action.TaskUpdate, action.TaskUpdateArgs{ID: t.ID, Update: hearth.TaskUpdate{Due: &due, AllDay: &allDay}})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, taskLabel(t, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I move?", labels, acts)
+	return p, nil
+}
+
+// movedDue is when task t is due once moved to m: a time of day alone
+// ("to 6pm") keeps its date, a date alone keeps its time of day.
+func movedDue(t hearth.Task, m *timex.Match, c Context) (time.Time, bool) {
+	z := userZone(c)
+	due, allDay := dueOf(m, c)
+	if t.Due.IsZero() || due.IsZero() {
+		return due, allDay
+	}
+	old := t.Due.In(z)
+	switch {
+	case m.Kind == timex.Value && m.Grain < timex.Day && m.ClockOnly:
+		at := fixClock(m.Value.In(z), m.Text, false)
+		return time.Date(old.Year(), old.Month(), old.Day(), at.Hour(), at.Minute(), 0, 0, z), false
+	case allDay && !t.AllDay:
+		d := due.In(z)
+		return time.Date(d.Year(), d.Month(), d.Day(), old.Hour(), old.Minute(), 0, 0, z), false
+	}
+	return due, allDay
 }
 
 // taskLabel names a task on a button; the due date tells apart tasks

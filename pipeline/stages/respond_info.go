@@ -328,6 +328,11 @@ func (r *TemplateResponder) answerNotes(in RespondInput) string {
 		titles[i] = n.Title
 	}
 	q := strings.Join(matchWords(in.Text), " ")
+	if found := in.Context.NotesFound; found > 0 {
+		// Found by what they say: the best title among them, else the
+		// best match ("what did I write about the boiler?").
+		titles = titles[:min(found, len(titles))]
+	}
 	hits := bestMatches(q, titles)
 	if len(hits) == 0 {
 		// The question may name only part of a title ("shopping").
@@ -340,10 +345,16 @@ func (r *TemplateResponder) answerNotes(in RespondInput) string {
 			}
 		}
 	}
+	if len(hits) == 0 && in.Context.NotesFound > 0 {
+		hits = []int{0}
+	}
 	if len(hits) == 0 {
 		return "I couldn't find that. Your notes are: " + andList(titles) + "."
 	}
 	n := notes[hits[0]]
+	if n.Title == "" {
+		return "Your note says: " + n.Body
+	}
 	name := "your " + listName(n.Title)
 	if len(n.Items) > 0 {
 		var todo []string

@@ -167,6 +167,16 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		r.cfg.Log.WarnContext(ctx, "intent failed; treating as chat", "turn_id", ev.ID, "error", err)
 		u = Understanding{Intent: nlu.Chat, Domains: []nlu.Domain{}}
 	}
+	// "I paid the rent" completes the open task it names, whatever the
+	// classifier made of it.
+	if u, err = r.cfg.Sources.Completion(ctx, u, ev.Text, st.t.User.ID); err != nil {
+		return "", err
+	}
+	// "Move the dentist to Friday" moves an event when the user has one
+	// by that name, whatever domain the classifier named.
+	if u, err = r.cfg.Sources.EventMove(ctx, u, ev.Text, st.t.User.ID, st.now); err != nil {
+		return "", err
+	}
 	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
 	for _, d := range u.Domains {
 		st.trace.Domains = append(st.trace.Domains, string(d))

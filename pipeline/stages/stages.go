@@ -33,8 +33,12 @@ type Context struct {
 	Tasks    []hearth.Task
 	Events   []hearth.Event
 	Memories []hearth.Memory
-	Notes    []hearth.Note
-	Drafts   []hearth.Email
+	// Notes are the notes the message's words or meaning found (the
+	// first NotesFound of them, best first), then the most recently
+	// changed ones.
+	Notes      []hearth.Note
+	NotesFound int
+	Drafts     []hearth.Email
 }
 
 // PlanInput is what a domain planner sees.

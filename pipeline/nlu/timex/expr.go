@@ -277,6 +277,8 @@ type candidate struct {
 	value  bool // a single value rather than an interval
 	end    int
 	latent bool
+	// clockOnly: a time of day without a date (Match.ClockOnly).
+	clockOnly bool
 }
 
 // best returns the longest expression starting at token i.
@@ -288,7 +290,8 @@ func (p *parser) best(i int) (Match, int, bool) {
 	var c candidate
 	if f, end, ok := p.frameAt(i, false); ok {
 		if s, ok := p.resolve(f); ok {
-			c = candidate{s: s, from: true, to: true, value: !s.interval, end: end, latent: f.latent}
+			clockOnly := f.hasClock && !f.hasDate && !(f.hasPOD && f.pod.today)
+			c = candidate{s: s, from: true, to: true, value: !s.interval, end: end, latent: f.latent, clockOnly: clockOnly}
 		}
 	}
 	if ic, ok := p.intervalAt(i); ok && (ic.end > c.end || ic.end == c.end && c.latent && !ic.latent) {
@@ -298,7 +301,7 @@ func (p *parser) best(i int) (Match, int, bool) {
 		return Match{}, i, false
 	}
 	start, end := p.toks[i].start, p.toks[c.end-1].end
-	m := Match{Start: start, End: end, Text: p.text[start:end], Grain: c.s.g, Latent: c.latent}
+	m := Match{Start: start, End: end, Text: p.text[start:end], Grain: c.s.g, Latent: c.latent, ClockOnly: c.clockOnly}
 	if c.value {
 		m.Kind, m.Value = Value, c.s.start
 	} else {

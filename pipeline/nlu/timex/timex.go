@@ -123,6 +123,12 @@ type Match struct {
 	// Latent marks weak readings that need Options.Latent: a bare number
 	// ("7"), a bare month ("May"), a bare part of day ("afternoon").
 	Latent bool
+	// ClockOnly marks a time of day said without a date ("4pm", "at 3 in
+	// the afternoon"): its date is only the default (today, or tomorrow
+	// once the time has passed), which a caller that knows the day meant
+	// (moving an event keeps the event's own date) may replace. "Tonight
+	// at 8", "Friday at 4" and "in 2 hours" name their date.
+	ClockOnly bool
 }
 
 // Options tune the parser. The zero value is the strict default.

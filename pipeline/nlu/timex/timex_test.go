@@ -344,3 +344,40 @@ func BenchmarkFind10KB(b *testing.B) {
 		Find(text, ref, Options{})
 	}
 }
+
+// TestClockOnly checks which expressions say a time of day without a
+// date: only those may take another date (an event's own) when used.
+func TestClockOnly(t *testing.T) {
+	t.Parallel()
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, ny)
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"4pm", true},
+		{"at 4:30", true},
+		{"at 3 in the afternoon", true},
+		{"noon", true},
+		{"tomorrow at 4pm", false},
+		{"4pm tomorrow", false},
+		{"friday at 4", false},
+		{"tonight at 8", false},
+		{"in 2 hours", false},
+		{"friday", false},
+		{"from 3 to 4pm", false},
+	}
+	for _, tt := range tests {
+		m, ok := Parse(tt.text, ref, Options{})
+		if !ok {
+			t.Errorf("%q: no match", tt.text)
+			continue
+		}
+		if m.ClockOnly != tt.want {
+			t.Errorf("%q: ClockOnly %v, want %v (%+v)", tt.text, m.ClockOnly, tt.want, m)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package stages
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+)
+
+// TestPlanEventMoveKeepsItsDate checks that moving an event to a time of
+// day keeps the event's own date, and that a date naming the event
+// ("tomorrow's dentist") only finds it: the new date is the one after
+// "to", when there is one.
+func TestPlanEventMoveKeepsItsDate(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	dentist := hearth.Event{ID: 40, Title: "Dentist appointment", Start: at(11, 10, 0), End: at(11, 11, 0)}
+	later := hearth.Event{ID: 41, Title: "Dentist appointment", Start: at(17, 10, 0), End: at(17, 11, 0)}
+	lunch := hearth.Event{ID: 42, Title: "Lunch with Sam", Start: at(11, 12, 30), End: at(11, 13, 30)}
+	meeting := hearth.Event{ID: 43, Title: "Team meeting", Start: at(12, 14, 0), End: at(12, 14, 30)}
+	tests := []struct {
+		text      string
+		now       time.Time
+		events    []hearth.Event
+		id        int64
+		start     time.Time
+		wantClock time.Duration // the event's length is kept
+	}{
+		{"move my dentist appointment tomorrow to 4pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"Move my dentist appointment tomorrow to 4pm", at(10, 17, 30), []hearth.Event{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"move my dentist appointment tomorrow to 4pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"push the dentist appointment to 4pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"push the dentist appointment to 8am", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(11, 8, 0), time.Hour},
+		{"move the dentist appointment to Friday at 4", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(13, 16, 0), time.Hour},
+		{"move my dentist appointment to Friday at 4pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(13, 16, 0), time.Hour},
+		{"move my dentist appointment tomorrow to Friday", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(13, 10, 0), time.Hour},
+		{"move tomorrow's dentist appointment to 4pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"reschedule my 10am appointment tomorrow to 3pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
+		{"move the dentist appointment to Friday", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(13, 10, 0), time.Hour},
+		{"move tomorrow's 10am appointment to 3pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
+		{"move my 12:30 tomorrow to 1pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+		{"move the meeting to 3pm", at(10, 9, 0), []hearth.Event{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
+		{"reschedule my 2pm meeting on Thursday to 3pm", at(10, 9, 0), []hearth.Event{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
+		{"move lunch with Sam to 1pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			c := Context{Now: tt.now, Location: z, Events: tt.events}
+			p := planText(t, tt.text, c)
+			a := decode[action.EventUpdateArgs](t, p.only(t, action.CalendarUpdate))
+			if a.ID != tt.id || a.Update.Start == nil || a.Update.End == nil {
+				t.Fatalf("got %+v", a)
+			}
+			if !a.Update.Start.Equal(tt.start) || a.Update.End.Sub(*a.Update.Start) != tt.wantClock {
+				t.Errorf("moved to %s – %s, want %s for %s", a.Update.Start.In(z), a.Update.End.In(z), tt.start, tt.wantClock)
+			}
+		})
+	}
+}
+
+// eventList is a fake calendar: the events it holds, all of them.
+type eventList []hearth.Event
+
+func (l eventList) FindEvents(context.Context, hearth.EventFilter) ([]hearth.Event, error) {
+	return l, nil
+}
+
+// TestEventMoveWhateverTheDomain checks that a request to move one of the
+// user's events reaches the calendar planner when the classifier named
+// another domain ("the dentist" reads like a task), and that a move naming
+// no event is left alone.
+func TestEventMoveWhateverTheDomain(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	now := at(10, 9, 0)
+	events := eventList{
+		{ID: 40, Title: "Dentist appointment", Start: at(11, 10, 0), End: at(11, 11, 0)},
+		{ID: 41, Title: "Dentist appointment", Start: at(17, 10, 0), End: at(17, 11, 0)},
+	}
+	tests := []struct {
+		name   string
+		text   string
+		events eventList
+		id     int64 // 0: not a calendar request
+		start  time.Time
+	}{
+		{"one appointment", "move the dentist to Friday at 4", events[:1], 40, at(13, 16, 0)},
+		{"two appointments: asks which", "move the dentist to Friday at 4", events, 0, time.Time{}},
+		{"found by its date", "move tomorrow's dentist to 4pm", events, 40, at(11, 16, 0)},
+		{"found by its time", "reschedule my 10am tomorrow to 3pm", events, 40, at(11, 15, 0)},
+		{"no event named", "move the rent task to Friday", events, 0, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			u := planTestClassifier.Classify(tt.text, []nlu.Turn{}, now)
+			u, err := Sources{Calendar: tt.events}.EventMove(context.Background(), u, tt.text, 1, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := Context{Now: now, Location: z, Events: tt.events}
+			p, err := planCalendar(context.Background(), PlanInput{Text: tt.text, Understanding: u, Context: c})
+			switch {
+			case tt.text == "move the rent task to Friday":
+				if slices.Contains(u.Domains, nlu.Calendar) {
+					t.Fatalf("a task move became a calendar request: %v", u.Domains)
+				}
+			case tt.id == 0:
+				if !slices.Equal(u.Domains, []nlu.Domain{nlu.Calendar}) || p.Question == nil || len(p.Question.Options) != 2 {
+					t.Fatalf("domains %v, plan %+v, %v; want a question between the two appointments", u.Domains, p, err)
+				}
+			default:
+				if err != nil || len(p.Actions) != 1 {
+					t.Fatalf("domains %v, plan %+v, %v", u.Domains, p, err)
+				}
+				a := decode[action.EventUpdateArgs](t, p.Actions[0])
+				if a.ID != tt.id || !a.Update.Start.Equal(tt.start) {
+					t.Fatalf("moved %+v; want event %d at %s", a, tt.id, tt.start)
+				}
+			}
+		})
+	}
+}
+
+// TestPlanTaskMove checks that moving a task changes when it is due (a
+// time alone keeps its date, a date alone its time of day) and never
+// makes a new task.
+func TestPlanTaskMove(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	c := Context{Now: at(10, 9, 0), Location: z, Tasks: []hearth.Task{
+		{ID: 1, Title: "Pay rent", Status: hearth.TaskOpen, Due: at(12, 0, 0), AllDay: true},
+		{ID: 2, Title: "Call mom", Status: hearth.TaskOpen, Due: at(11, 17, 0)},
+	}}
+	tests := []struct {
+		text   string
+		id     int64 // 0: no task named, nothing planned
+		due    time.Time
+		allDay bool
+	}{
+		{"move the rent task to Friday", 1, at(13, 0, 0), true},
+		{"push call mom to 6pm", 2, at(11, 18, 0), false},
+		{"move call mom to Friday", 2, at(13, 17, 0), false},
+		{"move the gym task to Friday", 0, time.Time{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			p := planText(t, tt.text, c)
+			for _, a := range p.actions {
+				if a.Kind == action.TaskCreate {
+					t.Fatalf("a move made a new task: %v (domains %v)", kindsOf(p.actions), p.res.Domains)
+				}
+			}
+			if tt.id == 0 {
+				if len(p.actions) != 0 {
+					t.Fatalf("planned %v; want nothing", kindsOf(p.actions))
+				}
+				return
+			}
+			a := decode[action.TaskUpdateArgs](t, p.only(t, action.TaskUpdate))
+			if a.ID != tt.id || a.Update.Due == nil || !a.Update.Due.Equal(tt.due) || a.Update.AllDay == nil || *a.Update.AllDay != tt.allDay {
+				t.Fatalf("update %+v (due %v); want task %d due %s all day %v", a, a.Update.Due, tt.id, tt.due, tt.allDay)
+			}
+		})
+	}
+}
