@@ -93,10 +93,17 @@ type BriefingData struct {
 	// Hearth remembers about them and the open tasks naming them.
 	Memories map[string][]string
 	Tasks    map[string][]string
+	// Family are the events from the start of the day to the end of the
+	// week ahead of the family members who let the user see their events
+	// (see FamilyEvents), grouped by member.
+	Family []FamilyEvent
 }
 
+// familyBriefingEvents caps each member's events in a briefing.
+const familyBriefingEvents = 10
+
 // BriefingData reads, in one round trip, a user's briefing for the local
-// day [dayStart, dayEnd) with deadlines up to weekEnd.
+// day [dayStart, dayEnd) with deadlines and family events up to weekEnd.
 func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (BriefingData, error) {
 	var d BriefingData
 	b := &pgx.Batch{}
@@ -148,6 +155,11 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 			}
 			return nil
 		})
+		return err
+	})
+	b.Queue(familyEventsQuery, userID, dayStart, weekEnd, familyBriefingEvents).Query(func(rows pgx.Rows) error {
+		var err error
+		d.Family, err = scanFamilyEvents(rows)
 		return err
 	})
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
