@@ -52,6 +52,9 @@ type FamilyInvite struct {
 type FamilyEvent struct {
 	// Member is the owner's display name.
 	Member string
+	// MemberZone is the owner's IANA zone ("" when unknown): the zone
+	// whose midnights bound their all-day events.
+	MemberZone string
 	hearth.Event
 }
 
@@ -251,7 +254,7 @@ func (s *Store) SetAccessGrant(ctx context.Context, targetID, viewerID int64, ti
 // the viewer shows events (tier <= hearth.TierEvents), overlapping
 // [$2, $3), at most $4 per member, by member and start.
 var familyEventsQuery = `
-	SELECT u.display_name, e.*
+	SELECT u.display_name, COALESCE(u.timezone, ''), e.*
 	FROM family_members me
 	JOIN family_members them ON them.family_id = me.family_id AND them.user_id <> me.user_id
 	JOIN access_grants g ON g.target_id = them.user_id AND g.viewer_id = me.user_id AND g.tier <= ` + tierEvents + `
@@ -269,7 +272,7 @@ func scanFamilyEvents(rows pgx.Rows) ([]FamilyEvent, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (FamilyEvent, error) {
 		var fe FamilyEvent
 		e := &fe.Event
-		err := r.Scan(&fe.Member, &e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &e.CreatedAt, &e.UpdatedAt)
+		err := r.Scan(&fe.Member, &fe.MemberZone, &e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &e.CreatedAt, &e.UpdatedAt)
 		e.Start, e.End = e.Start.UTC(), e.End.UTC()
 		e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
 		e.Attendees = nilIfEmpty(e.Attendees)
