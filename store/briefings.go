@@ -171,8 +171,9 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 // SeedBriefingUsers creates n synthetic users in zone tz, each with a web
 // chat conversation and inbound event (so briefings have somewhere to
 // go), two events on day (the local midnight of the briefing's day), three
-// tasks and a birthday memory, set-based: for benchmarks and load tests
-// only. The users exist from 06:00 that day. Names are prefix plus a
+// tasks and a birthday memory, in families of four who see each other's
+// events (so every briefing has a Family section), set-based: for
+// benchmarks and load tests only. The users exist from 06:00 that day. Names are prefix plus a
 // number.
 func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz string, day time.Time) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -200,6 +201,13 @@ func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz 
 			 SELECT id, 'Sam Lee prefers short meetings', 'Sam Lee' FROM seed_users
 			 UNION ALL
 			 SELECT id, 'Ana''s birthday is ' || to_char($1::timestamptz + interval '2 days', 'FMMonth FMDD'), 'Ana' FROM seed_users`,
+			`WITH g AS (SELECT id, (row_number() OVER (ORDER BY id) - 1) / 4 AS grp FROM seed_users),
+			      f AS (INSERT INTO families (name) SELECT DISTINCT $1 || ' family ' || grp FROM g RETURNING id, name)
+			 INSERT INTO family_members (family_id, user_id) SELECT f.id, g.id FROM g JOIN f ON f.name = $1 || ' family ' || g.grp`,
+			`INSERT INTO access_grants (target_id, viewer_id, tier)
+			 SELECT a.user_id, b.user_id, 3 FROM seed_users u
+			 JOIN family_members a ON a.user_id = u.id
+			 JOIN family_members b ON b.family_id = a.family_id AND b.user_id <> a.user_id`,
 		}
 		for _, q := range stmts {
 			var args []any
@@ -208,6 +216,8 @@ func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz 
 				args = []any{prefix, tz, n, day}
 			case q == stmts[4] || q == stmts[5] || q == stmts[6]:
 				args = []any{day}
+			case q == stmts[7]:
+				args = []any{prefix}
 			}
 			if _, err := tx.Exec(ctx, q, args...); err != nil {
 				return fmt.Errorf("%.60s: %w", q, err)
