@@ -23,18 +23,3 @@ const DefaultFamilyTier = TierEvents
 
 // Valid reports whether t is one of the four tiers.
 func (t Tier) Valid() bool { return t >= TierPrivate && t <= TierBasic }
-
-// String names what a grant of tier t shows, in words for a reply.
-func (t Tier) String() string {
-	switch t {
-	case TierPrivate:
-		return "everything, private things included"
-	case TierPersonal:
-		return "personal things and events"
-	case TierEvents:
-		return "events and milestones"
-	case TierBasic:
-		return "only basics"
-	}
-	return "nothing"
-}
