@@ -96,7 +96,8 @@ func (s *Store) CreateFamilyInvite(ctx context.Context, userID int64, ttl time.D
 // JoinFamily admits userID to the family of an invitation code (as
 // stored: see pipeline.NormaliseLinkCode), once, before it expires, while
 // its inviter is still a member. Every pair of the newcomer and a member
-// gets hearth.DefaultFamilyTier both ways. It returns the family joined.
+// gets hearth.DefaultFamilyTier both ways (replacing any left from an
+// earlier membership). It returns the family joined.
 // A wrong, used or expired code is pipeline.ErrNotFound (and so is a
 // /link code); the inviter's own code, or a user already in a family, is
 // an *pipeline.InvalidError, and the code stays unused.
@@ -117,6 +118,11 @@ func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (Fami
 		}
 		if inviter == userID {
 			return pipeline.Invalidf("that invitation is yours: it has to be sent from the other person's chat")
+		}
+		// Joins and leaves of one family take turns, so two people joining
+		// at once each see the other when the grants are written.
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM families WHERE id = $1 FOR UPDATE`, fid); err != nil {
+			return err
 		}
 		var current int64
 		err = tx.QueryRow(ctx, `
@@ -139,7 +145,8 @@ func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (Fami
 			SELECT $2, m.user_id, $3::smallint FROM family_members m WHERE m.family_id = $1 AND m.user_id <> $2
 			UNION ALL
 			SELECT m.user_id, $2, $3::smallint FROM family_members m WHERE m.family_id = $1 AND m.user_id <> $2
-			ON CONFLICT (target_id, viewer_id) DO NOTHING`, fid, userID, int16(hearth.DefaultFamilyTier)); err != nil {
+			ON CONFLICT (target_id, viewer_id) DO UPDATE SET tier = EXCLUDED.tier, updated_at = now()`,
+			fid, userID, int16(hearth.DefaultFamilyTier)); err != nil {
 			return fmt.Errorf("default grants: %w", err)
 		}
 		f, err = readFamily(ctx, tx, userID)
@@ -158,6 +165,11 @@ func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (Fami
 func (s *Store) LeaveFamily(ctx context.Context, userID int64) (Family, error) {
 	var f Family
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// Joins and leaves of one family take turns (see JoinFamily).
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM families f JOIN family_members m ON m.family_id = f.id
+			WHERE m.user_id = $1 FOR UPDATE OF f`, userID); err != nil {
+			return err
+		}
 		var err error
 		if f, err = readFamily(ctx, tx, userID); err != nil {
 			return err
@@ -238,6 +250,7 @@ func (s *Store) SetAccessGrant(ctx context.Context, targetID, viewerID int64, ti
 		INSERT INTO access_grants (target_id, viewer_id, tier)
 		SELECT $1, $2, $3 FROM family_members t JOIN family_members v ON v.family_id = t.family_id
 		WHERE t.user_id = $1 AND v.user_id = $2
+		FOR SHARE -- a concurrent leave waits, and then deletes this grant too
 		ON CONFLICT (target_id, viewer_id) DO UPDATE SET tier = EXCLUDED.tier, updated_at = now()`,
 		targetID, viewerID, int16(tier))
 	if err != nil {

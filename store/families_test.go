@@ -331,3 +331,42 @@ func TestLinkingMovesFamily(t *testing.T) {
 		t.Fatalf("%d families, %v; want Dan's empty one gone", families, err)
 	}
 }
+
+func TestConcurrentJoinsSeeEachOther(t *testing.T) {
+	t.Parallel()
+	b := setupFamily(t)
+	ann := b.user(t, "Ann")
+	const n = 6
+	var joiners, codes []string
+	ids := map[string]int64{}
+	for i := range n {
+		name := string(rune('A'+i)) + "joiner"
+		ids[name] = b.user(t, name)
+		joiners = append(joiners, name)
+		codes = append(codes, b.invite(t, ann))
+	}
+	errs := make(chan error, n)
+	for i, name := range joiners {
+		go func() {
+			_, err := b.st.JoinFamily(b.ctx, codes[i], ids[name])
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Everyone got events and milestones both ways with everyone.
+	for _, name := range joiners {
+		got := b.members(t, ids[name])
+		if len(got) != n {
+			t.Fatalf("%s's family: %+v", name, got)
+		}
+		for _, m := range got {
+			if m.Sees != hearth.TierEvents || m.Shows != hearth.TierEvents {
+				t.Fatalf("%s and %s after joining at once: %+v", name, m.Name, m)
+			}
+		}
+	}
+}
