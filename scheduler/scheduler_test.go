@@ -535,6 +535,7 @@ func TestBriefingFamilySection(t *testing.T) {
 	for _, e := range []hearth.Event{
 		{UserID: emma, Title: "School play", Start: day.Add(24*time.Hour + 18*time.Hour), End: day.Add(24*time.Hour + 20*time.Hour), Location: "Town hall"},
 		{UserID: emma, Title: "Swimming", Start: day.Add(16 * time.Hour), End: day.Add(17 * time.Hour)},
+		{UserID: emma, Title: "Grandma's visit", Start: day.Add(-24 * time.Hour), End: day.Add(48 * time.Hour), Location: "Home"},
 		{UserID: emma, Title: "Too far ahead", Start: day.AddDate(0, 0, 9), End: day.AddDate(0, 0, 9).Add(time.Hour)},
 		// All day on Wednesday in Berlin, which begins on Tuesday evening in New York.
 		{UserID: opa, Title: "Garden club", AllDay: true, Start: time.Date(2030, 3, 6, 0, 0, 0, 0, berlin), End: time.Date(2030, 3, 7, 0, 0, 0, 0, berlin)},
@@ -549,7 +550,7 @@ func TestBriefingFamilySection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "*Family updates*\nEmma:\n• Today 4:00 PM — Swimming\n• Tomorrow 6:00 PM — School play (Town hall)\nOpa:\n• Wednesday, March 6 (all day) — Garden club"
+	want := "*Family updates*\nEmma:\n• Ongoing — Grandma's visit (Home)\n• Today 4:00 PM — Swimming\n• Tomorrow 6:00 PM — School play (Town hall)\nOpa:\n• Wednesday, March 6 (all day) — Garden club"
 	if !strings.HasSuffix(text, want) {
 		t.Fatalf("briefing:\n%s\nwant it to end with:\n%s", text, want)
 	}
