@@ -173,8 +173,8 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 // go), two events on day (the local midnight of the briefing's day), three
 // tasks and a birthday memory, in families of four who see each other's
 // events (so every briefing has a Family section), set-based: for
-// benchmarks and load tests only. The users exist from 06:00 that day. Names are prefix plus a
-// number.
+// benchmarks and load tests only. The users exist from 06:00 that day.
+// Names are prefix plus a number.
 func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz string, day time.Time) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		stmts := []string{
