@@ -24,7 +24,8 @@ import (
 // HEARTH_BENCH_USERS synthetic users (default 2,000 so `make bench` stays
 // short; the issue's target is 100,000 in under 5 minutes), all due at the
 // same 07:30 in Europe/Berlin, each with two events, three tasks, a
-// birthday and a memory about an attendee, through the real path: the
+// birthday, a memory about an attendee and a family of four who see each
+// other's events (six family events per briefing), through the real path: the
 // planner (sync + enqueue), the fire jobs (compose, store the message,
 // enqueue its delivery) and the deliver jobs, to a fake channel that only
 // counts. It reports the first sync of all those rows (an hour before),
@@ -137,6 +138,13 @@ func BenchmarkBriefings(b *testing.B) {
 	}
 	if dup != 0 {
 		b.Fatalf("%d users got more than one briefing", dup)
+	}
+	var family int
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM messages WHERE sender = 'bot' AND text LIKE '%Family updates%'`).Scan(&family); err != nil {
+		b.Fatal(err)
+	}
+	if family != n {
+		b.Fatalf("%d of %d briefings have a Family section", family, n)
 	}
 }
 

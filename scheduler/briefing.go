@@ -27,9 +27,10 @@ const EmptyBriefing = "Good morning! Nothing on your calendar today and no deadl
 
 // Briefing writes a user's daily briefing for the local day of at:
 // Calendar today, Birthdays & anniversaries (today and the next 7 days),
-// Deadlines (next 7 days and overdue) and Meeting prep, leaving out empty
-// sections and those in skip. There is no Family section yet: the store
-// has no family or sharing model to draw it from.
+// Deadlines (next 7 days and overdue), Meeting prep and Family updates
+// (the events, today and the next 7 days, of the family members who let
+// the user see their events, by person), leaving out empty sections and
+// those in skip.
 func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Location, at time.Time, skip []string) (string, error) {
 	if loc == nil {
 		return "", fmt.Errorf("briefing for user %d: %w", userID, pipeline.Invalidf("no time zone"))
@@ -42,10 +43,10 @@ func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Locati
 	if err != nil {
 		return "", fmt.Errorf("briefing for user %d: %w", userID, err)
 	}
-	return composeBriefing(d, today, dayStart, loc, skip), nil
+	return s.composeBriefing(d, today, dayStart, loc, skip), nil
 }
 
-func composeBriefing(d store.BriefingData, today recur.Date, dayStart time.Time, loc *time.Location, skip []string) string {
+func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayStart time.Time, loc *time.Location, skip []string) string {
 	var sections []string
 	add := func(name, title string, lines []string) {
 		if len(lines) == 0 || slices.Contains(skip, name) {
@@ -137,10 +138,56 @@ func composeBriefing(d store.BriefingData, today recur.Date, dayStart time.Time,
 	}
 	add(SectionPrep, "Meeting prep", prep)
 
+	var fam []string
+	var member int64
+	for _, e := range d.Family {
+		if e.UserID != member {
+			member = e.UserID
+			fam = append(fam, e.Member+":")
+		}
+		fam = append(fam, "• "+s.familyWhen(e, today, loc)+" — "+e.Title+placeWords(e.Location))
+	}
+	add(SectionFamily, "Family updates", fam)
+
 	if len(sections) == 0 {
 		return EmptyBriefing
 	}
 	return "Good morning! Here's your day, " + dateWords(today) + ".\n\n" + strings.Join(sections, "\n\n")
+}
+
+// familyWhen says when a family member's event is, in the reader's zone:
+// "Today 6:00 PM", "Tomorrow", "Friday, November 27 9:00 AM". An all-day
+// event is on its date in its owner's zone; one that began before today
+// is "Ongoing".
+func (s *Scheduler) familyWhen(e store.FamilyEvent, today recur.Date, loc *time.Location) string {
+	day := recur.DateOf(e.Start, loc)
+	if e.AllDay {
+		if owner, ok := s.zones.load(e.MemberZone); ok {
+			day = recur.DateOf(e.Start, owner)
+		}
+	}
+	var when string
+	switch in := daysBetween(today, day); {
+	case in < 0:
+		return "Ongoing"
+	case in == 0:
+		when = "Today"
+	case in == 1:
+		when = "Tomorrow"
+	default:
+		when = dateWords(day)
+	}
+	if e.AllDay {
+		return when + " (all day)"
+	}
+	return when + " " + e.Start.In(loc).Format("3:04 PM")
+}
+
+func placeWords(location string) string {
+	if location == "" {
+		return ""
+	}
+	return " (" + location + ")"
 }
 
 func dedupe(xs []string) []string {

@@ -25,4 +25,9 @@
 // reminders", "remind me every Monday at 9 to …", "send my briefing at
 // 6:45", "briefing now", …) and the reminder buttons (Done, Snooze 1 h,
 // Tomorrow morning).
+//
+// The briefing's Family updates section reads the events of the user's
+// family members through store.BriefingData, whose query admits only the
+// members who let the user see their events (package family and
+// store/families.go).
 package scheduler

@@ -503,6 +503,81 @@ func TestBriefing(t *testing.T) {
 	}
 }
 
+func TestBriefingFamilySection(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "America/New_York")
+	ctx := context.Background()
+	ny, _ := time.LoadLocation("America/New_York")
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	at := time.Date(2030, 3, 4, 7, 30, 0, 0, ny) // a Monday
+	day := time.Date(2030, 3, 4, 0, 0, 0, 0, ny)
+	ann := b.user.User.ID
+	member := func(name, tz string) int64 {
+		t.Helper()
+		c, err := b.st.SignIn(ctx, pipeline.ChannelWebchat, name, name, name, tz)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inv, err := b.st.CreateFamilyInvite(ctx, ann, 10*time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.st.JoinFamily(ctx, pipeline.NormaliseLinkCode(inv.Code), c.User.ID); err != nil {
+			t.Fatal(err)
+		}
+		return c.User.ID
+	}
+	emma, opa := member("Emma", "America/New_York"), member("Opa", "Europe/Berlin")
+	outsider, err := b.st.SignIn(ctx, pipeline.ChannelWebchat, "zed", "Zed", "zed", "America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []hearth.Event{
+		{UserID: emma, Title: "School play", Start: day.Add(24*time.Hour + 18*time.Hour), End: day.Add(24*time.Hour + 20*time.Hour), Location: "Town hall"},
+		{UserID: emma, Title: "Swimming", Start: day.Add(16 * time.Hour), End: day.Add(17 * time.Hour)},
+		{UserID: emma, Title: "Grandma's visit", Start: day.Add(-24 * time.Hour), End: day.Add(48 * time.Hour), Location: "Home"},
+		{UserID: emma, Title: "Too far ahead", Start: day.AddDate(0, 0, 9), End: day.AddDate(0, 0, 9).Add(time.Hour)},
+		// All day on Wednesday in Berlin, which begins on Tuesday evening in New York.
+		{UserID: opa, Title: "Garden club", AllDay: true, Start: time.Date(2030, 3, 6, 0, 0, 0, 0, berlin), End: time.Date(2030, 3, 7, 0, 0, 0, 0, berlin)},
+		{UserID: outsider.User.ID, Title: "Zed's secret", Start: day.Add(12 * time.Hour), End: day.Add(13 * time.Hour)},
+	} {
+		if _, err := b.st.CreateEvent(ctx, "", e); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	text, err := b.sched.Briefing(ctx, ann, ny, at, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "*Family updates*\nEmma:\n• Ongoing — Grandma's visit (Home)\n• Today 4:00 PM — Swimming\n• Tomorrow 6:00 PM — School play (Town hall)\nOpa:\n• Wednesday, March 6 (all day) — Garden club"
+	if !strings.HasSuffix(text, want) {
+		t.Fatalf("briefing:\n%s\nwant it to end with:\n%s", text, want)
+	}
+	if strings.Contains(text, "Zed") || strings.Contains(text, "Too far ahead") {
+		t.Fatalf("briefing shows what it should not:\n%s", text)
+	}
+
+	// Opa shows Ann only basics: his events leave her briefing.
+	if err := b.st.SetAccessGrant(ctx, opa, ann, hearth.TierBasic); err != nil {
+		t.Fatal(err)
+	}
+	text, err = b.sched.Briefing(ctx, ann, ny, at, nil)
+	if err != nil || strings.Contains(text, "Opa") || !strings.Contains(text, "School play") {
+		t.Fatalf("after Opa's grant to basics: %q, %v", text, err)
+	}
+	// Skipped, or nobody left to show: no section at all.
+	if text, err := b.sched.Briefing(ctx, ann, ny, at, []string{scheduler.SectionFamily}); err != nil || text != scheduler.EmptyBriefing {
+		t.Fatalf("family section skipped: %q, %v", text, err)
+	}
+	if _, err := b.st.LeaveFamily(ctx, emma); err != nil {
+		t.Fatal(err)
+	}
+	if text, err := b.sched.Briefing(ctx, ann, ny, at, nil); err != nil || text != scheduler.EmptyBriefing {
+		t.Fatalf("no family events to show: %q, %v", text, err)
+	}
+}
+
 func TestSnoozedTaskReminderEndsWithTheTask(t *testing.T) {
 	t.Parallel()
 	b := setup(t, "Europe/Berlin")

@@ -93,10 +93,17 @@ type BriefingData struct {
 	// Hearth remembers about them and the open tasks naming them.
 	Memories map[string][]string
 	Tasks    map[string][]string
+	// Family are the events from the start of the day to the end of the
+	// week ahead of the family members who let the user see their events
+	// (see FamilyEvents), grouped by member.
+	Family []FamilyEvent
 }
 
+// familyBriefingEvents caps each member's events in a briefing.
+const familyBriefingEvents = 10
+
 // BriefingData reads, in one round trip, a user's briefing for the local
-// day [dayStart, dayEnd) with deadlines up to weekEnd.
+// day [dayStart, dayEnd) with deadlines and family events up to weekEnd.
 func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (BriefingData, error) {
 	var d BriefingData
 	b := &pgx.Batch{}
@@ -150,6 +157,11 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 		})
 		return err
 	})
+	b.Queue(familyEventsQuery, userID, dayStart, weekEnd, familyBriefingEvents).Query(func(rows pgx.Rows) error {
+		var err error
+		d.Family, err = scanFamilyEvents(rows)
+		return err
+	})
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return BriefingData{}, fmt.Errorf("store briefing data: %w", translate(err))
 	}
@@ -159,9 +171,10 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 // SeedBriefingUsers creates n synthetic users in zone tz, each with a web
 // chat conversation and inbound event (so briefings have somewhere to
 // go), two events on day (the local midnight of the briefing's day), three
-// tasks and a birthday memory, set-based: for benchmarks and load tests
-// only. The users exist from 06:00 that day. Names are prefix plus a
-// number.
+// tasks and a birthday memory, in families of four who see each other's
+// events (so every briefing has a Family section), set-based: for
+// benchmarks and load tests only. The users exist from 06:00 that day.
+// Names are prefix plus a number.
 func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz string, day time.Time) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		stmts := []string{
@@ -188,6 +201,13 @@ func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz 
 			 SELECT id, 'Sam Lee prefers short meetings', 'Sam Lee' FROM seed_users
 			 UNION ALL
 			 SELECT id, 'Ana''s birthday is ' || to_char($1::timestamptz + interval '2 days', 'FMMonth FMDD'), 'Ana' FROM seed_users`,
+			`WITH g AS (SELECT id, (row_number() OVER (ORDER BY id) - 1) / 4 AS grp FROM seed_users),
+			      f AS (INSERT INTO families (name) SELECT DISTINCT $1 || ' family ' || grp FROM g RETURNING id, name)
+			 INSERT INTO family_members (family_id, user_id) SELECT f.id, g.id FROM g JOIN f ON f.name = $1 || ' family ' || g.grp`,
+			`INSERT INTO access_grants (target_id, viewer_id, tier)
+			 SELECT a.user_id, b.user_id, 3 FROM seed_users u
+			 JOIN family_members a ON a.user_id = u.id
+			 JOIN family_members b ON b.family_id = a.family_id AND b.user_id <> a.user_id`,
 		}
 		for _, q := range stmts {
 			var args []any
@@ -196,6 +216,8 @@ func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz 
 				args = []any{prefix, tz, n, day}
 			case q == stmts[4] || q == stmts[5] || q == stmts[6]:
 				args = []any{day}
+			case q == stmts[7]:
+				args = []any{prefix}
 			}
 			if _, err := tx.Exec(ctx, q, args...); err != nil {
 				return fmt.Errorf("%.60s: %w", q, err)

@@ -9,35 +9,51 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/hearthbot/hearth/pipeline"
 )
 
 // ownedTables are every table with a user_id whose rows follow a person
-// when two of their identities are linked.
+// when two of their identities are linked. family_members moves once
+// moveFamily has settled two memberships into one.
 var ownedTables = []string{
 	"identities", "conversations", "inbound_events", "tasks", "events", "notes", "emails",
 	"memories", "actions", "approvals", "audit_log", "turn_traces", "link_codes",
-	"reminders", "schedules",
+	"reminders", "schedules", "family_members",
 }
 
 // CreateLinkCode makes a single-use code, valid for ttl, that joins
 // another identity to userID. It is shown as "ABCD-EFGH".
 func (s *Store) CreateLinkCode(ctx context.Context, userID int64, ttl time.Duration) (string, error) {
+	var code string
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		code, err = insertCode(ctx, tx, userID, nil, ttl)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("store create link code: %w", constraintErr(err))
+	}
+	return code, nil
+}
+
+// insertCode stores a new one-time code of userID's, valid for ttl: a
+// family invitation when familyID is set, else an identity link code. It
+// returns the code as shown ("ABCD-EFGH").
+func insertCode(ctx context.Context, tx pgx.Tx, userID int64, familyID *int64, ttl time.Duration) (string, error) {
 	for range 5 {
 		code := newLinkCode()
-		_, err := s.pool.Exec(ctx, `INSERT INTO link_codes (code, user_id, expires_at) VALUES ($1, $2, now() + $3::interval)`, code, userID, ttl)
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-			continue // taken: draw again
-		}
+		tag, err := tx.Exec(ctx, `INSERT INTO link_codes (code, user_id, family_id, expires_at)
+			VALUES ($1, $2, $3, now() + $4::interval) ON CONFLICT (code) DO NOTHING`, code, userID, familyID, ttl)
 		if err != nil {
-			return "", fmt.Errorf("store create link code: %w", translate(err))
+			return "", err
 		}
-		return code[:4] + "-" + code[4:], nil
+		if tag.RowsAffected() == 1 {
+			return code[:4] + "-" + code[4:], nil
+		}
+		// Taken: draw again.
 	}
-	return "", fmt.Errorf("store create link code: no free code after 5 draws")
+	return "", errors.New("no free code after 5 draws")
 }
 
 // RedeemLinkCode joins the user of the identity that typed code (from)
@@ -51,7 +67,7 @@ func (s *Store) RedeemLinkCode(ctx context.Context, code string, from int64) (in
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `
 			UPDATE link_codes SET used_at = now()
-			WHERE code = $1 AND used_at IS NULL AND expires_at > now()
+			WHERE code = $1 AND family_id IS NULL AND used_at IS NULL AND expires_at > now()
 			RETURNING user_id`, code).Scan(&into)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return pipeline.ErrNotFound
@@ -61,6 +77,9 @@ func (s *Store) RedeemLinkCode(ctx context.Context, code string, from int64) (in
 		}
 		if into == from {
 			return pipeline.Invalidf("that code is for this account already")
+		}
+		if err := moveFamily(ctx, tx, into, from); err != nil {
+			return fmt.Errorf("move family: %w", err)
 		}
 		for _, table := range ownedTables {
 			if _, err := tx.Exec(ctx, `UPDATE `+pgx.Identifier{table}.Sanitize()+` SET user_id = $1 WHERE user_id = $2`, into, from); err != nil {

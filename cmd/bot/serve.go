@@ -23,6 +23,7 @@ import (
 	slackadapter "github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/webchat"
+	"github.com/hearthbot/hearth/family"
 	"github.com/hearthbot/hearth/integrations/builtin"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
@@ -154,6 +155,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Log:       log,
 		Models:    models,
 	}))))
+	a.Turns = family.Commands(st, a.Turns) // outside /link, so a family code typed alone joins
 	// A channel that knows the user's zone and name (Slack) fills them in
 	// before the time-zone question would be asked.
 	a.Turns = pipeline.ProfileFromChannel(a.profileConfig(), a.Turns)

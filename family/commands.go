@@ -1,0 +1,348 @@
+// Package family is Hearth's families by chat: starting one, inviting
+// someone with a one-time code, joining, leaving, listing who is in it,
+// and setting how much of your things each member sees ("let Grandma see
+// only basics"). The family model and every permission live in the store
+// (store/families.go); this package only reads and answers the messages.
+package family
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/store"
+)
+
+// InviteTTL is how long a family invitation code can be used.
+const InviteTTL = 10 * time.Minute
+
+// Store is what the family commands need.
+type Store interface {
+	CreateFamilyInvite(ctx context.Context, userID int64, ttl time.Duration) (store.FamilyInvite, error)
+	JoinFamily(ctx context.Context, code string, userID int64) (store.Family, error)
+	LeaveFamily(ctx context.Context, userID int64) (store.Family, error)
+	FindFamily(ctx context.Context, userID int64) (store.Family, error)
+	SetAccessGrant(ctx context.Context, targetID, viewerID int64, tier hearth.Tier) error
+	// SaveTraceTx leaves the turn's trace, as the runner does for the
+	// turns it answers, so `bot turns tail` shows family turns too.
+	SaveTraceTx(ctx context.Context, tx pgx.Tx, t store.Trace) error
+}
+
+var (
+	reStart  = regexp.MustCompile(`(?i)^(?:start|create|make|set up) (?:a |my |our )?family(?: group)?$`)
+	reInvite = regexp.MustCompile(`(?i)^(?:invite|add) (?:someone|somebody|a person|people|[a-z]+(?: [a-z]+)?) (?:to|into) (?:my|our|the) family$|^(?:family invite|invite code|family code|(?:give me |get )?(?:a |an )?(?:family )?invite(?: code)? for my family)$`)
+	reJoin   = regexp.MustCompile(`(?i)^join (?:the |my |our |a |your )?family(?: with(?: the)? code| code|:)? (.+)$`)
+	reWho    = regexp.MustCompile(`(?i)^(?:who(?:'s| is| are)? in (?:my|our) family|(?:show|list)(?: me)? (?:my|our) family(?: members)?|my family|family members|who can see my (?:events|things|stuff|calendar))$`)
+	reLeave  = regexp.MustCompile(`(?i)^(?:leave|quit|exit) (?:my |our |the )?family$`)
+	reLet    = regexp.MustCompile(`(?i)^(?:let|allow) (.+?) (?:to )?see (.+)$`)
+	reHide   = regexp.MustCompile(`(?i)^(?:hide my (?:events|calendar|things|stuff) from (.+)|(?:stop|don't let) (.+?) (?:from )?see(?:ing)? my (?:events|calendar|things|stuff))$`)
+	reSpaces = regexp.MustCompile(`\s+`)
+)
+
+// norm folds spaces and drops trailing punctuation, keeping the case of
+// names (the patterns ignore case).
+func norm(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.ReplaceAll(s, "’", "'")
+	s = strings.TrimRight(s, ".!? ")
+	return reSpaces.ReplaceAllString(s, " ")
+}
+
+// Commands answers the family commands and passes every other turn to
+// next. It runs before pipeline.LinkIdentities so that an invitation code
+// typed alone joins the family; a code that is not one (a /link code)
+// goes on to next.
+func Commands(st Store, next pipeline.Handler) pipeline.Handler {
+	c := &commands{st: st}
+	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
+		if t.Event.Kind != pipeline.KindMessage {
+			return next.HandleTurn(ctx, t)
+		}
+		start := time.Now()
+		text, ok, err := c.message(ctx, t)
+		if err != nil {
+			return nil, fmt.Errorf("family command: %w", err)
+		}
+		if !ok {
+			return next.HandleTurn(ctx, t)
+		}
+		trace := store.Trace{
+			EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
+			Intent: "family_command", Domains: []string{"family"}, Confidence: 1,
+			Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []store.TraceAction{},
+		}
+		// A trace is for operators: losing one (no transaction to join) is
+		// not worth failing the user's turn over.
+		pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return c.st.SaveTraceTx(ctx, tx, trace) })
+		return []pipeline.Outbound{{Text: text}}, nil
+	})
+}
+
+type commands struct {
+	st Store
+}
+
+const (
+	notInFamily = "You're not in a family yet. Say “start a family” to set one up, or “join family CODE” with a code from someone who is in one."
+	howToShare  = "Say “let NAME see only basics” or “let NAME see my events” to change what someone sees of yours."
+)
+
+func (c *commands) message(ctx context.Context, t pipeline.Turn) (string, bool, error) {
+	raw := strings.TrimSpace(t.Event.Text)
+	text := norm(raw)
+	uid := t.User.ID
+	switch {
+	case reStart.MatchString(text) || reInvite.MatchString(text):
+		inv, err := c.st.CreateFamilyInvite(ctx, uid, InviteTTL)
+		if err != nil {
+			return "", true, err
+		}
+		invite := "ask them to send me “join family " + inv.Code + "” from their own chat within 10 minutes (the code works once)."
+		switch {
+		case inv.Started:
+			return "Your family is set up! 🏡 To invite someone, " + invite +
+				" Family members see each other's events and milestones in their briefings; " + lowerFirst(howToShare), true, nil
+		case reStart.MatchString(text):
+			return "You're already in " + inv.Family.Name + " (" + membersWords(inv.Family) + "). To invite someone else, " + invite, true, nil
+		}
+		return "Here's an invitation to " + inv.Family.Name + ": " + invite, true, nil
+	case reJoin.MatchString(text):
+		code := pipeline.NormaliseLinkCode(reJoin.FindStringSubmatch(text)[1])
+		if code == "" {
+			return "That doesn't look like a family code. They look like ABCD-EFGH: ask someone in the family to say “invite someone to my family”.", true, nil
+		}
+		return c.join(ctx, uid, code, true)
+	case looksLikeCode(raw):
+		// A code typed alone: a family invitation joins; anything else
+		// (a /link code) is for the next handler.
+		return c.join(ctx, uid, pipeline.NormaliseLinkCode(raw), false)
+	case reWho.MatchString(text):
+		f, err := c.st.FindFamily(ctx, uid)
+		if errors.Is(err, pipeline.ErrNotFound) {
+			return notInFamily, true, nil
+		}
+		if err != nil {
+			return "", true, err
+		}
+		return describe(f), true, nil
+	case reLeave.MatchString(text):
+		f, err := c.st.LeaveFamily(ctx, uid)
+		if errors.Is(err, pipeline.ErrNotFound) {
+			return "You're not in a family, so there is nothing to leave.", true, nil
+		}
+		if err != nil {
+			return "", true, err
+		}
+		return "You've left " + f.Name + ". Its members no longer see your events, and you no longer see theirs.", true, nil
+	case reLet.MatchString(text):
+		g := reLet.FindStringSubmatch(text)
+		tier, ok := tierOf(g[2])
+		if !ok || isSelf(g[1]) {
+			return "", false, nil // "let me see my calendar" is not about sharing
+		}
+		return c.grant(ctx, uid, g[1], tier)
+	case reHide.MatchString(text):
+		g := reHide.FindStringSubmatch(text)
+		if isSelf(g[1] + g[2]) {
+			return "", false, nil
+		}
+		return c.grant(ctx, uid, g[1]+g[2], hearth.TierBasic)
+	}
+	return "", false, nil
+}
+
+// join admits uid to the family of code. told is whether the user said
+// "join family": a code typed alone that is no family code is not ours.
+func (c *commands) join(ctx context.Context, uid int64, code string, told bool) (string, bool, error) {
+	if told {
+		if f, err := c.st.FindFamily(ctx, uid); err == nil {
+			return "You're already in " + f.Name + " (" + membersWords(f) + "). Say “leave my family” first if you want to join another one.", true, nil
+		} else if !errors.Is(err, pipeline.ErrNotFound) {
+			return "", true, err
+		}
+	}
+	f, err := c.st.JoinFamily(ctx, code, uid)
+	var invalid *pipeline.InvalidError
+	switch {
+	case errors.Is(err, pipeline.ErrNotFound):
+		if !told {
+			return "", false, nil
+		}
+		return "That family code isn't valid any more (codes work once, for 10 minutes). Ask for a new one: someone in the family says “invite someone to my family”.", true, nil
+	case errors.As(err, &invalid):
+		return upperFirst(invalid.Reason) + ".", true, nil
+	case err != nil:
+		return "", true, err
+	}
+	return "Welcome to " + f.Name + "! 🏡 You're in with " + membersWords(f) +
+		". You'll see each other's events in your briefings. " + howToShare, true, nil
+}
+
+// grant sets what the member called name sees of uid's things.
+func (c *commands) grant(ctx context.Context, uid int64, name string, tier hearth.Tier) (string, bool, error) {
+	f, err := c.st.FindFamily(ctx, uid)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		return notInFamily, true, nil
+	}
+	if err != nil {
+		return "", true, err
+	}
+	name = strings.Trim(strings.TrimSpace(name), "“”\"'")
+	hits := find(f.Members, name)
+	switch len(hits) {
+	case 0:
+		if len(f.Members) == 0 {
+			return "There's no one else in " + f.Name + " yet. Say “invite someone to my family” to get a code for them.", true, nil
+		}
+		return "I don't know anyone called “" + name + "” in " + f.Name + ". Your family: " + membersWords(f) + ".", true, nil
+	case 1:
+	default:
+		var names []string
+		for _, m := range hits {
+			names = append(names, m.Name)
+		}
+		return "More than one person in your family goes by “" + name + "”: " + strings.Join(names, ", ") + ". Which one? Use the full name.", true, nil
+	}
+	m := hits[0]
+	err = c.st.SetAccessGrant(ctx, uid, m.UserID, tier)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		// They left between the two reads.
+		return m.Name + " isn't in your family any more.", true, nil
+	}
+	if err != nil {
+		return "", true, err
+	}
+	return "Done — " + m.Name + " now sees " + tierWords(tier, "your") + ".", true, nil
+}
+
+// find returns the members called name: the whole name, else the first
+// name, case-insensitively.
+func find(members []store.FamilyMember, name string) []store.FamilyMember {
+	var whole, first []store.FamilyMember
+	for _, m := range members {
+		switch {
+		case strings.EqualFold(m.Name, name):
+			whole = append(whole, m)
+		case strings.EqualFold(strings.Fields(m.Name + " x")[0], name):
+			first = append(first, m)
+		}
+	}
+	if len(whole) > 0 {
+		return whole
+	}
+	return first
+}
+
+// tierOf reads what "let NAME see …" shares.
+func tierOf(what string) (hearth.Tier, bool) {
+	w := " " + strings.ToLower(what) + " "
+	has := func(words ...string) bool {
+		for _, x := range words {
+			if strings.Contains(w, x) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has(" basic", " only my name", " just my name", " nothing"):
+		return hearth.TierBasic, true
+	case has(" everything", " all my ", " all of my ", " private"):
+		return hearth.TierPrivate, true
+	case has(" personal"):
+		return hearth.TierPersonal, true
+	case has(" event", " milestone", " calendar", " plans", " schedule"):
+		return hearth.TierEvents, true
+	}
+	return 0, false
+}
+
+func isSelf(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "me", "us", "myself", "i":
+		return true
+	}
+	return false
+}
+
+// looksLikeCode is a message that is only a code, written as shown
+// ("ABCD-EFGH") or with a digit, so a word made of code letters is not
+// taken for one (the rule pipeline.LinkIdentities applies to /link codes).
+func looksLikeCode(s string) bool {
+	return pipeline.NormaliseLinkCode(s) != "" && strings.ContainsAny(s, "-23456789")
+}
+
+// describe lists a family and who sees what.
+func describe(f store.Family) string {
+	if len(f.Members) == 0 {
+		return "It's just you in " + f.Name + " so far. Say “invite someone to my family” to get a code for someone to join."
+	}
+	lines := []string{f.Name + ": you, " + namesWords(f) + "."}
+	for _, m := range f.Members {
+		lines = append(lines, "• "+m.Name+" sees "+tierWords(m.Sees, "your")+"; you see "+tierWords(m.Shows, possessive(m.Name))+".")
+	}
+	return strings.Join(lines, "\n") + "\n" + howToShare
+}
+
+// tierWords says what a grant of tier t shows of owner's ("your",
+// "Emma's") things.
+func tierWords(t hearth.Tier, owner string) string {
+	switch t {
+	case hearth.TierPrivate:
+		return "all of " + owner + " things, private ones included"
+	case hearth.TierPersonal:
+		return owner + " personal things and events"
+	case hearth.TierEvents:
+		return owner + " events and milestones"
+	case hearth.TierBasic:
+		return "only " + owner + " basics (name and relationship)"
+	}
+	return "none of " + owner + " things"
+}
+
+// membersWords is "Bob and Emma" (or "just you").
+func membersWords(f store.Family) string {
+	if len(f.Members) == 0 {
+		return "just you so far"
+	}
+	return namesWords(f)
+}
+
+func namesWords(f store.Family) string {
+	var names []string
+	for _, m := range f.Members {
+		names = append(names, m.Name)
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func possessive(who string) string {
+	if strings.HasSuffix(who, "s") {
+		return who + "'"
+	}
+	return who + "'s"
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
