@@ -22,8 +22,22 @@ const (
 	SectionFamily    = "family"
 )
 
-// EmptyBriefing is the whole briefing of a day with nothing in it.
-const EmptyBriefing = "Good morning! Nothing on your calendar today and no deadlines or birthdays coming up. Enjoy the day! ☀️"
+// EmptyDay is the whole briefing of a day with nothing in it, after the
+// greeting.
+const EmptyDay = "Nothing on your calendar today and no deadlines or birthdays coming up. Enjoy the day! ☀️"
+
+// Greeting opens a briefing written at local time t: "briefing now" in the
+// evening is not greeted with "Good morning".
+func Greeting(t time.Time) string {
+	switch h := t.Hour(); {
+	case h >= 4 && h < 12:
+		return "Good morning!"
+	case h >= 12 && h < 18:
+		return "Good afternoon!"
+	default:
+		return "Good evening!"
+	}
+}
 
 // Briefing writes a user's daily briefing for the local day of at:
 // Calendar today, Birthdays & anniversaries (today and the next 7 days),
@@ -43,10 +57,10 @@ func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Locati
 	if err != nil {
 		return "", fmt.Errorf("briefing for user %d: %w", userID, err)
 	}
-	return s.composeBriefing(d, today, dayStart, loc, skip), nil
+	return s.composeBriefing(d, today, dayStart, loc, skip, Greeting(at.In(loc))), nil
 }
 
-func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayStart time.Time, loc *time.Location, skip []string) string {
+func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayStart time.Time, loc *time.Location, skip []string, greeting string) string {
 	var sections []string
 	add := func(name, title string, lines []string) {
 		if len(lines) == 0 || slices.Contains(skip, name) {
@@ -150,9 +164,9 @@ func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayS
 	add(SectionFamily, "Family updates", fam)
 
 	if len(sections) == 0 {
-		return EmptyBriefing
+		return greeting + " " + EmptyDay
 	}
-	return "Good morning! Here's your day, " + dateWords(today) + ".\n\n" + strings.Join(sections, "\n\n")
+	return greeting + " Here's your day, " + dateWords(today) + ".\n\n" + strings.Join(sections, "\n\n")
 }
 
 // familyWhen says when a family member's event is, in the reader's zone:

@@ -174,3 +174,18 @@ func TestParseBirthday(t *testing.T) {
 		}
 	}
 }
+
+func TestGreeting(t *testing.T) {
+	tests := []struct {
+		hour int
+		want string
+	}{
+		{0, "Good evening!"}, {4, "Good morning!"}, {7, "Good morning!"}, {11, "Good morning!"},
+		{12, "Good afternoon!"}, {17, "Good afternoon!"}, {18, "Good evening!"}, {23, "Good evening!"},
+	}
+	for _, tt := range tests {
+		if got := Greeting(time.Date(2026, 11, 23, tt.hour, 30, 0, 0, time.UTC)); got != tt.want {
+			t.Errorf("%02d:30: %q; want %q", tt.hour, got, tt.want)
+		}
+	}
+}

@@ -449,7 +449,7 @@ func TestBriefing(t *testing.T) {
 	}
 
 	empty, err := b.sched.Briefing(ctx, b.user.User.ID, ny, at, nil)
-	if err != nil || empty != scheduler.EmptyBriefing {
+	if err != nil || empty != "Good morning! "+scheduler.EmptyDay {
 		t.Fatalf("empty day: %q, %v", empty, err)
 	}
 
@@ -567,13 +567,13 @@ func TestBriefingFamilySection(t *testing.T) {
 		t.Fatalf("after Opa's grant to basics: %q, %v", text, err)
 	}
 	// Skipped, or nobody left to show: no section at all.
-	if text, err := b.sched.Briefing(ctx, ann, ny, at, []string{scheduler.SectionFamily}); err != nil || text != scheduler.EmptyBriefing {
+	if text, err := b.sched.Briefing(ctx, ann, ny, at, []string{scheduler.SectionFamily}); err != nil || text != "Good morning! "+scheduler.EmptyDay {
 		t.Fatalf("family section skipped: %q, %v", text, err)
 	}
 	if _, err := b.st.LeaveFamily(ctx, emma); err != nil {
 		t.Fatal(err)
 	}
-	if text, err := b.sched.Briefing(ctx, ann, ny, at, nil); err != nil || text != scheduler.EmptyBriefing {
+	if text, err := b.sched.Briefing(ctx, ann, ny, at, nil); err != nil || text != "Good morning! "+scheduler.EmptyDay {
 		t.Fatalf("no family events to show: %q, %v", text, err)
 	}
 }
