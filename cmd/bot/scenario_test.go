@@ -394,6 +394,20 @@ func TestScenarios(t *testing.T) {
 		mustContain(t, r, "serviced in May")
 	})
 
+	t.Run("what was written is found as a note or as a remembered fact", func(t *testing.T) {
+		c := newChatter(t, base, app, "Noor", "UTC")
+		// "note: …" is remembered as a fact, without the "note:".
+		mustContain(t, c.say("note: the shed key is under the blue pot"), "shed key is under the blue pot")
+		c.say("take a note: call the plumber about the leak")
+		r := c.say("What did I write about the shed?")
+		mustContain(t, r, "under the blue pot")
+		if strings.Contains(strings.ToLower(r.Text), "note:") {
+			t.Fatalf("the fact kept its 'note:' prefix: %q", r.Text)
+		}
+		// Asked like a fact, written as a note.
+		mustContain(t, c.say("What did I write about the plumber?"), "plumber about the leak")
+	})
+
 	t.Run("moving an event to a time keeps its date", func(t *testing.T) {
 		c := newChatter(t, base, app, "Tam", "UTC")
 		c.say("Add dentist appointment tomorrow at 10am to my calendar")

@@ -345,7 +345,7 @@ func StripTimes(title string, ref time.Time) string {
 // "don't forget that X", "fyi X"; a clause that is itself a statement of
 // fact ("my sister's name is Anna") is the fact.
 func fact(cl, lc string) string {
-	if f, ok := after(cl, lc, "remember that ", "don't forget that ", "dont forget that ", "keep in mind that ", "note that ", "make a mental note that ", "for future reference ", "for the record ", "fyi ", "just so you know ", "remember ", "keep in mind "); ok {
+	if f, ok := after(cl, lc, "remember that ", "don't forget that ", "dont forget that ", "keep in mind that ", "note that ", "note: ", "make a mental note that ", "for future reference ", "for the record ", "fyi ", "just so you know ", "remember ", "keep in mind "); ok {
 		return tidy(f)
 	}
 	if isRequestVerb(lc) {

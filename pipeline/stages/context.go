@@ -80,7 +80,10 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 				return c, fmt.Errorf("context: events: %w", err)
 			}
 		}
-		if domains[nlu.Keep] {
+		// "What did I write about the plumber?" may be a note or a
+		// remembered fact, whichever domain the classifier named: a
+		// question about what was written looks in both.
+		if domains[nlu.Keep] || u.Intent == nlu.AskInfo && aboutWriting(text) {
 			if c.Notes, c.NotesFound, err = s.notes(ctx, uid, text); err != nil {
 				return c, err
 			}
@@ -115,6 +118,18 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 		}
 	}
 	return c, nil
+}
+
+// aboutWriting reports whether a question asks what the user wrote or
+// noted down.
+func aboutWriting(text string) bool {
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		switch strings.Trim(w, "?!.,;:\"'“”‘’()") {
+		case "write", "wrote", "written", "note", "notes", "noted", "jot", "jotted":
+			return true
+		}
+	}
+	return false
 }
 
 // notes finds the notes a message is about by its content words ("what
@@ -193,7 +208,8 @@ var questionWords = func() map[string]bool {
 		a an the my our your his her their its me i you we us it this that these those
 		of to in on at for about from with by
 		tell remind recall know remember please again any anything something
-		forget delete remove erase drop`) {
+		forget delete remove erase drop
+		write wrote written say said note notes noted jot jotted down`) {
 		m[w] = true
 	}
 	return m

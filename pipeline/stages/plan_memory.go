@@ -51,7 +51,7 @@ func planMemory(_ context.Context, in PlanInput) (Plan, error) {
 // factOf reads what to remember out of a clause: what follows "remember
 // that" and the like, or the clause itself when it states something.
 func factOf(text string) string {
-	if rest, _, ok := afterAny(text, "remember that ", "don't forget that ", "dont forget that ", "do not forget that ", "keep in mind that ", "note that ", "make a mental note that ", "for future reference ", "for the record ", "fyi ", "just so you know ", "remember ", "keep in mind "); ok {
+	if rest, _, ok := afterAny(text, "remember that ", "don't forget that ", "dont forget that ", "do not forget that ", "keep in mind that ", "note that ", "note: ", "make a mental note that ", "for future reference ", "for the record ", "fyi ", "just so you know ", "remember ", "keep in mind "); ok {
 		return rest
 	}
 	if startsWithCommand(asciiLower(strings.TrimSpace(text))) {

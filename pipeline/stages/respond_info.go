@@ -251,9 +251,30 @@ func (r *TemplateResponder) answerTasks(in RespondInput) string {
 // the question ("When is John's birthday?" finds "John's birthday is
 // March 15th").
 func (r *TemplateResponder) answerMemory(in RespondInput) string {
+	hits := memoryHits(in)
+	if len(hits) == 0 {
+		if in.Context.NotesFound > 0 {
+			// Asked as a fact, written as a note.
+			return r.answerNotes(in)
+		}
+		return r.noMemory(in)
+	}
+	var out []string
+	for _, m := range hits {
+		out = append(out, asSentence(toSecondPerson(m.Content)))
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return "Here's what I know: " + strings.Join(out, " ")
+}
+
+// memoryHits are the (at most 3) memories that share the most words with
+// the question, none when no memory shares half of them.
+func memoryHits(in RespondInput) []hearth.Memory {
 	q := matchWords(in.Text)
 	if len(q) == 0 || len(in.Context.Memories) == 0 {
-		return r.noMemory(in)
+		return nil
 	}
 	names := questionNames(in.Text)
 	best := 0.0
@@ -283,20 +304,10 @@ memories:
 			hits = append(hits, m)
 		}
 	}
-	if len(hits) == 0 {
-		return r.noMemory(in)
-	}
 	if len(hits) > 3 {
 		hits = hits[:3]
 	}
-	var out []string
-	for _, m := range hits {
-		out = append(out, asSentence(toSecondPerson(m.Content)))
-	}
-	if len(out) == 1 {
-		return out[0]
-	}
-	return "Here's what I know: " + strings.Join(out, " ")
+	return hits
 }
 
 // questionNames are the capitalised words of a question other than its
@@ -320,7 +331,13 @@ func (r *TemplateResponder) noMemory(in RespondInput) string {
 
 func (r *TemplateResponder) answerNotes(in RespondInput) string {
 	notes := in.Context.Notes
+	// "What did I write about the boiler?" may be about something said
+	// as a fact ("note: the boiler code is 4471" is remembered, not a
+	// Keep note): a matching memory answers when no note does.
 	if len(notes) == 0 {
+		if len(memoryHits(in)) > 0 {
+			return r.answerMemory(in)
+		}
 		return "You don't have any notes or lists yet."
 	}
 	titles := make([]string, len(notes))
@@ -349,6 +366,9 @@ func (r *TemplateResponder) answerNotes(in RespondInput) string {
 		hits = []int{0}
 	}
 	if len(hits) == 0 {
+		if len(memoryHits(in)) > 0 {
+			return r.answerMemory(in)
+		}
 		return "I couldn't find that. Your notes are: " + andList(titles) + "."
 	}
 	n := notes[hits[0]]
