@@ -100,27 +100,19 @@ func planTaskRef(in PlanInput, kind action.Kind, ref string) (Plan, error) {
 	if ref == "" {
 		return p, needDetails("which task")
 	}
-	var open []hearth.Task
-	var titles []string
-	for _, t := range in.Context.Tasks {
-		if t.Status == hearth.TaskOpen || t.Status == "" {
-			open = append(open, t)
-			titles = append(titles, t.Title)
-		}
-	}
-	hits := bestMatches(ref, titles)
-	if len(hits) == 0 {
+	matched := matchingOpenTasks(ref, in.Context.Tasks)
+	if len(matched) == 0 {
 		return p, needDetails("no open task matches %q", ref)
 	}
 	var labels []string
 	var acts []action.Action
-	for _, i := range hits {
-		a, err := action.New(kind, action.TaskRefArgs{ID: open[i].ID, Title: open[i].Title})
+	for _, t := range matched {
+		a, err := action.New(kind, action.TaskRefArgs{ID: t.ID, Title: t.Title})
 		if err != nil {
 			return plannedErr(p, err)
 		}
 		acts = append(acts, a)
-		labels = append(labels, taskLabel(open[i], in.Context))
+		labels = append(labels, taskLabel(t, in.Context))
 	}
 	if len(acts) == 1 {
 		p.Actions = acts
@@ -171,22 +163,13 @@ func planTaskMove(in PlanInput, text string) (Plan, error) {
 	if m == nil {
 		return p, needDetails("when to move it to")
 	}
-	var open []hearth.Task
-	var titles []string
-	for _, t := range in.Context.Tasks {
-		if t.Status == hearth.TaskOpen || t.Status == "" {
-			open = append(open, t)
-			titles = append(titles, t.Title)
-		}
-	}
-	hits := bestMatches(ref, titles)
-	if len(hits) == 0 {
+	matched := matchingOpenTasks(ref, in.Context.Tasks)
+	if len(matched) == 0 {
 		return p, needDetails("no open task matches %q", ref)
 	}
 	var labels []string
 	var acts []action.Action
-	for _, i := range hits {
-		t := open[i]
+	for _, t := range matched {
 		due, allDay := movedDue(t, m, in.Context)
 		if due.IsZero() {
 			return p, needDetails("a time to move it to")
@@ -204,6 +187,23 @@ func planTaskMove(in PlanInput, text string) (Plan, error) {
 	}
 	p.Question = askChoice("Which one should I move?", labels, acts)
 	return p, nil
+}
+
+// matchingOpenTasks are the open tasks whose titles match ref best.
+func matchingOpenTasks(ref string, tasks []hearth.Task) []hearth.Task {
+	var open []hearth.Task
+	var titles []string
+	for _, t := range tasks {
+		if t.Status == hearth.TaskOpen || t.Status == "" {
+			open = append(open, t)
+			titles = append(titles, t.Title)
+		}
+	}
+	var out []hearth.Task
+	for _, i := range bestMatches(ref, titles) {
+		out = append(out, open[i])
+	}
+	return out
 }
 
 // movedDue is when task t is due once moved to m: a time of day alone
