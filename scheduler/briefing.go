@@ -170,7 +170,7 @@ func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayS
 }
 
 // familyWhen says when a family member's event is, in the reader's zone:
-// "Today 6:00 PM", "Tomorrow", "Friday, November 27 9:00 AM". An all-day
+// "Today at 6:00 PM", "Tomorrow", "Friday, November 27 at 9:00 AM". An all-day
 // event is on its date in its owner's zone; one that began before today
 // is "Ongoing".
 func (s *Scheduler) familyWhen(e store.FamilyEvent, today recur.Date, loc *time.Location) string {
@@ -194,7 +194,7 @@ func (s *Scheduler) familyWhen(e store.FamilyEvent, today recur.Date, loc *time.
 	if e.AllDay {
 		return when + " (all day)"
 	}
-	return when + " " + e.Start.In(loc).Format("3:04 PM")
+	return when + " at " + e.Start.In(loc).Format("3:04 PM")
 }
 
 func placeWords(location string) string {

@@ -10,6 +10,7 @@ const (
 	High
 )
 
+// String names the risk as logs and traces show it.
 func (r Risk) String() string {
 	if r == High {
 		return "high"
