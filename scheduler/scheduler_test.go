@@ -607,3 +607,55 @@ func TestSnoozedTaskReminderEndsWithTheTask(t *testing.T) {
 		t.Fatalf("the snooze of a done task fired: %+v", ms)
 	}
 }
+
+// "Cancel" on a task's reminders holds for its due date: moving the task
+// to another date brings them back, for the new date; editing something
+// else does not.
+func TestCancelledTaskRemindsAgainWhenMoved(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "America/New_York")
+	b.stopBriefings(t)
+	ctx := context.Background()
+	ny, _ := time.LoadLocation("America/New_York")
+	d := time.Now().In(ny).AddDate(0, 0, 5)
+	due := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ny)
+	task := b.task(t, "Renew the passport", due, true)
+	b.plan(t)
+	upcoming := func() []store.Schedule {
+		t.Helper()
+		up, err := b.st.UpcomingSchedules(ctx, b.user.User.ID, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return up
+	}
+	up := upcoming()
+	if len(up) != 1 {
+		t.Fatalf("upcoming %+v; want the task's", up)
+	}
+	if err := b.st.MuteSchedule(ctx, b.user.User.ID, up[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	title := "Renew both passports"
+	if _, _, err := b.st.UpdateTask(ctx, b.user.User.ID, task.ID, hearth.TaskUpdate{Title: &title}); err != nil {
+		t.Fatal(err)
+	}
+	b.plan(t)
+	if up := upcoming(); len(up) != 0 {
+		t.Fatalf("after a rename, upcoming %+v; want none (cancelled)", up)
+	}
+	moved := due.AddDate(0, 0, 7)
+	if _, _, err := b.st.UpdateTask(ctx, b.user.User.ID, task.ID, hearth.TaskUpdate{Due: &moved}); err != nil {
+		t.Fatal(err)
+	}
+	b.plan(t)
+	up = upcoming()
+	if len(up) != 1 {
+		t.Fatalf("after the move, upcoming %+v; want the task's again", up)
+	}
+	// 7 days before the new date, at 09:00: later than anything the old
+	// date would have reminded on.
+	if want := time.Date(moved.Year(), moved.Month(), moved.Day()-7, 9, 0, 0, 0, ny); !up[0].NextAt.Equal(want) {
+		t.Fatalf("next reminder %v; want %v", up[0].NextAt.In(ny), want)
+	}
+}

@@ -235,6 +235,16 @@ func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(Changed
 		ON CONFLICT (kind, item_id) DO UPDATE SET updated_at = now()`, since); err != nil {
 		return 0, fmt.Errorf("store sync schedules: rows: %w", translate(err))
 	}
+	// A task whose reminders were cancelled and which has since moved to
+	// another due date reminds again, for the new date.
+	if _, err := s.pool.Exec(ctx, `
+		UPDATE schedules s SET muted = false, detail = s.detail - 'muted_due', updated_at = now()
+		FROM tasks t
+		WHERE s.kind = 'task' AND s.item_id = t.id AND s.muted AND t.updated_at > $1
+		  AND t.due IS NOT NULL AND s.detail ? 'muted_due'
+		  AND t.due IS DISTINCT FROM (s.detail->>'muted_due')::timestamptz`, since); err != nil {
+		return 0, fmt.Errorf("store sync schedules: moved tasks: %w", translate(err))
+	}
 	if err := s.syncBirthdays(ctx, since, batch, parse); err != nil {
 		return 0, err
 	}
@@ -423,8 +433,14 @@ func (s *Store) MuteSchedule(ctx context.Context, userID, id int64) error {
 		if err != nil {
 			return notFound(err, "schedule", id)
 		}
-		if ScheduleKind(kind) == ScheduleReminder {
+		switch ScheduleKind(kind) {
+		case ScheduleReminder:
 			_, err = tx.Exec(ctx, `UPDATE reminders SET cancelled_at = COALESCE(cancelled_at, now()) WHERE id = $1`, item)
+		case ScheduleTask:
+			// Cancelled for this due date: moving the task to another
+			// one (see SyncSchedules) brings its reminders back.
+			_, err = tx.Exec(ctx, `UPDATE schedules s SET detail = s.detail || jsonb_build_object('muted_due', t.due)
+				FROM tasks t WHERE s.id = $1 AND t.id = s.item_id`, id)
 		}
 		return err
 	})
