@@ -189,3 +189,38 @@ func TestGreeting(t *testing.T) {
 		}
 	}
 }
+
+// Memories and chat commands are what users typed: parsing them never
+// panics, and what is accepted is a real date or time of day.
+func FuzzParseBirthday(f *testing.F) {
+	for _, s := range []string{"John's birthday is March 15th", "our anniversary is on the 3rd of June",
+		"Mia's bday is 2/29", "Bob's birthday is February 30", "birthday is", "'s birthday is 13/45"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		d, ok := ParseBirthday(store.ChangedMemory{Content: content})
+		if !ok {
+			return
+		}
+		if d.Month < 1 || d.Month > 12 || d.Day < 1 || d.Day > daysIn(time.Month(d.Month)) {
+			t.Fatalf("%q: accepted month %d day %d", content, d.Month, d.Day)
+		}
+	})
+}
+
+func FuzzParseClockWords(f *testing.F) {
+	for _, s := range []string{"6:45", "6:45am", "7 pm", "18:30", "0 pm", "12am", "25:00", "9:99"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if tod, ok := parseClockWords(s); ok && !tod.Valid() {
+			t.Fatalf("%q: accepted %+v", s, tod)
+		}
+	})
+}
+
+// daysIn is the most days month can have (February: 29, for birthdays on
+// leap days).
+func daysIn(m time.Month) int {
+	return time.Date(2024, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
