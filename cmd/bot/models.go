@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -137,7 +138,7 @@ func parsePrices(s string) (stages.Prices, error) {
 		}
 		pi, err1 := strconv.ParseFloat(strings.TrimSpace(in), 64)
 		po, err2 := strconv.ParseFloat(strings.TrimSpace(outp), 64)
-		if err1 != nil || err2 != nil || pi < 0 || po < 0 {
+		if err1 != nil || err2 != nil || !(pi >= 0 && po >= 0) || math.IsInf(pi, 0) || math.IsInf(po, 0) {
 			return nil, fmt.Errorf("%q: prices must be non-negative numbers (dollars per million tokens)", entry)
 		}
 		out[strings.TrimSpace(model)] = stages.Price{Input: pi, Output: po}
