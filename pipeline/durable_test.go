@@ -1,9 +1,11 @@
 package pipeline_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -385,13 +387,15 @@ func TestFailingTurnApologisesAndMovesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "both replies", func() bool { _, sent := b.sent.snapshot(); return len(sent) == 2 })
-	// The conversation's order is the transcript's: the apology, then the
-	// next turn's answer. (Their two deliver jobs may reach the platform in
+	// The turns answered in order: the apology was written first, then the
+	// next turn's answer. (The two deliver jobs run in parallel, so they
+	// may reach the platform, and take their places in the transcript, in
 	// either order; see the closing note of session 2.)
 	msgs, err := b.store.Messages(ctx, r.ConversationID, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
+	slices.SortFunc(msgs, func(a, b pipeline.Message) int { return cmp.Compare(a.ID, b.ID) })
 	var replies []string
 	for _, m := range msgs {
 		if m.From == pipeline.FromBot {
