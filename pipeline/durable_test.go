@@ -386,22 +386,25 @@ func TestFailingTurnApologisesAndMovesOn(t *testing.T) {
 	if _, err := b.inbox.Accept(ctx, message("eve", "p2", "after")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "both replies", func() bool { _, sent := b.sent.snapshot(); return len(sent) == 2 })
 	// The turns answered in order: the apology was written first, then the
 	// next turn's answer. (The two deliver jobs run in parallel, so they
 	// may reach the platform, and take their places in the transcript, in
 	// either order; see the closing note of session 2.)
-	msgs, err := b.store.Messages(ctx, r.ConversationID, 0, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.SortFunc(msgs, func(a, b pipeline.Message) int { return cmp.Compare(a.ID, b.ID) })
 	var replies []string
-	for _, m := range msgs {
-		if m.From == pipeline.FromBot {
-			replies = append(replies, m.Text)
+	waitFor(t, "both replies delivered", func() bool {
+		msgs, err := b.store.Messages(ctx, r.ConversationID, 0, 10)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		slices.SortFunc(msgs, func(a, b pipeline.Message) int { return cmp.Compare(a.ID, b.ID) })
+		replies = nil
+		for _, m := range msgs {
+			if m.From == pipeline.FromBot {
+				replies = append(replies, m.Text)
+			}
+		}
+		return len(replies) == 2
+	})
 	if len(replies) != 2 || replies[0] == "fine" || replies[1] != "fine" {
 		t.Fatalf("bot lines %q: want an apology, then the next turn's answer", replies)
 	}
