@@ -55,6 +55,39 @@ func (w *DeliverWorker) edit(ctx context.Context, log *slog.Logger, d Delivery) 
 	return nil
 }
 
+// awaitEarlier holds d back while an earlier message of its conversation
+// is still on its way, for up to OrderWait.
+func (w *DeliverWorker) awaitEarlier(ctx context.Context, log *slog.Logger, d Delivery) error {
+	if w.OrderWait < 0 {
+		return nil
+	}
+	wait := w.OrderWait
+	if wait == 0 {
+		wait = 10 * time.Second
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		pending, err := w.store.EarlierUndelivered(ctx, d.ConversationID, d.MessageID, orderWindow)
+		if err != nil {
+			return fmt.Errorf("deliver message %d: %w", d.MessageID, err)
+		}
+		if !pending {
+			return nil
+		}
+		if !time.Now().Before(deadline) {
+			log.WarnContext(ctx, "an earlier message of the conversation is still undelivered; sending this one anyway", "waited", wait)
+			return nil
+		}
+		t := time.NewTimer(orderPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
 // retryAfter is how long a platform asked to wait before the next try.
 func retryAfter(err error) (time.Duration, bool) {
 	var ra *RetryAfterError
@@ -99,7 +132,22 @@ type DeliveryStore interface {
 	// MarkDelivered records the platform id and makes the message visible
 	// in the transcript; a second call for the same message does nothing.
 	MarkDelivered(ctx context.Context, messageID int64, platformMessageID string) error
+	// EarlierUndelivered reports whether the conversation has a bot
+	// message older than messageID, written within window, that is not
+	// delivered yet.
+	EarlierUndelivered(ctx context.Context, conversationID, messageID int64, window time.Duration) (bool, error)
 }
+
+// Delivery order. Each message has its own job and they run in parallel,
+// so a reply could overtake the one before it (an apology after a failed
+// turn, then the next answer). A message waits, up to OrderWait, for the
+// conversation's earlier messages of the last orderWindow; a predecessor
+// that keeps failing delays the ones after it by OrderWait at most, and
+// one older than orderWindow never holds anything up.
+const (
+	orderWindow = 10 * time.Minute
+	orderPoll   = 25 * time.Millisecond
+)
 
 // DeliverWorker sends stored bot messages through the Sender of their
 // channel, retrying failures with exponential backoff.
@@ -114,6 +162,10 @@ type DeliverWorker struct {
 	Backoff func(attempt int) time.Duration
 	// Now is the clock retries are scheduled from. Defaults to time.Now.
 	Now func() time.Time
+	// OrderWait is how long a message waits for the conversation's
+	// earlier ones to be delivered before it is sent anyway. Defaults to
+	// 10 seconds; negative turns the wait off.
+	OrderWait time.Duration
 }
 
 // NewDeliverWorker returns a worker sending through senders by channel.
@@ -121,7 +173,7 @@ func NewDeliverWorker(store DeliveryStore, senders map[Channel]Sender, log *slog
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &DeliverWorker{store: store, senders: senders, log: log, metric: metrics, Backoff: DefaultBackoff, Now: time.Now}
+	return &DeliverWorker{store: store, senders: senders, log: log, metric: metrics, Backoff: DefaultBackoff, Now: time.Now, OrderWait: 10 * time.Second}
 }
 
 // DefaultBackoff doubles from one second and stops growing at five minutes.
@@ -160,6 +212,9 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	if !ok {
 		w.metric.delivery(d.Channel, "no_sender")
 		return river.JobCancel(fmt.Errorf("deliver message %d: no sender for channel %q", d.MessageID, d.Channel))
+	}
+	if err := w.awaitEarlier(ctx, log, d); err != nil {
+		return err
 	}
 	platformID, err := sender.Send(ctx, d)
 	if err != nil {

@@ -331,6 +331,29 @@ func TestFailingSenderDeliversExactlyOnce(t *testing.T) {
 	}
 }
 
+// A conversation's replies reach the platform in the order they were
+// written, even when the first one's delivery fails and is retried while
+// the second one's job is ready.
+func TestRepliesAreDeliveredInOrder(t *testing.T) {
+	t.Parallel()
+	b := setup(t, newCountingHandler())
+	b.sent.FailFirst = 1
+	newClient(t, b, true)
+	ctx := context.Background()
+	for i, text := range []string{"first", "second", "third"} {
+		if _, err := b.inbox.Accept(ctx, message("fay", fmt.Sprintf("evt-order-%d", i), text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "three replies sent", func() bool { _, sent := b.sent.snapshot(); return len(sent) == 3 })
+	_, sent := b.sent.snapshot()
+	for i := 1; i < len(sent); i++ {
+		if sent[i].MessageID < sent[i-1].MessageID {
+			t.Fatalf("message %d reached the platform before message %d", sent[i].MessageID, sent[i-1].MessageID)
+		}
+	}
+}
+
 // A platform's rate limit is waited out as long as it asked (an hour here),
 // not by the worker's own backoff (a millisecond in these tests), and the
 // wait costs the message none of its attempts.
@@ -387,9 +410,8 @@ func TestFailingTurnApologisesAndMovesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The turns answered in order: the apology was written first, then the
-	// next turn's answer. (The two deliver jobs run in parallel, so they
-	// may reach the platform, and take their places in the transcript, in
-	// either order; see the closing note of session 2.)
+	// next turn's answer (TestRepliesAreDeliveredInOrder checks that they
+	// also reach the platform in that order).
 	var replies []string
 	waitFor(t, "both replies delivered", func() bool {
 		msgs, err := b.store.Messages(ctx, r.ConversationID, 0, 10)

@@ -49,6 +49,22 @@ func (s *Store) MarkDelivered(ctx context.Context, messageID int64, platformMess
 	return nil
 }
 
+// EarlierUndelivered reports whether conversationID has a bot message
+// older than messageID, created within window, not delivered yet: the
+// deliver worker keeps a conversation's replies in order with it.
+func (s *Store) EarlierUndelivered(ctx context.Context, conversationID, messageID int64, window time.Duration) (bool, error) {
+	var pending bool
+	err := s.pool.QueryRow(ctx, `
+		SELECT EXISTS (
+			SELECT 1 FROM messages
+			WHERE conversation_id = $1 AND sender = 'bot' AND id < $2 AND delivered_at IS NULL
+			  AND created_at > now() - $3::interval)`, conversationID, messageID, window).Scan(&pending)
+	if err != nil {
+		return false, fmt.Errorf("store earlier undelivered %d: %w", messageID, translate(err))
+	}
+	return pending, nil
+}
+
 // Messages returns up to limit visible messages of a conversation with a
 // seq greater than after, oldest first.
 func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit int) ([]pipeline.Message, error) {
