@@ -104,21 +104,26 @@ func planTaskRef(in PlanInput, kind action.Kind, ref string) (Plan, error) {
 	if len(matched) == 0 {
 		return p, needDetails("no open task matches %q", ref)
 	}
+	return actOnTasks(p, kind, matched, in.Context, "Which one?")
+}
+
+// actOnTasks plans kind on the one task, or asks which of several.
+func actOnTasks(p Plan, kind action.Kind, tasks []hearth.Task, c Context, ask string) (Plan, error) {
 	var labels []string
 	var acts []action.Action
-	for _, t := range matched {
+	for _, t := range tasks {
 		a, err := action.New(kind, action.TaskRefArgs{ID: t.ID, Title: t.Title})
 		if err != nil {
 			return plannedErr(p, err)
 		}
 		acts = append(acts, a)
-		labels = append(labels, taskLabel(t, in.Context))
+		labels = append(labels, taskLabel(t, c))
 	}
 	if len(acts) == 1 {
 		p.Actions = acts
 		return p, nil
 	}
-	p.Question = askChoice("Which one?", labels, acts)
+	p.Question = askChoice(ask, labels, acts)
 	return p, nil
 }
 
@@ -126,22 +131,7 @@ func planTaskRef(in PlanInput, kind action.Kind, ref string) (Plan, error) {
 // named ("I paid the rent"), asking which when several match as well.
 func planTasksDone(in PlanInput, done []hearth.Task) (Plan, error) {
 	p := Plan{Understood: "mark “" + done[0].Title + "” as done"}
-	var labels []string
-	var acts []action.Action
-	for _, t := range done {
-		a, err := action.New(action.TaskComplete, action.TaskRefArgs{ID: t.ID, Title: t.Title})
-		if err != nil {
-			return plannedErr(p, err)
-		}
-		acts = append(acts, a)
-		labels = append(labels, taskLabel(t, in.Context))
-	}
-	if len(acts) == 1 {
-		p.Actions = acts
-		return p, nil
-	}
-	p.Question = askChoice("Which one did you do?", labels, acts)
-	return p, nil
+	return actOnTasks(p, action.TaskComplete, done, in.Context, "Which one did you do?")
 }
 
 // planTaskMove changes when an open task is due: "move the rent task to
