@@ -399,12 +399,15 @@ func (s *Store) PlanDue(ctx context.Context, until time.Time, batch int, plan fu
 	}
 }
 
-// UpcomingSchedules returns a user's schedules that will still remind,
-// soonest first, at most limit.
+// UpcomingSchedules returns a user's schedules that will still remind, at
+// most limit, in the order they were made: "cancel reminder 2" must name
+// what the list showed as 2, even if a reminder set since (its schedule
+// appears at the planner's next sync) or an occurrence that fired would
+// reorder a soonest-first list.
 func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]Schedule, error) {
 	rows, err := s.pool.Query(ctx, scheduleSelect+`
 		WHERE s.user_id = $1 AND s.kind <> 'briefing' AND s.next_at IS NOT NULL AND NOT s.muted
-		ORDER BY s.next_at, s.id LIMIT $2`, userID, limitOf(limit))
+		ORDER BY s.id LIMIT $2`, userID, limitOf(limit))
 	if err != nil {
 		return nil, fmt.Errorf("store upcoming schedules: %w", translate(err))
 	}

@@ -147,6 +147,20 @@ func TestSchedulerScenarios(t *testing.T) {
 		}
 	})
 
+	t.Run("a reminder's number in the list stays its number", func(t *testing.T) {
+		c := newChatter(t, base, app, "Pia", "Europe/Berlin")
+		c.say("stop my briefings")
+		mustContain(t, c.say("remind me every Tuesday at 7pm to take the bins out"), "every Tuesday")
+		// A task reminder sooner than the bins: its schedule appears at the
+		// planner's next sync, after the list was shown.
+		mustContain(t, c.say("remind me tomorrow at 9 to call the bank"), "call the bank")
+		list := c.say("list my reminders")
+		mustContain(t, list, "1. “Take the bins out”")
+		fireDue(t, app, sched)
+		mustContain(t, c.say("cancel reminder 1"), "cancelled", "take the bins out")
+		mustContain(t, c.say("list my reminders"), "1. “Call the bank”")
+	})
+
 	t.Run("a birthday told in chat reminds 3 days before", func(t *testing.T) {
 		c := newChatter(t, base, app, "Xan", "Europe/Berlin")
 		c.say("Remember that John's birthday is March 15th")
