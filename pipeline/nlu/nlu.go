@@ -185,9 +185,29 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Find my note on the trip" changes nothing: it asks for a note.
 		res.Intent = AskInfo
 	}
+	if res.Intent == AskInfo && !question && slices.Contains(res.Domains, Calendar) && eventStatement(tokens) {
+		// "I have a doctor's appointment next Tuesday at 3pm" tells of an
+		// event to keep; "Do I have …?" asks about one.
+		res.Intent = RequestAction
+	}
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
 	return res
+}
+
+// eventStatement reports whether tokens say the user has something on
+// ("I have a …", "I've got …", "we have …"), as opposed to asking.
+func eventStatement(tokens []string) bool {
+	if len(tokens) < 3 {
+		return false
+	}
+	switch {
+	case (tokens[0] == "i" || tokens[0] == "we") && (tokens[1] == "have" || tokens[1] == "got"):
+		return true
+	case (tokens[0] == "ive" || tokens[0] == "weve") && tokens[1] == "got":
+		return true
+	}
+	return false
 }
 
 // maxClauses caps how many clauses of a message are scored on their own.

@@ -49,6 +49,9 @@ func TestClassify(t *testing.T) {
 		{"remember that John's birthday is March 15th", nil, RequestAction, []Domain{Memory}},
 		{"When is John's birthday?", nil, AskInfo, []Domain{Memory}},
 		{"what's on my calendar tomorrow", nil, AskInfo, []Domain{Calendar}},
+		// Having something on tells of an event; asking whether one has asks.
+		{"I have a doctor's appointment next Tuesday at 3pm", nil, RequestAction, []Domain{Calendar}},
+		{"do I have a doctor's appointment next Tuesday?", nil, AskInfo, []Domain{Calendar}},
 		{"I'm overwhelmed, help me figure out what to focus on", nil, DiscussWork, nil},
 		{"what should I work on first", nil, DiscussWork, nil},
 		// Short answers need something to answer.

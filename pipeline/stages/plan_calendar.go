@@ -264,7 +264,8 @@ func planEventCreate(in PlanInput, text string, whole bool) (Plan, error) {
 		title = eventTitleOf(text)
 	}
 	title = stripTimeWords(title, in.Context)
-	title = upperFirst(tidySlot(trimWordsLeft(tidySlot(title), "a", "an", "the", "my", "our")))
+	// "I have a doctor's appointment …" is about "Doctor's appointment".
+	title = upperFirst(tidySlot(trimWordsLeft(tidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "a", "an", "the", "my", "our")))
 	p := Plan{Understood: "add an event to your calendar"}
 	if title == "" || isPronoun(title) {
 		return p, needDetails("what the event is")

@@ -172,6 +172,19 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v", a)
 			}
 		}},
+		// Telling of an event keeps it, under its own name.
+		{"I have a doctor's appointment on Thursday at 3pm", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Doctor's appointment" || !a.Start.Equal(at(12, 15, 0)) {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"I've got a dentist appointment on Friday at 10am", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Dentist appointment" || !a.Start.Equal(at(13, 10, 0)) {
+				t.Errorf("got %+v", a)
+			}
+		}},
 		{"Remind me to take out the trash", func(t *testing.T, p plannedTurn) {
 			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
 			if a.Title != "Take out the trash" || !a.Due.IsZero() {

@@ -505,7 +505,7 @@ func (r *TemplateResponder) chat(in RespondInput) string {
 	case hasCue(lc, "bye", "goodbye", "good night", "goodnight", "see you", "see ya", "later", "ttyl"):
 		return r.variant(in.Text, "bye", "Take care!", "See you later!", "Bye for now — I'm here whenever you need me.")
 	case hasCue(lc, "what can you do", "what do you do", "help", "who are you", "what are you", "are you a bot", "are you real", "how do you work", "what can i ask"):
-		return "I can keep your to-do list with due dates, add things to your calendar, remember facts like birthdays, keep notes and lists, and draft emails for you to approve. Try “Remind me to call mom tomorrow at 5pm”."
+		return "I can keep your to-do list and remind you when things are due, add things to your calendar, remember facts like birthdays, keep notes and lists, draft emails for you to approve, and send you a briefing each morning. Try “Remind me to call mom tomorrow at 5pm” or “briefing now”."
 	case hasCue(lc, "how are you", "how's it going", "hows it going", "how are things", "how're you", "what's up", "whats up", "how have you been", "how you doing"):
 		return r.variant(in.Text, "howareyou", "Doing well, thanks for asking! What can I do for you?", "I'm good, thanks! How can I help today?", "All good here! What's on your mind?")
 	case hasCue(lc, "hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "yo", "morning"):
