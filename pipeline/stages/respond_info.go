@@ -224,14 +224,21 @@ func (r *TemplateResponder) answerTasks(in RespondInput) string {
 		// overdue included.
 		sp := questionSpan(in)
 		var due []hearth.Task
+		earlier := false
 		for _, t := range tasks {
 			if !t.Due.IsZero() && t.Due.Before(sp.to) {
 				due = append(due, t)
+				earlier = earlier || t.Due.Before(sp.from)
 			}
 		}
 		tasks, label = due, " due "+strings.TrimPrefix(sp.label, "on ")
 		if sp.label != "" && !sp.oneDay {
 			label = " due " + sp.label
+		}
+		if earlier && sp.oneDay {
+			// Something due before the day asked about is listed too: "due
+			// by tomorrow", not "due tomorrow: … (today at 10 PM)".
+			label = " due by " + strings.TrimPrefix(sp.label, "on ")
 		}
 	}
 	if len(tasks) == 0 {

@@ -323,3 +323,18 @@ func TestRespondVariants(t *testing.T) {
 		t.Error("an out-of-range picker still gives a reply")
 	}
 }
+
+// TestRespondDueBy: asked what is due tomorrow, a task due today is listed
+// too, under "due by tomorrow"; with nothing earlier it is "due tomorrow".
+func TestRespondDueBy(t *testing.T) {
+	t.Parallel()
+	c := planFixture(t)
+	c.Tasks = []hearth.Task{{ID: 9, Title: "Renew the passport", Status: hearth.TaskOpen, Due: c.Now.AddDate(0, 0, 1)}}
+	if got := respondTo(t, RespondInput{Text: "what's due tomorrow?", Context: c}); !strings.Contains(got, "due tomorrow:") || !strings.Contains(got, "Renew the passport") {
+		t.Errorf("only tomorrow's: %q", got)
+	}
+	c.Tasks = append(c.Tasks, hearth.Task{ID: 10, Title: "Stretch", Status: hearth.TaskOpen, Due: c.Now.Add(time.Hour)})
+	if got := respondTo(t, RespondInput{Text: "what's due tomorrow?", Context: c}); !strings.Contains(got, "due by tomorrow:") || !strings.Contains(got, "Stretch") {
+		t.Errorf("with one due today: %q", got)
+	}
+}
