@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 )
@@ -108,7 +109,7 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn) (string, bool, 
 		switch {
 		case inv.Started:
 			return "Your family is set up! 🏡 To invite someone, " + invite +
-				" Family members see each other's events and milestones in their briefings; " + lowerFirst(howToShare), true, nil
+				" Family members see each other's events and milestones in their briefings; " + prose.LowerFirst(howToShare), true, nil
 		case reStart.MatchString(text):
 			return "You're already in " + inv.Family.Name + " (" + membersWords(inv.Family) + "). To invite someone else, " + invite, true, nil
 		}
@@ -177,7 +178,7 @@ func (c *commands) join(ctx context.Context, uid int64, code string, told bool) 
 		}
 		return "That family code isn't valid any more (codes work once, for 10 minutes). Ask for a new one: someone in the family says “invite someone to my family”.", true, nil
 	case errors.As(err, &invalid):
-		return upperFirst(invalid.Reason) + ".", true, nil
+		return prose.UpperFirst(invalid.Reason) + ".", true, nil
 	case err != nil:
 		return "", true, err
 	}
@@ -286,7 +287,7 @@ func describe(f store.Family) string {
 	}
 	lines := []string{f.Name + ": you, " + namesWords(f) + "."}
 	for _, m := range f.Members {
-		lines = append(lines, "• "+m.Name+" sees "+tierWords(m.Sees, "your")+"; you see "+tierWords(m.Shows, possessive(m.Name))+".")
+		lines = append(lines, "• "+m.Name+" sees "+tierWords(m.Sees, "your")+"; you see "+tierWords(m.Shows, prose.Possessive(m.Name))+".")
 	}
 	return strings.Join(lines, "\n") + "\n" + howToShare
 }
@@ -320,29 +321,5 @@ func namesWords(f store.Family) string {
 	for _, m := range f.Members {
 		names = append(names, m.Name)
 	}
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-func possessive(who string) string {
-	if strings.HasSuffix(who, "s") {
-		return who + "'"
-	}
-	return who + "'s"
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToLower(s[:1]) + s[1:]
+	return prose.List(names)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/scheduler/recur"
 	"github.com/hearthbot/hearth/store"
@@ -101,7 +102,7 @@ func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayS
 		for in := 0; in <= 7; in++ {
 			day := addDays(today, in)
 			if int(day.Month) == b.Month && day.Day == b.Day {
-				what := possessive(b.About) + " " + b.What
+				what := prose.Possessive(b.About) + " " + b.What
 				switch in {
 				case 0:
 					bdays = append(bdays, bday{in, "• Today: " + what + " 🎉"})
@@ -216,15 +217,4 @@ func dedupe(xs []string) []string {
 
 func dateWords(d recur.Date) string {
 	return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC).Format("Monday, January 2")
-}
-
-func possessive(who string) string {
-	switch strings.ToLower(who) {
-	case "", "your":
-		return "your"
-	}
-	if strings.HasSuffix(who, "s") {
-		return who + "'"
-	}
-	return who + "'s"
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/scheduler/recur"
@@ -198,7 +199,7 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 		if _, err := set(upd); err != nil {
 			var bad *pipeline.InvalidError
 			if errors.As(err, &bad) {
-				return upperFirst(bad.Reason) + ".", true, nil
+				return prose.UpperFirst(bad.Reason) + ".", true, nil
 			}
 			return "", true, err
 		}
@@ -253,7 +254,7 @@ func (c *commands) recurring(ctx context.Context, t pipeline.Turn, loc *time.Loc
 	if err != nil {
 		return "", true, fmt.Errorf("encode rule: %w", err)
 	}
-	if _, err := c.st.CreateReminder(ctx, "event:"+strconv.FormatInt(t.Event.ID, 10), t.User.ID, upperFirst(title), b, first); err != nil {
+	if _, err := c.st.CreateReminder(ctx, "event:"+strconv.FormatInt(t.Event.ID, 10), t.User.ID, prose.UpperFirst(title), b, first); err != nil {
 		return "", true, err
 	}
 	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", title, rule.String(), whenWords(first, loc, now)), true, nil
@@ -269,7 +270,7 @@ func (c *commands) describe(sc store.Schedule, loc *time.Location) string {
 			return "“" + sc.Title + "” " + r.String() + " (next: " + when + ")"
 		}
 	case store.ScheduleBirthday:
-		return upperFirst(possessive(sc.Detail.About)+" "+sc.Detail.What) + " (next reminder: " + when + ")"
+		return prose.UpperFirst(prose.Possessive(sc.Detail.About)+" "+sc.Detail.What) + " (next reminder: " + when + ")"
 	case store.ScheduleTask:
 		return "“" + sc.Title + "” (task; next reminder: " + when + ")"
 	}

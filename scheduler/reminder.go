@@ -3,9 +3,9 @@ package scheduler
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/scheduler/recur"
 	"github.com/hearthbot/hearth/store"
@@ -58,11 +58,11 @@ func reminderMessage(sc store.Schedule, at time.Time, loc *time.Location, a Fire
 			bday.Year++
 			days = daysBetween(recur.DateOf(at, loc), bday)
 		}
-		what := possessive(sc.Detail.About) + " " + sc.Detail.What
+		what := prose.Possessive(sc.Detail.About) + " " + sc.Detail.What
 		if days == 0 {
 			text = "🎂 Today is " + what + "!"
 		} else {
-			text = fmt.Sprintf("🎂 %s is in %d days (%s).", upperFirst(what), days, dateWords(bday))
+			text = fmt.Sprintf("🎂 %s is in %d days (%s).", prose.UpperFirst(what), days, dateWords(bday))
 		}
 	default:
 		text = "⏰ Reminder: " + sc.Title
@@ -81,11 +81,4 @@ func daysBetween(a, b recur.Date) int {
 	ta := time.Date(a.Year, a.Month, a.Day, 12, 0, 0, 0, time.UTC)
 	tb := time.Date(b.Year, b.Month, b.Day, 12, 0, 0, 0, time.UTC)
 	return int(tb.Sub(ta).Round(24*time.Hour) / (24 * time.Hour))
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

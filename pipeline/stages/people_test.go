@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 )
 
 func TestPeopleNamed(t *testing.T) {
@@ -42,8 +43,8 @@ func TestLowering(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{"Call mom": "call mom", "Sarah's party": "Sarah's party", "NASA call": "NASA call"} {
-		if got := lowerFirst(in); got != want {
-			t.Errorf("lowerFirst(%q) = %q; want %q", in, got, want)
+		if got := prose.LowerFirst(in); got != want {
+			t.Errorf("prose.LowerFirst(%q) = %q; want %q", in, got, want)
 		}
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
@@ -315,15 +315,6 @@ func tidySlot(s string) string {
 	}
 }
 
-// upperFirst upper-cases the first letter: "call mom" → "Call mom".
-func upperFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 || unicode.IsUpper(r) {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
-
 // asSentence makes s a capitalised sentence ending in one full stop
 // (or the user's own "!" or "?").
 func asSentence(s string) string {
@@ -332,7 +323,7 @@ func asSentence(s string) string {
 	if s == "" {
 		return ""
 	}
-	s = upperFirst(s)
+	s = prose.UpperFirst(s)
 	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
 		s += "."
 	}

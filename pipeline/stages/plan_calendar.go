@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
@@ -265,7 +266,7 @@ func planEventCreate(in PlanInput, text string, whole bool) (Plan, error) {
 	}
 	title = stripTimeWords(title, in.Context)
 	// "I have a doctor's appointment …" is about "Doctor's appointment".
-	title = upperFirst(tidySlot(trimWordsLeft(tidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "a", "an", "the", "my", "our")))
+	title = prose.UpperFirst(tidySlot(trimWordsLeft(tidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "a", "an", "the", "my", "our")))
 	p := Plan{Understood: "add an event to your calendar"}
 	if title == "" || isPronoun(title) {
 		return p, needDetails("what the event is")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -144,7 +145,7 @@ func composeEmail(to, said, topic, from string) action.EmailArgs {
 		subject = topic
 		body = asSentence("I wanted to get in touch about " + topic)
 	}
-	subject = upperFirst(tidySlot(firstWords(tidySlot(subject), 6)))
+	subject = prose.UpperFirst(tidySlot(firstWords(tidySlot(subject), 6)))
 	var b strings.Builder
 	b.WriteString(emailGreeting(rcpts))
 	b.WriteString("\n\n")
@@ -166,7 +167,7 @@ func emailGreeting(rcpts []string) string {
 		case strings.Contains(r, "@"):
 		case strings.HasPrefix(lr, "the ") || strings.HasPrefix(lr, "my ") && !isKin(lr[3:]):
 		case isKin(strings.TrimPrefix(lr, "my ")):
-			names = append(names, upperFirst(strings.TrimPrefix(lr, "my ")))
+			names = append(names, prose.UpperFirst(strings.TrimPrefix(lr, "my ")))
 		case r[0] >= 'A' && r[0] <= 'Z':
 			names = append(names, r)
 		}
@@ -174,7 +175,7 @@ func emailGreeting(rcpts []string) string {
 	if len(names) == 0 || len(names) != len(rcpts) {
 		return "Hi,"
 	}
-	return "Hi " + andList(names) + ","
+	return "Hi " + prose.List(names) + ","
 }
 
 func isKin(w string) bool {
@@ -183,15 +184,4 @@ func isKin(w string) bool {
 		return true
 	}
 	return false
-}
-
-// andList joins "a", "b" and "c" as "a, b and c".
-func andList(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return ""
-	case 1:
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 )
@@ -114,7 +115,7 @@ func planListAdd(in PlanInput, item, list string) (Plan, error) {
 		p.Actions = []action.Action{a}
 		return p, nil
 	}
-	title := upperFirst(strings.ToLower(list))
+	title := prose.UpperFirst(strings.ToLower(list))
 	if !strings.Contains(strings.ToLower(title), "list") {
 		title += " list"
 	}

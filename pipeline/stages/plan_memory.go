@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 )
@@ -29,12 +30,12 @@ func planMemory(_ context.Context, in PlanInput) (Plan, error) {
 	if fact == "" || !whole && !strings.Contains(strings.ToLower(text), strings.ToLower(fact)) {
 		fact = factOf(text)
 	}
-	fact = upperFirst(tidySlot(fact))
+	fact = prose.UpperFirst(tidySlot(fact))
 	p := Plan{Understood: "remember something"}
 	if fact == "" || isPronoun(fact) {
 		return p, needDetails("what to remember")
 	}
-	p.Understood = "remember that " + lowerFirst(fact)
+	p.Understood = "remember that " + prose.LowerFirst(fact)
 	args := action.MemoryStoreArgs{
 		Content:  fact,
 		About:    aboutOf(fact, in.Understanding.Slots.People),
@@ -81,7 +82,7 @@ func planForget(in PlanInput, ref string) (Plan, error) {
 	if ref == "" || isPronoun(ref) {
 		return p, needDetails("what to forget")
 	}
-	p.Understood = "forget that " + lowerFirst(ref)
+	p.Understood = "forget that " + prose.LowerFirst(ref)
 	var texts []string
 	for _, m := range in.Context.Memories {
 		texts = append(texts, m.About+" "+m.Content)

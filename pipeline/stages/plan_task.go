@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
@@ -266,8 +267,8 @@ func planTaskCreate(in PlanInput, text string, whole bool) (Plan, error) {
 	if title == "" {
 		return p, needDetails("what the task is")
 	}
-	p.Understood = "add a task to " + lowerFirst(title)
-	args := action.TaskCreateArgs{Title: upperFirst(title), Priority: taskPriority(text)}
+	p.Understood = "add a task to " + prose.LowerFirst(title)
+	args := action.TaskCreateArgs{Title: prose.UpperFirst(title), Priority: taskPriority(text)}
 	args.Due, args.AllDay = dueOf(when, in.Context)
 	a, err := action.New(action.TaskCreate, args)
 	if err != nil {
@@ -366,19 +367,6 @@ func isPronoun(s string) bool {
 	return false
 }
 
-// lowerFirst lower-cases a leading capital unless the word looks like an
-// acronym or a name followed by more capitals ("NASA", "I").
-func lowerFirst(s string) string {
-	if len(s) < 2 || s[0] < 'A' || s[0] > 'Z' || s[1] < 'a' || s[1] > 'z' {
-		return s
-	}
-	// "Sarah's party": a possessive first word is a name.
-	if first, _, _ := strings.Cut(s, " "); strings.HasSuffix(first, "'s") || strings.HasSuffix(first, "’s") {
-		return s
-	}
-	return string(s[0]+'a'-'A') + s[1:]
-}
-
 // lowerLead lowercases a sentence's first word only when it is a common
 // word ("My sister's name…" → "my sister's name…"), so a fact that starts
 // with a name keeps it: "John likes dark chocolate".
@@ -387,7 +375,7 @@ func lowerLead(s string) string {
 	if !leadWords[strings.ToLower(first)] {
 		return s
 	}
-	return lowerFirst(s)
+	return prose.LowerFirst(s)
 }
 
 var leadWords = map[string]bool{

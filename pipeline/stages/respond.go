@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 )
@@ -114,7 +115,7 @@ func (r *TemplateResponder) outcomes(in RespondInput) string {
 	case len(done) == 1 && len(failed) == 0:
 		parts = append(parts, r.alone(in.Text, done[0]))
 	case len(done) > 0:
-		s := "I " + andList(pasts(done))
+		s := "I " + prose.List(pasts(done))
 		if len(failed) > 0 {
 			s += ", but couldn't " + failures(failed)
 		}
@@ -199,7 +200,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		p, _ := action.Decode[action.TaskRefArgs](o.Action)
 		title := quotedOr(p.Title, "the task")
 		t.past, t.verb = "marked "+title+" as done", "mark "+title+" as done"
-		t.alone = []string{"Nice work — I marked " + title + " as done.", "Done! " + upperFirst(title) + " is checked off."}
+		t.alone = []string{"Nice work — I marked " + title + " as done.", "Done! " + prose.UpperFirst(title) + " is checked off."}
 	case action.TaskDelete:
 		p, _ := action.Decode[action.TaskRefArgs](o.Action)
 		title := quotedOr(p.Title, "the task")
@@ -216,17 +217,17 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 	case action.MemoryStore:
 		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
 		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
-		t.past, t.verb = "noted that "+lowerFirst(fact), "save that "+lowerFirst(fact)
-		t.alone = []string{"Noted: " + upperFirst(fact) + ".", "Got it, I'll remember that " + lowerLead(fact) + "."}
+		t.past, t.verb = "noted that "+prose.LowerFirst(fact), "save that "+prose.LowerFirst(fact)
+		t.alone = []string{"Noted: " + prose.UpperFirst(fact) + ".", "Got it, I'll remember that " + lowerLead(fact) + "."}
 	case action.MemoryUpdate:
 		p, _ := action.Decode[action.MemoryUpdateArgs](o.Action)
 		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
-		t.past, t.verb = "updated what I know: "+lowerFirst(fact), "update that memory"
+		t.past, t.verb = "updated what I know: "+prose.LowerFirst(fact), "update that memory"
 	case action.MemoryForget:
 		p, _ := action.Decode[action.MemoryRefArgs](o.Action)
 		what := "that"
 		if p.Content != "" {
-			what = "that " + lowerFirst(strings.TrimRight(toSecondPerson(p.Content), ".!"))
+			what = "that " + prose.LowerFirst(strings.TrimRight(toSecondPerson(p.Content), ".!"))
 		}
 		t.past, t.verb = "forgot "+what, "forget "+what
 		t.alone = []string{"Okay, I've forgotten " + what + "."}
@@ -267,7 +268,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		}
 	case action.EmailDraft, action.EmailSend:
 		p, _ := action.Decode[action.EmailArgs](o.Action)
-		to := andList(p.To)
+		to := prose.List(p.To)
 		if o.Action.Kind == action.EmailDraft {
 			t.past, t.verb = "saved a draft to "+to, "save the draft to "+to
 			t.alone = []string{"I saved a draft to " + to + ": " + quoted(p.Subject) + ". It's in your drafts whenever you're ready."}
@@ -276,15 +277,15 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		}
 	case action.EmailReply:
 		p, _ := action.Decode[action.EmailReplyArgs](o.Action)
-		t.past, t.verb = "replied to "+andList(p.To), "send the reply to "+andList(p.To)
+		t.past, t.verb = "replied to "+prose.List(p.To), "send the reply to "+prose.List(p.To)
 	case action.NoteCreate:
 		p, _ := action.Decode[action.NoteCreateArgs](o.Action)
 		switch {
 		case len(p.Items) > 0:
-			t.past = "started a " + listName(p.Title) + " with " + andList(itemTexts(p.Items))
+			t.past = "started a " + listName(p.Title) + " with " + prose.List(itemTexts(p.Items))
 			t.verb = "start the " + listName(p.Title)
 		case p.Body != "":
-			t.past = "saved a note: " + lowerFirst(strings.TrimRight(p.Body, "."))
+			t.past = "saved a note: " + prose.LowerFirst(strings.TrimRight(p.Body, "."))
 			t.verb = "save the note"
 		default:
 			t.past, t.verb = "created the note "+quoted(p.Title), "create the note "+quoted(p.Title)
@@ -297,7 +298,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		}
 		what := p.Text
 		if len(p.Items) > 0 {
-			what = andList(itemTexts(p.Items))
+			what = prose.List(itemTexts(p.Items))
 		}
 		t.past, t.verb = "added "+what+" to "+list, "add "+what+" to "+list
 	default:
@@ -313,7 +314,7 @@ func approvalText(o Outcome, t outcomeText, c Context) string {
 	case action.EmailSend, action.EmailReply:
 		p, _ := action.Decode[action.EmailArgs](o.Action)
 		var b strings.Builder
-		fmt.Fprintf(&b, "Here's the draft to %s:\n\n", andList(p.To))
+		fmt.Fprintf(&b, "Here's the draft to %s:\n\n", prose.List(p.To))
 		if p.Subject != "" {
 			fmt.Fprintf(&b, "Subject: %s\n\n", p.Subject)
 		}
@@ -324,7 +325,7 @@ func approvalText(o Outcome, t outcomeText, c Context) string {
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
 		s := "Shall I add " + p.Title + " to your calendar for " + formatWhen(p.Start, p.AllDay, c)
 		if len(p.Attendees) > 0 {
-			s += " and invite " + andList(p.Attendees)
+			s += " and invite " + prose.List(p.Attendees)
 		}
 		return s + "?"
 	case action.CalendarDelete:
@@ -353,7 +354,7 @@ func DoneFallback(outcomes []Outcome) string {
 	var parts []string
 	switch {
 	case len(done) > 0:
-		s := "Done! I " + andList(pasts(done))
+		s := "Done! I " + prose.List(pasts(done))
 		if len(failed) > 0 {
 			s += ", but couldn't " + failures(failed)
 		}
@@ -366,7 +367,7 @@ func DoneFallback(outcomes []Outcome) string {
 		for i, a := range asks {
 			verbs[i] = a.verb
 		}
-		parts = append(parts, "I need your OK to "+andList(verbs)+".")
+		parts = append(parts, "I need your OK to "+prose.List(verbs)+".")
 	}
 	if len(parts) == 0 {
 		return "I didn't change anything."
@@ -393,7 +394,7 @@ func listName(title string) string {
 	if title == "" {
 		return "list"
 	}
-	return lowerFirst(title)
+	return prose.LowerFirst(title)
 }
 
 func itemTexts(items []hearth.ChecklistItem) []string {
@@ -444,7 +445,7 @@ func toSecondPerson(s string) string {
 			continue
 		}
 		if i == 0 {
-			rep = upperFirst(rep)
+			rep = prose.UpperFirst(rep)
 		}
 		fields[i] = rep + tail
 	}

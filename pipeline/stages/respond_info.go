@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
@@ -141,7 +142,7 @@ func eventsSentenceSpan(evs []hearth.Event, sp askSpan, c Context) string {
 			items[i] = formatWhen(e.Start, e.AllDay, c) + " " + e.Title
 		}
 	}
-	return "You have " + countOf(len(evs), "thing", "things") + " " + sp.label + ": " + andList(items) + "."
+	return "You have " + countOf(len(evs), "thing", "things") + " " + sp.label + ": " + prose.List(items) + "."
 }
 
 // countOf says "one thing", "3 things".
@@ -251,7 +252,7 @@ func (r *TemplateResponder) answerTasks(in RespondInput) string {
 	for i, t := range tasks {
 		items[i] = taskItem(t, in.Context)
 	}
-	return "You have " + countOf(len(tasks), "open task", "open tasks") + label + ": " + andList(items) + "."
+	return "You have " + countOf(len(tasks), "open task", "open tasks") + label + ": " + prose.List(items) + "."
 }
 
 // answerMemory answers from the memories that share the most words with
@@ -376,7 +377,7 @@ func (r *TemplateResponder) answerNotes(in RespondInput) string {
 		if len(memoryHits(in)) > 0 {
 			return r.answerMemory(in)
 		}
-		return "I couldn't find that. Your notes are: " + andList(titles) + "."
+		return "I couldn't find that. Your notes are: " + prose.List(titles) + "."
 	}
 	n := notes[hits[0]]
 	if n.Title == "" {
@@ -391,27 +392,27 @@ func (r *TemplateResponder) answerNotes(in RespondInput) string {
 			}
 		}
 		if len(todo) == 0 {
-			return upperFirst(name) + " is all checked off."
+			return prose.UpperFirst(name) + " is all checked off."
 		}
-		return upperFirst(name) + " has " + andList(todo) + "."
+		return prose.UpperFirst(name) + " has " + prose.List(todo) + "."
 	}
 	if n.Body != "" {
-		return upperFirst(name) + " says: " + n.Body
+		return prose.UpperFirst(name) + " says: " + n.Body
 	}
-	return upperFirst(name) + " is empty."
+	return prose.UpperFirst(name) + " is empty."
 }
 
 func (r *TemplateResponder) answerEmail(in RespondInput) string {
 	var drafts []string
 	for _, e := range in.Context.Drafts {
 		if e.Status == hearth.EmailDraft || e.Status == "" {
-			drafts = append(drafts, "to "+andList(e.To)+" — "+quoted(e.Subject))
+			drafts = append(drafts, "to "+prose.List(e.To)+" — "+quoted(e.Subject))
 		}
 	}
 	if len(drafts) == 0 {
 		return "No drafts waiting for you."
 	}
-	return "You have " + countOf(len(drafts), "draft", "drafts") + ": " + andList(drafts) + "."
+	return "You have " + countOf(len(drafts), "draft", "drafts") + ": " + prose.List(drafts) + "."
 }
 
 // ---- Discussing work ---------------------------------------------------

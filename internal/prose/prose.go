@@ -1,0 +1,55 @@
+// Package prose holds the few English-wording rules Hearth's replies share
+// (capitals, lists, possessives), so the pipeline, the scheduler and the
+// family commands write them one way.
+package prose
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// UpperFirst upper-cases the first letter: "call mom" → "Call mom".
+func UpperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || unicode.IsUpper(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// LowerFirst lower-cases a leading capital unless the word looks like an
+// acronym or a name followed by more capitals ("NASA", "I"), or is a
+// possessive name ("Sarah's party").
+func LowerFirst(s string) string {
+	if len(s) < 2 || s[0] < 'A' || s[0] > 'Z' || s[1] < 'a' || s[1] > 'z' {
+		return s
+	}
+	if first, _, _ := strings.Cut(s, " "); strings.HasSuffix(first, "'s") || strings.HasSuffix(first, "’s") {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
+}
+
+// List joins "a", "b" and "c" as "a, b and c".
+func List(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// Possessive is "John's", "James'", and "your" for "" or "your".
+func Possessive(who string) string {
+	switch strings.ToLower(who) {
+	case "", "your":
+		return "your"
+	}
+	if strings.HasSuffix(who, "s") {
+		return who + "'"
+	}
+	return who + "'s"
+}

@@ -1,0 +1,29 @@
+package prose_test
+
+import (
+	"testing"
+
+	"github.com/hearthbot/hearth/internal/prose"
+)
+
+func TestProse(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{prose.UpperFirst("call mom"), "Call mom"},
+		{prose.UpperFirst("éclairs"), "Éclairs"},
+		{prose.UpperFirst(""), ""},
+		{prose.LowerFirst("Call mom"), "call mom"},
+		{prose.LowerFirst("NASA launch"), "NASA launch"},
+		{prose.LowerFirst("Sarah's party"), "Sarah's party"},
+		{prose.List(nil), ""},
+		{prose.List([]string{"a"}), "a"},
+		{prose.List([]string{"a", "b", "c"}), "a, b and c"},
+		{prose.Possessive("John"), "John's"},
+		{prose.Possessive("James"), "James'"},
+		{prose.Possessive(""), "your"},
+	}
+	for i, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%d: %q; want %q", i, tt.got, tt.want)
+		}
+	}
+}
