@@ -52,8 +52,8 @@ func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Locati
 	}
 	today := recur.DateOf(at, loc)
 	dayStart := recur.At(today, recur.TimeOfDay{}, loc)
-	dayEnd := recur.At(addDays(today, 1), recur.TimeOfDay{}, loc)
-	weekEnd := recur.At(addDays(today, 8), recur.TimeOfDay{}, loc)
+	dayEnd := recur.At(today.AddDays(1), recur.TimeOfDay{}, loc)
+	weekEnd := recur.At(today.AddDays(8), recur.TimeOfDay{}, loc)
 	d, err := s.cfg.Store.BriefingData(ctx, userID, dayStart, dayEnd, weekEnd)
 	if err != nil {
 		return "", fmt.Errorf("briefing for user %d: %w", userID, err)
@@ -100,7 +100,7 @@ func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayS
 	var bdays []bday
 	for _, b := range d.Birthdays {
 		for in := 0; in <= 7; in++ {
-			day := addDays(today, in)
+			day := today.AddDays(in)
 			if int(day.Month) == b.Month && day.Day == b.Day {
 				what := prose.Possessive(b.About) + " " + b.What
 				switch in {
@@ -182,7 +182,7 @@ func (s *Scheduler) familyWhen(e store.FamilyEvent, today recur.Date, loc *time.
 		}
 	}
 	var when string
-	switch in := daysBetween(today, day); {
+	switch in := today.DaysUntil(day); {
 	case in < 0:
 		return "Ongoing"
 	case in == 0:

@@ -385,7 +385,7 @@ func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Locati
 	case "snooze", "morning":
 		at := now.Add(time.Hour)
 		if parts[0] == "morning" {
-			at = recur.At(addDays(recur.DateOf(now, loc), 1), Morning, loc)
+			at = recur.At(recur.DateOf(now, loc).AddDays(1), Morning, loc)
 		}
 		if _, err := c.st.Snooze(ctx, t.User.ID, t.Event.MessageID, at, store.ScheduleDetail{Text: sc.Title, OfKind: kind, OfItem: item}); err != nil {
 			return "", err
@@ -459,7 +459,7 @@ func clockWords(t recur.TimeOfDay) string {
 // whenWords says when t is, relative to now, in loc.
 func whenWords(t time.Time, loc *time.Location, now time.Time) string {
 	lt := t.In(loc)
-	switch daysBetween(recur.DateOf(now, loc), recur.DateOf(t, loc)) {
+	switch recur.DateOf(now, loc).DaysUntil(recur.DateOf(t, loc)) {
 	case 0:
 		return "today at " + lt.Format("3:04 PM")
 	case 1:

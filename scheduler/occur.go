@@ -77,7 +77,7 @@ func (z *zones) Next(sc store.Schedule, after time.Time) time.Time {
 			if t := recur.At(d, at, loc); t.After(after) {
 				return t
 			}
-			d = addDays(d, 1)
+			d = d.AddDays(1)
 		}
 	case store.ScheduleSnooze:
 		// One-off: its NextAt is its only occurrence; once planned, none.
@@ -146,11 +146,6 @@ func uniqueDays(a, b int) []int {
 		return []int{a}
 	}
 	return []int{a, b}
-}
-
-func addDays(d recur.Date, n int) recur.Date {
-	t := time.Date(d.Year, d.Month, d.Day+n, 12, 0, 0, 0, time.UTC)
-	return recur.Date{Year: t.Year(), Month: t.Month(), Day: t.Day()}
 }
 
 // parseClock reads "HH:MM".

@@ -38,7 +38,7 @@ func reminderMessage(sc store.Schedule, at time.Time, loc *time.Location, a Fire
 	switch sc.Kind {
 	case store.ScheduleTask:
 		dueDay, atDay := recur.DateOf(sc.Due, loc), recur.DateOf(at, loc)
-		days := daysBetween(atDay, dueDay)
+		days := atDay.DaysUntil(dueDay)
 		switch {
 		case !sc.AllDay && at.Equal(sc.Due):
 			text = "⏰ Reminder: " + title + " — due now (" + sc.Due.In(loc).Format("3:04 PM") + ")."
@@ -53,10 +53,10 @@ func reminderMessage(sc store.Schedule, at time.Time, loc *time.Location, a Fire
 		}
 	case store.ScheduleBirthday:
 		bday := recur.Date{Year: recur.DateOf(at, loc).Year, Month: time.Month(sc.Detail.Month), Day: sc.Detail.Day}
-		days := daysBetween(recur.DateOf(at, loc), bday)
+		days := recur.DateOf(at, loc).DaysUntil(bday)
 		if days < 0 { // a lead reminder in December for January
 			bday.Year++
-			days = daysBetween(recur.DateOf(at, loc), bday)
+			days = recur.DateOf(at, loc).DaysUntil(bday)
 		}
 		what := prose.Possessive(sc.Detail.About) + " " + sc.Detail.What
 		if days == 0 {
@@ -75,10 +75,4 @@ func dueClock(sc store.Schedule, loc *time.Location) string {
 		return ""
 	}
 	return " at " + sc.Due.In(loc).Format("3:04 PM")
-}
-
-func daysBetween(a, b recur.Date) int {
-	ta := time.Date(a.Year, a.Month, a.Day, 12, 0, 0, 0, time.UTC)
-	tb := time.Date(b.Year, b.Month, b.Day, 12, 0, 0, 0, time.UTC)
-	return int(tb.Sub(ta).Round(24*time.Hour) / (24 * time.Hour))
 }

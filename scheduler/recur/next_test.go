@@ -364,3 +364,25 @@ func TestLeadTimes(t *testing.T) {
 		}
 	}
 }
+
+func TestDateArithmetic(t *testing.T) {
+	tests := []struct {
+		from Date
+		n    int
+		want Date
+	}{
+		{d(2026, time.March, 28), 3, d(2026, time.March, 31)},
+		{d(2026, time.March, 31), 1, d(2026, time.April, 1)},
+		{d(2024, time.February, 28), 1, d(2024, time.February, 29)},
+		{d(2026, time.January, 1), -1, d(2025, time.December, 31)},
+		{d(1969, time.December, 31), 1, d(1970, time.January, 1)},
+	}
+	for _, tt := range tests {
+		if got := tt.from.AddDays(tt.n); got != tt.want {
+			t.Errorf("%v + %d = %v; want %v", tt.from, tt.n, got, tt.want)
+		}
+		if got := tt.from.DaysUntil(tt.want); got != tt.n {
+			t.Errorf("%v until %v = %d; want %d", tt.from, tt.want, got, tt.n)
+		}
+	}
+}

@@ -137,6 +137,13 @@ func DateOf(t time.Time, loc *time.Location) Date {
 // IsZero reports whether d is the zero Date.
 func (d Date) IsZero() bool { return d == Date{} }
 
+// AddDays returns the date n calendar days after d (before, for n < 0).
+func (d Date) AddDays(n int) Date { return fromDayNum(dayNum(d) + int64(n)) }
+
+// DaysUntil returns how many calendar days b is after d (negative when
+// before).
+func (d Date) DaysUntil(b Date) int { return int(dayNum(b) - dayNum(d)) }
+
 // Weekday returns the day of the week of d.
 func (d Date) Weekday() time.Weekday { return weekdayOf(dayNum(d)) }
 
