@@ -249,12 +249,13 @@ func (s *Store) SetApprovalOutcome(ctx context.Context, approvalID int64, state 
 	return nil
 }
 
-// PendingApproval returns the conversation's newest pending, unexpired
-// approval.
-func (s *Store) PendingApproval(ctx context.Context, conversationID int64) (action.Approval, bool, error) {
+// PendingApproval returns userID's newest pending, unexpired approval in
+// the conversation (in a shared chat, only the requester's "yes" is
+// theirs to give).
+func (s *Store) PendingApproval(ctx context.Context, conversationID, userID int64) (action.Approval, bool, error) {
 	ap, err := scanApproval(s.pool.QueryRow(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE conversation_id = $1 AND state = 'pending' AND expires_at > now()
-		ORDER BY id DESC LIMIT 1`, conversationID))
+		WHERE conversation_id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()
+		ORDER BY id DESC LIMIT 1`, conversationID, userID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ap, false, nil
 	}
@@ -264,13 +265,14 @@ func (s *Store) PendingApproval(ctx context.Context, conversationID int64) (acti
 	return ap, true, nil
 }
 
-// LastUndoable returns the conversation's most recently executed action
-// that has not been undone.
-func (s *Store) LastUndoable(ctx context.Context, conversationID int64) (action.Record, bool, error) {
+// LastUndoable returns userID's most recently executed action in the
+// conversation that has not been undone (in a shared chat, one member's
+// "undo" never reverts another's action).
+func (s *Store) LastUndoable(ctx context.Context, conversationID, userID int64) (action.Record, bool, error) {
 	r, err := scanAction(s.pool.QueryRow(ctx, `SELECT `+actionColumns+`
 		FROM actions a LEFT JOIN approvals ap ON ap.action_id = a.id
-		WHERE a.conversation_id = $1 AND a.state = 'done' AND a.kind <> 'calendar.list'
-		ORDER BY a.executed_at DESC, a.id DESC LIMIT 1`, conversationID))
+		WHERE a.conversation_id = $1 AND a.user_id = $2 AND a.state = 'done' AND a.kind <> 'calendar.list'
+		ORDER BY a.executed_at DESC, a.id DESC LIMIT 1`, conversationID, userID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, false, nil
 	}

@@ -29,20 +29,29 @@ func (s *Store) SaveQuestion(ctx context.Context, eventID, conversationID int64,
 	if err != nil {
 		return 0, fmt.Errorf("store save question: %w", translate(err))
 	}
-	// Only the newest question is open: an older one is no longer what
-	// "the first one" refers to.
-	if _, err := s.pool.Exec(ctx, `UPDATE open_questions SET state = 'dropped' WHERE conversation_id = $1 AND state = 'open' AND id < $2`, conversationID, id); err != nil {
+	// Only the asker's newest question is open: an older one is no longer
+	// what "the first one" refers to. (In a shared chat, another member's
+	// question stays theirs.)
+	if _, err := s.pool.Exec(ctx, `
+		UPDATE open_questions q SET state = 'dropped'
+		FROM inbound_events e, inbound_events asked
+		WHERE q.conversation_id = $1 AND q.state = 'open' AND q.id < $2
+		  AND e.id = q.event_id AND asked.id = $3 AND e.user_id = asked.user_id`, conversationID, id, eventID); err != nil {
 		return 0, fmt.Errorf("store save question: %w", translate(err))
 	}
 	return id, nil
 }
 
-// OpenQuestion returns the conversation's open question, decoding it into
-// q.
-func (s *Store) OpenQuestion(ctx context.Context, conversationID int64, q any) (int64, bool, error) {
+// OpenQuestion returns the open question the conversation asked userID,
+// decoding it into q. A question belongs to whoever's message raised it:
+// in a shared chat, another member cannot answer it.
+func (s *Store) OpenQuestion(ctx context.Context, conversationID, userID int64, q any) (int64, bool, error) {
 	var id int64
 	var raw []byte
-	err := s.pool.QueryRow(ctx, `SELECT id, question FROM open_questions WHERE conversation_id = $1 AND state = 'open' ORDER BY id DESC LIMIT 1`, conversationID).Scan(&id, &raw)
+	err := s.pool.QueryRow(ctx, `
+		SELECT q.id, q.question FROM open_questions q JOIN inbound_events e ON e.id = q.event_id
+		WHERE q.conversation_id = $1 AND e.user_id = $2 AND q.state = 'open'
+		ORDER BY q.id DESC LIMIT 1`, conversationID, userID).Scan(&id, &raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -55,12 +64,15 @@ func (s *Store) OpenQuestion(ctx context.Context, conversationID int64, q any) (
 	return id, true, nil
 }
 
-// Question loads question id of the conversation into q, and whether it
-// is still open.
-func (s *Store) Question(ctx context.Context, conversationID, id int64, q any) (open bool, err error) {
+// Question loads question id of the conversation, asked of userID, into
+// q, and whether it is still open. Another user's question is
+// pipeline.ErrNotFound.
+func (s *Store) Question(ctx context.Context, conversationID, userID, id int64, q any) (open bool, err error) {
 	var raw []byte
 	var state string
-	err = s.pool.QueryRow(ctx, `SELECT question, state FROM open_questions WHERE id = $1 AND conversation_id = $2`, id, conversationID).Scan(&raw, &state)
+	err = s.pool.QueryRow(ctx, `
+		SELECT q.question, q.state FROM open_questions q JOIN inbound_events e ON e.id = q.event_id
+		WHERE q.id = $1 AND q.conversation_id = $2 AND e.user_id = $3`, id, conversationID, userID).Scan(&raw, &state)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, fmt.Errorf("store question %d: %w", id, pipeline.ErrNotFound)
 	}

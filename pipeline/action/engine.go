@@ -23,8 +23,8 @@ type Store interface {
 	FinishAction(ctx context.Context, r Record, state State, result, before any, reason string) error
 	DecideApproval(ctx context.Context, approvalID, userID int64, approve bool, enqueue func(ctx context.Context, tx pgx.Tx, actionID int64) error) (Approval, error)
 	SetApprovalOutcome(ctx context.Context, approvalID int64, state ApprovalState) error
-	PendingApproval(ctx context.Context, conversationID int64) (Approval, bool, error)
-	LastUndoable(ctx context.Context, conversationID int64) (Record, bool, error)
+	PendingApproval(ctx context.Context, conversationID, userID int64) (Approval, bool, error)
+	LastUndoable(ctx context.Context, conversationID, userID int64) (Record, bool, error)
 	MarkUndone(ctx context.Context, r Record) (bool, error)
 }
 
@@ -218,17 +218,24 @@ func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve b
 	return ap, rec, nil
 }
 
-// PendingApproval returns the conversation's open approval, if any.
-func (e *Engine) PendingApproval(ctx context.Context, conversationID int64) (Approval, bool, error) {
-	return e.store.PendingApproval(ctx, conversationID)
+// PendingApproval returns userID's open approval in the conversation, if
+// any.
+func (e *Engine) PendingApproval(ctx context.Context, conversationID, userID int64) (Approval, bool, error) {
+	return e.store.PendingApproval(ctx, conversationID, userID)
 }
 
-// Undo reverts the conversation's last executed action. ok is false when
-// there is nothing to undo.
-func (e *Engine) Undo(ctx context.Context, conversationID int64) (Record, bool, error) {
-	r, ok, err := e.store.LastUndoable(ctx, conversationID)
+// Undo reverts userID's last executed action in the conversation. ok is
+// false when there is nothing to undo. A high-risk action is not undone by
+// a bare "undo" unless its undo is a restore (a delete, a forget): undoing
+// an approved event with attendees would cancel it for them, unasked;
+// ErrNotUndoable says so.
+func (e *Engine) Undo(ctx context.Context, conversationID, userID int64) (Record, bool, error) {
+	r, ok, err := e.store.LastUndoable(ctx, conversationID, userID)
 	if err != nil || !ok {
 		return r, false, err
+	}
+	if r.Risk == High && !restores(r.Action.Kind) {
+		return r, true, ErrNotUndoable
 	}
 	if err := e.exec.Undo(ctx, r); err != nil {
 		return r, true, err
@@ -302,4 +309,10 @@ func mustJSON(v any) []byte {
 		return nil
 	}
 	return b
+}
+
+// restores reports whether undoing kind brings something back rather than
+// changing what others see.
+func restores(k Kind) bool {
+	return k == TaskDelete || k == CalendarDelete || k == MemoryForget
 }

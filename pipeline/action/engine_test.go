@@ -278,15 +278,43 @@ func TestUndoRevertsTheLastAction(t *testing.T) {
 	if _, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Buy milk"})}); err != nil {
 		t.Fatal(err)
 	}
-	rec, ok, err := b.engine.Undo(ctx, b.turn.ConversationID)
+	// Another member of a shared chat has nothing of theirs to undo.
+	if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.other); ok || err != nil {
+		t.Fatalf("another user's undo: ok=%v err=%v; want nothing to undo", ok, err)
+	}
+	rec, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID)
 	if err != nil || !ok || rec.Action.Kind != action.TaskCreate {
 		t.Fatalf("Undo = %+v, %v, %v", rec, ok, err)
 	}
 	if tasks, _ := b.store.FindTasks(ctx, hearth.TaskFilter{UserID: b.turn.UserID, IncludeUndated: true}); len(tasks) != 0 {
 		t.Fatalf("task still there after undo: %+v", tasks)
 	}
-	if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID); ok || err != nil {
+	if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID); ok || err != nil {
 		t.Fatalf("second undo: ok=%v err=%v; want nothing to undo", ok, err)
+	}
+}
+
+// An approved high-risk action is not taken back by a bare "undo" when
+// taking it back would itself reach others (cancelling an event its
+// attendees were invited to).
+func TestUndoLeavesApprovedRiskAlone(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	start := time.Date(2026, 3, 10, 10, 0, 0, 0, time.UTC)
+	invite := newAction(t, action.CalendarCreate, action.EventCreateArgs{Title: "Review", Start: start, End: start.Add(time.Hour), Attendees: []string{"sam@example.com"}})
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{invite})
+	if err != nil || recs[0].ApprovalID == 0 {
+		t.Fatalf("Run = %+v, %v; want an approval", recs, err)
+	}
+	if _, _, err := b.engine.Decide(ctx, recs[0].ApprovalID, b.turn.UserID, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID); !ok || !errors.Is(err, action.ErrNotUndoable) {
+		t.Fatalf("undo of an approved invitation: ok=%v err=%v; want ErrNotUndoable", ok, err)
+	}
+	if events, _ := b.store.FindEvents(ctx, hearth.EventFilter{UserID: b.turn.UserID, From: start.Add(-time.Hour), To: start.Add(2 * time.Hour)}); len(events) != 1 {
+		t.Fatalf("events after the refused undo: %+v", events)
 	}
 }
 

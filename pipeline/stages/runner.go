@@ -32,8 +32,8 @@ func (c Classifier) Understand(_ context.Context, text string, recent []nlu.Turn
 // edits of answered prompts, and traces.
 type State interface {
 	SaveQuestion(ctx context.Context, eventID, conversationID int64, q any) (int64, error)
-	OpenQuestion(ctx context.Context, conversationID int64, q any) (int64, bool, error)
-	Question(ctx context.Context, conversationID, id int64, q any) (bool, error)
+	OpenQuestion(ctx context.Context, conversationID, userID int64, q any) (int64, bool, error)
+	Question(ctx context.Context, conversationID, userID, id int64, q any) (bool, error)
 	AnswerQuestion(ctx context.Context, id int64) (bool, error)
 	EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) ([]int64, error)
 	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
@@ -138,7 +138,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		st.trace.Intent = "undo"
 		return r.undo(ctx, st)
 	}
-	if ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID); err != nil {
+	if ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID, st.t.User.ID); err != nil {
 		return "", err
 	} else if ok {
 		if yesWords[norm] || noWords[norm] {
@@ -146,7 +146,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 			return r.decide(ctx, st, ap.ID, yesWords[norm])
 		}
 		var q Question
-		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, &q)
+		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
 		if err != nil {
 			return "", err
 		}
@@ -185,7 +185,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 
 	if u.Intent == nlu.Followup {
 		var q Question
-		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, &q)
+		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
 		if err != nil {
 			return "", err
 		}
@@ -356,7 +356,7 @@ func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
 		if err != nil {
 			return "I don't recognise that button.", nil
 		}
-		ap, ok, err := r.cfg.Engine.PendingApproval(ctx, st.t.Event.ConversationID)
+		ap, ok, err := r.cfg.Engine.PendingApproval(ctx, st.t.Event.ConversationID, st.t.User.ID)
 		if err != nil {
 			return "", err
 		}
@@ -375,7 +375,7 @@ func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
 			return "I don't recognise that button.", nil
 		}
 		var q Question
-		open, err := r.cfg.State.Question(ctx, st.t.Event.ConversationID, qid, &q)
+		open, err := r.cfg.State.Question(ctx, st.t.Event.ConversationID, st.t.User.ID, qid, &q)
 		if errors.Is(err, pipeline.ErrNotFound) || n < 1 || n > len(q.Options) {
 			return "I don't recognise that button.", nil
 		}
@@ -456,7 +456,7 @@ func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, ap action.A
 
 func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
 	began := time.Now()
-	rec, ok, err := r.cfg.Engine.Undo(ctx, st.t.Event.ConversationID)
+	rec, ok, err := r.cfg.Engine.Undo(ctx, st.t.Event.ConversationID, st.t.User.ID)
 	st.lap("action", began)
 	switch {
 	case errors.Is(err, action.ErrNotUndoable):
