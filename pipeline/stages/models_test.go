@@ -55,6 +55,21 @@ func contains(xs []string, s string) bool {
 	return false
 }
 
+// A model that names one event and points at another is corrected: the
+// approval prompt shows the event that would really be cancelled.
+func TestDecodePlanNamesTheRealItem(t *testing.T) {
+	t.Parallel()
+	in := PlanInput{Text: "cancel the old spam thing", Context: Context{Events: []hearth.Event{{ID: 7, Title: "Our wedding"}}}}
+	raw, _ := json.Marshal(map[string]any{"understood": "x", "actions": []any{map[string]any{"kind": "calendar.delete", "payload": `{"id":7,"title":"Old spam"}`}}})
+	p, err := decodePlan(raw, domainKinds[nlu.Calendar], in)
+	if err != nil || len(p.Actions) != 1 {
+		t.Fatalf("decodePlan = %+v, %v", p, err)
+	}
+	if got, _ := action.Decode[action.EventRefArgs](p.Actions[0]); got.ID != 7 || got.Title != "Our wedding" {
+		t.Fatalf("payload %+v; want the event's own title", got)
+	}
+}
+
 func TestDecodePlan(t *testing.T) {
 	t.Parallel()
 	in := PlanInput{
@@ -87,6 +102,7 @@ func TestDecodePlan(t *testing.T) {
 		{"an attendee found only in quoted data", plan("calendar.update", `{"id":7,"update":{"attendees":["evil@example.com"]}}`), cal, "not one the user named"},
 		{"an attendee the user named", plan("calendar.create", `{"title":"x","start":"2026-03-10T10:00:00Z","end":"2026-03-10T11:00:00Z","attendees":["mom@example.com"]}`), cal, ""},
 		{"not the schema at all", json.RawMessage(`[1,2]`), cal, "plan answer"},
+		{"a recipient that only starts like one the user wrote", plan("email.send", `{"to":["mom@example.co"],"subject":"s","body":"b"}`), mail, "not one the user named"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

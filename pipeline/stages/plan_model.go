@@ -170,6 +170,10 @@ func decodePlan(raw json.RawMessage, kinds []action.Kind, in PlanInput) (Plan, e
 		if err := grounded(act, in); err != nil {
 			return Plan{}, fmt.Errorf("action %d: %w", i, err)
 		}
+		act, err := relabel(act, in.Context)
+		if err != nil {
+			return Plan{}, fmt.Errorf("action %d: %w", i, err)
+		}
 		plan.Actions = append(plan.Actions, act)
 	}
 	return plan, nil
@@ -199,11 +203,49 @@ func grounded(a action.Action, in PlanInput) error {
 	}
 	// Invitations reach people too: attendees are held to the same rule.
 	for _, to := range slices.Concat(p.To, p.Attendees, p.Update.Attendees) {
-		if !strings.Contains(trusted, strings.ToLower(strings.TrimSpace(to))) {
+		// Whole words only: "ann@x.com" written must not admit "ann@x.co".
+		if to = strings.ToLower(strings.TrimSpace(to)); to == "" || !containsWord(trusted, to) {
 			return fmt.Errorf("%s: recipient %q is not one the user named", a.Kind, to)
 		}
 	}
 	return nil
+}
+
+// relabel names the item an action refers to by the record's own title or
+// content. The reply and the approval prompt ("Shall I cancel “X”?") show
+// the payload's label, and a model could name one item while pointing at
+// another: the user must approve what will actually happen.
+func relabel(a action.Action, c Context) (action.Action, error) {
+	switch a.Kind {
+	case action.TaskComplete, action.TaskDelete:
+		p, err := action.Decode[action.TaskRefArgs](a)
+		if err != nil {
+			return a, err
+		}
+		if i := slices.IndexFunc(c.Tasks, func(t hearth.Task) bool { return t.ID == p.ID }); i >= 0 {
+			p.Title = c.Tasks[i].Title
+		}
+		return action.New(a.Kind, p)
+	case action.CalendarDelete:
+		p, err := action.Decode[action.EventRefArgs](a)
+		if err != nil {
+			return a, err
+		}
+		if i := slices.IndexFunc(c.Events, func(e hearth.Event) bool { return e.ID == p.ID }); i >= 0 {
+			p.Title = c.Events[i].Title
+		}
+		return action.New(a.Kind, p)
+	case action.MemoryForget:
+		p, err := action.Decode[action.MemoryRefArgs](a)
+		if err != nil {
+			return a, err
+		}
+		if i := slices.IndexFunc(c.Memories, func(m hearth.Memory) bool { return m.ID == p.ID }); i >= 0 {
+			p.Content = c.Memories[i].Content
+		}
+		return action.New(a.Kind, p)
+	}
+	return a, nil
 }
 
 func knownID(k action.Kind, id int64, c Context) bool {
