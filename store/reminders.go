@@ -521,7 +521,13 @@ func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, 
 				SELECT c.id, c.channel FROM conversations c, fast
 				WHERE c.id = COALESCE(
 					(SELECT conversation_id FROM schedule_settings WHERE user_id = $1),
-					(SELECT conversation_id FROM inbound_events WHERE user_id = $1 ORDER BY id DESC LIMIT 1),
+					-- The last chat used, unless others speak there too: a
+					-- briefing or reminder is private, and a group chat is
+					-- only ever chosen by "send my briefings here".
+					(SELECT e.conversation_id FROM inbound_events e
+					 WHERE e.user_id = $1 AND NOT EXISTS (
+					       SELECT 1 FROM inbound_events o WHERE o.conversation_id = e.conversation_id AND o.user_id <> $1)
+					 ORDER BY e.id DESC LIMIT 1),
 					(SELECT id FROM conversations WHERE user_id = $1 ORDER BY id DESC LIMIT 1))
 			), ins AS (
 				INSERT INTO messages (conversation_id, sender, idempotency_key, text, buttons)

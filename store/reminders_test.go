@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -43,6 +44,37 @@ func TestDeliverScheduledOnce(t *testing.T) {
 	}
 	if _, err := st.CreateReminder(ctx, "k2", c.User.ID, "", []byte(`{}`), ms[0].CreatedAt); !errors.Is(err, pipeline.ErrInvalid) {
 		t.Fatalf("empty reminder: %v; want invalid", err)
+	}
+}
+
+// A briefing or reminder goes to the user's last chat only when that chat
+// is theirs alone: after Ann last wrote in a group Bob speaks in too, it
+// goes to her own chat.
+func TestScheduledMessagesAvoidSharedChats(t *testing.T) {
+	t.Parallel()
+	st, inbox := pipelinetest.NewInbox(t, "")
+	ctx := context.Background()
+	say := func(user, conv, id string) pipeline.Receipt {
+		t.Helper()
+		r, err := inbox.Accept(ctx, pipeline.Inbound{Channel: pipeline.ChannelTelegram, ExternalID: id, ConversationKey: conv,
+			UserKey: user, UserName: user, Timezone: "UTC", Kind: pipeline.KindMessage, Text: "hi"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	private := say("ann", "ann-dm", "1")
+	say("bob", "family-group", "2")
+	group := say("ann", "family-group", "3")
+	var to int64
+	enqueue := func(ctx context.Context, tx pgx.Tx, messageID int64) error {
+		return tx.QueryRow(ctx, `SELECT conversation_id FROM messages WHERE id = $1`, messageID).Scan(&to)
+	}
+	if _, err := st.DeliverScheduled(ctx, private.UserID, "briefing:test", pipeline.Outbound{Text: "Your day"}, func(pipeline.Channel) bool { return false }, enqueue); err != nil {
+		t.Fatal(err)
+	}
+	if to != private.ConversationID || to == group.ConversationID {
+		t.Fatalf("briefing went to conversation %d; want Ann's own %d, not the group %d", to, private.ConversationID, group.ConversationID)
 	}
 }
 
