@@ -13,14 +13,15 @@ import (
 	"github.com/hearthbot/hearth/pipeline"
 )
 
-// ownedTables are every table with a user_id whose rows follow a person
-// when two of their identities are linked. family_members moves once
-// moveFamily has settled two memberships into one.
-var ownedTables = []string{
-	"identities", "conversations", "inbound_events", "tasks", "events", "notes", "emails",
-	"memories", "actions", "approvals", "audit_log", "turn_traces", "link_codes",
-	"reminders", "schedules", "family_members",
-}
+// ownedTablesQuery lists every table with a user_id: its rows follow a
+// person when two of their identities are linked. Read from the catalogue,
+// not kept by hand, so a new table cannot be forgotten (a hand-kept list
+// had missed llm_usage and schedule_settings, whose rows the joined user's
+// deletion then cascaded away).
+const ownedTablesQuery = `
+	SELECT table_name FROM information_schema.columns
+	WHERE table_schema = current_schema() AND column_name = 'user_id' AND table_name <> 'users'
+	ORDER BY table_name`
 
 // CreateLinkCode makes a single-use code, valid for ttl, that joins
 // another identity to userID. It is shown as "ABCD-EFGH".
@@ -81,7 +82,23 @@ func (s *Store) RedeemLinkCode(ctx context.Context, code string, from int64) (in
 		if err := moveFamily(ctx, tx, into, from); err != nil {
 			return fmt.Errorf("move family: %w", err)
 		}
-		for _, table := range ownedTables {
+		// One person has one briefing and one set of scheduling settings:
+		// the account joined to keeps its own.
+		if _, err := tx.Exec(ctx, `
+			WITH settings AS (
+				DELETE FROM schedule_settings WHERE user_id = $2 AND EXISTS (SELECT 1 FROM schedule_settings WHERE user_id = $1))
+			DELETE FROM schedules WHERE kind = 'briefing' AND item_id = $2`, into, from); err != nil {
+			return fmt.Errorf("settle schedules: %w", err)
+		}
+		rows, err := tx.Query(ctx, ownedTablesQuery)
+		if err != nil {
+			return fmt.Errorf("owned tables: %w", err)
+		}
+		tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return fmt.Errorf("owned tables: %w", err)
+		}
+		for _, table := range tables {
 			if _, err := tx.Exec(ctx, `UPDATE `+pgx.Identifier{table}.Sanitize()+` SET user_id = $1 WHERE user_id = $2`, into, from); err != nil {
 				return fmt.Errorf("move %s: %w", table, err)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -58,5 +59,42 @@ func TestLinkCodes(t *testing.T) {
 	other, _ := st.SignIn(ctx, pipeline.ChannelWebchat, "bob", "Bob", "bob", "UTC")
 	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(expired), other.User.ID); !errors.Is(err, pipeline.ErrNotFound) {
 		t.Fatalf("expired code: %v; want not found", err)
+	}
+}
+
+// Linking keeps what every table holds of the joined account: its model
+// usage counts towards the day's budget, and the person has one set of
+// scheduling settings (the kept account's) afterwards.
+func TestLinkingKeepsUsageAndSettings(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	web, err := st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := st.SignIn(ctx, pipeline.ChannelTelegram, "555", "Ann T", "555", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	if err := st.RecordUsage(ctx, []store.Usage{{UserID: tg.User.ID, Day: day, Stage: "reply", Provider: "openai", Model: "m", Calls: 1, InputTokens: 100, OutputTokens: 20}}); err != nil {
+		t.Fatal(err)
+	}
+	at, on := "06:45", true
+	for _, u := range []int64{web.User.ID, tg.User.ID} {
+		if _, err := st.UpdateScheduleSettings(ctx, u, store.SettingsUpdate{BriefingAt: &at, BriefingEnabled: &on}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, err := st.CreateLinkCode(ctx, web.User.ID, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := st.UsageOn(ctx, web.User.ID, day); err != nil || u.Calls != 1 || u.InputTokens != 100 {
+		t.Fatalf("usage after linking %+v, %v; want the Telegram account's call", u, err)
 	}
 }
