@@ -83,11 +83,10 @@ type Config struct {
 type Adapter struct {
 	cfg Config
 	api *slack.Client
-	// botUserID and botID are Hearth's own identities in the workspace,
-	// from auth.test: its messages are never answered and its mention is
-	// cut out of the text the pipeline reads.
+	// botUserID is Hearth's own user in the workspace, from auth.test: its
+	// mention is cut out of the text the pipeline reads (its own messages
+	// carry a bot_id and are never answered).
 	botUserID string
-	botID     string
 	mention   *regexp.Regexp
 	// misses are users Slack had no zone for (see UserProfile).
 	misses zoneMisses
@@ -123,7 +122,7 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("slack: auth.test: %w", err)
 	}
-	a.botUserID, a.botID = me.UserID, me.BotID
+	a.botUserID = me.UserID
 	if me.UserID != "" {
 		re, err := regexp.Compile(`<@` + regexp.QuoteMeta(me.UserID) + `(\|[^>]*)?>`)
 		if err != nil {

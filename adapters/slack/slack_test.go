@@ -688,3 +688,23 @@ func TestFetchAudio(t *testing.T) {
 		}
 	}
 }
+
+// A zone Slack reports that Go cannot load is no zone: the name is kept,
+// the user is asked for their zone, and Slack is not asked again soon.
+func TestUserProfileUnknownZone(t *testing.T) {
+	t.Parallel()
+	api := slackfake.NewServer(t)
+	api.SetTimezone("Mars/Olympus_Mons")
+	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", APIURL: api.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if p, err := sl.UserProfile(context.Background(), "U1"); err != nil || p != (pipeline.Profile{Name: "Ann Lee"}) {
+			t.Fatalf("%+v, %v; want the name and no zone", p, err)
+		}
+	}
+	if n := len(api.Calls("users.info")); n != 1 {
+		t.Fatalf("%d users.info calls; want 1", n)
+	}
+}

@@ -89,7 +89,10 @@ func (a *Adapter) UserProfile(ctx context.Context, userID string) (pipeline.Prof
 		return p, nil
 	}
 	if _, err := pipeline.LoadTimezone(p.Timezone); err != nil {
-		return pipeline.Profile{}, fmt.Errorf("slack users.info %s: %w", userID, err)
+		// A zone Go cannot load is no zone: keep the name, ask the user,
+		// and don't ask Slack again within the hour.
+		a.misses.remember(userID, a.cfg.Now().Add(zoneMissTTL))
+		p.Timezone = ""
 	}
 	return p, nil
 }

@@ -54,7 +54,7 @@ func (a *Adapter) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit i
 	case f.FilePath == "":
 		return pipeline.Audio{}, fmt.Errorf("telegram getFile: %w: no file path", pipeline.ErrPermanent)
 	}
-	data, err := download(ctx, a.files, a.bot.FileDownloadLink(f), nil, limit)
+	data, err := download(ctx, a.files, a.bot.FileDownloadLink(f), limit)
 	if err != nil {
 		// The link holds the bot token: the error names the file only.
 		return pipeline.Audio{}, fmt.Errorf("telegram download %s: %w", f.FilePath, err)
@@ -66,14 +66,11 @@ func (a *Adapter) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit i
 	return pipeline.Audio{Data: data, MIME: ref.MIME, Name: name}, nil
 }
 
-// download GETs link with header, reading at most limit bytes.
-func download(ctx context.Context, client *http.Client, link string, header http.Header, limit int64) ([]byte, error) {
+// download GETs link, reading at most limit bytes.
+func download(ctx context.Context, client *http.Client, link string, limit int64) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: bad download link", pipeline.ErrPermanent)
-	}
-	for k, v := range header {
-		req.Header[k] = v
 	}
 	res, err := client.Do(req)
 	if err != nil {

@@ -26,8 +26,6 @@ type provider struct {
 	embed llm.Embedder
 	model string
 	fastM string
-	// vars are the settings to check when this provider fails.
-	vars string
 }
 
 // embeddings is the embedding provider, "" when off. The zero Config is
@@ -165,7 +163,6 @@ func openProvider(ctx context.Context, cfg Config, name string, metrics *llm.Met
 			name: name, model: cfg.OpenAIModel, fastM: fast, embed: s,
 			chat: &llm.Instrumented{Provider: name, Model: cfg.OpenAIModel, Chat: s, Metrics: metrics},
 			fast: &llm.Instrumented{Provider: name, Model: fast, Chat: llm.NewOpenAI(quick), Metrics: metrics},
-			vars: "OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL, OPENAI_FAST_MODEL",
 		}, nil
 	case "bedrock":
 		fast := cfg.BedrockFast
@@ -187,7 +184,6 @@ func openProvider(ctx context.Context, cfg Config, name string, metrics *llm.Met
 			name: name, model: cfg.BedrockModel, fastM: fast, embed: s,
 			chat: &llm.Instrumented{Provider: name, Model: cfg.BedrockModel, Chat: s, Metrics: metrics},
 			fast: &llm.Instrumented{Provider: name, Model: fast, Chat: q, Metrics: metrics},
-			vars: "BEDROCK_REGION (or AWS_REGION), BEDROCK_ENDPOINT_URL, BEDROCK_MODEL_ID, BEDROCK_FAST_MODEL_ID, AWS credentials",
 		}, nil
 	}
 	return provider{}, fmt.Errorf("unknown model provider %q", name)
