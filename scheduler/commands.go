@@ -23,7 +23,7 @@ import (
 type CommandStore interface {
 	Schedule(ctx context.Context, id int64) (store.Schedule, error)
 	UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]store.Schedule, error)
-	MuteSchedule(ctx context.Context, userID, id int64) error
+	MuteScheduleTx(ctx context.Context, tx pgx.Tx, userID, id int64) error
 	CreateReminder(ctx context.Context, key string, userID int64, text string, rule json.RawMessage, next time.Time) (int64, error)
 	Snooze(ctx context.Context, userID, messageID int64, at time.Time, d store.ScheduleDetail) (bool, error)
 	UpdateScheduleSettings(ctx context.Context, userID int64, upd store.SettingsUpdate) (store.ScheduleSettings, error)
@@ -316,8 +316,11 @@ func (c *commands) cancel(ctx context.Context, t pipeline.Turn, loc *time.Locati
 		}
 		return "I couldn't tell which reminder you meant. Say \"list my reminders\" and then \"cancel reminder 2\".", true, nil
 	case 1:
-		if err := c.st.MuteSchedule(ctx, t.User.ID, hits[0].ID); err != nil {
-			return "", true, err
+		// Muted with the reply: a retried turn would otherwise find the
+		// list renumbered and cancel a second reminder.
+		id := hits[0].ID
+		if !pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return c.st.MuteScheduleTx(ctx, tx, t.User.ID, id) }) {
+			return "", true, errors.New("cancel outside a turn")
 		}
 		return "Cancelled: " + c.describe(hits[0], loc) + ".", true, nil
 	}

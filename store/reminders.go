@@ -428,7 +428,14 @@ func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) 
 // reminder is cancelled with it. A schedule that is not the user's is
 // pipeline.ErrNotFound.
 func (s *Store) MuteSchedule(ctx context.Context, userID, id int64) error {
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	return s.inTx(ctx, func(tx pgx.Tx) error { return s.MuteScheduleTx(ctx, tx, userID, id) })
+}
+
+// MuteScheduleTx is MuteSchedule inside tx: a chat command mutes in the
+// transaction that stores its reply, so a retried turn cannot mute a
+// second reminder that has moved into the first one's place in the list.
+func (s *Store) MuteScheduleTx(ctx context.Context, tx pgx.Tx, userID, id int64) error {
+	err := func() error {
 		var kind string
 		var item int64
 		err := tx.QueryRow(ctx, `UPDATE schedules SET muted = true, next_at = NULL, updated_at = now()
@@ -446,7 +453,7 @@ func (s *Store) MuteSchedule(ctx context.Context, userID, id int64) error {
 				FROM tasks t WHERE s.id = $1 AND t.id = s.item_id`, id)
 		}
 		return err
-	})
+	}()
 	if err != nil {
 		return fmt.Errorf("store mute schedule: %w", err)
 	}
