@@ -98,18 +98,26 @@ func DefaultScheduleSettings() ScheduleSettings {
 	return ScheduleSettings{BriefingEnabled: true, BriefingAt: "07:30", BriefingSkip: []string{}, LeadDays: []int{7, 3, 1}, BirthdayDays: 3}
 }
 
+// scheduleGone and scheduleDone say, over scheduleSelect's joins, that a
+// schedule's item is deleted or cancelled, or done: queries filter on
+// them in SQL, and Schedule reports them.
+const (
+	scheduleGone = `CASE s.kind
+	           WHEN 'task' THEN t.id IS NULL OR t.deleted_at IS NOT NULL
+	           WHEN 'reminder' THEN r.id IS NULL OR r.cancelled_at IS NOT NULL
+	           WHEN 'birthday' THEN m.id IS NULL OR m.deleted_at IS NOT NULL
+	           WHEN 'snooze' THEN COALESCE(sn.deleted_at IS NOT NULL, false)
+	           ELSE false END`
+	scheduleDone = `COALESCE(t.status = 'done', sn.status = 'done', false)`
+)
+
 const scheduleSelect = `
 	SELECT s.id, s.user_id, s.kind, s.item_id, s.next_at, s.muted, s.detail, COALESCE(u.timezone, ''),
 	       COALESCE(st.briefing_enabled, true), to_char(COALESCE(st.briefing_at, '07:30'), 'HH24:MI'),
 	       COALESCE(st.briefing_skip, '{}'), COALESCE(st.conversation_id, 0),
 	       COALESCE(st.lead_days, '{7,3,1}'), COALESCE(st.birthday_days, 3),
-	       CASE s.kind
-	           WHEN 'task' THEN t.id IS NULL OR t.deleted_at IS NOT NULL
-	           WHEN 'reminder' THEN r.id IS NULL OR r.cancelled_at IS NOT NULL
-	           WHEN 'birthday' THEN m.id IS NULL OR m.deleted_at IS NOT NULL
-	           WHEN 'snooze' THEN COALESCE(sn.deleted_at IS NOT NULL, false)
-	           ELSE false END,
-	       COALESCE(t.title, r.text, ''), t.due, COALESCE(t.all_day, false), COALESCE(t.status = 'done', sn.status = 'done', false),
+	       ` + scheduleGone + `,
+	       COALESCE(t.title, r.text, ''), t.due, COALESCE(t.all_day, false), ` + scheduleDone + `,
 	       r.rule, s.planned_until,
 	       GREATEST(CASE s.kind WHEN 'task' THEN t.updated_at WHEN 'reminder' THEN r.created_at
 	                            WHEN 'birthday' THEN m.updated_at ELSE u.created_at END,
@@ -407,6 +415,7 @@ func (s *Store) PlanDue(ctx context.Context, until time.Time, batch int, plan fu
 func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]Schedule, error) {
 	rows, err := s.pool.Query(ctx, scheduleSelect+`
 		WHERE s.user_id = $1 AND s.kind <> 'briefing' AND s.next_at IS NOT NULL AND NOT s.muted
+		  AND NOT (`+scheduleGone+`) AND NOT `+scheduleDone+`
 		ORDER BY s.id LIMIT $2`, userID, limitOf(limit))
 	if err != nil {
 		return nil, fmt.Errorf("store upcoming schedules: %w", translate(err))
@@ -415,13 +424,7 @@ func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) 
 	if err != nil {
 		return nil, fmt.Errorf("store upcoming schedules: %w", translate(err))
 	}
-	out := scs[:0]
-	for _, sc := range scs {
-		if !sc.Gone && !sc.Done {
-			out = append(out, sc)
-		}
-	}
-	return out, nil
+	return scs, nil
 }
 
 // MuteSchedule stops a user's schedule from reminding again; a recurring
