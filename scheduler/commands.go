@@ -105,6 +105,7 @@ var (
 	reClock       = regexp.MustCompile(`^(\d{1,2})(?:[:.h](\d{2}))? ?(am|pm|a\.m\.|p\.m\.)?$`)
 	reRemindMe    = regexp.MustCompile(`(?i)^\s*(?:please )?(?:remind me|reminder)\b(?: to)?`)
 	reSpaces      = regexp.MustCompile(`\s+`)
+	reDigits      = regexp.MustCompile(`\d+`)
 )
 
 // norm lowercases text, folds spaces and drops trailing punctuation.
@@ -186,7 +187,7 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 	case reLead.MatchString(text):
 		g := reLead.FindStringSubmatch(text)
 		var days []int
-		for _, f := range regexp.MustCompile(`\d+`).FindAllString(g[1], -1) {
+		for _, f := range reDigits.FindAllString(g[1], -1) {
 			n, _ := strconv.Atoi(f)
 			days = append(days, n)
 		}
