@@ -284,7 +284,7 @@ func planPrompt(m *Models, d nlu.Domain, kinds []action.Kind, in PlanInput) (pro
 		return prompt{}, err
 	}
 	system, err := render("plan.tmpl", map[string]any{
-		"Domain": d, "Now": in.Context.Now.Format(time.RFC3339 + " Monday"), "Zone": zoneName(in.Context),
+		"Domain": d, "Now": in.Context.Now.Format(time.RFC3339 + " Monday"), "Zone": userZone(in.Context).String(),
 		"Kinds": docs, "DataRule": llm.DataRule, "DomainRules": rules,
 	})
 	if err != nil {
@@ -309,12 +309,6 @@ func planPrompt(m *Models, d nlu.Domain, kinds []action.Kind, in PlanInput) (pro
 	}}, nil
 }
 
-func zoneName(c Context) string {
-	if c.Location != nil {
-		return c.Location.String()
-	}
-	return "UTC"
-}
 
 // recentItems are the last messages before this one, newest first (the
 // highest priority), each quoted: a bot message may repeat quoted data.
@@ -339,12 +333,12 @@ func contextItems(c Context, d nlu.Domain) []string {
 	for _, t := range c.Tasks {
 		label := fmt.Sprintf("task id=%d", t.ID)
 		if !t.Due.IsZero() {
-			label += " due=" + t.Due.In(locOf(c)).Format(time.RFC3339)
+			label += " due=" + t.Due.In(userZone(c)).Format(time.RFC3339)
 		}
 		tasks = append(tasks, llm.Quote(label, joinNonEmpty(t.Title, t.Notes)))
 	}
 	for _, e := range c.Events {
-		label := fmt.Sprintf("event id=%d start=%s end=%s", e.ID, e.Start.In(locOf(c)).Format(time.RFC3339), e.End.In(locOf(c)).Format(time.RFC3339))
+		label := fmt.Sprintf("event id=%d start=%s end=%s", e.ID, e.Start.In(userZone(c)).Format(time.RFC3339), e.End.In(userZone(c)).Format(time.RFC3339))
 		events = append(events, llm.Quote(label, joinNonEmpty(e.Title, e.Location, e.Description)))
 	}
 	for _, m := range c.Memories {
@@ -377,12 +371,6 @@ func contextItems(c Context, d nlu.Domain) []string {
 	return out
 }
 
-func locOf(c Context) *time.Location {
-	if c.Location != nil {
-		return c.Location
-	}
-	return time.UTC
-}
 
 func joinNonEmpty(parts ...string) string {
 	var out []string

@@ -7,13 +7,10 @@ import (
 // zoneOf is the zone to show t in: the user's, or t's own when the turn
 // has none (DoneFallback, which has no Context).
 func zoneOf(t time.Time, c Context) *time.Location {
-	if c.Location != nil {
-		return c.Location
+	if c.Location == nil && c.Now.IsZero() {
+		return t.Location()
 	}
-	if !c.Now.IsZero() {
-		return c.Now.Location()
-	}
-	return t.Location()
+	return userZone(c)
 }
 
 // daysBetween counts calendar days from a to b (dates, not 24-hour
