@@ -309,7 +309,6 @@ func planPrompt(m *Models, d nlu.Domain, kinds []action.Kind, in PlanInput) (pro
 	}}, nil
 }
 
-
 // recentItems are the last messages before this one, newest first (the
 // highest priority), each quoted: a bot message may repeat quoted data.
 func recentItems(c Context) []string {
@@ -370,7 +369,6 @@ func contextItems(c Context, d nlu.Domain) []string {
 	}
 	return out
 }
-
 
 func joinNonEmpty(parts ...string) string {
 	var out []string
