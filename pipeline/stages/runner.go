@@ -595,7 +595,8 @@ func toTurns(msgs []pipeline.Message, current string) []nlu.Turn {
 }
 
 func normalise(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
+	// Phones type a curly apostrophe: "don’t send it" is "don't send it".
+	s = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "’", "'")
 	s = strings.TrimRightFunc(s, func(r rune) bool { return strings.ContainsRune(".!?", r) })
 	return strings.Join(strings.Fields(s), " ")
 }
