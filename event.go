@@ -2,8 +2,8 @@ package hearth
 
 import "time"
 
-// Event is an entry in a user's calendar.
-type Event struct {
+// CalendarEvent is an entry in a user's calendar.
+type CalendarEvent struct {
 	ID     int64  `json:"id"`
 	UserID int64  `json:"user_id"`
 	Title  string `json:"title"`
@@ -19,16 +19,16 @@ type Event struct {
 	UpdatedAt   time.Time `json:"updated_at,omitzero"`
 }
 
-// EventFilter selects a user's events overlapping [From, To).
-type EventFilter struct {
+// CalendarEventFilter selects a user's events overlapping [From, To).
+type CalendarEventFilter struct {
 	UserID   int64
 	From, To time.Time
 	Query    string
 	Limit    int
 }
 
-// EventUpdate changes the fields that are not nil.
-type EventUpdate struct {
+// CalendarEventUpdate changes the fields that are not nil.
+type CalendarEventUpdate struct {
 	Title     *string    `json:"title,omitempty"`
 	Start     *time.Time `json:"start,omitempty"`
 	End       *time.Time `json:"end,omitempty"`

@@ -18,7 +18,6 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
-	"github.com/hearthbot/hearth/store"
 )
 
 // InviteTTL is how long a family invitation code can be used.
@@ -26,14 +25,14 @@ const InviteTTL = 10 * time.Minute
 
 // Store is what the family commands need.
 type Store interface {
-	CreateFamilyInvite(ctx context.Context, userID int64, ttl time.Duration) (store.FamilyInvite, error)
-	JoinFamily(ctx context.Context, code string, userID int64) (store.Family, error)
-	LeaveFamily(ctx context.Context, userID int64) (store.Family, error)
-	FindFamily(ctx context.Context, userID int64) (store.Family, error)
+	CreateFamilyInvite(ctx context.Context, userID int64, ttl time.Duration) (hearth.FamilyInvite, error)
+	JoinFamily(ctx context.Context, code string, userID int64) (hearth.Family, error)
+	LeaveFamily(ctx context.Context, userID int64) (hearth.Family, error)
+	FindFamily(ctx context.Context, userID int64) (hearth.Family, error)
 	SetAccessGrant(ctx context.Context, targetID, viewerID int64, tier hearth.Tier) error
 	// SaveTraceTx leaves the turn's trace, as the runner does for the
 	// turns it answers, so `bot turns tail` shows family turns too.
-	SaveTraceTx(ctx context.Context, tx pgx.Tx, t store.Trace) error
+	SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error
 }
 
 var (
@@ -62,8 +61,8 @@ func norm(s string) string {
 // goes on to next.
 func Commands(st Store, next pipeline.Handler) pipeline.Handler {
 	c := &commands{st: st}
-	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
-		if t.Event.Kind != pipeline.KindMessage {
+	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
+		if t.Event.Kind != hearth.KindMessage {
 			return next.HandleTurn(ctx, t)
 		}
 		start := time.Now()
@@ -74,15 +73,15 @@ func Commands(st Store, next pipeline.Handler) pipeline.Handler {
 		if !ok {
 			return next.HandleTurn(ctx, t)
 		}
-		trace := store.Trace{
+		trace := hearth.Trace{
 			EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
 			Intent: "family_command", Domains: []string{"family"}, Confidence: 1,
-			Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []store.TraceAction{},
+			Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []hearth.TraceAction{},
 		}
 		// A trace is for operators: losing one (no transaction to join) is
 		// not worth failing the user's turn over.
 		pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return c.st.SaveTraceTx(ctx, tx, trace) })
-		return []pipeline.Outbound{{Text: text}}, nil
+		return []hearth.Outbound{{Text: text}}, nil
 	})
 }
 
@@ -126,7 +125,7 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn) (string, bool, 
 		return c.join(ctx, uid, pipeline.NormaliseLinkCode(raw), false)
 	case reWho.MatchString(text):
 		f, err := c.st.FindFamily(ctx, uid)
-		if errors.Is(err, pipeline.ErrNotFound) {
+		if errors.Is(err, hearth.ErrNotFound) {
 			return notInFamily, true, nil
 		}
 		if err != nil {
@@ -135,7 +134,7 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn) (string, bool, 
 		return describe(f), true, nil
 	case reLeave.MatchString(text):
 		f, err := c.st.LeaveFamily(ctx, uid)
-		if errors.Is(err, pipeline.ErrNotFound) {
+		if errors.Is(err, hearth.ErrNotFound) {
 			return "You're not in a family, so there is nothing to leave.", true, nil
 		}
 		if err != nil {
@@ -165,14 +164,14 @@ func (c *commands) join(ctx context.Context, uid int64, code string, told bool) 
 	if told {
 		if f, err := c.st.FindFamily(ctx, uid); err == nil {
 			return "You're already in " + f.Name + " (" + membersWords(f) + "). Say “leave my family” first if you want to join another one.", true, nil
-		} else if !errors.Is(err, pipeline.ErrNotFound) {
+		} else if !errors.Is(err, hearth.ErrNotFound) {
 			return "", true, err
 		}
 	}
 	f, err := c.st.JoinFamily(ctx, code, uid)
-	var invalid *pipeline.InvalidError
+	var invalid *hearth.InvalidError
 	switch {
-	case errors.Is(err, pipeline.ErrNotFound):
+	case errors.Is(err, hearth.ErrNotFound):
 		if !told {
 			return "", false, nil
 		}
@@ -189,7 +188,7 @@ func (c *commands) join(ctx context.Context, uid int64, code string, told bool) 
 // grant sets what the member called name sees of uid's things.
 func (c *commands) grant(ctx context.Context, uid int64, name string, tier hearth.Tier) (string, bool, error) {
 	f, err := c.st.FindFamily(ctx, uid)
-	if errors.Is(err, pipeline.ErrNotFound) {
+	if errors.Is(err, hearth.ErrNotFound) {
 		return notInFamily, true, nil
 	}
 	if err != nil {
@@ -213,7 +212,7 @@ func (c *commands) grant(ctx context.Context, uid int64, name string, tier heart
 	}
 	m := hits[0]
 	err = c.st.SetAccessGrant(ctx, uid, m.UserID, tier)
-	if errors.Is(err, pipeline.ErrNotFound) {
+	if errors.Is(err, hearth.ErrNotFound) {
 		// They left between the two reads.
 		return m.Name + " isn't in your family any more.", true, nil
 	}
@@ -225,8 +224,8 @@ func (c *commands) grant(ctx context.Context, uid int64, name string, tier heart
 
 // find returns the members called name: the whole name, else the first
 // name, case-insensitively.
-func find(members []store.FamilyMember, name string) []store.FamilyMember {
-	var whole, first []store.FamilyMember
+func find(members []hearth.FamilyMember, name string) []hearth.FamilyMember {
+	var whole, first []hearth.FamilyMember
 	for _, m := range members {
 		switch {
 		case strings.EqualFold(m.Name, name):
@@ -281,7 +280,7 @@ func looksLikeCode(s string) bool {
 }
 
 // describe lists a family and who sees what.
-func describe(f store.Family) string {
+func describe(f hearth.Family) string {
 	if len(f.Members) == 0 {
 		return "It's just you in " + f.Name + " so far. Say “invite someone to my family” to get a code for someone to join."
 	}
@@ -309,14 +308,14 @@ func tierWords(t hearth.Tier, owner string) string {
 }
 
 // membersWords is "Bob and Emma" (or "just you").
-func membersWords(f store.Family) string {
+func membersWords(f hearth.Family) string {
 	if len(f.Members) == 0 {
 		return "just you so far"
 	}
 	return namesWords(f)
 }
 
-func namesWords(f store.Family) string {
+func namesWords(f hearth.Family) string {
 	var names []string
 	for _, m := range f.Members {
 		names = append(names, m.Name)

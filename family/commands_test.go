@@ -24,20 +24,20 @@ type testBundle struct {
 func setup(t *testing.T) *testBundle {
 	t.Helper()
 	st, _ := storetest.Open(t)
-	next := pipeline.HandlerFunc(func(context.Context, pipeline.Turn) ([]pipeline.Outbound, error) {
-		return []pipeline.Outbound{{Text: passed}}, nil
+	next := pipeline.HandlerFunc(func(context.Context, pipeline.Turn) ([]hearth.Outbound, error) {
+		return []hearth.Outbound{{Text: passed}}, nil
 	})
 	return &testBundle{st: st, h: family.Commands(st, next)}
 }
 
 type person struct {
 	b    *testBundle
-	user pipeline.User
+	user hearth.User
 }
 
 func (b *testBundle) person(t *testing.T, name string) *person {
 	t.Helper()
-	c, err := b.st.SignIn(context.Background(), pipeline.ChannelWebchat, strings.ToLower(name), name, strings.ToLower(name), "Europe/Berlin")
+	c, err := b.st.SignIn(context.Background(), hearth.ChannelWebchat, strings.ToLower(name), name, strings.ToLower(name), "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func (b *testBundle) person(t *testing.T, name string) *person {
 
 func (p *person) say(t *testing.T, text string) string {
 	t.Helper()
-	out, err := p.b.h.HandleTurn(context.Background(), pipeline.Turn{User: p.user, Event: pipeline.Event{Kind: pipeline.KindMessage, Text: text}})
+	out, err := p.b.h.HandleTurn(context.Background(), pipeline.Turn{User: p.user, Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: text}})
 	if err != nil {
 		t.Fatalf("%s: %q: %v", p.user.DisplayName, text, err)
 	}

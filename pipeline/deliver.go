@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 )
@@ -33,7 +34,7 @@ func (DeliverArgs) InsertOpts() river.InsertOpts {
 
 // edit re-delivers a changed message where the platform can edit it. A
 // message not yet sent needs nothing: its send carries the new text.
-func (w *DeliverWorker) edit(ctx context.Context, log *slog.Logger, d Delivery) error {
+func (w *DeliverWorker) edit(ctx context.Context, log *slog.Logger, d hearth.Delivery) error {
 	if d.DeliveredAt.IsZero() || d.PlatformMessageID == "" {
 		return nil
 	}
@@ -42,7 +43,7 @@ func (w *DeliverWorker) edit(ctx context.Context, log *slog.Logger, d Delivery) 
 		return nil
 	}
 	if err := editor.Edit(ctx, d); err != nil {
-		if errors.Is(err, ErrPermanent) {
+		if errors.Is(err, hearth.ErrPermanent) {
 			log.WarnContext(ctx, "edit refused by the platform", "error", err)
 			return river.JobCancel(err)
 		}
@@ -57,7 +58,7 @@ func (w *DeliverWorker) edit(ctx context.Context, log *slog.Logger, d Delivery) 
 
 // awaitEarlier holds d back while an earlier message of its conversation
 // is still on its way, for up to OrderWait.
-func (w *DeliverWorker) awaitEarlier(ctx context.Context, log *slog.Logger, d Delivery) error {
+func (w *DeliverWorker) awaitEarlier(ctx context.Context, log *slog.Logger, d hearth.Delivery) error {
 	if w.OrderWait < 0 {
 		return nil
 	}
@@ -90,7 +91,7 @@ func (w *DeliverWorker) awaitEarlier(ctx context.Context, log *slog.Logger, d De
 
 // retryAfter is how long a platform asked to wait before the next try.
 func retryAfter(err error) (time.Duration, bool) {
-	var ra *RetryAfterError
+	var ra *hearth.RetryAfterError
 	if errors.As(err, &ra) && ra.After > 0 {
 		return ra.After, true
 	}
@@ -100,7 +101,7 @@ func retryAfter(err error) (time.Duration, bool) {
 // A Sender puts a message on one platform and returns the platform's id
 // for it. Errors wrapping ErrPermanent are not retried.
 type Sender interface {
-	Send(ctx context.Context, d Delivery) (platformMessageID string, err error)
+	Send(ctx context.Context, d hearth.Delivery) (platformMessageID string, err error)
 }
 
 // A TranscriptSender is a Sender whose platform is Hearth's own
@@ -117,18 +118,18 @@ type TranscriptSender interface {
 // outcome and loses its buttons. Checked at run time.
 type Editor interface {
 	Sender
-	Edit(ctx context.Context, d Delivery) error
+	Edit(ctx context.Context, d hearth.Delivery) error
 }
 
 // SenderFunc adapts a function to a Sender.
-type SenderFunc func(ctx context.Context, d Delivery) (string, error)
+type SenderFunc func(ctx context.Context, d hearth.Delivery) (string, error)
 
 // Send calls f(ctx, d).
-func (f SenderFunc) Send(ctx context.Context, d Delivery) (string, error) { return f(ctx, d) }
+func (f SenderFunc) Send(ctx context.Context, d hearth.Delivery) (string, error) { return f(ctx, d) }
 
 // DeliveryStore is what the deliver worker needs from storage.
 type DeliveryStore interface {
-	Delivery(ctx context.Context, messageID int64) (Delivery, error)
+	Delivery(ctx context.Context, messageID int64) (hearth.Delivery, error)
 	// MarkDelivered records the platform id and makes the message visible
 	// in the transcript; a second call for the same message does nothing.
 	MarkDelivered(ctx context.Context, messageID int64, platformMessageID string) error
@@ -154,7 +155,7 @@ const (
 type DeliverWorker struct {
 	river.WorkerDefaults[DeliverArgs]
 	store   DeliveryStore
-	senders map[Channel]Sender
+	senders map[hearth.Channel]Sender
 	log     *slog.Logger
 	metric  *Metrics
 	// Backoff is the wait before retry number attempt (1-based). Defaults
@@ -169,7 +170,7 @@ type DeliverWorker struct {
 }
 
 // NewDeliverWorker returns a worker sending through senders by channel.
-func NewDeliverWorker(store DeliveryStore, senders map[Channel]Sender, log *slog.Logger, metrics *Metrics) *DeliverWorker {
+func NewDeliverWorker(store DeliveryStore, senders map[hearth.Channel]Sender, log *slog.Logger, metrics *Metrics) *DeliverWorker {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -195,7 +196,7 @@ func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
 // Work sends the message unless it was delivered already.
 func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 	d, err := w.store.Delivery(ctx, job.Args.MessageID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, hearth.ErrNotFound) {
 		return river.JobCancel(err)
 	}
 	if err != nil {
@@ -218,7 +219,7 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	}
 	platformID, err := sender.Send(ctx, d)
 	if err != nil {
-		if errors.Is(err, ErrPermanent) {
+		if errors.Is(err, hearth.ErrPermanent) {
 			log.ErrorContext(ctx, "delivery failed permanently", "error", err)
 			w.metric.delivery(d.Channel, "permanent_failure")
 			return river.JobCancel(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -39,7 +40,7 @@ func setup(t *testing.T, h pipeline.Handler) *testBundle {
 	b.turns = pipeline.NewTurnWorker(st, h, nil, nil)
 	b.turns.Backoff = func(int) time.Duration { return time.Millisecond }
 	b.turns.BusyDelay = 10 * time.Millisecond
-	b.deliver = pipeline.NewDeliverWorker(st, map[pipeline.Channel]pipeline.Sender{pipeline.ChannelWebchat: b.sent}, nil, nil)
+	b.deliver = pipeline.NewDeliverWorker(st, map[hearth.Channel]pipeline.Sender{hearth.ChannelWebchat: b.sent}, nil, nil)
 	b.deliver.Backoff = func(int) time.Duration { return time.Millisecond }
 	b.inbox = pipeline.NewInbox(st, newClient(t, b, false), nil)
 	return b
@@ -86,10 +87,10 @@ type recordingSender struct {
 	// FailWith is the error of the first FailFirst calls (a 502 if nil).
 	FailWith error
 	calls    int
-	sent     []pipeline.Delivery
+	sent     []hearth.Delivery
 }
 
-func (s *recordingSender) Send(_ context.Context, d pipeline.Delivery) (string, error) {
+func (s *recordingSender) Send(_ context.Context, d hearth.Delivery) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls++
@@ -103,10 +104,10 @@ func (s *recordingSender) Send(_ context.Context, d pipeline.Delivery) (string, 
 	return fmt.Sprintf("platform-%d", d.MessageID), nil
 }
 
-func (s *recordingSender) snapshot() (calls int, sent []pipeline.Delivery) {
+func (s *recordingSender) snapshot() (calls int, sent []hearth.Delivery) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.calls, append([]pipeline.Delivery(nil), s.sent...)
+	return s.calls, append([]hearth.Delivery(nil), s.sent...)
 }
 
 // waitFor polls cond until it holds, failing the test after a generous
@@ -122,10 +123,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func message(user, id, text string) pipeline.Inbound {
-	return pipeline.Inbound{
-		Channel: pipeline.ChannelWebchat, ExternalID: id, ConversationKey: user, UserKey: user,
-		UserName: user, Timezone: "Europe/Berlin", Kind: pipeline.KindMessage, Text: text,
+func message(user, id, text string) hearth.Inbound {
+	return hearth.Inbound{
+		Channel: hearth.ChannelWebchat, ExternalID: id, ConversationKey: user, UserKey: user,
+		UserName: user, Timezone: "Europe/Berlin", Kind: hearth.KindMessage, Text: text,
 	}
 }
 
@@ -142,7 +143,7 @@ func newCountingHandler() *countingHandler {
 	return &countingHandler{seen: map[int64][]string{}, busy: map[int64]int{}}
 }
 
-func (h *countingHandler) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
+func (h *countingHandler) HandleTurn(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
 	h.calls.Add(1)
 	conv := t.Event.ConversationID
 	h.mu.Lock()
@@ -155,7 +156,7 @@ func (h *countingHandler) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pi
 		h.busy[conv]--
 		h.mu.Unlock()
 	}()
-	return []pipeline.Outbound{{Text: "re: " + t.Event.Text}}, nil
+	return []hearth.Outbound{{Text: "re: " + t.Event.Text}}, nil
 }
 
 func (h *countingHandler) handled(conv int64) []string {
@@ -186,7 +187,7 @@ func TestDuplicateDeliveryIsOneTurn(t *testing.T) {
 	}
 
 	newClient(t, b, true)
-	var msgs []pipeline.Message
+	var msgs []hearth.Message
 	waitFor(t, "the reply to be visible", func() bool {
 		msgs, err = b.store.Messages(ctx, first.ConversationID, 0, 100)
 		return err == nil && len(msgs) >= 2
@@ -306,7 +307,7 @@ func TestFailingSenderDeliversExactlyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var msgs []pipeline.Message
+	var msgs []hearth.Message
 	waitFor(t, "the reply to become visible", func() bool {
 		msgs, err = b.store.Messages(ctx, r.ConversationID, 0, 10)
 		return err == nil && len(msgs) == 2
@@ -361,7 +362,7 @@ func TestRateLimitedDeliveryWaitsAsAsked(t *testing.T) {
 	t.Parallel()
 	b := setup(t, newCountingHandler())
 	b.sent.FailFirst = 1
-	b.sent.FailWith = &pipeline.RetryAfterError{After: time.Hour, Err: errors.New("429 Too Many Requests")}
+	b.sent.FailWith = &hearth.RetryAfterError{After: time.Hour, Err: errors.New("429 Too Many Requests")}
 	client := newClient(t, b, true)
 	ctx := context.Background()
 	before := time.Now()
@@ -393,12 +394,12 @@ func TestRateLimitedDeliveryWaitsAsAsked(t *testing.T) {
 func TestFailingTurnApologisesAndMovesOn(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int64
-	b := setup(t, pipeline.HandlerFunc(func(ctx context.Context, turn pipeline.Turn) ([]pipeline.Outbound, error) {
+	b := setup(t, pipeline.HandlerFunc(func(ctx context.Context, turn pipeline.Turn) ([]hearth.Outbound, error) {
 		calls.Add(1)
 		if turn.Event.Text == "poison" {
 			return nil, errors.New("model exploded")
 		}
-		return []pipeline.Outbound{{Text: "fine"}}, nil
+		return []hearth.Outbound{{Text: "fine"}}, nil
 	}))
 	newClient(t, b, true)
 	ctx := context.Background()
@@ -418,10 +419,10 @@ func TestFailingTurnApologisesAndMovesOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		slices.SortFunc(msgs, func(a, b pipeline.Message) int { return cmp.Compare(a.ID, b.ID) })
+		slices.SortFunc(msgs, func(a, b hearth.Message) int { return cmp.Compare(a.ID, b.ID) })
 		replies = nil
 		for _, m := range msgs {
-			if m.From == pipeline.FromBot {
+			if m.From == hearth.FromBot {
 				replies = append(replies, m.Text)
 			}
 		}
@@ -446,21 +447,21 @@ func TestAcceptRejectsBadInput(t *testing.T) {
 	}
 	tests := []struct {
 		name   string
-		mutate func(*pipeline.Inbound)
+		mutate func(*hearth.Inbound)
 	}{
-		{"no channel", func(in *pipeline.Inbound) { in.Channel = "" }},
-		{"no event id", func(in *pipeline.Inbound) { in.ExternalID = "" }},
-		{"no user", func(in *pipeline.Inbound) { in.UserKey = "" }},
-		{"empty text", func(in *pipeline.Inbound) { in.Text = "  " }},
-		{"invalid utf-8", func(in *pipeline.Inbound) { in.Text = "\xff\xfe" }},
-		{"too long", func(in *pipeline.Inbound) { in.Text = string(make([]byte, pipeline.MaxTextBytes+1)) }},
-		{"unknown zone", func(in *pipeline.Inbound) { in.Timezone = "Mars/Olympus" }},
-		{"host zone", func(in *pipeline.Inbound) { in.Timezone = "Local" }},
-		{"unknown kind", func(in *pipeline.Inbound) { in.Kind = "sticker" }},
-		{"unsupported without a description", func(in *pipeline.Inbound) { in.Kind, in.Text = pipeline.KindUnsupported, " " }},
-		{"click without button", func(in *pipeline.Inbound) { in.Kind = pipeline.KindButton; in.MessageID = r.MessageID }},
-		{"click on a user message", func(in *pipeline.Inbound) {
-			in.Kind, in.MessageID, in.ButtonID = pipeline.KindButton, r.MessageID, "thanks"
+		{"no channel", func(in *hearth.Inbound) { in.Channel = "" }},
+		{"no event id", func(in *hearth.Inbound) { in.ExternalID = "" }},
+		{"no user", func(in *hearth.Inbound) { in.UserKey = "" }},
+		{"empty text", func(in *hearth.Inbound) { in.Text = "  " }},
+		{"invalid utf-8", func(in *hearth.Inbound) { in.Text = "\xff\xfe" }},
+		{"too long", func(in *hearth.Inbound) { in.Text = string(make([]byte, pipeline.MaxTextBytes+1)) }},
+		{"unknown zone", func(in *hearth.Inbound) { in.Timezone = "Mars/Olympus" }},
+		{"host zone", func(in *hearth.Inbound) { in.Timezone = "Local" }},
+		{"unknown kind", func(in *hearth.Inbound) { in.Kind = "sticker" }},
+		{"unsupported without a description", func(in *hearth.Inbound) { in.Kind, in.Text = hearth.KindUnsupported, " " }},
+		{"click without button", func(in *hearth.Inbound) { in.Kind = hearth.KindButton; in.MessageID = r.MessageID }},
+		{"click on a user message", func(in *hearth.Inbound) {
+			in.Kind, in.MessageID, in.ButtonID = hearth.KindButton, r.MessageID, "thanks"
 		}},
 	}
 	for i, tt := range tests {
@@ -469,7 +470,7 @@ func TestAcceptRejectsBadInput(t *testing.T) {
 			in.ExternalID = fmt.Sprintf("bad-%d", i)
 			tt.mutate(&in)
 			_, err := b.inbox.Accept(ctx, in)
-			var invalid *pipeline.InvalidError
+			var invalid *hearth.InvalidError
 			if !errors.As(err, &invalid) || invalid.Reason == "" {
 				t.Fatalf("Accept = %v; want an *InvalidError with a reason", err)
 			}

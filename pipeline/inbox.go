@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hearthbot/hearth"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 )
@@ -20,7 +21,7 @@ const MaxTextBytes = 64 << 10
 // the same transaction; a duplicate returns a Receipt with Duplicate set
 // and stores nothing.
 type EventStore interface {
-	AcceptInbound(ctx context.Context, in Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r Receipt) error) (Receipt, error)
+	AcceptInbound(ctx context.Context, in hearth.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error) (hearth.Receipt, error)
 }
 
 // Inbox is the front door of the durable path: an event it accepts has
@@ -40,11 +41,11 @@ func NewInbox(store EventStore, client *river.Client[pgx.Tx], metrics *Metrics) 
 // Accept validates, stores and enqueues one inbound event. Errors wrap
 // ErrInvalid (bad input, nothing stored) or ErrUnavailable (database down,
 // nothing stored).
-func (b *Inbox) Accept(ctx context.Context, in Inbound) (Receipt, error) {
-	if err := in.validate(); err != nil {
-		return Receipt{}, err
+func (b *Inbox) Accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error) {
+	if err := validateInbound(in); err != nil {
+		return hearth.Receipt{}, err
 	}
-	r, err := b.store.AcceptInbound(ctx, in, func(ctx context.Context, tx pgx.Tx, r Receipt) error {
+	r, err := b.store.AcceptInbound(ctx, in, func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error {
 		_, err := b.river.InsertTx(ctx, tx, TurnArgs{ConversationID: r.ConversationID, EventID: r.EventID}, nil)
 		if err != nil {
 			return fmt.Errorf("enqueue turn: %w", err)
@@ -52,46 +53,47 @@ func (b *Inbox) Accept(ctx context.Context, in Inbound) (Receipt, error) {
 		return nil
 	})
 	if err != nil {
-		return Receipt{}, fmt.Errorf("accept %s event: %w", in.Channel, err)
+		return hearth.Receipt{}, fmt.Errorf("accept %s event: %w", in.Channel, err)
 	}
 	b.metric.accepted(in.Channel, r.Duplicate)
 	return r, nil
 }
 
-func (in Inbound) validate() error {
+// validateInbound refuses an event that can never be accepted as it is.
+func validateInbound(in hearth.Inbound) error {
 	switch {
 	case in.Channel == "":
-		return Invalidf("channel is required")
+		return hearth.Invalidf("channel is required")
 	case in.ExternalID == "":
-		return Invalidf("event id is required")
+		return hearth.Invalidf("event id is required")
 	case in.ConversationKey == "":
-		return Invalidf("conversation is required")
+		return hearth.Invalidf("conversation is required")
 	case in.UserKey == "":
-		return Invalidf("user is required")
+		return hearth.Invalidf("user is required")
 	case !utf8.ValidString(in.Text):
-		return Invalidf("text is not valid UTF-8")
+		return hearth.Invalidf("text is not valid UTF-8")
 	case len(in.Text) > MaxTextBytes:
-		return Invalidf("text is longer than %d bytes", MaxTextBytes)
+		return hearth.Invalidf("text is longer than %d bytes", MaxTextBytes)
 	}
 	switch in.Kind {
-	case KindMessage:
+	case hearth.KindMessage:
 		if strings.TrimSpace(in.Text) == "" {
-			return Invalidf("text is empty")
+			return hearth.Invalidf("text is empty")
 		}
-	case KindButton:
+	case hearth.KindButton:
 		if in.MessageID <= 0 || in.ButtonID == "" {
-			return Invalidf("a button click needs message_id and button_id")
+			return hearth.Invalidf("a button click needs message_id and button_id")
 		}
-	case KindUnsupported:
+	case hearth.KindUnsupported:
 		if strings.TrimSpace(in.Text) == "" {
-			return Invalidf("an unsupported message needs a description of what it was")
+			return hearth.Invalidf("an unsupported message needs a description of what it was")
 		}
-	case KindVoice:
-		if err := in.Audio.validate(); err != nil {
+	case hearth.KindVoice:
+		if err := validateAudio(in.Audio); err != nil {
 			return err
 		}
 	default:
-		return Invalidf("unknown event kind %q", in.Kind)
+		return hearth.Invalidf("unknown event kind %q", in.Kind)
 	}
 	if in.Timezone != "" {
 		if _, err := LoadTimezone(in.Timezone); err != nil {
@@ -106,11 +108,11 @@ func (in Inbound) validate() error {
 // (ARCHITECTURE.md, invariant 6).
 func LoadTimezone(name string) (*time.Location, error) {
 	if name == "" || name == "Local" {
-		return nil, Invalidf("unknown time zone %q", name)
+		return nil, hearth.Invalidf("unknown time zone %q", name)
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return nil, Invalidf("unknown time zone %q", name)
+		return nil, hearth.Invalidf("unknown time zone %q", name)
 	}
 	return loc, nil
 }

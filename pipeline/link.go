@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hearthbot/hearth"
 	"strings"
 	"time"
 )
@@ -30,8 +31,8 @@ type Linker interface {
 // the person. Everything else goes to next. It runs before the time-zone
 // question, so a new chat can be linked before it is asked anything.
 func LinkIdentities(l Linker, next Handler) Handler {
-	return HandlerFunc(func(ctx context.Context, t Turn) ([]Outbound, error) {
-		if t.Event.Kind != KindMessage {
+	return HandlerFunc(func(ctx context.Context, t Turn) ([]hearth.Outbound, error) {
+		if t.Event.Kind != hearth.KindMessage {
 			return next.HandleTurn(ctx, t)
 		}
 		verb, rest := linkCommand(t.Event.Text)
@@ -41,23 +42,23 @@ func LinkIdentities(l Linker, next Handler) Handler {
 			if err != nil {
 				return nil, fmt.Errorf("link: %w", err)
 			}
-			return []Outbound{{Text: fmt.Sprintf("Your link code is %s. Within 10 minutes, send it to me from your other chat (Slack, Telegram or the web chat) and both will share one account. It works once.", code)}}, nil
+			return []hearth.Outbound{{Text: fmt.Sprintf("Your link code is %s. Within 10 minutes, send it to me from your other chat (Slack, Telegram or the web chat) and both will share one account. It works once.", code)}}, nil
 		case verb || looksLikeCode(rest):
 			code := NormaliseLinkCode(rest)
 			if code == "" {
-				return []Outbound{{Text: "That doesn't look like a link code. Send /link to get one."}}, nil
+				return []hearth.Outbound{{Text: "That doesn't look like a link code. Send /link to get one."}}, nil
 			}
 			_, err := l.RedeemLinkCode(ctx, code, t.User.ID)
-			var invalid *InvalidError
+			var invalid *hearth.InvalidError
 			switch {
-			case errors.Is(err, ErrNotFound):
-				return []Outbound{{Text: "That link code isn't valid any more (they work once, for 10 minutes). Send /link in your other chat to get a new one."}}, nil
+			case errors.Is(err, hearth.ErrNotFound):
+				return []hearth.Outbound{{Text: "That link code isn't valid any more (they work once, for 10 minutes). Send /link in your other chat to get a new one."}}, nil
 			case errors.As(err, &invalid):
-				return []Outbound{{Text: "That code is for this account already — send it from your other chat."}}, nil
+				return []hearth.Outbound{{Text: "That code is for this account already — send it from your other chat."}}, nil
 			case err != nil:
 				return nil, fmt.Errorf("link: %w", err)
 			}
-			return []Outbound{{Text: "Linked! This chat now shares your tasks, memories, notes and briefings with your other one."}}, nil
+			return []hearth.Outbound{{Text: "Linked! This chat now shares your tasks, memories, notes and briefings with your other one."}}, nil
 		}
 		return next.HandleTurn(ctx, t)
 	})

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -40,7 +41,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-func (m *Metrics) accepted(ch Channel, duplicate bool) {
+func (m *Metrics) accepted(ch hearth.Channel, duplicate bool) {
 	if m == nil {
 		return
 	}
@@ -59,7 +60,7 @@ func (m *Metrics) turn(outcome string, d time.Duration) {
 	m.turnTime.Observe(d.Seconds())
 }
 
-func (m *Metrics) delivery(ch Channel, outcome string) {
+func (m *Metrics) delivery(ch hearth.Channel, outcome string) {
 	if m == nil {
 		return
 	}

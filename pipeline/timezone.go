@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/hearthbot/hearth"
 	"strings"
 )
 
@@ -16,19 +17,19 @@ type TimezoneSetter interface {
 // next. Every date Hearth resolves is in the user's zone, never the
 // host's (ARCHITECTURE.md, invariant 6).
 func RequireTimezone(store TimezoneSetter, next Handler) Handler {
-	return HandlerFunc(func(ctx context.Context, t Turn) ([]Outbound, error) {
+	return HandlerFunc(func(ctx context.Context, t Turn) ([]hearth.Outbound, error) {
 		if t.User.Timezone != "" {
 			return next.HandleTurn(ctx, t)
 		}
 		name := strings.TrimSpace(t.Event.Text)
-		if t.Event.Kind == KindMessage {
+		if t.Event.Kind == hearth.KindMessage {
 			if _, err := LoadTimezone(name); err == nil {
 				if err := store.SetTimezone(ctx, t.User.ID, name); err != nil {
 					return nil, fmt.Errorf("set timezone: %w", err)
 				}
-				return []Outbound{{Text: fmt.Sprintf("Thanks! I'll use %s for your dates and times. What can I do for you?", name)}}, nil
+				return []hearth.Outbound{{Text: fmt.Sprintf("Thanks! I'll use %s for your dates and times. What can I do for you?", name)}}, nil
 			}
 		}
-		return []Outbound{{Text: "Before we start: which time zone are you in? Reply with its name, like Europe/Berlin or America/New_York, so the dates and times I note mean what you mean."}}, nil
+		return []hearth.Outbound{{Text: "Before we start: which time zone are you in? Reply with its name, like Europe/Berlin or America/New_York, so the dates and times I note mean what you mean."}}, nil
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -21,11 +22,11 @@ func TestRequireTimezoneAsksThenStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reached int
-	h := pipeline.RequireTimezone(b.store, pipeline.HandlerFunc(func(ctx context.Context, turn pipeline.Turn) ([]pipeline.Outbound, error) {
+	h := pipeline.RequireTimezone(b.store, pipeline.HandlerFunc(func(ctx context.Context, turn pipeline.Turn) ([]hearth.Outbound, error) {
 		reached++
 		return nil, nil
 	}))
-	user := pipeline.User{ID: r.UserID, DisplayName: "gus"}
+	user := hearth.User{ID: r.UserID, DisplayName: "gus"}
 	steps := []struct{ text, wantReply string }{
 		{"hello", "which time zone"},
 		{"somewhere nice", "which time zone"},
@@ -33,7 +34,7 @@ func TestRequireTimezoneAsksThenStores(t *testing.T) {
 		{"America/Chicago", "America/Chicago"},
 	}
 	for _, s := range steps {
-		out, err := h.HandleTurn(ctx, pipeline.Turn{Event: pipeline.Event{Kind: pipeline.KindMessage, Text: s.text}, User: user})
+		out, err := h.HandleTurn(ctx, pipeline.Turn{Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: s.text}, User: user})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,12 +45,12 @@ func TestRequireTimezoneAsksThenStores(t *testing.T) {
 	if reached != 0 {
 		t.Fatal("a turn reached the pipeline before the zone was known")
 	}
-	c, err := b.store.FindContact(ctx, pipeline.ChannelWebchat, "gus", "gus")
+	c, err := b.store.FindContact(ctx, hearth.ChannelWebchat, "gus", "gus")
 	if err != nil || c.User.Timezone != "America/Chicago" {
 		t.Fatalf("stored %+v, %v", c.User, err)
 	}
 	c.User.Timezone = "America/Chicago"
-	if _, err := h.HandleTurn(ctx, pipeline.Turn{Event: pipeline.Event{Kind: pipeline.KindMessage, Text: "hi"}, User: c.User}); err != nil || reached != 1 {
+	if _, err := h.HandleTurn(ctx, pipeline.Turn{Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: "hi"}, User: c.User}); err != nil || reached != 1 {
 		t.Fatalf("with a zone the turn must pass through (err %v, reached %d)", err, reached)
 	}
 }

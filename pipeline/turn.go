@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 )
@@ -43,7 +44,7 @@ type TurnStore interface {
 	// LeaseConversation takes or renews owner's exclusive right to answer
 	// the conversation for ttl (leased false when another owner holds it)
 	// and returns its oldest unprocessed event, if any.
-	LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev Event, u User, leased, found bool, err error)
+	LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev hearth.InboundEvent, u hearth.User, leased, found bool, err error)
 	// ReleaseConversation ends owner's lease and reports whether events are
 	// still waiting.
 	ReleaseConversation(ctx context.Context, conversationID int64, owner string) (pending bool, err error)
@@ -53,9 +54,9 @@ type TurnStore interface {
 	// conversation is waiting, and reports whether it did.
 	// With visible set the replies are stored delivered (visible in the
 	// transcript) and inTx gets no ids.
-	CompleteEvent(ctx context.Context, ev Event, owner string, replies []Outbound, visible bool, inTx func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) (released bool, err error)
+	CompleteEvent(ctx context.Context, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool, inTx func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) (released bool, err error)
 	// FailEvent records a failed attempt at the event.
-	FailEvent(ctx context.Context, ev Event, reason string) error
+	FailEvent(ctx context.Context, ev hearth.InboundEvent, reason string) error
 }
 
 // TurnWorker answers a conversation's events one at a time, in arrival
@@ -88,7 +89,7 @@ type TurnWorker struct {
 	Now func() time.Time
 	// Sender returns a channel's sender, to learn whether it delivers by
 	// transcript (see TranscriptSender). Nil: every reply gets a deliver job.
-	Sender func(Channel) (Sender, bool)
+	Sender func(hearth.Channel) (Sender, bool)
 }
 
 // NewTurnWorker returns a worker that answers events with h.
@@ -150,7 +151,7 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 
 // answer runs one turn and commits its replies; released reports that the
 // lease ended with it.
-func (w *TurnWorker) answer(ctx context.Context, ev Event, user User, owner string) (released bool, err error) {
+func (w *TurnWorker) answer(ctx context.Context, ev hearth.InboundEvent, user hearth.User, owner string) (released bool, err error) {
 	log := w.log.With("conversation_id", ev.ConversationID, "turn_id", ev.ID, "user_id", user.ID)
 	start := time.Now()
 	ctx, hooks := withCommitHooks(ctx)
@@ -165,7 +166,7 @@ func (w *TurnWorker) answer(ctx context.Context, ev Event, user User, owner stri
 			return false, fmt.Errorf("turn %d: %w", ev.ID, err)
 		}
 		log.ErrorContext(ctx, "turn failed; giving up", "attempt", ev.Attempts+1, "error", err)
-		replies = []Outbound{{Text: "Sorry — something went wrong on my side and I couldn't handle that. Could you try again in a moment?"}}
+		replies = []hearth.Outbound{{Text: "Sorry — something went wrong on my side and I couldn't handle that. Could you try again in a moment?"}}
 		hooks = &commitHooks{} // what a failed handler recorded is not committed
 		w.metric.turn("failed", time.Since(start))
 	} else {

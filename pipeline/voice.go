@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hearthbot/hearth"
 	"strings"
 )
 
@@ -16,31 +17,15 @@ const MaxAudioBytes = 20 << 20
 // the user gets a reply instead of a retry.
 var ErrAudioTooLarge = errors.New("audio is larger than 20 MB")
 
-// AudioRef says where a voice note's recording is, as the platform
-// described it at ingress. One of FileID and URL is set.
-type AudioRef struct {
-	// FileID is the platform's file id (Telegram's file_id).
-	FileID string `json:"file_id,omitempty"`
-	// URL is a download URL (Slack's url_private_download).
-	URL string `json:"url,omitempty"`
-	// Size is the size in bytes the platform announced; 0 when unknown.
-	Size int64 `json:"size,omitempty"`
-	// MIME is the announced media type ("audio/ogg").
-	MIME string `json:"mime,omitempty"`
-	// Name is the file name, when the platform gives one.
-	Name string `json:"name,omitempty"`
-	// Duration is the length in seconds, when known.
-	Duration int `json:"duration,omitempty"`
-}
-
-func (r *AudioRef) validate() error {
+// validateAudio refuses a voice note without a usable reference.
+func validateAudio(r *hearth.AudioRef) error {
 	switch {
 	case r == nil:
-		return Invalidf("a voice note needs its audio reference")
+		return hearth.Invalidf("a voice note needs its audio reference")
 	case r.FileID == "" && r.URL == "":
-		return Invalidf("a voice note needs a file id or a download URL")
+		return hearth.Invalidf("a voice note needs a file id or a download URL")
 	case r.Size < 0 || r.Duration < 0:
-		return Invalidf("a voice note's size and duration cannot be negative")
+		return hearth.Invalidf("a voice note's size and duration cannot be negative")
 	}
 	return nil
 }
@@ -57,7 +42,7 @@ type Audio struct {
 // AudioFetcher downloads a recording from the platform it came from,
 // refusing one larger than limit bytes with ErrAudioTooLarge.
 type AudioFetcher interface {
-	FetchAudio(ctx context.Context, ref AudioRef, limit int64) (Audio, error)
+	FetchAudio(ctx context.Context, ref hearth.AudioRef, limit int64) (Audio, error)
 }
 
 // Transcriber turns speech into text. An error that retrying cannot fix
@@ -71,7 +56,7 @@ type Transcriber interface {
 type VoiceStore interface {
 	// VoiceNote returns the event's audio reference and its transcript,
 	// "" until SetTranscript stored one.
-	VoiceNote(ctx context.Context, eventID int64) (ref AudioRef, transcript string, err error)
+	VoiceNote(ctx context.Context, eventID int64) (ref hearth.AudioRef, transcript string, err error)
 	// SetTranscript stores what was heard with the event and its line of
 	// the transcript, so history shows the words, not "voice note".
 	SetTranscript(ctx context.Context, eventID int64, text string) error
@@ -83,7 +68,7 @@ type VoiceConfig struct {
 	Store VoiceStore
 	// Fetcher returns the downloader of a channel; false when the channel
 	// cannot download audio.
-	Fetcher func(Channel) (AudioFetcher, bool)
+	Fetcher func(hearth.Channel) (AudioFetcher, bool)
 	// Transcriber is the speech-to-text provider; nil when none is set up.
 	Transcriber Transcriber
 	// Setting names what enables transcription, for the reply that says
@@ -100,8 +85,8 @@ type VoiceConfig struct {
 // cannot fix (no provider, too large, a refused format) gets a reply.
 // Every other turn goes to next unchanged.
 func TranscribeVoice(cfg VoiceConfig, next Handler) Handler {
-	return HandlerFunc(func(ctx context.Context, t Turn) ([]Outbound, error) {
-		if t.Event.Kind != KindVoice {
+	return HandlerFunc(func(ctx context.Context, t Turn) ([]hearth.Outbound, error) {
+		if t.Event.Kind != hearth.KindVoice {
 			return next.HandleTurn(ctx, t)
 		}
 		ref, text, err := cfg.Store.VoiceNote(ctx, t.Event.ID)
@@ -118,14 +103,14 @@ func TranscribeVoice(cfg VoiceConfig, next Handler) Handler {
 				return nil, fmt.Errorf("voice note: %w", err)
 			}
 		}
-		t.Event.Kind, t.Event.Text = KindMessage, text
+		t.Event.Kind, t.Event.Text = hearth.KindMessage, text
 		replies, err := next.HandleTurn(ctx, t)
 		if err != nil {
 			return nil, err
 		}
 		heard := `Heard: "` + text + `"`
 		if len(replies) == 0 {
-			return []Outbound{{Text: heard}}, nil
+			return []hearth.Outbound{{Text: heard}}, nil
 		}
 		replies[0].Text = heard + "\n\n" + replies[0].Text
 		return replies, nil
@@ -134,7 +119,7 @@ func TranscribeVoice(cfg VoiceConfig, next Handler) Handler {
 
 // transcribe fetches and transcribes; reply is set (and err nil) when the
 // user must be told something instead.
-func transcribe(ctx context.Context, cfg VoiceConfig, ch Channel, ref AudioRef) (text, reply string, err error) {
+func transcribe(ctx context.Context, cfg VoiceConfig, ch hearth.Channel, ref hearth.AudioRef) (text, reply string, err error) {
 	if cfg.Transcriber == nil {
 		setting := cfg.Setting
 		if setting == "" {
@@ -156,14 +141,14 @@ func transcribe(ctx context.Context, cfg VoiceConfig, ch Channel, ref AudioRef) 
 	switch {
 	case errors.Is(err, ErrAudioTooLarge):
 		return "", tooLargeReply, nil
-	case errors.Is(err, ErrPermanent), errors.Is(err, ErrNotFound):
+	case errors.Is(err, hearth.ErrPermanent), errors.Is(err, hearth.ErrNotFound):
 		return "", "I couldn't download that voice note (it may have been deleted). Could you send it again, or type it?", nil
 	case err != nil:
 		return "", "", fmt.Errorf("voice note: download: %w", err)
 	}
 	text, err = cfg.Transcriber.Transcribe(ctx, audio)
 	switch {
-	case errors.Is(err, ErrPermanent), errors.Is(err, ErrInvalid):
+	case errors.Is(err, hearth.ErrPermanent), errors.Is(err, hearth.ErrInvalid):
 		return "", "I couldn't transcribe that voice note. Could you type it, or try a shorter recording?", nil
 	case err != nil:
 		return "", "", fmt.Errorf("voice note: transcribe: %w", err)
@@ -181,9 +166,9 @@ func transcribe(ctx context.Context, cfg VoiceConfig, ch Channel, ref AudioRef) 
 
 const tooLargeReply = "That recording is larger than 20 MB, more than I can take. Could you send a shorter voice note, or type it?"
 
-func replyOnly(text string) []Outbound {
+func replyOnly(text string) []hearth.Outbound {
 	if text == "" {
 		return nil
 	}
-	return []Outbound{{Text: text}}
+	return []hearth.Outbound{{Text: text}}
 }

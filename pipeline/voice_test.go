@@ -7,14 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
 // fetchFunc and transcribeFunc are hand-written fakes of the platform
 // download and the speech-to-text provider.
-type fetchFunc func(ctx context.Context, ref pipeline.AudioRef, limit int64) (pipeline.Audio, error)
+type fetchFunc func(ctx context.Context, ref hearth.AudioRef, limit int64) (pipeline.Audio, error)
 
-func (f fetchFunc) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit int64) (pipeline.Audio, error) {
+func (f fetchFunc) FetchAudio(ctx context.Context, ref hearth.AudioRef, limit int64) (pipeline.Audio, error) {
 	return f(ctx, ref, limit)
 }
 
@@ -29,7 +30,7 @@ func (f transcribeFunc) Transcribe(ctx context.Context, a pipeline.Audio) (strin
 // retried, and a transcript stored once is not asked for again.
 func TestTranscribeVoice(t *testing.T) {
 	t.Parallel()
-	okFetch := fetchFunc(func(_ context.Context, ref pipeline.AudioRef, limit int64) (pipeline.Audio, error) {
+	okFetch := fetchFunc(func(_ context.Context, ref hearth.AudioRef, limit int64) (pipeline.Audio, error) {
 		if limit != pipeline.MaxAudioBytes {
 			return pipeline.Audio{}, fmt.Errorf("limit %d", limit)
 		}
@@ -49,17 +50,17 @@ func TestTranscribeVoice(t *testing.T) {
 		{name: "heard", fetch: okFetch, transcriber: heard},
 		{name: "not set up", fetch: okFetch, wantReply: "HEARTH_TRANSCRIBE"},
 		{name: "announced too large", size: pipeline.MaxAudioBytes + 1, fetch: okFetch, transcriber: heard, wantReply: "larger than 20 MB"},
-		{name: "found too large", fetch: fetchFunc(func(context.Context, pipeline.AudioRef, int64) (pipeline.Audio, error) {
+		{name: "found too large", fetch: fetchFunc(func(context.Context, hearth.AudioRef, int64) (pipeline.Audio, error) {
 			return pipeline.Audio{}, fmt.Errorf("download: %w", pipeline.ErrAudioTooLarge)
 		}), transcriber: heard, wantReply: "larger than 20 MB"},
-		{name: "gone", fetch: fetchFunc(func(context.Context, pipeline.AudioRef, int64) (pipeline.Audio, error) {
-			return pipeline.Audio{}, fmt.Errorf("download: %w", pipeline.ErrPermanent)
+		{name: "gone", fetch: fetchFunc(func(context.Context, hearth.AudioRef, int64) (pipeline.Audio, error) {
+			return pipeline.Audio{}, fmt.Errorf("download: %w", hearth.ErrPermanent)
 		}), transcriber: heard, wantReply: "couldn't download"},
-		{name: "download outage", fetch: fetchFunc(func(context.Context, pipeline.AudioRef, int64) (pipeline.Audio, error) {
+		{name: "download outage", fetch: fetchFunc(func(context.Context, hearth.AudioRef, int64) (pipeline.Audio, error) {
 			return pipeline.Audio{}, errors.New("connection reset")
 		}), transcriber: heard, wantErr: true},
 		{name: "refused format", fetch: okFetch, transcriber: transcribeFunc(func(context.Context, pipeline.Audio) (string, error) {
-			return "", fmt.Errorf("provider: %w", pipeline.ErrPermanent)
+			return "", fmt.Errorf("provider: %w", hearth.ErrPermanent)
 		}), wantReply: "couldn't transcribe"},
 		{name: "provider outage", fetch: okFetch, transcriber: transcribeFunc(func(context.Context, pipeline.Audio) (string, error) {
 			return "", errors.New("503")
@@ -74,21 +75,21 @@ func TestTranscribeVoice(t *testing.T) {
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := message("vera", fmt.Sprintf("voice-%d", i), "voice note")
-			in.Kind, in.Audio = pipeline.KindVoice, &pipeline.AudioRef{FileID: fmt.Sprint("f", i), Size: tc.size, MIME: "audio/ogg"}
+			in.Kind, in.Audio = hearth.KindVoice, &hearth.AudioRef{FileID: fmt.Sprint("f", i), Size: tc.size, MIME: "audio/ogg"}
 			r, err := b.inbox.Accept(ctx, in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var nextSaw []string
-			next := pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) ([]pipeline.Outbound, error) {
+			next := pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) ([]hearth.Outbound, error) {
 				nextSaw = append(nextSaw, string(turn.Event.Kind)+":"+turn.Event.Text)
-				return []pipeline.Outbound{{Text: "Added milk."}}, nil
+				return []hearth.Outbound{{Text: "Added milk."}}, nil
 			})
 			h := pipeline.TranscribeVoice(pipeline.VoiceConfig{
 				Store: b.store, Transcriber: tc.transcriber, Setting: "HEARTH_TRANSCRIBE=openai",
-				Fetcher: func(pipeline.Channel) (pipeline.AudioFetcher, bool) { return tc.fetch, tc.fetch != nil },
+				Fetcher: func(hearth.Channel) (pipeline.AudioFetcher, bool) { return tc.fetch, tc.fetch != nil },
 			}, next)
-			turn := pipeline.Turn{Event: pipeline.Event{ID: r.EventID, ConversationID: r.ConversationID, Channel: pipeline.ChannelWebchat, Kind: pipeline.KindVoice, Text: "voice note"}}
+			turn := pipeline.Turn{Event: hearth.InboundEvent{ID: r.EventID, ConversationID: r.ConversationID, Channel: hearth.ChannelWebchat, Kind: hearth.KindVoice, Text: "voice note"}}
 			out, err := h.HandleTurn(ctx, turn)
 			if tc.wantErr {
 				if err == nil || len(out) != 0 || len(nextSaw) != 0 {
@@ -129,7 +130,7 @@ func TestTranscribeVoice(t *testing.T) {
 	}
 }
 
-func containsText(msgs []pipeline.Message, text string) bool {
+func containsText(msgs []hearth.Message, text string) bool {
 	for _, m := range msgs {
 		if m.Text == text {
 			return true
@@ -143,10 +144,10 @@ func containsText(msgs []pipeline.Message, text string) bool {
 func TestVoiceNeedsAudio(t *testing.T) {
 	t.Parallel()
 	b := setup(t, newCountingHandler())
-	for _, ref := range []*pipeline.AudioRef{nil, {}, {FileID: "x", Size: -1}} {
+	for _, ref := range []*hearth.AudioRef{nil, {}, {FileID: "x", Size: -1}} {
 		in := message("wes", "voice-bad", "voice note")
-		in.Kind, in.Audio = pipeline.KindVoice, ref
-		if _, err := b.inbox.Accept(context.Background(), in); !errors.Is(err, pipeline.ErrInvalid) {
+		in.Kind, in.Audio = hearth.KindVoice, ref
+		if _, err := b.inbox.Accept(context.Background(), in); !errors.Is(err, hearth.ErrInvalid) {
 			t.Fatalf("audio %+v: %v; want ErrInvalid", ref, err)
 		}
 	}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/hearthbot/hearth"
 	"log/slog"
 	"strings"
 )
@@ -25,7 +26,7 @@ type ProfileLookup interface {
 type ProfileStore interface {
 	TimezoneSetter
 	SetDisplayName(ctx context.Context, userID int64, name string) error
-	IdentityKey(ctx context.Context, userID int64, ch Channel) (string, error)
+	IdentityKey(ctx context.Context, userID int64, ch hearth.Channel) (string, error)
 }
 
 // ProfileConfig is what ProfileFromChannel needs.
@@ -34,7 +35,7 @@ type ProfileConfig struct {
 	Store ProfileStore
 	// Lookup returns the profile source of a channel (Slack's
 	// users.info); false for channels that have none.
-	Lookup func(Channel) (ProfileLookup, bool)
+	Lookup func(hearth.Channel) (ProfileLookup, bool)
 	// Log records lookups that failed. Defaults to discarding.
 	Log *slog.Logger
 }
@@ -52,7 +53,7 @@ func ProfileFromChannel(cfg ProfileConfig, next Handler) Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return HandlerFunc(func(ctx context.Context, t Turn) ([]Outbound, error) {
+	return HandlerFunc(func(ctx context.Context, t Turn) ([]hearth.Outbound, error) {
 		if t.User.Timezone != "" || cfg.Lookup == nil {
 			return next.HandleTurn(ctx, t)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -46,7 +47,7 @@ func TestProfileFromChannel(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := message("zed-"+tc.name, "zone-"+tc.name, "hello")
-			in.Channel, in.Timezone = pipeline.ChannelSlack, tc.known
+			in.Channel, in.Timezone = hearth.ChannelSlack, tc.known
 			r, err := b.inbox.Accept(ctx, in)
 			if err != nil {
 				t.Fatal(err)
@@ -57,21 +58,21 @@ func TestProfileFromChannel(t *testing.T) {
 				return tc.lookup(ctx, key)
 			})
 			var saw, sawName string
-			h := pipeline.ProfileFromChannel(pipeline.ProfileConfig{Store: b.store, Lookup: func(ch pipeline.Channel) (pipeline.ProfileLookup, bool) {
-				return lookup, ch == pipeline.ChannelSlack
-			}}, pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) ([]pipeline.Outbound, error) {
+			h := pipeline.ProfileFromChannel(pipeline.ProfileConfig{Store: b.store, Lookup: func(ch hearth.Channel) (pipeline.ProfileLookup, bool) {
+				return lookup, ch == hearth.ChannelSlack
+			}}, pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) ([]hearth.Outbound, error) {
 				saw, sawName = turn.User.Timezone, turn.User.DisplayName
 				return nil, nil
 			}))
-			turn := pipeline.Turn{Event: pipeline.Event{ID: r.EventID, Channel: pipeline.ChannelSlack, Kind: pipeline.KindMessage, Text: "hello"},
-				User: pipeline.User{ID: r.UserID, DisplayName: in.UserName, Timezone: tc.known}}
+			turn := pipeline.Turn{Event: hearth.InboundEvent{ID: r.EventID, Channel: hearth.ChannelSlack, Kind: hearth.KindMessage, Text: "hello"},
+				User: hearth.User{ID: r.UserID, DisplayName: in.UserName, Timezone: tc.known}}
 			if _, err := h.HandleTurn(ctx, turn); err != nil {
 				t.Fatal(err)
 			}
 			if saw != tc.want || (calledWith != "") != tc.wantCall || (tc.wantCall && calledWith != in.UserKey) {
 				t.Fatalf("next saw zone %q, lookup of %q; want %q, lookup %v", saw, calledWith, tc.want, tc.wantCall)
 			}
-			c, err := b.store.FindContact(ctx, pipeline.ChannelSlack, in.UserKey, in.ConversationKey)
+			c, err := b.store.FindContact(ctx, hearth.ChannelSlack, in.UserKey, in.ConversationKey)
 			if err != nil || c.User.Timezone != tc.want {
 				t.Fatalf("stored zone %q (%v); want %q", c.User.Timezone, err, tc.want)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/scheduler"
 	"github.com/hearthbot/hearth/store"
@@ -69,8 +70,8 @@ func BenchmarkBriefings(b *testing.B) {
 	sched := scheduler.New(scheduler.Config{Store: st, Now: clock.Now, Log: slog.New(slog.DiscardHandler)})
 	workers := river.NewWorkers()
 	sched.Workers(workers)
-	river.AddWorker(workers, pipeline.NewDeliverWorker(st, map[pipeline.Channel]pipeline.Sender{
-		"bench": pipeline.SenderFunc(func(context.Context, pipeline.Delivery) (string, error) {
+	river.AddWorker(workers, pipeline.NewDeliverWorker(st, map[hearth.Channel]pipeline.Sender{
+		"bench": pipeline.SenderFunc(func(context.Context, hearth.Delivery) (string, error) {
 			return strconv.FormatInt(sent.Add(1), 10), nil
 		}),
 	}, nil, nil))

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/prose"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/scheduler/recur"
-	"github.com/hearthbot/hearth/store"
 )
 
 // Briefing sections, as named in "skip the … section".
@@ -48,7 +47,7 @@ func Greeting(t time.Time) string {
 // those in skip.
 func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Location, at time.Time, skip []string) (string, error) {
 	if loc == nil {
-		return "", fmt.Errorf("briefing for user %d: %w", userID, pipeline.Invalidf("no time zone"))
+		return "", fmt.Errorf("briefing for user %d: %w", userID, hearth.Invalidf("no time zone"))
 	}
 	today := recur.DateOf(at, loc)
 	dayStart := recur.At(today, recur.TimeOfDay{}, loc)
@@ -61,7 +60,7 @@ func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Locati
 	return s.composeBriefing(d, today, dayStart, loc, skip, Greeting(at.In(loc))), nil
 }
 
-func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayStart time.Time, loc *time.Location, skip []string, greeting string) string {
+func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStart time.Time, loc *time.Location, skip []string, greeting string) string {
 	var sections []string
 	add := func(name, title string, lines []string) {
 		if len(lines) == 0 || slices.Contains(skip, name) {
@@ -174,7 +173,7 @@ func (s *Scheduler) composeBriefing(d store.BriefingData, today recur.Date, dayS
 // "Today at 6:00 PM", "Tomorrow", "Friday, November 27 at 9:00 AM". An all-day
 // event is on its date in its owner's zone; one that began before today
 // is "Ongoing".
-func (s *Scheduler) familyWhen(e store.FamilyEvent, today recur.Date, loc *time.Location) string {
+func (s *Scheduler) familyWhen(e hearth.FamilyEvent, today recur.Date, loc *time.Location) string {
 	day := recur.DateOf(e.Start, loc)
 	if e.AllDay {
 		if owner, ok := s.zones.load(e.MemberZone); ok {

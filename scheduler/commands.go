@@ -12,26 +12,26 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/scheduler/recur"
-	"github.com/hearthbot/hearth/store"
 )
 
 // CommandStore is what the chat commands and reminder buttons need.
 type CommandStore interface {
-	Schedule(ctx context.Context, id int64) (store.Schedule, error)
-	UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]store.Schedule, error)
+	Schedule(ctx context.Context, id int64) (hearth.Schedule, error)
+	UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]hearth.Schedule, error)
 	MuteScheduleTx(ctx context.Context, tx pgx.Tx, userID, id int64) error
 	CreateReminder(ctx context.Context, key string, userID int64, text string, rule json.RawMessage, next time.Time) (int64, error)
-	Snooze(ctx context.Context, userID, messageID int64, at time.Time, d store.ScheduleDetail) (bool, error)
-	UpdateScheduleSettings(ctx context.Context, userID int64, upd store.SettingsUpdate) (store.ScheduleSettings, error)
+	Snooze(ctx context.Context, userID, messageID int64, at time.Time, d hearth.ScheduleDetail) (bool, error)
+	UpdateScheduleSettings(ctx context.Context, userID int64, upd hearth.ScheduleSettingsUpdate) (hearth.ScheduleSettings, error)
 	ButtonsOpen(ctx context.Context, conversationID, messageID int64) (bool, error)
 	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
 	// SaveTraceTx leaves the turn's trace, as the runner does for the
 	// turns it answers, so `bot turns tail` shows command turns too.
-	SaveTraceTx(ctx context.Context, tx pgx.Tx, t store.Trace) error
+	SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error
 }
 
 // Actions runs actions for a turn, idempotently per (turn, index); the
@@ -46,7 +46,7 @@ type Actions interface {
 // (wrap it in pipeline.RequireTimezone).
 func (s *Scheduler) Commands(st CommandStore, actions Actions, next pipeline.Handler) pipeline.Handler {
 	c := &commands{s: s, st: st, actions: actions}
-	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
+	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
 		loc, ok := s.zones.load(t.User.Timezone)
 		if !ok {
 			return next.HandleTurn(ctx, t)
@@ -55,9 +55,9 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions, next pipeline.Han
 		var text string
 		var err error
 		switch {
-		case t.Event.Kind == pipeline.KindButton && strings.HasPrefix(t.Event.ButtonID, buttonPrefix):
+		case t.Event.Kind == hearth.KindButton && strings.HasPrefix(t.Event.ButtonID, buttonPrefix):
 			text, err = c.button(ctx, t, loc)
-		case t.Event.Kind == pipeline.KindMessage:
+		case t.Event.Kind == hearth.KindMessage:
 			text, ok, err = c.message(ctx, t, loc)
 			if err == nil && !ok {
 				return next.HandleTurn(ctx, t)
@@ -69,18 +69,18 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions, next pipeline.Han
 			return nil, err
 		}
 		intent := "scheduler_command"
-		if t.Event.Kind == pipeline.KindButton {
+		if t.Event.Kind == hearth.KindButton {
 			intent = "button"
 		}
-		trace := store.Trace{
+		trace := hearth.Trace{
 			EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
 			Intent: intent, Domains: []string{"scheduler"}, Confidence: 1,
-			Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []store.TraceAction{},
+			Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []hearth.TraceAction{},
 		}
 		// A trace is for operators: losing one (no transaction to join) is
 		// not worth failing the user's turn over.
 		pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return c.st.SaveTraceTx(ctx, tx, trace) })
-		return []pipeline.Outbound{{Text: text}}, nil
+		return []hearth.Outbound{{Text: text}}, nil
 	})
 }
 
@@ -120,12 +120,12 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 	text := norm(t.Event.Text)
 	uid := t.User.ID
 	now := c.s.cfg.Now()
-	set := func(upd store.SettingsUpdate) (store.ScheduleSettings, error) {
+	set := func(upd hearth.ScheduleSettingsUpdate) (hearth.ScheduleSettings, error) {
 		return c.st.UpdateScheduleSettings(ctx, uid, upd)
 	}
 	switch {
 	case reBriefingNow.MatchString(text):
-		st, err := set(store.SettingsUpdate{})
+		st, err := set(hearth.ScheduleSettingsUpdate{})
 		if err != nil {
 			return "", true, err
 		}
@@ -139,19 +139,19 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 		}
 		on := true
 		clock := at.String()
-		if _, err := set(store.SettingsUpdate{BriefingAt: &clock, BriefingEnabled: &on}); err != nil {
+		if _, err := set(hearth.ScheduleSettingsUpdate{BriefingAt: &clock, BriefingEnabled: &on}); err != nil {
 			return "", true, err
 		}
 		return "Done — your daily briefing will arrive at " + clockWords(at) + " (" + loc.String() + ").", true, nil
 	case reBriefingOff.MatchString(text):
 		off := false
-		if _, err := set(store.SettingsUpdate{BriefingEnabled: &off}); err != nil {
+		if _, err := set(hearth.ScheduleSettingsUpdate{BriefingEnabled: &off}); err != nil {
 			return "", true, err
 		}
 		return "Okay, no more daily briefings. Say \"start my briefings\" any time to get them back.", true, nil
 	case reBriefingOn.MatchString(text):
 		on := true
-		st, err := set(store.SettingsUpdate{BriefingEnabled: &on})
+		st, err := set(hearth.ScheduleSettingsUpdate{BriefingEnabled: &on})
 		if err != nil {
 			return "", true, err
 		}
@@ -167,9 +167,9 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 		if !ok {
 			return "The briefing's sections are calendar, birthdays, deadlines, meeting prep and family. Which one did you mean?", true, nil
 		}
-		upd := store.SettingsUpdate{Unskip: []string{name}}
+		upd := hearth.ScheduleSettingsUpdate{Unskip: []string{name}}
 		if skip {
-			upd = store.SettingsUpdate{Skip: []string{name}}
+			upd = hearth.ScheduleSettingsUpdate{Skip: []string{name}}
 		}
 		if _, err := set(upd); err != nil {
 			return "", true, err
@@ -180,7 +180,7 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 		return "Okay, the " + sectionTitle(name) + " section is back in your briefing.", true, nil
 	case reHere.MatchString(text):
 		conv := t.Event.ConversationID
-		if _, err := set(store.SettingsUpdate{ConversationID: &conv}); err != nil {
+		if _, err := set(hearth.ScheduleSettingsUpdate{ConversationID: &conv}); err != nil {
 			return "", true, err
 		}
 		return "Got it — I'll send your briefings and reminders to this chat.", true, nil
@@ -191,14 +191,14 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 			n, _ := strconv.Atoi(f)
 			days = append(days, n)
 		}
-		upd := store.SettingsUpdate{LeadDays: days}
+		upd := hearth.ScheduleSettingsUpdate{LeadDays: days}
 		what := "deadlines"
 		if strings.HasPrefix(g[2], "birthday") || strings.HasPrefix(g[2], "anniversar") {
 			what = "birthdays and anniversaries"
-			upd = store.SettingsUpdate{BirthdayDays: &days[0]}
+			upd = hearth.ScheduleSettingsUpdate{BirthdayDays: &days[0]}
 		}
 		if _, err := set(upd); err != nil {
-			var bad *pipeline.InvalidError
+			var bad *hearth.InvalidError
 			if errors.As(err, &bad) {
 				return prose.UpperFirst(bad.Reason) + ".", true, nil
 			}
@@ -261,18 +261,18 @@ func (c *commands) recurring(ctx context.Context, t pipeline.Turn, loc *time.Loc
 	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", title, rule.String(), whenWords(first, loc, now)), true, nil
 }
 
-func (c *commands) describe(sc store.Schedule, loc *time.Location) string {
+func (c *commands) describe(sc hearth.Schedule, loc *time.Location) string {
 	now := c.s.cfg.Now()
 	when := whenWords(sc.NextAt, loc, now)
 	switch sc.Kind {
-	case store.ScheduleReminder:
+	case hearth.ScheduleReminder:
 		var r recur.Rule
 		if json.Unmarshal(sc.Rule, &r) == nil {
 			return "“" + sc.Title + "” " + r.String() + " (next: " + when + ")"
 		}
-	case store.ScheduleBirthday:
+	case hearth.ScheduleBirthday:
 		return prose.UpperFirst(prose.Possessive(sc.Detail.About)+" "+sc.Detail.What) + " (next reminder: " + when + ")"
-	case store.ScheduleTask:
+	case hearth.ScheduleTask:
 		return "“" + sc.Title + "” (task; next reminder: " + when + ")"
 	}
 	return "“" + sc.Title + "” (" + when + ")"
@@ -285,7 +285,7 @@ func (c *commands) cancel(ctx context.Context, t pipeline.Turn, loc *time.Locati
 	if err != nil {
 		return "", true, err
 	}
-	var hits []store.Schedule
+	var hits []hearth.Schedule
 	if g := reCancelN.FindStringSubmatch(text); g != nil {
 		n, _ := strconv.Atoi(g[1])
 		if n >= 1 && n <= len(list) {
@@ -346,7 +346,7 @@ func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Locati
 		return "I don't recognise that button.", nil
 	}
 	sc, err := c.st.Schedule(ctx, sid)
-	if errors.Is(err, pipeline.ErrNotFound) || (err == nil && sc.UserID != t.User.ID) {
+	if errors.Is(err, hearth.ErrNotFound) || (err == nil && sc.UserID != t.User.ID) {
 		return "I don't recognise that button.", nil
 	}
 	if err != nil {
@@ -360,7 +360,7 @@ func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Locati
 		return "That reminder was already taken care of.", nil
 	}
 	kind, item := sc.Kind, sc.ItemID
-	if kind == store.ScheduleSnooze {
+	if kind == hearth.ScheduleSnooze {
 		kind, item = sc.Detail.OfKind, sc.Detail.OfItem
 	}
 	now := c.s.cfg.Now()
@@ -368,7 +368,7 @@ func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Locati
 	switch parts[0] {
 	case "done":
 		outcome = "✓ Done"
-		if kind == store.ScheduleTask {
+		if kind == hearth.ScheduleTask {
 			a, err := action.New(action.TaskComplete, action.TaskRefArgs{ID: item, Title: sc.Title})
 			if err != nil {
 				return "", fmt.Errorf("complete task %d: %w", item, err)
@@ -391,7 +391,7 @@ func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Locati
 		if parts[0] == "morning" {
 			at = recur.At(recur.DateOf(now, loc).AddDays(1), Morning, loc)
 		}
-		if _, err := c.st.Snooze(ctx, t.User.ID, t.Event.MessageID, at, store.ScheduleDetail{Text: sc.Title, OfKind: kind, OfItem: item}); err != nil {
+		if _, err := c.st.Snooze(ctx, t.User.ID, t.Event.MessageID, at, hearth.ScheduleDetail{Text: sc.Title, OfKind: kind, OfItem: item}); err != nil {
 			return "", err
 		}
 		reply = "Snoozed — I'll remind you again " + whenWords(at, loc, now) + "."
@@ -472,7 +472,7 @@ func whenWords(t time.Time, loc *time.Location, now time.Time) string {
 	return lt.Format("Monday, January 2 at 3:04 PM")
 }
 
-func daysWords(upd store.SettingsUpdate) string {
+func daysWords(upd hearth.ScheduleSettingsUpdate) string {
 	var ds []int
 	if upd.BirthdayDays != nil {
 		ds = []int{*upd.BirthdayDays}

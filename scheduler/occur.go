@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/scheduler/recur"
-	"github.com/hearthbot/hearth/store"
 )
 
 // Morning is the local time at which date-only things remind: a task's
@@ -44,7 +44,7 @@ func (z *zones) load(name string) (*time.Location, bool) {
 // Next returns the first occurrence of sc strictly after after, or the
 // zero time when there is none (the item is done, gone or muted, the
 // user's zone is unknown, or nothing is left to remind of).
-func (z *zones) Next(sc store.Schedule, after time.Time) time.Time {
+func (z *zones) Next(sc hearth.Schedule, after time.Time) time.Time {
 	if sc.Muted || sc.Done || sc.Gone {
 		return time.Time{}
 	}
@@ -53,18 +53,18 @@ func (z *zones) Next(sc store.Schedule, after time.Time) time.Time {
 		return time.Time{}
 	}
 	switch sc.Kind {
-	case store.ScheduleTask:
+	case hearth.ScheduleTask:
 		return nextTask(sc, after, loc)
-	case store.ScheduleReminder:
+	case hearth.ScheduleReminder:
 		var r recur.Rule
 		if err := json.Unmarshal(sc.Rule, &r); err != nil {
 			return time.Time{}
 		}
 		t, _ := r.Next(after, loc)
 		return t
-	case store.ScheduleBirthday:
+	case hearth.ScheduleBirthday:
 		return nextBirthday(sc.Detail.Month, sc.Detail.Day, sc.Settings.BirthdayDays, after, loc)
-	case store.ScheduleBriefing:
+	case hearth.ScheduleBriefing:
 		if !sc.Settings.BriefingEnabled {
 			return time.Time{}
 		}
@@ -79,7 +79,7 @@ func (z *zones) Next(sc store.Schedule, after time.Time) time.Time {
 			}
 			d = d.AddDays(1)
 		}
-	case store.ScheduleSnooze:
+	case hearth.ScheduleSnooze:
 		// One-off: its NextAt is its only occurrence; once planned, none.
 		if sc.NextAt.After(after) {
 			return sc.NextAt
@@ -89,8 +89,8 @@ func (z *zones) Next(sc store.Schedule, after time.Time) time.Time {
 }
 
 // IsOccurrence reports whether at is (still) an occurrence of sc.
-func (z *zones) IsOccurrence(sc store.Schedule, at time.Time) bool {
-	if sc.Kind == store.ScheduleSnooze {
+func (z *zones) IsOccurrence(sc hearth.Schedule, at time.Time) bool {
+	if sc.Kind == hearth.ScheduleSnooze {
 		return !sc.Muted && !sc.Gone && !sc.Done
 	}
 	return z.Next(sc, at.Add(-time.Nanosecond)).Equal(at)
@@ -98,7 +98,7 @@ func (z *zones) IsOccurrence(sc store.Schedule, at time.Time) bool {
 
 // nextTask: at the due time for a timed task, on the due date at Morning
 // for a date-only one, and the user's lead days before at Morning.
-func nextTask(sc store.Schedule, after time.Time, loc *time.Location) time.Time {
+func nextTask(sc hearth.Schedule, after time.Time, loc *time.Location) time.Time {
 	if sc.Due.IsZero() {
 		return time.Time{}
 	}
@@ -175,10 +175,10 @@ var monthNames = map[string]time.Month{
 // ParseBirthday recognises a birthday or anniversary memory ("John's
 // birthday is March 15th", "our anniversary is on the 3rd of June") and
 // returns its month, day, whose it is and what it is.
-func ParseBirthday(m store.ChangedMemory) (store.ScheduleDetail, bool) {
+func ParseBirthday(m hearth.ChangedMemory) (hearth.ScheduleDetail, bool) {
 	g := birthdayRe.FindStringSubmatch(strings.TrimSpace(m.Content))
 	if g == nil {
-		return store.ScheduleDetail{}, false
+		return hearth.ScheduleDetail{}, false
 	}
 	who, what, date := strings.TrimSpace(g[1]), strings.ToLower(g[2]), strings.TrimSpace(g[3])
 	if what == "bday" {
@@ -198,7 +198,7 @@ func ParseBirthday(m store.ChangedMemory) (store.ScheduleDetail, bool) {
 		mon, day = m.Value.Month(), m.Value.Day()
 	}
 	if mon == 0 || day < 1 || day > 31 || !(recur.Date{Year: 2024, Month: mon, Day: day}).Valid() {
-		return store.ScheduleDetail{}, false
+		return hearth.ScheduleDetail{}, false
 	}
 	switch strings.ToLower(who) {
 	case "", "my", "our":
@@ -207,5 +207,5 @@ func ParseBirthday(m store.ChangedMemory) (store.ScheduleDetail, bool) {
 	if who == "" {
 		who = "your"
 	}
-	return store.ScheduleDetail{Month: int(mon), Day: day, About: who, What: what}, true
+	return hearth.ScheduleDetail{Month: int(mon), Day: day, About: who, What: what}, true
 }

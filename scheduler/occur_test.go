@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/scheduler/recur"
-	"github.com/hearthbot/hearth/store"
 )
 
 func mustLoc(t *testing.T, name string) *time.Location {
@@ -32,19 +32,19 @@ func ruleJSON(t *testing.T, r recur.Rule) json.RawMessage {
 // 2026-10-25).
 func TestNext(t *testing.T) {
 	ny, berlin := mustLoc(t, "America/New_York"), mustLoc(t, "Europe/Berlin")
-	def := store.DefaultScheduleSettings()
-	briefing := func(tz string) store.Schedule {
-		return store.Schedule{Kind: store.ScheduleBriefing, Timezone: tz, Settings: def}
+	def := hearth.DefaultScheduleSettings()
+	briefing := func(tz string) hearth.Schedule {
+		return hearth.Schedule{Kind: hearth.ScheduleBriefing, Timezone: tz, Settings: def}
 	}
-	daily := func(tz string, h, m int, start recur.Date) store.Schedule {
-		return store.Schedule{Kind: store.ScheduleReminder, Timezone: tz, Settings: def,
+	daily := func(tz string, h, m int, start recur.Date) hearth.Schedule {
+		return hearth.Schedule{Kind: hearth.ScheduleReminder, Timezone: tz, Settings: def,
 			Rule: ruleJSON(t, recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: h, Minute: m}, Start: start})}
 	}
 	off := def
 	off.BriefingEnabled = false
 	tests := []struct {
 		name  string
-		sc    store.Schedule
+		sc    hearth.Schedule
 		after time.Time
 		want  []time.Time // successive occurrences; a zero time ends them
 	}{
@@ -90,7 +90,7 @@ func TestNext(t *testing.T) {
 		},
 		{
 			name: "a task due on a date: 7, 3 and 1 days before and on the day, at 09:00",
-			sc: store.Schedule{Kind: store.ScheduleTask, Timezone: "America/New_York", Settings: def,
+			sc: hearth.Schedule{Kind: hearth.ScheduleTask, Timezone: "America/New_York", Settings: def,
 				Due: time.Date(2026, 6, 20, 0, 0, 0, 0, ny), AllDay: true},
 			after: time.Date(2026, 6, 1, 0, 0, 0, 0, ny),
 			want: []time.Time{
@@ -100,38 +100,38 @@ func TestNext(t *testing.T) {
 		},
 		{
 			name: "a task with a due time: the lead day, then the due time",
-			sc: store.Schedule{Kind: store.ScheduleTask, Timezone: "America/New_York", Settings: store.ScheduleSettings{LeadDays: []int{1}},
+			sc: hearth.Schedule{Kind: hearth.ScheduleTask, Timezone: "America/New_York", Settings: hearth.ScheduleSettings{LeadDays: []int{1}},
 				Due: time.Date(2026, 6, 20, 17, 0, 0, 0, ny)},
 			after: time.Date(2026, 6, 18, 12, 0, 0, 0, ny),
 			want:  []time.Time{time.Date(2026, 6, 19, 9, 0, 0, 0, ny), time.Date(2026, 6, 20, 17, 0, 0, 0, ny), {}},
 		},
 		{
 			name: "a birthday: 3 days before and on the day, every year",
-			sc: store.Schedule{Kind: store.ScheduleBirthday, Timezone: "Europe/Berlin", Settings: def,
-				Detail: store.ScheduleDetail{Month: 3, Day: 15, About: "John", What: "birthday"}},
+			sc: hearth.Schedule{Kind: hearth.ScheduleBirthday, Timezone: "Europe/Berlin", Settings: def,
+				Detail: hearth.ScheduleDetail{Month: 3, Day: 15, About: "John", What: "birthday"}},
 			after: time.Date(2026, 3, 1, 0, 0, 0, 0, berlin),
 			want: []time.Time{time.Date(2026, 3, 12, 9, 0, 0, 0, berlin), time.Date(2026, 3, 15, 9, 0, 0, 0, berlin),
 				time.Date(2027, 3, 12, 9, 0, 0, 0, berlin)},
 		},
 		{
 			name: "a weekly reminder, every Monday at 9",
-			sc: store.Schedule{Kind: store.ScheduleReminder, Timezone: "Europe/Berlin", Settings: def,
+			sc: hearth.Schedule{Kind: hearth.ScheduleReminder, Timezone: "Europe/Berlin", Settings: def,
 				Rule: ruleJSON(t, recur.Rule{Freq: recur.Weekly, Weekdays: recur.WeekdaysOf(time.Monday), At: recur.TimeOfDay{Hour: 9}})},
 			after: time.Date(2026, 11, 18, 0, 0, 0, 0, berlin),
 			want:  []time.Time{time.Date(2026, 11, 23, 9, 0, 0, 0, berlin), time.Date(2026, 11, 30, 9, 0, 0, 0, berlin)},
 		},
 		{
-			name: "a snooze fires once", sc: store.Schedule{Kind: store.ScheduleSnooze, Timezone: "Europe/Berlin", NextAt: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)},
+			name: "a snooze fires once", sc: hearth.Schedule{Kind: hearth.ScheduleSnooze, Timezone: "Europe/Berlin", NextAt: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)},
 			after: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC),
 			want:  []time.Time{time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), {}},
 		},
-		{name: "a done task reminds of nothing", sc: store.Schedule{Kind: store.ScheduleTask, Timezone: "Europe/Berlin", Due: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Done: true},
+		{name: "a done task reminds of nothing", sc: hearth.Schedule{Kind: hearth.ScheduleTask, Timezone: "Europe/Berlin", Due: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC), Done: true},
 			after: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC), want: []time.Time{{}}},
-		{name: "a muted schedule reminds of nothing", sc: store.Schedule{Kind: store.ScheduleBriefing, Timezone: "Europe/Berlin", Settings: def, Muted: true},
+		{name: "a muted schedule reminds of nothing", sc: hearth.Schedule{Kind: hearth.ScheduleBriefing, Timezone: "Europe/Berlin", Settings: def, Muted: true},
 			after: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC), want: []time.Time{{}}},
-		{name: "stopped briefings", sc: store.Schedule{Kind: store.ScheduleBriefing, Timezone: "Europe/Berlin", Settings: off},
+		{name: "stopped briefings", sc: hearth.Schedule{Kind: hearth.ScheduleBriefing, Timezone: "Europe/Berlin", Settings: off},
 			after: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC), want: []time.Time{{}}},
-		{name: "no time zone, no occurrence", sc: store.Schedule{Kind: store.ScheduleBriefing, Settings: def},
+		{name: "no time zone, no occurrence", sc: hearth.Schedule{Kind: hearth.ScheduleBriefing, Settings: def},
 			after: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC), want: []time.Time{{}}},
 	}
 	for _, tt := range tests {
@@ -143,7 +143,7 @@ func TestNext(t *testing.T) {
 				if !got.Equal(want) {
 					t.Fatalf("occurrence %d after %v: got %v, want %v", i+1, after, got, want)
 				}
-				if !want.IsZero() && tt.sc.Kind != store.ScheduleSnooze && !z.IsOccurrence(tt.sc, want) {
+				if !want.IsZero() && tt.sc.Kind != hearth.ScheduleSnooze && !z.IsOccurrence(tt.sc, want) {
 					t.Fatalf("%v is not recognised as an occurrence", want)
 				}
 				after = got
@@ -155,20 +155,20 @@ func TestNext(t *testing.T) {
 func TestParseBirthday(t *testing.T) {
 	tests := []struct {
 		content, about string
-		want           store.ScheduleDetail
+		want           hearth.ScheduleDetail
 		ok             bool
 	}{
-		{"John's birthday is March 15th", "John", store.ScheduleDetail{Month: 3, Day: 15, About: "John", What: "birthday"}, true},
-		{"Our anniversary is on the 3rd of June.", "", store.ScheduleDetail{Month: 6, Day: 3, About: "your", What: "anniversary"}, true},
-		{"Mom’s birthday is Dec 1", "Mom", store.ScheduleDetail{Month: 12, Day: 1, About: "Mom", What: "birthday"}, true},
-		{"Emma's birthday is February 30", "Emma", store.ScheduleDetail{}, false},
-		{"Leo's birthday is February 29th", "Leo", store.ScheduleDetail{Month: 2, Day: 29, About: "Leo", What: "birthday"}, true},
-		{"Kim's birthday is 3/15", "Kim", store.ScheduleDetail{Month: 3, Day: 15, About: "Kim", What: "birthday"}, true},
-		{"John likes March", "John", store.ScheduleDetail{}, false},
-		{"John's birthday is soon", "John", store.ScheduleDetail{}, false},
+		{"John's birthday is March 15th", "John", hearth.ScheduleDetail{Month: 3, Day: 15, About: "John", What: "birthday"}, true},
+		{"Our anniversary is on the 3rd of June.", "", hearth.ScheduleDetail{Month: 6, Day: 3, About: "your", What: "anniversary"}, true},
+		{"Mom’s birthday is Dec 1", "Mom", hearth.ScheduleDetail{Month: 12, Day: 1, About: "Mom", What: "birthday"}, true},
+		{"Emma's birthday is February 30", "Emma", hearth.ScheduleDetail{}, false},
+		{"Leo's birthday is February 29th", "Leo", hearth.ScheduleDetail{Month: 2, Day: 29, About: "Leo", What: "birthday"}, true},
+		{"Kim's birthday is 3/15", "Kim", hearth.ScheduleDetail{Month: 3, Day: 15, About: "Kim", What: "birthday"}, true},
+		{"John likes March", "John", hearth.ScheduleDetail{}, false},
+		{"John's birthday is soon", "John", hearth.ScheduleDetail{}, false},
 	}
 	for _, tt := range tests {
-		got, ok := ParseBirthday(store.ChangedMemory{Content: tt.content, About: tt.about})
+		got, ok := ParseBirthday(hearth.ChangedMemory{Content: tt.content, About: tt.about})
 		if ok != tt.ok || got != tt.want {
 			t.Errorf("ParseBirthday(%q) = %+v, %v; want %+v, %v", tt.content, got, ok, tt.want, tt.ok)
 		}
@@ -198,7 +198,7 @@ func FuzzParseBirthday(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, content string) {
-		d, ok := ParseBirthday(store.ChangedMemory{Content: content})
+		d, ok := ParseBirthday(hearth.ChangedMemory{Content: content})
 		if !ok {
 			return
 		}

@@ -5,10 +5,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/prose"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/scheduler/recur"
-	"github.com/hearthbot/hearth/store"
 )
 
 // Reminder button labels.
@@ -22,9 +21,9 @@ const (
 // "sched:<verb>:<schedule id>:<occurrence unix>".
 const buttonPrefix = "sched:"
 
-func reminderButtons(a FireArgs) []pipeline.Button {
+func reminderButtons(a FireArgs) []hearth.Button {
 	ref := strconv.FormatInt(a.ScheduleID, 10) + ":" + strconv.FormatInt(a.At, 10)
-	return []pipeline.Button{
+	return []hearth.Button{
 		{ID: buttonPrefix + "done:" + ref, Label: LabelDone},
 		{ID: buttonPrefix + "snooze:" + ref, Label: LabelSnooze},
 		{ID: buttonPrefix + "morning:" + ref, Label: LabelTomorrow},
@@ -32,11 +31,11 @@ func reminderButtons(a FireArgs) []pipeline.Button {
 }
 
 // reminderMessage words one occurrence of a reminder.
-func reminderMessage(sc store.Schedule, at time.Time, loc *time.Location, a FireArgs) pipeline.Outbound {
+func reminderMessage(sc hearth.Schedule, at time.Time, loc *time.Location, a FireArgs) hearth.Outbound {
 	var text string
 	title := "“" + sc.Title + "”"
 	switch sc.Kind {
-	case store.ScheduleTask:
+	case hearth.ScheduleTask:
 		dueDay, atDay := recur.DateOf(sc.Due, loc), recur.DateOf(at, loc)
 		days := atDay.DaysUntil(dueDay)
 		switch {
@@ -51,7 +50,7 @@ func reminderMessage(sc store.Schedule, at time.Time, loc *time.Location, a Fire
 		default:
 			text = fmt.Sprintf("⏰ Heads-up: %s is due in %d days (%s%s).", title, days, dateWords(dueDay), dueClock(sc, loc))
 		}
-	case store.ScheduleBirthday:
+	case hearth.ScheduleBirthday:
 		bday := recur.Date{Year: recur.DateOf(at, loc).Year, Month: time.Month(sc.Detail.Month), Day: sc.Detail.Day}
 		days := recur.DateOf(at, loc).DaysUntil(bday)
 		if days < 0 { // a lead reminder in December for January
@@ -67,10 +66,10 @@ func reminderMessage(sc store.Schedule, at time.Time, loc *time.Location, a Fire
 	default:
 		text = "⏰ Reminder: " + sc.Title
 	}
-	return pipeline.Outbound{Text: text, Buttons: reminderButtons(a)}
+	return hearth.Outbound{Text: text, Buttons: reminderButtons(a)}
 }
 
-func dueClock(sc store.Schedule, loc *time.Location) string {
+func dueClock(sc hearth.Schedule, loc *time.Location) string {
 	if sc.AllDay {
 		return ""
 	}

@@ -6,18 +6,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hearthbot/hearth/store"
+	"github.com/hearthbot/hearth"
 )
 
 func TestReminderMessage(t *testing.T) {
 	berlin := mustLoc(t, "Europe/Berlin")
 	due := time.Date(2026, 6, 20, 17, 0, 0, 0, berlin)
-	task := store.Schedule{Kind: store.ScheduleTask, Title: "Call mom", Due: due}
-	allDay := store.Schedule{Kind: store.ScheduleTask, Title: "File taxes", Due: time.Date(2026, 6, 20, 0, 0, 0, 0, berlin), AllDay: true}
-	bday := store.Schedule{Kind: store.ScheduleBirthday, Detail: store.ScheduleDetail{Month: 1, Day: 2, About: "John", What: "birthday"}}
+	task := hearth.Schedule{Kind: hearth.ScheduleTask, Title: "Call mom", Due: due}
+	allDay := hearth.Schedule{Kind: hearth.ScheduleTask, Title: "File taxes", Due: time.Date(2026, 6, 20, 0, 0, 0, 0, berlin), AllDay: true}
+	bday := hearth.Schedule{Kind: hearth.ScheduleBirthday, Detail: hearth.ScheduleDetail{Month: 1, Day: 2, About: "John", What: "birthday"}}
 	tests := []struct {
 		name string
-		sc   store.Schedule
+		sc   hearth.Schedule
 		at   time.Time
 		want string
 	}{
@@ -28,7 +28,7 @@ func TestReminderMessage(t *testing.T) {
 		{"on the date", allDay, time.Date(2026, 6, 20, 9, 0, 0, 0, berlin), "“File taxes” is due today"},
 		{"a birthday across the new year", bday, time.Date(2026, 12, 30, 9, 0, 0, 0, berlin), "John's birthday is in 3 days (Saturday, January 2)"},
 		{"a birthday on the day", bday, time.Date(2027, 1, 2, 9, 0, 0, 0, berlin), "Today is John's birthday"},
-		{"a recurring reminder", store.Schedule{Kind: store.ScheduleReminder, Title: "Water the plants"}, due, "Reminder: Water the plants"},
+		{"a recurring reminder", hearth.Schedule{Kind: hearth.ScheduleReminder, Title: "Water the plants"}, due, "Reminder: Water the plants"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
-	"github.com/hearthbot/hearth/store"
 )
 
 // QueueScheduler is the River queue of the planner and fire jobs, apart
@@ -22,11 +22,11 @@ const QueueScheduler = "scheduler"
 
 // Store is what the scheduler needs from storage.
 type Store interface {
-	SyncSchedules(ctx context.Context, batch int, parse func(store.ChangedMemory) (store.ScheduleDetail, bool), next func(store.Schedule) time.Time) (int, error)
-	PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []store.Schedule) ([]store.NextAt, error)) (int, error)
-	Schedule(ctx context.Context, id int64) (store.Schedule, error)
-	DeliverScheduled(ctx context.Context, userID int64, key string, out pipeline.Outbound, visible func(pipeline.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error)
-	BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (store.BriefingData, error)
+	SyncSchedules(ctx context.Context, batch int, parse func(hearth.ChangedMemory) (hearth.ScheduleDetail, bool), next func(hearth.Schedule) time.Time) (int, error)
+	PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []hearth.Schedule) ([]hearth.ScheduleNext, error)) (int, error)
+	Schedule(ctx context.Context, id int64) (hearth.Schedule, error)
+	DeliverScheduled(ctx context.Context, userID int64, key string, out hearth.Outbound, visible func(hearth.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error)
+	BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (hearth.Briefing, error)
 }
 
 // Config configures a Scheduler.
@@ -54,7 +54,7 @@ type Config struct {
 	// Visible reports whether a channel delivers by transcript (the web
 	// chat), so a scheduled message is visible at once and needs no
 	// deliver job. Nil: every message gets a deliver job.
-	Visible func(pipeline.Channel) bool
+	Visible func(hearth.Channel) bool
 	Log     *slog.Logger
 }
 
@@ -83,7 +83,7 @@ func New(cfg Config) *Scheduler {
 		cfg.Batch = 2000
 	}
 	if cfg.Visible == nil {
-		cfg.Visible = func(pipeline.Channel) bool { return false }
+		cfg.Visible = func(hearth.Channel) bool { return false }
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -178,7 +178,7 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 	now := s.cfg.Now()
 	began := time.Now() // durations are measured, not scheduled: the real clock
 	margin := max(2*s.cfg.Interval, time.Minute)
-	n, err := s.cfg.Store.SyncSchedules(ctx, s.cfg.Batch, ParseBirthday, func(sc store.Schedule) time.Time {
+	n, err := s.cfg.Store.SyncSchedules(ctx, s.cfg.Batch, ParseBirthday, func(sc hearth.Schedule) time.Time {
 		// From when the change happened (a margin allows for clock skew
 		// with the database), and after the last occurrence planned, so
 		// nothing is planned twice. A task written before an outage is
@@ -195,9 +195,9 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 	}
 	began = time.Now()
 	until := now.Add(s.cfg.Horizon)
-	n, err = s.cfg.Store.PlanDue(ctx, until, s.cfg.Batch, func(ctx context.Context, tx pgx.Tx, due []store.Schedule) ([]store.NextAt, error) {
+	n, err = s.cfg.Store.PlanDue(ctx, until, s.cfg.Batch, func(ctx context.Context, tx pgx.Tx, due []hearth.Schedule) ([]hearth.ScheduleNext, error) {
 		params := make([]river.InsertManyParams, 0, len(due))
-		next := make([]store.NextAt, 0, len(due))
+		next := make([]hearth.ScheduleNext, 0, len(due))
 		for _, sc := range due {
 			at, skipped := sc.NextAt, time.Time{}
 			for !at.IsZero() && now.Sub(at) > s.cfg.Grace {
@@ -205,7 +205,7 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 				s.cfg.Log.WarnContext(ctx, "missed occurrence skipped: older than the grace window",
 					"schedule_id", sc.ID, "kind", sc.Kind, "user_id", sc.UserID, "at", at, "grace", s.cfg.Grace)
 				skipped = at
-				if sc.Kind == store.ScheduleSnooze {
+				if sc.Kind == hearth.ScheduleSnooze {
 					at = time.Time{}
 					break
 				}
@@ -213,7 +213,7 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 			}
 			switch {
 			case at.IsZero() || at.After(until):
-				next = append(next, store.NextAt{ID: sc.ID, At: at, Planned: skipped})
+				next = append(next, hearth.ScheduleNext{ID: sc.ID, At: at, Planned: skipped})
 				continue
 			case !sc.Gone:
 				p := river.InsertManyParams{Args: FireArgs{ScheduleID: sc.ID, At: at.Unix()}}
@@ -223,10 +223,10 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 				params = append(params, p)
 			}
 			following := time.Time{}
-			if sc.Kind != store.ScheduleSnooze {
+			if sc.Kind != hearth.ScheduleSnooze {
 				following = s.zones.Next(sc, at)
 			}
-			next = append(next, store.NextAt{ID: sc.ID, At: following, Planned: at})
+			next = append(next, hearth.ScheduleNext{ID: sc.ID, At: following, Planned: at})
 		}
 		if len(params) > 0 {
 			if _, err := client.InsertManyTx(ctx, tx, params); err != nil {
@@ -259,7 +259,7 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 // cancelled) or it is older than the grace window.
 func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
 	sc, err := s.cfg.Store.Schedule(ctx, a.ScheduleID)
-	if errors.Is(err, pipeline.ErrNotFound) {
+	if errors.Is(err, hearth.ErrNotFound) {
 		return river.JobCancel(err)
 	}
 	if err != nil {
@@ -278,16 +278,16 @@ func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
 		return nil
 	}
 	loc, _ := s.zones.load(sc.Timezone)
-	var out pipeline.Outbound
+	var out hearth.Outbound
 	key := "sched:" + strconv.FormatInt(sc.ID, 10) + ":" + strconv.FormatInt(a.At, 10)
-	if sc.Kind == store.ScheduleBriefing {
+	if sc.Kind == hearth.ScheduleBriefing {
 		// One briefing per user and local day, whatever its time became.
 		key = "briefing:" + strconv.FormatInt(sc.UserID, 10) + ":" + at.In(loc).Format(time.DateOnly)
 		text, err := s.Briefing(ctx, sc.UserID, loc, at, sc.Settings.BriefingSkip)
 		if err != nil {
 			return err
 		}
-		out = pipeline.Outbound{Text: text}
+		out = hearth.Outbound{Text: text}
 	} else {
 		out = reminderMessage(sc, at, loc, a)
 	}

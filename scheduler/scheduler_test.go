@@ -49,7 +49,7 @@ type testBundle struct {
 	log   *syncBuffer
 	// client inserts (not started unless a test starts its own).
 	client *river.Client[pgx.Tx]
-	user   pipeline.Contact
+	user   hearth.Contact
 }
 
 // setup gives each test its own database, a scheduler on an injected
@@ -61,13 +61,13 @@ func setup(t *testing.T, tz string) *testBundle {
 	b := &testBundle{st: st, clock: &clock{t: time.Now()}, log: &syncBuffer{}}
 	b.sched = scheduler.New(scheduler.Config{
 		Store: st, Now: b.clock.Now,
-		Visible: func(ch pipeline.Channel) bool { return ch == pipeline.ChannelWebchat },
+		Visible: func(ch hearth.Channel) bool { return ch == hearth.ChannelWebchat },
 		Log:     slog.New(slog.NewTextHandler(b.log, nil)),
 	})
 	b.client = b.newClient(t, false)
 	ctx := context.Background()
 	var err error
-	b.user, err = st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", tz)
+	b.user, err = st.SignIn(ctx, hearth.ChannelWebchat, "ann", "Ann", "ann", tz)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,15 +154,15 @@ func (b *testBundle) fireAll(t *testing.T) {
 }
 
 // botMessages are the bot's visible messages to the user.
-func (b *testBundle) botMessages(t *testing.T) []pipeline.Message {
+func (b *testBundle) botMessages(t *testing.T) []hearth.Message {
 	t.Helper()
 	ms, err := b.st.Messages(context.Background(), b.user.ConversationID, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []pipeline.Message
+	var out []hearth.Message
 	for _, m := range ms {
-		if m.From == pipeline.FromBot {
+		if m.From == hearth.FromBot {
 			out = append(out, m)
 		}
 	}
@@ -182,7 +182,7 @@ func (b *testBundle) task(t *testing.T, title string, due time.Time, allDay bool
 func (b *testBundle) stopBriefings(t *testing.T) {
 	t.Helper()
 	off := false
-	if _, err := b.st.UpdateScheduleSettings(context.Background(), b.user.User.ID, store.SettingsUpdate{BriefingEnabled: &off}); err != nil {
+	if _, err := b.st.UpdateScheduleSettings(context.Background(), b.user.User.ID, hearth.ScheduleSettingsUpdate{BriefingEnabled: &off}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -396,7 +396,7 @@ func TestRecurringReminderAndSnooze(t *testing.T) {
 	// Snooze the last one for an hour: it comes back once.
 	snoozeAt := b.clock.Now().Add(time.Hour)
 	for range 2 { // a double click
-		if _, err := b.st.Snooze(ctx, b.user.User.ID, ms[2].ID, snoozeAt, store.ScheduleDetail{Text: "Water the plants", OfKind: store.ScheduleReminder}); err != nil {
+		if _, err := b.st.Snooze(ctx, b.user.User.ID, ms[2].ID, snoozeAt, hearth.ScheduleDetail{Text: "Water the plants", OfKind: hearth.ScheduleReminder}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -454,7 +454,7 @@ func TestBriefing(t *testing.T) {
 	}
 
 	uid := b.user.User.ID
-	if _, err := b.st.CreateEvent(ctx, "", hearth.Event{UserID: uid, Title: "Design review", Start: day.Add(10 * time.Hour), End: day.Add(11 * time.Hour), Location: "Room 4", Attendees: []string{"Sarah"}}); err != nil {
+	if _, err := b.st.CreateEvent(ctx, "", hearth.CalendarEvent{UserID: uid, Title: "Design review", Start: day.Add(10 * time.Hour), End: day.Add(11 * time.Hour), Location: "Room 4", Attendees: []string{"Sarah"}}); err != nil {
 		t.Fatal(err)
 	}
 	b.task(t, "Send Sarah the slides", day.Add(24*time.Hour), true)
@@ -514,7 +514,7 @@ func TestBriefingFamilySection(t *testing.T) {
 	ann := b.user.User.ID
 	member := func(name, tz string) int64 {
 		t.Helper()
-		c, err := b.st.SignIn(ctx, pipeline.ChannelWebchat, name, name, name, tz)
+		c, err := b.st.SignIn(ctx, hearth.ChannelWebchat, name, name, name, tz)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -528,11 +528,11 @@ func TestBriefingFamilySection(t *testing.T) {
 		return c.User.ID
 	}
 	emma, opa := member("Emma", "America/New_York"), member("Opa", "Europe/Berlin")
-	outsider, err := b.st.SignIn(ctx, pipeline.ChannelWebchat, "zed", "Zed", "zed", "America/New_York")
+	outsider, err := b.st.SignIn(ctx, hearth.ChannelWebchat, "zed", "Zed", "zed", "America/New_York")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range []hearth.Event{
+	for _, e := range []hearth.CalendarEvent{
 		{UserID: emma, Title: "School play", Start: day.Add(24*time.Hour + 18*time.Hour), End: day.Add(24*time.Hour + 20*time.Hour), Location: "Town hall"},
 		{UserID: emma, Title: "Swimming", Start: day.Add(16 * time.Hour), End: day.Add(17 * time.Hour)},
 		{UserID: emma, Title: "Grandma's visit", Start: day.Add(-24 * time.Hour), End: day.Add(48 * time.Hour), Location: "Home"},
@@ -593,7 +593,7 @@ func TestSnoozedTaskReminderEndsWithTheTask(t *testing.T) {
 		t.Fatalf("messages %+v", ms)
 	}
 	at := due.Add(time.Hour)
-	if _, err := b.st.Snooze(ctx, b.user.User.ID, ms[0].ID, at, store.ScheduleDetail{Text: tk.Title, OfKind: store.ScheduleTask, OfItem: tk.ID}); err != nil {
+	if _, err := b.st.Snooze(ctx, b.user.User.ID, ms[0].ID, at, hearth.ScheduleDetail{Text: tk.Title, OfKind: hearth.ScheduleTask, OfItem: tk.ID}); err != nil {
 		t.Fatal(err)
 	}
 	st := hearth.TaskDone
@@ -621,7 +621,7 @@ func TestCancelledTaskRemindsAgainWhenMoved(t *testing.T) {
 	due := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ny)
 	task := b.task(t, "Renew the passport", due, true)
 	b.plan(t)
-	upcoming := func() []store.Schedule {
+	upcoming := func() []hearth.Schedule {
 		t.Helper()
 		up, err := b.st.UpcomingSchedules(ctx, b.user.User.ID, 10)
 		if err != nil {

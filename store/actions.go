@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/action"
 )
 
@@ -98,7 +98,7 @@ func (s *Store) Action(ctx context.Context, id int64) (action.Record, error) {
 	r, err := scanAction(s.pool.QueryRow(ctx, `SELECT `+actionColumns+`
 		FROM actions a LEFT JOIN approvals ap ON ap.action_id = a.id WHERE a.id = $1`, id))
 	if errors.Is(err, pgx.ErrNoRows) {
-		return r, fmt.Errorf("store action %d: %w", id, pipeline.ErrNotFound)
+		return r, fmt.Errorf("store action %d: %w", id, hearth.ErrNotFound)
 	}
 	if err != nil {
 		return r, fmt.Errorf("store action %d: %w", id, translate(err))
@@ -226,7 +226,7 @@ func (s *Store) whyNotDecided(ctx context.Context, approvalID, userID int64) (ac
 		FROM approvals a WHERE a.id = $1`, approvalID))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, pipeline.ErrNotFound)
+		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, hearth.ErrNotFound)
 	case err != nil:
 		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, translate(err))
 	case ap.UserID != userID:

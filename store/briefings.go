@@ -8,39 +8,25 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
-
-// SettingsUpdate changes the scheduling settings that are set: nil
-// pointers and empty slices leave a setting as it is.
-type SettingsUpdate struct {
-	BriefingEnabled *bool
-	// BriefingAt is a local time "HH:MM".
-	BriefingAt *string
-	// Skip adds sections to leave out of the briefing, Unskip removes them.
-	Skip, Unskip   []string
-	ConversationID *int64
-	LeadDays       []int
-	BirthdayDays   *int
-}
 
 // UpdateScheduleSettings applies upd to a user's settings (creating them
 // with the defaults first) and returns the result. The planner picks the
 // change up on its next sync.
-func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd SettingsUpdate) (ScheduleSettings, error) {
+func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd hearth.ScheduleSettingsUpdate) (hearth.ScheduleSettings, error) {
 	var lead []int32
 	for _, d := range upd.LeadDays {
 		if d < 0 || d > 366 {
-			return ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", pipeline.Invalidf("reminder lead times must be 0 to 366 days, not %d", d))
+			return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("reminder lead times must be 0 to 366 days, not %d", d))
 		}
 		lead = append(lead, int32(d))
 	}
 	if upd.BirthdayDays != nil && (*upd.BirthdayDays < 0 || *upd.BirthdayDays > 60) {
-		return ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", pipeline.Invalidf("birthday reminders can be 0 to 60 days ahead, not %d", *upd.BirthdayDays))
+		return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("birthday reminders can be 0 to 60 days ahead, not %d", *upd.BirthdayDays))
 	}
 	if upd.BriefingAt != nil {
 		if _, err := time.Parse("15:04", *upd.BriefingAt); err != nil {
-			return ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", pipeline.Invalidf("briefing time %q is not HH:MM", *upd.BriefingAt))
+			return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("briefing time %q is not HH:MM", *upd.BriefingAt))
 		}
 	}
 	if upd.Skip == nil {
@@ -49,7 +35,7 @@ func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd Se
 	if upd.Unskip == nil {
 		upd.Unskip = []string{}
 	}
-	var st ScheduleSettings
+	var st hearth.ScheduleSettings
 	var bdays int32
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO schedule_settings (user_id) VALUES ($1) ON CONFLICT DO NOTHING`, userID); err != nil {
@@ -70,7 +56,7 @@ func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd Se
 			Scan(&st.BriefingEnabled, &st.BriefingAt, &st.BriefingSkip, &st.ConversationID, &lead, &bdays)
 	})
 	if err != nil {
-		return ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", constraintErr(err))
+		return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", constraintErr(err))
 	}
 	st.BirthdayDays = int(bdays)
 	for _, d := range lead {
@@ -79,39 +65,19 @@ func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd Se
 	return st, nil
 }
 
-// BriefingData is what a daily briefing reports.
-type BriefingData struct {
-	// Events are the calendar's events overlapping the day, by start.
-	Events []hearth.Event
-	// Deadlines are open tasks due before the end of the week ahead,
-	// overdue ones included, soonest first.
-	Deadlines []hearth.Task
-	// Birthdays are the user's birthday and anniversary schedules (the
-	// caller picks those in the coming week).
-	Birthdays []ScheduleDetail
-	// Memories and Tasks hold, per attendee of the day's events, what
-	// Hearth remembers about them and the open tasks naming them.
-	Memories map[string][]string
-	Tasks    map[string][]string
-	// Family are the events from the start of the day to the end of the
-	// week ahead of the family members who let the user see their events
-	// (see FamilyEvents), grouped by member.
-	Family []FamilyEvent
-}
-
 // familyBriefingEvents caps each member's events in a briefing.
 const familyBriefingEvents = 10
 
 // BriefingData reads, in one round trip, a user's briefing for the local
 // day [dayStart, dayEnd) with deadlines and family events up to weekEnd.
-func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (BriefingData, error) {
-	var d BriefingData
+func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (hearth.Briefing, error) {
+	var d hearth.Briefing
 	b := &pgx.Batch{}
 	b.Queue(`SELECT `+eventColumns+` FROM events
 		WHERE user_id = $1 AND deleted_at IS NULL AND starts_at < $3 AND ends_at > $2
 		ORDER BY starts_at, id LIMIT 50`, userID, dayStart, dayEnd).Query(func(rows pgx.Rows) error {
 		var err error
-		d.Events, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Event, error) { return scanEvent(r) })
+		d.Events, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.CalendarEvent, error) { return scanEvent(r) })
 		return err
 	})
 	b.Queue(`SELECT `+taskColumns+` FROM tasks
@@ -124,7 +90,7 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 	b.Queue(`SELECT s.detail FROM schedules s JOIN memories m ON m.id = s.item_id AND m.deleted_at IS NULL
 		WHERE s.user_id = $1 AND s.kind = 'birthday' AND NOT s.muted AND s.detail ? 'month'`, userID).Query(func(rows pgx.Rows) error {
 		var err error
-		d.Birthdays, err = pgx.CollectRows(rows, pgx.RowTo[ScheduleDetail])
+		d.Birthdays, err = pgx.CollectRows(rows, pgx.RowTo[hearth.ScheduleDetail])
 		return err
 	})
 	// Meeting prep: per distinct attendee of the day, a few memories
@@ -163,7 +129,7 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 		return err
 	})
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
-		return BriefingData{}, fmt.Errorf("store briefing data: %w", translate(err))
+		return hearth.Briefing{}, fmt.Errorf("store briefing data: %w", translate(err))
 	}
 	return d, nil
 }

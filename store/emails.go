@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // The outbox of the built-in mail provider. Nothing here transmits mail:
@@ -44,11 +43,11 @@ func (s *Store) CreateDraft(ctx context.Context, key string, e hearth.Email) (he
 	var err error
 	switch {
 	case e.UserID <= 0:
-		err = pipeline.Invalidf("an email needs a user")
+		err = hearth.Invalidf("an email needs a user")
 	case len(to) == 0:
-		err = pipeline.Invalidf("an email needs a recipient")
+		err = hearth.Invalidf("an email needs a recipient")
 	case strings.TrimSpace(e.Subject) == "" && strings.TrimSpace(e.Body) == "":
-		err = pipeline.Invalidf("an email needs a subject or a body")
+		err = hearth.Invalidf("an email needs a subject or a body")
 	}
 	if err != nil {
 		return hearth.Email{}, fmt.Errorf("store create draft: %w", err)
@@ -109,7 +108,7 @@ func (s *Store) DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email
 			return notFound(err, "email", id)
 		}
 		if e.Status != hearth.EmailDraft {
-			return pipeline.Invalidf("email %d was already sent; only drafts can be deleted", id)
+			return hearth.Invalidf("email %d was already sent; only drafts can be deleted", id)
 		}
 		_, err = tx.Exec(ctx, `UPDATE emails SET deleted_at = now() WHERE id = $1`, id)
 		return err
@@ -134,7 +133,7 @@ func (s *Store) RestoreDraft(ctx context.Context, userID, id int64) error {
 // created. limit defaults to DefaultLimit and is capped at MaxLimit.
 func (s *Store) FindEmails(ctx context.Context, userID int64, status hearth.EmailStatus, limit int) ([]hearth.Email, error) {
 	if userID <= 0 {
-		return nil, fmt.Errorf("store find emails: %w", pipeline.Invalidf("an email search needs a user"))
+		return nil, fmt.Errorf("store find emails: %w", hearth.Invalidf("an email search needs a user"))
 	}
 	var w where
 	w.add("user_id = " + w.arg(userID))
@@ -144,7 +143,7 @@ func (s *Store) FindEmails(ctx context.Context, userID int64, status hearth.Emai
 	case hearth.EmailDraft, hearth.EmailSent:
 		w.add("status = " + w.arg(string(status)))
 	default:
-		return nil, fmt.Errorf("store find emails: %w", pipeline.Invalidf("email status must be %q or %q, not %q", hearth.EmailDraft, hearth.EmailSent, status))
+		return nil, fmt.Errorf("store find emails: %w", hearth.Invalidf("email status must be %q or %q, not %q", hearth.EmailDraft, hearth.EmailSent, status))
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+emailColumns+` FROM emails WHERE `+w.String()+`
 		ORDER BY COALESCE(sent_at, created_at) DESC, id DESC

@@ -10,25 +10,12 @@ import (
 	"github.com/pgvector/pgvector-go"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // EmbeddingDimensions are the vector sizes the database indexes (one HNSW
 // index per size, migration 00007): Titan V2 gives 256, 512 or 1024;
 // OpenAI's text-embedding-3 models any size, 1536 by default for -small.
 var EmbeddingDimensions = []int{256, 512, 1024, 1536}
-
-// Embeddable is a memory or a note whose embedding is missing or was made
-// by another model.
-type Embeddable struct {
-	// Kind is "memory" or "note".
-	Kind   string
-	ID     int64
-	UserID int64
-	// Text is what is embedded: a memory's subject and content, a note's
-	// title, body and checklist.
-	Text string
-}
 
 // The texts that are embedded, as SQL, so the write can check the row
 // still says what was embedded.
@@ -39,7 +26,7 @@ const (
 
 // Unembedded returns up to limit live memories and notes that have no
 // embedding from model, oldest first.
-func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]Embeddable, error) {
+func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]hearth.Embeddable, error) {
 	rows, err := s.pool.Query(ctx, `
 		(SELECT 'memory', id, user_id, `+memoryEmbedText+` FROM memories
 		 WHERE deleted_at IS NULL AND (embedding IS NULL OR embedding_model <> $1) ORDER BY id LIMIT $2)
@@ -50,8 +37,8 @@ func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]Embe
 	if err != nil {
 		return nil, fmt.Errorf("store unembedded: %w", translate(err))
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Embeddable, error) {
-		var e Embeddable
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Embeddable, error) {
+		var e hearth.Embeddable
 		return e, r.Scan(&e.Kind, &e.ID, &e.UserID, &e.Text)
 	})
 	if err != nil {
@@ -63,9 +50,9 @@ func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]Embe
 // SaveEmbedding stores the embedding of e made by model. A row whose text
 // changed since it was read (or that was deleted) is left alone and false
 // is returned: the job embeds its new text on its next pass.
-func (s *Store) SaveEmbedding(ctx context.Context, e Embeddable, model string, vec []float32) (bool, error) {
+func (s *Store) SaveEmbedding(ctx context.Context, e hearth.Embeddable, model string, vec []float32) (bool, error) {
 	if !slices.Contains(EmbeddingDimensions, len(vec)) {
-		return false, fmt.Errorf("store save embedding: %w", pipeline.Invalidf("%d dimensions; the database indexes %v", len(vec), EmbeddingDimensions))
+		return false, fmt.Errorf("store save embedding: %w", hearth.Invalidf("%d dimensions; the database indexes %v", len(vec), EmbeddingDimensions))
 	}
 	var q string
 	switch e.Kind {
@@ -74,7 +61,7 @@ func (s *Store) SaveEmbedding(ctx context.Context, e Embeddable, model string, v
 	case "note":
 		q = `UPDATE notes SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND deleted_at IS NULL AND ` + noteEmbedText + ` = $4`
 	default:
-		return false, fmt.Errorf("store save embedding: %w", pipeline.Invalidf("unknown kind %q", e.Kind))
+		return false, fmt.Errorf("store save embedding: %w", hearth.Invalidf("unknown kind %q", e.Kind))
 	}
 	tag, err := s.pool.Exec(ctx, q, e.ID, pgvector.NewVector(vec), model, e.Text)
 	if err != nil {
@@ -91,10 +78,10 @@ func (s *Store) SaveEmbedding(ctx context.Context, e Embeddable, model string, v
 func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string, vec []float32, about string, maxDistance float64, limit int) ([]hearth.Memory, error) {
 	d := len(vec)
 	if !slices.Contains(EmbeddingDimensions, d) {
-		return nil, fmt.Errorf("store similar memories: %w", pipeline.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
+		return nil, fmt.Errorf("store similar memories: %w", hearth.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
 	}
 	if userID <= 0 {
-		return nil, fmt.Errorf("store similar memories: %w", pipeline.Invalidf("a memory search needs a user"))
+		return nil, fmt.Errorf("store similar memories: %w", hearth.Invalidf("a memory search needs a user"))
 	}
 	// The cast and the vector_dims predicate match the index of that size.
 	about = strings.TrimSpace(about)
@@ -128,10 +115,10 @@ func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string,
 func (s *Store) SimilarNotes(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int) ([]hearth.Note, error) {
 	d := len(vec)
 	if !slices.Contains(EmbeddingDimensions, d) {
-		return nil, fmt.Errorf("store similar notes: %w", pipeline.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
+		return nil, fmt.Errorf("store similar notes: %w", hearth.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
 	}
 	if userID <= 0 {
-		return nil, fmt.Errorf("store similar notes: %w", pipeline.Invalidf("a note search needs a user"))
+		return nil, fmt.Errorf("store similar notes: %w", hearth.Invalidf("a note search needs a user"))
 	}
 	var out []hearth.Note
 	err := s.inTx(ctx, func(tx pgx.Tx) error {

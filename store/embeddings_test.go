@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -41,12 +40,12 @@ func TestEmbeddings(t *testing.T) {
 			kind string
 			id   int64
 		}
-		mine := func() map[key]store.Embeddable {
+		mine := func() map[key]hearth.Embeddable {
 			all, err := b.st.Unembedded(b.ctx, "m1", 1000)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := map[key]store.Embeddable{}
+			out := map[key]hearth.Embeddable{}
 			for _, e := range all {
 				if e.UserID == b.alice || e.UserID == b.bob {
 					out[key{e.Kind, e.ID}] = e
@@ -154,7 +153,7 @@ func TestEmbeddings(t *testing.T) {
 		wantInvalid(t, err)
 		_, err = b.st.SimilarNotes(b.ctx, b.alice, "m1", make([]float32, 7), 2, 5)
 		wantInvalid(t, err)
-		_, err = b.st.SaveEmbedding(b.ctx, store.Embeddable{Kind: "memory", ID: 1}, "m1", make([]float32, 7))
+		_, err = b.st.SaveEmbedding(b.ctx, hearth.Embeddable{Kind: "memory", ID: 1}, "m1", make([]float32, 7))
 		wantInvalid(t, err)
 	})
 }
@@ -164,7 +163,7 @@ func TestUsage(t *testing.T) {
 	st, _ := storetest.Open(t)
 	b := users(t, st)
 	day := time.Date(2026, 3, 1, 23, 30, 0, 0, time.FixedZone("x", 5*3600))
-	rows := []store.Usage{
+	rows := []hearth.Usage{
 		{UserID: b.alice, Day: day, Stage: "intent", Provider: "openai", Model: "small", Calls: 1, InputTokens: 100, OutputTokens: 10, Latency: 300 * time.Millisecond, CostUSD: 0.001},
 		{UserID: b.alice, Day: day, Stage: "reply", Provider: "openai", Model: "big", Calls: 2, InputTokens: 200, OutputTokens: 50, Error: "timeout"},
 		{UserID: b.bob, Day: day, Stage: "reply", Calls: 1, InputTokens: 999},

@@ -9,13 +9,12 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 const eventColumns = `id, user_id, title, starts_at, ends_at, all_day, location, attendees, description, created_at, updated_at`
 
-func scanEvent(row pgx.Row) (hearth.Event, error) {
-	var e hearth.Event
+func scanEvent(row pgx.Row) (hearth.CalendarEvent, error) {
+	var e hearth.CalendarEvent
 	err := row.Scan(&e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &e.CreatedAt, &e.UpdatedAt)
 	e.Start, e.End = e.Start.UTC(), e.End.UTC()
 	e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
@@ -24,16 +23,16 @@ func scanEvent(row pgx.Row) (hearth.Event, error) {
 }
 
 // validEvent checks and normalises an event about to be written.
-func validEvent(e hearth.Event) (hearth.Event, error) {
+func validEvent(e hearth.CalendarEvent) (hearth.CalendarEvent, error) {
 	e.Title = strings.TrimSpace(e.Title)
 	if e.Title == "" {
-		return e, pipeline.Invalidf("an event needs a title")
+		return e, hearth.Invalidf("an event needs a title")
 	}
 	if e.Start.IsZero() || e.End.IsZero() {
-		return e, pipeline.Invalidf("an event needs a start and an end")
+		return e, hearth.Invalidf("an event needs a start and an end")
 	}
 	if e.End.Before(e.Start) {
-		return e, pipeline.Invalidf("an event cannot end (%s) before it starts (%s)", e.End.Format("2006-01-02 15:04"), e.Start.Format("2006-01-02 15:04"))
+		return e, hearth.Invalidf("an event cannot end (%s) before it starts (%s)", e.End.Format("2006-01-02 15:04"), e.Start.Format("2006-01-02 15:04"))
 	}
 	attendees := make([]string, 0, len(e.Attendees))
 	for _, a := range e.Attendees {
@@ -47,13 +46,13 @@ func validEvent(e hearth.Event) (hearth.Event, error) {
 
 // CreateEvent adds an event to e.UserID's calendar. A second call with the
 // same key returns the event the first one created and changes nothing.
-func (s *Store) CreateEvent(ctx context.Context, key string, e hearth.Event) (hearth.Event, error) {
+func (s *Store) CreateEvent(ctx context.Context, key string, e hearth.CalendarEvent) (hearth.CalendarEvent, error) {
 	e, err := validEvent(e)
 	if err != nil {
-		return hearth.Event{}, fmt.Errorf("store create event: %w", err)
+		return hearth.CalendarEvent{}, fmt.Errorf("store create event: %w", err)
 	}
 	if e.UserID <= 0 {
-		return hearth.Event{}, fmt.Errorf("store create event: %w", pipeline.Invalidf("an event needs a user"))
+		return hearth.CalendarEvent{}, fmt.Errorf("store create event: %w", hearth.Invalidf("an event needs a user"))
 	}
 	created, err := createOnce(ctx, s, "events", eventColumns, scanEvent, key, e.UserID, `
 		INSERT INTO events (source_key, user_id, title, starts_at, ends_at, all_day, location, attendees, description)
@@ -62,7 +61,7 @@ func (s *Store) CreateEvent(ctx context.Context, key string, e hearth.Event) (he
 		RETURNING `+eventColumns,
 		keyArg(key), e.UserID, e.Title, e.Start, e.End, e.AllDay, e.Location, orEmpty(e.Attendees), e.Description)
 	if err != nil {
-		return hearth.Event{}, fmt.Errorf("store create event: %w", err)
+		return hearth.CalendarEvent{}, fmt.Errorf("store create event: %w", err)
 	}
 	return created, nil
 }
@@ -71,7 +70,7 @@ func (s *Store) CreateEvent(ctx context.Context, key string, e hearth.Event) (he
 // event before and after, read and written in one transaction. Moving the
 // start without the end is refused if the event would end before it
 // starts: the caller moves both.
-func (s *Store) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.EventUpdate) (before, after hearth.Event, err error) {
+func (s *Store) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.CalendarEventUpdate) (before, after hearth.CalendarEvent, err error) {
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		before, err = scanEvent(tx.QueryRow(ctx, `SELECT `+eventColumns+` FROM events
 			WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE`, id, userID))
@@ -88,7 +87,7 @@ func (s *Store) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.Ev
 		if after, err = validEvent(after); err != nil {
 			return err
 		}
-		if upd == (hearth.EventUpdate{}) {
+		if upd == (hearth.CalendarEventUpdate{}) {
 			return nil
 		}
 		after, err = scanEvent(tx.QueryRow(ctx, `
@@ -100,17 +99,17 @@ func (s *Store) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.Ev
 		return err
 	})
 	if err != nil {
-		return hearth.Event{}, hearth.Event{}, fmt.Errorf("store update event %d: %w", id, constraintErr(err))
+		return hearth.CalendarEvent{}, hearth.CalendarEvent{}, fmt.Errorf("store update event %d: %w", id, constraintErr(err))
 	}
 	return before, after, nil
 }
 
 // DeleteEvent deletes an event softly and returns it; RestoreEvent undoes
 // it.
-func (s *Store) DeleteEvent(ctx context.Context, userID, id int64) (hearth.Event, error) {
+func (s *Store) DeleteEvent(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error) {
 	e, err := softDelete(ctx, s, "events", eventColumns, scanEvent, userID, id)
 	if err != nil {
-		return hearth.Event{}, fmt.Errorf("store delete event %d: %w", id, err)
+		return hearth.CalendarEvent{}, fmt.Errorf("store delete event %d: %w", id, err)
 	}
 	return e, nil
 }
@@ -129,12 +128,12 @@ func (s *Store) RestoreEvent(ctx context.Context, userID, id int64) error {
 // as overlapping when it starts inside the window. Query keeps events whose
 // title, location or description contain every word of it. Limit defaults
 // to DefaultLimit and is capped at MaxLimit.
-func (s *Store) FindEvents(ctx context.Context, f hearth.EventFilter) ([]hearth.Event, error) {
+func (s *Store) FindEvents(ctx context.Context, f hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error) {
 	if f.UserID <= 0 {
-		return nil, fmt.Errorf("store find events: %w", pipeline.Invalidf("an event search needs a user"))
+		return nil, fmt.Errorf("store find events: %w", hearth.Invalidf("an event search needs a user"))
 	}
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
-		return nil, fmt.Errorf("store find events: %w", pipeline.Invalidf("the window ends before it starts"))
+		return nil, fmt.Errorf("store find events: %w", hearth.Invalidf("the window ends before it starts"))
 	}
 	var w where
 	w.add("user_id = " + w.arg(f.UserID))
@@ -155,7 +154,7 @@ func (s *Store) FindEvents(ctx context.Context, f hearth.EventFilter) ([]hearth.
 	if err != nil {
 		return nil, fmt.Errorf("store find events: %w", translate(err))
 	}
-	events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Event, error) { return scanEvent(r) })
+	events, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.CalendarEvent, error) { return scanEvent(r) })
 	if err != nil {
 		return nil, fmt.Errorf("store find events: %w", translate(err))
 	}

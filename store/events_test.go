@@ -9,8 +9,8 @@ import (
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
-func eventTitles(es []hearth.Event) []string {
-	return titles(es, func(e hearth.Event) string { return e.Title })
+func eventTitles(es []hearth.CalendarEvent) []string {
+	return titles(es, func(e hearth.CalendarEvent) string { return e.Title })
 }
 
 func TestEvents(t *testing.T) {
@@ -25,7 +25,7 @@ func TestEvents(t *testing.T) {
 		if err != nil {
 			t.Skip("no tzdata:", err)
 		}
-		in := hearth.Event{
+		in := hearth.CalendarEvent{
 			UserID: b.alice, Title: "Dentist", Start: time.Date(2026, 5, 4, 9, 0, 0, 0, rome), End: time.Date(2026, 5, 4, 10, 0, 0, 0, rome),
 			Location: "Via Roma 1", Attendees: []string{"ann@example.com", " ", "ann@example.com"}, Description: "bring the card",
 		}
@@ -37,7 +37,7 @@ func TestEvents(t *testing.T) {
 			!reflect.DeepEqual(first.Attendees, []string{"ann@example.com"}) || first.Location != in.Location || first.Description != in.Description {
 			t.Fatalf("created %+v; want %+v in UTC with attendees cleaned", first, in)
 		}
-		again, err := b.st.CreateEvent(b.ctx, "turn:2:0", hearth.Event{UserID: b.alice, Title: "Other", Start: at(1, 1, 0), End: at(1, 2, 0)})
+		again, err := b.st.CreateEvent(b.ctx, "turn:2:0", hearth.CalendarEvent{UserID: b.alice, Title: "Other", Start: at(1, 1, 0), End: at(1, 2, 0)})
 		if err != nil || !reflect.DeepEqual(again, first) {
 			t.Fatalf("second create = %+v, %v; want the first %+v", again, err, first)
 		}
@@ -49,7 +49,7 @@ func TestEvents(t *testing.T) {
 	t.Run("bad input is refused and nothing is written", func(t *testing.T) {
 		t.Parallel()
 		b := users(t, st)
-		for _, e := range []hearth.Event{
+		for _, e := range []hearth.CalendarEvent{
 			{UserID: b.alice, Title: "", Start: at(1, 9, 0), End: at(1, 10, 0)},
 			{UserID: b.alice, Title: "No start", End: at(1, 10, 0)},
 			{UserID: b.alice, Title: "No end", Start: at(1, 10, 0)},
@@ -67,11 +67,11 @@ func TestEvents(t *testing.T) {
 	t.Run("update, scoping, delete and restore", func(t *testing.T) {
 		t.Parallel()
 		b := users(t, st)
-		created, err := b.st.CreateEvent(b.ctx, "", hearth.Event{UserID: b.alice, Title: "Standup", Start: at(4, 9, 0), End: at(4, 9, 15)})
+		created, err := b.st.CreateEvent(b.ctx, "", hearth.CalendarEvent{UserID: b.alice, Title: "Standup", Start: at(4, 9, 0), End: at(4, 9, 15)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		before, after, err := b.st.UpdateEvent(b.ctx, b.alice, created.ID, hearth.EventUpdate{
+		before, after, err := b.st.UpdateEvent(b.ctx, b.alice, created.ID, hearth.CalendarEventUpdate{
 			Start: ptr(at(4, 10, 0)), End: ptr(at(4, 10, 30)), Attendees: ptr([]string{"team@example.com"}),
 		})
 		if err != nil {
@@ -82,10 +82,10 @@ func TestEvents(t *testing.T) {
 			t.Fatalf("update = %+v → %+v", before, after)
 		}
 		// Moving the start past the end alone is refused, and changes nothing.
-		_, _, err = b.st.UpdateEvent(b.ctx, b.alice, created.ID, hearth.EventUpdate{Start: ptr(at(4, 11, 0))})
+		_, _, err = b.st.UpdateEvent(b.ctx, b.alice, created.ID, hearth.CalendarEventUpdate{Start: ptr(at(4, 11, 0))})
 		wantInvalid(t, err)
 
-		_, _, err = b.st.UpdateEvent(b.ctx, b.bob, created.ID, hearth.EventUpdate{Title: ptr("Bob's now")})
+		_, _, err = b.st.UpdateEvent(b.ctx, b.bob, created.ID, hearth.CalendarEventUpdate{Title: ptr("Bob's now")})
 		wantNotFound(t, "update by another user", err)
 		_, err = b.st.DeleteEvent(b.ctx, b.bob, created.ID)
 		wantNotFound(t, "delete by another user", err)
@@ -95,13 +95,13 @@ func TestEvents(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(deleted, after) {
 			t.Fatalf("delete = %+v, %v; want %+v", deleted, err, after)
 		}
-		if got, _ := b.st.FindEvents(b.ctx, hearth.EventFilter{UserID: b.alice}); len(got) != 0 {
+		if got, _ := b.st.FindEvents(b.ctx, hearth.CalendarEventFilter{UserID: b.alice}); len(got) != 0 {
 			t.Fatalf("deleted event still found: %v", eventTitles(got))
 		}
 		if err := b.st.RestoreEvent(b.ctx, b.alice, created.ID); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := b.st.FindEvents(b.ctx, hearth.EventFilter{UserID: b.alice}); len(got) != 1 || !reflect.DeepEqual(got[0], after) {
+		if got, _ := b.st.FindEvents(b.ctx, hearth.CalendarEventFilter{UserID: b.alice}); len(got) != 1 || !reflect.DeepEqual(got[0], after) {
 			t.Fatalf("restored = %+v; want %+v", got, after)
 		}
 	})
@@ -109,7 +109,7 @@ func TestEvents(t *testing.T) {
 	t.Run("find overlapping a window, by start", func(t *testing.T) {
 		t.Parallel()
 		b := users(t, st)
-		for _, e := range []hearth.Event{
+		for _, e := range []hearth.CalendarEvent{
 			{Title: "Ends as the window starts", Start: at(6, 9, 0), End: at(6, 10, 0)},
 			{Title: "Inside", Start: at(6, 10, 30), End: at(6, 11, 0)},
 			{Title: "Starts as the window starts", Start: at(6, 10, 0), End: at(6, 10, 45), Location: "Kitchen"},
@@ -125,18 +125,18 @@ func TestEvents(t *testing.T) {
 		}
 		for _, tc := range []struct {
 			name string
-			f    hearth.EventFilter
+			f    hearth.CalendarEventFilter
 			want []string
 		}{
-			{"[10:00, 13:00)", hearth.EventFilter{From: at(6, 10, 0), To: at(6, 13, 0)},
+			{"[10:00, 13:00)", hearth.CalendarEventFilter{From: at(6, 10, 0), To: at(6, 13, 0)},
 				[]string{"Overnight, spans the window", "Starts as the window starts", "Moment at ten", "Inside", "Reminder at noon"}},
-			{"open start", hearth.EventFilter{To: at(6, 10, 0)},
+			{"open start", hearth.CalendarEventFilter{To: at(6, 10, 0)},
 				[]string{"Overnight, spans the window", "Ends as the window starts"}},
-			{"open end", hearth.EventFilter{From: at(6, 12, 30)},
+			{"open end", hearth.CalendarEventFilter{From: at(6, 12, 30)},
 				[]string{"Overnight, spans the window", "Starts as the window ends"}},
-			{"query words in title, location or description", hearth.EventFilter{Query: "kitchen"},
+			{"query words in title, location or description", hearth.CalendarEventFilter{Query: "kitchen"},
 				[]string{"Starts as the window starts", "Moment at ten"}},
-			{"limit", hearth.EventFilter{Limit: 1}, []string{"Overnight, spans the window"}},
+			{"limit", hearth.CalendarEventFilter{Limit: 1}, []string{"Overnight, spans the window"}},
 		} {
 			tc.f.UserID = b.alice
 			got, err := b.st.FindEvents(b.ctx, tc.f)
@@ -147,10 +147,10 @@ func TestEvents(t *testing.T) {
 				t.Errorf("%s: got %q; want %q", tc.name, names, tc.want)
 			}
 		}
-		if got, _ := b.st.FindEvents(b.ctx, hearth.EventFilter{UserID: b.bob}); len(got) != 0 {
+		if got, _ := b.st.FindEvents(b.ctx, hearth.CalendarEventFilter{UserID: b.bob}); len(got) != 0 {
 			t.Fatalf("bob sees alice's events: %v", eventTitles(got))
 		}
-		_, err := b.st.FindEvents(b.ctx, hearth.EventFilter{UserID: b.alice, From: at(6, 13, 0), To: at(6, 10, 0)})
+		_, err := b.st.FindEvents(b.ctx, hearth.CalendarEventFilter{UserID: b.alice, From: at(6, 13, 0), To: at(6, 10, 0)})
 		wantInvalid(t, err)
 	})
 }

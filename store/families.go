@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // Families: a user belongs to at most one; inside it, access grants say
@@ -19,51 +18,12 @@ import (
 // joins the membership and the grant, so the permission is decided by
 // the query.
 
-// Family is the family a user belongs to, as that user sees it.
-type Family struct {
-	ID   int64
-	Name string
-	// Members are the other members, in the order they joined.
-	Members []FamilyMember
-}
-
-// FamilyMember is another member of the reader's family.
-type FamilyMember struct {
-	UserID int64
-	Name   string
-	// Sees is the reader's grant to this member: the most sensitive tier
-	// of the reader's data they see (0: none).
-	Sees hearth.Tier
-	// Shows is this member's grant to the reader: the most sensitive tier
-	// of their data the reader sees (0: none).
-	Shows hearth.Tier
-}
-
-// FamilyInvite is a one-time code that admits its typist to a family.
-type FamilyInvite struct {
-	// Code is shown as "ABCD-EFGH".
-	Code   string
-	Family Family
-	// Started is true when asking for the invitation started the family.
-	Started bool
-}
-
-// FamilyEvent is a family member's calendar event that the viewer may see.
-type FamilyEvent struct {
-	// Member is the owner's display name.
-	Member string
-	// MemberZone is the owner's IANA zone ("" when unknown): the zone
-	// whose midnights bound their all-day events.
-	MemberZone string
-	hearth.Event
-}
-
 // CreateFamilyInvite makes a single-use code, valid for ttl, that admits
 // whoever types it to userID's family, starting a family ("Ann's
 // family", with userID its only member) first if userID has none. Both
 // happen in one transaction.
-func (s *Store) CreateFamilyInvite(ctx context.Context, userID int64, ttl time.Duration) (FamilyInvite, error) {
-	var inv FamilyInvite
+func (s *Store) CreateFamilyInvite(ctx context.Context, userID int64, ttl time.Duration) (hearth.FamilyInvite, error) {
+	var inv hearth.FamilyInvite
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var fid int64
 		err := tx.QueryRow(ctx, `SELECT family_id FROM family_members WHERE user_id = $1`, userID).Scan(&fid)
@@ -74,7 +34,7 @@ func (s *Store) CreateFamilyInvite(ctx context.Context, userID int64, ttl time.D
 				WITH f AS (INSERT INTO families (name) SELECT display_name || '''s family' FROM users WHERE id = $1 RETURNING id)
 				INSERT INTO family_members (family_id, user_id) SELECT id, $1 FROM f RETURNING family_id`, userID).Scan(&fid)
 			if errors.Is(err, pgx.ErrNoRows) {
-				return fmt.Errorf("user %d: %w", userID, pipeline.ErrNotFound)
+				return fmt.Errorf("user %d: %w", userID, hearth.ErrNotFound)
 			}
 			inv.Started = true
 		}
@@ -88,7 +48,7 @@ func (s *Store) CreateFamilyInvite(ctx context.Context, userID int64, ttl time.D
 		return err
 	})
 	if err != nil {
-		return FamilyInvite{}, fmt.Errorf("store create family invite: %w", constraintErr(err))
+		return hearth.FamilyInvite{}, fmt.Errorf("store create family invite: %w", constraintErr(err))
 	}
 	return inv, nil
 }
@@ -101,8 +61,8 @@ func (s *Store) CreateFamilyInvite(ctx context.Context, userID int64, ttl time.D
 // A wrong, used or expired code is pipeline.ErrNotFound (and so is a
 // /link code); the inviter's own code, or a user already in a family, is
 // an *pipeline.InvalidError, and the code stays unused.
-func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (Family, error) {
-	var f Family
+func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (hearth.Family, error) {
+	var f hearth.Family
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var inviter, fid int64
 		err := tx.QueryRow(ctx, `
@@ -111,13 +71,13 @@ func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (Fami
 			  AND EXISTS (SELECT 1 FROM family_members m WHERE m.family_id = c.family_id AND m.user_id = c.user_id)
 			RETURNING user_id, family_id`, code).Scan(&inviter, &fid)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return pipeline.ErrNotFound
+			return hearth.ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
 		if inviter == userID {
-			return pipeline.Invalidf("that invitation is yours: it has to be sent from the other person's chat")
+			return hearth.Invalidf("that invitation is yours: it has to be sent from the other person's chat")
 		}
 		// Joins and leaves of one family take turns, so two people joining
 		// at once each see the other when the grants are written.
@@ -134,9 +94,9 @@ func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (Fami
 				return err
 			}
 			if current == fid {
-				return pipeline.Invalidf("you are in this family already")
+				return hearth.Invalidf("you are in this family already")
 			}
-			return pipeline.Invalidf("you are in another family already")
+			return hearth.Invalidf("you are in another family already")
 		case err != nil:
 			return constraintErr(err)
 		}
@@ -153,7 +113,7 @@ func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (Fami
 		return err
 	})
 	if err != nil {
-		return Family{}, fmt.Errorf("store join family: %w", err)
+		return hearth.Family{}, fmt.Errorf("store join family: %w", err)
 	}
 	return f, nil
 }
@@ -162,8 +122,8 @@ func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (Fami
 // gave or received, and returns the family as it was before (a family
 // left empty is deleted, with its pending invitations). A user in no
 // family is pipeline.ErrNotFound.
-func (s *Store) LeaveFamily(ctx context.Context, userID int64) (Family, error) {
-	var f Family
+func (s *Store) LeaveFamily(ctx context.Context, userID int64) (hearth.Family, error) {
+	var f hearth.Family
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		// Joins and leaves of one family take turns (see JoinFamily).
 		if _, err := tx.Exec(ctx, `SELECT 1 FROM families f JOIN family_members m ON m.family_id = f.id
@@ -184,37 +144,37 @@ func (s *Store) LeaveFamily(ctx context.Context, userID int64) (Family, error) {
 		return err
 	})
 	if err != nil {
-		return Family{}, fmt.Errorf("store leave family: %w", err)
+		return hearth.Family{}, fmt.Errorf("store leave family: %w", err)
 	}
 	return f, nil
 }
 
 // FindFamily returns userID's family; pipeline.ErrNotFound when they have
 // none.
-func (s *Store) FindFamily(ctx context.Context, userID int64) (Family, error) {
-	var f Family
+func (s *Store) FindFamily(ctx context.Context, userID int64) (hearth.Family, error) {
+	var f hearth.Family
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var err error
 		f, err = readFamily(ctx, tx, userID)
 		return err
 	})
 	if err != nil {
-		return Family{}, fmt.Errorf("store find family: %w", err)
+		return hearth.Family{}, fmt.Errorf("store find family: %w", err)
 	}
 	return f, nil
 }
 
 // readFamily reads userID's family and the grants both ways with each
 // other member.
-func readFamily(ctx context.Context, tx pgx.Tx, userID int64) (Family, error) {
-	var f Family
+func readFamily(ctx context.Context, tx pgx.Tx, userID int64) (hearth.Family, error) {
+	var f hearth.Family
 	err := tx.QueryRow(ctx, `SELECT f.id, f.name FROM families f JOIN family_members m ON m.family_id = f.id WHERE m.user_id = $1`, userID).
 		Scan(&f.ID, &f.Name)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return Family{}, fmt.Errorf("family of user %d: %w", userID, pipeline.ErrNotFound)
+		return hearth.Family{}, fmt.Errorf("family of user %d: %w", userID, hearth.ErrNotFound)
 	}
 	if err != nil {
-		return Family{}, err
+		return hearth.Family{}, err
 	}
 	rows, err := tx.Query(ctx, `
 		SELECT u.id, u.display_name, COALESCE(mine.tier, 0), COALESCE(theirs.tier, 0)
@@ -225,10 +185,10 @@ func readFamily(ctx context.Context, tx pgx.Tx, userID int64) (Family, error) {
 		WHERE m.family_id = $1 AND m.user_id <> $2
 		ORDER BY m.joined_at, u.id`, f.ID, userID)
 	if err != nil {
-		return Family{}, err
+		return hearth.Family{}, err
 	}
-	f.Members, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (FamilyMember, error) {
-		var m FamilyMember
+	f.Members, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.FamilyMember, error) {
+		var m hearth.FamilyMember
 		var sees, shows int16
 		err := r.Scan(&m.UserID, &m.Name, &sees, &shows)
 		m.Sees, m.Shows = hearth.Tier(sees), hearth.Tier(shows)
@@ -242,9 +202,9 @@ func readFamily(ctx context.Context, tx pgx.Tx, userID int64) (Family, error) {
 func (s *Store) SetAccessGrant(ctx context.Context, targetID, viewerID int64, tier hearth.Tier) error {
 	switch {
 	case !tier.Valid():
-		return fmt.Errorf("store set access grant: %w", pipeline.Invalidf("an access tier is 1 to 4, not %d", tier))
+		return fmt.Errorf("store set access grant: %w", hearth.Invalidf("an access tier is 1 to 4, not %d", tier))
 	case targetID == viewerID:
-		return fmt.Errorf("store set access grant: %w", pipeline.Invalidf("you always see all of your own things"))
+		return fmt.Errorf("store set access grant: %w", hearth.Invalidf("you always see all of your own things"))
 	}
 	tag, err := s.pool.Exec(ctx, `
 		INSERT INTO access_grants (target_id, viewer_id, tier)
@@ -257,7 +217,7 @@ func (s *Store) SetAccessGrant(ctx context.Context, targetID, viewerID int64, ti
 		return fmt.Errorf("store set access grant: %w", constraintErr(translate(err)))
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("store set access grant: user %d is not in user %d's family: %w", viewerID, targetID, pipeline.ErrNotFound)
+		return fmt.Errorf("store set access grant: user %d is not in user %d's family: %w", viewerID, targetID, hearth.ErrNotFound)
 	}
 	return nil
 }
@@ -281,10 +241,10 @@ var familyEventsQuery = `
 
 var tierEvents = strconv.Itoa(int(hearth.TierEvents))
 
-func scanFamilyEvents(rows pgx.Rows) ([]FamilyEvent, error) {
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (FamilyEvent, error) {
-		var fe FamilyEvent
-		e := &fe.Event
+func scanFamilyEvents(rows pgx.Rows) ([]hearth.FamilyEvent, error) {
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.FamilyEvent, error) {
+		var fe hearth.FamilyEvent
+		e := &fe.CalendarEvent
 		err := r.Scan(&fe.Member, &fe.MemberZone, &e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &e.CreatedAt, &e.UpdatedAt)
 		e.Start, e.End = e.Start.UTC(), e.End.UTC()
 		e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
@@ -298,9 +258,9 @@ func scanFamilyEvents(rows pgx.Rows) ([]FamilyEvent, error) {
 // hearth.TierEvents or more private), at most perMember each (default
 // 10), grouped by member (by name) and by start. A user in no family
 // sees none.
-func (s *Store) FamilyEvents(ctx context.Context, viewerID int64, from, to time.Time, perMember int) ([]FamilyEvent, error) {
+func (s *Store) FamilyEvents(ctx context.Context, viewerID int64, from, to time.Time, perMember int) ([]hearth.FamilyEvent, error) {
 	if to.Before(from) {
-		return nil, fmt.Errorf("store family events: %w", pipeline.Invalidf("the window ends before it starts"))
+		return nil, fmt.Errorf("store family events: %w", hearth.Invalidf("the window ends before it starts"))
 	}
 	if perMember <= 0 {
 		perMember = 10

@@ -27,7 +27,7 @@ func setupFamily(t *testing.T) *familyBundle {
 // user signs a web chat user in by name.
 func (b *familyBundle) user(t *testing.T, name string) int64 {
 	t.Helper()
-	c, err := b.st.SignIn(b.ctx, pipeline.ChannelWebchat, name, name, name, "Europe/Berlin")
+	c, err := b.st.SignIn(b.ctx, hearth.ChannelWebchat, name, name, name, "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func (b *familyBundle) join(t *testing.T, inviter, joiner int64) {
 	}
 }
 
-func (b *familyBundle) members(t *testing.T, uid int64) []store.FamilyMember {
+func (b *familyBundle) members(t *testing.T, uid int64) []hearth.FamilyMember {
 	t.Helper()
 	f, err := b.st.FindFamily(b.ctx, uid)
 	if err != nil {
@@ -94,10 +94,10 @@ func TestFamilyInviteCodes(t *testing.T) {
 		who  int64
 		want error
 	}{
-		{"wrong", "ABCDEFGH", bob, pipeline.ErrNotFound},
-		{"expired", expired, bob, pipeline.ErrNotFound},
-		{"a /link code", pipeline.NormaliseLinkCode(link), bob, pipeline.ErrNotFound},
-		{"the inviter's own", code, ann, pipeline.ErrInvalid},
+		{"wrong", "ABCDEFGH", bob, hearth.ErrNotFound},
+		{"expired", expired, bob, hearth.ErrNotFound},
+		{"a /link code", pipeline.NormaliseLinkCode(link), bob, hearth.ErrNotFound},
+		{"the inviter's own", code, ann, hearth.ErrInvalid},
 	}
 	for _, tt := range refused {
 		if _, err := b.st.JoinFamily(b.ctx, tt.code, tt.who); !errors.Is(err, tt.want) {
@@ -105,7 +105,7 @@ func TestFamilyInviteCodes(t *testing.T) {
 		}
 	}
 	// A family code is no /link code either: it cannot merge accounts.
-	if _, err := b.st.RedeemLinkCode(b.ctx, code, bob); !errors.Is(err, pipeline.ErrNotFound) {
+	if _, err := b.st.RedeemLinkCode(b.ctx, code, bob); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("family code as a link code: %v; want not found", err)
 	}
 
@@ -113,13 +113,13 @@ func TestFamilyInviteCodes(t *testing.T) {
 	if err != nil || f.ID != inv.Family.ID || len(f.Members) != 1 || f.Members[0].Name != "Ann" {
 		t.Fatalf("join: %+v, %v", f, err)
 	}
-	if _, err := b.st.JoinFamily(b.ctx, code, cat); !errors.Is(err, pipeline.ErrNotFound) {
+	if _, err := b.st.JoinFamily(b.ctx, code, cat); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("reused code: %v; want not found", err)
 	}
 	// A member with a fresh code of the same family is told so, and the
 	// code stays good for someone else.
 	fresh := b.invite(t, ann)
-	if _, err := b.st.JoinFamily(b.ctx, fresh, bob); !errors.Is(err, pipeline.ErrInvalid) {
+	if _, err := b.st.JoinFamily(b.ctx, fresh, bob); !errors.Is(err, hearth.ErrInvalid) {
 		t.Fatalf("joining twice: %v; want invalid", err)
 	}
 	if _, err := b.st.JoinFamily(b.ctx, fresh, cat); err != nil {
@@ -131,7 +131,7 @@ func TestFamilyInviteCodes(t *testing.T) {
 	if _, err := b.st.LeaveFamily(b.ctx, bob); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.st.JoinFamily(b.ctx, stale, dan); !errors.Is(err, pipeline.ErrNotFound) {
+	if _, err := b.st.JoinFamily(b.ctx, stale, dan); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("code of a member who left: %v; want not found", err)
 	}
 }
@@ -154,7 +154,7 @@ func TestJoinAndLeaveFamily(t *testing.T) {
 		}
 	}
 	// Someone in a family cannot join another.
-	if _, err := b.st.JoinFamily(b.ctx, b.invite(t, eve), cat); !errors.Is(err, pipeline.ErrInvalid) {
+	if _, err := b.st.JoinFamily(b.ctx, b.invite(t, eve), cat); !errors.Is(err, hearth.ErrInvalid) {
 		t.Fatalf("joining a second family: %v; want invalid", err)
 	}
 
@@ -162,10 +162,10 @@ func TestJoinAndLeaveFamily(t *testing.T) {
 	if err != nil || len(left.Members) != 2 {
 		t.Fatalf("leave: %+v, %v", left, err)
 	}
-	if _, err := b.st.FindFamily(b.ctx, cat); !errors.Is(err, pipeline.ErrNotFound) {
+	if _, err := b.st.FindFamily(b.ctx, cat); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("family after leaving: %v; want not found", err)
 	}
-	if _, err := b.st.LeaveFamily(b.ctx, cat); !errors.Is(err, pipeline.ErrNotFound) {
+	if _, err := b.st.LeaveFamily(b.ctx, cat); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("leaving twice: %v; want not found", err)
 	}
 	var grants int
@@ -196,7 +196,7 @@ func TestFamilyEventsVisibility(t *testing.T) {
 	day := time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
 	event := func(uid int64, title string, start time.Time) {
 		t.Helper()
-		if _, err := b.st.CreateEvent(b.ctx, "", hearth.Event{UserID: uid, Title: title, Start: start, End: start.Add(time.Hour)}); err != nil {
+		if _, err := b.st.CreateEvent(b.ctx, "", hearth.CalendarEvent{UserID: uid, Title: title, Start: start, End: start.Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -265,12 +265,12 @@ func TestFamilyEventsVisibility(t *testing.T) {
 		tier           hearth.Tier
 		want           error
 	}{
-		{"to a non-member", ann, dan, hearth.TierEvents, pipeline.ErrNotFound},
-		{"by a non-member", dan, ann, hearth.TierEvents, pipeline.ErrNotFound},
-		{"to someone who left", ann, cat, hearth.TierEvents, pipeline.ErrNotFound},
-		{"tier 5", ann, bob, 5, pipeline.ErrInvalid},
-		{"tier 0", ann, bob, 0, pipeline.ErrInvalid},
-		{"to oneself", ann, ann, hearth.TierEvents, pipeline.ErrInvalid},
+		{"to a non-member", ann, dan, hearth.TierEvents, hearth.ErrNotFound},
+		{"by a non-member", dan, ann, hearth.TierEvents, hearth.ErrNotFound},
+		{"to someone who left", ann, cat, hearth.TierEvents, hearth.ErrNotFound},
+		{"tier 5", ann, bob, 5, hearth.ErrInvalid},
+		{"tier 0", ann, bob, 0, hearth.ErrInvalid},
+		{"to oneself", ann, ann, hearth.TierEvents, hearth.ErrInvalid},
 	}
 	for _, tt := range bad {
 		if err := b.st.SetAccessGrant(b.ctx, tt.target, tt.viewer, tt.tier); !errors.Is(err, tt.want) {
@@ -290,7 +290,7 @@ func TestLinkingMovesFamily(t *testing.T) {
 	// Bob's Telegram identity, not in a family, links into Bob: nothing
 	// changes. Ann's web account links into her Telegram one (no family):
 	// the membership and grants follow her.
-	annTG, err := b.st.SignIn(b.ctx, pipeline.ChannelTelegram, "71", "Ann T", "71", "")
+	annTG, err := b.st.SignIn(b.ctx, hearth.ChannelTelegram, "71", "Ann T", "71", "")
 	if err != nil {
 		t.Fatal(err)
 	}

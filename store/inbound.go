@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // NotifyChannel is the Postgres notification channel on which the id of a
@@ -21,20 +21,20 @@ const NotifyChannel = "hearth_messages"
 // new) its user, identity and conversation, and calls enqueue, all in one
 // transaction. A duplicate (same channel and external id) rolls back and
 // returns the first event's receipt with Duplicate set.
-func (s *Store) AcceptInbound(ctx context.Context, in pipeline.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r pipeline.Receipt) error) (pipeline.Receipt, error) {
+func (s *Store) AcceptInbound(ctx context.Context, in hearth.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error) (hearth.Receipt, error) {
 	switch in.Kind {
-	case pipeline.KindMessage:
+	case hearth.KindMessage:
 		r, known, err := s.acceptKnownMessage(ctx, in, enqueue)
 		if known || err != nil {
 			return r, err
 		}
-	case pipeline.KindButton:
+	case hearth.KindButton:
 		// A repeated click is acknowledged as the duplicate it is, even
 		// when the prompt has been answered since.
 		if r, err := s.existingReceipt(ctx, in); err == nil {
 			return r, nil
 		} else if !errors.Is(err, pgx.ErrNoRows) {
-			return pipeline.Receipt{}, fmt.Errorf("store accept: %w", err)
+			return hearth.Receipt{}, fmt.Errorf("store accept: %w", err)
 		}
 	}
 	return s.acceptGeneral(ctx, in, enqueue)
@@ -44,8 +44,8 @@ func (s *Store) AcceptInbound(ctx context.Context, in pipeline.Inbound, enqueue 
 // already knows, in one statement: ingress is bound by round trips to the
 // database, and this halves them. known is false when the sender or the
 // conversation is new; nothing was written then.
-func (s *Store) acceptKnownMessage(ctx context.Context, in pipeline.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r pipeline.Receipt) error) (pipeline.Receipt, bool, error) {
-	var r pipeline.Receipt
+func (s *Store) acceptKnownMessage(ctx context.Context, in hearth.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error) (hearth.Receipt, bool, error) {
+	var r hearth.Receipt
 	known := false
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var conv, user, event, message *int64
@@ -82,7 +82,7 @@ func (s *Store) acceptKnownMessage(ctx context.Context, in pipeline.Inbound, enq
 		if event == nil {
 			return errDuplicate
 		}
-		r = pipeline.Receipt{ConversationID: *conv, UserID: *user, EventID: *event, MessageID: *message}
+		r = hearth.Receipt{ConversationID: *conv, UserID: *user, EventID: *event, MessageID: *message}
 		return enqueue(ctx, tx, r)
 	})
 	if errors.Is(err, errDuplicate) {
@@ -90,12 +90,12 @@ func (s *Store) acceptKnownMessage(ctx context.Context, in pipeline.Inbound, enq
 		return r, true, err
 	}
 	if err != nil {
-		return pipeline.Receipt{}, true, fmt.Errorf("store accept: %w", err)
+		return hearth.Receipt{}, true, fmt.Errorf("store accept: %w", err)
 	}
 	return r, known, nil
 }
 
-func payloadOf(in pipeline.Inbound) json.RawMessage {
+func payloadOf(in hearth.Inbound) json.RawMessage {
 	if len(in.Payload) == 0 {
 		return json.RawMessage("{}")
 	}
@@ -104,10 +104,10 @@ func payloadOf(in pipeline.Inbound) json.RawMessage {
 
 // acceptGeneral creates whatever is missing (user, identity,
 // conversation) and checks button clicks against the offered buttons.
-func (s *Store) acceptGeneral(ctx context.Context, in pipeline.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r pipeline.Receipt) error) (pipeline.Receipt, error) {
-	var r pipeline.Receipt
+func (s *Store) acceptGeneral(ctx context.Context, in hearth.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error) (hearth.Receipt, error) {
+	var r hearth.Receipt
 	err := retryRace(func() error {
-		r = pipeline.Receipt{}
+		r = hearth.Receipt{}
 		return s.inTx(ctx, func(tx pgx.Tx) error {
 			c, err := upsertContact(ctx, tx, in.Channel, in.UserKey, in.UserName, in.ConversationKey, in.Timezone)
 			if err != nil {
@@ -115,7 +115,7 @@ func (s *Store) acceptGeneral(ctx context.Context, in pipeline.Inbound, enqueue 
 			}
 			r.ConversationID, r.UserID = c.ConversationID, c.User.ID
 			var messageID *int64
-			if in.Kind == pipeline.KindButton {
+			if in.Kind == hearth.KindButton {
 				if err := checkButton(ctx, tx, c.ConversationID, in.MessageID, in.ButtonID); err != nil {
 					return err
 				}
@@ -135,12 +135,12 @@ func (s *Store) acceptGeneral(ctx context.Context, in pipeline.Inbound, enqueue 
 			if err != nil {
 				return fmt.Errorf("insert event: %w", err)
 			}
-			if in.Kind == pipeline.KindVoice {
+			if in.Kind == hearth.KindVoice {
 				if err := insertVoiceNote(ctx, tx, r.EventID, in.Audio); err != nil {
 					return err
 				}
 			}
-			if in.Kind == pipeline.KindMessage || in.Kind == pipeline.KindVoice {
+			if in.Kind == hearth.KindMessage || in.Kind == hearth.KindVoice {
 				// No NOTIFY here: Postgres serialises the commits of notifying
 				// transactions, which halves ingress throughput. Live views
 				// see the user's line with the bot's reply (which notifies),
@@ -161,15 +161,15 @@ func (s *Store) acceptGeneral(ctx context.Context, in pipeline.Inbound, enqueue 
 		return s.existingReceipt(ctx, in)
 	}
 	if err != nil {
-		return pipeline.Receipt{}, fmt.Errorf("store accept: %w", err)
+		return hearth.Receipt{}, fmt.Errorf("store accept: %w", err)
 	}
 	return r, nil
 }
 
 var errDuplicate = errors.New("duplicate event")
 
-func (s *Store) existingReceipt(ctx context.Context, in pipeline.Inbound) (pipeline.Receipt, error) {
-	r := pipeline.Receipt{Duplicate: true}
+func (s *Store) existingReceipt(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error) {
+	r := hearth.Receipt{Duplicate: true}
 	var messageID *int64
 	err := s.pool.QueryRow(ctx, `
 		SELECT e.id, e.conversation_id, e.user_id, m.id
@@ -178,10 +178,10 @@ func (s *Store) existingReceipt(ctx context.Context, in pipeline.Inbound) (pipel
 		WHERE e.channel = $1 AND e.external_id = $2`, in.Channel, in.ExternalID).
 		Scan(&r.EventID, &r.ConversationID, &r.UserID, &messageID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return pipeline.Receipt{}, err
+		return hearth.Receipt{}, err
 	}
 	if err != nil {
-		return pipeline.Receipt{}, fmt.Errorf("store accept: find duplicate: %w", translate(err))
+		return hearth.Receipt{}, fmt.Errorf("store accept: find duplicate: %w", translate(err))
 	}
 	if messageID != nil {
 		r.MessageID = *messageID
@@ -194,19 +194,19 @@ func (s *Store) existingReceipt(ctx context.Context, in pipeline.Inbound) (pipel
 // does not wait for the message to be recorded as delivered: the platform
 // shows it (and a quick thumb can click it) a moment before that commits.
 func checkButton(ctx context.Context, tx pgx.Tx, conversationID, messageID int64, buttonID string) error {
-	var buttons []pipeline.Button
+	var buttons []hearth.Button
 	err := tx.QueryRow(ctx, `
 		SELECT buttons FROM messages
 		WHERE id = $1 AND conversation_id = $2 AND sender = 'bot'`,
 		messageID, conversationID).Scan(&buttons)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return pipeline.Invalidf("message %d is not a bot message in this conversation", messageID)
+		return hearth.Invalidf("message %d is not a bot message in this conversation", messageID)
 	}
 	if err != nil {
 		return fmt.Errorf("find button message: %w", err)
 	}
-	if !slices.ContainsFunc(buttons, func(b pipeline.Button) bool { return b.ID == buttonID }) {
-		return pipeline.Invalidf("message %d has no button %q", messageID, buttonID)
+	if !slices.ContainsFunc(buttons, func(b hearth.Button) bool { return b.ID == buttonID }) {
+		return hearth.Invalidf("message %d has no button %q", messageID, buttonID)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -71,13 +72,13 @@ func (s *Store) RedeemLinkCode(ctx context.Context, code string, from int64) (in
 			WHERE code = $1 AND family_id IS NULL AND used_at IS NULL AND expires_at > now()
 			RETURNING user_id`, code).Scan(&into)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return pipeline.ErrNotFound
+			return hearth.ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
 		if into == from {
-			return pipeline.Invalidf("that code is for this account already")
+			return hearth.Invalidf("that code is for this account already")
 		}
 		if err := moveFamily(ctx, tx, into, from); err != nil {
 			return fmt.Errorf("move family: %w", err)

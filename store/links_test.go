@@ -8,7 +8,6 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
-	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -16,11 +15,11 @@ func TestLinkCodes(t *testing.T) {
 	t.Parallel()
 	st, _ := storetest.Open(t)
 	ctx := context.Background()
-	web, err := st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	web, err := st.SignIn(ctx, hearth.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := st.SignIn(ctx, pipeline.ChannelTelegram, "555", "Ann T", "555", "")
+	tg, err := st.SignIn(ctx, hearth.ChannelTelegram, "555", "Ann T", "555", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +31,7 @@ func TestLinkCodes(t *testing.T) {
 	if err != nil || pipeline.NormaliseLinkCode(code) == "" {
 		t.Fatalf("code %q, %v", code, err)
 	}
-	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), web.User.ID); !errors.Is(err, pipeline.ErrInvalid) {
+	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), web.User.ID); !errors.Is(err, hearth.ErrInvalid) {
 		t.Fatalf("own code: %v; want invalid", err)
 	}
 	into, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID)
@@ -40,7 +39,7 @@ func TestLinkCodes(t *testing.T) {
 		t.Fatalf("redeem = %d, %v", into, err)
 	}
 	// The Telegram identity and its data now belong to Ann's account.
-	c, err := st.FindContact(ctx, pipeline.ChannelTelegram, "555", "555")
+	c, err := st.FindContact(ctx, hearth.ChannelTelegram, "555", "555")
 	if err != nil || c.User.ID != web.User.ID || c.User.Timezone != "Europe/Berlin" {
 		t.Fatalf("telegram contact after linking: %+v, %v", c.User, err)
 	}
@@ -48,7 +47,7 @@ func TestLinkCodes(t *testing.T) {
 	if len(tasks) != 1 || tasks[0].Title != "Made on Telegram" {
 		t.Fatalf("tasks did not follow the person: %+v", tasks)
 	}
-	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID); !errors.Is(err, pipeline.ErrNotFound) {
+	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("second use: %v; want not found", err)
 	}
 
@@ -56,8 +55,8 @@ func TestLinkCodes(t *testing.T) {
 	if _, err := st.Pool().Exec(ctx, "UPDATE link_codes SET expires_at = now() - interval '1 second' WHERE code = $1", pipeline.NormaliseLinkCode(expired)); err != nil {
 		t.Fatal(err)
 	}
-	other, _ := st.SignIn(ctx, pipeline.ChannelWebchat, "bob", "Bob", "bob", "UTC")
-	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(expired), other.User.ID); !errors.Is(err, pipeline.ErrNotFound) {
+	other, _ := st.SignIn(ctx, hearth.ChannelWebchat, "bob", "Bob", "bob", "UTC")
+	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(expired), other.User.ID); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("expired code: %v; want not found", err)
 	}
 }
@@ -69,21 +68,21 @@ func TestLinkingKeepsUsageAndSettings(t *testing.T) {
 	t.Parallel()
 	st, _ := storetest.Open(t)
 	ctx := context.Background()
-	web, err := st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	web, err := st.SignIn(ctx, hearth.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := st.SignIn(ctx, pipeline.ChannelTelegram, "555", "Ann T", "555", "Europe/Berlin")
+	tg, err := st.SignIn(ctx, hearth.ChannelTelegram, "555", "Ann T", "555", "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
 	day := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
-	if err := st.RecordUsage(ctx, []store.Usage{{UserID: tg.User.ID, Day: day, Stage: "reply", Provider: "openai", Model: "m", Calls: 1, InputTokens: 100, OutputTokens: 20}}); err != nil {
+	if err := st.RecordUsage(ctx, []hearth.Usage{{UserID: tg.User.ID, Day: day, Stage: "reply", Provider: "openai", Model: "m", Calls: 1, InputTokens: 100, OutputTokens: 20}}); err != nil {
 		t.Fatal(err)
 	}
 	at, on := "06:45", true
 	for _, u := range []int64{web.User.ID, tg.User.ID} {
-		if _, err := st.UpdateScheduleSettings(ctx, u, store.SettingsUpdate{BriefingAt: &at, BriefingEnabled: &on}); err != nil {
+		if _, err := st.UpdateScheduleSettings(ctx, u, hearth.ScheduleSettingsUpdate{BriefingAt: &at, BriefingEnabled: &on}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // The built-in memories: facts a user told Hearth, each scoped to that
@@ -38,11 +37,11 @@ func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (h
 	var err error
 	switch {
 	case m.UserID <= 0:
-		err = pipeline.Invalidf("a memory needs a user")
+		err = hearth.Invalidf("a memory needs a user")
 	case m.Content == "":
-		err = pipeline.Invalidf("there is nothing to remember")
+		err = hearth.Invalidf("there is nothing to remember")
 	case m.Category != hearth.MemoryPersonal && m.Category != hearth.MemoryWork && m.Category != hearth.MemoryKnowledge:
-		err = pipeline.Invalidf("memory category must be %q, %q or %q, not %q",
+		err = hearth.Invalidf("memory category must be %q, %q or %q, not %q",
 			hearth.MemoryPersonal, hearth.MemoryWork, hearth.MemoryKnowledge, m.Category)
 	}
 	if err != nil {
@@ -65,7 +64,7 @@ func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (h
 func (s *Store) UpdateMemory(ctx context.Context, userID, id int64, content string) (before, after hearth.Memory, err error) {
 	content = strings.TrimSpace(content)
 	if content == "" {
-		return hearth.Memory{}, hearth.Memory{}, fmt.Errorf("store update memory %d: %w", id, pipeline.Invalidf("there is nothing to remember"))
+		return hearth.Memory{}, hearth.Memory{}, fmt.Errorf("store update memory %d: %w", id, hearth.Invalidf("there is nothing to remember"))
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		before, err = scanMemory(tx.QueryRow(ctx, `SELECT `+memoryColumns+` FROM memories
@@ -123,7 +122,7 @@ func (s *Store) RestoreMemory(ctx context.Context, userID, id int64) error {
 // MaxLimit.
 func (s *Store) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error) {
 	if f.UserID <= 0 {
-		return nil, fmt.Errorf("store find memories: %w", pipeline.Invalidf("a memory search needs a user"))
+		return nil, fmt.Errorf("store find memories: %w", hearth.Invalidf("a memory search needs a user"))
 	}
 	var w where
 	w.add("user_id = " + w.arg(f.UserID))

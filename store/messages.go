@@ -8,12 +8,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // Delivery loads a bot message for sending.
-func (s *Store) Delivery(ctx context.Context, messageID int64) (pipeline.Delivery, error) {
-	var d pipeline.Delivery
+func (s *Store) Delivery(ctx context.Context, messageID int64) (hearth.Delivery, error) {
+	var d hearth.Delivery
 	var delivered *time.Time
 	err := s.pool.QueryRow(ctx, `
 		SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text,
@@ -22,10 +22,10 @@ func (s *Store) Delivery(ctx context.Context, messageID int64) (pipeline.Deliver
 		WHERE m.id = $1 AND m.sender = 'bot'`, messageID).
 		Scan(&d.MessageID, &d.ConversationID, &d.Channel, &d.ConversationKey, &d.Text, &d.Buttons, &delivered, &d.PlatformMessageID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return pipeline.Delivery{}, fmt.Errorf("store delivery %d: %w", messageID, pipeline.ErrNotFound)
+		return hearth.Delivery{}, fmt.Errorf("store delivery %d: %w", messageID, hearth.ErrNotFound)
 	}
 	if err != nil {
-		return pipeline.Delivery{}, fmt.Errorf("store delivery %d: %w", messageID, translate(err))
+		return hearth.Delivery{}, fmt.Errorf("store delivery %d: %w", messageID, translate(err))
 	}
 	if delivered != nil {
 		d.DeliveredAt = *delivered
@@ -67,7 +67,7 @@ func (s *Store) EarlierUndelivered(ctx context.Context, conversationID, messageI
 
 // Messages returns up to limit visible messages of a conversation with a
 // seq greater than after, oldest first.
-func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit int) ([]pipeline.Message, error) {
+func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit int) ([]hearth.Message, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END, created_at
 		FROM messages
@@ -77,8 +77,8 @@ func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit
 	if err != nil {
 		return nil, fmt.Errorf("store messages: %w", translate(err))
 	}
-	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (pipeline.Message, error) {
-		var m pipeline.Message
+	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (hearth.Message, error) {
+		var m hearth.Message
 		err := row.Scan(&m.ID, &m.ConversationID, &m.Seq, &m.From, &m.Text, &m.Buttons, &m.CreatedAt)
 		return m, err
 	})
@@ -90,7 +90,7 @@ func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit
 
 // RecentMessages returns the last n visible messages of a conversation,
 // oldest first, for a turn's context.
-func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int) ([]pipeline.Message, error) {
+func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int) ([]hearth.Message, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT * FROM (
 			SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END, created_at
@@ -102,8 +102,8 @@ func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int)
 	if err != nil {
 		return nil, fmt.Errorf("store recent messages: %w", translate(err))
 	}
-	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (pipeline.Message, error) {
-		var m pipeline.Message
+	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (hearth.Message, error) {
+		var m hearth.Message
 		err := row.Scan(&m.ID, &m.ConversationID, &m.Seq, &m.From, &m.Text, &m.Buttons, &m.CreatedAt)
 		return m, err
 	})

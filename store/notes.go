@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 const noteColumns = `id, user_id, title, body, labels, items, created_at, updated_at`
@@ -26,7 +25,7 @@ func scanNote(row pgx.Row) (hearth.Note, error) {
 func validNote(n hearth.Note) (hearth.Note, error) {
 	n.Title, n.Body = strings.TrimSpace(n.Title), strings.TrimSpace(n.Body)
 	if n.Title == "" && n.Body == "" && len(n.Items) == 0 {
-		return n, pipeline.Invalidf("a note needs a title, a body or items")
+		return n, hearth.Invalidf("a note needs a title, a body or items")
 	}
 	labels := make([]string, 0, len(n.Labels))
 	for _, l := range n.Labels {
@@ -37,7 +36,7 @@ func validNote(n hearth.Note) (hearth.Note, error) {
 	n.Labels = nilIfEmpty(labels)
 	for i := range n.Items {
 		if n.Items[i].Text = strings.TrimSpace(n.Items[i].Text); n.Items[i].Text == "" {
-			return n, pipeline.Invalidf("checklist item %d is empty", i+1)
+			return n, hearth.Invalidf("checklist item %d is empty", i+1)
 		}
 	}
 	return n, nil
@@ -51,7 +50,7 @@ func (s *Store) CreateNote(ctx context.Context, key string, n hearth.Note) (hear
 		return hearth.Note{}, fmt.Errorf("store create note: %w", err)
 	}
 	if n.UserID <= 0 {
-		return hearth.Note{}, fmt.Errorf("store create note: %w", pipeline.Invalidf("a note needs a user"))
+		return hearth.Note{}, fmt.Errorf("store create note: %w", hearth.Invalidf("a note needs a user"))
 	}
 	created, err := createOnce(ctx, s, "notes", noteColumns, scanNote, key, n.UserID, `
 		INSERT INTO notes (source_key, user_id, title, body, labels, items)
@@ -74,14 +73,14 @@ func (s *Store) AppendNote(ctx context.Context, key string, userID, id int64, te
 	text = strings.TrimSpace(text)
 	err = func() error {
 		if key == "" {
-			return pipeline.Invalidf("an append needs an idempotency key")
+			return hearth.Invalidf("an append needs an idempotency key")
 		}
 		if text == "" && len(items) == 0 {
-			return pipeline.Invalidf("nothing to add to the note")
+			return hearth.Invalidf("nothing to add to the note")
 		}
 		for i := range items {
 			if strings.TrimSpace(items[i].Text) == "" {
-				return pipeline.Invalidf("checklist item %d is empty", i+1)
+				return hearth.Invalidf("checklist item %d is empty", i+1)
 			}
 		}
 		return nil
@@ -106,7 +105,7 @@ func (s *Store) AppendNote(ctx context.Context, key string, userID, id int64, te
 			return err
 		}
 		if deleted {
-			return fmt.Errorf("note %d: %w", id, pipeline.ErrNotFound)
+			return fmt.Errorf("note %d: %w", id, hearth.ErrNotFound)
 		}
 		before, err = scanNote(tx.QueryRow(ctx, `SELECT `+noteColumns+` FROM notes WHERE id = $1`, id))
 		if err != nil {
@@ -157,7 +156,7 @@ func (s *Store) SetNote(ctx context.Context, n hearth.Note) error {
 		return fmt.Errorf("store set note %d: %w", n.ID, constraintErr(translate(err)))
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("store set note %d: %w", n.ID, pipeline.ErrNotFound)
+		return fmt.Errorf("store set note %d: %w", n.ID, hearth.ErrNotFound)
 	}
 	return nil
 }
@@ -188,7 +187,7 @@ func (s *Store) RestoreNote(ctx context.Context, userID, id int64) error {
 // defaults to DefaultLimit and is capped at MaxLimit.
 func (s *Store) FindNotes(ctx context.Context, f hearth.NoteFilter) ([]hearth.Note, error) {
 	if f.UserID <= 0 {
-		return nil, fmt.Errorf("store find notes: %w", pipeline.Invalidf("a note search needs a user"))
+		return nil, fmt.Errorf("store find notes: %w", hearth.Invalidf("a note search needs a user"))
 	}
 	var w where
 	w.add("user_id = " + w.arg(f.UserID))

@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // Helpers shared by the built-in providers' aggregates (tasks, events,
@@ -92,7 +92,7 @@ func restore(ctx context.Context, s *Store, table string, userID, id int64) erro
 		return translate(err)
 	}
 	if !found {
-		return fmt.Errorf("%s %d: %w", strings.TrimSuffix(table, "s"), id, pipeline.ErrNotFound)
+		return fmt.Errorf("%s %d: %w", strings.TrimSuffix(table, "s"), id, hearth.ErrNotFound)
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ func restore(ctx context.Context, s *Store, table string, userID, id int64) erro
 // looked for; other errors pass through.
 func notFound(err error, what string, id int64) error {
 	if errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("%s %d: %w", what, id, pipeline.ErrNotFound)
+		return fmt.Errorf("%s %d: %w", what, id, hearth.ErrNotFound)
 	}
 	return err
 }
@@ -117,9 +117,9 @@ func constraintErr(err error) error {
 	}
 	switch pgErr.Code {
 	case "23503": // foreign_key_violation: the user is gone
-		return fmt.Errorf("%w (%s)", pipeline.ErrNotFound, pgErr.ConstraintName)
+		return fmt.Errorf("%w (%s)", hearth.ErrNotFound, pgErr.ConstraintName)
 	case "23514", "23502", "22001": // check, not null, string too long
-		return fmt.Errorf("%w: %w", pipeline.Invalidf("rejected by %s", pgErr.ConstraintName), err)
+		return fmt.Errorf("%w: %w", hearth.Invalidf("rejected by %s", pgErr.ConstraintName), err)
 	}
 	return err
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // SaveQuestion stores the question a turn asked; q is its JSON form (the
@@ -74,7 +74,7 @@ func (s *Store) Question(ctx context.Context, conversationID, userID, id int64, 
 		SELECT q.question, q.state FROM open_questions q JOIN inbound_events e ON e.id = q.event_id
 		WHERE q.id = $1 AND q.conversation_id = $2 AND e.user_id = $3`, id, conversationID, userID).Scan(&raw, &state)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return false, fmt.Errorf("store question %d: %w", id, pipeline.ErrNotFound)
+		return false, fmt.Errorf("store question %d: %w", id, hearth.ErrNotFound)
 	}
 	if err != nil {
 		return false, fmt.Errorf("store question %d: %w", id, translate(err))

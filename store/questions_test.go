@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 )
 
@@ -16,10 +16,10 @@ func TestQuestionsBelongToTheAsker(t *testing.T) {
 	t.Parallel()
 	st, inbox := pipelinetest.NewInbox(t, "")
 	ctx := context.Background()
-	say := func(user, id string) pipeline.Receipt {
+	say := func(user, id string) hearth.Receipt {
 		t.Helper()
-		r, err := inbox.Accept(ctx, pipeline.Inbound{Channel: pipeline.ChannelTelegram, ExternalID: id, ConversationKey: "-100",
-			UserKey: user, UserName: user, Timezone: "UTC", Kind: pipeline.KindMessage, Text: "email Sarah"})
+		r, err := inbox.Accept(ctx, hearth.Inbound{Channel: hearth.ChannelTelegram, ExternalID: id, ConversationKey: "-100",
+			UserKey: user, UserName: user, Timezone: "UTC", Kind: hearth.KindMessage, Text: "email Sarah"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestQuestionsBelongToTheAsker(t *testing.T) {
 		}
 	}
 	var q question
-	if _, err := st.Question(ctx, a.ConversationID, b.UserID, qa, &q); !errors.Is(err, pipeline.ErrNotFound) {
+	if _, err := st.Question(ctx, a.ConversationID, b.UserID, qa, &q); !errors.Is(err, hearth.ErrNotFound) {
 		t.Errorf("bob loading ann's question: %v; want ErrNotFound", err)
 	}
 }

@@ -10,93 +10,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // The scheduler's tables (migrations/00009_scheduler.sql): one row per
 // schedulable item holding its next occurrence, the recurring reminders
 // set by chat, per-user settings, and the planner's cursor.
-
-// ScheduleKind says what a schedule reminds of.
-type ScheduleKind string
-
-// Schedule kinds.
-const (
-	ScheduleTask     ScheduleKind = "task"
-	ScheduleReminder ScheduleKind = "reminder"
-	ScheduleBirthday ScheduleKind = "birthday"
-	ScheduleBriefing ScheduleKind = "briefing"
-	ScheduleSnooze   ScheduleKind = "snooze"
-)
-
-// Schedule is one schedulable item with everything needed to compute its
-// occurrences: the row itself, the user's zone and settings, and the
-// item it points at (fields of other kinds are zero).
-type Schedule struct {
-	ID     int64
-	UserID int64
-	Kind   ScheduleKind
-	ItemID int64
-	// NextAt is the next occurrence not yet planned; zero when none.
-	NextAt time.Time
-	// PlannedUntil is the last occurrence planned (or skipped); zero when
-	// none yet.
-	PlannedUntil time.Time
-	// Changed is when the item, the user's zone or their settings last
-	// changed (database time): a recomputation starts there.
-	Changed time.Time
-	Muted   bool
-	// Timezone is the user's IANA zone ("" when unknown).
-	Timezone string
-	// Settings are the user's (or the defaults).
-	Settings ScheduleSettings
-
-	// Gone is true when the item was deleted (a task or memory), cancelled
-	// (a reminder) or no longer exists.
-	Gone bool
-	// Title is the task's title, the reminder's text, the birthday's
-	// person or the snoozed reminder's text.
-	Title string
-	// Task: due instant (midnight local for AllDay) and whether it is done.
-	Due    time.Time
-	AllDay bool
-	Done   bool
-	// Reminder: its recur.Rule as JSON.
-	Rule json.RawMessage
-	// Detail is the kind's own data (birthday: month, day, about, what;
-	// snooze: the text and the item snoozed).
-	Detail ScheduleDetail
-}
-
-// ScheduleDetail is the kind-specific data kept with a schedule.
-type ScheduleDetail struct {
-	// Birthday or anniversary.
-	Month int    `json:"month,omitempty"`
-	Day   int    `json:"day,omitempty"`
-	About string `json:"about,omitempty"`
-	What  string `json:"what,omitempty"`
-	// Snooze: what the snoozed reminder said and the item behind it.
-	Text   string       `json:"text,omitempty"`
-	OfKind ScheduleKind `json:"of_kind,omitempty"`
-	OfItem int64        `json:"of_item,omitempty"`
-}
-
-// ScheduleSettings are a user's scheduling preferences.
-type ScheduleSettings struct {
-	BriefingEnabled bool
-	// BriefingAt is the local time of the briefing, "HH:MM".
-	BriefingAt   string
-	BriefingSkip []string
-	// ConversationID is the preferred conversation; 0 means the last used.
-	ConversationID int64
-	LeadDays       []int
-	BirthdayDays   int
-}
-
-// DefaultScheduleSettings are the settings of a user who changed none.
-func DefaultScheduleSettings() ScheduleSettings {
-	return ScheduleSettings{BriefingEnabled: true, BriefingAt: "07:30", BriefingSkip: []string{}, LeadDays: []int{7, 3, 1}, BirthdayDays: 3}
-}
 
 // scheduleGone and scheduleDone say, over scheduleSelect's joins, that a
 // schedule's item is deleted or cancelled, or done: queries filter on
@@ -131,8 +50,8 @@ const scheduleSelect = `
 	-- A snoozed task reminder ends with its task.
 	LEFT JOIN tasks sn ON s.kind = 'snooze' AND s.detail->>'of_kind' = 'task' AND sn.id = (s.detail->>'of_item')::bigint`
 
-func scanSchedule(row pgx.Row) (Schedule, error) {
-	var sc Schedule
+func scanSchedule(row pgx.Row) (hearth.Schedule, error) {
+	var sc hearth.Schedule
 	var next, due, planned, changed *time.Time
 	var lead []int32
 	var bdays int32
@@ -155,9 +74,9 @@ func scanSchedule(row pgx.Row) (Schedule, error) {
 		}
 	}
 	switch sc.Kind {
-	case ScheduleBirthday:
+	case hearth.ScheduleBirthday:
 		sc.Title = sc.Detail.About
-	case ScheduleSnooze:
+	case hearth.ScheduleSnooze:
 		sc.Title = sc.Detail.Text
 	}
 	return sc, nil
@@ -165,23 +84,15 @@ func scanSchedule(row pgx.Row) (Schedule, error) {
 
 // Schedule loads one schedule with its item; pipeline.ErrNotFound when
 // there is none.
-func (s *Store) Schedule(ctx context.Context, id int64) (Schedule, error) {
+func (s *Store) Schedule(ctx context.Context, id int64) (hearth.Schedule, error) {
 	sc, err := scanSchedule(s.pool.QueryRow(ctx, scheduleSelect+` WHERE s.id = $1`, id))
 	if err != nil {
-		return Schedule{}, fmt.Errorf("store schedule: %w", notFound(translate(err), "schedule", id))
+		return hearth.Schedule{}, fmt.Errorf("store schedule: %w", notFound(translate(err), "schedule", id))
 	}
 	return sc, nil
 }
 
-// NextAt is a schedule's new next occurrence; the zero At means none.
-// A non-zero Planned records the occurrence just planned (or skipped).
-type NextAt struct {
-	ID      int64
-	At      time.Time
-	Planned time.Time
-}
-
-func setNextAt(ctx context.Context, tx pgx.Tx, next []NextAt) error {
+func setNextAt(ctx context.Context, tx pgx.Tx, next []hearth.ScheduleNext) error {
 	if len(next) == 0 {
 		return nil
 	}
@@ -209,13 +120,6 @@ func setNextAt(ctx context.Context, tx pgx.Tx, next []NextAt) error {
 	return nil
 }
 
-// ChangedMemory is a memory written since the planner last looked, for
-// the scheduler to recognise birthdays and anniversaries in.
-type ChangedMemory struct {
-	ID, UserID     int64
-	Content, About string
-}
-
 // SyncSchedules brings the schedules in step with what changed since the
 // last sync: it creates the rows of new dated tasks, of new users'
 // briefings and of memories that parse recognises as a birthday or
@@ -224,7 +128,7 @@ type ChangedMemory struct {
 // recomputed. Rows are read in batches of batch, so memory stays flat.
 // The cursor is database time with a minute of overlap for transactions
 // that committed late; recomputing twice is harmless.
-func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(ChangedMemory) (ScheduleDetail, bool), next func(Schedule) time.Time) (int, error) {
+func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(hearth.ChangedMemory) (hearth.ScheduleDetail, bool), next func(hearth.Schedule) time.Time) (int, error) {
 	if batch <= 0 {
 		batch = 2000
 	}
@@ -270,16 +174,16 @@ func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(Changed
 		if err != nil {
 			return n, fmt.Errorf("store sync schedules: %w", translate(err))
 		}
-		scs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Schedule, error) { return scanSchedule(r) })
+		scs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Schedule, error) { return scanSchedule(r) })
 		if err != nil {
 			return n, fmt.Errorf("store sync schedules: %w", translate(err))
 		}
 		if len(scs) == 0 {
 			break
 		}
-		upd := make([]NextAt, len(scs))
+		upd := make([]hearth.ScheduleNext, len(scs))
 		for i, sc := range scs {
-			upd[i] = NextAt{ID: sc.ID, At: next(sc)}
+			upd[i] = hearth.ScheduleNext{ID: sc.ID, At: next(sc)}
 		}
 		// Recomputing must not clobber a concurrent planner's advance of the
 		// same row past an occurrence it planned, which would plan it twice:
@@ -299,7 +203,7 @@ func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(Changed
 	return n, nil
 }
 
-func (s *Store) syncBirthdays(ctx context.Context, since time.Time, batch int, parse func(ChangedMemory) (ScheduleDetail, bool)) error {
+func (s *Store) syncBirthdays(ctx context.Context, since time.Time, batch int, parse func(hearth.ChangedMemory) (hearth.ScheduleDetail, bool)) error {
 	last := int64(0)
 	for {
 		rows, err := s.pool.Query(ctx, `
@@ -309,8 +213,8 @@ func (s *Store) syncBirthdays(ctx context.Context, since time.Time, batch int, p
 		if err != nil {
 			return fmt.Errorf("store sync birthdays: %w", translate(err))
 		}
-		mems, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ChangedMemory, error) {
-			var m ChangedMemory
+		mems, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.ChangedMemory, error) {
+			var m hearth.ChangedMemory
 			return m, r.Scan(&m.ID, &m.UserID, &m.Content, &m.About)
 		})
 		if err != nil {
@@ -368,7 +272,7 @@ func bytesToStrings(bs [][]byte) []string {
 // stored in the same transaction: a job is never planned without its
 // schedule moving on, nor the reverse. It returns how many schedules were
 // planned.
-func (s *Store) PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []Schedule) ([]NextAt, error)) (int, error) {
+func (s *Store) PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []hearth.Schedule) ([]hearth.ScheduleNext, error)) (int, error) {
 	if batch <= 0 {
 		batch = 2000
 	}
@@ -383,7 +287,7 @@ func (s *Store) PlanDue(ctx context.Context, until time.Time, batch int, plan fu
 			if err != nil {
 				return err
 			}
-			due, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Schedule, error) { return scanSchedule(r) })
+			due, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Schedule, error) { return scanSchedule(r) })
 			if err != nil {
 				return err
 			}
@@ -412,7 +316,7 @@ func (s *Store) PlanDue(ctx context.Context, until time.Time, batch int, plan fu
 // what the list showed as 2, even if a reminder set since (its schedule
 // appears at the planner's next sync) or an occurrence that fired would
 // reorder a soonest-first list.
-func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]Schedule, error) {
+func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]hearth.Schedule, error) {
 	rows, err := s.pool.Query(ctx, scheduleSelect+`
 		WHERE s.user_id = $1 AND s.kind <> 'briefing' AND s.next_at IS NOT NULL AND NOT s.muted
 		  AND NOT (`+scheduleGone+`) AND NOT `+scheduleDone+`
@@ -420,7 +324,7 @@ func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) 
 	if err != nil {
 		return nil, fmt.Errorf("store upcoming schedules: %w", translate(err))
 	}
-	scs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Schedule, error) { return scanSchedule(r) })
+	scs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Schedule, error) { return scanSchedule(r) })
 	if err != nil {
 		return nil, fmt.Errorf("store upcoming schedules: %w", translate(err))
 	}
@@ -446,10 +350,10 @@ func (s *Store) MuteScheduleTx(ctx context.Context, tx pgx.Tx, userID, id int64)
 		if err != nil {
 			return notFound(err, "schedule", id)
 		}
-		switch ScheduleKind(kind) {
-		case ScheduleReminder:
+		switch hearth.ScheduleKind(kind) {
+		case hearth.ScheduleReminder:
 			_, err = tx.Exec(ctx, `UPDATE reminders SET cancelled_at = COALESCE(cancelled_at, now()) WHERE id = $1`, item)
-		case ScheduleTask:
+		case hearth.ScheduleTask:
 			// Cancelled for this due date: moving the task to another
 			// one (see SyncSchedules) brings its reminders back.
 			_, err = tx.Exec(ctx, `UPDATE schedules s SET detail = s.detail || jsonb_build_object('muted_due', t.due)
@@ -468,7 +372,7 @@ func (s *Store) MuteScheduleTx(ctx context.Context, tx pgx.Tx, userID, id int64)
 // one's schedule id and changes nothing.
 func (s *Store) CreateReminder(ctx context.Context, key string, userID int64, text string, rule json.RawMessage, next time.Time) (scheduleID int64, err error) {
 	if text == "" {
-		return 0, fmt.Errorf("store create reminder: %w", pipeline.Invalidf("a reminder needs a text"))
+		return 0, fmt.Errorf("store create reminder: %w", hearth.Invalidf("a reminder needs a text"))
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		var id int64
@@ -494,7 +398,7 @@ func (s *Store) CreateReminder(ctx context.Context, key string, userID int64, te
 // Snooze schedules the reminder message messageID to come again at at,
 // once: a second snooze of the same message (a double click, or the other
 // snooze button) changes nothing and reports false.
-func (s *Store) Snooze(ctx context.Context, userID, messageID int64, at time.Time, d ScheduleDetail) (bool, error) {
+func (s *Store) Snooze(ctx context.Context, userID, messageID int64, at time.Time, d hearth.ScheduleDetail) (bool, error) {
 	b, _ := json.Marshal(d)
 	tag, err := s.pool.Exec(ctx, `
 		INSERT INTO schedules (user_id, kind, item_id, next_at, detail) VALUES ($1, 'snooze', $2, $3, $4)
@@ -512,10 +416,10 @@ func (s *Store) Snooze(ctx context.Context, userID, messageID int64, at time.Tim
 // once; otherwise enqueue is called in the same transaction with its id.
 // It reports false when the key was used before or the user has no
 // conversation yet.
-func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, out pipeline.Outbound, visible func(pipeline.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error) {
+func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, out hearth.Outbound, visible func(hearth.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error) {
 	buttons := out.Buttons
 	if buttons == nil {
-		buttons = []pipeline.Button{}
+		buttons = []hearth.Button{}
 	}
 	var stored bool
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -524,7 +428,7 @@ func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, 
 		// loses the job's completion too (WAL is written in order), so the
 		// job runs again and stores the message then.
 		var id, conv int64
-		var ch pipeline.Channel
+		var ch hearth.Channel
 		err := tx.QueryRow(ctx, `
 			WITH fast AS (SELECT set_config('synchronous_commit', 'off', true)),
 			conv AS (

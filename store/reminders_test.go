@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -17,14 +18,14 @@ func TestDeliverScheduledOnce(t *testing.T) {
 	t.Parallel()
 	st, _ := storetest.Open(t)
 	ctx := context.Background()
-	c, err := st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	c, err := st.SignIn(ctx, hearth.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	visible := func(pipeline.Channel) bool { return true }
+	visible := func(hearth.Channel) bool { return true }
 	none := func(context.Context, pgx.Tx, int64) error { t.Fatal("no deliver job for the transcript"); return nil }
 	for i, want := range []bool{true, false} {
-		stored, err := st.DeliverScheduled(ctx, c.User.ID, "sched:1:100", pipeline.Outbound{Text: "Reminder"}, visible, none)
+		stored, err := st.DeliverScheduled(ctx, c.User.ID, "sched:1:100", hearth.Outbound{Text: "Reminder"}, visible, none)
 		if err != nil || stored != want {
 			t.Fatalf("delivery %d: stored %v, %v; want %v", i+1, stored, err, want)
 		}
@@ -42,7 +43,7 @@ func TestDeliverScheduledOnce(t *testing.T) {
 	if err != nil || again != id {
 		t.Fatalf("create reminder again: %d, %v; want %d", again, err, id)
 	}
-	if _, err := st.CreateReminder(ctx, "k2", c.User.ID, "", []byte(`{}`), ms[0].CreatedAt); !errors.Is(err, pipeline.ErrInvalid) {
+	if _, err := st.CreateReminder(ctx, "k2", c.User.ID, "", []byte(`{}`), ms[0].CreatedAt); !errors.Is(err, hearth.ErrInvalid) {
 		t.Fatalf("empty reminder: %v; want invalid", err)
 	}
 }
@@ -54,10 +55,10 @@ func TestScheduledMessagesAvoidSharedChats(t *testing.T) {
 	t.Parallel()
 	st, inbox := pipelinetest.NewInbox(t, "")
 	ctx := context.Background()
-	say := func(user, conv, id string) pipeline.Receipt {
+	say := func(user, conv, id string) hearth.Receipt {
 		t.Helper()
-		r, err := inbox.Accept(ctx, pipeline.Inbound{Channel: pipeline.ChannelTelegram, ExternalID: id, ConversationKey: conv,
-			UserKey: user, UserName: user, Timezone: "UTC", Kind: pipeline.KindMessage, Text: "hi"})
+		r, err := inbox.Accept(ctx, hearth.Inbound{Channel: hearth.ChannelTelegram, ExternalID: id, ConversationKey: conv,
+			UserKey: user, UserName: user, Timezone: "UTC", Kind: hearth.KindMessage, Text: "hi"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestScheduledMessagesAvoidSharedChats(t *testing.T) {
 	enqueue := func(ctx context.Context, tx pgx.Tx, messageID int64) error {
 		return tx.QueryRow(ctx, `SELECT conversation_id FROM messages WHERE id = $1`, messageID).Scan(&to)
 	}
-	if _, err := st.DeliverScheduled(ctx, private.UserID, "briefing:test", pipeline.Outbound{Text: "Your day"}, func(pipeline.Channel) bool { return false }, enqueue); err != nil {
+	if _, err := st.DeliverScheduled(ctx, private.UserID, "briefing:test", hearth.Outbound{Text: "Your day"}, func(hearth.Channel) bool { return false }, enqueue); err != nil {
 		t.Fatal(err)
 	}
 	if to != private.ConversationID || to == group.ConversationID {
@@ -82,11 +83,11 @@ func TestLinkingMovesReminders(t *testing.T) {
 	t.Parallel()
 	st, _ := storetest.Open(t)
 	ctx := context.Background()
-	web, err := st.SignIn(ctx, pipeline.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	web, err := st.SignIn(ctx, hearth.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tg, err := st.SignIn(ctx, pipeline.ChannelTelegram, "555", "Ann T", "555", "")
+	tg, err := st.SignIn(ctx, hearth.ChannelTelegram, "555", "Ann T", "555", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	pgxvec "github.com/pgvector/pgvector-go/pgx"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // Config tunes the pool. The zero value uses pgx's defaults.
@@ -90,7 +90,7 @@ func translate(err error) error {
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code[:2] {
 		case "08", "53", "57": // connection exception, insufficient resources, operator intervention
-			return fmt.Errorf("%w: %w", pipeline.ErrUnavailable, err)
+			return fmt.Errorf("%w: %w", hearth.ErrUnavailable, err)
 		}
 		return err
 	}
@@ -100,7 +100,7 @@ func translate(err error) error {
 	var netErr net.Error
 	var connErr *pgconn.ConnectError
 	if errors.As(err, &netErr) || errors.As(err, &connErr) || errors.Is(err, context.DeadlineExceeded) || pgconn.SafeToRetry(err) {
-		return fmt.Errorf("%w: %w", pipeline.ErrUnavailable, err)
+		return fmt.Errorf("%w: %w", hearth.ErrUnavailable, err)
 	}
 	return err
 }

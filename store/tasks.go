@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // The built-in providers (tasks, events, notes, emails, memories) share
@@ -35,17 +34,17 @@ func scanTask(row pgx.Row) (hearth.Task, error) {
 func validTask(t hearth.Task) (hearth.Task, error) {
 	t.Title = strings.TrimSpace(t.Title)
 	if t.Title == "" {
-		return t, pipeline.Invalidf("a task needs a title")
+		return t, hearth.Invalidf("a task needs a title")
 	}
 	if t.Priority < 0 || t.Priority > 3 {
-		return t, pipeline.Invalidf("task priority must be 0 (none) to 3 (high), not %d", t.Priority)
+		return t, hearth.Invalidf("task priority must be 0 (none) to 3 (high), not %d", t.Priority)
 	}
 	switch t.Status {
 	case "":
 		t.Status = hearth.TaskOpen
 	case hearth.TaskOpen, hearth.TaskDone:
 	default:
-		return t, pipeline.Invalidf("task status must be %q or %q, not %q", hearth.TaskOpen, hearth.TaskDone, t.Status)
+		return t, hearth.Invalidf("task status must be %q or %q, not %q", hearth.TaskOpen, hearth.TaskDone, t.Status)
 	}
 	return t, nil
 }
@@ -59,7 +58,7 @@ func (s *Store) CreateTask(ctx context.Context, key string, t hearth.Task) (hear
 		return hearth.Task{}, fmt.Errorf("store create task: %w", err)
 	}
 	if t.UserID <= 0 {
-		return hearth.Task{}, fmt.Errorf("store create task: %w", pipeline.Invalidf("a task needs a user"))
+		return hearth.Task{}, fmt.Errorf("store create task: %w", hearth.Invalidf("a task needs a user"))
 	}
 	created, err := createOnce(ctx, s, "tasks", taskColumns, scanTask, key, t.UserID, `
 		INSERT INTO tasks (source_key, user_id, title, notes, priority, due, all_day, status, completed_at)
@@ -137,7 +136,7 @@ func (s *Store) RestoreTask(ctx context.Context, userID, id int64) error {
 // capped at MaxLimit.
 func (s *Store) FindTasks(ctx context.Context, f hearth.TaskFilter) ([]hearth.Task, error) {
 	if f.UserID <= 0 {
-		return nil, fmt.Errorf("store find tasks: %w", pipeline.Invalidf("a task search needs a user"))
+		return nil, fmt.Errorf("store find tasks: %w", hearth.Invalidf("a task search needs a user"))
 	}
 	var w where
 	w.add("user_id = " + w.arg(f.UserID))
@@ -147,7 +146,7 @@ func (s *Store) FindTasks(ctx context.Context, f hearth.TaskFilter) ([]hearth.Ta
 	case hearth.TaskOpen, hearth.TaskDone:
 		w.add("status = " + w.arg(string(f.Status)))
 	default:
-		return nil, fmt.Errorf("store find tasks: %w", pipeline.Invalidf("task status must be %q or %q, not %q", hearth.TaskOpen, hearth.TaskDone, f.Status))
+		return nil, fmt.Errorf("store find tasks: %w", hearth.Invalidf("task status must be %q or %q, not %q", hearth.TaskOpen, hearth.TaskDone, f.Status))
 	}
 	switch {
 	case !f.DueBefore.IsZero() && f.IncludeUndated:

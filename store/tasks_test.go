@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -31,7 +30,7 @@ var userSeq atomic.Int64
 func newUser(t *testing.T, st *store.Store, name string) int64 {
 	t.Helper()
 	key := fmt.Sprintf("%s-%d", name, userSeq.Add(1))
-	c, err := st.SignIn(context.Background(), pipeline.ChannelWebchat, key, name, key, "Europe/Rome")
+	c, err := st.SignIn(context.Background(), hearth.ChannelWebchat, key, name, key, "Europe/Rome")
 	if err != nil {
 		t.Fatalf("sign in %s: %v", name, err)
 	}
@@ -57,7 +56,7 @@ func count(t *testing.T, b providerBundle, table string, userID int64) int {
 // wantInvalid fails unless err is a *pipeline.InvalidError.
 func wantInvalid(t *testing.T, err error) {
 	t.Helper()
-	var inv *pipeline.InvalidError
+	var inv *hearth.InvalidError
 	if !errors.As(err, &inv) {
 		t.Fatalf("err = %v; want a *pipeline.InvalidError", err)
 	}
@@ -66,7 +65,7 @@ func wantInvalid(t *testing.T, err error) {
 // wantNotFound fails unless err is pipeline.ErrNotFound.
 func wantNotFound(t *testing.T, what string, err error) {
 	t.Helper()
-	if !errors.Is(err, pipeline.ErrNotFound) {
+	if !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("%s: err = %v; want pipeline.ErrNotFound", what, err)
 	}
 }

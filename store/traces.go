@@ -4,74 +4,26 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// Trace is what one turn left behind for operators: what was understood,
-// how long each stage took, what was done, what models cost.
-type Trace struct {
-	EventID        int64            `json:"event_id"`
-	ConversationID int64            `json:"conversation_id"`
-	UserID         int64            `json:"user_id"`
-	Intent         string           `json:"intent"`
-	Domains        []string         `json:"domains"`
-	Confidence     float64          `json:"confidence"`
-	Timings        map[string]int64 `json:"timings_us"`
-	Actions        []TraceAction    `json:"actions"`
-	ModelCalls     int              `json:"model_calls"`
-	InputTokens    int              `json:"input_tokens"`
-	OutputTokens   int              `json:"output_tokens"`
-	// Models details each model call: stage, provider, model, tokens, the
-	// prompt's budget and what was cut to fit it (migration 00007).
-	Models    []TraceModel `json:"models,omitempty"`
-	CreatedAt time.Time    `json:"created_at"`
-}
-
-// TraceAction is one action of a traced turn and its outcome.
-type TraceAction struct {
-	Kind   string `json:"kind"`
-	Status string `json:"status"`
-	Error  string `json:"error,omitempty"`
-}
-
-// TraceModel is one model call of a traced turn, or a stage that
-// skipped its model (Skipped says why: confident, simple, template, budget,
-// deadline).
-type TraceModel struct {
-	Stage    string `json:"stage"`
-	Provider string `json:"provider,omitempty"`
-	Model    string `json:"model,omitempty"`
-	Calls    int    `json:"calls,omitempty"`
-	// PromptTokens is the estimated prompt size; Budget its limit; Dropped
-	// how many context items were cut to fit.
-	PromptTokens int     `json:"prompt_tokens,omitempty"`
-	Budget       int     `json:"budget,omitempty"`
-	Dropped      int     `json:"dropped,omitempty"`
-	InputTokens  int     `json:"input_tokens,omitempty"`
-	OutputTokens int     `json:"output_tokens,omitempty"`
-	LatencyMS    int64   `json:"latency_ms,omitempty"`
-	CostUSD      float64 `json:"cost_usd,omitempty"`
-	Error        string  `json:"error,omitempty"`
-	Skipped      string  `json:"skipped,omitempty"`
-}
-
 // SaveTrace stores a turn's trace; a retried turn overwrites its own.
-func (s *Store) SaveTrace(ctx context.Context, t Trace) error {
+func (s *Store) SaveTrace(ctx context.Context, t hearth.Trace) error {
 	return saveTrace(ctx, s.pool, t)
 }
 
 // SaveTraceTx is SaveTrace inside tx: with the turn's replies, a trace
 // costs no commit of its own.
-func (s *Store) SaveTraceTx(ctx context.Context, tx pgx.Tx, t Trace) error {
+func (s *Store) SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error {
 	return saveTrace(ctx, tx, t)
 }
 
 func saveTrace(ctx context.Context, db interface {
 	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
-}, t Trace) error {
+}, t hearth.Trace) error {
 	timings, _ := json.Marshal(t.Timings) // maps of ints always marshal
 	actions, _ := json.Marshal(t.Actions)
 	models, _ := json.Marshal(t.Models)
@@ -95,15 +47,15 @@ func saveTrace(ctx context.Context, db interface {
 }
 
 // RecentTraces returns the newest n traces, newest first.
-func (s *Store) RecentTraces(ctx context.Context, n int) ([]Trace, error) {
+func (s *Store) RecentTraces(ctx context.Context, n int) ([]hearth.Trace, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT event_id, conversation_id, user_id, intent, domains, confidence, timings, actions, model_calls, input_tokens, output_tokens, models, created_at
 		FROM turn_traces ORDER BY created_at DESC, event_id DESC LIMIT $1`, n)
 	if err != nil {
 		return nil, fmt.Errorf("store recent traces: %w", translate(err))
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Trace, error) {
-		var t Trace
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (hearth.Trace, error) {
+		var t hearth.Trace
 		var conf float32
 		err := row.Scan(&t.EventID, &t.ConversationID, &t.UserID, &t.Intent, &t.Domains, &conf, &t.Timings, &t.Actions, &t.ModelCalls, &t.InputTokens, &t.OutputTokens, &t.Models, &t.CreatedAt)
 		t.Confidence = float64(conf)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // LeaseConversation takes (or renews) owner's right to answer the
@@ -22,7 +22,7 @@ import (
 // row and then re-checks it) would, read in the same statement, see the
 // events as they were before that commit, and answer the just-finished
 // one again.
-func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev pipeline.Event, u pipeline.User, leased, found bool, err error) {
+func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev hearth.InboundEvent, u hearth.User, leased, found bool, err error) {
 	// The lease need not survive a database crash (the events it guards
 	// are durable, and a lost lease is simply taken again), so its commit
 	// does not wait for the WAL flush: one fsync fewer per turn.
@@ -89,7 +89,7 @@ func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, o
 // ends owner's lease there, saving the turn a commit of its own; an event
 // that arrives meanwhile finds the lease free once this commits.
 // Completing an event twice stores nothing the second time.
-func (s *Store) CompleteEvent(ctx context.Context, ev pipeline.Event, owner string, replies []pipeline.Outbound, visible bool, inTx func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) (released bool, err error) {
+func (s *Store) CompleteEvent(ctx context.Context, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool, inTx func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) (released bool, err error) {
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		var done bool
 		err := tx.QueryRow(ctx, `
@@ -135,12 +135,12 @@ func (s *Store) CompleteEvent(ctx context.Context, ev pipeline.Event, owner stri
 
 // insertBotMessages stores replies with keys "<keyPrefix>:<index>". A key
 // seen before is skipped, so a retried producer adds nothing.
-func insertBotMessages(ctx context.Context, tx pgx.Tx, conversationID int64, eventID *int64, keyPrefix string, replies []pipeline.Outbound) ([]int64, error) {
+func insertBotMessages(ctx context.Context, tx pgx.Tx, conversationID int64, eventID *int64, keyPrefix string, replies []hearth.Outbound) ([]int64, error) {
 	ids := make([]int64, 0, len(replies))
 	for i, r := range replies {
 		buttons := r.Buttons
 		if buttons == nil {
-			buttons = []pipeline.Button{}
+			buttons = []hearth.Button{}
 		}
 		var id int64
 		err := tx.QueryRow(ctx, `
@@ -160,7 +160,7 @@ func insertBotMessages(ctx context.Context, tx pgx.Tx, conversationID int64, eve
 }
 
 // FailEvent counts a failed attempt at ev and keeps the reason.
-func (s *Store) FailEvent(ctx context.Context, ev pipeline.Event, reason string) error {
+func (s *Store) FailEvent(ctx context.Context, ev hearth.InboundEvent, reason string) error {
 	_, err := s.pool.Exec(ctx, `UPDATE inbound_events SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, ev.ID, reason)
 	if err != nil {
 		return fmt.Errorf("store fail event %d: %w", ev.ID, translate(err))

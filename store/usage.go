@@ -5,50 +5,13 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/jackc/pgx/v5"
 )
 
-// Usage is what model calls of one stage cost: a row of llm_usage.
-type Usage struct {
-	// UserID is whom the calls were for; 0 for background work of no one
-	// user.
-	UserID int64
-	// EventID is the turn they were made in; 0 outside turns.
-	EventID int64
-	// Day is the user's local date of the calls (only its Y-M-D is
-	// stored): the daily budget resets at the user's midnight.
-	Day time.Time
-	// Stage is intent, plan_<domain>, reply, embed, or budget (the daily
-	// budget notice, no calls).
-	Stage string
-	// Provider and Model name who answered.
-	Provider string
-	Model    string
-	// Calls counts requests, retries and repairs included.
-	Calls int
-	// InputTokens and OutputTokens are what the providers reported.
-	InputTokens  int
-	OutputTokens int
-	// Latency is the wall time waited.
-	Latency time.Duration
-	// CostUSD is the estimate from the configured price table.
-	CostUSD float64
-	// Error is the failure reason (timeout, unavailable, …), empty on
-	// success.
-	Error string
-}
-
-// UsageTotals sums usage rows.
-type UsageTotals struct {
-	Calls        int
-	InputTokens  int
-	OutputTokens int
-	CostUSD      float64
-}
-
 // RecordUsage stores usage rows. Rows are only ever added: a turn that
 // fails and is retried spent its tokens twice, and both attempts count.
-func (s *Store) RecordUsage(ctx context.Context, rows []Usage) error {
+func (s *Store) RecordUsage(ctx context.Context, rows []hearth.Usage) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -66,13 +29,13 @@ func (s *Store) RecordUsage(ctx context.Context, rows []Usage) error {
 }
 
 // UsageOn sums a user's usage on their local day.
-func (s *Store) UsageOn(ctx context.Context, userID int64, day time.Time) (UsageTotals, error) {
-	var t UsageTotals
+func (s *Store) UsageOn(ctx context.Context, userID int64, day time.Time) (hearth.UsageTotals, error) {
+	var t hearth.UsageTotals
 	err := s.pool.QueryRow(ctx, `
 		SELECT coalesce(sum(calls), 0), coalesce(sum(input_tokens), 0), coalesce(sum(output_tokens), 0), coalesce(sum(cost_usd), 0)::float8
 		FROM llm_usage WHERE user_id = $1 AND day = $2`, userID, dateOf(day)).Scan(&t.Calls, &t.InputTokens, &t.OutputTokens, &t.CostUSD)
 	if err != nil {
-		return UsageTotals{}, fmt.Errorf("store usage of user %d: %w", userID, translate(err))
+		return hearth.UsageTotals{}, fmt.Errorf("store usage of user %d: %w", userID, translate(err))
 	}
 	return t, nil
 }
@@ -101,19 +64,9 @@ func nullID(id int64) any {
 	return id
 }
 
-// DailyUsage is one user's (or the background jobs') model use on one day.
-type DailyUsage struct {
-	// UserID is 0 for background work (the embedding job).
-	UserID int64
-	// User is the user's display name, empty for background work.
-	User string
-	Day  time.Time
-	UsageTotals
-}
-
 // UsageSince sums model use per user and day from since's date on,
 // newest day first, then most tokens first.
-func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]DailyUsage, error) {
+func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]hearth.DailyUsage, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT coalesce(u.user_id, 0), coalesce(us.display_name, ''), u.day,
 			sum(u.calls), sum(u.input_tokens), sum(u.output_tokens), sum(u.cost_usd)::float8
@@ -124,8 +77,8 @@ func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]DailyUsage, 
 	if err != nil {
 		return nil, fmt.Errorf("store usage since: %w", translate(err))
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (DailyUsage, error) {
-		var d DailyUsage
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.DailyUsage, error) {
+		var d hearth.DailyUsage
 		err := r.Scan(&d.UserID, &d.User, &d.Day, &d.Calls, &d.InputTokens, &d.OutputTokens, &d.CostUSD)
 		return d, err
 	})

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // errIdentityRace means a concurrent transaction created the same identity
@@ -16,8 +16,8 @@ var errIdentityRace = errors.New("identity created concurrently")
 
 // upsertContact finds or creates the user behind a channel identity and
 // the conversation, and stores a supplied time zone.
-func upsertContact(ctx context.Context, tx pgx.Tx, ch pipeline.Channel, userKey, userName, convKey, tz string) (pipeline.Contact, error) {
-	var c pipeline.Contact
+func upsertContact(ctx context.Context, tx pgx.Tx, ch hearth.Channel, userKey, userName, convKey, tz string) (hearth.Contact, error) {
+	var c hearth.Contact
 	err := tx.QueryRow(ctx, `
 		WITH existing AS (
 			SELECT user_id FROM identities WHERE channel = $1 AND external_id = $2
@@ -34,10 +34,10 @@ func upsertContact(ctx context.Context, tx pgx.Tx, ch pipeline.Channel, userKey,
 		SELECT user_id FROM existing UNION ALL SELECT user_id FROM new_identity`,
 		ch, userKey, userName, tz).Scan(&c.User.ID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return pipeline.Contact{}, errIdentityRace
+		return hearth.Contact{}, errIdentityRace
 	}
 	if err != nil {
-		return pipeline.Contact{}, fmt.Errorf("upsert identity: %w", err)
+		return hearth.Contact{}, fmt.Errorf("upsert identity: %w", err)
 	}
 	var zone *string
 	err = tx.QueryRow(ctx, `
@@ -46,7 +46,7 @@ func upsertContact(ctx context.Context, tx pgx.Tx, ch pipeline.Channel, userKey,
 		WHERE id = $1
 		RETURNING display_name, timezone`, c.User.ID, tz).Scan(&c.User.DisplayName, &zone)
 	if err != nil {
-		return pipeline.Contact{}, fmt.Errorf("update user: %w", err)
+		return hearth.Contact{}, fmt.Errorf("update user: %w", err)
 	}
 	if zone != nil {
 		c.User.Timezone = *zone
@@ -61,7 +61,7 @@ func upsertContact(ctx context.Context, tx pgx.Tx, ch pipeline.Channel, userKey,
 		SELECT id FROM conversations WHERE channel = $1 AND external_id = $2
 		LIMIT 1`, ch, convKey, c.User.ID).Scan(&c.ConversationID)
 	if err != nil {
-		return pipeline.Contact{}, fmt.Errorf("upsert conversation: %w", err)
+		return hearth.Contact{}, fmt.Errorf("upsert conversation: %w", err)
 	}
 	return c, nil
 }
@@ -80,8 +80,8 @@ func retryRace(fn func() error) error {
 
 // SignIn finds or creates the user with the given identity on ch and the
 // conversation with them there, storing tz when it is not empty.
-func (s *Store) SignIn(ctx context.Context, ch pipeline.Channel, userKey, userName, convKey, tz string) (pipeline.Contact, error) {
-	var c pipeline.Contact
+func (s *Store) SignIn(ctx context.Context, ch hearth.Channel, userKey, userName, convKey, tz string) (hearth.Contact, error) {
+	var c hearth.Contact
 	err := retryRace(func() error {
 		return s.inTx(ctx, func(tx pgx.Tx) error {
 			var err error
@@ -90,7 +90,7 @@ func (s *Store) SignIn(ctx context.Context, ch pipeline.Channel, userKey, userNa
 		})
 	})
 	if err != nil {
-		return pipeline.Contact{}, fmt.Errorf("store sign in: %w", err)
+		return hearth.Contact{}, fmt.Errorf("store sign in: %w", err)
 	}
 	return c, nil
 }
@@ -98,8 +98,8 @@ func (s *Store) SignIn(ctx context.Context, ch pipeline.Channel, userKey, userNa
 // FindContact returns the user behind an identity on ch and their
 // conversation with key convKey. It wraps pipeline.ErrNotFound when either
 // does not exist.
-func (s *Store) FindContact(ctx context.Context, ch pipeline.Channel, userKey, convKey string) (pipeline.Contact, error) {
-	var c pipeline.Contact
+func (s *Store) FindContact(ctx context.Context, ch hearth.Channel, userKey, convKey string) (hearth.Contact, error) {
+	var c hearth.Contact
 	var zone *string
 	err := s.pool.QueryRow(ctx, `
 		SELECT u.id, u.display_name, u.timezone, c.id
@@ -109,10 +109,10 @@ func (s *Store) FindContact(ctx context.Context, ch pipeline.Channel, userKey, c
 		WHERE i.channel = $1 AND i.external_id = $2`, ch, userKey, convKey).
 		Scan(&c.User.ID, &c.User.DisplayName, &zone, &c.ConversationID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return pipeline.Contact{}, fmt.Errorf("store find contact: %w", pipeline.ErrNotFound)
+		return hearth.Contact{}, fmt.Errorf("store find contact: %w", hearth.ErrNotFound)
 	}
 	if err != nil {
-		return pipeline.Contact{}, fmt.Errorf("store find contact: %w", translate(err))
+		return hearth.Contact{}, fmt.Errorf("store find contact: %w", translate(err))
 	}
 	if zone != nil {
 		c.User.Timezone = *zone
@@ -128,7 +128,7 @@ func (s *Store) SetDisplayName(ctx context.Context, userID int64, name string) e
 		return fmt.Errorf("store set display name: %w", translate(err))
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("store set display name: user %d: %w", userID, pipeline.ErrNotFound)
+		return fmt.Errorf("store set display name: user %d: %w", userID, hearth.ErrNotFound)
 	}
 	return nil
 }
@@ -140,7 +140,7 @@ func (s *Store) SetTimezone(ctx context.Context, userID int64, tz string) error 
 		return fmt.Errorf("store set timezone: %w", translate(err))
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("store set timezone: user %d: %w", userID, pipeline.ErrNotFound)
+		return fmt.Errorf("store set timezone: user %d: %w", userID, hearth.ErrNotFound)
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // voiceLine is a voice note's line in the transcript until it is
@@ -16,8 +16,8 @@ const voiceLine = "(voice note)"
 
 // transcriptLine is the user's line in the transcript for an inbound
 // message or voice note.
-func transcriptLine(in pipeline.Inbound) string {
-	if in.Kind == pipeline.KindVoice {
+func transcriptLine(in hearth.Inbound) string {
+	if in.Kind == hearth.KindVoice {
 		return voiceLine
 	}
 	return in.Text
@@ -25,9 +25,9 @@ func transcriptLine(in pipeline.Inbound) string {
 
 // insertVoiceNote stores a voice note's audio reference with its event,
 // inside the ingress transaction.
-func insertVoiceNote(ctx context.Context, tx pgx.Tx, eventID int64, ref *pipeline.AudioRef) error {
+func insertVoiceNote(ctx context.Context, tx pgx.Tx, eventID int64, ref *hearth.AudioRef) error {
 	if ref == nil {
-		return pipeline.Invalidf("a voice note needs its audio reference")
+		return hearth.Invalidf("a voice note needs its audio reference")
 	}
 	_, err := tx.Exec(ctx, `
 		INSERT INTO voice_notes (event_id, file_id, url, size_bytes, mime_type, file_name, duration_secs)
@@ -42,15 +42,15 @@ func insertVoiceNote(ctx context.Context, tx pgx.Tx, eventID int64, ref *pipelin
 // VoiceNote returns a voice note event's audio reference and its
 // transcript ("" until one is stored). An event without a voice note is
 // pipeline.ErrNotFound.
-func (s *Store) VoiceNote(ctx context.Context, eventID int64) (pipeline.AudioRef, string, error) {
-	var ref pipeline.AudioRef
+func (s *Store) VoiceNote(ctx context.Context, eventID int64) (hearth.AudioRef, string, error) {
+	var ref hearth.AudioRef
 	var transcript *string
 	err := s.pool.QueryRow(ctx, `
 		SELECT file_id, url, size_bytes, mime_type, file_name, duration_secs, transcript
 		FROM voice_notes WHERE event_id = $1`, eventID).
 		Scan(&ref.FileID, &ref.URL, &ref.Size, &ref.MIME, &ref.Name, &ref.Duration, &transcript)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return ref, "", fmt.Errorf("store voice note %d: %w", eventID, pipeline.ErrNotFound)
+		return ref, "", fmt.Errorf("store voice note %d: %w", eventID, hearth.ErrNotFound)
 	}
 	if err != nil {
 		return ref, "", fmt.Errorf("store voice note %d: %w", eventID, translate(err))
@@ -72,7 +72,7 @@ func (s *Store) SetTranscript(ctx context.Context, eventID int64, text string) e
 			return err
 		}
 		if tag.RowsAffected() == 0 {
-			return pipeline.ErrNotFound
+			return hearth.ErrNotFound
 		}
 		if _, err := tx.Exec(ctx, `UPDATE inbound_events SET text = $2 WHERE id = $1`, eventID, text); err != nil {
 			return err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // withoutToken drops the top-level "token" (Slack's legacy verification
@@ -92,7 +92,7 @@ func (a *Adapter) ServeCommands(w http.ResponseWriter, r *http.Request) {
 	}
 	if store {
 		if _, err := a.cfg.Inbox.Accept(r.Context(), in); err != nil {
-			var invalid *pipeline.InvalidError
+			var invalid *hearth.InvalidError
 			if errors.As(err, &invalid) {
 				// Shown to the user, who can fix it (an overly long text).
 				writeJSON(w, http.StatusOK, ephemeral("Sorry, I can't take that: "+invalid.Reason))
@@ -107,7 +107,7 @@ func (a *Adapter) ServeCommands(w http.ResponseWriter, r *http.Request) {
 
 // command decides what /hearth does: the immediate reply, and the
 // message to store when store is true.
-func (a *Adapter) command(cmd slack.SlashCommand, payload json.RawMessage) (reply string, in pipeline.Inbound, store bool, err error) {
+func (a *Adapter) command(cmd slack.SlashCommand, payload json.RawMessage) (reply string, in hearth.Inbound, store bool, err error) {
 	if cmd.UserID == "" || cmd.ChannelID == "" || cmd.TriggerID == "" {
 		return "", in, false, errors.New("user_id, channel_id and trigger_id are required")
 	}
@@ -140,15 +140,15 @@ func (a *Adapter) command(cmd slack.SlashCommand, payload json.RawMessage) (repl
 	if name == "" {
 		name = "Slack user " + cmd.UserID
 	}
-	return reply, pipeline.Inbound{
-		Channel: pipeline.ChannelSlack,
+	return reply, hearth.Inbound{
+		Channel: hearth.ChannelSlack,
 		// Slack does not retry slash commands; the trigger id is unique
 		// per invocation.
 		ExternalID:      "command:" + cmd.TriggerID,
 		ConversationKey: cmd.ChannelID,
 		UserKey:         cmd.UserID,
 		UserName:        name,
-		Kind:            pipeline.KindMessage,
+		Kind:            hearth.KindMessage,
 		Text:            text,
 		Payload:         withoutToken(payload),
 	}, true, nil

@@ -9,7 +9,7 @@ import (
 
 	"github.com/slack-go/slack/slackevents"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // envelope is the outer Events API request.
@@ -93,7 +93,7 @@ func (a *Adapter) ServeEvents(w http.ResponseWriter, r *http.Request) {
 // callbackInbound maps an event_callback body (from HTTP or a Socket Mode
 // envelope) to an inbound event; ok is false for events Hearth does not
 // answer, err wraps errMalformed for payloads Slack would never send.
-func (a *Adapter) callbackInbound(body []byte) (in pipeline.Inbound, ok bool, err error) {
+func (a *Adapter) callbackInbound(body []byte) (in hearth.Inbound, ok bool, err error) {
 	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		return in, false, fmt.Errorf("%w: %w", errMalformed, err)
@@ -116,14 +116,14 @@ func (a *Adapter) callbackInbound(body []byte) (in pipeline.Inbound, ok bool, er
 	if ev.BotID != "" || (ev.Subtype != "" && ev.Subtype != "file_share") || ev.User == "" || ev.User == a.botUserID {
 		return in, false, nil
 	}
-	in = pipeline.Inbound{
-		Channel:    pipeline.ChannelSlack,
+	in = hearth.Inbound{
+		Channel:    hearth.ChannelSlack,
 		ExternalID: "event:" + env.EventID,
 		UserKey:    ev.User,
 		// Slack events carry no display name; the user id stands in until
 		// the wiring asks users.info, as it does for the time zone.
 		UserName: "Slack user " + ev.User,
-		Kind:     pipeline.KindMessage,
+		Kind:     hearth.KindMessage,
 		Payload:  withoutToken(body),
 	}
 	switch ev.Type {
@@ -132,7 +132,7 @@ func (a *Adapter) callbackInbound(body []byte) (in pipeline.Inbound, ok bool, er
 		// app_mention event, and the rest of a channel is people talking
 		// to each other.
 		if ev.ChannelType != "im" {
-			return pipeline.Inbound{}, false, nil
+			return hearth.Inbound{}, false, nil
 		}
 		in.ConversationKey = ev.Channel
 		in.Text = ev.Text
@@ -144,24 +144,24 @@ func (a *Adapter) callbackInbound(body []byte) (in pipeline.Inbound, ok bool, er
 			thread = ev.TS
 		}
 		if thread == "" {
-			return pipeline.Inbound{}, false, fmt.Errorf("%w: app_mention without ts", errMalformed)
+			return hearth.Inbound{}, false, fmt.Errorf("%w: app_mention without ts", errMalformed)
 		}
 		in.ConversationKey = ev.Channel + ":" + thread
 		in.Text = a.withoutMention(ev.Text)
 	default:
-		return pipeline.Inbound{}, false, nil
+		return hearth.Inbound{}, false, nil
 	}
 	if ev.Channel == "" {
-		return pipeline.Inbound{}, false, fmt.Errorf("%w: event without channel", errMalformed)
+		return hearth.Inbound{}, false, fmt.Errorf("%w: event without channel", errMalformed)
 	}
 	// An audio clip is a voice note: ingress stores where it is, and the
 	// turn downloads and transcribes it.
 	if audio := audioRef(ev.Files); audio != nil {
-		in.Kind, in.Text, in.Audio = pipeline.KindVoice, "audio clip", audio
+		in.Kind, in.Text, in.Audio = hearth.KindVoice, "audio clip", audio
 	}
 	// Other files without a caption carry nothing to answer.
 	if strings.TrimSpace(in.Text) == "" {
-		return pipeline.Inbound{}, false, nil
+		return hearth.Inbound{}, false, nil
 	}
 	return in, true, nil
 }
@@ -184,11 +184,11 @@ func (a *Adapter) withoutMention(text string) string {
 // fix, an unreachable database is Slack's to retry, anything else is ours
 // (and Slack retries that too).
 func (a *Adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var invalid *pipeline.InvalidError
+	var invalid *hearth.InvalidError
 	switch {
 	case errors.As(err, &invalid):
 		writeError(w, http.StatusBadRequest, invalid.Reason)
-	case errors.Is(err, pipeline.ErrUnavailable):
+	case errors.Is(err, hearth.ErrUnavailable):
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, "temporarily unavailable, try again")
 	default:

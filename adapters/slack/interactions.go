@@ -10,7 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // ServeInteractions is the interactivity endpoint (mount it at POST
@@ -38,7 +38,7 @@ func (a *Adapter) ServeInteractions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec, err := a.cfg.Inbox.Accept(r.Context(), in)
-	var invalid *pipeline.InvalidError
+	var invalid *hearth.InvalidError
 	switch {
 	case err == nil:
 	case errors.As(err, &invalid):
@@ -58,7 +58,7 @@ func (a *Adapter) ServeInteractions(w http.ResponseWriter, r *http.Request) {
 // clickInbound maps an interaction payload (JSON) to a button event; ok
 // is false for interactions that are not a click on one of Hearth's
 // buttons.
-func (a *Adapter) clickInbound(payload []byte) (in pipeline.Inbound, ok bool, err error) {
+func (a *Adapter) clickInbound(payload []byte) (in hearth.Inbound, ok bool, err error) {
 	var cb slack.InteractionCallback
 	if err := json.Unmarshal(payload, &cb); err != nil {
 		return in, false, fmt.Errorf("%w: interaction payload: %w", errMalformed, err)
@@ -105,13 +105,13 @@ func (a *Adapter) clickInbound(payload []byte) (in pipeline.Inbound, ok bool, er
 	if name == "" {
 		name = "Slack user " + cb.User.ID
 	}
-	return pipeline.Inbound{
-		Channel:         pipeline.ChannelSlack,
+	return hearth.Inbound{
+		Channel:         hearth.ChannelSlack,
 		ExternalID:      "click:" + strconv.FormatInt(messageID, 10) + ":" + buttonID,
 		ConversationKey: key,
 		UserKey:         cb.User.ID,
 		UserName:        name,
-		Kind:            pipeline.KindButton,
+		Kind:            hearth.KindButton,
 		MessageID:       messageID,
 		ButtonID:        buttonID,
 		Payload:         withoutToken(payload),

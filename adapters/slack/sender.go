@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -32,14 +33,14 @@ const (
 // channel is gone, Hearth is not in it, the account is deactivated, the
 // message cannot be encoded); a rate limit (with Slack's Retry-After)
 // or a network failure is returned as is, for the deliver job to retry.
-func (a *Adapter) Send(ctx context.Context, d pipeline.Delivery) (string, error) {
+func (a *Adapter) Send(ctx context.Context, d hearth.Delivery) (string, error) {
 	channel, thread, _ := strings.Cut(d.ConversationKey, ":")
 	if channel == "" {
-		return "", fmt.Errorf("slack send message %d: %w: no channel in conversation key %q", d.MessageID, pipeline.ErrPermanent, d.ConversationKey)
+		return "", fmt.Errorf("slack send message %d: %w: no channel in conversation key %q", d.MessageID, hearth.ErrPermanent, d.ConversationKey)
 	}
 	blocks, err := messageBlocks(d)
 	if err != nil {
-		return "", fmt.Errorf("slack send message %d: %w: %w", d.MessageID, pipeline.ErrPermanent, err)
+		return "", fmt.Errorf("slack send message %d: %w: %w", d.MessageID, hearth.ErrPermanent, err)
 	}
 	// The text is also the notification and screen-reader fallback.
 	opts := []slack.MsgOption{slack.MsgOptionText(d.Text, true), slack.MsgOptionBlocks(blocks...)}
@@ -58,14 +59,14 @@ func (a *Adapter) Send(ctx context.Context, d pipeline.Delivery) (string, error)
 
 // Edit rewrites a message posted before (an answered prompt) with its new
 // text and buttons, through chat.update; without buttons, they go away.
-func (a *Adapter) Edit(ctx context.Context, d pipeline.Delivery) error {
+func (a *Adapter) Edit(ctx context.Context, d hearth.Delivery) error {
 	channel, ts, ok := strings.Cut(d.PlatformMessageID, ":")
 	if !ok || channel == "" || ts == "" {
-		return fmt.Errorf("slack edit message %d: %w: platform id %q", d.MessageID, pipeline.ErrPermanent, d.PlatformMessageID)
+		return fmt.Errorf("slack edit message %d: %w: platform id %q", d.MessageID, hearth.ErrPermanent, d.PlatformMessageID)
 	}
 	blocks, err := messageBlocks(d)
 	if err != nil {
-		return fmt.Errorf("slack edit message %d: %w: %w", d.MessageID, pipeline.ErrPermanent, err)
+		return fmt.Errorf("slack edit message %d: %w: %w", d.MessageID, hearth.ErrPermanent, err)
 	}
 	if _, _, _, err := a.api.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(d.Text, true), slack.MsgOptionBlocks(blocks...)); err != nil {
 		return fmt.Errorf("slack edit message %d: %w", d.MessageID, sendError(err))
@@ -77,7 +78,7 @@ var _ pipeline.Editor = (*Adapter)(nil)
 
 // messageBlocks lays out d: plain-text sections (plain text needs no
 // escaping of Slack's mrkdwn), then the buttons.
-func messageBlocks(d pipeline.Delivery) ([]slack.Block, error) {
+func messageBlocks(d hearth.Delivery) ([]slack.Block, error) {
 	var blocks []slack.Block
 	for _, part := range splitText(d.Text, maxSectionText) {
 		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.PlainTextType, part, true, false), nil, nil))
@@ -162,9 +163,9 @@ func sendError(err error) error {
 	var apiErr slack.SlackErrorResponse
 	switch {
 	case errors.As(err, &limited):
-		return &pipeline.RetryAfterError{After: limited.RetryAfter, Err: err}
+		return &hearth.RetryAfterError{After: limited.RetryAfter, Err: err}
 	case errors.As(err, &apiErr) && permanentError(apiErr.Err):
-		return fmt.Errorf("%w: %w", pipeline.ErrPermanent, err)
+		return fmt.Errorf("%w: %w", hearth.ErrPermanent, err)
 	}
 	return err
 }

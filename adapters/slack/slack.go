@@ -27,6 +27,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -50,7 +51,7 @@ const DefaultAPIURL = slack.APIURL
 
 // Inbox accepts inbound events onto the durable path.
 type Inbox interface {
-	Accept(ctx context.Context, in pipeline.Inbound) (pipeline.Receipt, error)
+	Accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error)
 }
 
 // Config is what the adapter needs. BotToken is required; SigningSecret

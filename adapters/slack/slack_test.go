@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
 	"github.com/hearthbot/hearth/pipeline"
@@ -309,7 +310,7 @@ func TestAudioClipEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref, transcript, err := b.store.VoiceNote(context.Background(), id)
-	want := pipeline.AudioRef{FileID: "F1", URL: "https://files.slack.com/files-pri/T1-F1/download/audio_message.webm", Size: 5120, MIME: "audio/webm", Name: "audio_message.webm"}
+	want := hearth.AudioRef{FileID: "F1", URL: "https://files.slack.com/files-pri/T1-F1/download/audio_message.webm", Size: 5120, MIME: "audio/webm", Name: "audio_message.webm"}
 	if err != nil || ref != want || transcript != "" {
 		t.Fatalf("voice note %+v %q (%v); want %+v", ref, transcript, err, want)
 	}
@@ -404,9 +405,9 @@ func TestSlashCommand(t *testing.T) {
 
 // botReply stores a visible bot message in the conversation, as a
 // finished turn would, and returns its id.
-func (b *testBundle) botReply(t *testing.T, user, conv string, out pipeline.Outbound) int64 {
+func (b *testBundle) botReply(t *testing.T, user, conv string, out hearth.Outbound) int64 {
 	t.Helper()
-	return pipelinetest.BotReply(t, b.store, pipeline.ChannelSlack, user, conv, out)
+	return pipelinetest.BotReply(t, b.store, hearth.ChannelSlack, user, conv, out)
 }
 
 // A reply with buttons goes out as Block Kit in the mention's thread;
@@ -419,10 +420,10 @@ func TestButtons(t *testing.T) {
 	if code, _ := b.do(t, signed(slack.EventsPath, callback("EvB1", mention("<@UHEARTH> book the dentist?", "1700000001.000200", "")))); code != http.StatusOK {
 		t.Fatalf("mention: %d", code)
 	}
-	buttons := []pipeline.Button{{ID: "yes", Label: "Yes, book it"}, {ID: "no", Label: "No"}}
-	msgID := b.botReply(t, "U1", conv, pipeline.Outbound{Text: "Book it for Tuesday?", Buttons: buttons})
+	buttons := []hearth.Button{{ID: "yes", Label: "Yes, book it"}, {ID: "no", Label: "No"}}
+	msgID := b.botReply(t, "U1", conv, hearth.Outbound{Text: "Book it for Tuesday?", Buttons: buttons})
 
-	platformID, err := b.sl.Send(ctx, pipeline.Delivery{MessageID: msgID, Channel: pipeline.ChannelSlack, ConversationKey: conv, Text: "Book it for Tuesday?", Buttons: buttons})
+	platformID, err := b.sl.Send(ctx, hearth.Delivery{MessageID: msgID, Channel: hearth.ChannelSlack, ConversationKey: conv, Text: "Book it for Tuesday?", Buttons: buttons})
 	if err != nil || platformID != "C1:1700000000.000100" {
 		t.Fatalf("send: %q, %v", platformID, err)
 	}
@@ -489,7 +490,7 @@ func TestSend(t *testing.T) {
 	ctx := context.Background()
 	// A DM: no thread, no buttons, long text split into sections.
 	long := strings.Repeat("word ", 1000)
-	if id, err := sl.Send(ctx, pipeline.Delivery{MessageID: 1, ConversationKey: "D1", Text: long}); err != nil || id != "D1:1700000000.000100" {
+	if id, err := sl.Send(ctx, hearth.Delivery{MessageID: 1, ConversationKey: "D1", Text: long}); err != nil || id != "D1:1700000000.000100" {
 		t.Fatalf("send: %q %v", id, err)
 	}
 	c := api.Calls("chat.postMessage")[0]
@@ -499,7 +500,7 @@ func TestSend(t *testing.T) {
 		t.Fatalf("request: thread %q, %d blocks", c.Form.Get("thread_ts"), len(blocks))
 	}
 
-	d := pipeline.Delivery{MessageID: 9, ConversationKey: "C1:1.2", Text: "hello"}
+	d := hearth.Delivery{MessageID: 9, ConversationKey: "C1:1.2", Text: "hello"}
 	rateLimited := func(w http.ResponseWriter) {
 		w.Header().Set("Retry-After", "7")
 		w.WriteHeader(http.StatusTooManyRequests)
@@ -523,22 +524,22 @@ func TestSend(t *testing.T) {
 	for _, tt := range tests {
 		api.Fail("chat.postMessage", tt.answer)
 		_, err := sl.Send(ctx, d)
-		if err == nil || errors.Is(err, pipeline.ErrPermanent) != tt.permanent || !strings.Contains(err.Error(), tt.contains) {
+		if err == nil || errors.Is(err, hearth.ErrPermanent) != tt.permanent || !strings.Contains(err.Error(), tt.contains) {
 			t.Errorf("%s: %v; want permanent=%v containing %q", tt.name, err, tt.permanent, tt.contains)
 		}
 		// The deliver worker waits what Slack asked, not its own backoff.
-		var ra *pipeline.RetryAfterError
+		var ra *hearth.RetryAfterError
 		if limited := errors.As(err, &ra); limited != (tt.name == "rate limited") || limited && ra.After != 7*time.Second {
 			t.Errorf("%s: %v; a rate limit must carry its Retry-After (7s)", tt.name, err)
 		}
 	}
 	before := len(api.Calls("chat.postMessage"))
-	for _, bad := range []pipeline.Delivery{
-		{MessageID: 9, ConversationKey: "C1", Text: "pick", Buttons: []pipeline.Button{{ID: strings.Repeat("x", 2001), Label: "X"}}},
+	for _, bad := range []hearth.Delivery{
+		{MessageID: 9, ConversationKey: "C1", Text: "pick", Buttons: []hearth.Button{{ID: strings.Repeat("x", 2001), Label: "X"}}},
 		{MessageID: 9, ConversationKey: "", Text: "hi"},
 		{MessageID: 9, ConversationKey: "C1", Text: " "},
 	} {
-		if _, err := sl.Send(ctx, bad); !errors.Is(err, pipeline.ErrPermanent) {
+		if _, err := sl.Send(ctx, bad); !errors.Is(err, hearth.ErrPermanent) {
 			t.Errorf("%+v: %v; want permanent", bad, err)
 		}
 	}
@@ -664,7 +665,7 @@ func TestFetchAudio(t *testing.T) {
 	}
 	clip := api.AddFile("F1/clip.ogg", []byte("OggS-clip"))
 	ctx := context.Background()
-	a, err := sl.FetchAudio(ctx, pipeline.AudioRef{FileID: "F1", URL: clip, MIME: "audio/ogg", Name: "clip.ogg"}, 100)
+	a, err := sl.FetchAudio(ctx, hearth.AudioRef{FileID: "F1", URL: clip, MIME: "audio/ogg", Name: "clip.ogg"}, 100)
 	if err != nil || string(a.Data) != "OggS-clip" || a.Name != "clip.ogg" {
 		t.Fatalf("%+v, %v", a, err)
 	}
@@ -674,11 +675,11 @@ func TestFetchAudio(t *testing.T) {
 		want error
 	}{
 		{"too large", clip, pipeline.ErrAudioTooLarge},
-		{"gone", api.URL() + "files/F2/missing.ogg", pipeline.ErrPermanent},
-		{"foreign host", "https://example.com/steal", pipeline.ErrPermanent},
+		{"gone", api.URL() + "files/F2/missing.ogg", hearth.ErrPermanent},
+		{"foreign host", "https://example.com/steal", hearth.ErrPermanent},
 	}
 	for _, tt := range tests {
-		if _, err := sl.FetchAudio(ctx, pipeline.AudioRef{FileID: "F", URL: tt.url}, 4); !errors.Is(err, tt.want) {
+		if _, err := sl.FetchAudio(ctx, hearth.AudioRef{FileID: "F", URL: tt.url}, 4); !errors.Is(err, tt.want) {
 			t.Errorf("%s: %v; want %v", tt.name, err, tt.want)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/slack-go/slack/socketmode"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // socketAcceptTimeout bounds one attempt to store an envelope's event.
@@ -62,7 +62,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt 
 	req := *evt.Request
 	log := a.cfg.Logger.With("envelope_id", req.EnvelopeID, "type", evt.Type)
 	var (
-		in    pipeline.Inbound
+		in    hearth.Inbound
 		store bool
 		err   error
 		reply any
@@ -90,7 +90,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt 
 		_, err := a.cfg.Inbox.Accept(actx, in)
 		cancel()
 		switch {
-		case errors.Is(err, pipeline.ErrInvalid):
+		case errors.Is(err, hearth.ErrInvalid):
 			log.WarnContext(ctx, "slack socket mode: event refused", "error", err)
 			if evt.Type == socketmode.EventTypeSlashCommand {
 				reply = ephemeral("Sorry, I can't take that.")

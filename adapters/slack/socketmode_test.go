@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -20,7 +20,7 @@ type signallingInbox struct {
 	done  chan error
 }
 
-func (s signallingInbox) Accept(ctx context.Context, in pipeline.Inbound) (pipeline.Receipt, error) {
+func (s signallingInbox) Accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error) {
 	r, err := s.inbox.Accept(ctx, in)
 	s.done <- err
 	return r, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/slack-go/slack"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -29,7 +30,7 @@ type sharedFile struct {
 // recorded in Slack is subtype slack_audio; an uploaded recording has an
 // audio/* type), or nil. The audio is fetched by the turn (FetchAudio),
 // never at ingress.
-func audioRef(files []sharedFile) *pipeline.AudioRef {
+func audioRef(files []sharedFile) *hearth.AudioRef {
 	for _, f := range files {
 		if f.Subtype != "slack_audio" && !strings.HasPrefix(strings.ToLower(f.Mimetype), "audio/") {
 			continue
@@ -41,7 +42,7 @@ func audioRef(files []sharedFile) *pipeline.AudioRef {
 		if url == "" {
 			continue
 		}
-		return &pipeline.AudioRef{FileID: f.ID, URL: url, Size: f.Size, MIME: f.Mimetype, Name: f.Name}
+		return &hearth.AudioRef{FileID: f.ID, URL: url, Size: f.Size, MIME: f.Mimetype, Name: f.Name}
 	}
 	return nil
 }
@@ -51,9 +52,9 @@ func audioRef(files []sharedFile) *pipeline.AudioRef {
 // URL), refusing more than limit bytes with pipeline.ErrAudioTooLarge. A
 // file the bot cannot read, or that is gone, is pipeline.ErrPermanent; a
 // rate limit is retried with the turn.
-func (a *Adapter) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit int64) (pipeline.Audio, error) {
+func (a *Adapter) FetchAudio(ctx context.Context, ref hearth.AudioRef, limit int64) (pipeline.Audio, error) {
 	if ref.URL == "" {
-		return pipeline.Audio{}, fmt.Errorf("slack fetch audio: %w: no download URL", pipeline.ErrPermanent)
+		return pipeline.Audio{}, fmt.Errorf("slack fetch audio: %w: no download URL", hearth.ErrPermanent)
 	}
 	w := &limitedBuffer{limit: limit}
 	err := a.api.GetFileContext(ctx, ref.URL, w)
@@ -65,9 +66,9 @@ func (a *Adapter) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit i
 	case errors.As(err, &limited):
 		return pipeline.Audio{}, fmt.Errorf("slack download %s: rate limited, retry after %s: %w", ref.FileID, limited.RetryAfter, err)
 	case errors.As(err, &status) && (status.Code == http.StatusNotFound || status.Code == http.StatusForbidden || status.Code == http.StatusUnauthorized || status.Code == http.StatusGone):
-		return pipeline.Audio{}, fmt.Errorf("slack download %s: %w: %w", ref.FileID, pipeline.ErrPermanent, err)
+		return pipeline.Audio{}, fmt.Errorf("slack download %s: %w: %w", ref.FileID, hearth.ErrPermanent, err)
 	case err != nil && (strings.Contains(err.Error(), "refusing to send the token") || strings.Contains(err.Error(), "sign-in page")):
-		return pipeline.Audio{}, fmt.Errorf("slack download %s: %w: %w", ref.FileID, pipeline.ErrPermanent, err)
+		return pipeline.Audio{}, fmt.Errorf("slack download %s: %w: %w", ref.FileID, hearth.ErrPermanent, err)
 	case err != nil:
 		return pipeline.Audio{}, fmt.Errorf("slack download %s: %w", ref.FileID, err)
 	}

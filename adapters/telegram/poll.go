@@ -10,7 +10,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // acceptTimeout bounds one attempt to store a polled update.
@@ -60,7 +60,7 @@ func (a *Adapter) onPolledUpdate(ctx context.Context, _ *bot.Bot, upd *models.Up
 		case err == nil:
 			a.answerCallback(ctx, upd.CallbackQuery, "")
 			return
-		case errors.Is(err, pipeline.ErrInvalid):
+		case errors.Is(err, hearth.ErrInvalid):
 			// Telegram cannot send it differently; there is nothing to retry.
 			log.WarnContext(ctx, "telegram: update refused", "error", err)
 			if upd.CallbackQuery != nil {

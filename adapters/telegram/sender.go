@@ -12,6 +12,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -21,14 +22,14 @@ import (
 // is gone, the bot was blocked, Telegram refused the message itself); a
 // rate limit or a network failure is returned as is, for the deliver job
 // to retry with backoff.
-func (a *Adapter) Send(ctx context.Context, d pipeline.Delivery) (string, error) {
+func (a *Adapter) Send(ctx context.Context, d hearth.Delivery) (string, error) {
 	params := &bot.SendMessageParams{ChatID: d.ConversationKey, Text: d.Text}
 	if len(d.Buttons) > 0 {
 		kb := &models.InlineKeyboardMarkup{InlineKeyboard: make([][]models.InlineKeyboardButton, 0, len(d.Buttons))}
 		for _, b := range d.Buttons {
 			data, err := encodeCallbackData(d.MessageID, b.ID)
 			if err != nil {
-				return "", fmt.Errorf("telegram send message %d: %w: %w", d.MessageID, pipeline.ErrPermanent, err)
+				return "", fmt.Errorf("telegram send message %d: %w: %w", d.MessageID, hearth.ErrPermanent, err)
 			}
 			// One button per row: labels are sentences as often as words,
 			// and a row of long labels is cut off on a phone.
@@ -45,10 +46,10 @@ func (a *Adapter) Send(ctx context.Context, d pipeline.Delivery) (string, error)
 
 // Edit rewrites a message sent before (an answered prompt) with its new
 // text; without buttons, the inline keyboard goes away.
-func (a *Adapter) Edit(ctx context.Context, d pipeline.Delivery) error {
+func (a *Adapter) Edit(ctx context.Context, d hearth.Delivery) error {
 	id, err := strconv.Atoi(d.PlatformMessageID)
 	if err != nil {
-		return fmt.Errorf("telegram edit message %d: %w: platform id %q", d.MessageID, pipeline.ErrPermanent, d.PlatformMessageID)
+		return fmt.Errorf("telegram edit message %d: %w: platform id %q", d.MessageID, hearth.ErrPermanent, d.PlatformMessageID)
 	}
 	params := &bot.EditMessageTextParams{ChatID: d.ConversationKey, MessageID: id, Text: d.Text}
 	if len(d.Buttons) > 0 {
@@ -56,7 +57,7 @@ func (a *Adapter) Edit(ctx context.Context, d pipeline.Delivery) error {
 		for _, b := range d.Buttons {
 			data, err := encodeCallbackData(d.MessageID, b.ID)
 			if err != nil {
-				return fmt.Errorf("telegram edit message %d: %w: %w", d.MessageID, pipeline.ErrPermanent, err)
+				return fmt.Errorf("telegram edit message %d: %w: %w", d.MessageID, hearth.ErrPermanent, err)
 			}
 			kb.InlineKeyboard = append(kb.InlineKeyboard, []models.InlineKeyboardButton{{Text: b.Label, CallbackData: data}})
 		}
@@ -76,15 +77,15 @@ func sendError(err error) error {
 	var migrate *bot.MigrateError
 	switch {
 	case errors.As(err, &tooMany):
-		return &pipeline.RetryAfterError{After: time.Duration(tooMany.RetryAfter) * time.Second, Err: err}
+		return &hearth.RetryAfterError{After: time.Duration(tooMany.RetryAfter) * time.Second, Err: err}
 	case errors.As(err, &migrate):
 		// The group became a supergroup with a new id; this chat id is
 		// dead for good.
-		return fmt.Errorf("%w: chat moved to %d: %w", pipeline.ErrPermanent, migrate.MigrateToChatID, err)
+		return fmt.Errorf("%w: chat moved to %d: %w", hearth.ErrPermanent, migrate.MigrateToChatID, err)
 	case errors.Is(err, bot.ErrorForbidden), errors.Is(err, bot.ErrorBadRequest):
 		// 403: blocked, kicked, deactivated user. 400: chat not found,
 		// empty or too long text. The same request fails the same way.
-		return fmt.Errorf("%w: %w", pipeline.ErrPermanent, err)
+		return fmt.Errorf("%w: %w", hearth.ErrPermanent, err)
 	}
 	return err
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -42,7 +43,7 @@ const DefaultAPIURL = "https://api.telegram.org"
 
 // Inbox accepts inbound events onto the durable path.
 type Inbox interface {
-	Accept(ctx context.Context, in pipeline.Inbound) (pipeline.Receipt, error)
+	Accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error)
 }
 
 // Config is what the adapter needs. Token is required; Inbox is required

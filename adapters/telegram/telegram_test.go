@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -157,7 +157,7 @@ func TestPrivateMessage(t *testing.T) {
 	if ext != "update:10" || text != "remind me to call mum" || payloadChat != "1001" {
 		t.Fatalf("stored %q %q payload chat %q", ext, text, payloadChat)
 	}
-	c, err := b.store.FindContact(context.Background(), pipeline.ChannelTelegram, "1001", "1001")
+	c, err := b.store.FindContact(context.Background(), hearth.ChannelTelegram, "1001", "1001")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestUnsupportedMessages(t *testing.T) {
 		}
 		if kind == "voice" {
 			ref, transcript, err := b.store.VoiceNote(context.Background(), id)
-			want := pipeline.AudioRef{FileID: "v", Size: 4200, MIME: "audio/ogg", Name: "voice.ogg", Duration: 3}
+			want := hearth.AudioRef{FileID: "v", Size: 4200, MIME: "audio/ogg", Name: "voice.ogg", Duration: 3}
 			if err != nil || ref != want || transcript != "" {
 				t.Fatalf("voice note %+v %q (%v); want %+v, not transcribed", ref, transcript, err, want)
 			}
@@ -302,10 +302,10 @@ func TestButtons(t *testing.T) {
 	if code, _ := b.post(t, testSecret, privateText(60, 1001, "should I book the dentist?")); code != http.StatusOK {
 		t.Fatalf("message: %d", code)
 	}
-	msgID := b.botReply(t, "1001", pipeline.Outbound{Text: "Book it for Tuesday?", Buttons: []pipeline.Button{{ID: "yes", Label: "Yes, book it"}, {ID: "no", Label: "No"}}})
+	msgID := b.botReply(t, "1001", hearth.Outbound{Text: "Book it for Tuesday?", Buttons: []hearth.Button{{ID: "yes", Label: "Yes, book it"}, {ID: "no", Label: "No"}}})
 
-	platformID, err := b.tg.Send(ctx, pipeline.Delivery{MessageID: msgID, Channel: pipeline.ChannelTelegram, ConversationKey: "1001", Text: "Book it for Tuesday?",
-		Buttons: []pipeline.Button{{ID: "yes", Label: "Yes, book it"}, {ID: "no", Label: "No"}}})
+	platformID, err := b.tg.Send(ctx, hearth.Delivery{MessageID: msgID, Channel: hearth.ChannelTelegram, ConversationKey: "1001", Text: "Book it for Tuesday?",
+		Buttons: []hearth.Button{{ID: "yes", Label: "Yes, book it"}, {ID: "no", Label: "No"}}})
 	if err != nil || platformID != "42" {
 		t.Fatalf("send: %q, %v; want 42", platformID, err)
 	}
@@ -366,9 +366,9 @@ func TestButtons(t *testing.T) {
 
 // botReply stores a visible bot message in the chat's conversation, as a
 // finished turn would, and returns its id.
-func (b *testBundle) botReply(t *testing.T, chat string, out pipeline.Outbound) int64 {
+func (b *testBundle) botReply(t *testing.T, chat string, out hearth.Outbound) int64 {
 	t.Helper()
-	return pipelinetest.BotReply(t, b.store, pipeline.ChannelTelegram, chat, chat, out)
+	return pipelinetest.BotReply(t, b.store, hearth.ChannelTelegram, chat, chat, out)
 }
 
 func TestSendErrors(t *testing.T) {
@@ -378,7 +378,7 @@ func TestSendErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := pipeline.Delivery{MessageID: 9, ConversationKey: "1001", Text: "hello"}
+	d := hearth.Delivery{MessageID: 9, ConversationKey: "1001", Text: "hello"}
 	tests := []struct {
 		name, answer string
 		permanent    bool
@@ -393,18 +393,18 @@ func TestSendErrors(t *testing.T) {
 	for _, tt := range tests {
 		api.Fail("sendMessage", tt.answer)
 		_, err := tg.Send(context.Background(), d)
-		if err == nil || errors.Is(err, pipeline.ErrPermanent) != tt.permanent || !strings.Contains(err.Error(), tt.contains) {
+		if err == nil || errors.Is(err, hearth.ErrPermanent) != tt.permanent || !strings.Contains(err.Error(), tt.contains) {
 			t.Errorf("%s: %v; want permanent=%v containing %q", tt.name, err, tt.permanent, tt.contains)
 		}
 		// The deliver worker waits what Telegram asked, not its own backoff.
-		var ra *pipeline.RetryAfterError
+		var ra *hearth.RetryAfterError
 		if limited := errors.As(err, &ra); limited != (tt.name == "rate limited") || limited && ra.After != 7*time.Second {
 			t.Errorf("%s: %v; a rate limit must carry its retry_after (7s)", tt.name, err)
 		}
 	}
 	before := len(api.Calls("sendMessage"))
-	long := pipeline.Delivery{MessageID: 9, ConversationKey: "1001", Text: "pick", Buttons: []pipeline.Button{{ID: strings.Repeat("x", 70), Label: "X"}}}
-	if _, err := tg.Send(context.Background(), long); !errors.Is(err, pipeline.ErrPermanent) {
+	long := hearth.Delivery{MessageID: 9, ConversationKey: "1001", Text: "pick", Buttons: []hearth.Button{{ID: strings.Repeat("x", 70), Label: "X"}}}
+	if _, err := tg.Send(context.Background(), long); !errors.Is(err, hearth.ErrPermanent) {
 		t.Errorf("a button id too long for callback data: %v; want permanent", err)
 	}
 	if len(api.Calls("sendMessage")) != before {

@@ -13,6 +13,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -21,16 +22,16 @@ var _ pipeline.AudioFetcher = (*Adapter)(nil)
 // audioRef is the reference to a voice note or audio file stored at
 // ingress; the audio itself is fetched by the turn (FetchAudio), so the
 // webhook stays fast.
-func audioRef(m *models.Message) *pipeline.AudioRef {
+func audioRef(m *models.Message) *hearth.AudioRef {
 	switch {
 	case m.Voice != nil && m.Voice.FileID != "":
 		mime := m.Voice.MimeType
 		if mime == "" {
 			mime = "audio/ogg" // a voice note is OGG/Opus
 		}
-		return &pipeline.AudioRef{FileID: m.Voice.FileID, Size: m.Voice.FileSize, MIME: mime, Name: "voice.ogg", Duration: m.Voice.Duration}
+		return &hearth.AudioRef{FileID: m.Voice.FileID, Size: m.Voice.FileSize, MIME: mime, Name: "voice.ogg", Duration: m.Voice.Duration}
 	case m.Audio != nil && m.Audio.FileID != "":
-		return &pipeline.AudioRef{FileID: m.Audio.FileID, Size: m.Audio.FileSize, MIME: m.Audio.MimeType, Name: m.Audio.FileName, Duration: m.Audio.Duration}
+		return &hearth.AudioRef{FileID: m.Audio.FileID, Size: m.Audio.FileSize, MIME: m.Audio.MimeType, Name: m.Audio.FileName, Duration: m.Audio.Duration}
 	}
 	return nil
 }
@@ -39,9 +40,9 @@ func audioRef(m *models.Message) *pipeline.AudioRef {
 // itself, refusing more than limit bytes with pipeline.ErrAudioTooLarge
 // (the Bot API serves files up to 20 MB and answers "file is too big"
 // beyond). A file Telegram no longer has is pipeline.ErrPermanent.
-func (a *Adapter) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit int64) (pipeline.Audio, error) {
+func (a *Adapter) FetchAudio(ctx context.Context, ref hearth.AudioRef, limit int64) (pipeline.Audio, error) {
 	if ref.FileID == "" {
-		return pipeline.Audio{}, fmt.Errorf("telegram fetch audio: %w: no file id", pipeline.ErrPermanent)
+		return pipeline.Audio{}, fmt.Errorf("telegram fetch audio: %w: no file id", hearth.ErrPermanent)
 	}
 	f, err := a.bot.GetFile(ctx, &bot.GetFileParams{FileID: ref.FileID})
 	switch {
@@ -52,7 +53,7 @@ func (a *Adapter) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit i
 	case f.FileSize > limit:
 		return pipeline.Audio{}, fmt.Errorf("telegram getFile: %d bytes: %w", f.FileSize, pipeline.ErrAudioTooLarge)
 	case f.FilePath == "":
-		return pipeline.Audio{}, fmt.Errorf("telegram getFile: %w: no file path", pipeline.ErrPermanent)
+		return pipeline.Audio{}, fmt.Errorf("telegram getFile: %w: no file path", hearth.ErrPermanent)
 	}
 	data, err := download(ctx, a.files, a.bot.FileDownloadLink(f), limit)
 	if err != nil {
@@ -70,7 +71,7 @@ func (a *Adapter) FetchAudio(ctx context.Context, ref pipeline.AudioRef, limit i
 func download(ctx context.Context, client *http.Client, link string, limit int64) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: bad download link", pipeline.ErrPermanent)
+		return nil, fmt.Errorf("%w: bad download link", hearth.ErrPermanent)
 	}
 	res, err := client.Do(req)
 	if err != nil {
@@ -83,7 +84,7 @@ func download(ctx context.Context, client *http.Client, link string, limit int64
 	defer res.Body.Close()
 	switch {
 	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusForbidden || res.StatusCode == http.StatusUnauthorized:
-		return nil, fmt.Errorf("%w: status %d", pipeline.ErrPermanent, res.StatusCode)
+		return nil, fmt.Errorf("%w: status %d", hearth.ErrPermanent, res.StatusCode)
 	case res.StatusCode != http.StatusOK:
 		return nil, fmt.Errorf("status %d", res.StatusCode)
 	case res.ContentLength > limit:

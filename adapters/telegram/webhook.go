@@ -15,7 +15,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // ServeHTTP is the webhook (mount it at POST WebhookPath). It checks the
@@ -58,7 +58,7 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec, err := a.cfg.Inbox.Accept(r.Context(), in)
-	var invalid *pipeline.InvalidError
+	var invalid *hearth.InvalidError
 	switch {
 	case err == nil:
 	case errors.As(err, &invalid) && upd.CallbackQuery != nil:
@@ -92,7 +92,7 @@ func (a *Adapter) secretOK(got string) bool {
 
 // inbound maps an update to an inbound event; ok is false for updates
 // Hearth does not answer.
-func (a *Adapter) inbound(upd *models.Update, raw []byte) (in pipeline.Inbound, ok bool) {
+func (a *Adapter) inbound(upd *models.Update, raw []byte) (in hearth.Inbound, ok bool) {
 	switch {
 	case upd.Message != nil:
 		return a.messageEvent(upd.ID, upd.Message, raw)
@@ -104,42 +104,42 @@ func (a *Adapter) inbound(upd *models.Update, raw []byte) (in pipeline.Inbound, 
 	return in, false
 }
 
-func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (pipeline.Inbound, bool) {
+func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (hearth.Inbound, bool) {
 	// No sender: a channel post or an anonymous group admin. A bot sender:
 	// never answered, which includes Hearth itself and keeps two bots
 	// from talking to each other forever.
 	if m.From == nil || m.From.IsBot || m.From.ID == a.me.ID {
-		return pipeline.Inbound{}, false
+		return hearth.Inbound{}, false
 	}
 	text := m.Text
 	switch m.Chat.Type {
 	case models.ChatTypePrivate:
 	case models.ChatTypeGroup, models.ChatTypeSupergroup:
 		if !a.addressed(m) {
-			return pipeline.Inbound{}, false
+			return hearth.Inbound{}, false
 		}
 		text = a.withoutMention(text)
 	default:
-		return pipeline.Inbound{}, false
+		return hearth.Inbound{}, false
 	}
-	kind := pipeline.KindMessage
+	kind := hearth.KindMessage
 	audio := audioRef(m)
 	if audio != nil {
 		// Transcribed by the turn, not here: ingress only stores where
 		// the recording is.
-		kind, text = pipeline.KindVoice, "voice note"
+		kind, text = hearth.KindVoice, "voice note"
 	} else if strings.TrimSpace(text) == "" {
 		// Photos, stickers and voice notes carry no text. In a private
 		// chat they get a reply saying what Hearth can't read yet; in a
 		// group, silence is kinder than a bot answering every sticker.
 		what := unsupportedKind(m)
 		if what == "" || m.Chat.Type != models.ChatTypePrivate {
-			return pipeline.Inbound{}, false
+			return hearth.Inbound{}, false
 		}
-		kind, text = pipeline.KindUnsupported, what
+		kind, text = hearth.KindUnsupported, what
 	}
-	return pipeline.Inbound{
-		Channel:         pipeline.ChannelTelegram,
+	return hearth.Inbound{
+		Channel:         hearth.ChannelTelegram,
 		ExternalID:      "update:" + strconv.FormatInt(updateID, 10),
 		ConversationKey: strconv.FormatInt(m.Chat.ID, 10),
 		UserKey:         strconv.FormatInt(m.From.ID, 10),
@@ -177,13 +177,13 @@ func unsupportedKind(m *models.Message) string {
 	return ""
 }
 
-func (a *Adapter) clickEvent(q *models.CallbackQuery, raw []byte) (pipeline.Inbound, bool) {
+func (a *Adapter) clickEvent(q *models.CallbackQuery, raw []byte) (hearth.Inbound, bool) {
 	if q.From.IsBot || q.From.ID == 0 {
-		return pipeline.Inbound{}, false
+		return hearth.Inbound{}, false
 	}
 	messageID, buttonID, ok := decodeCallbackData(q.Data)
 	if !ok {
-		return pipeline.Inbound{}, false
+		return hearth.Inbound{}, false
 	}
 	var chat *models.Chat
 	switch {
@@ -193,17 +193,17 @@ func (a *Adapter) clickEvent(q *models.CallbackQuery, raw []byte) (pipeline.Inbo
 		chat = &q.Message.InaccessibleMessage.Chat
 	}
 	if chat == nil || chat.ID == 0 {
-		return pipeline.Inbound{}, false // an inline-mode message: not one of Hearth's
+		return hearth.Inbound{}, false // an inline-mode message: not one of Hearth's
 	}
-	return pipeline.Inbound{
-		Channel: pipeline.ChannelTelegram,
+	return hearth.Inbound{
+		Channel: hearth.ChannelTelegram,
 		// Not the callback query id: a double click makes two queries, and
 		// it must be one click (as in the web chat).
 		ExternalID:      "click:" + strconv.FormatInt(messageID, 10) + ":" + buttonID,
 		ConversationKey: strconv.FormatInt(chat.ID, 10),
 		UserKey:         strconv.FormatInt(q.From.ID, 10),
 		UserName:        displayName(&q.From),
-		Kind:            pipeline.KindButton,
+		Kind:            hearth.KindButton,
 		MessageID:       messageID,
 		ButtonID:        buttonID,
 		Payload:         raw,
@@ -288,11 +288,11 @@ func (a *Adapter) answerCallback(ctx context.Context, q *models.CallbackQuery, t
 // fix, an unreachable database is Telegram's to retry, anything else is
 // ours (and Telegram retries that too).
 func (a *Adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var invalid *pipeline.InvalidError
+	var invalid *hearth.InvalidError
 	switch {
 	case errors.As(err, &invalid):
 		writeError(w, http.StatusBadRequest, invalid.Reason)
-	case errors.Is(err, pipeline.ErrUnavailable):
+	case errors.Is(err, hearth.ErrUnavailable):
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, "temporarily unavailable, try again")
 	default:

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/transcribestreaming/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/awsconf"
 	"github.com/hearthbot/hearth/pipeline"
 )
@@ -88,10 +89,10 @@ func NewAWS(ctx context.Context, cfg AWSConfig) (*AWS, error) {
 // stream and collects the final (non-partial) results in order.
 func (t *AWS) Transcribe(ctx context.Context, a pipeline.Audio) (string, error) {
 	if len(a.Data) == 0 {
-		return "", fmt.Errorf("%w: %w", pipeline.ErrPermanent, errEmpty)
+		return "", fmt.Errorf("%w: %w", hearth.ErrPermanent, errEmpty)
 	}
 	if !isOggOpus(a) {
-		return "", fmt.Errorf("voice: aws: %w: Amazon Transcribe Streaming reads OGG/Opus voice notes, not %q", pipeline.ErrPermanent, cmp.Or(a.MIME, a.Name))
+		return "", fmt.Errorf("voice: aws: %w: Amazon Transcribe Streaming reads OGG/Opus voice notes, not %q", hearth.ErrPermanent, cmp.Or(a.MIME, a.Name))
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.cfg.Timeout)
 	defer cancel()
@@ -184,10 +185,10 @@ func awsError(err error) error {
 	var api smithy.APIError
 	switch {
 	case errors.As(err, &bad):
-		return fmt.Errorf("voice: aws: %w: %w", pipeline.ErrPermanent, err)
+		return fmt.Errorf("voice: aws: %w: %w", hearth.ErrPermanent, err)
 	case errors.As(err, &api) && api.ErrorFault() == smithy.FaultClient &&
 		!strings.Contains(api.ErrorCode(), "LimitExceeded") && !strings.Contains(api.ErrorCode(), "Throttl"):
-		return fmt.Errorf("voice: aws: %w: %w", pipeline.ErrPermanent, err)
+		return fmt.Errorf("voice: aws: %w: %w", hearth.ErrPermanent, err)
 	}
 	return fmt.Errorf("voice: aws: %w", err)
 }

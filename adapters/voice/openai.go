@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -73,7 +74,7 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 // read, a wrong key or model) wraps pipeline.ErrPermanent.
 func (o *OpenAI) Transcribe(ctx context.Context, a pipeline.Audio) (string, error) {
 	if len(a.Data) == 0 {
-		return "", fmt.Errorf("%w: %w", pipeline.ErrPermanent, errEmpty)
+		return "", fmt.Errorf("%w: %w", hearth.ErrPermanent, errEmpty)
 	}
 	name := cmp.Or(a.Name, "voice.ogg")
 	mime := cmp.Or(a.MIME, "application/octet-stream")
@@ -88,7 +89,7 @@ func (o *OpenAI) Transcribe(ctx context.Context, a pipeline.Audio) (string, erro
 	if err != nil {
 		var apiErr *openai.Error
 		if errors.As(err, &apiErr) && permanentStatus(apiErr.StatusCode) {
-			return "", fmt.Errorf("voice: openai transcription (%s): %w: status %d", o.cfg.Model, pipeline.ErrPermanent, apiErr.StatusCode)
+			return "", fmt.Errorf("voice: openai transcription (%s): %w: status %d", o.cfg.Model, hearth.ErrPermanent, apiErr.StatusCode)
 		}
 		return "", fmt.Errorf("voice: openai transcription (%s): %w", o.cfg.Model, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/voice"
 	"github.com/hearthbot/hearth/pipeline"
 )
@@ -78,8 +79,8 @@ func TestOpenAI(t *testing.T) {
 			if tc.fails != (err != nil) {
 				t.Fatalf("Transcribe: %q, %v", text, err)
 			}
-			if errors.Is(err, pipeline.ErrPermanent) != tc.permanent {
-				t.Fatalf("error %v: permanent %v, want %v", err, errors.Is(err, pipeline.ErrPermanent), tc.permanent)
+			if errors.Is(err, hearth.ErrPermanent) != tc.permanent {
+				t.Fatalf("error %v: permanent %v, want %v", err, errors.Is(err, hearth.ErrPermanent), tc.permanent)
 			}
 			if text != tc.want {
 				t.Fatalf("text %q, want %q", text, tc.want)
@@ -221,7 +222,7 @@ func TestAWSPermanent(t *testing.T) {
 	f := newFakeTranscribe(t)
 	tr := f.transcriber(t)
 	_, err := tr.Transcribe(context.Background(), pipeline.Audio{Data: []byte("ID3 not ogg"), MIME: "audio/mpeg", Name: "clip.mp3"})
-	if !errors.Is(err, pipeline.ErrPermanent) {
+	if !errors.Is(err, hearth.ErrPermanent) {
 		t.Fatalf("mp3: %v", err)
 	}
 	f.mu.Lock()
@@ -230,7 +231,7 @@ func TestAWSPermanent(t *testing.T) {
 	}
 	f.mu.Unlock()
 	f.status = http.StatusBadRequest
-	if _, err := tr.Transcribe(context.Background(), voiceNote(t)); !errors.Is(err, pipeline.ErrPermanent) {
+	if _, err := tr.Transcribe(context.Background(), voiceNote(t)); !errors.Is(err, hearth.ErrPermanent) {
 		t.Fatalf("bad request: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -13,7 +14,7 @@ import (
 type Sender struct{}
 
 // Send returns the message's own id as its platform id.
-func (Sender) Send(_ context.Context, d pipeline.Delivery) (string, error) {
+func (Sender) Send(_ context.Context, d hearth.Delivery) (string, error) {
 	return "webchat:" + strconv.FormatInt(d.MessageID, 10), nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -38,18 +39,18 @@ var static embed.FS
 
 // Inbox accepts inbound events onto the durable path.
 type Inbox interface {
-	Accept(ctx context.Context, in pipeline.Inbound) (pipeline.Receipt, error)
+	Accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error)
 }
 
 // Contacts finds and creates users by their web chat name.
 type Contacts interface {
-	SignIn(ctx context.Context, ch pipeline.Channel, userKey, userName, convKey, tz string) (pipeline.Contact, error)
-	FindContact(ctx context.Context, ch pipeline.Channel, userKey, convKey string) (pipeline.Contact, error)
+	SignIn(ctx context.Context, ch hearth.Channel, userKey, userName, convKey, tz string) (hearth.Contact, error)
+	FindContact(ctx context.Context, ch hearth.Channel, userKey, convKey string) (hearth.Contact, error)
 }
 
 // Transcript reads a conversation's visible messages after a cursor.
 type Transcript interface {
-	Messages(ctx context.Context, conversationID, after int64, limit int) ([]pipeline.Message, error)
+	Messages(ctx context.Context, conversationID, after int64, limit int) ([]hearth.Message, error)
 }
 
 // Config is what the web chat needs. Inbox, Contacts and Transcript are
@@ -121,7 +122,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	c, err := h.cfg.Contacts.SignIn(r.Context(), pipeline.ChannelWebchat, key, name, key, req.TZ)
+	c, err := h.cfg.Contacts.SignIn(r.Context(), hearth.ChannelWebchat, key, name, key, req.TZ)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -164,14 +165,14 @@ func (h *Handler) postMessage(w http.ResponseWriter, r *http.Request) {
 	if req.ID == "" {
 		external = "msg:" + randomID()
 	}
-	rec, err := h.cfg.Inbox.Accept(r.Context(), pipeline.Inbound{
-		Channel:         pipeline.ChannelWebchat,
+	rec, err := h.cfg.Inbox.Accept(r.Context(), hearth.Inbound{
+		Channel:         hearth.ChannelWebchat,
 		ExternalID:      external,
 		ConversationKey: key,
 		UserKey:         key,
 		UserName:        name,
 		Timezone:        req.TZ,
-		Kind:            pipeline.KindMessage,
+		Kind:            hearth.KindMessage,
 		Text:            req.Text,
 	})
 	if err != nil {
@@ -206,13 +207,13 @@ func (h *Handler) postButton(w http.ResponseWriter, r *http.Request) {
 	}
 	// One click per button: a double click or a second tab is the same
 	// event and is dropped as a duplicate.
-	rec, err := h.cfg.Inbox.Accept(r.Context(), pipeline.Inbound{
-		Channel:         pipeline.ChannelWebchat,
+	rec, err := h.cfg.Inbox.Accept(r.Context(), hearth.Inbound{
+		Channel:         hearth.ChannelWebchat,
 		ExternalID:      "click:" + strconv.FormatInt(req.MessageID, 10) + ":" + req.ButtonID,
 		ConversationKey: key,
 		UserKey:         key,
 		UserName:        c.User.DisplayName,
-		Kind:            pipeline.KindButton,
+		Kind:            hearth.KindButton,
 		MessageID:       req.MessageID,
 		ButtonID:        req.ButtonID,
 	})
@@ -225,12 +226,12 @@ func (h *Handler) postButton(w http.ResponseWriter, r *http.Request) {
 
 // Message is one transcript line as the API shows it.
 type Message struct {
-	ID        int64             `json:"id"`
-	Seq       int64             `json:"seq"`
-	From      pipeline.Author   `json:"from"`
-	Text      string            `json:"text"`
-	Buttons   []pipeline.Button `json:"buttons"`
-	CreatedAt time.Time         `json:"created_at"`
+	ID        int64           `json:"id"`
+	Seq       int64           `json:"seq"`
+	From      hearth.Author   `json:"from"`
+	Text      string          `json:"text"`
+	Buttons   []hearth.Button `json:"buttons"`
+	CreatedAt time.Time       `json:"created_at"`
 }
 
 type messagesResponse struct {
@@ -265,10 +266,10 @@ func (h *Handler) getMessages(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, resp)
 }
 
-func toMessage(m pipeline.Message) Message {
+func toMessage(m hearth.Message) Message {
 	b := m.Buttons
 	if b == nil {
-		b = []pipeline.Button{}
+		b = []hearth.Button{}
 	}
 	return Message{ID: m.ID, Seq: m.Seq, From: m.From, Text: m.Text, Buttons: b, CreatedAt: m.CreatedAt}
 }
@@ -342,9 +343,9 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (h *Handler) contact(w http.ResponseWriter, r *http.Request, key string) (pipeline.Contact, bool) {
-	c, err := h.cfg.Contacts.FindContact(r.Context(), pipeline.ChannelWebchat, key, key)
-	if errors.Is(err, pipeline.ErrNotFound) {
+func (h *Handler) contact(w http.ResponseWriter, r *http.Request, key string) (hearth.Contact, bool) {
+	c, err := h.cfg.Contacts.FindContact(r.Context(), hearth.ChannelWebchat, key, key)
+	if errors.Is(err, hearth.ErrNotFound) {
 		writeError(w, http.StatusBadRequest, "unknown user: sign in first")
 		return c, false
 	}
@@ -358,13 +359,13 @@ func (h *Handler) contact(w http.ResponseWriter, r *http.Request, key string) (p
 // fail maps an error to a status: bad input is the client's to fix, an
 // unreachable database is the client's to retry, anything else is ours.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var invalid *pipeline.InvalidError
+	var invalid *hearth.InvalidError
 	switch {
 	case errors.As(err, &invalid):
 		writeError(w, http.StatusBadRequest, invalid.Reason)
-	case errors.Is(err, pipeline.ErrNotFound):
+	case errors.Is(err, hearth.ErrNotFound):
 		writeError(w, http.StatusBadRequest, "not found")
-	case errors.Is(err, pipeline.ErrUnavailable):
+	case errors.Is(err, hearth.ErrUnavailable):
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, "temporarily unavailable, try again")
 	default:

@@ -16,6 +16,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/webchat"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
@@ -43,9 +44,9 @@ func setup(t testing.TB, dbURL string, work bool) *testBundle {
 	t.Cleanup(st.Close)
 	workers := river.NewWorkers()
 	turns := pipeline.NewTurnWorker(st, pipeline.RequireTimezone(st, acknowledge), nil, nil)
-	turns.Sender = func(pipeline.Channel) (pipeline.Sender, bool) { return webchat.Sender{}, true }
+	turns.Sender = func(hearth.Channel) (pipeline.Sender, bool) { return webchat.Sender{}, true }
 	river.AddWorker(workers, turns)
-	river.AddWorker(workers, pipeline.NewDeliverWorker(st, map[pipeline.Channel]pipeline.Sender{pipeline.ChannelWebchat: webchat.Sender{}}, nil, nil))
+	river.AddWorker(workers, pipeline.NewDeliverWorker(st, map[hearth.Channel]pipeline.Sender{hearth.ChannelWebchat: webchat.Sender{}}, nil, nil))
 	cfg := &river.Config{Workers: workers, TestOnly: true, FetchCooldown: 2 * time.Millisecond, FetchPollInterval: 20 * time.Millisecond}
 	if work {
 		cfg.Queues = map[string]river.QueueConfig{pipeline.QueueTurns: {MaxWorkers: 4}, pipeline.QueueDeliveries: {MaxWorkers: 4}}
@@ -201,7 +202,7 @@ func TestConversationOverTheAPI(t *testing.T) {
 	if msgs, _ := body["messages"].([]any); code != 200 || len(msgs) != 0 {
 		t.Fatalf("after the cursor: %d, %v; want nothing newer", code, body)
 	}
-	c, err := b.store.FindContact(context.Background(), pipeline.ChannelWebchat, "ann", "ann")
+	c, err := b.store.FindContact(context.Background(), hearth.ChannelWebchat, "ann", "ann")
 	if err != nil || c.User.Timezone != "America/New_York" {
 		t.Fatalf("stored user %+v, %v; want the browser's zone", c.User, err)
 	}
@@ -278,13 +279,13 @@ func (s *stream) next(t *testing.T) webchat.Message {
 
 // acknowledge answers every message with its text and two buttons, and a
 // click with the button it was: enough to drive the web chat's whole path.
-var acknowledge = pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
-	if t.Event.Kind == pipeline.KindButton {
+var acknowledge = pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
+	if t.Event.Kind == hearth.KindButton {
 		label := map[string]string{"thanks": "Thanks", "help": "What can you do?"}[t.Event.ButtonID]
-		return []pipeline.Outbound{{Text: fmt.Sprintf("You picked %q.", label)}}, nil
+		return []hearth.Outbound{{Text: fmt.Sprintf("You picked %q.", label)}}, nil
 	}
-	return []pipeline.Outbound{{
+	return []hearth.Outbound{{
 		Text:    fmt.Sprintf("Got it, %s: %q.", t.User.DisplayName, t.Event.Text),
-		Buttons: []pipeline.Button{{ID: "thanks", Label: "Thanks"}, {ID: "help", Label: "What can you do?"}},
+		Buttons: []hearth.Button{{ID: "thanks", Label: "Thanks"}, {ID: "help", Label: "What can you do?"}},
 	}}, nil
 })

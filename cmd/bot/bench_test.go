@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/webchat"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // benchMessages is a mix of what people say: small talk, questions,
@@ -87,7 +87,7 @@ func benchPipeline(b *testing.B, rate float64) {
 				}
 				post(b, client, base+"/api/webchat/messages", fmt.Sprintf(`{"user":%q,"text":%q}`, user, text))
 				for m := range streams[c] {
-					if m.From == pipeline.FromBot {
+					if m.From == hearth.FromBot {
 						break
 					}
 				}

@@ -18,7 +18,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // browserTZ is the zone the headless browser reports; the host's zone is
@@ -99,7 +98,7 @@ func TestBrowserWebchat(t *testing.T) {
 		t.Errorf("sign-in error shown: %q", got)
 	}
 	key := strings.ToLower(name)
-	c, err := app.Store.FindContact(ctx, pipeline.ChannelWebchat, key, key)
+	c, err := app.Store.FindContact(ctx, hearth.ChannelWebchat, key, key)
 	if err != nil {
 		t.Fatalf("find the signed-in contact: %v", err)
 	}

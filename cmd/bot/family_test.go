@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/scheduler"
 )
 
@@ -41,7 +41,7 @@ func TestFamilyScenario(t *testing.T) {
 	}
 	clock := &fakeClock{t: at.Add(-time.Minute)}
 	sched := scheduler.New(scheduler.Config{Store: app.Store, Now: clock.Now,
-		Visible: func(ch pipeline.Channel) bool { return ch == pipeline.ChannelWebchat }})
+		Visible: func(ch hearth.Channel) bool { return ch == hearth.ChannelWebchat }})
 	fireDue(t, app, sched)
 	clock.Set(at)
 	fireDue(t, app, sched)

@@ -75,7 +75,7 @@ func TestInjectionNeverSkipsApproval(t *testing.T) {
 			uid := c.contact().User.ID
 			now := time.Now().In(mustZone(t, "Europe/Berlin"))
 			start := time.Date(now.Year(), now.Month(), now.Day()+1, 10, 0, 0, 0, now.Location())
-			ev, err := app.Store.CreateEvent(ctx, "", hearth.Event{UserID: uid, Title: "Dentist appointment", Start: start, End: start.Add(time.Hour), Description: inj})
+			ev, err := app.Store.CreateEvent(ctx, "", hearth.CalendarEvent{UserID: uid, Title: "Dentist appointment", Start: start, End: start.Add(time.Hour), Description: inj})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +115,7 @@ func TestInjectionNeverSkipsApproval(t *testing.T) {
 
 			// Nothing high-risk ran: the event is there, unchanged; no
 			// stranger invited; no email sent.
-			evs, err := app.Store.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: now.Add(-time.Hour), To: now.AddDate(1, 0, 0), Limit: 50})
+			evs, err := app.Store.FindEvents(ctx, hearth.CalendarEventFilter{UserID: uid, From: now.Add(-time.Hour), To: now.AddDate(1, 0, 0), Limit: 50})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestInjectionNeverSkipsApproval(t *testing.T) {
 	}
 }
 
-func containsEvent(evs []hearth.Event, id int64) bool {
+func containsEvent(evs []hearth.CalendarEvent, id int64) bool {
 	for _, e := range evs {
 		if e.ID == id {
 			return true

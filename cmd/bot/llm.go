@@ -12,6 +12,7 @@ import (
 
 	"github.com/caarlos0/env/v11"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/store"
 )
@@ -119,7 +120,7 @@ func LLMUsage(ctx context.Context, cfg Config, days int, out io.Writer) error {
 	return writeUsage(out, rows)
 }
 
-func writeUsage(out io.Writer, rows []store.DailyUsage) error {
+func writeUsage(out io.Writer, rows []hearth.DailyUsage) error {
 	if len(rows) == 0 {
 		_, err := fmt.Fprintln(out, "no model use recorded")
 		return err

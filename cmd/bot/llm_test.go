@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
-	"github.com/hearthbot/hearth/store"
 )
 
 func TestLLMCheck(t *testing.T) {
@@ -93,9 +93,9 @@ func TestLoadModelConfigNeedsNoDatabase(t *testing.T) {
 func TestWriteUsage(t *testing.T) {
 	var out bytes.Buffer
 	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	if err := writeUsage(&out, []store.DailyUsage{
-		{UserID: 1, User: "Ann", Day: day, UsageTotals: store.UsageTotals{Calls: 3, InputTokens: 900, OutputTokens: 40, CostUSD: 0.0012}},
-		{Day: day, UsageTotals: store.UsageTotals{Calls: 1, InputTokens: 20}},
+	if err := writeUsage(&out, []hearth.DailyUsage{
+		{UserID: 1, User: "Ann", Day: day, UsageTotals: hearth.UsageTotals{Calls: 3, InputTokens: 900, OutputTokens: 40, CostUSD: 0.0012}},
+		{Day: day, UsageTotals: hearth.UsageTotals{Calls: 1, InputTokens: 20}},
 	}); err != nil {
 		t.Fatal(err)
 	}

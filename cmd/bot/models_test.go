@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
 	"github.com/hearthbot/hearth/pipeline/nlu"
-	"github.com/hearthbot/hearth/store"
 )
 
 // brain is a scripted, deterministic model that answers Hearth's three
@@ -130,7 +130,7 @@ func startModelApp(t testing.TB, b *brain, configure func(*Config)) (string, *Ap
 }
 
 // lastTrace is the trace of the chatter's latest turn.
-func (c *chatter) lastTrace() store.Trace {
+func (c *chatter) lastTrace() hearth.Trace {
 	c.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
@@ -146,7 +146,7 @@ func (c *chatter) lastTrace() store.Trace {
 		time.Sleep(5 * time.Millisecond) // polling for the committed trace
 	}
 	c.t.Fatal("no trace")
-	return store.Trace{}
+	return hearth.Trace{}
 }
 
 func TestModelTurns(t *testing.T) {
@@ -269,7 +269,7 @@ func TestModelHangs(t *testing.T) {
 }
 
 func TestFormatTraceModels(t *testing.T) {
-	got := formatTrace(store.Trace{Intent: "chat", ModelCalls: 1, InputTokens: 300, OutputTokens: 20, Models: []store.TraceModel{
+	got := formatTrace(hearth.Trace{Intent: "chat", ModelCalls: 1, InputTokens: 300, OutputTokens: 20, Models: []hearth.TraceModel{
 		{Stage: "intent", Skipped: "confident"},
 		{Stage: "reply", Provider: "openai", Model: "big", Calls: 1, InputTokens: 300, OutputTokens: 20, PromptTokens: 310, Budget: 700, Dropped: 2, CostUSD: 0.0012, Error: "timeout"},
 	}})

@@ -99,7 +99,7 @@ func (c *chatter) reply(what string) webchat.Message {
 			c.cursor = fmt.Sprint(m.Seq)
 			fresh := m.ID > c.lastID
 			c.lastID = max(c.lastID, m.ID)
-			if m.From == pipeline.FromBot && fresh {
+			if m.From == hearth.FromBot && fresh {
 				return m
 			}
 		}
@@ -109,10 +109,10 @@ func (c *chatter) reply(what string) webchat.Message {
 	return webchat.Message{}
 }
 
-func (c *chatter) contact() pipeline.Contact {
+func (c *chatter) contact() hearth.Contact {
 	c.t.Helper()
 	key := strings.ToLower(c.user)
-	ct, err := c.app.Store.FindContact(context.Background(), pipeline.ChannelWebchat, key, key)
+	ct, err := c.app.Store.FindContact(context.Background(), hearth.ChannelWebchat, key, key)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestScenarios(t *testing.T) {
 		}
 		berlin, _ := time.LoadLocation("Europe/Berlin")
 		now := time.Now().In(berlin)
-		evs, err := app.Store.FindEvents(context.Background(), hearth.EventFilter{UserID: ct.User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 8)})
+		evs, err := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: ct.User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 8)})
 		if err != nil || len(evs) != 1 {
 			t.Fatalf("events %+v, %v", evs, err)
 		}
@@ -413,7 +413,7 @@ func TestScenarios(t *testing.T) {
 		c.say("Add dentist appointment tomorrow at 10am to my calendar")
 		r := c.say("Move my dentist appointment tomorrow to 4pm")
 		now := time.Now().UTC()
-		evs, err := app.Store.FindEvents(context.Background(), hearth.EventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 3)})
+		evs, err := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 3)})
 		if err != nil || len(evs) != 1 {
 			t.Fatalf("events %+v, %v", evs, err)
 		}
@@ -424,7 +424,7 @@ func TestScenarios(t *testing.T) {
 		// Without the date, the event is found all the same, wherever the
 		// new time falls.
 		r = c.say("Push the dentist appointment to 3pm")
-		evs, err = app.Store.FindEvents(context.Background(), hearth.EventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 3)})
+		evs, err = app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 3)})
 		if err != nil || len(evs) != 1 {
 			t.Fatalf("events %+v, %v", evs, err)
 		}

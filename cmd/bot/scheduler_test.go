@@ -12,9 +12,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/scheduler"
-	"github.com/hearthbot/hearth/store"
 )
 
 // fakeClock is the scenario's injected time.
@@ -57,7 +55,7 @@ func TestSchedulerScenarios(t *testing.T) {
 	base, app, _ := startApp(t)
 	clock := &fakeClock{t: time.Now()}
 	sched := scheduler.New(scheduler.Config{Store: app.Store, Now: clock.Now,
-		Visible: func(ch pipeline.Channel) bool { return ch == pipeline.ChannelWebchat }})
+		Visible: func(ch hearth.Channel) bool { return ch == hearth.ChannelWebchat }})
 
 	t.Run("a task reminder fires with buttons; Done completes the task, once", func(t *testing.T) {
 		c := newChatter(t, base, app, "Rae", "Europe/Berlin")
@@ -115,7 +113,7 @@ func TestSchedulerScenarios(t *testing.T) {
 		}
 		var at time.Time
 		for _, sc := range up {
-			if sc.Kind == store.ScheduleSnooze {
+			if sc.Kind == hearth.ScheduleSnooze {
 				at = sc.NextAt
 			}
 		}
@@ -175,8 +173,8 @@ func TestSchedulerScenarios(t *testing.T) {
 		mustContain(t, c.say("skip the family section"), "family section out")
 		mustContain(t, c.say("remind me 2 days before deadlines"), "2 days")
 		ct := c.contact()
-		var st store.ScheduleSettings
-		st, err := app.Store.UpdateScheduleSettings(context.Background(), ct.User.ID, store.SettingsUpdate{})
+		var st hearth.ScheduleSettings
+		st, err := app.Store.UpdateScheduleSettings(context.Background(), ct.User.ID, hearth.ScheduleSettingsUpdate{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/hearthbot/hearth"
 	slackadapter "github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/webchat"
@@ -62,7 +63,7 @@ type App struct {
 	Handler  http.Handler
 	// Senders are the deliverers per channel; tests may replace one
 	// before Run.
-	Senders map[pipeline.Channel]pipeline.Sender
+	Senders map[hearth.Channel]pipeline.Sender
 	// Turns is the turn handler; tests may wrap it before Run.
 	Turns pipeline.Handler
 	// Engine runs, approves and undoes actions.
@@ -101,7 +102,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	metrics := pipeline.NewMetrics(reg)
 
 	a := &App{Config: cfg, Log: log, Store: st, Hub: &webchat.Hub{}, Registry: reg}
-	a.Senders = map[pipeline.Channel]pipeline.Sender{pipeline.ChannelWebchat: webchat.Sender{}}
+	a.Senders = map[hearth.Channel]pipeline.Sender{hearth.ChannelWebchat: webchat.Sender{}}
 	classifier, err := nlu.New()
 	if err != nil {
 		st.Close()
@@ -137,7 +138,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.Scheduler = scheduler.New(scheduler.Config{
 		Store: st, Grace: cfg.SchedulerGrace, Interval: cfg.SchedulerInterval,
 		Log: log.With("component", "scheduler"),
-		Visible: func(ch pipeline.Channel) bool {
+		Visible: func(ch hearth.Channel) bool {
 			_, ok := a.Senders[ch].(pipeline.TranscriptSender)
 			return ok
 		},
@@ -166,10 +167,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// The workers look up the sender and handler through the App at work
 	// time, so tests can swap them after Open.
 	a.deliverWorker = pipeline.NewDeliverWorker(st, sendersOf(a), log, metrics)
-	a.turnWorker = pipeline.NewTurnWorker(st, pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
+	a.turnWorker = pipeline.NewTurnWorker(st, pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
 		return a.Turns.HandleTurn(ctx, t)
 	}), log, metrics)
-	a.turnWorker.Sender = func(ch pipeline.Channel) (pipeline.Sender, bool) {
+	a.turnWorker.Sender = func(ch hearth.Channel) (pipeline.Sender, bool) {
 		s, ok := a.Senders[ch]
 		return s, ok
 	}
@@ -221,7 +222,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			st.Close()
 			return nil, fmt.Errorf("telegram (check TELEGRAM_BOT_TOKEN and TELEGRAM_API_URL): %w", err)
 		}
-		a.Senders[pipeline.ChannelTelegram] = a.Telegram
+		a.Senders[hearth.ChannelTelegram] = a.Telegram
 	}
 	if cfg.SlackBotToken != "" {
 		a.Slack, err = slackadapter.New(ctx, slackadapter.Config{
@@ -232,7 +233,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			st.Close()
 			return nil, fmt.Errorf("slack (check SLACK_BOT_TOKEN and SLACK_API_URL): %w", err)
 		}
-		a.Senders[pipeline.ChannelSlack] = a.Slack
+		a.Senders[hearth.ChannelSlack] = a.Slack
 	}
 	a.Handler = a.routes()
 	if cfg.Webchat && cfg.PublicURL != "" {
@@ -241,9 +242,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	return a, nil
 }
 
-func sendersOf(a *App) map[pipeline.Channel]pipeline.Sender {
-	m := map[pipeline.Channel]pipeline.Sender{}
-	for _, ch := range []pipeline.Channel{pipeline.ChannelWebchat, pipeline.ChannelSlack, pipeline.ChannelTelegram} {
+func sendersOf(a *App) map[hearth.Channel]pipeline.Sender {
+	m := map[hearth.Channel]pipeline.Sender{}
+	for _, ch := range []hearth.Channel{hearth.ChannelWebchat, hearth.ChannelSlack, hearth.ChannelTelegram} {
 		m[ch] = lateSender{a: a, ch: ch}
 	}
 	return m
@@ -254,18 +255,18 @@ func sendersOf(a *App) map[pipeline.Channel]pipeline.Sender {
 // can edit.
 type lateSender struct {
 	a  *App
-	ch pipeline.Channel
+	ch hearth.Channel
 }
 
-func (l lateSender) Send(ctx context.Context, d pipeline.Delivery) (string, error) {
+func (l lateSender) Send(ctx context.Context, d hearth.Delivery) (string, error) {
 	s, ok := l.a.Senders[l.ch]
 	if !ok {
-		return "", fmt.Errorf("%w: channel %s is not configured", pipeline.ErrPermanent, l.ch)
+		return "", fmt.Errorf("%w: channel %s is not configured", hearth.ErrPermanent, l.ch)
 	}
 	return s.Send(ctx, d)
 }
 
-func (l lateSender) Edit(ctx context.Context, d pipeline.Delivery) error {
+func (l lateSender) Edit(ctx context.Context, d hearth.Delivery) error {
 	if e, ok := l.a.Senders[l.ch].(pipeline.Editor); ok {
 		return e.Edit(ctx, d)
 	}

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	slackadapter "github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // A Slack user talks to Hearth through the Events API as `bot serve` wires
@@ -70,7 +70,7 @@ func TestSlackEndToEnd(t *testing.T) {
 		t.Fatalf("%d users.info calls on first contact; want 1", n)
 	}
 	// ... and the user's name, so Hearth does not call them "Slack user U…".
-	if c, err := app.Store.FindContact(context.Background(), pipeline.ChannelSlack, "U1", "D123"); err != nil || c.User.DisplayName != "Ann Lee" || c.User.Timezone != "Europe/Berlin" {
+	if c, err := app.Store.FindContact(context.Background(), hearth.ChannelSlack, "U1", "D123"); err != nil || c.User.DisplayName != "Ann Lee" || c.User.Timezone != "Europe/Berlin" {
 		t.Fatalf("stored user %+v (%v); want Ann Lee in Europe/Berlin from users.info", c.User, err)
 	}
 

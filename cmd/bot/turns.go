@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -39,7 +40,7 @@ func TurnsTail(ctx context.Context, cfg Config, n int, out io.Writer) error {
 	return nil
 }
 
-func formatTrace(t store.Trace) string {
+func formatTrace(t hearth.Trace) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s turn=%d conv=%d user=%d intent=%s", t.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), t.EventID, t.ConversationID, t.UserID, t.Intent)
 	if len(t.Domains) > 0 {

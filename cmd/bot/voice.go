@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/voice"
 	"github.com/hearthbot/hearth/pipeline"
 )
@@ -58,7 +59,7 @@ func newTranscriber(ctx context.Context, cfg Config) (pipeline.Transcriber, erro
 func (a *App) voiceConfig(t pipeline.Transcriber) pipeline.VoiceConfig {
 	return pipeline.VoiceConfig{
 		Store: a.Store,
-		Fetcher: func(ch pipeline.Channel) (pipeline.AudioFetcher, bool) {
+		Fetcher: func(ch hearth.Channel) (pipeline.AudioFetcher, bool) {
 			f, ok := a.Senders[ch].(pipeline.AudioFetcher)
 			return f, ok
 		},
@@ -72,7 +73,7 @@ func (a *App) voiceConfig(t pipeline.Transcriber) pipeline.VoiceConfig {
 func (a *App) profileConfig() pipeline.ProfileConfig {
 	return pipeline.ProfileConfig{
 		Store: a.Store,
-		Lookup: func(ch pipeline.Channel) (pipeline.ProfileLookup, bool) {
+		Lookup: func(ch hearth.Channel) (pipeline.ProfileLookup, bool) {
 			p, ok := a.Senders[ch].(pipeline.ProfileLookup)
 			return p, ok
 		},

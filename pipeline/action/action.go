@@ -12,7 +12,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // Kind names what an action does, as "<domain>.<verb>". Kinds are stored
@@ -120,8 +119,8 @@ type (
 	}
 	// EventUpdateArgs is the payload of calendar.update.
 	EventUpdateArgs struct {
-		ID     int64              `json:"id"`
-		Update hearth.EventUpdate `json:"update"`
+		ID     int64                      `json:"id"`
+		Update hearth.CalendarEventUpdate `json:"update"`
 	}
 	// EventRefArgs names one event (calendar.delete).
 	EventRefArgs struct {
@@ -208,7 +207,7 @@ func Schema(k Kind) (*jsonschema.Schema, error) {
 	}
 	r, ok := all[k]
 	if !ok {
-		return nil, pipeline.Invalidf("unknown action kind %q", k)
+		return nil, hearth.Invalidf("unknown action kind %q", k)
 	}
 	return r.Schema(), nil
 }
@@ -223,14 +222,14 @@ func (a Action) Validate() error {
 	}
 	r, ok := all[a.Kind]
 	if !ok {
-		return pipeline.Invalidf("unknown action kind %q", a.Kind)
+		return hearth.Invalidf("unknown action kind %q", a.Kind)
 	}
 	var instance any
 	if err := json.Unmarshal(a.Payload, &instance); err != nil {
-		return pipeline.Invalidf("%s: payload is not JSON: %v", a.Kind, err)
+		return hearth.Invalidf("%s: payload is not JSON: %v", a.Kind, err)
 	}
 	if err := r.Validate(instance); err != nil {
-		return pipeline.Invalidf("%s: %v", a.Kind, err)
+		return hearth.Invalidf("%s: %v", a.Kind, err)
 	}
 	v, err := a.decode()
 	if err != nil {
@@ -238,7 +237,7 @@ func (a Action) Validate() error {
 	}
 	if c, ok := v.(interface{ check() error }); ok {
 		if err := c.check(); err != nil {
-			return pipeline.Invalidf("%s: %v", a.Kind, err)
+			return hearth.Invalidf("%s: %v", a.Kind, err)
 		}
 	}
 	return nil
@@ -247,11 +246,11 @@ func (a Action) Validate() error {
 func (a Action) decode() (any, error) {
 	t, ok := payloadTypes[a.Kind]
 	if !ok {
-		return nil, pipeline.Invalidf("unknown action kind %q", a.Kind)
+		return nil, hearth.Invalidf("unknown action kind %q", a.Kind)
 	}
 	p := reflect.New(t)
 	if err := json.Unmarshal(a.Payload, p.Interface()); err != nil {
-		return nil, pipeline.Invalidf("%s: %v", a.Kind, err)
+		return nil, hearth.Invalidf("%s: %v", a.Kind, err)
 	}
 	return p.Elem().Interface(), nil
 }
@@ -260,7 +259,7 @@ func (a Action) decode() (any, error) {
 func Decode[T any](a Action) (T, error) {
 	var v T
 	if err := json.Unmarshal(a.Payload, &v); err != nil {
-		return v, pipeline.Invalidf("%s: %v", a.Kind, err)
+		return v, hearth.Invalidf("%s: %v", a.Kind, err)
 	}
 	return v, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // Store is what the engine keeps in the database.
@@ -168,13 +168,13 @@ func (e *Engine) perform(ctx context.Context, claimed Record) Record {
 // userReason turns an error into words fit for the user: bad input says
 // why; anything else stays vague, as the details are for the log.
 func userReason(err error) string {
-	var invalid *pipeline.InvalidError
+	var invalid *hearth.InvalidError
 	switch {
 	case errors.As(err, &invalid):
 		return invalid.Reason
-	case errors.Is(err, pipeline.ErrNotFound):
+	case errors.Is(err, hearth.ErrNotFound):
 		return "I couldn't find it any more"
-	case errors.Is(err, pipeline.ErrUnavailable):
+	case errors.Is(err, hearth.ErrUnavailable):
 		return "a service I need is unavailable right now"
 	}
 	return "something went wrong on my side"
@@ -276,7 +276,7 @@ func NewWorker(e *Engine) *Worker { return &Worker{engine: e} }
 // Work runs the action unless it is finished or awaits a decision.
 func (w *Worker) Work(ctx context.Context, job *river.Job[ActionArgs]) error {
 	r, err := w.engine.store.Action(ctx, job.Args.ActionID)
-	if errors.Is(err, pipeline.ErrNotFound) {
+	if errors.Is(err, hearth.ErrNotFound) {
 		return nil
 	}
 	if err != nil {

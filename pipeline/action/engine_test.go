@@ -49,9 +49,9 @@ func setup(t *testing.T) *testBundle {
 func (b *testBundle) newTurn(t *testing.T, user string) action.Turn {
 	t.Helper()
 	inbox := pipeline.NewInbox(b.store, b.client, nil)
-	r, err := inbox.Accept(context.Background(), pipeline.Inbound{
-		Channel: pipeline.ChannelWebchat, ExternalID: user + time.Now().String(), ConversationKey: user, UserKey: user,
-		UserName: user, Timezone: "UTC", Kind: pipeline.KindMessage, Text: "hi",
+	r, err := inbox.Accept(context.Background(), hearth.Inbound{
+		Channel: hearth.ChannelWebchat, ExternalID: user + time.Now().String(), ConversationKey: user, UserKey: user,
+		UserName: user, Timezone: "UTC", Kind: hearth.KindMessage, Text: "hi",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +313,7 @@ func TestUndoLeavesApprovedRiskAlone(t *testing.T) {
 	if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID); !ok || !errors.Is(err, action.ErrNotUndoable) {
 		t.Fatalf("undo of an approved invitation: ok=%v err=%v; want ErrNotUndoable", ok, err)
 	}
-	if events, _ := b.store.FindEvents(ctx, hearth.EventFilter{UserID: b.turn.UserID, From: start.Add(-time.Hour), To: start.Add(2 * time.Hour)}); len(events) != 1 {
+	if events, _ := b.store.FindEvents(ctx, hearth.CalendarEventFilter{UserID: b.turn.UserID, From: start.Add(-time.Hour), To: start.Add(2 * time.Hour)}); len(events) != 1 {
 		t.Fatalf("events after the refused undo: %+v", events)
 	}
 }
@@ -333,7 +333,7 @@ func TestValidateRejectsBadPayloads(t *testing.T) {
 		{Kind: action.TaskCreate, Payload: []byte(`not json`)},
 	}
 	for _, a := range tests {
-		var invalid *pipeline.InvalidError
+		var invalid *hearth.InvalidError
 		if err := a.Validate(); !errors.As(err, &invalid) {
 			t.Errorf("Validate(%s %s) = %v; want an *InvalidError", a.Kind, a.Payload, err)
 		}

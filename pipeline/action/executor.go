@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // Executor carries actions out against the providers, and reverts them.
@@ -83,14 +82,14 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		if err != nil {
 			return nil, nil, err
 		}
-		evs, err := x.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: p.From, To: p.To})
+		evs, err := x.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: uid, From: p.From, To: p.To})
 		return evs, nil, err
 	case CalendarCreate:
 		p, err := Decode[EventCreateArgs](a)
 		if err != nil {
 			return nil, nil, err
 		}
-		e, err := x.Calendar.CreateEvent(ctx, key, hearth.Event{UserID: uid, Title: p.Title, Start: p.Start, End: p.End, AllDay: p.AllDay, Location: p.Location, Attendees: p.Attendees})
+		e, err := x.Calendar.CreateEvent(ctx, key, hearth.CalendarEvent{UserID: uid, Title: p.Title, Start: p.Start, End: p.End, AllDay: p.AllDay, Location: p.Location, Attendees: p.Attendees})
 		return e, nil, err
 	case CalendarUpdate:
 		p, err := Decode[EventUpdateArgs](a)
@@ -135,7 +134,7 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		b, n, err := x.Notes.AppendNote(ctx, key, uid, p.ID, p.Text, p.Items)
 		return n, b, err
 	}
-	return nil, nil, pipeline.Invalidf("unknown action kind %q", a.Kind)
+	return nil, nil, hearth.Invalidf("unknown action kind %q", a.Kind)
 }
 
 // Draft creates (once, keyed by the action) the draft an email.send or
@@ -156,7 +155,7 @@ func (x *Executor) Draft(ctx context.Context, r Record) (hearth.Email, error) {
 		}
 		e.To, e.Subject, e.Body, e.InReplyTo = p.To, p.Subject, p.Body, p.InReplyTo
 	default:
-		return e, pipeline.Invalidf("%s has no draft", r.Action.Kind)
+		return e, hearth.Invalidf("%s has no draft", r.Action.Kind)
 	}
 	return x.Mail.CreateDraft(ctx, r.Key(), e)
 }
@@ -206,21 +205,21 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		}
 		return x.Memories.RestoreMemory(ctx, uid, b.ID)
 	case CalendarCreate:
-		var e hearth.Event
+		var e hearth.CalendarEvent
 		if err := json.Unmarshal(r.Result, &e); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
 		_, err := x.Calendar.DeleteEvent(ctx, uid, e.ID)
 		return err
 	case CalendarUpdate:
-		var b hearth.Event
+		var b hearth.CalendarEvent
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
-		_, _, err := x.Calendar.UpdateEvent(ctx, uid, b.ID, hearth.EventUpdate{Title: &b.Title, Start: &b.Start, End: &b.End, AllDay: &b.AllDay, Location: &b.Location, Attendees: &b.Attendees})
+		_, _, err := x.Calendar.UpdateEvent(ctx, uid, b.ID, hearth.CalendarEventUpdate{Title: &b.Title, Start: &b.Start, End: &b.End, AllDay: &b.AllDay, Location: &b.Location, Attendees: &b.Attendees})
 		return err
 	case CalendarDelete:
-		var b hearth.Event
+		var b hearth.CalendarEvent
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}

@@ -28,11 +28,11 @@ type Tasks interface {
 
 // Calendar is a user's calendar.
 type Calendar interface {
-	CreateEvent(ctx context.Context, key string, e hearth.Event) (hearth.Event, error)
-	UpdateEvent(ctx context.Context, userID, id int64, upd hearth.EventUpdate) (before, after hearth.Event, err error)
-	DeleteEvent(ctx context.Context, userID, id int64) (hearth.Event, error)
+	CreateEvent(ctx context.Context, key string, e hearth.CalendarEvent) (hearth.CalendarEvent, error)
+	UpdateEvent(ctx context.Context, userID, id int64, upd hearth.CalendarEventUpdate) (before, after hearth.CalendarEvent, err error)
+	DeleteEvent(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error)
 	RestoreEvent(ctx context.Context, userID, id int64) error
-	FindEvents(ctx context.Context, f hearth.EventFilter) ([]hearth.Event, error)
+	FindEvents(ctx context.Context, f hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error)
 }
 
 // Notes is a user's notes and lists.

@@ -13,8 +13,8 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/llm"
-	"github.com/hearthbot/hearth/store"
 )
 
 // Queue is the River queue of embedding jobs; one worker is plenty.
@@ -33,9 +33,9 @@ func (Args) InsertOpts() river.InsertOpts { return river.InsertOpts{Queue: Queue
 
 // Store is what the job reads and writes.
 type Store interface {
-	Unembedded(ctx context.Context, model string, limit int) ([]store.Embeddable, error)
-	SaveEmbedding(ctx context.Context, e store.Embeddable, model string, vec []float32) (bool, error)
-	RecordUsage(ctx context.Context, rows []store.Usage) error
+	Unembedded(ctx context.Context, model string, limit int) ([]hearth.Embeddable, error)
+	SaveEmbedding(ctx context.Context, e hearth.Embeddable, model string, vec []float32) (bool, error)
+	RecordUsage(ctx context.Context, rows []hearth.Usage) error
 }
 
 // Worker embeds pending memories and notes.
@@ -98,7 +98,7 @@ func (w *Worker) Run(ctx context.Context) (int, error) {
 			texts[i] = e.Text
 		}
 		vecs, used, err := w.Embedder.Embed(ctx, texts)
-		if rerr := w.Store.RecordUsage(ctx, []store.Usage{{Day: now().UTC(), Stage: "embed", Model: w.Model,
+		if rerr := w.Store.RecordUsage(ctx, []hearth.Usage{{Day: now().UTC(), Stage: "embed", Model: w.Model,
 			Calls: used.Calls, InputTokens: used.InputTokens, Latency: used.Latency, Error: reason(err)}}); rerr != nil && w.Log != nil {
 			w.Log.WarnContext(ctx, "recording embedding usage failed", "error", rerr)
 		}

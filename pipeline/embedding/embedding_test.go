@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/embedding"
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
@@ -23,7 +22,7 @@ func TestEmbedThenRecall(t *testing.T) {
 	emb := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: fake.OpenAIBaseURL(), APIKey: "k", EmbeddingModel: "emb", Dimensions: 256})
 
 	user := func(name string) int64 {
-		c, err := st.SignIn(ctx, pipeline.ChannelWebchat, name, name, name, "UTC")
+		c, err := st.SignIn(ctx, hearth.ChannelWebchat, name, name, name, "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -63,7 +64,7 @@ func AssertNothingStored(t testing.TB, dbURL string) {
 // BotReply stores out as a visible bot message in the conversation of
 // (ch, userKey, convKey), the way a finished turn would, answering its
 // oldest pending event, and returns the message id (for button clicks).
-func BotReply(t testing.TB, st *store.Store, ch pipeline.Channel, userKey, convKey string, out pipeline.Outbound) int64 {
+func BotReply(t testing.TB, st *store.Store, ch hearth.Channel, userKey, convKey string, out hearth.Outbound) int64 {
 	t.Helper()
 	ctx := context.Background()
 	c, err := st.FindContact(ctx, ch, userKey, convKey)
@@ -74,11 +75,11 @@ func BotReply(t testing.TB, st *store.Store, ch pipeline.Channel, userKey, convK
 	if err != nil || !leased || !found {
 		t.Fatalf("lease: leased %v, found %v, %v", leased, found, err)
 	}
-	if _, err := st.CompleteEvent(ctx, ev, "pipelinetest", []pipeline.Outbound{out}, true, func(context.Context, pgx.Tx, []int64) error { return nil }); err != nil {
+	if _, err := st.CompleteEvent(ctx, ev, "pipelinetest", []hearth.Outbound{out}, true, func(context.Context, pgx.Tx, []int64) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	msgs, err := st.Messages(ctx, c.ConversationID, 0, 10)
-	if err != nil || len(msgs) == 0 || msgs[len(msgs)-1].From != pipeline.FromBot {
+	if err != nil || len(msgs) == 0 || msgs[len(msgs)-1].From != hearth.FromBot {
 		t.Fatalf("messages %+v, %v", msgs, err)
 	}
 	return msgs[len(msgs)-1].ID

@@ -8,14 +8,13 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
 
 // History reads a conversation's recent transcript.
 type History interface {
-	RecentMessages(ctx context.Context, conversationID int64, n int) ([]pipeline.Message, error)
+	RecentMessages(ctx context.Context, conversationID int64, n int) ([]hearth.Message, error)
 }
 
 // Sources are the reads the context stage makes; the action providers
@@ -26,7 +25,7 @@ type Sources struct {
 		FindTasks(context.Context, hearth.TaskFilter) ([]hearth.Task, error)
 	}
 	Calendar interface {
-		FindEvents(context.Context, hearth.EventFilter) ([]hearth.Event, error)
+		FindEvents(context.Context, hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error)
 	}
 	Notes interface {
 		FindNotes(context.Context, hearth.NoteFilter) ([]hearth.Note, error)
@@ -47,7 +46,7 @@ const historyTurns = 10
 // detail").
 // recent is the conversation's latest messages, which the intent stage
 // has read already.
-func (s Sources) Gather(ctx context.Context, u Understanding, text string, user pipeline.User, recent []pipeline.Message, now time.Time) (Context, error) {
+func (s Sources) Gather(ctx context.Context, u Understanding, text string, user hearth.User, recent []hearth.Message, now time.Time) (Context, error) {
 	c := Context{Now: now, Location: now.Location(), Recent: recent}
 	var err error
 	domains := map[nlu.Domain]bool{}
@@ -60,7 +59,7 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 		if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100}); err != nil {
 			return c, fmt.Errorf("context: tasks: %w", err)
 		}
-		if c.Events, err = s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: now, To: now.AddDate(0, 0, 7), Limit: 100}); err != nil {
+		if c.Events, err = s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: uid, From: now, To: now.AddDate(0, 0, 7), Limit: 100}); err != nil {
 			return c, fmt.Errorf("context: events: %w", err)
 		}
 	case nlu.AskInfo, nlu.RequestAction:
@@ -76,7 +75,7 @@ func (s Sources) Gather(ctx context.Context, u Understanding, text string, user 
 				// dentist to 3pm"): the event is among the coming month's too.
 				from, to = wider(from, to, now)
 			}
-			if c.Events, err = s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: uid, From: from, To: to, Limit: 100}); err != nil {
+			if c.Events, err = s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: uid, From: from, To: to, Limit: 100}); err != nil {
 				return c, fmt.Errorf("context: events: %w", err)
 			}
 		}

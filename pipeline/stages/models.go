@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/llm"
-	"github.com/hearthbot/hearth/store"
 )
 
 // Models makes the stages use a chat model where the offline engine is
@@ -61,8 +61,8 @@ type Models struct {
 
 // UsageLog is where the model usage of turns is kept.
 type UsageLog interface {
-	RecordUsage(ctx context.Context, rows []store.Usage) error
-	UsageOn(ctx context.Context, userID int64, day time.Time) (store.UsageTotals, error)
+	RecordUsage(ctx context.Context, rows []hearth.Usage) error
+	UsageOn(ctx context.Context, userID int64, day time.Time) (hearth.UsageTotals, error)
 	UsageNoted(ctx context.Context, userID int64, day time.Time, stage string) (bool, error)
 }
 
@@ -158,8 +158,8 @@ type meter struct {
 	// offline is why no model may be used this turn ("" if it may).
 	offline string
 	notice  bool
-	calls   []store.TraceModel
-	usage   []store.Usage
+	calls   []hearth.TraceModel
+	usage   []hearth.Usage
 }
 
 type meterKey struct{}
@@ -189,7 +189,7 @@ func (m *Models) begin(ctx context.Context, t pipeline.Turn, now time.Time) (con
 			noted, err := m.Usage.UsageNoted(ctx, t.User.ID, now, skipBudget)
 			if err == nil && !noted {
 				mt.notice = true
-				mt.usage = append(mt.usage, store.Usage{UserID: t.User.ID, EventID: t.Event.ID, Day: now, Stage: skipBudget})
+				mt.usage = append(mt.usage, hearth.Usage{UserID: t.User.ID, EventID: t.Event.ID, Day: now, Stage: skipBudget})
 			}
 		}
 	}
@@ -198,9 +198,9 @@ func (m *Models) begin(ctx context.Context, t pipeline.Turn, now time.Time) (con
 
 // finish writes the turn's model accounting into its trace, stores its
 // usage, and adds the budget notice to the reply when due.
-func (m *Models) finish(ctx context.Context, mt *meter, tr *store.Trace, text string) string {
+func (m *Models) finish(ctx context.Context, mt *meter, tr *hearth.Trace, text string) string {
 	mt.mu.Lock()
-	calls, usage := append([]store.TraceModel(nil), mt.calls...), append([]store.Usage(nil), mt.usage...)
+	calls, usage := append([]hearth.TraceModel(nil), mt.calls...), append([]hearth.Usage(nil), mt.usage...)
 	notice := mt.notice
 	mt.mu.Unlock()
 	tr.Models = calls
@@ -227,7 +227,7 @@ func (m *Models) finish(ctx context.Context, mt *meter, tr *store.Trace, text st
 func skip(ctx context.Context, stage, why string) {
 	if mt := meterOf(ctx); mt != nil {
 		mt.mu.Lock()
-		mt.calls = append(mt.calls, store.TraceModel{Stage: stage, Skipped: why})
+		mt.calls = append(mt.calls, hearth.TraceModel{Stage: stage, Skipped: why})
 		mt.mu.Unlock()
 	}
 }
@@ -264,7 +264,7 @@ func (m *Models) ask(ctx context.Context, p prompt) (llm.Response, error) {
 		chat = m.Fast
 	}
 	resp, err := chat.Complete(cctx, p.req)
-	tm := store.TraceModel{Stage: p.stage, Provider: resp.Provider, Model: resp.Model, Calls: resp.Usage.Calls,
+	tm := hearth.TraceModel{Stage: p.stage, Provider: resp.Provider, Model: resp.Model, Calls: resp.Usage.Calls,
 		PromptTokens: p.tokens, Budget: p.budget, Dropped: p.dropped,
 		InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens, LatencyMS: resp.Usage.Latency.Milliseconds()}
 	if err != nil {
@@ -277,7 +277,7 @@ func (m *Models) ask(ctx context.Context, p prompt) (llm.Response, error) {
 	if model == "" {
 		model = p.req.Model
 	}
-	u := store.Usage{UserID: mt.userID, EventID: mt.eventID, Day: mt.day, Stage: p.stage, Provider: resp.Provider, Model: model,
+	u := hearth.Usage{UserID: mt.userID, EventID: mt.eventID, Day: mt.day, Stage: p.stage, Provider: resp.Provider, Model: model,
 		Calls: resp.Usage.Calls, InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
 		Latency: resp.Usage.Latency, CostUSD: m.Prices.Cost(model, resp.Usage.InputTokens, resp.Usage.OutputTokens), Error: tm.Error}
 	tm.CostUSD = u.CostUSD

@@ -52,8 +52,8 @@ func eventRef(text string, c Context) string {
 // upcoming ones and, when the user named a date, the ones on that date
 // (and at that time, when they named one: "my 10am tomorrow"). An empty
 // ref matches the events the date and time alone name.
-func matchEvents(ref string, when *timex.Match, c Context) []hearth.Event {
-	pick := func(evs []hearth.Event) []hearth.Event {
+func matchEvents(ref string, when *timex.Match, c Context) []hearth.CalendarEvent {
+	pick := func(evs []hearth.CalendarEvent) []hearth.CalendarEvent {
 		if ref == "" {
 			return evs
 		}
@@ -61,13 +61,13 @@ func matchEvents(ref string, when *timex.Match, c Context) []hearth.Event {
 		for i, e := range evs {
 			titles[i] = e.Title
 		}
-		var out []hearth.Event
+		var out []hearth.CalendarEvent
 		for _, i := range bestMatches(ref, titles) {
 			out = append(out, evs[i])
 		}
 		return out
 	}
-	var upcoming []hearth.Event
+	var upcoming []hearth.CalendarEvent
 	for _, e := range c.Events {
 		if c.Now.IsZero() || e.End.After(c.Now) {
 			upcoming = append(upcoming, e)
@@ -80,8 +80,8 @@ func matchEvents(ref string, when *timex.Match, c Context) []hearth.Event {
 	if when == nil || len(hits) <= 1 && ref != "" {
 		return hits
 	}
-	keep := func(ok func(hearth.Event) bool) {
-		var same []hearth.Event
+	keep := func(ok func(hearth.CalendarEvent) bool) {
+		var same []hearth.CalendarEvent
 		for _, e := range hits {
 			if ok(e) {
 				same = append(same, e)
@@ -96,11 +96,11 @@ func matchEvents(ref string, when *timex.Match, c Context) []hearth.Event {
 	if when.Kind == timex.Interval {
 		day = midnightIn(when.From, z)
 	}
-	keep(func(e hearth.Event) bool { return midnightIn(e.Start, z).Equal(day) })
+	keep(func(e hearth.CalendarEvent) bool { return midnightIn(e.Start, z).Equal(day) })
 	if when.Kind == timex.Value && when.Grain < timex.Day {
 		// "my 10am": the event that starts then (fixClock: "my 3" is 3 PM).
 		at := fixClock(when.Value.In(z), when.Text, false)
-		keep(func(e hearth.Event) bool { return e.Start.Equal(at) || e.Start.Equal(when.Value) })
+		keep(func(e hearth.CalendarEvent) bool { return e.Start.Equal(at) || e.Start.Equal(when.Value) })
 	}
 	return hits
 }
@@ -135,7 +135,7 @@ func planEventDelete(in PlanInput, text string) (Plan, error) {
 }
 
 // eventLabel names an event on a button: its title and when it starts.
-func eventLabel(e hearth.Event, c Context) string {
+func eventLabel(e hearth.CalendarEvent, c Context) string {
 	return e.Title + " (" + formatWhen(e.Start, e.AllDay, c) + ")"
 }
 
@@ -190,7 +190,7 @@ func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
 		if !ok {
 			return p, needDetails("a time to move it to")
 		}
-		upd := hearth.EventUpdate{Start: &start, End: &end}
+		upd := hearth.CalendarEventUpdate{Start: &start, End: &end}
 		if allDay != e.AllDay {
 			upd.AllDay = &allDay
 		}
@@ -225,7 +225,7 @@ func isFiller(ref string) bool {
 // movedTimes places event e at the time m names, keeping its length: a
 // new date alone keeps its time of day, and a time of day alone ("to
 // 4pm") keeps its date.
-func movedTimes(e hearth.Event, m *timex.Match, text string, c Context) (start, end time.Time, allDay, ok bool) {
+func movedTimes(e hearth.CalendarEvent, m *timex.Match, text string, c Context) (start, end time.Time, allDay, ok bool) {
 	z := userZone(c)
 	length := e.End.Sub(e.Start)
 	if length <= 0 || e.AllDay {

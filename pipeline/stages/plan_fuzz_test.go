@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth"
 )
 
 // FuzzPlan runs the classifier and then every planner (not only the
@@ -47,7 +47,7 @@ func FuzzPlan(f *testing.F) {
 		c := fixture
 		c.Now = now
 		res := planTestClassifier.Classify(text, nil, now)
-		in := PlanInput{Text: text, Understanding: res, User: pipeline.User{DisplayName: "Alex"}, Context: c}
+		in := PlanInput{Text: text, Understanding: res, User: hearth.User{DisplayName: "Alex"}, Context: c}
 		var outcomes []Outcome
 		for d, p := range ps {
 			plan, err := p.Plan(context.Background(), in)

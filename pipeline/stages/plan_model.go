@@ -231,7 +231,7 @@ func relabel(a action.Action, c Context) (action.Action, error) {
 		if err != nil {
 			return a, err
 		}
-		if i := slices.IndexFunc(c.Events, func(e hearth.Event) bool { return e.ID == p.ID }); i >= 0 {
+		if i := slices.IndexFunc(c.Events, func(e hearth.CalendarEvent) bool { return e.ID == p.ID }); i >= 0 {
 			p.Title = c.Events[i].Title
 		}
 		return action.New(a.Kind, p)
@@ -253,7 +253,7 @@ func knownID(k action.Kind, id int64, c Context) bool {
 	case "task":
 		return slices.ContainsFunc(c.Tasks, func(t hearth.Task) bool { return t.ID == id })
 	case "calendar":
-		return slices.ContainsFunc(c.Events, func(e hearth.Event) bool { return e.ID == id })
+		return slices.ContainsFunc(c.Events, func(e hearth.CalendarEvent) bool { return e.ID == id })
 	case "memory":
 		return slices.ContainsFunc(c.Memories, func(m hearth.Memory) bool { return m.ID == id })
 	case "note":

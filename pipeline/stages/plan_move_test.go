@@ -19,34 +19,34 @@ func TestPlanEventMoveKeepsItsDate(t *testing.T) {
 	t.Parallel()
 	z := mustZone(t, "America/New_York")
 	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
-	dentist := hearth.Event{ID: 40, Title: "Dentist appointment", Start: at(11, 10, 0), End: at(11, 11, 0)}
-	later := hearth.Event{ID: 41, Title: "Dentist appointment", Start: at(17, 10, 0), End: at(17, 11, 0)}
-	lunch := hearth.Event{ID: 42, Title: "Lunch with Sam", Start: at(11, 12, 30), End: at(11, 13, 30)}
-	meeting := hearth.Event{ID: 43, Title: "Team meeting", Start: at(12, 14, 0), End: at(12, 14, 30)}
+	dentist := hearth.CalendarEvent{ID: 40, Title: "Dentist appointment", Start: at(11, 10, 0), End: at(11, 11, 0)}
+	later := hearth.CalendarEvent{ID: 41, Title: "Dentist appointment", Start: at(17, 10, 0), End: at(17, 11, 0)}
+	lunch := hearth.CalendarEvent{ID: 42, Title: "Lunch with Sam", Start: at(11, 12, 30), End: at(11, 13, 30)}
+	meeting := hearth.CalendarEvent{ID: 43, Title: "Team meeting", Start: at(12, 14, 0), End: at(12, 14, 30)}
 	tests := []struct {
 		text      string
 		now       time.Time
-		events    []hearth.Event
+		events    []hearth.CalendarEvent
 		id        int64
 		start     time.Time
 		wantClock time.Duration // the event's length is kept
 	}{
-		{"move my dentist appointment tomorrow to 4pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
-		{"Move my dentist appointment tomorrow to 4pm", at(10, 17, 30), []hearth.Event{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
-		{"move my dentist appointment tomorrow to 4pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 16, 0), time.Hour},
-		{"push the dentist appointment to 4pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
-		{"push the dentist appointment to 8am", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(11, 8, 0), time.Hour},
-		{"move the dentist appointment to Friday at 4", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(13, 16, 0), time.Hour},
-		{"move my dentist appointment to Friday at 4pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(13, 16, 0), time.Hour},
-		{"move my dentist appointment tomorrow to Friday", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(13, 10, 0), time.Hour},
-		{"move tomorrow's dentist appointment to 4pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 16, 0), time.Hour},
-		{"reschedule my 10am appointment tomorrow to 3pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
-		{"move the dentist appointment to Friday", at(10, 9, 0), []hearth.Event{dentist, lunch}, 40, at(13, 10, 0), time.Hour},
-		{"move tomorrow's 10am appointment to 3pm", at(10, 9, 0), []hearth.Event{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
-		{"move my 12:30 tomorrow to 1pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
-		{"move the meeting to 3pm", at(10, 9, 0), []hearth.Event{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
-		{"reschedule my 2pm meeting on Thursday to 3pm", at(10, 9, 0), []hearth.Event{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
-		{"move lunch with Sam to 1pm", at(10, 9, 0), []hearth.Event{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+		{"move my dentist appointment tomorrow to 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"Move my dentist appointment tomorrow to 4pm", at(10, 17, 30), []hearth.CalendarEvent{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"move my dentist appointment tomorrow to 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"push the dentist appointment to 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"push the dentist appointment to 8am", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(11, 8, 0), time.Hour},
+		{"move the dentist appointment to Friday at 4", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(13, 16, 0), time.Hour},
+		{"move my dentist appointment to Friday at 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(13, 16, 0), time.Hour},
+		{"move my dentist appointment tomorrow to Friday", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(13, 10, 0), time.Hour},
+		{"move tomorrow's dentist appointment to 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"reschedule my 10am appointment tomorrow to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
+		{"move the dentist appointment to Friday", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(13, 10, 0), time.Hour},
+		{"move tomorrow's 10am appointment to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
+		{"move my 12:30 tomorrow to 1pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+		{"move the meeting to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
+		{"reschedule my 2pm meeting on Thursday to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
+		{"move lunch with Sam to 1pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -65,9 +65,9 @@ func TestPlanEventMoveKeepsItsDate(t *testing.T) {
 }
 
 // eventList is a fake calendar: the events it holds, all of them.
-type eventList []hearth.Event
+type eventList []hearth.CalendarEvent
 
-func (l eventList) FindEvents(context.Context, hearth.EventFilter) ([]hearth.Event, error) {
+func (l eventList) FindEvents(context.Context, hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error) {
 	return l, nil
 }
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 )
@@ -47,7 +46,7 @@ func planFixture(t testing.TB) Context {
 			{ID: 4, Title: "Buy birthday present for John", Status: hearth.TaskOpen},
 			{ID: 5, Title: "Renew passport", Status: hearth.TaskDone},
 		},
-		Events: []hearth.Event{
+		Events: []hearth.CalendarEvent{
 			{ID: 10, Title: "Dentist appointment", Start: at(13, 9, 0), End: at(13, 10, 0)},
 			{ID: 11, Title: "Team meeting", Start: at(11, 14, 0), End: at(11, 15, 0)},
 			{ID: 12, Title: "Team meeting", Start: at(12, 14, 0), End: at(12, 15, 0)},
@@ -78,7 +77,7 @@ type plannedTurn struct {
 func planText(t testing.TB, text string, c Context) plannedTurn {
 	t.Helper()
 	res := planTestClassifier.Classify(text, nil, c.Now)
-	in := PlanInput{Text: text, Understanding: res, User: pipeline.User{ID: 1, DisplayName: "Alex Kim", Timezone: "America/New_York"}, Context: c}
+	in := PlanInput{Text: text, Understanding: res, User: hearth.User{ID: 1, DisplayName: "Alex Kim", Timezone: "America/New_York"}, Context: c}
 	out := plannedTurn{res: res}
 	ps := Planners()
 	for _, d := range res.Domains {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/llm"
-	"github.com/hearthbot/hearth/store"
 )
 
 // Recall finds memories and notes by their words (the store's full-text
@@ -106,14 +105,14 @@ func mixNearest[T any](ctx context.Context, r Recall, userID int64, query string
 	defer cancel()
 	vecs, used, err := r.Embedder.Embed(ectx, []string{query})
 	if mt != nil && used.Calls > 0 {
-		u := store.Usage{UserID: mt.userID, EventID: mt.eventID, Day: mt.day, Stage: "embed", Model: r.Model,
+		u := hearth.Usage{UserID: mt.userID, EventID: mt.eventID, Day: mt.day, Stage: "embed", Model: r.Model,
 			Calls: used.Calls, InputTokens: used.InputTokens, Latency: used.Latency}
 		if err != nil {
 			u.Error = llm.Reason(err)
 		}
 		mt.mu.Lock()
 		mt.usage = append(mt.usage, u)
-		mt.calls = append(mt.calls, store.TraceModel{Stage: "embed", Model: r.Model, Calls: used.Calls, InputTokens: used.InputTokens, LatencyMS: used.Latency.Milliseconds(), Error: u.Error})
+		mt.calls = append(mt.calls, hearth.TraceModel{Stage: "embed", Model: r.Model, Calls: used.Calls, InputTokens: used.InputTokens, LatencyMS: used.Latency.Milliseconds(), Error: u.Error})
 		mt.mu.Unlock()
 	}
 	if err != nil || len(vecs) != 1 {

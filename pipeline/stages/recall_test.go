@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/embedding"
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
@@ -29,7 +28,7 @@ func TestRecallNotes(t *testing.T) {
 	emb := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: fake.OpenAIBaseURL(), APIKey: "k", EmbeddingModel: "emb", Dimensions: 256})
 
 	user := func(name string) int64 {
-		c, err := st.SignIn(ctx, pipeline.ChannelWebchat, name, name, name, "UTC")
+		c, err := st.SignIn(ctx, hearth.ChannelWebchat, name, name, name, "UTC")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +104,7 @@ func TestRecallNotes(t *testing.T) {
 		t.Run("context "+tt.name, func(t *testing.T) {
 			src := stages.Sources{Tasks: st, Calendar: st, Notes: tt.notes, Memories: st, Mail: st}
 			u := nlu.Result{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Keep}}
-			c, err := src.Gather(ctx, u, tt.text, pipeline.User{ID: alice}, nil, time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC))
+			c, err := src.Gather(ctx, u, tt.text, hearth.User{ID: alice}, nil, time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC))
 			if err != nil {
 				t.Fatal(err)
 			}

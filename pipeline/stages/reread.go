@@ -171,7 +171,7 @@ func (s Sources) EventMove(ctx context.Context, u Understanding, text string, us
 		return u, nil
 	}
 	from, to := wider(now, now, now)
-	events, err := s.Calendar.FindEvents(ctx, hearth.EventFilter{UserID: userID, From: from, To: to, Limit: 100})
+	events, err := s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: userID, From: from, To: to, Limit: 100})
 	if err != nil {
 		return u, fmt.Errorf("context: events to move: %w", err)
 	}

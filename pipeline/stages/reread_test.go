@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 )
@@ -73,7 +72,7 @@ func TestDoneStatementCompletesTask(t *testing.T) {
 				}
 				if u.Intent == nlu.RequestAction && len(u.Domains) > 0 && u.Domains[0] == nlu.Task {
 					c := Context{Now: now, Location: z, Tasks: tasks}
-					p, _ := planTask(context.Background(), PlanInput{Text: tt.text, Understanding: u, User: pipeline.User{ID: 1}, Context: c})
+					p, _ := planTask(context.Background(), PlanInput{Text: tt.text, Understanding: u, User: hearth.User{ID: 1}, Context: c})
 					for _, a := range p.Actions {
 						if a.Kind == action.TaskComplete {
 							t.Fatalf("completed a task: %+v", p.Actions)
@@ -86,7 +85,7 @@ func TestDoneStatementCompletesTask(t *testing.T) {
 				t.Fatalf("understood %s %v, want a task request", u.Intent, u.Domains)
 			}
 			c := Context{Now: now, Location: z, Tasks: tasks}
-			p, err := planTask(context.Background(), PlanInput{Text: tt.text, Understanding: u, User: pipeline.User{ID: 1}, Context: c})
+			p, err := planTask(context.Background(), PlanInput{Text: tt.text, Understanding: u, User: hearth.User{ID: 1}, Context: c})
 			if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.TaskComplete {
 				t.Fatalf("plan %+v, %v; want one task.complete", p, err)
 			}

@@ -243,7 +243,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 	case action.CalendarUpdate:
 		p, _ := action.Decode[action.EventUpdateArgs](o.Action)
 		name := "the event"
-		if e, ok := o.Result.(hearth.Event); ok && e.Title != "" {
+		if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Title != "" {
 			name = e.Title
 		} else if p.Update.Title != nil {
 			name = *p.Update.Title
@@ -263,7 +263,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		t.past, t.verb = "removed "+name+" from your calendar", "cancel "+name
 	case action.CalendarList:
 		t.past, t.verb = "checked your calendar", "check your calendar"
-		if evs, ok := o.Result.([]hearth.Event); ok {
+		if evs, ok := o.Result.([]hearth.CalendarEvent); ok {
 			t.alone = []string{eventsSentence(evs, "coming up", c)}
 		}
 	case action.EmailDraft, action.EmailSend:

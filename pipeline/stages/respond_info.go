@@ -102,7 +102,7 @@ func questionSpan(in RespondInput) askSpan {
 
 func (r *TemplateResponder) answerCalendar(in RespondInput) string {
 	sp := questionSpan(in)
-	var evs []hearth.Event
+	var evs []hearth.CalendarEvent
 	for _, e := range in.Context.Events {
 		if e.Start.Before(sp.to) && e.End.After(sp.from) || e.Start.Equal(sp.from) {
 			evs = append(evs, e)
@@ -121,16 +121,16 @@ func (r *TemplateResponder) answerCalendar(in RespondInput) string {
 
 // eventsSentence lists events: "You have 3 things tomorrow: 9:00 AM
 // Dentist, …".
-func eventsSentence(evs []hearth.Event, label string, c Context) string {
+func eventsSentence(evs []hearth.CalendarEvent, label string, c Context) string {
 	return eventsSentenceSpan(evs, askSpan{label: label}, c)
 }
 
-func eventsSentenceSpan(evs []hearth.Event, sp askSpan, c Context) string {
+func eventsSentenceSpan(evs []hearth.CalendarEvent, sp askSpan, c Context) string {
 	if len(evs) == 0 {
 		return "Nothing on your calendar " + sp.label + "."
 	}
 	evs = slices.Clone(evs)
-	slices.SortStableFunc(evs, func(a, b hearth.Event) int { return a.Start.Compare(b.Start) })
+	slices.SortStableFunc(evs, func(a, b hearth.CalendarEvent) int { return a.Start.Compare(b.Start) })
 	items := make([]string, len(evs))
 	for i, e := range evs {
 		switch {

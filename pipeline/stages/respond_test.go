@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 )
@@ -29,7 +28,7 @@ func respondTo(t testing.TB, in RespondInput) string {
 		in.Understanding = planTestClassifier.Classify(in.Text, nil, in.Context.Now)
 	}
 	if in.User.DisplayName == "" {
-		in.User = pipeline.User{ID: 1, DisplayName: "Alex Kim"}
+		in.User = hearth.User{ID: 1, DisplayName: "Alex Kim"}
 	}
 	r := NewTemplateResponder(func(string, int) int { return 0 })
 	got, err := r.Respond(context.Background(), in)

@@ -17,7 +17,6 @@ import (
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
-	"github.com/hearthbot/hearth/store"
 )
 
 // Classifier adapts the offline classifier to the Intent stage.
@@ -37,8 +36,8 @@ type State interface {
 	AnswerQuestion(ctx context.Context, id int64) (bool, error)
 	EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) ([]int64, error)
 	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
-	SaveTrace(ctx context.Context, t store.Trace) error
-	SaveTraceTx(ctx context.Context, tx pgx.Tx, t store.Trace) error
+	SaveTrace(ctx context.Context, t hearth.Trace) error
+	SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error
 }
 
 // Config assembles a Runner. Every field but Log and Now is required.
@@ -80,8 +79,8 @@ type turnState struct {
 	t       pipeline.Turn
 	now     time.Time
 	start   time.Time
-	trace   store.Trace
-	buttons []pipeline.Button
+	trace   hearth.Trace
+	buttons []hearth.Button
 }
 
 func (s *turnState) lap(stage string, since time.Time) time.Time {
@@ -91,14 +90,14 @@ func (s *turnState) lap(stage string, since time.Time) time.Time {
 }
 
 // HandleTurn runs one turn and leaves its trace.
-func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pipeline.Outbound, error) {
+func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
 	loc, err := pipeline.LoadTimezone(t.User.Timezone)
 	if err != nil {
 		return nil, fmt.Errorf("turn %d: %w", t.Event.ID, err)
 	}
-	st := &turnState{t: t, now: r.cfg.Now().In(loc), start: time.Now(), trace: store.Trace{
+	st := &turnState{t: t, now: r.cfg.Now().In(loc), start: time.Now(), trace: hearth.Trace{
 		EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
-		Timings: map[string]int64{}, Actions: []store.TraceAction{},
+		Timings: map[string]int64{}, Actions: []hearth.TraceAction{},
 	}}
 	var models *meter
 	if r.cfg.Models != nil {
@@ -106,10 +105,10 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pipeline.Ou
 	}
 	var text string
 	switch t.Event.Kind {
-	case pipeline.KindButton:
+	case hearth.KindButton:
 		st.trace.Intent = "button"
 		text, err = r.button(ctx, st)
-	case pipeline.KindUnsupported:
+	case hearth.KindUnsupported:
 		st.trace.Intent = "unsupported"
 		text = unsupportedReply(t.Event.Text)
 	default:
@@ -128,7 +127,7 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]pipeline.Ou
 			r.cfg.Log.WarnContext(ctx, "saving the turn trace failed", "turn_id", t.Event.ID, "error", err)
 		}
 	}
-	return []pipeline.Outbound{{Text: text, Buttons: st.buttons}}, nil
+	return []hearth.Outbound{{Text: text, Buttons: st.buttons}}, nil
 }
 
 func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
@@ -266,7 +265,7 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action) (
 	ev := st.t.Event
 	recs, err := r.cfg.Engine.Run(ctx, action.Turn{EventID: ev.ID, ConversationID: ev.ConversationID, UserID: st.t.User.ID}, plan)
 	if err != nil {
-		var invalid *pipeline.InvalidError
+		var invalid *hearth.InvalidError
 		if errors.As(err, &invalid) {
 			return []Outcome{{Action: plan[0], Status: Failed, Error: invalid.Reason}}, nil
 		}
@@ -282,10 +281,10 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action) (
 			o.Status = AwaitingApproval
 			id := strconv.FormatInt(rec.ApprovalID, 10)
 			st.buttons = append(st.buttons,
-				pipeline.Button{ID: "approve:" + id, Label: "Approve"},
-				pipeline.Button{ID: "cancel:" + id, Label: "Cancel"})
+				hearth.Button{ID: "approve:" + id, Label: "Approve"},
+				hearth.Button{ID: "cancel:" + id, Label: "Cancel"})
 			if rec.Action.Kind == action.EmailSend {
-				st.buttons = append(st.buttons, pipeline.Button{ID: "edit:" + id, Label: "Edit"})
+				st.buttons = append(st.buttons, hearth.Button{ID: "edit:" + id, Label: "Edit"})
 			}
 		default:
 			o.Status = Failed
@@ -293,7 +292,7 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action) (
 				o.Error = "it didn't go through"
 			}
 		}
-		st.trace.Actions = append(st.trace.Actions, store.TraceAction{Kind: string(rec.Action.Kind), Status: string(o.Status), Error: o.Error})
+		st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(o.Status), Error: o.Error})
 		outs = append(outs, o)
 	}
 	return outs, nil
@@ -316,7 +315,7 @@ func (r *Runner) ask(ctx context.Context, st *turnState, q Question) error {
 		return err
 	}
 	for i, o := range q.Options {
-		st.buttons = append(st.buttons, pipeline.Button{ID: fmt.Sprintf("opt:%d:%d", qid, i+1), Label: o.Label})
+		st.buttons = append(st.buttons, hearth.Button{ID: fmt.Sprintf("opt:%d:%d", qid, i+1), Label: o.Label})
 	}
 	return nil
 }
@@ -376,7 +375,7 @@ func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
 		}
 		var q Question
 		open, err := r.cfg.State.Question(ctx, st.t.Event.ConversationID, st.t.User.ID, qid, &q)
-		if errors.Is(err, pipeline.ErrNotFound) || n < 1 || n > len(q.Options) {
+		if errors.Is(err, hearth.ErrNotFound) || n < 1 || n > len(q.Options) {
 			return "I don't recognise that button.", nil
 		}
 		if err != nil {
@@ -405,12 +404,12 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 		return "That request expired, so I didn't do it. Ask me again if you still want it.", nil
 	case errors.Is(err, action.ErrTampered):
 		return "Something about that request changed after you saw it, so I didn't do it. Please ask again.", nil
-	case errors.Is(err, pipeline.ErrNotFound):
+	case errors.Is(err, hearth.ErrNotFound):
 		return "I can't find that request any more.", nil
 	case err != nil:
 		return "", err
 	}
-	st.trace.Actions = append(st.trace.Actions, store.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error})
+	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error})
 	button := "approve:" + strconv.FormatInt(approvalID, 10)
 	if !approve {
 		r.editPrompt(ctx, st, button, "✖ Cancelled.")
@@ -466,7 +465,7 @@ func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
 	case !ok:
 		return "There's nothing for me to undo.", nil
 	}
-	st.trace.Actions = append(st.trace.Actions, store.TraceAction{Kind: "undo:" + string(rec.Action.Kind), Status: "done"})
+	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: "undo:" + string(rec.Action.Kind), Status: "done"})
 	return "Undone: " + describe(rec.Action, decodeResult(rec)) + ".", nil
 }
 
@@ -522,7 +521,7 @@ func describe(a action.Action, result any) string {
 	switch v := result.(type) {
 	case hearth.Task:
 		return fmt.Sprintf("the task %q", v.Title)
-	case hearth.Event:
+	case hearth.CalendarEvent:
 		return fmt.Sprintf("the event %q", v.Title)
 	case hearth.Memory:
 		return fmt.Sprintf("the memory %q", v.Content)
@@ -545,9 +544,9 @@ func decodeResult(r action.Record) any {
 	case action.TaskCreate, action.TaskUpdate, action.TaskComplete, action.TaskDelete:
 		v = &hearth.Task{}
 	case action.CalendarCreate, action.CalendarUpdate, action.CalendarDelete:
-		v = &hearth.Event{}
+		v = &hearth.CalendarEvent{}
 	case action.CalendarList:
-		v = &[]hearth.Event{}
+		v = &[]hearth.CalendarEvent{}
 	case action.MemoryStore, action.MemoryUpdate, action.MemoryForget:
 		v = &hearth.Memory{}
 	case action.NoteCreate, action.NoteAppend:
@@ -563,9 +562,9 @@ func decodeResult(r action.Record) any {
 	switch p := v.(type) {
 	case *hearth.Task:
 		return *p
-	case *hearth.Event:
+	case *hearth.CalendarEvent:
 		return *p
-	case *[]hearth.Event:
+	case *[]hearth.CalendarEvent:
 		return *p
 	case *hearth.Memory:
 		return *p
@@ -579,13 +578,13 @@ func decodeResult(r action.Record) any {
 
 // toTurns gives the classifier the conversation before this message, with
 // the options each bot message offered.
-func toTurns(msgs []pipeline.Message, current string) []nlu.Turn {
-	if n := len(msgs); n > 0 && msgs[n-1].From == pipeline.FromUser && msgs[n-1].Text == current {
+func toTurns(msgs []hearth.Message, current string) []nlu.Turn {
+	if n := len(msgs); n > 0 && msgs[n-1].From == hearth.FromUser && msgs[n-1].Text == current {
 		msgs = msgs[:n-1]
 	}
 	turns := make([]nlu.Turn, 0, len(msgs))
 	for _, m := range msgs {
-		t := nlu.Turn{FromBot: m.From == pipeline.FromBot, Text: m.Text}
+		t := nlu.Turn{FromBot: m.From == hearth.FromBot, Text: m.Text}
 		for _, b := range m.Buttons {
 			t.Options = append(t.Options, b.Label)
 		}

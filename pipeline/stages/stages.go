@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 )
@@ -29,9 +28,9 @@ type Context struct {
 	// Now is the turn's instant in the user's zone.
 	Now      time.Time
 	Location *time.Location
-	Recent   []pipeline.Message
+	Recent   []hearth.Message
 	Tasks    []hearth.Task
-	Events   []hearth.Event
+	Events   []hearth.CalendarEvent
 	Memories []hearth.Memory
 	// Notes are the notes the message's words or meaning found (the
 	// first NotesFound of them, best first), then the most recently
@@ -45,7 +44,7 @@ type Context struct {
 type PlanInput struct {
 	Text          string
 	Understanding Understanding
-	User          pipeline.User
+	User          hearth.User
 	Context       Context
 }
 
@@ -111,7 +110,7 @@ type Outcome struct {
 type RespondInput struct {
 	Text          string
 	Understanding Understanding
-	User          pipeline.User
+	User          hearth.User
 	Context       Context
 	Outcomes      []Outcome
 	Question      *Question

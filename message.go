@@ -1,4 +1,4 @@
-package pipeline
+package hearth
 
 import (
 	"encoding/json"
@@ -94,8 +94,8 @@ type User struct {
 	Timezone string
 }
 
-// Event is a stored inbound event, as a turn sees it.
-type Event struct {
+// InboundEvent is a stored inbound event, as a turn sees it.
+type InboundEvent struct {
 	ID             int64
 	ConversationID int64
 	Channel        Channel
@@ -148,4 +148,21 @@ type Delivery struct {
 type Contact struct {
 	User           User
 	ConversationID int64
+}
+
+// AudioRef says where a voice note's recording is, as the platform
+// described it at ingress. One of FileID and URL is set.
+type AudioRef struct {
+	// FileID is the platform's file id (Telegram's file_id).
+	FileID string `json:"file_id,omitempty"`
+	// URL is a download URL (Slack's url_private_download).
+	URL string `json:"url,omitempty"`
+	// Size is the size in bytes the platform announced; 0 when unknown.
+	Size int64 `json:"size,omitempty"`
+	// MIME is the announced media type ("audio/ogg").
+	MIME string `json:"mime,omitempty"`
+	// Name is the file name, when the platform gives one.
+	Name string `json:"name,omitempty"`
+	// Duration is the length in seconds, when known.
+	Duration int `json:"duration,omitempty"`
 }

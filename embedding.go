@@ -1,0 +1,13 @@
+package hearth
+
+// Embeddable is a memory or a note whose embedding is missing or was made
+// by another model.
+type Embeddable struct {
+	// Kind is "memory" or "note".
+	Kind   string
+	ID     int64
+	UserID int64
+	// Text is what is embedded: a memory's subject and content, a note's
+	// title, body and checklist.
+	Text string
+}
