@@ -169,15 +169,14 @@ func (c *commands) join(ctx context.Context, uid int64, code string, told bool) 
 		}
 	}
 	f, err := c.st.JoinFamily(ctx, code, uid)
-	var invalid *hearth.InvalidError
 	switch {
 	case errors.Is(err, hearth.ErrNotFound):
 		if !told {
 			return "", false, nil
 		}
 		return "That family code isn't valid any more (codes work once, for 10 minutes). Ask for a new one: someone in the family says “invite someone to my family”.", true, nil
-	case errors.As(err, &invalid):
-		return prose.UpperFirst(invalid.Reason) + ".", true, nil
+	case errors.Is(err, hearth.ErrInvalid):
+		return prose.UpperFirst(hearth.ErrorMessage(err)) + ".", true, nil
 	case err != nil:
 		return "", true, err
 	}

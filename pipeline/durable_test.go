@@ -470,9 +470,8 @@ func TestAcceptRejectsBadInput(t *testing.T) {
 			in.ExternalID = fmt.Sprintf("bad-%d", i)
 			tt.mutate(&in)
 			_, err := b.inbox.Accept(ctx, in)
-			var invalid *hearth.InvalidError
-			if !errors.As(err, &invalid) || invalid.Reason == "" {
-				t.Fatalf("Accept = %v; want an *InvalidError with a reason", err)
+			if !errors.Is(err, hearth.ErrInvalid) || hearth.ErrorMessage(err) == "" {
+				t.Fatalf("Accept = %v; want an hearth.ErrInvalid error with a reason", err)
 			}
 		})
 	}

@@ -49,11 +49,10 @@ func LinkIdentities(l Linker, next Handler) Handler {
 				return []hearth.Outbound{{Text: "That doesn't look like a link code. Send /link to get one."}}, nil
 			}
 			_, err := l.RedeemLinkCode(ctx, code, t.User.ID)
-			var invalid *hearth.InvalidError
 			switch {
 			case errors.Is(err, hearth.ErrNotFound):
 				return []hearth.Outbound{{Text: "That link code isn't valid any more (they work once, for 10 minutes). Send /link in your other chat to get a new one."}}, nil
-			case errors.As(err, &invalid):
+			case errors.Is(err, hearth.ErrInvalid):
 				return []hearth.Outbound{{Text: "That code is for this account already — send it from your other chat."}}, nil
 			case err != nil:
 				return nil, fmt.Errorf("link: %w", err)

@@ -198,9 +198,8 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 			upd = hearth.ScheduleSettingsUpdate{BirthdayDays: &days[0]}
 		}
 		if _, err := set(upd); err != nil {
-			var bad *hearth.InvalidError
-			if errors.As(err, &bad) {
-				return prose.UpperFirst(bad.Reason) + ".", true, nil
+			if errors.Is(err, hearth.ErrInvalid) {
+				return prose.UpperFirst(hearth.ErrorMessage(err)) + ".", true, nil
 			}
 			return "", true, err
 		}

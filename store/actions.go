@@ -180,7 +180,7 @@ func scanApproval(row pgx.Row) (action.Approval, error) {
 // also makes its action runnable and calls enqueue (for the backstop job)
 // in the same transaction. Refusals are action.ErrNotYours,
 // action.ErrAlreadyDecided (with the approval as it stands) or
-// action.ErrExpired; a missing approval is pipeline.ErrNotFound.
+// action.ErrExpired; a missing approval is hearth.ErrNotFound.
 func (s *Store) DecideApproval(ctx context.Context, approvalID, userID int64, approve bool, enqueue func(ctx context.Context, tx pgx.Tx, actionID int64) error) (action.Approval, error) {
 	var ap action.Approval
 	state, actionState := action.ApprovalRejected, action.StateRejected

@@ -70,7 +70,7 @@ func (s *Store) CreateDraft(ctx context.Context, key string, e hearth.Email) (he
 
 // SendEmail marks a draft sent, once: sending it again returns it
 // unchanged, with the first SentAt. A deleted or foreign email is
-// pipeline.ErrNotFound.
+// hearth.ErrNotFound.
 func (s *Store) SendEmail(ctx context.Context, userID, id int64) (hearth.Email, error) {
 	var e hearth.Email
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -96,7 +96,7 @@ func (s *Store) SendEmail(ctx context.Context, userID, id int64) (hearth.Email, 
 }
 
 // DeleteDraft deletes a draft softly and returns it. A sent email cannot
-// be deleted (pipeline.InvalidError): the outbox is the record of what was
+// be deleted (hearth.ErrInvalid): the outbox is the record of what was
 // sent.
 func (s *Store) DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error) {
 	var e hearth.Email

@@ -58,9 +58,9 @@ func (s *Store) CreateFamilyInvite(ctx context.Context, userID int64, ttl time.D
 // its inviter is still a member. Every pair of the newcomer and a member
 // gets hearth.DefaultFamilyTier both ways (replacing any left from an
 // earlier membership). It returns the family joined.
-// A wrong, used or expired code is pipeline.ErrNotFound (and so is a
+// A wrong, used or expired code is hearth.ErrNotFound (and so is a
 // /link code); the inviter's own code, or a user already in a family, is
-// an *pipeline.InvalidError, and the code stays unused.
+// an hearth.ErrInvalid error, and the code stays unused.
 func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (hearth.Family, error) {
 	var f hearth.Family
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -121,7 +121,7 @@ func (s *Store) JoinFamily(ctx context.Context, code string, userID int64) (hear
 // LeaveFamily takes userID out of their family, with every grant they
 // gave or received, and returns the family as it was before (a family
 // left empty is deleted, with its pending invitations). A user in no
-// family is pipeline.ErrNotFound.
+// family is hearth.ErrNotFound.
 func (s *Store) LeaveFamily(ctx context.Context, userID int64) (hearth.Family, error) {
 	var f hearth.Family
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -149,7 +149,7 @@ func (s *Store) LeaveFamily(ctx context.Context, userID int64) (hearth.Family, e
 	return f, nil
 }
 
-// FindFamily returns userID's family; pipeline.ErrNotFound when they have
+// FindFamily returns userID's family; hearth.ErrNotFound when they have
 // none.
 func (s *Store) FindFamily(ctx context.Context, userID int64) (hearth.Family, error) {
 	var f hearth.Family
@@ -198,7 +198,7 @@ func readFamily(ctx context.Context, tx pgx.Tx, userID int64) (hearth.Family, er
 }
 
 // SetAccessGrant sets how much of targetID's data viewerID sees. Both
-// must be in one family; otherwise it is pipeline.ErrNotFound.
+// must be in one family; otherwise it is hearth.ErrNotFound.
 func (s *Store) SetAccessGrant(ctx context.Context, targetID, viewerID int64, tier hearth.Tier) error {
 	switch {
 	case !tier.Valid():

@@ -62,8 +62,8 @@ func insertCode(ctx context.Context, tx pgx.Tx, userID int64, familyID *int64, t
 // to the user who asked for it, once, before it expires: every row of
 // from's moves to that user and from is removed, in one transaction. It
 // returns the user joined to. A wrong, used or expired code is
-// pipeline.ErrNotFound; a code typed by the user it belongs to is an
-// *pipeline.InvalidError.
+// hearth.ErrNotFound; a code typed by the user it belongs to is an
+// hearth.ErrInvalid error.
 func (s *Store) RedeemLinkCode(ctx context.Context, code string, from int64) (int64, error) {
 	var into int64
 	err := s.inTx(ctx, func(tx pgx.Tx) error {

@@ -97,7 +97,7 @@ func restore(ctx context.Context, s *Store, table string, userID, id int64) erro
 	return nil
 }
 
-// notFound turns "no row" into pipeline.ErrNotFound naming what was
+// notFound turns "no row" into hearth.ErrNotFound naming what was
 // looked for; other errors pass through.
 func notFound(err error, what string, id int64) error {
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -66,7 +66,7 @@ func (s *Store) OpenQuestion(ctx context.Context, conversationID, userID int64, 
 
 // Question loads question id of the conversation, asked of userID, into
 // q, and whether it is still open. Another user's question is
-// pipeline.ErrNotFound.
+// hearth.ErrNotFound.
 func (s *Store) Question(ctx context.Context, conversationID, userID, id int64, q any) (open bool, err error) {
 	var raw []byte
 	var state string

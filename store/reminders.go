@@ -82,7 +82,7 @@ func scanSchedule(row pgx.Row) (hearth.Schedule, error) {
 	return sc, nil
 }
 
-// Schedule loads one schedule with its item; pipeline.ErrNotFound when
+// Schedule loads one schedule with its item; hearth.ErrNotFound when
 // there is none.
 func (s *Store) Schedule(ctx context.Context, id int64) (hearth.Schedule, error) {
 	sc, err := scanSchedule(s.pool.QueryRow(ctx, scheduleSelect+` WHERE s.id = $1`, id))
@@ -333,7 +333,7 @@ func (s *Store) UpcomingSchedules(ctx context.Context, userID int64, limit int) 
 
 // MuteSchedule stops a user's schedule from reminding again; a recurring
 // reminder is cancelled with it. A schedule that is not the user's is
-// pipeline.ErrNotFound.
+// hearth.ErrNotFound.
 func (s *Store) MuteSchedule(ctx context.Context, userID, id int64) error {
 	return s.inTx(ctx, func(tx pgx.Tx) error { return s.MuteScheduleTx(ctx, tx, userID, id) })
 }

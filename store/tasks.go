@@ -15,7 +15,7 @@ import (
 // one shape, described in migrations/00002_builtin.sql: creates are keyed
 // by the action's idempotency key, deletes are soft, every statement is
 // scoped to the user and a row that is missing, deleted or someone else's
-// is pipeline.ErrNotFound.
+// is hearth.ErrNotFound.
 
 const taskColumns = `id, user_id, title, notes, priority, due, all_day, status, completed_at, created_at, updated_at`
 

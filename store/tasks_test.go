@@ -53,20 +53,19 @@ func count(t *testing.T, b providerBundle, table string, userID int64) int {
 	return n
 }
 
-// wantInvalid fails unless err is a *pipeline.InvalidError.
+// wantInvalid fails unless err is a hearth.ErrInvalid error.
 func wantInvalid(t *testing.T, err error) {
 	t.Helper()
-	var inv *hearth.InvalidError
-	if !errors.As(err, &inv) {
-		t.Fatalf("err = %v; want a *pipeline.InvalidError", err)
+	if !errors.Is(err, hearth.ErrInvalid) {
+		t.Fatalf("err = %v; want a hearth.ErrInvalid error", err)
 	}
 }
 
-// wantNotFound fails unless err is pipeline.ErrNotFound.
+// wantNotFound fails unless err is hearth.ErrNotFound.
 func wantNotFound(t *testing.T, what string, err error) {
 	t.Helper()
 	if !errors.Is(err, hearth.ErrNotFound) {
-		t.Fatalf("%s: err = %v; want pipeline.ErrNotFound", what, err)
+		t.Fatalf("%s: err = %v; want hearth.ErrNotFound", what, err)
 	}
 }
 

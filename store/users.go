@@ -96,7 +96,7 @@ func (s *Store) SignIn(ctx context.Context, ch hearth.Channel, userKey, userName
 }
 
 // FindContact returns the user behind an identity on ch and their
-// conversation with key convKey. It wraps pipeline.ErrNotFound when either
+// conversation with key convKey. It wraps hearth.ErrNotFound when either
 // does not exist.
 func (s *Store) FindContact(ctx context.Context, ch hearth.Channel, userKey, convKey string) (hearth.Contact, error) {
 	var c hearth.Contact

@@ -41,7 +41,7 @@ func insertVoiceNote(ctx context.Context, tx pgx.Tx, eventID int64, ref *hearth.
 
 // VoiceNote returns a voice note event's audio reference and its
 // transcript ("" until one is stored). An event without a voice note is
-// pipeline.ErrNotFound.
+// hearth.ErrNotFound.
 func (s *Store) VoiceNote(ctx context.Context, eventID int64) (hearth.AudioRef, string, error) {
 	var ref hearth.AudioRef
 	var transcript *string

@@ -12,7 +12,7 @@ import (
 
 // IdentityKey returns the platform's id for a user on a channel (a Slack
 // user id), the oldest when several identities of that channel were
-// linked to the user; pipeline.ErrNotFound when there is none.
+// linked to the user; hearth.ErrNotFound when there is none.
 func (s *Store) IdentityKey(ctx context.Context, userID int64, ch hearth.Channel) (string, error) {
 	var key string
 	err := s.pool.QueryRow(ctx, `

@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/httpreply"
 )
 
 // withoutToken drops the top-level "token" (Slack's legacy verification
@@ -68,7 +69,7 @@ func (a *Adapter) ServeCommands(w http.ResponseWriter, r *http.Request) {
 	}
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "body is not a form")
+		httpreply.Reason(w, http.StatusBadRequest, "body is not a form")
 		return
 	}
 	cmd := slack.SlashCommand{
@@ -82,27 +83,26 @@ func (a *Adapter) ServeCommands(w http.ResponseWriter, r *http.Request) {
 	}
 	payload, err := json.Marshal(cmd)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "command cannot be encoded")
+		httpreply.Reason(w, http.StatusBadRequest, "command cannot be encoded")
 		return
 	}
 	reply, in, store, err := a.command(cmd, payload)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		httpreply.Reason(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	if store {
 		if _, err := a.cfg.Inbox.Accept(r.Context(), in); err != nil {
-			var invalid *hearth.InvalidError
-			if errors.As(err, &invalid) {
+			if errors.Is(err, hearth.ErrInvalid) {
 				// Shown to the user, who can fix it (an overly long text).
-				writeJSON(w, http.StatusOK, ephemeral("Sorry, I can't take that: "+invalid.Reason))
+				httpreply.JSON(w, http.StatusOK, ephemeral("Sorry, I can't take that: "+hearth.ErrorMessage(err)))
 				return
 			}
-			a.fail(w, r, err)
+			httpreply.Error(w, r, a.cfg.Logger, err)
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, ephemeral(reply))
+	httpreply.JSON(w, http.StatusOK, ephemeral(reply))
 }
 
 // command decides what /hearth does: the immediate reply, and the

@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/httpreply"
 )
 
 // envelope is the outer Events API request.
@@ -54,39 +55,39 @@ func (a *Adapter) ServeEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil || env.Type == "" {
-		writeError(w, http.StatusBadRequest, "body is not a Slack Events API request")
+		httpreply.Reason(w, http.StatusBadRequest, "body is not a Slack Events API request")
 		return
 	}
 	switch env.Type {
 	case slackevents.URLVerification:
 		if env.Challenge == "" {
-			writeError(w, http.StatusBadRequest, "challenge is required")
+			httpreply.Reason(w, http.StatusBadRequest, "challenge is required")
 			return
 		}
 		// slackevents.ChallengeResponse has no JSON tags; Slack wants "challenge".
-		writeJSON(w, http.StatusOK, map[string]string{"challenge": env.Challenge})
+		httpreply.JSON(w, http.StatusOK, map[string]string{"challenge": env.Challenge})
 		return
 	case slackevents.CallbackEvent:
 	default:
 		// app_rate_limited and whatever Slack adds later.
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
 		return
 	}
 	in, ok, err := a.callbackInbound(body)
 	switch {
 	case err != nil:
-		writeError(w, http.StatusBadRequest, err.Error())
+		httpreply.Reason(w, http.StatusBadRequest, err.Error())
 		return
 	case !ok:
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
 		return
 	}
 	rec, err := a.cfg.Inbox.Accept(r.Context(), in)
 	if err != nil {
-		a.fail(w, r, err)
+		httpreply.Error(w, r, a.cfg.Logger, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "event_id": rec.EventID, "duplicate": rec.Duplicate,
+	httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "event_id": rec.EventID, "duplicate": rec.Duplicate,
 		"retry": r.Header.Get(retryNumHeader) != ""})
 }
 
@@ -178,31 +179,4 @@ func (a *Adapter) withoutMention(text string) string {
 		return text
 	}
 	return stripped
-}
-
-// fail maps an Accept error to a status: bad input is the sender's to
-// fix, an unreachable database is Slack's to retry, anything else is ours
-// (and Slack retries that too).
-func (a *Adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var invalid *hearth.InvalidError
-	switch {
-	case errors.As(err, &invalid):
-		writeError(w, http.StatusBadRequest, invalid.Reason)
-	case errors.Is(err, hearth.ErrUnavailable):
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, "temporarily unavailable, try again")
-	default:
-		a.cfg.Logger.ErrorContext(r.Context(), "slack request failed", "path", r.URL.Path, "error", err)
-		writeError(w, http.StatusInternalServerError, "internal error")
-	}
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v) //nolint:errcheck // Slack went away; it will retry
-}
-
-func writeError(w http.ResponseWriter, status int, reason string) {
-	writeJSON(w, status, map[string]string{"error": reason})
 }

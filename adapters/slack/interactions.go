@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/httpreply"
 )
 
 // ServeInteractions is the interactivity endpoint (mount it at POST
@@ -25,34 +26,33 @@ func (a *Adapter) ServeInteractions(w http.ResponseWriter, r *http.Request) {
 	}
 	form, err := url.ParseQuery(string(body))
 	if err != nil || form.Get("payload") == "" {
-		writeError(w, http.StatusBadRequest, "body is not a form with a payload")
+		httpreply.Reason(w, http.StatusBadRequest, "body is not a form with a payload")
 		return
 	}
 	in, ok, err := a.clickInbound([]byte(form.Get("payload")))
 	switch {
 	case err != nil:
-		writeError(w, http.StatusBadRequest, err.Error())
+		httpreply.Reason(w, http.StatusBadRequest, err.Error())
 		return
 	case !ok:
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
 		return
 	}
 	rec, err := a.cfg.Inbox.Accept(r.Context(), in)
-	var invalid *hearth.InvalidError
 	switch {
 	case err == nil:
-	case errors.As(err, &invalid):
+	case errors.Is(err, hearth.ErrInvalid):
 		// A click the store refuses (someone else's approval in a shared
 		// thread, a message from before a reset) will never be accepted;
 		// a non-200 would only show the clicker a warning sign.
-		a.cfg.Logger.WarnContext(r.Context(), "slack: click refused", "reason", invalid.Reason)
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		a.cfg.Logger.WarnContext(r.Context(), "slack: click refused", "reason", hearth.ErrorMessage(err))
+		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
 		return
 	default:
-		a.fail(w, r, err)
+		httpreply.Error(w, r, a.cfg.Logger, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "event_id": rec.EventID, "duplicate": rec.Duplicate})
+	httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "event_id": rec.EventID, "duplicate": rec.Duplicate})
 }
 
 // clickInbound maps an interaction payload (JSON) to a button event; ok

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hearthbot/hearth/internal/httpreply"
 	"github.com/slack-go/slack"
 )
 
@@ -87,17 +88,17 @@ func hmacOK(secret, timestamp, signature string, body []byte) bool {
 func (a *Adapter) readVerified(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeError(w, http.StatusMethodNotAllowed, "use POST")
+		httpreply.Reason(w, http.StatusMethodNotAllowed, "use POST")
 		return nil, false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "body is larger than 1 MiB")
+		httpreply.Reason(w, http.StatusRequestEntityTooLarge, "body is larger than 1 MiB")
 		return nil, false
 	case err != nil:
-		writeError(w, http.StatusBadRequest, "could not read the body")
+		httpreply.Reason(w, http.StatusBadRequest, "could not read the body")
 		return nil, false
 	}
 	if err := a.verify(r.Header, body); err != nil {
@@ -109,7 +110,7 @@ func (a *Adapter) readVerified(w http.ResponseWriter, r *http.Request) ([]byte, 
 			reason = "missing or malformed signature headers"
 		}
 		a.cfg.Logger.WarnContext(r.Context(), "slack: request refused", "path", r.URL.Path, "reason", err)
-		writeError(w, http.StatusUnauthorized, reason)
+		httpreply.Reason(w, http.StatusUnauthorized, reason)
 		return nil, false
 	}
 	return body, true

@@ -16,6 +16,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/httpreply"
 )
 
 // ServeHTTP is the webhook (mount it at POST WebhookPath). It checks the
@@ -25,59 +26,58 @@ import (
 func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeError(w, http.StatusMethodNotAllowed, "use POST")
+		httpreply.Reason(w, http.StatusMethodNotAllowed, "use POST")
 		return
 	}
 	if !a.secretOK(r.Header.Get(SecretHeader)) {
-		writeError(w, http.StatusUnauthorized, "wrong or missing secret token")
+		httpreply.Reason(w, http.StatusUnauthorized, "wrong or missing secret token")
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "body is larger than 1 MiB")
+		httpreply.Reason(w, http.StatusRequestEntityTooLarge, "body is larger than 1 MiB")
 		return
 	case err != nil:
-		writeError(w, http.StatusBadRequest, "could not read the body")
+		httpreply.Reason(w, http.StatusBadRequest, "could not read the body")
 		return
 	}
 	var upd models.Update
 	if err := json.Unmarshal(body, &upd); err != nil {
-		writeError(w, http.StatusBadRequest, "body is not a valid Telegram update")
+		httpreply.Reason(w, http.StatusBadRequest, "body is not a valid Telegram update")
 		return
 	}
 	if upd.ID <= 0 {
-		writeError(w, http.StatusBadRequest, "update_id is required")
+		httpreply.Reason(w, http.StatusBadRequest, "update_id is required")
 		return
 	}
 	in, ok := a.inbound(&upd, body)
 	if !ok {
 		a.answerCallback(r.Context(), upd.CallbackQuery, "")
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
 		return
 	}
 	rec, err := a.cfg.Inbox.Accept(r.Context(), in)
-	var invalid *hearth.InvalidError
 	switch {
 	case err == nil:
-	case errors.As(err, &invalid) && upd.CallbackQuery != nil:
+	case errors.Is(err, hearth.ErrInvalid) && upd.CallbackQuery != nil:
 		// A click the store refuses (someone else's button in a group, a
 		// message from before a reset) will never be accepted: telling
 		// Telegram 400 would only make it redeliver the click. The person
 		// who clicked gets the reason instead.
 		a.answerCallback(r.Context(), upd.CallbackQuery, "This button can't be used here.")
-		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
+		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
 		return
 	default:
-		a.fail(w, r, err)
+		httpreply.Error(w, r, a.cfg.Logger, err)
 		return
 	}
 	// The click is stored, so the spinner on the user's button can stop.
 	// This is the platform's acknowledgement of the click (like the 2xx),
 	// not processing: the answer to the click comes later from the turn.
 	a.answerCallback(r.Context(), upd.CallbackQuery, "")
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "event_id": rec.EventID, "duplicate": rec.Duplicate})
+	httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "event_id": rec.EventID, "duplicate": rec.Duplicate})
 }
 
 // secretOK compares in constant time. Both sides are hashed first so the
@@ -282,33 +282,4 @@ func (a *Adapter) answerCallback(ctx context.Context, q *models.CallbackQuery, t
 	if _, err := a.bot.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: text}); err != nil {
 		a.cfg.Logger.WarnContext(ctx, "telegram: answer callback query", "error", err)
 	}
-}
-
-// fail maps an Accept error to a status: bad input is the sender's to
-// fix, an unreachable database is Telegram's to retry, anything else is
-// ours (and Telegram retries that too).
-func (a *Adapter) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var invalid *hearth.InvalidError
-	switch {
-	case errors.As(err, &invalid):
-		writeError(w, http.StatusBadRequest, invalid.Reason)
-	case errors.Is(err, hearth.ErrUnavailable):
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, "temporarily unavailable, try again")
-	default:
-		a.cfg.Logger.ErrorContext(r.Context(), "telegram webhook failed", "error", err)
-		writeError(w, http.StatusInternalServerError, "internal error")
-	}
-}
-
-// writeJSON answers with a JSON object. Telegram reads a webhook answer
-// with a "method" field as a Bot API call, so answers never have one.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v) //nolint:errcheck // Telegram went away; it will retry
-}
-
-func writeError(w http.ResponseWriter, status int, reason string) {
-	writeJSON(w, status, map[string]string{"error": reason})
 }

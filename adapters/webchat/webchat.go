@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/httpreply"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -118,16 +119,16 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.TZ != "" {
 		if _, err := pipeline.LoadTimezone(req.TZ); err != nil {
-			h.fail(w, r, err)
+			httpreply.Error(w, r, h.cfg.Logger, err)
 			return
 		}
 	}
 	c, err := h.cfg.Contacts.SignIn(r.Context(), hearth.ChannelWebchat, key, name, key, req.TZ)
 	if err != nil {
-		h.fail(w, r, err)
+		httpreply.Error(w, r, h.cfg.Logger, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, signInResponse{User: c.User.DisplayName, Timezone: c.User.Timezone})
+	httpreply.JSON(w, http.StatusOK, signInResponse{User: c.User.DisplayName, Timezone: c.User.Timezone})
 }
 
 type postMessageRequest struct {
@@ -154,11 +155,11 @@ func (h *Handler) postMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.TrimSpace(req.Text) == "" {
-		writeError(w, http.StatusBadRequest, "text is required")
+		httpreply.Reason(w, http.StatusBadRequest, "text is required")
 		return
 	}
 	if len(req.ID) > 128 {
-		writeError(w, http.StatusBadRequest, "id is longer than 128 bytes")
+		httpreply.Reason(w, http.StatusBadRequest, "id is longer than 128 bytes")
 		return
 	}
 	external := "msg:" + req.ID
@@ -176,10 +177,10 @@ func (h *Handler) postMessage(w http.ResponseWriter, r *http.Request) {
 		Text:            req.Text,
 	})
 	if err != nil {
-		h.fail(w, r, err)
+		httpreply.Error(w, r, h.cfg.Logger, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, acceptedResponse{ID: rec.MessageID, Duplicate: rec.Duplicate})
+	httpreply.JSON(w, http.StatusAccepted, acceptedResponse{ID: rec.MessageID, Duplicate: rec.Duplicate})
 }
 
 type postButtonRequest struct {
@@ -198,7 +199,7 @@ func (h *Handler) postButton(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.MessageID <= 0 || req.ButtonID == "" {
-		writeError(w, http.StatusBadRequest, "message_id and button_id are required")
+		httpreply.Reason(w, http.StatusBadRequest, "message_id and button_id are required")
 		return
 	}
 	c, ok := h.contact(w, r, key)
@@ -218,10 +219,10 @@ func (h *Handler) postButton(w http.ResponseWriter, r *http.Request) {
 		ButtonID:        req.ButtonID,
 	})
 	if err != nil {
-		h.fail(w, r, err)
+		httpreply.Error(w, r, h.cfg.Logger, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, acceptedResponse{ID: rec.EventID, Duplicate: rec.Duplicate})
+	httpreply.JSON(w, http.StatusAccepted, acceptedResponse{ID: rec.EventID, Duplicate: rec.Duplicate})
 }
 
 // Message is one transcript line as the API shows it.
@@ -255,7 +256,7 @@ func (h *Handler) getMessages(w http.ResponseWriter, r *http.Request) {
 	}
 	msgs, err := h.cfg.Transcript.Messages(r.Context(), c.ConversationID, after, pageSize)
 	if err != nil {
-		h.fail(w, r, err)
+		httpreply.Error(w, r, h.cfg.Logger, err)
 		return
 	}
 	resp := messagesResponse{Messages: make([]Message, 0, len(msgs)), Cursor: strconv.FormatInt(after, 10)}
@@ -263,7 +264,7 @@ func (h *Handler) getMessages(w http.ResponseWriter, r *http.Request) {
 		resp.Messages = append(resp.Messages, toMessage(m))
 		resp.Cursor = strconv.FormatInt(m.Seq, 10)
 	}
-	writeJSON(w, http.StatusOK, resp)
+	httpreply.JSON(w, http.StatusOK, resp)
 }
 
 func toMessage(m hearth.Message) Message {
@@ -346,32 +347,14 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) contact(w http.ResponseWriter, r *http.Request, key string) (hearth.Contact, bool) {
 	c, err := h.cfg.Contacts.FindContact(r.Context(), hearth.ChannelWebchat, key, key)
 	if errors.Is(err, hearth.ErrNotFound) {
-		writeError(w, http.StatusBadRequest, "unknown user: sign in first")
+		httpreply.Reason(w, http.StatusBadRequest, "unknown user: sign in first")
 		return c, false
 	}
 	if err != nil {
-		h.fail(w, r, err)
+		httpreply.Error(w, r, h.cfg.Logger, err)
 		return c, false
 	}
 	return c, true
-}
-
-// fail maps an error to a status: bad input is the client's to fix, an
-// unreachable database is the client's to retry, anything else is ours.
-func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var invalid *hearth.InvalidError
-	switch {
-	case errors.As(err, &invalid):
-		writeError(w, http.StatusBadRequest, invalid.Reason)
-	case errors.Is(err, hearth.ErrNotFound):
-		writeError(w, http.StatusBadRequest, "not found")
-	case errors.Is(err, hearth.ErrUnavailable):
-		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, "temporarily unavailable, try again")
-	default:
-		h.cfg.Logger.ErrorContext(r.Context(), "webchat request failed", "path", r.URL.Path, "error", err)
-		writeError(w, http.StatusInternalServerError, "internal error")
-	}
 }
 
 // decode reads one JSON object from the body, answering 400 or 413 itself
@@ -392,16 +375,16 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	case err == nil:
 		return true
 	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "body is larger than 1 MiB")
+		httpreply.Reason(w, http.StatusRequestEntityTooLarge, "body is larger than 1 MiB")
 	case errors.Is(err, io.EOF):
-		writeError(w, http.StatusBadRequest, "body is empty; expected a JSON object")
+		httpreply.Reason(w, http.StatusBadRequest, "body is empty; expected a JSON object")
 	default:
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			writeError(w, http.StatusBadRequest, "field "+typeErr.Field+" has the wrong type")
+			httpreply.Reason(w, http.StatusBadRequest, "field "+typeErr.Field+" has the wrong type")
 			return false
 		}
-		writeError(w, http.StatusBadRequest, "body is not a valid JSON object")
+		httpreply.Reason(w, http.StatusBadRequest, "body is not a valid JSON object")
 	}
 	return false
 }
@@ -412,16 +395,16 @@ func checkName(w http.ResponseWriter, raw string) (name, key string, ok bool) {
 	name = strings.Join(strings.Fields(raw), " ")
 	switch {
 	case name == "":
-		writeError(w, http.StatusBadRequest, "user is required")
+		httpreply.Reason(w, http.StatusBadRequest, "user is required")
 		return "", "", false
 	case !utf8.ValidString(name):
-		writeError(w, http.StatusBadRequest, "user is not valid UTF-8")
+		httpreply.Reason(w, http.StatusBadRequest, "user is not valid UTF-8")
 		return "", "", false
 	case utf8.RuneCountInString(name) > MaxNameRunes:
-		writeError(w, http.StatusBadRequest, "user is longer than 64 characters")
+		httpreply.Reason(w, http.StatusBadRequest, "user is longer than 64 characters")
 		return "", "", false
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		writeError(w, http.StatusBadRequest, "user contains control characters")
+		httpreply.Reason(w, http.StatusBadRequest, "user contains control characters")
 		return "", "", false
 	}
 	return name, strings.ToLower(name), true
@@ -433,20 +416,10 @@ func cursor(w http.ResponseWriter, raw string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || n < 0 {
-		writeError(w, http.StatusBadRequest, "after must be a cursor returned by this API")
+		httpreply.Reason(w, http.StatusBadRequest, "after must be a cursor returned by this API")
 		return 0, false
 	}
 	return n, true
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v) //nolint:errcheck // the client went away
-}
-
-func writeError(w http.ResponseWriter, status int, reason string) {
-	writeJSON(w, status, map[string]string{"error": reason})
 }
 
 func randomID() string {

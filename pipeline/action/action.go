@@ -214,7 +214,7 @@ func Schema(k Kind) (*jsonschema.Schema, error) {
 
 // Validate checks the payload against its kind's schema and the rules a
 // schema cannot say (a task needs a title, an event must not end before
-// it starts). Errors are *pipeline.InvalidError.
+// it starts). Errors are hearth.ErrInvalid error.
 func (a Action) Validate() error {
 	all, err := schemas()
 	if err != nil {

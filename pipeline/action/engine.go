@@ -168,10 +168,9 @@ func (e *Engine) perform(ctx context.Context, claimed Record) Record {
 // userReason turns an error into words fit for the user: bad input says
 // why; anything else stays vague, as the details are for the log.
 func userReason(err error) string {
-	var invalid *hearth.InvalidError
 	switch {
-	case errors.As(err, &invalid):
-		return invalid.Reason
+	case errors.Is(err, hearth.ErrInvalid):
+		return hearth.ErrorMessage(err)
 	case errors.Is(err, hearth.ErrNotFound):
 		return "I couldn't find it any more"
 	case errors.Is(err, hearth.ErrUnavailable):

@@ -333,9 +333,8 @@ func TestValidateRejectsBadPayloads(t *testing.T) {
 		{Kind: action.TaskCreate, Payload: []byte(`not json`)},
 	}
 	for _, a := range tests {
-		var invalid *hearth.InvalidError
-		if err := a.Validate(); !errors.As(err, &invalid) {
-			t.Errorf("Validate(%s %s) = %v; want an *InvalidError", a.Kind, a.Payload, err)
+		if err := a.Validate(); !errors.Is(err, hearth.ErrInvalid) {
+			t.Errorf("Validate(%s %s) = %v; want an hearth.ErrInvalid error", a.Kind, a.Payload, err)
 		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 // nothing, so a retried action job never creates twice. Deletes are soft
 // and return what was deleted, so they can be undone with Restore. Updates
 // return the record before and after, for the audit trail and undo. A
-// missing or foreign record is pipeline.ErrNotFound: every method is
+// missing or foreign record is hearth.ErrNotFound: every method is
 // scoped to the user.
 
 // Tasks is a user's to-do list.

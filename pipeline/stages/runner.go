@@ -265,9 +265,8 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action) (
 	ev := st.t.Event
 	recs, err := r.cfg.Engine.Run(ctx, action.Turn{EventID: ev.ID, ConversationID: ev.ConversationID, UserID: st.t.User.ID}, plan)
 	if err != nil {
-		var invalid *hearth.InvalidError
-		if errors.As(err, &invalid) {
-			return []Outcome{{Action: plan[0], Status: Failed, Error: invalid.Reason}}, nil
+		if errors.Is(err, hearth.ErrInvalid) {
+			return []Outcome{{Action: plan[0], Status: Failed, Error: hearth.ErrorMessage(err)}}, nil
 		}
 		return nil, err
 	}
