@@ -2,21 +2,23 @@ package builtin
 
 import (
 	"github.com/hearthbot/hearth/pipeline/action"
-	"github.com/hearthbot/hearth/store"
 )
 
-// The store is every built-in provider.
-var (
-	_ action.Tasks    = (*store.Store)(nil)
-	_ action.Calendar = (*store.Store)(nil)
-	_ action.Notes    = (*store.Store)(nil)
-	_ action.Mail     = (*store.Store)(nil)
-	_ action.Memories = (*store.Store)(nil)
-)
+// Store is where the built-in providers keep everything: Hearth's own
+// Postgres. Its methods are the provider interfaces themselves, because
+// the built-in providers are exactly their rows (idempotent creates, soft
+// deletes, user scoping); cmd/bot passes the store in.
+type Store interface {
+	action.Tasks
+	action.Calendar
+	action.Notes
+	action.Mail
+	action.Memories
+}
 
 // New returns an executor whose every provider is the built-in one,
 // backed by st. A field can be replaced by another provider (Google's
 // calendar, say) without touching the rest.
-func New(st *store.Store) *action.Executor {
+func New(st Store) *action.Executor {
 	return &action.Executor{Tasks: st, Calendar: st, Notes: st, Mail: st, Memories: st}
 }

@@ -6,8 +6,8 @@
 // machine. Mail in particular is never transmitted: sending an email
 // records that the user approved it, and when, in the outbox.
 //
-// The store already implements every provider interface with exactly the
+// The store implements every provider interface with exactly the
 // right method set (idempotent creates, soft deletes, user scoping), so
-// this package only names that fact: New returns the store as each
-// interface, and compile-time checks keep it true.
+// this package declares that as its Store and New returns it as each
+// interface.
 package builtin
