@@ -30,6 +30,10 @@ const (
 	// KindVoice is a voice note or audio clip: Audio says where it is, and
 	// the turn transcribes it (see TranscribeVoice). Text may name it.
 	KindVoice EventKind = "voice"
+	// KindCommand is a command a platform sent by name (Slack's "/hearth
+	// briefing", Telegram's "/briefing"): Text is "name args", and the
+	// turn dispatches it to that entry of the commands registry.
+	KindCommand EventKind = "command"
 )
 
 // Inbound is one normalised event from a channel adapter, before it is

@@ -13,9 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 )
@@ -30,9 +29,6 @@ type Store interface {
 	LeaveFamily(ctx context.Context, userID int64) (hearth.Family, error)
 	FindFamily(ctx context.Context, userID int64) (hearth.Family, error)
 	SetAccessGrant(ctx context.Context, targetID, viewerID int64, tier hearth.Tier) error
-	// SaveTraceTx leaves the turn's trace, as the runner does for the
-	// turns it answers, so `bot turns tail` shows family turns too.
-	SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error
 }
 
 var (
@@ -43,49 +39,59 @@ var (
 	reLeave  = regexp.MustCompile(`(?i)^(?:leave|quit|exit) (?:my |our |the )?family$`)
 	reLet    = regexp.MustCompile(`(?i)^(?:let|allow) (.+?) (?:to )?see (.+)$`)
 	reHide   = regexp.MustCompile(`(?i)^(?:hide my (?:events|calendar|things|stuff) from (.+)|(?:stop|don't let) (.+?) (?:from )?see(?:ing)? my (?:events|calendar|things|stuff))$`)
-	reSpaces = regexp.MustCompile(`\s+`)
 )
 
-// norm folds spaces and drops trailing punctuation, keeping the case of
-// names (the patterns ignore case).
-func norm(s string) string {
-	s = strings.TrimSpace(s)
-	s = strings.ReplaceAll(s, "’", "'")
-	s = strings.TrimRight(s, ".!? ")
-	return reSpaces.ReplaceAllString(s, " ")
+// Command is the family command: starting a family, inviting, joining
+// (also by a code typed alone), listing, leaving and who sees what. It
+// needs no time zone. Register it before the link command, so that an
+// invitation code typed alone joins the family, and a code that is not
+// one (a /link code) goes on to link.
+func Command(st Store) commands.Command {
+	c := &cmds{st: st}
+	return commands.Command{
+		Name: "family", Args: "[join CODE | leave]",
+		Help: "start a family or invite someone, join one, see who is in it and who sees what of yours",
+		Examples: []string{"start a family", "invite someone to my family", "join family ABCD-EFG2", "who is in my family",
+			"leave my family", "let Grandma see only basics", "hide my events from Bob", "ABCD-EFG2"},
+		Match: func(norm string) bool {
+			for _, re := range []*regexp.Regexp{reStart, reInvite, reJoin, reWho, reLeave, reLet, reHide} {
+				if re.MatchString(norm) {
+					return true
+				}
+			}
+			return hearth.LooksLikeCode(norm)
+		},
+		Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
+			text := r.Text
+			if r.ByName {
+				text = byName(r.Args)
+			}
+			reply, ok, err := c.message(ctx, r.User.ID, text)
+			if err != nil {
+				return pipeline.Answer{}, false, fmt.Errorf("family command: %w", err)
+			}
+			return pipeline.Reply(reply), ok, nil
+		}),
+	}
 }
 
-// Commands answers the family commands and passes every other turn to
-// next. It runs before pipeline.LinkIdentities so that an invitation code
-// typed alone joins the family; a code that is not one (a /link code)
-// goes on to next.
-func Commands(st Store, next pipeline.Handler) pipeline.Handler {
-	c := &commands{st: st}
-	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
-		if t.Event.Kind != hearth.KindMessage {
-			return next.HandleTurn(ctx, t)
-		}
-		start := time.Now()
-		text, ok, err := c.message(ctx, t)
-		if err != nil {
-			return nil, fmt.Errorf("family command: %w", err)
-		}
-		if !ok {
-			return next.HandleTurn(ctx, t)
-		}
-		trace := hearth.Trace{
-			EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
-			Intent: "family_command", Domains: []string{"family"}, Confidence: 1,
-			Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []hearth.TraceAction{},
-		}
-		// A trace is for operators: losing one (no transaction to join) is
-		// not worth failing the user's turn over.
-		pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return c.st.SaveTraceTx(ctx, tx, trace) })
-		return []hearth.Outbound{{Text: text}}, nil
-	})
+// byName turns "/family [join CODE | leave]" into the phrasing it stands
+// for; "/family" alone shows the family.
+func byName(args string) string {
+	switch word, rest, _ := strings.Cut(strings.ToLower(args), " "); word {
+	case "":
+		return "who is in my family"
+	case "join":
+		return "join family " + rest
+	case "leave":
+		return "leave my family"
+	case "start", "invite":
+		return "invite someone to my family"
+	}
+	return args
 }
 
-type commands struct {
+type cmds struct {
 	st Store
 }
 
@@ -94,10 +100,9 @@ const (
 	howToShare  = "Say “let NAME see only basics” or “let NAME see my events” to change what someone sees of yours."
 )
 
-func (c *commands) message(ctx context.Context, t pipeline.Turn) (string, bool, error) {
-	raw := strings.TrimSpace(t.Event.Text)
-	text := norm(raw)
-	uid := t.User.ID
+func (c *cmds) message(ctx context.Context, uid int64, raw string) (string, bool, error) {
+	raw = strings.TrimSpace(raw)
+	text := commands.Tidy(raw)
 	switch {
 	case reStart.MatchString(text) || reInvite.MatchString(text):
 		inv, err := c.st.CreateFamilyInvite(ctx, uid, InviteTTL)
@@ -114,15 +119,15 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn) (string, bool, 
 		}
 		return "Here's an invitation to " + inv.Family.Name + ": " + invite, true, nil
 	case reJoin.MatchString(text):
-		code := pipeline.NormaliseLinkCode(reJoin.FindStringSubmatch(text)[1])
+		code := hearth.NormaliseCode(reJoin.FindStringSubmatch(text)[1])
 		if code == "" {
 			return "That doesn't look like a family code. They look like ABCD-EFGH: ask someone in the family to say “invite someone to my family”.", true, nil
 		}
 		return c.join(ctx, uid, code, true)
-	case looksLikeCode(raw):
+	case hearth.LooksLikeCode(raw):
 		// A code typed alone: a family invitation joins; anything else
 		// (a /link code) is for the next handler.
-		return c.join(ctx, uid, pipeline.NormaliseLinkCode(raw), false)
+		return c.join(ctx, uid, hearth.NormaliseCode(raw), false)
 	case reWho.MatchString(text):
 		f, err := c.st.FindFamily(ctx, uid)
 		if errors.Is(err, hearth.ErrNotFound) {
@@ -160,7 +165,7 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn) (string, bool, 
 
 // join admits uid to the family of code. told is whether the user said
 // "join family": a code typed alone that is no family code is not ours.
-func (c *commands) join(ctx context.Context, uid int64, code string, told bool) (string, bool, error) {
+func (c *cmds) join(ctx context.Context, uid int64, code string, told bool) (string, bool, error) {
 	if told {
 		if f, err := c.st.FindFamily(ctx, uid); err == nil {
 			return "You're already in " + f.Name + " (" + membersWords(f) + "). Say “leave my family” first if you want to join another one.", true, nil
@@ -185,7 +190,7 @@ func (c *commands) join(ctx context.Context, uid int64, code string, told bool) 
 }
 
 // grant sets what the member called name sees of uid's things.
-func (c *commands) grant(ctx context.Context, uid int64, name string, tier hearth.Tier) (string, bool, error) {
+func (c *cmds) grant(ctx context.Context, uid int64, name string, tier hearth.Tier) (string, bool, error) {
 	f, err := c.st.FindFamily(ctx, uid)
 	if errors.Is(err, hearth.ErrNotFound) {
 		return notInFamily, true, nil
@@ -269,13 +274,6 @@ func isSelf(name string) bool {
 		return true
 	}
 	return false
-}
-
-// looksLikeCode is a message that is only a code, written as shown
-// ("ABCD-EFGH") or with a digit, so a word made of code letters is not
-// taken for one (the rule pipeline.LinkIdentities applies to /link codes).
-func looksLikeCode(s string) bool {
-	return pipeline.NormaliseLinkCode(s) != "" && strings.ContainsAny(s, "-23456789")
 }
 
 // describe lists a family and who sees what.

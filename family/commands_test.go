@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/family"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
@@ -24,10 +25,14 @@ type testBundle struct {
 func setup(t *testing.T) *testBundle {
 	t.Helper()
 	st, _ := storetest.Open(t)
-	next := pipeline.HandlerFunc(func(context.Context, pipeline.Turn) ([]hearth.Outbound, error) {
-		return []hearth.Outbound{{Text: passed}}, nil
+	next := pipeline.HandlerFunc(func(context.Context, pipeline.Turn) (pipeline.Answer, error) {
+		return pipeline.Reply(passed), nil
 	})
-	return &testBundle{st: st, h: family.Commands(st, next)}
+	var reg commands.Registry
+	if err := reg.Register(family.Command(st)); err != nil {
+		t.Fatal(err)
+	}
+	return &testBundle{st: st, h: reg.Handler(next)}
 }
 
 type person struct {
@@ -46,7 +51,8 @@ func (b *testBundle) person(t *testing.T, name string) *person {
 
 func (p *person) say(t *testing.T, text string) string {
 	t.Helper()
-	out, err := p.b.h.HandleTurn(context.Background(), pipeline.Turn{User: p.user, Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: text}})
+	ans, err := p.b.h.HandleTurn(context.Background(), pipeline.Turn{User: p.user, Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: text}})
+	out := ans.Replies
 	if err != nil {
 		t.Fatalf("%s: %q: %v", p.user.DisplayName, text, err)
 	}

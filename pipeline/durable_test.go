@@ -143,7 +143,7 @@ func newCountingHandler() *countingHandler {
 	return &countingHandler{seen: map[int64][]string{}, busy: map[int64]int{}}
 }
 
-func (h *countingHandler) HandleTurn(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
+func (h *countingHandler) HandleTurn(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
 	h.calls.Add(1)
 	conv := t.Event.ConversationID
 	h.mu.Lock()
@@ -156,7 +156,7 @@ func (h *countingHandler) HandleTurn(ctx context.Context, t pipeline.Turn) ([]he
 		h.busy[conv]--
 		h.mu.Unlock()
 	}()
-	return []hearth.Outbound{{Text: "re: " + t.Event.Text}}, nil
+	return pipeline.Reply("re: " + t.Event.Text), nil
 }
 
 func (h *countingHandler) handled(conv int64) []string {
@@ -394,12 +394,12 @@ func TestRateLimitedDeliveryWaitsAsAsked(t *testing.T) {
 func TestFailingTurnApologisesAndMovesOn(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int64
-	b := setup(t, pipeline.HandlerFunc(func(ctx context.Context, turn pipeline.Turn) ([]hearth.Outbound, error) {
+	b := setup(t, pipeline.HandlerFunc(func(ctx context.Context, turn pipeline.Turn) (pipeline.Answer, error) {
 		calls.Add(1)
 		if turn.Event.Text == "poison" {
-			return nil, errors.New("model exploded")
+			return pipeline.Answer{}, errors.New("model exploded")
 		}
-		return []hearth.Outbound{{Text: "fine"}}, nil
+		return pipeline.Reply("fine"), nil
 	}))
 	newClient(t, b, true)
 	ctx := context.Background()

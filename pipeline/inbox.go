@@ -84,6 +84,10 @@ func validateInbound(in hearth.Inbound) error {
 		if in.MessageID <= 0 || in.ButtonID == "" {
 			return hearth.Invalidf("a button click needs message_id and button_id")
 		}
+	case hearth.KindCommand:
+		if strings.TrimSpace(in.Text) == "" {
+			return hearth.Invalidf("a command needs its name")
+		}
 	case hearth.KindUnsupported:
 		if strings.TrimSpace(in.Text) == "" {
 			return hearth.Invalidf("an unsupported message needs a description of what it was")

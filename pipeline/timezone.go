@@ -17,7 +17,7 @@ type TimezoneSetter interface {
 // next. Every date Hearth resolves is in the user's zone, never the
 // host's (ARCHITECTURE.md, invariant 6).
 func RequireTimezone(store TimezoneSetter, next Handler) Handler {
-	return HandlerFunc(func(ctx context.Context, t Turn) ([]hearth.Outbound, error) {
+	return HandlerFunc(func(ctx context.Context, t Turn) (Answer, error) {
 		if t.User.Timezone != "" {
 			return next.HandleTurn(ctx, t)
 		}
@@ -25,11 +25,11 @@ func RequireTimezone(store TimezoneSetter, next Handler) Handler {
 		if t.Event.Kind == hearth.KindMessage {
 			if _, err := LoadTimezone(name); err == nil {
 				if err := store.SetTimezone(ctx, t.User.ID, name); err != nil {
-					return nil, fmt.Errorf("set timezone: %w", err)
+					return Answer{}, fmt.Errorf("set timezone: %w", err)
 				}
-				return []hearth.Outbound{{Text: fmt.Sprintf("Thanks! I'll use %s for your dates and times. What can I do for you?", name)}}, nil
+				return Reply(fmt.Sprintf("Thanks! I'll use %s for your dates and times. What can I do for you?", name)), nil
 			}
 		}
-		return []hearth.Outbound{{Text: "Before we start: which time zone are you in? Reply with its name, like Europe/Berlin or America/New_York, so the dates and times I note mean what you mean."}}, nil
+		return Reply("Before we start: which time zone are you in? Reply with its name, like Europe/Berlin or America/New_York, so the dates and times I note mean what you mean."), nil
 	})
 }

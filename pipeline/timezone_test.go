@@ -22,9 +22,9 @@ func TestRequireTimezoneAsksThenStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reached int
-	h := pipeline.RequireTimezone(b.store, pipeline.HandlerFunc(func(ctx context.Context, turn pipeline.Turn) ([]hearth.Outbound, error) {
+	h := pipeline.RequireTimezone(b.store, pipeline.HandlerFunc(func(ctx context.Context, turn pipeline.Turn) (pipeline.Answer, error) {
 		reached++
-		return nil, nil
+		return pipeline.Answer{}, nil
 	}))
 	user := hearth.User{ID: r.UserID, DisplayName: "gus"}
 	steps := []struct{ text, wantReply string }{
@@ -34,7 +34,8 @@ func TestRequireTimezoneAsksThenStores(t *testing.T) {
 		{"America/Chicago", "America/Chicago"},
 	}
 	for _, s := range steps {
-		out, err := h.HandleTurn(ctx, pipeline.Turn{Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: s.text}, User: user})
+		ans, err := h.HandleTurn(ctx, pipeline.Turn{Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: s.text}, User: user})
+		out := ans.Replies
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -48,13 +48,17 @@ type TurnStore interface {
 	// ReleaseConversation ends owner's lease and reports whether events are
 	// still waiting.
 	ReleaseConversation(ctx context.Context, conversationID int64, owner string) (pending bool, err error)
-	// CompleteEvent marks the event processed and stores its replies in one
-	// transaction, calling inTx with the new message ids inside it. In the
-	// same transaction it ends owner's lease when no other event of the
-	// conversation is waiting, and reports whether it did.
-	// With visible set the replies are stored delivered (visible in the
-	// transcript) and inTx gets no ids.
-	CompleteEvent(ctx context.Context, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool, inTx func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) (released bool, err error)
+	// Begin starts the transaction a turn commits in; the turn worker owns
+	// it, so every write of the turn is visible in one function.
+	Begin(ctx context.Context) (pgx.Tx, error)
+	// CompleteEventTx marks the event processed and stores its replies in
+	// tx. done is false when the event had been completed before (a
+	// retried job): nothing was written then. When no other event of the
+	// conversation is waiting it ends owner's lease (released). With
+	// visible set the replies are stored delivered (visible in the
+	// transcript) and no ids are returned; otherwise ids are the replies'
+	// messages, still to be delivered.
+	CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool) (done, released bool, ids []int64, err error)
 	// FailEvent records a failed attempt at the event.
 	FailEvent(ctx context.Context, ev hearth.InboundEvent, reason string) error
 }
@@ -154,8 +158,7 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 func (w *TurnWorker) answer(ctx context.Context, ev hearth.InboundEvent, user hearth.User, owner string) (released bool, err error) {
 	log := w.log.With("conversation_id", ev.ConversationID, "turn_id", ev.ID, "user_id", user.ID)
 	start := time.Now()
-	ctx, hooks := withCommitHooks(ctx)
-	replies, err := w.handler.HandleTurn(ctx, Turn{Event: ev, User: user})
+	ans, err := w.handler.HandleTurn(ctx, Turn{Event: ev, User: user})
 	if err != nil {
 		if ev.Attempts+1 < MaxEventAttempts && ctx.Err() == nil {
 			log.WarnContext(ctx, "turn failed; will retry", "attempt", ev.Attempts+1, "error", err)
@@ -166,8 +169,8 @@ func (w *TurnWorker) answer(ctx context.Context, ev hearth.InboundEvent, user he
 			return false, fmt.Errorf("turn %d: %w", ev.ID, err)
 		}
 		log.ErrorContext(ctx, "turn failed; giving up", "attempt", ev.Attempts+1, "error", err)
-		replies = []hearth.Outbound{{Text: "Sorry — something went wrong on my side and I couldn't handle that. Could you try again in a moment?"}}
-		hooks = &commitHooks{} // what a failed handler recorded is not committed
+		// What a failed handler meant to write is not committed.
+		ans = Answer{Replies: []hearth.Outbound{{Text: "Sorry — something went wrong on my side and I couldn't handle that. Could you try again in a moment?"}}}
 		w.metric.turn("failed", time.Since(start))
 	} else {
 		w.metric.turn("ok", time.Since(start))
@@ -178,21 +181,43 @@ func (w *TurnWorker) answer(ctx context.Context, ev hearth.InboundEvent, user he
 			_, visible = s.(TranscriptSender)
 		}
 	}
-	released, err = w.store.CompleteEvent(ctx, ev, owner, replies, visible, func(ctx context.Context, tx pgx.Tx, ids []int64) error {
-		client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
-		if err != nil {
-			return fmt.Errorf("enqueue deliveries: %w", err)
-		}
-		for _, id := range ids {
-			if _, err := client.InsertTx(ctx, tx, DeliverArgs{MessageID: id}, nil); err != nil {
-				return fmt.Errorf("enqueue delivery of message %d: %w", id, err)
-			}
-		}
-		return hooks.run(ctx, tx)
-	})
+	released, err = w.commit(ctx, ev, owner, ans, visible)
 	if err != nil {
 		return false, fmt.Errorf("complete turn %d: %w", ev.ID, err)
 	}
-	log.InfoContext(ctx, "turn answered", "replies", len(replies), "duration", time.Since(start))
+	log.InfoContext(ctx, "turn answered", "replies", len(ans.Replies), "duration", time.Since(start))
+	return released, nil
+}
+
+// commit is a turn's unit of work, in one transaction: the event marked
+// processed, the replies stored, a deliver job per reply that a platform
+// must still be sent, and the writes the handler asked for.
+func (w *TurnWorker) commit(ctx context.Context, ev hearth.InboundEvent, owner string, ans Answer, visible bool) (released bool, err error) {
+	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+	if err != nil {
+		return false, fmt.Errorf("enqueue deliveries: %w", err)
+	}
+	tx, err := w.store.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	done, released, ids, err := w.store.CompleteEventTx(ctx, tx, ev, owner, ans.Replies, visible)
+	if err != nil || !done {
+		return false, err
+	}
+	for _, id := range ids {
+		if _, err := client.InsertTx(ctx, tx, DeliverArgs{MessageID: id}, nil); err != nil {
+			return false, fmt.Errorf("enqueue delivery of message %d: %w", id, err)
+		}
+	}
+	for _, write := range ans.Writes {
+		if err := write(ctx, tx); err != nil {
+			return false, err
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return false, fmt.Errorf("commit: %w", err)
+	}
 	return released, nil
 }

@@ -85,13 +85,13 @@ type VoiceConfig struct {
 // cannot fix (no provider, too large, a refused format) gets a reply.
 // Every other turn goes to next unchanged.
 func TranscribeVoice(cfg VoiceConfig, next Handler) Handler {
-	return HandlerFunc(func(ctx context.Context, t Turn) ([]hearth.Outbound, error) {
+	return HandlerFunc(func(ctx context.Context, t Turn) (Answer, error) {
 		if t.Event.Kind != hearth.KindVoice {
 			return next.HandleTurn(ctx, t)
 		}
 		ref, text, err := cfg.Store.VoiceNote(ctx, t.Event.ID)
 		if err != nil {
-			return nil, fmt.Errorf("voice note: %w", err)
+			return Answer{}, fmt.Errorf("voice note: %w", err)
 		}
 		if text == "" {
 			var reply string
@@ -100,20 +100,21 @@ func TranscribeVoice(cfg VoiceConfig, next Handler) Handler {
 				return replyOnly(reply), err
 			}
 			if err := cfg.Store.SetTranscript(ctx, t.Event.ID, text); err != nil {
-				return nil, fmt.Errorf("voice note: %w", err)
+				return Answer{}, fmt.Errorf("voice note: %w", err)
 			}
 		}
 		t.Event.Kind, t.Event.Text = hearth.KindMessage, text
-		replies, err := next.HandleTurn(ctx, t)
+		ans, err := next.HandleTurn(ctx, t)
 		if err != nil {
-			return nil, err
+			return Answer{}, err
 		}
 		heard := `Heard: "` + text + `"`
-		if len(replies) == 0 {
-			return []hearth.Outbound{{Text: heard}}, nil
+		if len(ans.Replies) == 0 {
+			ans.Replies = []hearth.Outbound{{Text: heard}}
+			return ans, nil
 		}
-		replies[0].Text = heard + "\n\n" + replies[0].Text
-		return replies, nil
+		ans.Replies[0].Text = heard + "\n\n" + ans.Replies[0].Text
+		return ans, nil
 	})
 }
 
@@ -166,9 +167,9 @@ func transcribe(ctx context.Context, cfg VoiceConfig, ch hearth.Channel, ref hea
 
 const tooLargeReply = "That recording is larger than 20 MB, more than I can take. Could you send a shorter voice note, or type it?"
 
-func replyOnly(text string) []hearth.Outbound {
+func replyOnly(text string) Answer {
 	if text == "" {
-		return nil
+		return Answer{}
 	}
-	return []hearth.Outbound{{Text: text}}
+	return Reply(text)
 }

@@ -81,16 +81,17 @@ func TestTranscribeVoice(t *testing.T) {
 				t.Fatal(err)
 			}
 			var nextSaw []string
-			next := pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) ([]hearth.Outbound, error) {
+			next := pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) (pipeline.Answer, error) {
 				nextSaw = append(nextSaw, string(turn.Event.Kind)+":"+turn.Event.Text)
-				return []hearth.Outbound{{Text: "Added milk."}}, nil
+				return pipeline.Reply("Added milk."), nil
 			})
 			h := pipeline.TranscribeVoice(pipeline.VoiceConfig{
 				Store: b.store, Transcriber: tc.transcriber, Setting: "HEARTH_TRANSCRIBE=openai",
 				Fetcher: func(hearth.Channel) (pipeline.AudioFetcher, bool) { return tc.fetch, tc.fetch != nil },
 			}, next)
 			turn := pipeline.Turn{Event: hearth.InboundEvent{ID: r.EventID, ConversationID: r.ConversationID, Channel: hearth.ChannelWebchat, Kind: hearth.KindVoice, Text: "voice note"}}
-			out, err := h.HandleTurn(ctx, turn)
+			ans, err := h.HandleTurn(ctx, turn)
+			out := ans.Replies
 			if tc.wantErr {
 				if err == nil || len(out) != 0 || len(nextSaw) != 0 {
 					t.Fatalf("want an error to retry; got %v, %v, next saw %v", out, err, nextSaw)
@@ -123,7 +124,7 @@ func TestTranscribeVoice(t *testing.T) {
 			}
 			// A retried turn reuses the transcript: no provider needed.
 			h = pipeline.TranscribeVoice(pipeline.VoiceConfig{Store: b.store}, next)
-			if out, err := h.HandleTurn(ctx, turn); err != nil || len(out) != 1 || !strings.HasPrefix(out[0].Text, "Heard:") {
+			if ans, err := h.HandleTurn(ctx, turn); err != nil || len(ans.Replies) != 1 || !strings.HasPrefix(ans.Replies[0].Text, "Heard:") {
 				t.Fatalf("retried turn: %v %v", out, err)
 			}
 		})

@@ -53,7 +53,7 @@ func ProfileFromChannel(cfg ProfileConfig, next Handler) Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return HandlerFunc(func(ctx context.Context, t Turn) ([]hearth.Outbound, error) {
+	return HandlerFunc(func(ctx context.Context, t Turn) (Answer, error) {
 		if t.User.Timezone != "" || cfg.Lookup == nil {
 			return next.HandleTurn(ctx, t)
 		}
@@ -68,13 +68,13 @@ func ProfileFromChannel(cfg ProfileConfig, next Handler) Handler {
 		}
 		if p.Name != "" && p.Name != t.User.DisplayName {
 			if err := cfg.Store.SetDisplayName(ctx, t.User.ID, p.Name); err != nil {
-				return nil, fmt.Errorf("set name from %s: %w", t.Event.Channel, err)
+				return Answer{}, fmt.Errorf("set name from %s: %w", t.Event.Channel, err)
 			}
 			t.User.DisplayName = p.Name
 		}
 		if p.Timezone != "" {
 			if err := cfg.Store.SetTimezone(ctx, t.User.ID, p.Timezone); err != nil {
-				return nil, fmt.Errorf("set timezone from %s: %w", t.Event.Channel, err)
+				return Answer{}, fmt.Errorf("set timezone from %s: %w", t.Event.Channel, err)
 			}
 			t.User.Timezone = p.Timezone
 		}

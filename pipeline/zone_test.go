@@ -60,9 +60,9 @@ func TestProfileFromChannel(t *testing.T) {
 			var saw, sawName string
 			h := pipeline.ProfileFromChannel(pipeline.ProfileConfig{Store: b.store, Lookup: func(ch hearth.Channel) (pipeline.ProfileLookup, bool) {
 				return lookup, ch == hearth.ChannelSlack
-			}}, pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) ([]hearth.Outbound, error) {
+			}}, pipeline.HandlerFunc(func(_ context.Context, turn pipeline.Turn) (pipeline.Answer, error) {
 				saw, sawName = turn.User.Timezone, turn.User.DisplayName
-				return nil, nil
+				return pipeline.Answer{}, nil
 			}))
 			turn := pipeline.Turn{Event: hearth.InboundEvent{ID: r.EventID, Channel: hearth.ChannelSlack, Kind: hearth.KindMessage, Text: "hello"},
 				User: hearth.User{ID: r.UserID, DisplayName: in.UserName, Timezone: tc.known}}

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
@@ -29,9 +30,6 @@ type CommandStore interface {
 	UpdateScheduleSettings(ctx context.Context, userID int64, upd hearth.ScheduleSettingsUpdate) (hearth.ScheduleSettings, error)
 	ButtonsOpen(ctx context.Context, conversationID, messageID int64) (bool, error)
 	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
-	// SaveTraceTx leaves the turn's trace, as the runner does for the
-	// turns it answers, so `bot turns tail` shows command turns too.
-	SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error
 }
 
 // Actions runs actions for a turn, idempotently per (turn, index); the
@@ -41,50 +39,89 @@ type Actions interface {
 	Run(ctx context.Context, t action.Turn, plan []action.Action) ([]action.Record, error)
 }
 
-// Commands answers the scheduler's chat commands and reminder buttons and
-// passes every other turn to next. It expects users with a time zone
-// (wrap it in pipeline.RequireTimezone).
-func (s *Scheduler) Commands(st CommandStore, actions Actions, next pipeline.Handler) pipeline.Handler {
-	c := &commands{s: s, st: st, actions: actions}
-	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
-		loc, ok := s.zones.load(t.User.Timezone)
-		if !ok {
-			return next.HandleTurn(ctx, t)
-		}
-		start := time.Now()
-		var text string
-		var err error
-		switch {
-		case t.Event.Kind == hearth.KindButton && strings.HasPrefix(t.Event.ButtonID, buttonPrefix):
-			text, err = c.button(ctx, t, loc)
-		case t.Event.Kind == hearth.KindMessage:
-			text, ok, err = c.message(ctx, t, loc)
-			if err == nil && !ok {
-				return next.HandleTurn(ctx, t)
+// Commands returns the scheduler's chat commands, briefing and
+// reminders, for the commands registry. Both need the user's time zone.
+func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Command {
+	c := &cmds{s: s, st: st, actions: actions}
+	return []commands.Command{{
+		Name: "briefing", Args: "[at TIME | off | on]", Private: true, NeedsZone: true,
+		Help: "your daily briefing now; when it comes, what it leaves out and where it goes",
+		Examples: []string{"briefing now", "send my briefing at 6:45", "stop my briefings", "start my briefings",
+			"skip the family section", "include the family section", "send my briefings here"},
+		Match:   anyOf(reBriefingNow, reBriefingAt, reBriefingOff, reBriefingOn, reSkip, reUnskip, reHere),
+		Handler: c.handler(""),
+	}, {
+		Name: "reminders", Args: "[cancel N]", NeedsZone: true,
+		Help: "list your reminders, cancel one, set how early deadlines and birthdays remind you, or make a repeating one",
+		Examples: []string{"list my reminders", "cancel reminder 2", "cancel the Monday one", "remind me 2 days before deadlines",
+			"remind me every Monday at 9 to water the plants"},
+		Match: func(norm string) bool {
+			if anyOf(reList, reCancelN, reCancel, reLead)(norm) {
+				return true
 			}
-		default:
-			return next.HandleTurn(ctx, t)
+			if !reRemindMe.MatchString(norm) {
+				return false
+			}
+			_, _, ok := recur.Parse(norm)
+			return ok
+		},
+		Handler: c.handler("list my reminders"),
+	}}
+}
+
+// Buttons handles the Done, Snooze 1 h and Tomorrow morning buttons of
+// reminders (ids starting with ButtonPrefix).
+func (s *Scheduler) Buttons(st CommandStore, actions Actions) commands.Handler {
+	c := &cmds{s: s, st: st, actions: actions}
+	return commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
+		loc, ok := s.zones.load(r.User.Timezone)
+		if !ok {
+			return pipeline.Answer{}, false, nil
 		}
+		var ans pipeline.Answer
+		text, err := c.button(ctx, r.Turn, loc, &ans)
 		if err != nil {
-			return nil, err
+			return pipeline.Answer{}, false, err
 		}
-		intent := "scheduler_command"
-		if t.Event.Kind == hearth.KindButton {
-			intent = "button"
-		}
-		trace := hearth.Trace{
-			EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
-			Intent: intent, Domains: []string{"scheduler"}, Confidence: 1,
-			Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []hearth.TraceAction{},
-		}
-		// A trace is for operators: losing one (no transaction to join) is
-		// not worth failing the user's turn over.
-		pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return c.st.SaveTraceTx(ctx, tx, trace) })
-		return []hearth.Outbound{{Text: text}}, nil
+		ans.Replies = []hearth.Outbound{{Text: text}}
+		return ans, true, nil
 	})
 }
 
-type commands struct {
+// handler answers a command's phrasings; bare is what the command's name
+// alone stands for ("" keeps the name: "briefing" is a briefing now).
+func (c *cmds) handler(bare string) commands.Handler {
+	return commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
+		loc, ok := c.s.zones.load(r.User.Timezone)
+		if !ok {
+			return pipeline.Answer{}, false, nil
+		}
+		text := r.Text
+		if r.ByName && r.Args == "" && bare != "" {
+			text = bare
+		}
+		var ans pipeline.Answer
+		reply, ok, err := c.message(ctx, r.Turn, text, loc, &ans)
+		if err != nil || !ok {
+			return pipeline.Answer{}, false, err
+		}
+		ans.Replies = []hearth.Outbound{{Text: reply}}
+		return ans, true, nil
+	})
+}
+
+func anyOf(res ...*regexp.Regexp) func(string) bool {
+	return func(s string) bool {
+		for _, re := range res {
+			if re.MatchString(s) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+type cmds struct {
 	s       *Scheduler
 	st      CommandStore
 	actions Actions
@@ -108,16 +145,10 @@ var (
 	reDigits      = regexp.MustCompile(`\d+`)
 )
 
-// norm lowercases text, folds spaces and drops trailing punctuation.
-func norm(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.ReplaceAll(s, "’", "'")
-	s = strings.TrimRight(s, ".!? ")
-	return reSpaces.ReplaceAllString(s, " ")
-}
-
-func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Location) (string, bool, error) {
-	text := norm(t.Event.Text)
+// message answers one of the scheduler's phrasings; a write that must
+// commit with the reply goes into ans.
+func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *time.Location, ans *pipeline.Answer) (string, bool, error) {
+	text := commands.Normalise(raw)
 	uid := t.User.ID
 	now := c.s.cfg.Now()
 	set := func(upd hearth.ScheduleSettingsUpdate) (hearth.ScheduleSettings, error) {
@@ -219,19 +250,18 @@ func (c *commands) message(ctx context.Context, t pipeline.Turn, loc *time.Locat
 		lines = append(lines, "", "Say \"cancel reminder 2\" or \"cancel the Monday one\" to stop one.")
 		return strings.Join(lines, "\n"), true, nil
 	case reCancelN.MatchString(text) || reCancel.MatchString(text):
-		return c.cancel(ctx, t, loc, text)
+		return c.cancel(ctx, t, loc, text, ans)
 	}
-	if reRemindMe.MatchString(t.Event.Text) {
-		if rule, span, ok := recur.Parse(t.Event.Text); ok {
-			return c.recurring(ctx, t, loc, rule, span)
+	if reRemindMe.MatchString(raw) {
+		if rule, span, ok := recur.Parse(raw); ok {
+			return c.recurring(ctx, t, raw, loc, rule, span)
 		}
 	}
 	return "", false, nil
 }
 
 // recurring creates "remind me every Monday at 9 to water the plants".
-func (c *commands) recurring(ctx context.Context, t pipeline.Turn, loc *time.Location, rule recur.Rule, span recur.Span) (string, bool, error) {
-	raw := t.Event.Text
+func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *time.Location, rule recur.Rule, span recur.Span) (string, bool, error) {
 	title := strings.TrimSpace(raw[:span.Start] + " " + raw[span.End:])
 	title = reRemindMe.ReplaceAllString(title, "")
 	title = strings.Trim(reSpaces.ReplaceAllString(title, " "), " ,.!?")
@@ -260,7 +290,7 @@ func (c *commands) recurring(ctx context.Context, t pipeline.Turn, loc *time.Loc
 	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", title, rule.String(), whenWords(first, loc, now)), true, nil
 }
 
-func (c *commands) describe(sc hearth.Schedule, loc *time.Location) string {
+func (c *cmds) describe(sc hearth.Schedule, loc *time.Location) string {
 	now := c.s.cfg.Now()
 	when := whenWords(sc.NextAt, loc, now)
 	switch sc.Kind {
@@ -279,7 +309,7 @@ func (c *commands) describe(sc hearth.Schedule, loc *time.Location) string {
 
 // cancel stops a reminder named by number or by a word of its
 // description ("the Monday one").
-func (c *commands) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, text string) (string, bool, error) {
+func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, text string, ans *pipeline.Answer) (string, bool, error) {
 	list, err := c.st.UpcomingSchedules(ctx, t.User.ID, 20)
 	if err != nil {
 		return "", true, err
@@ -319,9 +349,7 @@ func (c *commands) cancel(ctx context.Context, t pipeline.Turn, loc *time.Locati
 		// Muted with the reply: a retried turn would otherwise find the
 		// list renumbered and cancel a second reminder.
 		id := hits[0].ID
-		if !pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return c.st.MuteScheduleTx(ctx, tx, t.User.ID, id) }) {
-			return "", true, errors.New("cancel outside a turn")
-		}
+		ans.Add(func(ctx context.Context, tx pgx.Tx) error { return c.st.MuteScheduleTx(ctx, tx, t.User.ID, id) })
 		return "Cancelled: " + c.describe(hits[0], loc) + ".", true, nil
 	}
 	lines := []string{"Which one?"}
@@ -335,8 +363,8 @@ func (c *commands) cancel(ctx context.Context, t pipeline.Turn, loc *time.Locati
 // turns run one at a time, so "still open?", the effect and closing the
 // buttons cannot interleave with another click on the same message; the
 // effects are idempotent, so a retried turn repeats nothing.
-func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Location) (string, error) {
-	parts := strings.Split(strings.TrimPrefix(t.Event.ButtonID, buttonPrefix), ":")
+func (c *cmds) button(ctx context.Context, t pipeline.Turn, loc *time.Location, ans *pipeline.Answer) (string, error) {
+	parts := strings.Split(strings.TrimPrefix(t.Event.ButtonID, ButtonPrefix), ":")
 	if len(parts) != 3 {
 		return "I don't recognise that button.", nil
 	}
@@ -406,9 +434,7 @@ func (c *commands) button(ctx context.Context, t pipeline.Turn, loc *time.Locati
 		}
 		return pipeline.EnqueueEdits(ctx, tx, ids, version)
 	}
-	if !pipeline.OnCommit(ctx, edit) {
-		return "", errors.New("reminder button outside a turn")
-	}
+	ans.Add(edit)
 	return reply, nil
 }
 

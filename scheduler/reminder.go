@@ -17,16 +17,16 @@ const (
 	LabelTomorrow = "Tomorrow morning"
 )
 
-// buttonPrefix starts the id of every reminder button:
+// ButtonPrefix starts the id of every reminder button:
 // "sched:<verb>:<schedule id>:<occurrence unix>".
-const buttonPrefix = "sched:"
+const ButtonPrefix = "sched:"
 
 func reminderButtons(a FireArgs) []hearth.Button {
 	ref := strconv.FormatInt(a.ScheduleID, 10) + ":" + strconv.FormatInt(a.At, 10)
 	return []hearth.Button{
-		{ID: buttonPrefix + "done:" + ref, Label: LabelDone},
-		{ID: buttonPrefix + "snooze:" + ref, Label: LabelSnooze},
-		{ID: buttonPrefix + "morning:" + ref, Label: LabelTomorrow},
+		{ID: ButtonPrefix + "done:" + ref, Label: LabelDone},
+		{ID: ButtonPrefix + "snooze:" + ref, Label: LabelSnooze},
+		{ID: ButtonPrefix + "morning:" + ref, Label: LabelTomorrow},
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/scheduler"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -522,7 +521,7 @@ func TestBriefingFamilySection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := b.st.JoinFamily(ctx, pipeline.NormaliseLinkCode(inv.Code), c.User.ID); err != nil {
+		if _, err := b.st.JoinFamily(ctx, hearth.NormaliseCode(inv.Code), c.User.ID); err != nil {
 			t.Fatal(err)
 		}
 		return c.User.ID

@@ -54,7 +54,7 @@ func (s *Store) CreateFamilyInvite(ctx context.Context, userID int64, ttl time.D
 }
 
 // JoinFamily admits userID to the family of an invitation code (as
-// stored: see pipeline.NormaliseLinkCode), once, before it expires, while
+// stored: see hearth.NormaliseCode), once, before it expires, while
 // its inviter is still a member. Every pair of the newcomer and a member
 // gets hearth.DefaultFamilyTier both ways (replacing any left from an
 // earlier membership). It returns the family joined.

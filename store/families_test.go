@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -41,7 +40,7 @@ func (b *familyBundle) invite(t *testing.T, inviter int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pipeline.NormaliseLinkCode(inv.Code)
+	return hearth.NormaliseCode(inv.Code)
 }
 
 func (b *familyBundle) join(t *testing.T, inviter, joiner int64) {
@@ -69,7 +68,7 @@ func TestFamilyInviteCodes(t *testing.T) {
 	if err != nil || !inv.Started || inv.Family.Name != "Ann's family" || len(inv.Family.Members) != 0 {
 		t.Fatalf("first invite: %+v, %v", inv, err)
 	}
-	code := pipeline.NormaliseLinkCode(inv.Code)
+	code := hearth.NormaliseCode(inv.Code)
 	if code == "" {
 		t.Fatalf("code %q is not in the link code format", inv.Code)
 	}
@@ -96,7 +95,7 @@ func TestFamilyInviteCodes(t *testing.T) {
 	}{
 		{"wrong", "ABCDEFGH", bob, hearth.ErrNotFound},
 		{"expired", expired, bob, hearth.ErrNotFound},
-		{"a /link code", pipeline.NormaliseLinkCode(link), bob, hearth.ErrNotFound},
+		{"a /link code", hearth.NormaliseCode(link), bob, hearth.ErrNotFound},
 		{"the inviter's own", code, ann, hearth.ErrInvalid},
 	}
 	for _, tt := range refused {
@@ -298,7 +297,7 @@ func TestLinkingMovesFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.st.RedeemLinkCode(b.ctx, pipeline.NormaliseLinkCode(code), ann); err != nil {
+	if _, err := b.st.RedeemLinkCode(b.ctx, hearth.NormaliseCode(code), ann); err != nil {
 		t.Fatal(err)
 	}
 	got := b.members(t, annTG.User.ID)
@@ -320,7 +319,7 @@ func TestLinkingMovesFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.st.RedeemLinkCode(b.ctx, pipeline.NormaliseLinkCode(code), dan); err != nil {
+	if _, err := b.st.RedeemLinkCode(b.ctx, hearth.NormaliseCode(code), dan); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.members(t, cat); len(got) != 2 {

@@ -140,7 +140,7 @@ func (s *Store) acceptGeneral(ctx context.Context, in hearth.Inbound, enqueue fu
 					return err
 				}
 			}
-			if in.Kind == hearth.KindMessage || in.Kind == hearth.KindVoice {
+			if in.Kind == hearth.KindMessage || in.Kind == hearth.KindVoice || in.Kind == hearth.KindCommand {
 				// No NOTIFY here: Postgres serialises the commits of notifying
 				// transactions, which halves ingress throughput. Live views
 				// see the user's line with the bot's reply (which notifies),

@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // ownedTablesQuery lists every table with a user_id: its rows follow a
@@ -128,7 +127,7 @@ func newLinkCode() string {
 		var b [8]byte
 		rand.Read(b[:]) //nolint:errcheck // crypto/rand.Read never fails
 		for i := range b {
-			b[i] = pipeline.LinkAlphabet[int(b[i])%len(pipeline.LinkAlphabet)]
+			b[i] = hearth.CodeAlphabet[int(b[i])%len(hearth.CodeAlphabet)]
 		}
 		if strings.ContainsAny(string(b[:]), "23456789") {
 			return string(b[:])

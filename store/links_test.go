@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -28,13 +27,13 @@ func TestLinkCodes(t *testing.T) {
 	}
 
 	code, err := st.CreateLinkCode(ctx, web.User.ID, time.Minute)
-	if err != nil || pipeline.NormaliseLinkCode(code) == "" {
+	if err != nil || hearth.NormaliseCode(code) == "" {
 		t.Fatalf("code %q, %v", code, err)
 	}
-	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), web.User.ID); !errors.Is(err, hearth.ErrInvalid) {
+	if _, err := st.RedeemLinkCode(ctx, hearth.NormaliseCode(code), web.User.ID); !errors.Is(err, hearth.ErrInvalid) {
 		t.Fatalf("own code: %v; want invalid", err)
 	}
-	into, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID)
+	into, err := st.RedeemLinkCode(ctx, hearth.NormaliseCode(code), tg.User.ID)
 	if err != nil || into != web.User.ID {
 		t.Fatalf("redeem = %d, %v", into, err)
 	}
@@ -47,16 +46,16 @@ func TestLinkCodes(t *testing.T) {
 	if len(tasks) != 1 || tasks[0].Title != "Made on Telegram" {
 		t.Fatalf("tasks did not follow the person: %+v", tasks)
 	}
-	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID); !errors.Is(err, hearth.ErrNotFound) {
+	if _, err := st.RedeemLinkCode(ctx, hearth.NormaliseCode(code), tg.User.ID); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("second use: %v; want not found", err)
 	}
 
 	expired, _ := st.CreateLinkCode(ctx, web.User.ID, time.Minute)
-	if _, err := st.Pool().Exec(ctx, "UPDATE link_codes SET expires_at = now() - interval '1 second' WHERE code = $1", pipeline.NormaliseLinkCode(expired)); err != nil {
+	if _, err := st.Pool().Exec(ctx, "UPDATE link_codes SET expires_at = now() - interval '1 second' WHERE code = $1", hearth.NormaliseCode(expired)); err != nil {
 		t.Fatal(err)
 	}
 	other, _ := st.SignIn(ctx, hearth.ChannelWebchat, "bob", "Bob", "bob", "UTC")
-	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(expired), other.User.ID); !errors.Is(err, hearth.ErrNotFound) {
+	if _, err := st.RedeemLinkCode(ctx, hearth.NormaliseCode(expired), other.User.ID); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("expired code: %v; want not found", err)
 	}
 }
@@ -90,7 +89,7 @@ func TestLinkingKeepsUsageAndSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID); err != nil {
+	if _, err := st.RedeemLinkCode(ctx, hearth.NormaliseCode(code), tg.User.ID); err != nil {
 		t.Fatal(err)
 	}
 	if u, err := st.UsageOn(ctx, web.User.ID, day); err != nil || u.Calls != 1 || u.InputTokens != 100 {

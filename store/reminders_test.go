@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -100,7 +99,7 @@ func TestLinkingMovesReminders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.RedeemLinkCode(ctx, pipeline.NormaliseLinkCode(code), tg.User.ID); err != nil {
+	if _, err := st.RedeemLinkCode(ctx, hearth.NormaliseCode(code), tg.User.ID); err != nil {
 		t.Fatal(err)
 	}
 	up, err := st.UpcomingSchedules(ctx, web.User.ID, 10)

@@ -106,6 +106,17 @@ func translate(err error) error {
 }
 
 // inTx runs fn in a transaction, committing when it returns nil.
+// Begin starts a transaction for a caller that owns a unit of work (a
+// turn's replies, deliveries and writes); the caller commits or rolls it
+// back.
+func (s *Store) Begin(ctx context.Context) (pgx.Tx, error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store begin: %w", translate(err))
+	}
+	return tx, nil
+}
+
 func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {

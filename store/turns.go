@@ -82,55 +82,52 @@ func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, o
 	return pending, nil
 }
 
-// CompleteEvent marks ev processed and stores its replies as bot messages
-// keyed "event:<id>:<index>", calling inTx with their ids in the same
-// transaction; with visible, the replies are delivered right there (their
-// channel's mailbox is the transcript) and inTx gets no ids. When no other event of the conversation is waiting it also
-// ends owner's lease there, saving the turn a commit of its own; an event
-// that arrives meanwhile finds the lease free once this commits.
-// Completing an event twice stores nothing the second time.
-func (s *Store) CompleteEvent(ctx context.Context, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool, inTx func(ctx context.Context, tx pgx.Tx, messageIDs []int64) error) (released bool, err error) {
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		var done bool
-		err := tx.QueryRow(ctx, `
-			WITH done AS (
-				UPDATE inbound_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL RETURNING id
-			), released AS (
-				UPDATE conversations SET turn_owner = NULL, turn_lease_until = NULL
-				WHERE id = $2 AND turn_owner = $3 AND EXISTS (SELECT 1 FROM done)
-				  AND NOT EXISTS (SELECT 1 FROM inbound_events WHERE conversation_id = $2 AND processed_at IS NULL AND id <> $1)
-				RETURNING id
-			)
-			SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released)`, ev.ID, ev.ConversationID, owner).Scan(&done, &released)
+// CompleteEventTx marks ev processed in tx and stores its replies. done
+// is false when ev had been completed before (a retried job): nothing is
+// written then. In the same statement it ends owner's lease when no other
+// event of the conversation is waiting (released). With visible set the
+// replies are stored delivered, visible in the transcript, live views are
+// told, and ids is empty; otherwise ids are the replies still to deliver.
+func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool) (done, released bool, ids []int64, err error) {
+	defer func() {
 		if err != nil {
-			return fmt.Errorf("mark processed: %w", err)
+			err = fmt.Errorf("store complete event %d: %w", ev.ID, translate(err))
 		}
-		if !done {
-			return nil // completed before (a retried job): nothing to add
-		}
-		ids, err := insertBotMessages(ctx, tx, ev.ConversationID, &ev.ID, fmt.Sprintf("event:%d", ev.ID), replies)
-		if err != nil {
-			return err
-		}
-		if visible && len(ids) > 0 {
-			// Delivered by being committed: visible now, and live views told.
-			_, err := tx.Exec(ctx, `
-				WITH m AS (
-					UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
-					WHERE id = ANY($1) RETURNING conversation_id
-				)
-				SELECT pg_notify($2, $3) WHERE EXISTS (SELECT 1 FROM m)`, ids, NotifyChannel, strconv.FormatInt(ev.ConversationID, 10))
-			if err != nil {
-				return fmt.Errorf("deliver to the transcript: %w", err)
-			}
-			ids = nil
-		}
-		return inTx(ctx, tx, ids)
-	})
+	}()
+	err = tx.QueryRow(ctx, `
+		WITH done AS (
+			UPDATE inbound_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL RETURNING id
+		), released AS (
+			UPDATE conversations SET turn_owner = NULL, turn_lease_until = NULL
+			WHERE id = $2 AND turn_owner = $3 AND EXISTS (SELECT 1 FROM done)
+			  AND NOT EXISTS (SELECT 1 FROM inbound_events WHERE conversation_id = $2 AND processed_at IS NULL AND id <> $1)
+			RETURNING id
+		)
+		SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released)`, ev.ID, ev.ConversationID, owner).Scan(&done, &released)
 	if err != nil {
-		return false, fmt.Errorf("store complete event %d: %w", ev.ID, err)
+		return false, false, nil, fmt.Errorf("mark processed: %w", err)
 	}
-	return released, nil
+	if !done {
+		return false, false, nil, nil
+	}
+	ids, err = insertBotMessages(ctx, tx, ev.ConversationID, &ev.ID, fmt.Sprintf("event:%d", ev.ID), replies)
+	if err != nil {
+		return false, false, nil, err
+	}
+	if visible && len(ids) > 0 {
+		// Delivered by being committed: visible now, and live views told.
+		_, err := tx.Exec(ctx, `
+			WITH m AS (
+				UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
+				WHERE id = ANY($1) RETURNING conversation_id
+			)
+			SELECT pg_notify($2, $3) WHERE EXISTS (SELECT 1 FROM m)`, ids, NotifyChannel, strconv.FormatInt(ev.ConversationID, 10))
+		if err != nil {
+			return false, false, nil, fmt.Errorf("deliver to the transcript: %w", err)
+		}
+		ids = nil
+	}
+	return true, released, ids, nil
 }
 
 // insertBotMessages stores replies with keys "<keyPrefix>:<index>". A key

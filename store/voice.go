@@ -17,8 +17,11 @@ const voiceLine = "(voice note)"
 // transcriptLine is the user's line in the transcript for an inbound
 // message or voice note.
 func transcriptLine(in hearth.Inbound) string {
-	if in.Kind == hearth.KindVoice {
+	switch in.Kind {
+	case hearth.KindVoice:
 		return voiceLine
+	case hearth.KindCommand:
+		return "/" + in.Text
 	}
 	return in.Text
 }

@@ -129,7 +129,7 @@ func (a *Adapter) command(cmd slack.SlashCommand, payload json.RawMessage) (repl
 			text = briefingText
 		} else {
 			// The same one-time code flow as "/link" in any chat
-			// (pipeline.LinkIdentities): a code, or redeeming one.
+			// (the link command): a code, or redeeming one.
 			text = strings.TrimSpace("/link " + strings.TrimSpace(rest))
 			if strings.TrimSpace(rest) == "" {
 				reply = linkCodeReply

@@ -279,13 +279,13 @@ func (s *stream) next(t *testing.T) webchat.Message {
 
 // acknowledge answers every message with its text and two buttons, and a
 // click with the button it was: enough to drive the web chat's whole path.
-var acknowledge = pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
+var acknowledge = pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
 	if t.Event.Kind == hearth.KindButton {
 		label := map[string]string{"thanks": "Thanks", "help": "What can you do?"}[t.Event.ButtonID]
-		return []hearth.Outbound{{Text: fmt.Sprintf("You picked %q.", label)}}, nil
+		return pipeline.Reply(fmt.Sprintf("You picked %q.", label)), nil
 	}
-	return []hearth.Outbound{{
+	return pipeline.Answer{Replies: []hearth.Outbound{{
 		Text:    fmt.Sprintf("Got it, %s: %q.", t.User.DisplayName, t.Event.Text),
 		Buttons: []hearth.Button{{ID: "thanks", Label: "Thanks"}, {ID: "help", Label: "What can you do?"}},
-	}}, nil
+	}}}, nil
 })

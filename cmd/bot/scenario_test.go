@@ -12,7 +12,6 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/webchat"
-	"github.com/hearthbot/hearth/pipeline"
 )
 
 // chatter talks to a running Hearth through the web chat API, as a script
@@ -319,7 +318,7 @@ func TestScenarios(t *testing.T) {
 		codeReply := laptop.say("/link")
 		code := ""
 		for _, f := range strings.Fields(codeReply.Text) {
-			if c := pipeline.NormaliseLinkCode(strings.Trim(f, ".,")); c != "" && strings.Contains(f, "-") {
+			if c := hearth.NormaliseCode(strings.Trim(f, ".,")); c != "" && strings.Contains(f, "-") {
 				code = strings.Trim(f, ".,")
 			}
 		}

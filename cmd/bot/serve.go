@@ -24,8 +24,10 @@ import (
 	slackadapter "github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/webchat"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/family"
 	"github.com/hearthbot/hearth/integrations/builtin"
+	"github.com/hearthbot/hearth/link"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/embedding"
@@ -66,6 +68,9 @@ type App struct {
 	Senders map[hearth.Channel]pipeline.Sender
 	// Turns is the turn handler; tests may wrap it before Run.
 	Turns pipeline.Handler
+	// Commands is the registry of chat commands every channel dispatches
+	// to.
+	Commands *commands.Registry
 	// Engine runs, approves and undoes actions.
 	Engine *action.Engine
 	// Telegram is the Telegram bot, when TELEGRAM_BOT_TOKEN is set.
@@ -143,7 +148,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			return ok
 		},
 	})
-	a.Turns = pipeline.LinkIdentities(st, pipeline.RequireTimezone(st, a.Scheduler.Commands(st, a.Engine, stages.NewRunner(stages.Config{
+	runner := stages.NewRunner(stages.Config{
 		Intent: intent,
 		Sources: stages.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
@@ -155,8 +160,20 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		State:     st,
 		Log:       log,
 		Models:    models,
-	}))))
-	a.Turns = family.Commands(st, a.Turns) // outside /link, so a family code typed alone joins
+	})
+	// The commands registry is consulted before intent. The family command
+	// comes before link, so a family code typed alone joins the family
+	// and any other code goes on to link.
+	a.Commands = &commands.Registry{Traces: st}
+	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st)}
+	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
+	cmds = append(cmds, runner.Commands()...)
+	if err := a.Commands.Register(cmds...); err != nil {
+		st.Close()
+		return nil, fmt.Errorf("commands: %w", err)
+	}
+	a.Commands.RegisterButtons(scheduler.ButtonPrefix, a.Scheduler.Buttons(st, a.Engine))
+	a.Turns = a.Commands.Handler(pipeline.RequireTimezone(st, runner))
 	// A channel that knows the user's zone and name (Slack) fills them in
 	// before the time-zone question would be asked.
 	a.Turns = pipeline.ProfileFromChannel(a.profileConfig(), a.Turns)
@@ -167,7 +184,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// The workers look up the sender and handler through the App at work
 	// time, so tests can swap them after Open.
 	a.deliverWorker = pipeline.NewDeliverWorker(st, sendersOf(a), log, metrics)
-	a.turnWorker = pipeline.NewTurnWorker(st, pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
+	a.turnWorker = pipeline.NewTurnWorker(st, pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
 		return a.Turns.HandleTurn(ctx, t)
 	}), log, metrics)
 	a.turnWorker.Sender = func(ch hearth.Channel) (pipeline.Sender, bool) {

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
@@ -75,7 +73,15 @@ func BotReply(t testing.TB, st *store.Store, ch hearth.Channel, userKey, convKey
 	if err != nil || !leased || !found {
 		t.Fatalf("lease: leased %v, found %v, %v", leased, found, err)
 	}
-	if _, err := st.CompleteEvent(ctx, ev, "pipelinetest", []hearth.Outbound{out}, true, func(context.Context, pgx.Tx, []int64) error { return nil }); err != nil {
+	tx, err := st.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // after Commit this is a no-op
+	if _, _, _, err := st.CompleteEventTx(ctx, tx, ev, "pipelinetest", []hearth.Outbound{out}, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	msgs, err := st.Messages(ctx, c.ConversationID, 0, 10)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +80,8 @@ type turnState struct {
 	start   time.Time
 	trace   hearth.Trace
 	buttons []hearth.Button
+	// writes commit with the turn's reply (see pipeline.Answer).
+	writes []pipeline.Write
 }
 
 func (s *turnState) lap(stage string, since time.Time) time.Time {
@@ -90,15 +91,11 @@ func (s *turnState) lap(stage string, since time.Time) time.Time {
 }
 
 // HandleTurn runs one turn and leaves its trace.
-func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]hearth.Outbound, error) {
-	loc, err := pipeline.LoadTimezone(t.User.Timezone)
+func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
+	st, err := r.begin(t)
 	if err != nil {
-		return nil, fmt.Errorf("turn %d: %w", t.Event.ID, err)
+		return pipeline.Answer{}, err
 	}
-	st := &turnState{t: t, now: r.cfg.Now().In(loc), start: time.Now(), trace: hearth.Trace{
-		EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
-		Timings: map[string]int64{}, Actions: []hearth.TraceAction{},
-	}}
 	var models *meter
 	if r.cfg.Models != nil {
 		ctx, models = r.cfg.Models.begin(ctx, t, st.now)
@@ -115,35 +112,40 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) ([]hearth.Outb
 		text, err = r.message(ctx, st)
 	}
 	if err != nil {
-		return nil, err
+		return pipeline.Answer{}, err
 	}
 	if models != nil {
 		text = r.cfg.Models.finish(ctx, models, &st.trace, text)
 	}
+	return r.end(st, text), nil
+}
+
+// begin starts a turn's state in the user's zone.
+func (r *Runner) begin(t pipeline.Turn) (*turnState, error) {
+	loc, err := pipeline.LoadTimezone(t.User.Timezone)
+	if err != nil {
+		return nil, fmt.Errorf("turn %d: %w", t.Event.ID, err)
+	}
+	return &turnState{t: t, now: r.cfg.Now().In(loc), start: time.Now(), trace: hearth.Trace{
+		EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
+		Timings: map[string]int64{}, Actions: []hearth.TraceAction{},
+	}}, nil
+}
+
+// end is the turn's answer: the reply, and its writes with the trace.
+func (r *Runner) end(st *turnState, text string) pipeline.Answer {
 	st.trace.Timings["total"] = time.Since(st.start).Microseconds()
 	trace := st.trace
-	if !pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error { return r.cfg.State.SaveTraceTx(ctx, tx, trace) }) {
-		if err := r.cfg.State.SaveTrace(ctx, trace); err != nil {
-			r.cfg.Log.WarnContext(ctx, "saving the turn trace failed", "turn_id", t.Event.ID, "error", err)
-		}
-	}
-	return []hearth.Outbound{{Text: text, Buttons: st.buttons}}, nil
+	ans := pipeline.Answer{Replies: []hearth.Outbound{{Text: text, Buttons: st.buttons}}, Writes: st.writes}
+	ans.Add(func(ctx context.Context, tx pgx.Tx) error { return r.cfg.State.SaveTraceTx(ctx, tx, trace) })
+	return ans
 }
 
 func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	ev := st.t.Event
-	norm := normalise(ev.Text)
-	if undoWords[norm] {
-		st.trace.Intent = "undo"
-		return r.undo(ctx, st)
-	}
 	if ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID, st.t.User.ID); err != nil {
 		return "", err
 	} else if ok {
-		if yesWords[norm] || noWords[norm] {
-			st.trace.Intent = "followup"
-			return r.decide(ctx, st, ap.ID, yesWords[norm])
-		}
 		var q Question
 		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
 		if err != nil {
@@ -330,7 +332,7 @@ func (r *Runner) pick(ctx context.Context, st *turnState, qid int64, q Question,
 		return "That question was already answered.", nil
 	}
 	opt := q.Options[i]
-	r.editPrompt(ctx, st, fmt.Sprintf("opt:%d:%d", qid, i+1), "→ "+opt.Label)
+	r.editPrompt(st, fmt.Sprintf("opt:%d:%d", qid, i+1), "→ "+opt.Label)
 	outs, err := r.run(ctx, st, opt.Actions)
 	if err != nil {
 		return "", err
@@ -399,7 +401,7 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 	case errors.Is(err, action.ErrAlreadyDecided):
 		return fmt.Sprintf("That one was already %s.", decidedWord(ap.State)), nil
 	case errors.Is(err, action.ErrExpired):
-		r.editPrompt(ctx, st, "approve:"+strconv.FormatInt(approvalID, 10), "⌛ Expired.")
+		r.editPrompt(st, "approve:"+strconv.FormatInt(approvalID, 10), "⌛ Expired.")
 		return "That request expired, so I didn't do it. Ask me again if you still want it.", nil
 	case errors.Is(err, action.ErrTampered):
 		return "Something about that request changed after you saw it, so I didn't do it. Please ask again.", nil
@@ -411,14 +413,14 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error})
 	button := "approve:" + strconv.FormatInt(approvalID, 10)
 	if !approve {
-		r.editPrompt(ctx, st, button, "✖ Cancelled.")
+		r.editPrompt(st, button, "✖ Cancelled.")
 		return "Okay, I cancelled that. Nothing was sent or changed.", nil
 	}
 	if rec.State != action.StateDone {
-		r.editPrompt(ctx, st, button, "⚠ Failed: "+rec.Error)
+		r.editPrompt(st, button, "⚠ Failed: "+rec.Error)
 		return fmt.Sprintf("I tried, but it didn't go through: %s.", rec.Error), nil
 	}
-	r.editPrompt(ctx, st, button, "✔ Approved and done.")
+	r.editPrompt(st, button, "✔ Approved and done.")
 	return DoneFallback([]Outcome{{Action: rec.Action, Status: Done, Result: decodeResult(rec)}}), nil
 }
 
@@ -433,7 +435,7 @@ func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, ap action.A
 	if err != nil {
 		return "That draft was decided meanwhile, so I left it as it was.", nil
 	}
-	r.editPrompt(ctx, st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
+	r.editPrompt(st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
 	p, err := action.Decode[action.EmailArgs](action.Action{Kind: action.EmailSend, Payload: old.Action.Payload})
 	if err != nil {
 		return "", err
@@ -468,22 +470,17 @@ func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
 	return "Undone: " + describe(rec.Action, decodeResult(rec)) + ".", nil
 }
 
-func (r *Runner) editPrompt(ctx context.Context, st *turnState, buttonID, outcome string) {
-	conv := st.t.Event.ConversationID
-	// Inside a turn the edit commits with it, and so does the job that
-	// carries it to platforms which can edit a sent message.
-	if pipeline.OnCommit(ctx, func(ctx context.Context, tx pgx.Tx) error {
+func (r *Runner) editPrompt(st *turnState, buttonID, outcome string) {
+	conv, version := st.t.Event.ConversationID, st.t.Event.ID
+	// The edit commits with the turn, and so does the job that carries it
+	// to platforms which can edit a sent message.
+	st.writes = append(st.writes, func(ctx context.Context, tx pgx.Tx) error {
 		ids, err := r.cfg.State.EditMessageWithButtonTx(ctx, tx, conv, buttonID, outcome)
 		if err != nil {
 			return err
 		}
-		return pipeline.EnqueueEdits(ctx, tx, ids, st.t.Event.ID)
-	}) {
-		return
-	}
-	if _, err := r.cfg.State.EditMessageWithButton(ctx, conv, buttonID, outcome); err != nil {
-		r.cfg.Log.WarnContext(ctx, "editing the prompt failed", "turn_id", st.t.Event.ID, "error", err)
-	}
+		return pipeline.EnqueueEdits(ctx, tx, ids, version)
+	})
 }
 
 // unsupportedReply answers a message Hearth cannot read: say what it
@@ -590,25 +587,4 @@ func toTurns(msgs []hearth.Message, current string) []nlu.Turn {
 		turns = append(turns, t)
 	}
 	return turns
-}
-
-func normalise(s string) string {
-	// Phones type a curly apostrophe: "don’t send it" is "don't send it".
-	s = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "’", "'")
-	s = strings.TrimRightFunc(s, func(r rune) bool { return strings.ContainsRune(".!?", r) })
-	return strings.Join(strings.Fields(s), " ")
-}
-
-var (
-	undoWords = set("undo", "undo that", "undo it", "undo please", "please undo", "undo the last one", "take that back", "revert that")
-	yesWords  = set("yes", "y", "yep", "yeah", "yes please", "ok", "okay", "sure", "go ahead", "go for it", "do it", "send it", "approve", "approved", "confirm", "yes send it", "looks good", "lgtm")
-	noWords   = set("no", "n", "nope", "no thanks", "cancel", "cancel it", "don't", "dont", "stop", "don't send it", "never mind", "nevermind", "abort")
-)
-
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range slices.Clip(words) {
-		m[w] = true
-	}
-	return m
 }

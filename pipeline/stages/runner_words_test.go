@@ -1,6 +1,11 @@
 package stages
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/hearthbot/hearth/commands"
+)
 
 // Short answers to an approval are read the same however they are typed:
 // case, trailing punctuation, spacing, and a phone's curly apostrophe.
@@ -16,9 +21,9 @@ func TestShortAnswers(t *testing.T) {
 		{"maybe later", false, false},
 	}
 	for _, tt := range tests {
-		n := normalise(tt.text)
-		if yesWords[n] != tt.yes || noWords[n] != tt.no {
-			t.Errorf("%q → %q: yes %v, no %v; want %v, %v", tt.text, n, yesWords[n], noWords[n], tt.yes, tt.no)
+		n := commands.Normalise(tt.text)
+		if yes, no := slices.Contains(yesWords, n), slices.Contains(noWords, n); yes != tt.yes || no != tt.no {
+			t.Errorf("%q → %q: yes %v, no %v; want %v, %v", tt.text, n, yes, no, tt.yes, tt.no)
 		}
 	}
 }

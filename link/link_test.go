@@ -1,6 +1,10 @@
-package pipeline
+package link
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/hearthbot/hearth"
+)
 
 func TestLinkCommand(t *testing.T) {
 	tests := []struct {
@@ -20,7 +24,7 @@ func TestLinkCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		verb, rest := linkCommand(tt.text)
-		code := looksLikeCode(rest) || (verb && NormaliseLinkCode(rest) != "")
+		code := hearth.LooksLikeCode(rest) || (verb && hearth.NormaliseCode(rest) != "")
 		if verb != tt.verb || code != tt.code {
 			t.Errorf("%q: verb %v code %v; want %v %v", tt.text, verb, code, tt.verb, tt.code)
 		}
