@@ -144,7 +144,7 @@ func (g *Registry) Lookup(name string) (Command, bool) {
 // ("/link", "link CODE") or by phrasing, with the arguments after a name.
 // It does no I/O; a handler may still decline.
 func (g *Registry) Match(norm string) (Command, string, bool) {
-	for _, c := range g.candidates(norm) {
+	for _, c := range g.candidates(norm, norm) {
 		return c.cmd, c.args, true
 	}
 	return Command{}, "", false
@@ -158,10 +158,12 @@ type candidate struct {
 
 // candidates lists the commands a message may be, in the order to try:
 // a command named by the first word first, then those whose phrasings
-// match, in registration order.
-func (g *Registry) candidates(norm string) []candidate {
+// match, in registration order. tidy is the message as Tidy left it, so
+// arguments keep their case; norm is it normalised.
+func (g *Registry) candidates(tidy, norm string) []candidate {
 	var out []candidate
-	word, rest, _ := strings.Cut(norm, " ")
+	word, _, _ := strings.Cut(norm, " ")
+	_, rest, _ := strings.Cut(tidy, " ")
 	name, slash := strings.CutPrefix(word, "/")
 	// A bare word invokes a command only alone or when the command takes
 	// arguments: "start a family" is not the start command.
@@ -197,7 +199,8 @@ func (g *Registry) Handler(next pipeline.Handler) pipeline.Handler {
 				return pipeline.Reply(fmt.Sprintf("I don't know the command %q. %s", name, g.helpHint())), nil
 			}
 		case hearth.KindMessage:
-			cands = g.candidates(Normalise(t.Event.Text))
+			tidy := Tidy(t.Event.Text)
+			cands = g.candidates(tidy, strings.ToLower(tidy))
 		}
 		for _, c := range cands {
 			if c.cmd.NeedsZone && t.User.Timezone == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/internal/httpreply"
 )
 
@@ -35,17 +36,19 @@ func withoutToken(raw []byte) json.RawMessage {
 
 // Ephemeral answers to /hearth.
 const (
-	helpText = "Talk to me in a direct message, or mention me in a channel and I'll answer in the thread.\n" +
-		"• `/hearth <anything>`: the same as writing it to me\n" +
-		"• `/hearth help`: this help\n" +
-		"• `/hearth briefing`: your briefing now\n" +
-		"• `/hearth link`: a one-time code to use me from your other chats (Telegram, the web chat) as one person; " +
-		"`/hearth link CODE` joins this Slack account to the one that made CODE"
-	onItText      = "On it…"
-	dmOnlyText    = "That one is personal, so I only do it in our direct message: open a DM with me and send `/hearth %s` there."
-	briefingText  = "briefing now"
-	linkCodeReply = "On it… your code is coming in this DM."
+	helpIntro = "Talk to me in a direct message, or mention me in a channel and I'll answer in the thread. " +
+		"`/hearth <anything>` is the same as writing it to me, and `/hearth help` shows this help."
+	onItText   = "On it…"
+	onItDMText = "On it… the answer is coming in this DM."
+	dmOnlyText = "That one is personal, so I only do it in our direct message: open a DM with me and send `/hearth %s` there."
 )
+
+// Commands is the registry /hearth dispatches to: `/hearth NAME args`
+// runs the command NAME, and help lists them.
+type Commands interface {
+	Lookup(name string) (commands.Command, bool)
+	Help(prefix string) string
+}
 
 // directMessage says whether a slash command was typed in the user's DM
 // with Hearth, where replies are private. Slack's DM channel ids start
@@ -55,13 +58,15 @@ func directMessage(cmd slack.SlashCommand) bool {
 }
 
 // ServeCommands is the slash command endpoint for /hearth (mount it at
-// POST CommandsPath). It verifies the raw body, answers help at once, and
-// stores anything else as a message from the user, acknowledged with a
-// short ephemeral "On it…" only after the Inbox stored it; the real answer
-// comes from the turn. "briefing" is stored as the message "briefing now"
-// and "link [CODE]" as "/link [CODE]", both only in the user's DM with
-// Hearth (elsewhere an ephemeral answer says so): what they answer is
-// private.
+// POST CommandsPath). It verifies the raw body, answers help at once
+// (generated from the commands registry), and stores anything else,
+// acknowledged with a short ephemeral "On it…" only after the Inbox
+// stored it; the real answer comes from the turn. `/hearth NAME args`
+// naming a registered command is stored as that command (a
+// hearth.KindCommand event the turn dispatches to the registry by name);
+// a private one (briefing, link) runs only in the user's DM with Hearth
+// (elsewhere an ephemeral answer says so). Any other text is stored as a
+// message, as if written to Hearth.
 func (a *Adapter) ServeCommands(w http.ResponseWriter, r *http.Request) {
 	body, ok := a.readVerified(w, r)
 	if !ok {
@@ -113,28 +118,23 @@ func (a *Adapter) command(cmd slack.SlashCommand, payload json.RawMessage) (repl
 	}
 	text := strings.TrimSpace(cmd.Text)
 	word, rest, _ := strings.Cut(text, " ")
+	word, rest = strings.ToLower(word), strings.TrimSpace(rest)
 	reply = onItText
-	switch word = strings.ToLower(word); word {
-	case "", "help":
-		return helpText, in, false, nil
-	case "briefing", "link":
-		// A briefing (tasks, calendar) and a link code are for the user's
-		// eyes only: a code seen in a channel would let whoever redeems it
-		// first into this person's account.
-		if !directMessage(cmd) {
-			return fmt.Sprintf(dmOnlyText, word), in, false, nil
-		}
-		if word == "briefing" {
-			// The scheduler's briefing answers this phrase like any chat's.
-			text = briefingText
-		} else {
-			// The same one-time code flow as "/link" in any chat
-			// (the link command): a code, or redeeming one.
-			text = strings.TrimSpace("/link " + strings.TrimSpace(rest))
-			if strings.TrimSpace(rest) == "" {
-				reply = linkCodeReply
+	kind := hearth.KindMessage
+	if word == "" || word == "help" {
+		return a.help(), in, false, nil
+	}
+	if c, ok := a.lookup(word); ok {
+		// A private answer (a briefing, a link code) is for the user's
+		// eyes only: a code seen in a channel would let whoever redeems
+		// it first into this person's account.
+		if c.Private {
+			if !directMessage(cmd) {
+				return fmt.Sprintf(dmOnlyText, word), in, false, nil
 			}
+			reply = onItDMText
 		}
+		kind, text = hearth.KindCommand, strings.TrimSpace(word+" "+rest)
 	}
 	name := cmd.UserName
 	if name == "" {
@@ -148,7 +148,7 @@ func (a *Adapter) command(cmd slack.SlashCommand, payload json.RawMessage) (repl
 		ConversationKey: cmd.ChannelID,
 		UserKey:         cmd.UserID,
 		UserName:        name,
-		Kind:            hearth.KindMessage,
+		Kind:            kind,
 		Text:            text,
 		Payload:         withoutToken(payload),
 	}, true, nil
@@ -157,4 +157,20 @@ func (a *Adapter) command(cmd slack.SlashCommand, payload json.RawMessage) (repl
 // ephemeral is a slash command answer only the caller sees.
 func ephemeral(text string) *slack.Msg {
 	return &slack.Msg{ResponseType: slack.ResponseTypeEphemeral, Text: text}
+}
+
+func (a *Adapter) lookup(name string) (commands.Command, bool) {
+	if a.cfg.Commands == nil {
+		return commands.Command{}, false
+	}
+	return a.cfg.Commands.Lookup(name)
+}
+
+// help is /hearth help: how to talk to Hearth in Slack, and the commands,
+// generated from the registry.
+func (a *Adapter) help() string {
+	if a.cfg.Commands == nil {
+		return helpIntro
+	}
+	return helpIntro + "\n" + a.cfg.Commands.Help("/hearth ")
 }

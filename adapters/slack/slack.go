@@ -72,6 +72,9 @@ type Config struct {
 	APIURL string
 	// Inbox stores accepted events.
 	Inbox Inbox
+	// Commands is the registry `/hearth NAME` dispatches to. Nil: every
+	// /hearth text is stored as a message.
+	Commands Commands
 	// Now is the clock request timestamps are checked against. Defaults
 	// to time.Now.
 	Now func() time.Time

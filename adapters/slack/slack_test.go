@@ -20,6 +20,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
@@ -45,11 +46,28 @@ func setup(t *testing.T, dbURL string) *testBundle {
 		SigningSecret: testSecret,
 		APIURL:        api.URL(),
 		Inbox:         inbox,
+		Commands:      testCommands(t),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &testBundle{store: st, api: api, sl: sl}
+}
+
+// testCommands is a registry with the two private commands a Slack
+// channel must refuse, and help.
+func testCommands(t *testing.T) *commands.Registry {
+	t.Helper()
+	noop := commands.HandlerFunc(func(context.Context, commands.Request) (pipeline.Answer, bool, error) {
+		return pipeline.Answer{}, true, nil
+	})
+	reg := &commands.Registry{}
+	if err := reg.Register(commands.HelpCommand(reg),
+		commands.Command{Name: "briefing", Help: "your briefing now", Private: true, Handler: noop},
+		commands.Command{Name: "link", Args: "[CODE]", Help: "link your chats", Private: true, Handler: noop}); err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }
 
 func sign(secret string, ts int64, body string) string {
@@ -380,17 +398,18 @@ func TestSlashCommand(t *testing.T) {
 	if n := b.count(t, "true"); n != 0 {
 		t.Fatalf("help and channel briefing/link stored %d events", n)
 	}
-	// In the DM, briefing and link become the messages the pipeline knows.
+	// In the DM, briefing and link are stored as the commands they name,
+	// for the turn to dispatch by name.
 	for _, tt := range []struct{ text, trigger, stored string }{
-		{"briefing", "t-b", "briefing now"},
-		{"Link", "t-l", "/link"},
-		{"link abcd-ef23", "t-l2", "/link abcd-ef23"},
+		{"briefing", "t-b", "briefing"},
+		{"Link", "t-l", "link"},
+		{"link abcd-ef23", "t-l2", "link abcd-ef23"},
 	} {
 		code, out := b.do(t, signed(slack.CommandsPath, form(tt.text, tt.trigger)))
 		if code != http.StatusOK || out["response_type"] != "ephemeral" || !strings.HasPrefix(out["text"].(string), "On it") {
 			t.Fatalf("/hearth %s: %d %v", tt.text, code, out)
 		}
-		if n := b.count(t, fmt.Sprintf("external_id = 'command:%s' AND text = '%s' AND conversation_id IS NOT NULL", tt.trigger, tt.stored)); n != 1 {
+		if n := b.count(t, fmt.Sprintf("external_id = 'command:%s' AND kind = 'command' AND text = '%s' AND conversation_id IS NOT NULL", tt.trigger, tt.stored)); n != 1 {
 			t.Fatalf("/hearth %s: %d events with text %q", tt.text, n, tt.stored)
 		}
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -61,6 +62,9 @@ type Config struct {
 	WebhookSecret string
 	// Inbox stores accepted updates.
 	Inbox Inbox
+	// Commands is the registry "/name" messages dispatch to; New sets
+	// the bot's command menu from it. Nil: "/name" is an ordinary message.
+	Commands Commands
 	// AckTimeout bounds the answerCallbackQuery call made after a button
 	// click is accepted. Defaults to 2 seconds.
 	AckTimeout time.Duration
@@ -134,6 +138,51 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 		a.mention = re
 	}
 	return a, nil
+}
+
+// Commands is the registry Telegram commands dispatch to, and what the
+// bot's command menu lists.
+type Commands interface {
+	Lookup(name string) (commands.Command, bool)
+	Usages() []commands.Usage
+}
+
+// SetCommands sets the bot's command menu (setMyCommands) from the
+// registry, so Telegram offers exactly the commands Hearth answers.
+func (a *Adapter) SetCommands(ctx context.Context) error {
+	if a.cfg.Commands == nil {
+		return nil
+	}
+	var menu []models.BotCommand
+	for _, u := range a.cfg.Commands.Usages() {
+		desc := u.Help
+		if len(desc) > 256 { // Telegram's limit
+			desc = desc[:253] + "..."
+		}
+		menu = append(menu, models.BotCommand{Command: u.Name, Description: desc})
+	}
+	if _, err := a.bot.SetMyCommands(ctx, &bot.SetMyCommandsParams{Commands: menu}); err != nil {
+		return fmt.Errorf("telegram: setMyCommands: %w", err)
+	}
+	return nil
+}
+
+// command reads "/name args" or "/name@this_bot args" naming a registered
+// command, as the "name args" a KindCommand event carries.
+func (a *Adapter) command(text string) (string, bool) {
+	if a.cfg.Commands == nil || !strings.HasPrefix(text, "/") {
+		return "", false
+	}
+	word, args, _ := strings.Cut(strings.TrimSpace(text[1:]), " ")
+	name, at, addressed := strings.Cut(word, "@")
+	if addressed && !strings.EqualFold(at, a.me.Username) {
+		return "", false // another bot's command in a group
+	}
+	name = strings.ToLower(name)
+	if _, ok := a.cfg.Commands.Lookup(name); !ok {
+		return "", false
+	}
+	return strings.TrimSpace(name + " " + strings.TrimSpace(args)), true
 }
 
 // Username is the bot's Telegram username, as getMe reported it.

@@ -137,6 +137,9 @@ func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (h
 			return hearth.Inbound{}, false
 		}
 		kind, text = hearth.KindUnsupported, what
+	} else if cmd, ok := a.command(strings.TrimSpace(text)); ok {
+		// "/briefing", "/link CODE": dispatched to the registry by name.
+		kind, text = hearth.KindCommand, cmd
 	}
 	return hearth.Inbound{
 		Channel:         hearth.ChannelTelegram,

@@ -233,18 +233,22 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if cfg.TelegramToken != "" {
 		a.Telegram, err = telegram.New(ctx, telegram.Config{
 			Token: cfg.TelegramToken, APIURL: cfg.TelegramAPIURL, WebhookSecret: cfg.TelegramWebhookSecret,
-			Inbox: a.Inbox, Logger: log.With("channel", "telegram"),
+			Inbox: a.Inbox, Commands: a.Commands, Logger: log.With("channel", "telegram"),
 		})
 		if err != nil {
 			st.Close()
 			return nil, fmt.Errorf("telegram (check TELEGRAM_BOT_TOKEN and TELEGRAM_API_URL): %w", err)
+		}
+		// The menu is a convenience: typed commands work without it.
+		if err := a.Telegram.SetCommands(ctx); err != nil {
+			log.Warn("could not set the Telegram command menu", "error", err)
 		}
 		a.Senders[hearth.ChannelTelegram] = a.Telegram
 	}
 	if cfg.SlackBotToken != "" {
 		a.Slack, err = slackadapter.New(ctx, slackadapter.Config{
 			BotToken: cfg.SlackBotToken, SigningSecret: cfg.SlackSigningSecret, AppToken: cfg.SlackAppToken,
-			APIURL: cfg.SlackAPIURL, Inbox: a.Inbox, Logger: log.With("channel", "slack"),
+			APIURL: cfg.SlackAPIURL, Inbox: a.Inbox, Commands: a.Commands, Logger: log.With("channel", "slack"),
 		})
 		if err != nil {
 			st.Close()

@@ -74,6 +74,18 @@ func TestTelegramEndToEnd(t *testing.T) {
 	if r := say("Remind me to call mom tomorrow at 5pm"); !strings.Contains(r, "Call mom") {
 		t.Fatalf("task reply %q", r)
 	}
+	// Telegram commands dispatch to the registry by name; the menu set at
+	// start-up is generated from it and lists no hidden command.
+	if r := say("/briefing"); !strings.Contains(r, "Deadlines") || !strings.Contains(r, "Call mom") {
+		t.Fatalf("/briefing reply %q", r)
+	}
+	if r := say("/help"); !strings.Contains(r, "/briefing") || !strings.Contains(r, "/link [CODE]") || strings.Contains(r, "/approve") {
+		t.Fatalf("/help reply %q", r)
+	}
+	menu := api.Calls("setMyCommands")
+	if len(menu) != 1 || !strings.Contains(menu[0].Form["commands"], `"command":"briefing"`) || strings.Contains(menu[0].Form["commands"], "approve") {
+		t.Fatalf("setMyCommands calls %+v", menu)
+	}
 
 	// Without a transcription provider, a voice note gets a reply saying how
 	// to set one up instead of silence.

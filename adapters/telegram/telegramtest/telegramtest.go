@@ -99,7 +99,7 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 		chat, _ := strconv.ParseInt(form["chat_id"], 10, 64)
 		id, _ := strconv.Atoi(form["message_id"])
 		result = map[string]any{"message_id": id, "date": 1700000000, "chat": map[string]any{"id": chat, "type": "private"}, "text": form["text"]}
-	case "answerCallbackQuery", "setWebhook", "deleteWebhook":
+	case "answerCallbackQuery", "setWebhook", "deleteWebhook", "setMyCommands":
 		result = true
 	case "getUpdates":
 		result = f.nextUpdates(r.Context(), form["offset"])
