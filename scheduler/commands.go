@@ -17,6 +17,7 @@ import (
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
@@ -62,7 +63,7 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Comman
 			if !reRemindMe.MatchString(norm) {
 				return false
 			}
-			_, _, ok := recur.Parse(norm)
+			_, _, ok := timex.ParseRecurrence(norm)
 			return ok
 		},
 		Handler: c.handler("list my reminders"),
@@ -139,7 +140,6 @@ var (
 	reCancelN     = regexp.MustCompile(`^(?:cancel|stop|delete|remove) reminder (?:number )?(\d+)$`)
 	reCancel      = regexp.MustCompile(`^(?:cancel|stop|delete|remove) (?:the |my )?(.+?) (?:one|reminder)$`)
 	reLead        = regexp.MustCompile(`^remind me (\d+(?:(?:,| and|, and) \d+)*) days? (?:before|ahead of) (?:my |the )?(deadlines|due dates|tasks|birthdays|anniversaries|birthdays and anniversaries)$`)
-	reClock       = regexp.MustCompile(`^(\d{1,2})(?:[:.h](\d{2}))? ?(am|pm|a\.m\.|p\.m\.)?$`)
 	reRemindMe    = regexp.MustCompile(`(?i)^\s*(?:please )?(?:remind me|reminder)\b(?: to)?`)
 	reSpaces      = regexp.MustCompile(`\s+`)
 	reDigits      = regexp.MustCompile(`\d+`)
@@ -253,7 +253,7 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 		return c.cancel(ctx, t, loc, text, ans)
 	}
 	if reRemindMe.MatchString(raw) {
-		if rule, span, ok := recur.Parse(raw); ok {
+		if rule, span, ok := timex.ParseRecurrence(raw); ok {
 			return c.recurring(ctx, t, raw, loc, rule, span)
 		}
 	}
@@ -261,7 +261,7 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 }
 
 // recurring creates "remind me every Monday at 9 to water the plants".
-func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *time.Location, rule recur.Rule, span recur.Span) (string, bool, error) {
+func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *time.Location, rule recur.Rule, span timex.Span) (string, bool, error) {
 	title := strings.TrimSpace(raw[:span.Start] + " " + raw[span.End:])
 	title = reRemindMe.ReplaceAllString(title, "")
 	title = strings.Trim(reSpaces.ReplaceAllString(title, " "), " ,.!?")
@@ -465,20 +465,9 @@ func sectionTitle(name string) string {
 
 // parseClockWords reads "6:45", "6:45am", "7 pm", "18:30".
 func parseClockWords(s string) (recur.TimeOfDay, bool) {
-	g := reClock.FindStringSubmatch(strings.TrimSpace(s))
-	if g == nil {
-		return recur.TimeOfDay{}, false
-	}
-	h, _ := strconv.Atoi(g[1])
-	m, _ := strconv.Atoi(g[2])
-	switch {
-	case strings.HasPrefix(g[3], "p") && h < 12:
-		h += 12
-	case strings.HasPrefix(g[3], "a") && h == 12:
-		h = 0
-	}
+	h, m, ok := timex.ParseClock(s)
 	t := recur.TimeOfDay{Hour: h, Minute: m}
-	return t, t.Valid() && (g[3] == "" || g[1] != "0" && h <= 23)
+	return t, ok && t.Valid()
 }
 
 func clockWords(t recur.TimeOfDay) string {

@@ -166,12 +166,6 @@ var (
 // leapRef is the reference for reading yearless dates: the eve of a leap year.
 func leapRef() time.Time { return time.Date(2023, 12, 31, 12, 0, 0, 0, time.UTC) }
 
-var monthNames = map[string]time.Month{
-	"jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-	"may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
-	"september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
-}
-
 // ParseBirthday recognises a birthday or anniversary memory ("John's
 // birthday is March 15th", "our anniversary is on the 3rd of June") and
 // returns its month, day, whose it is and what it is.
@@ -187,10 +181,10 @@ func ParseBirthday(m hearth.ChangedMemory) (hearth.ScheduleDetail, bool) {
 	var mon time.Month
 	var day int
 	if p := monthFirst.FindStringSubmatch(date); p != nil {
-		mon = monthNames[strings.ToLower(p[1])]
+		mon, _ = timex.MonthNamed(p[1])
 		day, _ = strconv.Atoi(p[2])
 	} else if p := dayFirst.FindStringSubmatch(date); p != nil {
-		mon = monthNames[strings.ToLower(p[2])]
+		mon, _ = timex.MonthNamed(p[2])
 		day, _ = strconv.Atoi(p[1])
 	} else if m, ok := timex.Parse(date, leapRef(), timex.Options{}); ok && m.Kind == timex.Value && m.Grain == timex.Day && m.Start == 0 && m.End == len(date) {
 		// Other spellings timex knows ("3/15", "15.03."). The reference

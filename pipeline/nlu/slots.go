@@ -282,19 +282,14 @@ var timeWords = map[string]bool{
 	"now": true, "later": true, "soon": true, "noon": true, "midnight": true, "morning": true, "afternoon": true,
 	"evening": true, "night": true, "weekend": true, "week": true, "weeks": true, "month": true, "months": true,
 	"year": true, "years": true, "day": true, "days": true, "hour": true, "hours": true, "minute": true, "minutes": true,
-	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
-	"mon": true, "tue": true, "tues": true, "wed": true, "thu": true, "thurs": true, "fri": true, "sat": true, "sun": true,
-	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true,
-	"august": true, "september": true, "october": true, "november": true, "december": true,
-	"jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true, "aug": true, "sep": true, "sept": true,
-	"oct": true, "nov": true, "dec": true, "christmas": true, "easter": true, "thanksgiving": true, "halloween": true,
+	"christmas": true, "easter": true, "thanksgiving": true, "halloween": true,
 	"eod": true, "eow": true, "one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
 	"seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true, "half": true, "quarter": true,
 }
 
 func mayHaveTime(tokens []string) bool {
 	for _, t := range tokens {
-		if timeWords[t] {
+		if timeWords[t] || isDateName(t) {
 			return true
 		}
 	}
@@ -440,9 +435,6 @@ func eventTitle(cl, lc string) string {
 // nameStop are capitalised words that are not people.
 var nameStop = map[string]bool{
 	"I": true, "I'm": true, "I'll": true, "I've": true, "I'd": true, "OK": true, "Ok": true,
-	"Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true, "Sunday": true,
-	"January": true, "February": true, "March": true, "April": true, "May": true, "June": true, "July": true,
-	"August": true, "September": true, "October": true, "November": true, "December": true,
 	"Hearth": true, "Google": true, "Gmail": true, "Keep": true, "Slack": true, "Telegram": true, "Christmas": true,
 	"Thanksgiving": true, "Easter": true, "AM": true, "PM": true, "Dr": false,
 	// Question words open a sentence and read like possessives ("What's
@@ -482,13 +474,13 @@ func people(text string) []string {
 			if !containsFold(out, name) {
 				out = append(out, name)
 			}
-		case unicode.IsUpper(r) && len(base) > 1 && !nameStop[base] && (!sentenceStart || poss):
+		case unicode.IsUpper(r) && len(base) > 1 && !nameStop[base] && !timex.FullDateName(base) && (!sentenceStart || poss):
 			name := base
 			// Join following capitalised words: "Sarah Lee".
 			for !ends && !poss && i+1 < len(words) {
 				nw := strings.TrimRight(words[i+1], ".,!?;:")
 				nr, _ := utf8.DecodeRuneInString(nw)
-				if !unicode.IsUpper(nr) || nameStop[nw] || len(nw) < 2 {
+				if !unicode.IsUpper(nr) || nameStop[nw] || timex.FullDateName(nw) || len(nw) < 2 {
 					break
 				}
 				ends = nw != words[i+1]
@@ -511,4 +503,13 @@ func containsFold(xs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// isDateName reports a month or weekday name, full or abbreviated.
+func isDateName(w string) bool {
+	if _, ok := timex.MonthNamed(w); ok {
+		return true
+	}
+	_, ok := timex.WeekdayNamed(w)
+	return ok
 }

@@ -453,7 +453,7 @@ func attendeesOf(text string) []string {
 			case strings.Contains(w, "@"):
 				flush()
 				name = []string{w}
-			case unicode.IsUpper(r) && !monthOrDay[lw] && w != "I":
+			case unicode.IsUpper(r) && !monthOrDay(lw) && w != "I":
 				// "Sarah Lee": following capitalised words join the name.
 				name = append(name, strings.TrimSuffix(w, "'s"))
 			default:
@@ -471,10 +471,10 @@ func attendeesOf(text string) []string {
 	return out
 }
 
-var monthOrDay = map[string]bool{
-	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
-	"january": true, "february": true, "march": true, "april": true, "may": true, "june": true, "july": true,
-	"august": true, "september": true, "october": true, "november": true, "december": true, "tomorrow": true, "today": true,
+// monthOrDay reports a full month or weekday name, today or tomorrow:
+// capitalised, they are not part of a name.
+func monthOrDay(w string) bool {
+	return timex.FullDateName(w) || w == "today" || w == "tomorrow"
 }
 
 func hasFold(xs []string, s string) bool {

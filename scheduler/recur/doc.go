@@ -1,7 +1,8 @@
 // Package recur models recurring reminders ("every Monday at 9", "every
-// weekday at 8:30", "on the 1st of every month", "every year on March 15"),
-// expands them into instants in a user's IANA time zone, and finds such
-// phrases in chat messages.
+// weekday at 8:30", "on the 1st of every month", "every year on March 15")
+// and expands them into instants in a user's IANA time zone. Reading such
+// phrases in chat messages is timex.ParseRecurrence's: timex is Hearth's
+// one date language.
 //
 // It is pure and deterministic: no I/O, no clock of its own, no globals
 // that change. Every instant it answers is computed from the times and the
@@ -22,7 +23,7 @@
 // other Tuesday" anchored on a Wednesday fires the coming Tuesday, then
 // every second week. (RFC 5545 counts from Start's own week instead and
 // would skip that Tuesday, which is not what a person means.) Count counts
-// occurrences from Start. Parse cannot know today's date, so
+// occurrences from Start. timex.ParseRecurrence cannot know today's date, so
 // it leaves Start zero; callers set it (usually to DateOf(now, loc)) before
 // storing the rule. A rule whose meaning depends on Start (Interval > 1,
 // Count > 0, or a weekly/monthly/yearly rule that takes its day from
@@ -68,7 +69,7 @@
 //
 // # Parsing
 //
-// Parse finds one recurrence phrase in a message and returns its byte span
+// timex.ParseRecurrence finds one recurrence phrase in a message and returns its byte span
 // so the caller can cut it out and keep the rest as the reminder's title.
 // Defaults when the phrase gives no clock time: "morning" 08:00,
 // "afternoon" 15:00, "evening" 19:00, "night" 21:00, otherwise 09:00. An

@@ -1,5 +1,10 @@
 package timex
 
+import (
+	"strings"
+	"time"
+)
+
 // Time-of-day rules: "5pm", "17:30", "noon", "a quarter past 1",
 // "nine fifty nine a m", "15h00", "at 1030".
 
@@ -391,4 +396,31 @@ func (p *parser) clockRelative(i int) (clock, int, bool) {
 		}
 	}
 	return c, e, true
+}
+
+// ParseClock reads text that is only a time of day ("6:45", "6.45",
+// "7pm", "18h30", "noon", "half past six") and returns it on a 24-hour
+// clock. A bare hour ("7") is read as written. It is the clock grammar of
+// Find, for settings that take a time ("send my briefing at 6:45").
+func ParseClock(text string) (hour, minute int, ok bool) {
+	text = strings.TrimSpace(text)
+	// "6.45" is a time here, where nothing else could be meant.
+	if i := strings.IndexByte(text, '.'); i > 0 && i+1 < len(text) && isDigit(text[i-1]) && isDigit(text[i+1]) {
+		text = text[:i] + ":" + text[i+1:]
+	}
+	p := newParser(text, time.Time{}, Options{})
+	c, end, found := p.clockCore(0)
+	if !found || c.hasTZ {
+		return 0, 0, false
+	}
+	if end < len(p.toks) {
+		c, end = p.clockAMPM(c, end)
+	}
+	if e, ok := p.oclock(end); ok {
+		end = e
+	}
+	if end != len(p.toks) || c.h > 23 || c.m > 59 || c.ampm != 0 && (c.h < 1 || c.h > 12) {
+		return 0, 0, false
+	}
+	return c.to24(), c.m, true
 }

@@ -1,6 +1,10 @@
-// Package timex finds and resolves English date and time expressions
-// ("tomorrow at 5pm", "friday after next", "from 9:30 to 11 on thursday")
-// relative to a reference instant in the user's IANA time zone.
+// Package timex is Hearth's one date language: it finds and resolves
+// English date and time expressions ("tomorrow at 5pm", "friday after
+// next", "from 9:30 to 11 on thursday") relative to a reference instant in
+// the user's IANA time zone, reads recurrences ("every other Tuesday at
+// 8", ParseRecurrence, into recur rules) and clock times (ParseClock), and
+// holds the one table of month and weekday names (MonthNamed,
+// WeekdayNamed). Nothing else in Hearth parses dates.
 //
 // It is pure and deterministic: no I/O, no globals that change, no clock
 // of its own. The reference instant (and its *time.Location) is the only

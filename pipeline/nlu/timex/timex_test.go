@@ -381,3 +381,24 @@ func TestClockOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestParseClock(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		h, m int
+		ok   bool
+	}{
+		{"6:45", 6, 45, true}, {"6.45", 6, 45, true}, {"7pm", 19, 0, true}, {"7 p.m.", 19, 0, true},
+		{"12am", 0, 0, true}, {"18:30", 18, 30, true}, {"18h30", 18, 30, true}, {"noon", 12, 0, true},
+		{"7", 7, 0, true}, {"9 o'clock", 9, 0, true},
+		{"", 0, 0, false}, {"25:00", 0, 0, false}, {"6:75", 0, 0, false}, {"13pm", 0, 0, false},
+		{"6:45 tomorrow", 0, 0, false}, {"soon", 0, 0, false},
+	}
+	for _, tt := range tests {
+		h, m, ok := ParseClock(tt.text)
+		if ok != tt.ok || ok && (h != tt.h || m != tt.m) {
+			t.Errorf("ParseClock(%q) = %d:%02d %v; want %d:%02d %v", tt.text, h, m, ok, tt.h, tt.m, tt.ok)
+		}
+	}
+}

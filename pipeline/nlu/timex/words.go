@@ -24,6 +24,31 @@ var monthWords = map[string]int{
 	"december": 12, "dec": 12,
 }
 
+// MonthNamed returns the month a word names, in full or abbreviated
+// ("March", "sept"), in any case. It is the one month table.
+func MonthNamed(word string) (time.Month, bool) {
+	m, ok := monthWords[lowerASCII(word)]
+	return time.Month(m), ok
+}
+
+// WeekdayNamed returns the weekday a word names, in full, abbreviated or
+// plural ("Tuesday", "thurs", "mondays"), in any case.
+func WeekdayNamed(word string) (time.Weekday, bool) {
+	d, ok := weekdayWords[lowerASCII(word)]
+	return d, ok
+}
+
+// FullDateName reports whether word is a month's or a weekday's full
+// name in any case ("march", "Friday"), not an abbreviation ("mar",
+// "fri") that may be an ordinary word.
+func FullDateName(word string) bool {
+	if m, ok := MonthNamed(word); ok && strings.EqualFold(m.String(), word) {
+		return true
+	}
+	d, ok := WeekdayNamed(word)
+	return ok && strings.EqualFold(d.String(), word)
+}
+
 // weekdayWords includes the usual abbreviations. Abbreviations that are
 // also common English words ("sat", "sun", "wed") are guarded in the
 // parser by the word before them ("I sat", "the sun").

@@ -1,16 +1,18 @@
-package recur
+package timex
 
 import (
+	"github.com/hearthbot/hearth/scheduler/recur"
+
 	"testing"
 	"time"
 	"unicode/utf8"
 )
 
-// FuzzParse checks that Parse never panics, that spans lie within the text
+// FuzzParseRecurrence checks that ParseRecurrence never panics, that spans lie within the text
 // on token boundaries, that every rule it returns is valid once anchored,
 // and that Next and Between on it terminate. Only the seeds run in the
-// normal suite; go test -fuzz=FuzzParse explores further.
-func FuzzParse(f *testing.F) {
+// normal suite; go test -fuzz=FuzzParseRecurrence explores further.
+func FuzzParseRecurrence(f *testing.F) {
 	for _, s := range []string{
 		"remind me every Monday at 9 to water the plants",
 		"every weekday at 8:30", "every day at 7am", "every other Tuesday",
@@ -29,7 +31,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		r, sp, ok := Parse(text)
+		r, sp, ok := ParseRecurrence(text)
 		if !ok {
 			return
 		}
@@ -40,7 +42,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("span %v splits a rune", sp)
 		}
 		now := time.Date(2026, 3, 8, 1, 59, 0, 0, ny)
-		r.Start = DateOf(now, ny)
+		r.Start = recur.DateOf(now, ny)
 		if err := r.Validate(); err != nil {
 			t.Fatalf("Parse(%q) = %+v, invalid once anchored: %v", text, r, err)
 		}
@@ -48,8 +50,8 @@ func FuzzParse(f *testing.F) {
 		if n, ok := r.Next(now, ny); ok && !n.After(now) {
 			t.Fatalf("Next(%v) = %v, not after", now, n)
 		}
-		if got := r.Between(now, now.AddDate(5, 0, 0), ny); len(got) > MaxBetween {
-			t.Fatalf("Between returned %d > %d", len(got), MaxBetween)
+		if got := r.Between(now, now.AddDate(5, 0, 0), ny); len(got) > recur.MaxBetween {
+			t.Fatalf("Between returned %d > %d", len(got), recur.MaxBetween)
 		}
 	})
 }
