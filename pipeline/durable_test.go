@@ -18,6 +18,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -28,6 +29,8 @@ type testBundle struct {
 	turns   *pipeline.TurnWorker
 	deliver *pipeline.DeliverWorker
 	sent    *recordingSender
+	// worker is the last started client, whose job events waitFor wakes on.
+	worker *river.Client[pgx.Tx]
 }
 
 // setup gives each test its own database, a River client that is built but
@@ -68,6 +71,7 @@ func newClient(t *testing.T, b *testBundle, start bool) *river.Client[pgx.Tx] {
 		if err := c.Start(context.Background()); err != nil {
 			t.Fatal(err)
 		}
+		b.worker = c
 		t.Cleanup(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -110,17 +114,11 @@ func (s *recordingSender) snapshot() (calls int, sent []hearth.Delivery) {
 	return s.calls, append([]hearth.Delivery(nil), s.sent...)
 }
 
-// waitFor polls cond until it holds, failing the test after a generous
-// deadline. It waits on an outcome, never for a fixed time.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// waitFor waits until cond holds, looking again each time a job of the
+// started client finishes (see pipelinetest.WaitForJobs).
+func (b *testBundle) waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	pipelinetest.WaitForJobs(t, b.worker, what, cond)
 }
 
 func message(user, id, text string) hearth.Inbound {
@@ -188,7 +186,7 @@ func TestDuplicateDeliveryIsOneTurn(t *testing.T) {
 
 	newClient(t, b, true)
 	var msgs []hearth.Message
-	waitFor(t, "the reply to be visible", func() bool {
+	b.waitFor(t, "the reply to be visible", func() bool {
 		msgs, err = b.store.Messages(ctx, first.ConversationID, 0, 100)
 		return err == nil && len(msgs) >= 2
 	})
@@ -213,7 +211,7 @@ func TestAcknowledgedEventSurvivesCrash(t *testing.T) {
 	}
 
 	newClient(t, b, true) // a fresh process
-	waitFor(t, "the reply", func() bool { _, sent := b.sent.snapshot(); return len(sent) == 1 })
+	b.waitFor(t, "the reply", func() bool { _, sent := b.sent.snapshot(); return len(sent) == 1 })
 	_, sent := b.sent.snapshot()
 	if sent[0].ConversationID != r.ConversationID || sent[0].Text != "re: are you there?" {
 		t.Fatalf("delivered %+v", sent[0])
@@ -251,7 +249,7 @@ func TestTurnsAreOrderedPerConversation(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	waitFor(t, "every turn", func() bool { return h.calls.Load() == conversations*perConversation })
+	b.waitFor(t, "every turn", func() bool { return h.calls.Load() == conversations*perConversation })
 	for c, id := range convIDs {
 		got := h.handled(id)
 		for i, text := range got {
@@ -288,7 +286,7 @@ func TestConcurrentArrivalsInOneConversation(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	waitFor(t, "every reply", func() bool { _, sent := b.sent.snapshot(); return len(sent) == n })
+	b.waitFor(t, "every reply", func() bool { _, sent := b.sent.snapshot(); return len(sent) == n })
 	if got := len(h.handled(conv.Load())); got != n || h.calls.Load() != n {
 		t.Fatalf("handled %d turns (%d calls); want %d, each once", got, h.calls.Load(), n)
 	}
@@ -308,7 +306,7 @@ func TestFailingSenderDeliversExactlyOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var msgs []hearth.Message
-	waitFor(t, "the reply to become visible", func() bool {
+	b.waitFor(t, "the reply to become visible", func() bool {
 		msgs, err = b.store.Messages(ctx, r.ConversationID, 0, 10)
 		return err == nil && len(msgs) == 2
 	})
@@ -346,7 +344,7 @@ func TestRepliesAreDeliveredInOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitFor(t, "three replies sent", func() bool { _, sent := b.sent.snapshot(); return len(sent) == 3 })
+	b.waitFor(t, "three replies sent", func() bool { _, sent := b.sent.snapshot(); return len(sent) == 3 })
 	_, sent := b.sent.snapshot()
 	for i := 1; i < len(sent); i++ {
 		if sent[i].MessageID < sent[i-1].MessageID {
@@ -370,7 +368,7 @@ func TestRateLimitedDeliveryWaitsAsAsked(t *testing.T) {
 		t.Fatal(err)
 	}
 	var job *rivertype.JobRow
-	waitFor(t, "the rate-limited delivery to be put off", func() bool {
+	b.waitFor(t, "the rate-limited delivery to be put off", func() bool {
 		res, err := client.JobList(ctx, river.NewJobListParams().Kinds(pipeline.DeliverArgs{}.Kind()).States(rivertype.JobStateScheduled))
 		if err != nil || len(res.Jobs) == 0 {
 			return false
@@ -414,7 +412,7 @@ func TestFailingTurnApologisesAndMovesOn(t *testing.T) {
 	// next turn's answer (TestRepliesAreDeliveredInOrder checks that they
 	// also reach the platform in that order).
 	var replies []string
-	waitFor(t, "both replies delivered", func() bool {
+	b.waitFor(t, "both replies delivered", func() bool {
 		msgs, err := b.store.Messages(ctx, r.ConversationID, 0, 10)
 		if err != nil {
 			t.Fatal(err)

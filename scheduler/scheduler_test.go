@@ -14,6 +14,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/scheduler"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -244,8 +245,7 @@ func TestTwoRiverClientsFireOneReminderOnce(t *testing.T) {
 	}
 	wg.Wait()
 	// Both clients work the queue; wait for the one job to finish.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	pipelinetest.WaitForJobsOf(t, []pipelinetest.Subscriber{c1, c2}, "the fire job", func() bool {
 		var done, total int
 		err := b.st.Pool().QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE state = 'completed'), count(*) FROM river_job WHERE kind = $1`,
 			scheduler.FireArgs{}.Kind()).Scan(&done, &total)
@@ -255,14 +255,8 @@ func TestTwoRiverClientsFireOneReminderOnce(t *testing.T) {
 		if total != 1 {
 			t.Fatalf("%d fire jobs; want 1", total)
 		}
-		if done == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the fire job did not complete within 20s")
-		}
-		time.Sleep(10 * time.Millisecond) // polling a condition, not timing
-	}
+		return done == 1
+	})
 	if ms := b.botMessages(t); len(ms) != 1 || !strings.Contains(ms[0].Text, "Water the plants") {
 		t.Fatalf("messages %+v", ms)
 	}

@@ -62,6 +62,7 @@ const streamOpen = `(window.__hearthStreams || []).length > 0 && window.__hearth
 // It needs Chromium (deploy/install-browser.sh) and skips without one. Set
 // HEARTH_SCREENSHOT=/path.png to keep a screenshot of the final page.
 func TestBrowserWebchat(t *testing.T) {
+	t.Parallel()
 	browser := findChromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

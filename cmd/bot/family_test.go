@@ -14,6 +14,7 @@ import (
 // briefing (asked for, and scheduled) shows the other's event, until she
 // shares only basics.
 func TestFamilyScenario(t *testing.T) {
+	t.Parallel()
 	base, app, _ := startApp(t)
 	gran := newChatter(t, base, app, "Grandma", "Europe/Berlin")
 	emma := newChatter(t, base, app, "Emma", "Europe/Berlin")

@@ -91,6 +91,7 @@ func TestLoadModelConfigNeedsNoDatabase(t *testing.T) {
 }
 
 func TestWriteUsage(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	if err := writeUsage(&out, []hearth.DailyUsage{

@@ -154,6 +154,7 @@ func TestServeProbesAndShutdown(t *testing.T) {
 }
 
 func TestUnknownCommand(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	if err := run(context.Background(), []string{"frobnicate"}, nil, &out, &errOut); err == nil || !strings.Contains(errOut.String(), "usage") {
 		t.Fatalf("err %v, stderr %q: want an error and the usage", err, errOut.String())

@@ -15,6 +15,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
 	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 )
 
 // brain is a scripted, deterministic model that answers Hearth's three
@@ -132,21 +133,21 @@ func startModelApp(t testing.TB, b *brain, configure func(*Config)) (string, *Ap
 // lastTrace is the trace of the chatter's latest turn.
 func (c *chatter) lastTrace() hearth.Trace {
 	c.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	var got hearth.Trace
+	pipelinetest.WaitForJobs(c.t, c.app.River, "the turn's trace", func() bool {
 		ts, err := c.app.Store.RecentTraces(context.Background(), 200)
 		if err != nil {
 			c.t.Fatal(err)
 		}
 		for _, tr := range ts {
 			if tr.ConversationID == c.contact().ConversationID {
-				return tr
+				got = tr
+				return true
 			}
 		}
-		time.Sleep(5 * time.Millisecond) // polling for the committed trace
-	}
-	c.t.Fatal("no trace")
-	return hearth.Trace{}
+		return false
+	})
+	return got
 }
 
 func TestModelTurns(t *testing.T) {
@@ -269,6 +270,7 @@ func TestModelHangs(t *testing.T) {
 }
 
 func TestFormatTraceModels(t *testing.T) {
+	t.Parallel()
 	got := formatTrace(hearth.Trace{Intent: "chat", ModelCalls: 1, InputTokens: 300, OutputTokens: 20, Models: []hearth.TraceModel{
 		{Stage: "intent", Skipped: "confident"},
 		{Stage: "reply", Provider: "openai", Model: "big", Calls: 1, InputTokens: 300, OutputTokens: 20, PromptTokens: 310, Budget: 700, Dropped: 2, CostUSD: 0.0012, Error: "timeout"},
@@ -314,6 +316,7 @@ func TestModelDailyBudget(t *testing.T) {
 }
 
 func TestModelConfig(t *testing.T) {
+	t.Parallel()
 	base := Config{DatabaseURL: "postgres://x@localhost/db", HTTPAddr: ":1", LogFormat: "auto", TurnWorkers: 1, DeliverWorkers: 1, ActionWorkers: 1,
 		FetchCooldown: time.Millisecond, FetchPollInterval: time.Millisecond, ShutdownTimeout: time.Second,
 		LLM: "none", LLMTimeout: time.Second, LLMDeadline: time.Second, LLMConfident: 0.8, Embeddings: "none", EmbeddingDims: 1024, EmbedInterval: time.Minute}
@@ -364,20 +367,13 @@ func TestModelEmbeddingsAndMetrics(t *testing.T) {
 	c := newChatter(t, base, app, "Rae", "UTC")
 	c.say("Remember that John's birthday is March 15th")
 	// The background job embeds it; the turn did not.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	pipelinetest.WaitForJobs(t, app.River, "the memory's embedding", func() bool {
 		left, err := app.Store.Unembedded(context.Background(), app.Embeddings.Model, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(left) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still unembedded after 10s: %+v", left)
-		}
-		time.Sleep(10 * time.Millisecond) // polling for the job's outcome
-	}
+		return len(left) == 0
+	})
 	if fake.Embeddings() == 0 {
 		t.Fatal("no embedding call")
 	}

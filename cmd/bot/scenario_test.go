@@ -12,6 +12,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/webchat"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 )
 
 // chatter talks to a running Hearth through the web chat API, as a script
@@ -82,8 +83,11 @@ func (c *chatter) clickStatus(m webchat.Message, label string) (int, map[string]
 // reply waits for the next new bot message.
 func (c *chatter) reply(what string) webchat.Message {
 	c.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	var got webchat.Message
+	// The web chat's live streams are woken when a reply commits.
+	wake, stop := c.app.Hub.Subscribe(c.contact().ConversationID)
+	defer stop()
+	pipelinetest.Wait(c.t, wake, what, func() bool {
 		res, err := http.Get(c.base + "/api/webchat/messages?" + url.Values{"user": {c.user}, "after": {c.cursor}}.Encode())
 		if err != nil {
 			c.t.Fatal(err)
@@ -92,20 +96,20 @@ func (c *chatter) reply(what string) webchat.Message {
 			Messages []webchat.Message `json:"messages"`
 			Cursor   string            `json:"cursor"`
 		}
-		json.NewDecoder(res.Body).Decode(&page) //nolint:errcheck // an empty page just polls again
+		json.NewDecoder(res.Body).Decode(&page) //nolint:errcheck // an empty page just waits for the next job
 		res.Body.Close()
 		for _, m := range page.Messages {
 			c.cursor = fmt.Sprint(m.Seq)
 			fresh := m.ID > c.lastID
 			c.lastID = max(c.lastID, m.ID)
 			if m.From == hearth.FromBot && fresh {
-				return m
+				got = m
+				return true
 			}
 		}
-		time.Sleep(5 * time.Millisecond) // polling the API for an outcome, not timing it
-	}
-	c.t.Fatalf("no %s within 20s", what)
-	return webchat.Message{}
+		return false
+	})
+	return got
 }
 
 func (c *chatter) contact() hearth.Contact {
@@ -146,6 +150,7 @@ func mustContain(t *testing.T, m webchat.Message, parts ...string) {
 }
 
 func TestScenarios(t *testing.T) {
+	t.Parallel()
 	base, app, _ := startApp(t)
 	ny, _ := time.LoadLocation("America/New_York")
 
@@ -472,6 +477,7 @@ func TestScenarios(t *testing.T) {
 
 // Every turn leaves a trace, and `bot turns tail` shows it.
 func TestTurnsTail(t *testing.T) {
+	t.Parallel()
 	base, app, _ := startApp(t)
 	c := newChatter(t, base, app, "Tess", "UTC")
 	c.say("Hey, how's it going?")

@@ -52,6 +52,7 @@ func fireDue(t *testing.T, app *App, s *scheduler.Scheduler) {
 }
 
 func TestSchedulerScenarios(t *testing.T) {
+	t.Parallel()
 	base, app, _ := startApp(t)
 	clock := &fakeClock{t: time.Now()}
 	sched := scheduler.New(scheduler.Config{Store: app.Store, Now: clock.Now,
@@ -232,6 +233,7 @@ func TestLoadSchedulerConfig(t *testing.T) {
 // leader's periodic planner and the fire jobs deliver a reminder into the
 // web chat on their own, on the real clock.
 func TestSchedulerRunsInServe(t *testing.T) {
+	t.Parallel()
 	base, app, _ := startAppWith(t, func(c *Config) {
 		c.Scheduler = true
 		c.SchedulerInterval = time.Second

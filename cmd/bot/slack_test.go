@@ -23,6 +23,7 @@ import (
 // it: a signed DM is answered over chat.postMessage, a redelivered event is
 // answered once, and a forged one is refused.
 func TestSlackEndToEnd(t *testing.T) {
+	t.Parallel()
 	api := slackfake.NewServer(t)
 	const secret = "slack-signing-secret"
 	base, app, _ := startAppWith(t, func(c *Config) {
@@ -54,13 +55,7 @@ func TestSlackEndToEnd(t *testing.T) {
 			t.Fatalf("signed event: %d", code)
 		}
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for len(api.Calls("chat.postMessage")) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("no reply posted")
-		}
-		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-	}
+	api.WaitCalls(t, "chat.postMessage", 1)
 	// Slack knows the user's zone (users.info tz), so Hearth does not ask.
 	sent := api.Calls("chat.postMessage")
 	if len(sent) != 1 || sent[0].Form.Get("channel") != "D123" || strings.Contains(sent[0].Form.Get("blocks")+sent[0].Form.Get("text"), "time zone") {
@@ -83,13 +78,7 @@ func TestSlackEndToEnd(t *testing.T) {
 		if code := post(ev, ""); code != 200 {
 			t.Fatalf("event %s: %d", id, code)
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for len(api.Calls("chat.postMessage")) == before {
-			if time.Now().After(deadline) {
-				t.Fatalf("no reply to %q", text)
-			}
-			time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-		}
+		api.WaitCalls(t, "chat.postMessage", before+1)
 	}
 	say("Ev3", "hi again")
 	if n := len(api.Calls("users.info")); n != 1 {
@@ -126,16 +115,12 @@ func TestSlackEndToEnd(t *testing.T) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("X-Slack-Request-Timestamp", ts)
 	req.Header.Set("X-Slack-Signature", "v0="+hex.EncodeToString(mac.Sum(nil)))
+	posted := len(api.Calls("chat.postMessage"))
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
 		t.Fatalf("click: %v %v", res, err)
 	}
-	deadline = time.Now().Add(20 * time.Second)
-	for len(api.Calls("chat.update")) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the approval prompt was not updated")
-		}
-		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-	}
+	api.WaitCalls(t, "chat.update", 1)
+	api.WaitCalls(t, "chat.postMessage", posted+1) // "Done! I sent …"
 	if up := api.Calls("chat.update")[0].Form; !strings.Contains(up.Get("text"), "Approved") || strings.Contains(up.Get("blocks"), "Approve\"") {
 		t.Fatalf("update %v; want the outcome and no buttons", up)
 	}
@@ -150,13 +135,7 @@ func TestSlackEndToEnd(t *testing.T) {
 	if code := post(strings.NewReplacer("Ev1", "Ev5", `"user":"U1"`, `"user":"U2"`, "D123", "D124").Replace(event), ""); code != 200 {
 		t.Fatalf("event from U2: %d", code)
 	}
-	deadline = time.Now().Add(20 * time.Second)
-	for len(api.Calls("chat.postMessage")) == before {
-		if time.Now().After(deadline) {
-			t.Fatal("no reply to U2")
-		}
-		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-	}
+	api.WaitCalls(t, "chat.postMessage", before+1)
 	if r := api.Calls("chat.postMessage")[before].Form.Get("text"); !strings.Contains(r, "time zone") {
 		t.Fatalf("reply to a user without a Slack zone %q; want the time-zone question", r)
 	}

@@ -22,15 +22,9 @@ import (
 
 // waitPosts waits until the fake has n chat.postMessage calls and returns
 // the text and blocks of the last.
-func waitPosts(t *testing.T, api *slackfake.Server, n int) string {
+func waitPosts(t *testing.T, app *App, api *slackfake.Server, n int) string {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for len(api.Calls("chat.postMessage")) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d replies; want %d", len(api.Calls("chat.postMessage")), n)
-		}
-		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-	}
+	api.WaitCalls(t, "chat.postMessage", n)
 	f := api.Calls("chat.postMessage")[n-1].Form
 	return f.Get("text") + f.Get("blocks")
 }
@@ -41,8 +35,9 @@ func waitPosts(t *testing.T, api *slackfake.Server, n int) string {
 // answered through the same durable path, and a redelivered envelope
 // (Slack's retry of the same event) is acknowledged and answered once.
 func TestSlackSocketMode(t *testing.T) {
+	t.Parallel()
 	api := slackfake.NewServer(t)
-	_, _, _ = startAppWith(t, func(c *Config) {
+	_, app, _ := startAppWith(t, func(c *Config) {
 		c.SlackBotToken, c.SlackAppToken, c.SlackAPIURL = "xoxb-test", "xapp-test", api.URL()
 	})
 	envelope := func(envelopeID string, retry int) string {
@@ -69,7 +64,7 @@ func TestSlackSocketMode(t *testing.T) {
 	}
 	api.SendEnvelope(envelope("env-1", 0))
 	waitAck("env-1")
-	if r := waitPosts(t, api, 1); api.Calls("chat.postMessage")[0].Form.Get("channel") != "D777" || r == "" {
+	if r := waitPosts(t, app, api, 1); api.Calls("chat.postMessage")[0].Form.Get("channel") != "D777" || r == "" {
 		t.Fatalf("reply %q to %v", r, api.Calls("chat.postMessage")[0].Form)
 	}
 	api.SendEnvelope(envelope("env-2", 1))
@@ -78,7 +73,7 @@ func TestSlackSocketMode(t *testing.T) {
 	// after it, so a second answer to the first would already be there.
 	api.SendEnvelope(strings.NewReplacer("EvSock1", "EvSock2", "hello over the socket", "Europe/Paris").Replace(envelope("env-3", 0)))
 	waitAck("env-3")
-	waitPosts(t, api, 2)
+	waitPosts(t, app, api, 2)
 	if n := len(api.Calls("chat.postMessage")); n != 2 {
 		t.Fatalf("%d replies to two events (one delivered twice)", n)
 	}
@@ -101,6 +96,7 @@ func TestSlackSocketMode(t *testing.T) {
 // the turn downloads url_private_download with the bot token, sends it
 // to the transcription server, and answers with what it heard.
 func TestSlackAudioClip(t *testing.T) {
+	t.Parallel()
 	ogg, err := os.ReadFile("../../adapters/voice/testdata/voice.ogg")
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +128,7 @@ func TestSlackAudioClip(t *testing.T) {
 	if res.StatusCode != 200 {
 		t.Fatalf("event: %d", res.StatusCode)
 	}
-	r := waitPosts(t, api, 1)
+	r := waitPosts(t, app, api, 1)
 	if !strings.Contains(r, "Heard:") || !strings.Contains(r, heard) {
 		t.Fatalf("reply %q", r)
 	}
@@ -153,10 +149,11 @@ func TestSlackAudioClip(t *testing.T) {
 // `/hearth link` in the Slack DM gives the same one-time code as "/link"
 // in any chat, and sending that code from Telegram joins the two.
 func TestSlackLinkCommand(t *testing.T) {
+	t.Parallel()
 	api := slackfake.NewServer(t)
 	tg := telegramtest.NewServer(t)
 	const secret, tgSecret = "slack-signing-secret", "tg-secret"
-	base, _, _ := startAppWith(t, func(c *Config) {
+	base, app, _ := startAppWith(t, func(c *Config) {
 		c.SlackBotToken, c.SlackSigningSecret, c.SlackAPIURL = "xoxb-test", secret, api.URL()
 		c.TelegramToken, c.TelegramAPIURL, c.TelegramWebhookSecret = telegramtest.Token, tg.URL, tgSecret
 		c.PublicURL = "https://hearth.example.test"
@@ -178,12 +175,12 @@ func TestSlackLinkCommand(t *testing.T) {
 	if res.StatusCode != 200 {
 		t.Fatalf("/hearth link: %d", res.StatusCode)
 	}
-	reply := waitPosts(t, api, 1)
+	reply := waitPosts(t, app, api, 1)
 	code := regexp.MustCompile(`[A-Z2-9]{4}-?[A-Z2-9]{4}`).FindString(reply)
 	if code == "" || api.Calls("chat.postMessage")[0].Form.Get("channel") != "D555" {
 		t.Fatalf("no link code in %q", reply)
 	}
-	chat := &telegramChat{t: t, base: base, api: tg, secret: tgSecret}
+	chat := &telegramChat{t: t, app: app, base: base, api: tg, secret: tgSecret}
 	chat.send(fmt.Sprintf(`"text":%q`, code))
 	if r := chat.reply(0); !strings.Contains(r, "Linked") {
 		t.Fatalf("Telegram reply to the code: %q", r)

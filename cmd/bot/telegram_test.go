@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
@@ -16,16 +15,14 @@ import (
 // serve`: the bot asks for a time zone (Telegram gives none), stores it,
 // and answers the next request; a redelivered update changes nothing.
 func TestTelegramEndToEnd(t *testing.T) {
+	t.Parallel()
 	api := telegramtest.NewServer(t)
 	const secret = "s3cret-token"
 	base, _, _ := startAppWith(t, func(c *Config) {
 		c.TelegramToken, c.TelegramAPIURL, c.TelegramWebhookSecret = telegramtest.Token, api.URL, secret
 		c.PublicURL = "https://hearth.example.test"
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for len(api.Calls("setWebhook")) == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond) // Run registers the webhook as it starts; wait for that outcome
-	}
+	api.WaitCalls(t, "setWebhook", 1) // Run registers the webhook as it starts
 	if hooks := api.Calls("setWebhook"); len(hooks) != 1 || hooks[0].Form["url"] != "https://hearth.example.test"+telegram.WebhookPath || hooks[0].Form["secret_token"] != secret {
 		t.Fatalf("setWebhook calls %+v", hooks)
 	}
@@ -48,13 +45,7 @@ func TestTelegramEndToEnd(t *testing.T) {
 				t.Fatalf("webhook answered %d", res.StatusCode)
 			}
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for len(api.Calls("sendMessage")) == before {
-			if time.Now().After(deadline) {
-				t.Fatalf("no reply to %q", text)
-			}
-			time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-		}
+		api.WaitCalls(t, "sendMessage", before+1)
 		sent := api.Calls("sendMessage")
 		if len(sent) != before+1 {
 			t.Fatalf("%d replies to one (twice delivered) message", len(sent)-before)
@@ -97,13 +88,7 @@ func TestTelegramEndToEnd(t *testing.T) {
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
 		t.Fatalf("voice note: %v %v", res, err)
 	}
-	deadline = time.Now().Add(20 * time.Second)
-	for len(api.Calls("sendMessage")) == before {
-		if time.Now().After(deadline) {
-			t.Fatal("no reply to a voice note")
-		}
-		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-	}
+	api.WaitCalls(t, "sendMessage", before+1)
 	if r := api.Calls("sendMessage")[before].Form["text"]; !strings.Contains(r, "voice notes are not set up") || !strings.Contains(r, "HEARTH_TRANSCRIBE") {
 		t.Fatalf("voice note reply %q", r)
 	}
@@ -143,13 +128,8 @@ func TestTelegramEndToEnd(t *testing.T) {
 			t.Fatalf("click %d acknowledged with duplicate=%v", i+1, ack.Duplicate)
 		}
 	}
-	deadline = time.Now().Add(20 * time.Second)
-	for len(api.Calls("editMessageText")) == 0 || len(api.Calls("sendMessage")) == before {
-		if time.Now().After(deadline) {
-			t.Fatalf("after Approve: %d edits, %d new messages", len(api.Calls("editMessageText")), len(api.Calls("sendMessage"))-before)
-		}
-		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-	}
+	api.WaitCalls(t, "editMessageText", 1)
+	api.WaitCalls(t, "sendMessage", before+1)
 	if len(api.Calls("editMessageText")) != 1 || len(api.Calls("sendMessage")) != before+1 {
 		t.Fatalf("a double click made %d edits and %d messages; want one of each", len(api.Calls("editMessageText")), len(api.Calls("sendMessage"))-before)
 	}
@@ -173,18 +153,13 @@ func TestTelegramEndToEnd(t *testing.T) {
 // Without a public URL, `bot serve` long-polls Telegram, and shutdown stops
 // the poller.
 func TestTelegramLongPolling(t *testing.T) {
+	t.Parallel()
 	api := telegramtest.NewServer(t)
 	_, _, stop := startAppWith(t, func(c *Config) {
 		c.TelegramToken, c.TelegramAPIURL = telegramtest.Token, api.URL
 	})
 	api.Queue(`{"update_id":1,"message":{"message_id":1,"date":1700000000,"chat":{"id":77,"type":"private"},"from":{"id":77,"is_bot":false,"first_name":"Pol"},"text":"hi"}}`)
-	deadline := time.Now().Add(20 * time.Second)
-	for len(api.Calls("sendMessage")) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("no reply to a polled update")
-		}
-		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-	}
+	api.WaitCalls(t, "sendMessage", 1)
 	if sent := api.Calls("sendMessage"); sent[0].Form["chat_id"] != "77" || !strings.Contains(sent[0].Form["text"], "time zone") {
 		t.Fatalf("reply %+v", sent[0].Form)
 	}

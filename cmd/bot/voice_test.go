@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
@@ -80,6 +79,7 @@ func (f *fakeWhisper) count() int {
 // waits for Hearth's replies on the fake Bot API.
 type telegramChat struct {
 	t      *testing.T
+	app    *App
 	base   string
 	api    *telegramtest.Server
 	secret string
@@ -111,13 +111,7 @@ func (c *telegramChat) send(message string) int64 {
 // reply waits for the reply after the first n sent messages.
 func (c *telegramChat) reply(n int) string {
 	c.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for len(c.api.Calls("sendMessage")) <= n {
-		if time.Now().After(deadline) {
-			c.t.Fatalf("no reply number %d", n+1)
-		}
-		time.Sleep(5 * time.Millisecond) // polling the fake for an outcome, not timing it
-	}
+	c.api.WaitCalls(c.t, "sendMessage", n+1)
 	return c.api.Calls("sendMessage")[n].Form["text"]
 }
 
@@ -128,6 +122,7 @@ func (c *telegramChat) reply(n int) string {
 // transcript with the message, and answers the words with what it heard.
 // A note over 20 MB is refused without a download.
 func TestTelegramVoiceNote(t *testing.T) {
+	t.Parallel()
 	ogg, err := os.ReadFile("../../adapters/voice/testdata/voice.ogg")
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +137,7 @@ func TestTelegramVoiceNote(t *testing.T) {
 		c.PublicURL = "https://hearth.example.test"
 		c.Transcribe, c.TranscribeURL, c.TranscribeModel = "openai", whisper.srv.URL+"/v1", "whisper-1"
 	})
-	chat := &telegramChat{t: t, base: base, api: api, secret: secret}
+	chat := &telegramChat{t: t, app: app, base: base, api: api, secret: secret}
 	chat.send(`"text":"Europe/Berlin"`)
 	if r := chat.reply(0); !strings.Contains(r, "Europe/Berlin") {
 		t.Fatalf("zone reply %q", r)
@@ -185,14 +180,15 @@ func TestTelegramVoiceNote(t *testing.T) {
 
 // Without a provider, a voice note is answered with how to set one up.
 func TestTelegramVoiceNoteNotSetUp(t *testing.T) {
+	t.Parallel()
 	api := telegramtest.NewServer(t)
 	const secret = "voice-secret"
-	base, _, _ := startAppWith(t, func(c *Config) {
+	base, app, _ := startAppWith(t, func(c *Config) {
 		c.TelegramToken, c.TelegramAPIURL, c.TelegramWebhookSecret = telegramtest.Token, api.URL, secret
 		c.PublicURL = "https://hearth.example.test"
 		c.Transcribe = "none"
 	})
-	chat := &telegramChat{t: t, base: base, api: api, secret: secret}
+	chat := &telegramChat{t: t, app: app, base: base, api: api, secret: secret}
 	chat.send(`"voice":{"file_id":"v","file_unique_id":"v","duration":2}`)
 	if r := chat.reply(0); !strings.Contains(r, "not set up") || !strings.Contains(r, "HEARTH_TRANSCRIBE") {
 		t.Fatalf("reply %q", r)

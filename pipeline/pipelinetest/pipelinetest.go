@@ -90,3 +90,56 @@ func BotReply(t testing.TB, st *store.Store, ch hearth.Channel, userKey, convKey
 	}
 	return msgs[len(msgs)-1].ID
 }
+
+// Subscriber is the part of a River client WaitForJobs listens on.
+type Subscriber interface {
+	Subscribe(kinds ...river.EventKind) (<-chan *river.Event, func())
+}
+
+// WaitForJobs waits until cond holds, checking it now and again each time
+// one of client's jobs completes, fails, is snoozed or is cancelled, and
+// fails the test after a generous deadline. Every effect a test waits for
+// (a reply stored, a delivery sent to a fake platform, a trace committed)
+// is the work of a job, so this waits on events, never for a fixed time.
+func WaitForJobs(t testing.TB, client Subscriber, what string, cond func() bool) {
+	t.Helper()
+	WaitForJobsOf(t, []Subscriber{client}, what, cond)
+}
+
+// WaitForJobsOf is WaitForJobs for work shared by several clients (as
+// replicas share a queue).
+func WaitForJobsOf(t testing.TB, clients []Subscriber, what string, cond func() bool) {
+	t.Helper()
+	events := make(chan struct{}, 1)
+	for _, c := range clients {
+		ch, cancel := c.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
+			river.EventKindJobSnoozed, river.EventKindJobCancelled)
+		defer cancel()
+		go func() {
+			for range ch {
+				select {
+				case events <- struct{}{}:
+				default: // a wake-up is already pending
+				}
+			}
+		}()
+	}
+	Wait(t, events, what, cond)
+}
+
+// Wait waits until cond holds, checking it now and again each time wake
+// receives, and fails the test after 20 seconds. wake is an event source
+// (job events, a live stream's wake-ups, a fake's calls), so Wait never
+// sleeps.
+func Wait(t testing.TB, wake <-chan struct{}, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for !cond() {
+		select {
+		case <-wake:
+		case <-deadline.C:
+			t.Fatalf("waited 20s in vain for %s", what)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/slack-go/slack/slacktest"
 )
@@ -36,6 +37,8 @@ type Server struct {
 	fail  map[string]func(w http.ResponseWriter) // method → failing answer
 	tz    string
 	files map[string][]byte // path under /files/ → content
+	// changed is closed and replaced on every call, waking WaitCalls.
+	changed chan struct{}
 
 	socket *socket
 }
@@ -45,7 +48,7 @@ type Server struct {
 func NewServer(t testing.TB) *Server {
 	t.Helper()
 	f := &Server{calls: map[string][]Call{}, fail: map[string]func(http.ResponseWriter){}, tz: "Europe/Berlin",
-		files: map[string][]byte{}, socket: newSocket()}
+		files: map[string][]byte{}, socket: newSocket(), changed: make(chan struct{})}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
 		c.Handle("/auth.test", f.handle("auth.test", func(url.Values) any {
 			return map[string]any{"ok": true, "user_id": BotUserID, "bot_id": BotID, "team_id": "T1"}
@@ -75,7 +78,7 @@ func (f *Server) handle(method string, answer func(url.Values) any) http.Handler
 	return func(w http.ResponseWriter, r *http.Request) {
 		r.ParseForm() //nolint:errcheck // an empty form is checked by the test
 		f.mu.Lock()
-		f.calls[method] = append(f.calls[method], Call{Form: r.PostForm})
+		f.record(method, Call{Form: r.PostForm})
 		failing := f.fail[method]
 		f.mu.Unlock()
 		if failing != nil {
@@ -92,6 +95,35 @@ func (f *Server) Fail(method string, answer func(w http.ResponseWriter)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fail[method] = answer
+}
+
+// record keeps a call; the caller holds f.mu.
+func (f *Server) record(method string, c Call) {
+	f.calls[method] = append(f.calls[method], c)
+	close(f.changed)
+	f.changed = make(chan struct{})
+}
+
+// WaitCalls waits until method has been called at least n times and
+// returns its calls, failing t after 20 seconds. It wakes on each call
+// the fake receives, never on a timer.
+func (f *Server) WaitCalls(t testing.TB, method string, n int) []Call {
+	t.Helper()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for {
+		f.mu.Lock()
+		calls, changed := append([]Call(nil), f.calls[method]...), f.changed
+		f.mu.Unlock()
+		if len(calls) >= n {
+			return calls
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("slackfake: %d %s calls; waited 20s for %d", len(calls), method, n)
+		}
+	}
 }
 
 // Calls returns the requests made to method so far.
@@ -123,7 +155,7 @@ func (f *Server) serveFile(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Path[len("/files/"):]
 	f.mu.Lock()
 	data, ok := f.files[name]
-	f.calls["files.download"] = append(f.calls["files.download"], Call{Form: url.Values{"name": {name}, "authorization": {r.Header.Get("Authorization")}}})
+	f.record("files.download", Call{Form: url.Values{"name": {name}, "authorization": {r.Header.Get("Authorization")}}})
 	f.mu.Unlock()
 	if !ok || r.Header.Get("Authorization") == "" {
 		http.NotFound(w, r)

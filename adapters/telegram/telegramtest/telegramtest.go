@@ -42,12 +42,14 @@ type Server struct {
 	updates []json.RawMessage
 	queued  chan struct{}
 	files   map[string][]byte // file id → content
+	// changed is closed and replaced on every call, waking WaitCalls.
+	changed chan struct{}
 }
 
 // NewServer starts a fake Bot API, closed when the test ends.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
-	f := &Server{fail: map[string]string{}, queued: make(chan struct{}, 1), files: map[string][]byte{}}
+	f := &Server{fail: map[string]string{}, queued: make(chan struct{}, 1), files: map[string][]byte{}, changed: make(chan struct{})}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	f.URL = f.srv.URL
 	t.Cleanup(f.srv.Close)
@@ -58,7 +60,7 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if id, ok := strings.CutPrefix(r.URL.Path, "/file/bot"+Token+"/voice/"); ok {
 		f.mu.Lock()
 		data, found := f.files[id]
-		f.calls = append(f.calls, Call{Method: "download", Form: map[string]string{"file_id": id}})
+		f.record(Call{Method: "download", Form: map[string]string{"file_id": id}})
 		f.mu.Unlock()
 		if !found {
 			http.NotFound(w, r)
@@ -80,7 +82,7 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.mu.Lock()
-	f.calls = append(f.calls, Call{Method: method, Form: form})
+	f.record(Call{Method: method, Form: form})
 	failure, failing := f.fail[method]
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
@@ -174,10 +176,43 @@ func (f *Server) Fail(method, answer string) {
 	f.fail[method] = answer
 }
 
+// record keeps a call; the caller holds f.mu.
+func (f *Server) record(c Call) {
+	f.calls = append(f.calls, c)
+	close(f.changed)
+	f.changed = make(chan struct{})
+}
+
+// WaitCalls waits until method has been called at least n times and
+// returns its calls, failing t after 20 seconds. It wakes on each call
+// the fake receives, never on a timer.
+func (f *Server) WaitCalls(t testing.TB, method string, n int) []Call {
+	t.Helper()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for {
+		f.mu.Lock()
+		calls, changed := f.callsLocked(method), f.changed
+		f.mu.Unlock()
+		if len(calls) >= n {
+			return calls
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("telegramtest: %d %s calls; waited 20s for %d", len(calls), method, n)
+		}
+	}
+}
+
 // Calls returns the requests made for method so far.
 func (f *Server) Calls(method string) []Call {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	return f.callsLocked(method)
+}
+
+func (f *Server) callsLocked(method string) []Call {
 	var out []Call
 	for _, c := range f.calls {
 		if c.Method == method {
