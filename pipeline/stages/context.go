@@ -39,7 +39,7 @@ type Sources struct {
 }
 
 // historyTurns is how much of the conversation a turn sees.
-const historyTurns = 10
+const HistoryTurns = 10
 
 // Gather is the context stage: plain code, keyed on the intent, reading
 // only the user's own data (ARCHITECTURE.md, "The pipeline in more

@@ -149,7 +149,7 @@ func orDefault(v, d int) int {
 }
 
 // meter is one turn's model accounting, carried in its context.
-type meter struct {
+type Meter struct {
 	mu       sync.Mutex
 	userID   int64
 	eventID  int64
@@ -164,19 +164,19 @@ type meter struct {
 
 type meterKey struct{}
 
-func meterOf(ctx context.Context) *meter {
-	m, _ := ctx.Value(meterKey{}).(*meter)
+func MeterOf(ctx context.Context) *Meter {
+	m, _ := ctx.Value(meterKey{}).(*Meter)
 	return m
 }
 
-// begin opens a turn's accounting: its deadline, and whether the user's
+// Begin opens a turn's accounting: its deadline, and whether the user's
 // budget allows model calls.
-func (m *Models) begin(ctx context.Context, t pipeline.Turn, now time.Time) (context.Context, *meter) {
+func (m *Models) Begin(ctx context.Context, t pipeline.Turn, now time.Time) (context.Context, *Meter) {
 	start := t.Event.ReceivedAt
 	if start.IsZero() {
 		start = m.now()
 	}
-	mt := &meter{userID: t.User.ID, eventID: t.Event.ID, day: now, deadline: start.Add(m.turnDeadline())}
+	mt := &Meter{userID: t.User.ID, eventID: t.Event.ID, day: now, deadline: start.Add(m.turnDeadline())}
 	if m.DailyTokens > 0 && m.Usage != nil {
 		used, err := m.Usage.UsageOn(ctx, t.User.ID, now)
 		switch {
@@ -196,9 +196,9 @@ func (m *Models) begin(ctx context.Context, t pipeline.Turn, now time.Time) (con
 	return context.WithValue(ctx, meterKey{}, mt), mt
 }
 
-// finish writes the turn's model accounting into its trace, stores its
+// Finish writes the turn's model accounting into its trace, stores its
 // usage, and adds the budget notice to the reply when due.
-func (m *Models) finish(ctx context.Context, mt *meter, tr *hearth.Trace, text string) string {
+func (m *Models) Finish(ctx context.Context, mt *Meter, tr *hearth.Trace, text string) string {
 	mt.mu.Lock()
 	calls, usage := append([]hearth.TraceModel(nil), mt.calls...), append([]hearth.Usage(nil), mt.usage...)
 	notice := mt.notice
@@ -225,7 +225,7 @@ func (m *Models) finish(ctx context.Context, mt *meter, tr *hearth.Trace, text s
 
 // skip records that a stage did not use its model, and why.
 func skip(ctx context.Context, stage, why string) {
-	if mt := meterOf(ctx); mt != nil {
+	if mt := MeterOf(ctx); mt != nil {
 		mt.mu.Lock()
 		mt.calls = append(mt.calls, hearth.TraceModel{Stage: stage, Skipped: why})
 		mt.mu.Unlock()
@@ -244,9 +244,9 @@ type prompt struct {
 // ask sends p within the turn's deadline and budget and accounts for it.
 // It returns errOffline when the turn may not use a model.
 func (m *Models) ask(ctx context.Context, p prompt) (llm.Response, error) {
-	mt := meterOf(ctx)
+	mt := MeterOf(ctx)
 	if mt == nil {
-		mt = &meter{deadline: m.now().Add(m.turnDeadline()), day: m.now()}
+		mt = &Meter{deadline: m.now().Add(m.turnDeadline()), day: m.now()}
 	}
 	if mt.offline != "" {
 		skip(ctx, p.stage, mt.offline)

@@ -38,7 +38,7 @@ func TestLowering(t *testing.T) {
 		"John likes dark chocolate": "John likes dark chocolate",
 		"Q3 numbers are in":         "Q3 numbers are in",
 	} {
-		if got := lowerLead(in); got != want {
+		if got := LowerLead(in); got != want {
 			t.Errorf("lowerLead(%q) = %q; want %q", in, got, want)
 		}
 	}

@@ -6,9 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
-	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
@@ -35,10 +33,10 @@ func Planners() map[nlu.Domain]Planner {
 // errNeedDetails is wrapped by every planning error that means "I know
 // what kind of thing you want but not enough of it": the runner then
 // tells the user what it understood and asks them to rephrase.
-var errNeedDetails = errors.New("need more details")
+var ErrNeedDetails = errors.New("need more details")
 
 func needDetails(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errNeedDetails, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %s", ErrNeedDetails, fmt.Sprintf(format, args...))
 }
 
 // plannedErr turns the typed construction errors of action.New into one
@@ -68,7 +66,7 @@ func splitClauses(text string) []string {
 			}
 			out = append(out, strings.TrimSpace(s[:cut]))
 			s = strings.TrimSpace(s[cut+len("and "):])
-			s = strings.TrimSpace(trimPrefixFold(s, "also "))
+			s = strings.TrimSpace(TrimPrefixFold(s, "also "))
 		}
 		out = append(out, s)
 	}
@@ -78,7 +76,7 @@ func splitClauses(text string) []string {
 // commandAfterAnd finds " and " followed by a command verb in s and
 // returns the offset of "and", or -1.
 func commandAfterAnd(s string) int {
-	lc := asciiLower(s)
+	lc := ASCIILower(s)
 	for off := 0; ; {
 		i := strings.Index(lc[off:], " and ")
 		if i < 0 {
@@ -102,22 +100,9 @@ var commandVerbs = []string{
 // startsWithCommand reports whether a lower-cased clause starts with a
 // command verb, after politeness ("please", "can you").
 func startsWithCommand(lc string) bool {
-	lc = stripPoliteness(lc)
+	lc = StripPoliteness(lc)
 	w, _, _ := strings.Cut(lc, " ")
 	return slices.Contains(commandVerbs, w)
-}
-
-// stripPoliteness drops leading "please", "can you", "could you", "hey".
-func stripPoliteness(lc string) string {
-	for {
-		old := lc
-		for _, p := range []string{"please ", "can you ", "could you ", "would you ", "will you ", "hey ", "hi ", "ok ", "okay ", "also ", "and "} {
-			lc = strings.TrimPrefix(lc, p)
-		}
-		if lc == old {
-			return lc
-		}
-	}
 }
 
 // clauseCue lists the words that make a clause belong to a domain. A
@@ -135,12 +120,12 @@ var clauseCues = map[nlu.Domain][]string{
 // something rather than asking for something ("I just closed on my
 // house") is memory's. It reports false when no named domain fits.
 func clauseDomain(cl string, named []nlu.Domain) (nlu.Domain, bool) {
-	lc := asciiLower(cl)
+	lc := ASCIILower(cl)
 	best, bestN := nlu.Domain(""), 0
 	for _, d := range named {
 		n := 0
 		for _, cue := range clauseCues[d] {
-			if containsWord(lc, cue) {
+			if ContainsWord(lc, cue) {
 				n++
 			}
 		}
@@ -186,260 +171,9 @@ func ownText(in PlanInput, d nlu.Domain) (text string, whole bool) {
 
 // ---- Text helpers ----------------------------------------------------
 
-// asciiLower lower-cases ASCII letters only, so byte offsets in the
-// result are offsets in the original.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
-func isWordChar(c byte) bool {
-	return c == '\'' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// wordAt finds t in s (both lower-case) where it starts a word, and
-// ends one if t ends in a letter (a separator like ":" may follow a
-// word directly).
-func wordAt(s, t string) int {
-	for off := 0; off <= len(s); {
-		i := strings.Index(s[off:], t)
-		if i < 0 {
-			return -1
-		}
-		i += off
-		end := i + len(t)
-		startOK := i == 0 || !isWordChar(s[i-1]) || !isWordChar(t[0])
-		endOK := end == len(s) || !isWordChar(t[len(t)-1]) || !isWordChar(s[end])
-		if startOK && endOK {
-			return i
-		}
-		off = i + 1
-	}
-	return -1
-}
-
-func containsWord(lc, t string) bool { return wordAt(lc, t) >= 0 }
-
-// afterAny returns what follows the first trigger found (at a word
-// start, case-insensitively) in s, keeping s's case.
-func afterAny(s string, triggers ...string) (rest, trigger string, ok bool) {
-	lc := asciiLower(s)
-	best := -1
-	for _, t := range triggers {
-		if i := wordAt(lc, t); i >= 0 && (best < 0 || i < best || i == best && len(t) > len(trigger)) {
-			best, trigger = i, t
-		}
-	}
-	if best < 0 {
-		return "", "", false
-	}
-	return strings.TrimSpace(s[best+len(trigger):]), trigger, true
-}
-
-// cutBefore returns s up to the first separator found at a word start,
-// and what follows it.
-func cutBefore(s string, seps ...string) (before, rest string, found bool) {
-	before, rest, sep := cutSep(s, seps...)
-	return before, rest, sep != ""
-}
-
-// cutSep is cutBefore that also says which separator it cut at.
-func cutSep(s string, seps ...string) (before, rest, sep string) {
-	lc := asciiLower(s)
-	best := -1
-	for _, p := range seps {
-		if i := wordAt(lc, p); i >= 0 && (best < 0 || i < best) {
-			best, sep = i, p
-		}
-	}
-	if best < 0 {
-		return s, "", ""
-	}
-	return strings.TrimSpace(s[:best]), strings.TrimSpace(s[best+len(sep):]), sep
-}
-
-func trimPrefixFold(s, p string) string {
-	if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
-		return s[len(p):]
-	}
-	return s
-}
-
-// trimWordsLeft drops any of the given leading words, repeatedly.
-func trimWordsLeft(s string, matchWords ...string) string {
-	for {
-		old := s
-		for _, w := range matchWords {
-			s = strings.TrimSpace(trimPrefixFold(s, w+" "))
-		}
-		if s == old {
-			return s
-		}
-	}
-}
-
-// trimWordsRight drops any of the given trailing words, repeatedly.
-func trimWordsRight(s string, matchWords ...string) string {
-	for {
-		old := s
-		for _, w := range matchWords {
-			if len(s) > len(w) && strings.EqualFold(s[len(s)-len(w)-1:], " "+w) {
-				s = strings.TrimSpace(s[:len(s)-len(w)-1])
-			}
-		}
-		if s == old {
-			return s
-		}
-	}
-}
-
-// tidySlot trims spaces, quotes, trailing punctuation and politeness off a
-// piece of a message.
-func tidySlot(s string) string {
-	for {
-		old := s
-		s = strings.TrimSpace(s)
-		s = strings.Trim(s, "\"“”'‘’")
-		s = strings.TrimRight(s, " .!?,;:…")
-		s = strings.TrimLeft(s, " :,;-–—")
-		s = trimWordsRight(s, "please", "pls", "thanks", "thank you", "for me")
-		s = trimWordsLeft(s, "please", "that")
-		if s == old {
-			return s
-		}
-	}
-}
-
-// asSentence makes s a capitalised sentence ending in one full stop
-// (or the user's own "!" or "?").
-func asSentence(s string) string {
-	s = strings.TrimSpace(s)
-	s = strings.TrimRight(s, " ,;:")
-	if s == "" {
-		return ""
-	}
-	s = prose.UpperFirst(s)
-	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, "?") {
-		s += "."
-	}
-	return s
-}
-
-// firstWords returns at most n words of s.
-func firstWords(s string, n int) string {
-	f := strings.Fields(s)
-	if len(f) > n {
-		f = f[:n]
-	}
-	return strings.Join(f, " ")
-}
-
 // ---- Matching --------------------------------------------------------
 
-// stopWords carry no meaning for matching a task, event, memory or note.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "my": true, "our": true, "your": true, "to": true, "for": true, "of": true,
-	"on": true, "in": true, "at": true, "with": true, "and": true, "is": true, "are": true, "was": true, "it": true,
-	"that": true, "this": true, "task": true, "tasks": true, "reminder": true, "i": true, "me": true, "about": true,
-	"what": true, "when": true, "where": true, "who": true, "how": true, "do": true, "does": true, "did": true,
-	"you": true, "know": true, "s": true, "please": true, "from": true, "list": true, "one": true, "as": true,
-}
-
-// matchWords returns the meaningful lower-case words of s, singular-ish
-// ("groceries" → "grocery"), possessives dropped ("John's" → "john").
-func matchWords(s string) []string {
-	var out []string
-	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
-	}) {
-		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
-		f = strings.Trim(f, "'’")
-		if f == "" || stopWords[f] {
-			continue
-		}
-		out = append(out, stemWord(f))
-	}
-	return out
-}
-
-// stemWord folds the plural endings that matter for matching titles.
-func stemWord(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
-}
-
-// matchScore says how well a reference the user typed ("the report")
-// names a candidate ("Finish the quarterly report"): the share of the
-// reference's words found in the candidate, 1 when one contains the
-// other outright.
-func matchScore(ref, candidate string) float64 {
-	r, c := strings.ToLower(strings.TrimSpace(ref)), strings.ToLower(strings.TrimSpace(candidate))
-	if r == "" || c == "" {
-		return 0
-	}
-	if r == c {
-		return 2 // an exact title beats any partial one
-	}
-	rw, cw := matchWords(r), matchWords(c)
-	if len(rw) == 0 {
-		return 0
-	}
-	hit := 0
-	for _, w := range rw {
-		if slices.Contains(cw, w) {
-			hit++
-		}
-	}
-	score := float64(hit) / float64(len(rw))
-	if score == 1 && len(cw) == len(rw) {
-		return 1.5 // same words, different case or articles
-	}
-	return score
-}
-
-// bestMatches returns the indexes of the candidates that match ref
-// best, if that is at least half of ref's words.
-func bestMatches(ref string, candidates []string) []int {
-	best := 0.0
-	var out []int
-	for i, c := range candidates {
-		s := matchScore(ref, c)
-		switch {
-		case s < 0.5:
-		case s > best:
-			best, out = s, []int{i}
-		case s == best:
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
 // ---- Time ------------------------------------------------------------
-
-// userZone is the user's zone for a turn.
-func userZone(c Context) *time.Location {
-	if c.Location != nil {
-		return c.Location
-	}
-	if !c.Now.IsZero() {
-		return c.Now.Location()
-	}
-	return time.UTC
-}
-
-// userNow is the turn's instant in the user's zone.
-func userNow(c Context) time.Time { return c.Now.In(userZone(c)) }
 
 // whenOf returns the date or time that text names. The classifier's slot
 // is used when the planner has the whole message; otherwise text (the
@@ -447,7 +181,7 @@ func userNow(c Context) time.Time { return c.Now.In(userZone(c)) }
 // taken. A bare time next to a day ("tomorrow from 2 to 3pm", which
 // timex reads as two expressions) is moved onto that day.
 func whenOf(in PlanInput, text string, whole bool) *timex.Match {
-	ref := userNow(in.Context)
+	ref := UserNow(in.Context)
 	if in.Context.Now.IsZero() {
 		// No reference instant: only the classifier's own reading is safe.
 		return in.Understanding.Slots.When
@@ -492,12 +226,6 @@ func onDay(m timex.Match, day time.Time) timex.Match {
 		m.To = m.To.AddDate(0, 0, 1)
 	}
 	return m
-}
-
-// midnightIn is the start of t's date in zone z.
-func midnightIn(t time.Time, z *time.Location) time.Time {
-	t = t.In(z)
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, z)
 }
 
 // ---- Questions -------------------------------------------------------

@@ -27,11 +27,11 @@ func planCalendar(_ context.Context, in PlanInput) (Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return Plan{Understood: "check your calendar"}, nil
 	}
-	lc := stripPoliteness(asciiLower(strings.TrimSpace(text)))
+	lc := StripPoliteness(ASCIILower(strings.TrimSpace(text)))
 	switch {
-	case startsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear "):
+	case StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear "):
 		return planEventDelete(in, text)
-	case startsWithAny(lc, "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward "):
+	case StartsWithAny(lc, "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward "):
 		return planEventMove(in, text, whole)
 	}
 	return planEventCreate(in, text, whole)
@@ -40,19 +40,19 @@ func planCalendar(_ context.Context, in PlanInput) (Plan, error) {
 // eventRef reads how the user names an existing event: "cancel my
 // dentist appointment on Friday" → "dentist appointment".
 func eventRef(text string, c Context) string {
-	rest, _, _ := afterAny(text, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear ", "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward ")
-	rest, _, _ = cutBefore(rest, "to ", "until ", "from my calendar", "off my calendar", "from the calendar", "back ")
+	rest, _, _ := AfterAny(text, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear ", "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward ")
+	rest, _, _ = CutBefore(rest, "to ", "until ", "from my calendar", "off my calendar", "from the calendar", "back ")
 	rest = stripTimeWords(rest, c)
-	rest = trimWordsLeft(tidySlot(rest), "my", "the", "our", "a", "an", "event", "meeting called")
-	rest = trimWordsRight(rest, "event", "on", "at", "for")
-	return tidySlot(rest)
+	rest = TrimWordsLeft(TidySlot(rest), "my", "the", "our", "a", "an", "event", "meeting called")
+	rest = TrimWordsRight(rest, "event", "on", "at", "for")
+	return TidySlot(rest)
 }
 
 // matchEvents returns the events that best match ref, preferring
 // upcoming ones and, when the user named a date, the ones on that date
 // (and at that time, when they named one: "my 10am tomorrow"). An empty
 // ref matches the events the date and time alone name.
-func matchEvents(ref string, when *timex.Match, c Context) []hearth.CalendarEvent {
+func MatchEvents(ref string, when *timex.Match, c Context) []hearth.CalendarEvent {
 	pick := func(evs []hearth.CalendarEvent) []hearth.CalendarEvent {
 		if ref == "" {
 			return evs
@@ -62,7 +62,7 @@ func matchEvents(ref string, when *timex.Match, c Context) []hearth.CalendarEven
 			titles[i] = e.Title
 		}
 		var out []hearth.CalendarEvent
-		for _, i := range bestMatches(ref, titles) {
+		for _, i := range BestMatches(ref, titles) {
 			out = append(out, evs[i])
 		}
 		return out
@@ -91,12 +91,12 @@ func matchEvents(ref string, when *timex.Match, c Context) []hearth.CalendarEven
 			hits = same
 		}
 	}
-	z := userZone(c)
-	day := midnightIn(when.Value, z)
+	z := UserZone(c)
+	day := MidnightIn(when.Value, z)
 	if when.Kind == timex.Interval {
-		day = midnightIn(when.From, z)
+		day = MidnightIn(when.From, z)
 	}
-	keep(func(e hearth.CalendarEvent) bool { return midnightIn(e.Start, z).Equal(day) })
+	keep(func(e hearth.CalendarEvent) bool { return MidnightIn(e.Start, z).Equal(day) })
 	if when.Kind == timex.Value && when.Grain < timex.Day {
 		// "my 10am": the event that starts then (fixClock: "my 3" is 3 PM).
 		at := fixClock(when.Value.In(z), when.Text, false)
@@ -112,7 +112,7 @@ func planEventDelete(in PlanInput, text string) (Plan, error) {
 		return p, needDetails("which event")
 	}
 	p.Understood = "cancel " + ref
-	hits := matchEvents(ref, whenOf(in, text, true), in.Context)
+	hits := MatchEvents(ref, whenOf(in, text, true), in.Context)
 	if len(hits) == 0 {
 		return p, needDetails("no event matches %q", ref)
 	}
@@ -136,7 +136,7 @@ func planEventDelete(in PlanInput, text string) (Plan, error) {
 
 // eventLabel names an event on a button: its title and when it starts.
 func eventLabel(e hearth.CalendarEvent, c Context) string {
-	return e.Title + " (" + formatWhen(e.Start, e.AllDay, c) + ")"
+	return e.Title + " (" + FormatWhen(e.Start, e.AllDay, c) + ")"
 }
 
 // moveRef reads a request to move an event: how it names the event (its
@@ -144,10 +144,10 @@ func eventLabel(e hearth.CalendarEvent, c Context) string {
 // or time that finds it (what comes before "to") and the text of the new
 // time (after "to": "move X to Friday at 3pm"). ok is false when the
 // event is not named at all.
-func moveRef(in PlanInput, text string) (ref string, located *timex.Match, target string, ok bool) {
+func MoveRef(in PlanInput, text string) (ref string, located *timex.Match, target string, ok bool) {
 	ref = eventRef(text, in.Context)
 	target = text
-	if before, t, found := cutBefore(text, "to ", "until "); found {
+	if before, t, found := CutBefore(text, "to ", "until "); found {
 		target = t
 		located = whenOf(in, before, false)
 	}
@@ -165,7 +165,7 @@ func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
 	p := Plan{Understood: "move an event"}
 	// A date before "to" only finds the event: "move my dentist
 	// appointment tomorrow to 4pm", "move tomorrow's dentist to 4pm".
-	ref, located, target, ok := moveRef(in, text)
+	ref, located, target, ok := MoveRef(in, text)
 	if !ok {
 		return p, needDetails("which event")
 	}
@@ -176,7 +176,7 @@ func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
 	if m == nil {
 		return p, needDetails("when to move it to")
 	}
-	hits := matchEvents(ref, located, in.Context)
+	hits := MatchEvents(ref, located, in.Context)
 	if len(hits) == 0 {
 		if ref == "" {
 			return p, needDetails("no event at %s", located.Text)
@@ -212,7 +212,7 @@ func planEventMove(in PlanInput, text string, whole bool) (Plan, error) {
 // isFiller reports whether an event reference is only determiners left
 // after its date and time were taken out ("my" of "my 10am tomorrow").
 func isFiller(ref string) bool {
-	for _, w := range strings.Fields(asciiLower(ref)) {
+	for _, w := range strings.Fields(ASCIILower(ref)) {
 		switch w {
 		case "my", "the", "our", "a", "an", "one", "event", "appointment", "meeting":
 		default:
@@ -226,7 +226,7 @@ func isFiller(ref string) bool {
 // new date alone keeps its time of day, and a time of day alone ("to
 // 4pm") keeps its date.
 func movedTimes(e hearth.CalendarEvent, m *timex.Match, text string, c Context) (start, end time.Time, allDay, ok bool) {
-	z := userZone(c)
+	z := UserZone(c)
 	length := e.End.Sub(e.Start)
 	if length <= 0 || e.AllDay {
 		length = time.Hour
@@ -266,7 +266,7 @@ func planEventCreate(in PlanInput, text string, whole bool) (Plan, error) {
 	}
 	title = stripTimeWords(title, in.Context)
 	// "I have a doctor's appointment …" is about "Doctor's appointment".
-	title = prose.UpperFirst(tidySlot(trimWordsLeft(tidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "a", "an", "the", "my", "our")))
+	title = prose.UpperFirst(TidySlot(TrimWordsLeft(TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "a", "an", "the", "my", "our")))
 	p := Plan{Understood: "add an event to your calendar"}
 	if title == "" || isPronoun(title) {
 		return p, needDetails("what the event is")
@@ -293,18 +293,18 @@ func planEventCreate(in PlanInput, text string, whole bool) (Plan, error) {
 // Carlos", "add it to my calendar for a celebration dinner" (the title
 // after "for" when the object is a pronoun), "invite Anna to dinner".
 func eventTitleOf(text string) string {
-	if rest, _, ok := afterAny(text, "invite "); ok {
-		if _, t, found := cutBefore(rest, "to ", "for "); found {
+	if rest, _, ok := AfterAny(text, "invite "); ok {
+		if _, t, found := CutBefore(rest, "to ", "for "); found {
 			return t
 		}
 	}
-	rest, _, ok := afterAny(text, "schedule ", "book ", "set up ", "add ", "put ", "create ", "plan ", "arrange ", "organize ", "organise ", "block out ", "pencil in ", "make ")
+	rest, _, ok := AfterAny(text, "schedule ", "book ", "set up ", "add ", "put ", "create ", "plan ", "arrange ", "organize ", "organise ", "block out ", "pencil in ", "make ")
 	if !ok {
 		rest = text
 	}
-	title, after, _ := cutBefore(rest, "on my calendar", "to my calendar", "in my calendar", "on the calendar", "to the calendar", "into my calendar", "on my schedule", "to my schedule", "to the schedule", "in the calendar", "on our calendar", "to our calendar")
-	if isPronoun(tidySlot(trimWordsLeft(title, "a", "an", "the"))) || tidySlot(title) == "" {
-		if t, _, found := afterAny(after, "for ", "as ", "called ", "named ", "titled "); found {
+	title, after, _ := CutBefore(rest, "on my calendar", "to my calendar", "in my calendar", "on the calendar", "to the calendar", "into my calendar", "on my schedule", "to my schedule", "to the schedule", "in the calendar", "on our calendar", "to our calendar")
+	if isPronoun(TidySlot(TrimWordsLeft(title, "a", "an", "the"))) || TidySlot(title) == "" {
+		if t, _, found := AfterAny(after, "for ", "as ", "called ", "named ", "titled "); found {
 			return t
 		}
 		return after
@@ -317,9 +317,9 @@ func eventTitleOf(text string) string {
 var eveningCues = []string{"dinner", "party", "evening", "tonight", "drinks", "supper", "date night", "concert", "celebration", "movie", "show", "game night", "bbq", "barbecue", "theater", "theatre", "gala"}
 
 func hasEveningCue(text string) bool {
-	lc := asciiLower(text)
+	lc := ASCIILower(text)
 	for _, c := range eveningCues {
-		if containsWord(lc, c) {
+		if ContainsWord(lc, c) {
 			return true
 		}
 	}
@@ -331,7 +331,7 @@ func hasEveningCue(text string) bool {
 // day is all-day; an interval is taken as said. It reports false for a
 // week or month ("next week"), which names no day.
 func eventTimes(m *timex.Match, text string, c Context) (start, end time.Time, allDay, ok bool) {
-	z := userZone(c)
+	z := UserZone(c)
 	evening := hasEveningCue(text)
 	evenings := func(day time.Time) (time.Time, time.Time, bool, bool) {
 		d := day.In(z)
@@ -339,8 +339,8 @@ func eventTimes(m *timex.Match, text string, c Context) (start, end time.Time, a
 		return s, time.Date(d.Year(), d.Month(), d.Day(), 21, 0, 0, 0, z), false, true
 	}
 	allDays := func(from, to time.Time) (time.Time, time.Time, bool, bool) {
-		s := midnightIn(from, z)
-		e := midnightIn(to, z)
+		s := MidnightIn(from, z)
+		e := MidnightIn(to, z)
 		if !e.After(s) {
 			e = s.AddDate(0, 0, 1)
 		}
@@ -393,9 +393,9 @@ func eventTimes(m *timex.Match, text string, c Context) (start, end time.Time, a
 // events: "12:30" is lunchtime, "at 3" is in the afternoon, "at 7" for a
 // dinner is in the evening.
 func fixClock(t time.Time, said string, evening bool) time.Time {
-	lc := asciiLower(said)
+	lc := ASCIILower(said)
 	for _, w := range []string{"am", "pm", "a.m.", "p.m.", "morning", "noon", "midnight", "afternoon", "evening", "tonight", "night"} {
-		if containsWord(lc, w) || strings.Contains(lc, w) && (w == "am" || w == "pm") && endsWithDigitThen(lc, w) {
+		if ContainsWord(lc, w) || strings.Contains(lc, w) && (w == "am" || w == "pm") && endsWithDigitThen(lc, w) {
 			return t
 		}
 	}
@@ -428,9 +428,9 @@ func endsWithDigitThen(s, suffix string) bool {
 // to.
 func attendeesOf(text string) []string {
 	var out []string
-	lc := asciiLower(text)
+	lc := ASCIILower(text)
 	for _, trig := range []string{"with ", "invite "} {
-		i := wordAt(lc, trig)
+		i := WordAt(lc, trig)
 		if i < 0 {
 			continue
 		}

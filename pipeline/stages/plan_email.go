@@ -38,8 +38,8 @@ func planEmail(_ context.Context, in PlanInput) (Plan, error) {
 		return p, needDetails("what the email to %s should say", to)
 	}
 	kind := action.EmailSend
-	lc := asciiLower(text)
-	if containsWord(lc, "draft") || containsWord(lc, "compose") || containsWord(lc, "prepare") {
+	lc := ASCIILower(text)
+	if ContainsWord(lc, "draft") || ContainsWord(lc, "compose") || ContainsWord(lc, "prepare") {
 		kind = action.EmailDraft
 	}
 	args := composeEmail(to, said, topic, in.User.DisplayName)
@@ -76,7 +76,7 @@ func planEmail(_ context.Context, in PlanInput) (Plan, error) {
 // that the name the user gave can stand for: "Sarah" → "Sarah Kim",
 // "Sarah Lopez". A name that is already full matches only itself.
 func peopleNamed(name string, memories []hearth.Memory) []string {
-	want := strings.Fields(asciiLower(name))
+	want := strings.Fields(ASCIILower(name))
 	if len(want) == 0 {
 		return nil
 	}
@@ -84,18 +84,18 @@ func peopleNamed(name string, memories []hearth.Memory) []string {
 	seen := map[string]bool{}
 	for _, m := range memories {
 		have := strings.Fields(m.About)
-		if len(have) < len(want) || seen[asciiLower(m.About)] {
+		if len(have) < len(want) || seen[ASCIILower(m.About)] {
 			continue
 		}
 		match := true
 		for i, w := range want {
-			if asciiLower(have[i]) != w {
+			if ASCIILower(have[i]) != w {
 				match = false
 				break
 			}
 		}
 		if match {
-			seen[asciiLower(m.About)] = true
+			seen[ASCIILower(m.About)] = true
 			out = append(out, strings.Join(have, " "))
 		}
 	}
@@ -106,16 +106,16 @@ func peopleNamed(name string, memories []hearth.Memory) []string {
 // emailParts reads the recipient and either what to say ("that I'll be
 // late") or what it is about ("about the heater").
 func emailParts(text string) (to, said, topic string) {
-	rest, trig, ok := afterAny(text, "send an email to ", "send a mail to ", "send an e-mail to ", "write an email to ", "write an e-mail to ", "draft an email to ", "draft a message to ", "draft a reply to ", "compose an email to ", "shoot an email to ", "drop an email to ", "send a message to ", "write a message to ", "drop a line to ", "send a note to ", "write to ", "email ", "e-mail ", "mail ", "message ", "tell ", "let ")
+	rest, trig, ok := AfterAny(text, "send an email to ", "send a mail to ", "send an e-mail to ", "write an email to ", "write an e-mail to ", "draft an email to ", "draft a message to ", "draft a reply to ", "compose an email to ", "shoot an email to ", "drop an email to ", "send a message to ", "write a message to ", "drop a line to ", "send a note to ", "write to ", "email ", "e-mail ", "mail ", "message ", "tell ", "let ")
 	if !ok {
 		return "", "", ""
 	}
-	who, what, sep := cutSep(rest, "that ", "saying ", "to say ", "and say ", "and tell him ", "and tell her ", "and tell them ", "telling ", "know that ", "know ", "about ", "regarding ", "re: ", "re ", "to ask ", "asking ", ":", ",")
+	who, what, sep := CutSep(rest, "that ", "saying ", "to say ", "and say ", "and tell him ", "and tell her ", "and tell them ", "telling ", "know that ", "know ", "about ", "regarding ", "re: ", "re ", "to ask ", "asking ", ":", ",")
 	if trig == "let " && !strings.HasPrefix(sep, "know") {
 		return "", "", "" // "let's …" is not a message to anyone
 	}
-	who = tidySlot(trimWordsLeft(who, "an email to", "a message to", "to"))
-	what = tidySlot(what)
+	who = TidySlot(TrimWordsLeft(who, "an email to", "a message to", "to"))
+	what = TidySlot(what)
 	switch sep {
 	case "":
 		return who, "", ""
@@ -132,7 +132,7 @@ func emailParts(text string) (to, said, topic string) {
 func composeEmail(to, said, topic, from string) action.EmailArgs {
 	var rcpts []string
 	for _, r := range strings.FieldsFunc(strings.ReplaceAll(strings.ReplaceAll(to, " and ", ","), " & ", ","), func(r rune) bool { return r == ',' }) {
-		if r = tidySlot(r); r != "" {
+		if r = TidySlot(r); r != "" {
 			rcpts = append(rcpts, r)
 		}
 	}
@@ -140,12 +140,12 @@ func composeEmail(to, said, topic, from string) action.EmailArgs {
 		rcpts = []string{to}
 	}
 	subject := said
-	body := asSentence(said)
+	body := AsSentence(said)
 	if said == "" {
 		subject = topic
-		body = asSentence("I wanted to get in touch about " + topic)
+		body = AsSentence("I wanted to get in touch about " + topic)
 	}
-	subject = prose.UpperFirst(tidySlot(firstWords(tidySlot(subject), 6)))
+	subject = prose.UpperFirst(TidySlot(FirstWords(TidySlot(subject), 6)))
 	var b strings.Builder
 	b.WriteString(emailGreeting(rcpts))
 	b.WriteString("\n\n")

@@ -35,13 +35,13 @@ func planKeep(_ context.Context, in PlanInput) (Plan, error) {
 	if body == "" && whole {
 		body = in.Understanding.Slots.Note
 	}
-	body = tidySlot(body)
+	body = TidySlot(body)
 	p := Plan{Understood: "make a note"}
 	if body == "" || isPronoun(body) {
 		return p, needDetails("what the note should say")
 	}
 	p.Understood = "make a note: " + body
-	a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Body: asSentence(body)})
+	a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Body: AsSentence(body)})
 	if err != nil {
 		return plannedErr(p, err)
 	}
@@ -52,27 +52,27 @@ func planKeep(_ context.Context, in PlanInput) (Plan, error) {
 // listItem reads "add milk to my shopping list" → ("milk", "shopping
 // list").
 func listItem(text string) (item, list string) {
-	rest, _, ok := afterAny(text, "add ", "put ", "throw ", "stick ", "include ", "pop ", "i need ", "we need ", "we're out of ", "we are out of ")
+	rest, _, ok := AfterAny(text, "add ", "put ", "throw ", "stick ", "include ", "pop ", "i need ", "we need ", "we're out of ", "we are out of ")
 	if !ok {
 		return "", ""
 	}
-	it, l, sep := cutSep(rest, "to my ", "on my ", "onto my ", "in my ", "to the ", "on the ", "onto the ", "to our ", "on our ", "for the ")
-	l = tidySlot(l)
+	it, l, sep := CutSep(rest, "to my ", "on my ", "onto my ", "in my ", "to the ", "on the ", "onto the ", "to our ", "on our ", "for the ")
+	l = TidySlot(l)
 	if sep == "" || !strings.Contains(strings.ToLower(l), "list") && !strings.Contains(strings.ToLower(l), "groceries") {
 		return "", ""
 	}
-	return tidySlot(it), l
+	return TidySlot(it), l
 }
 
 // noteBody reads "make a note: call the vet", "note to self buy a
 // charger", "jot down …".
 func noteBody(text string) string {
-	rest, _, ok := afterAny(text, "note to self", "memo to self", "make a note", "take a note", "write a note", "save a note", "quick note", "jot down", "write down", "jot this down", "write this down", "note:")
+	rest, _, ok := AfterAny(text, "note to self", "memo to self", "make a note", "take a note", "write a note", "save a note", "quick note", "jot down", "write down", "jot this down", "write this down", "note:")
 	if !ok {
 		return ""
 	}
 	rest = strings.TrimLeft(rest, ":,-–— ")
-	return trimWordsLeft(rest, "that", "about", "saying", "of", "to")
+	return TrimWordsLeft(rest, "that", "about", "saying", "of", "to")
 }
 
 // splitItems cuts "eggs, bread and milk" into items.
@@ -81,7 +81,7 @@ func splitItems(s string) []hearth.ChecklistItem {
 	var out []hearth.ChecklistItem
 	for _, part := range strings.Split(s, ",") {
 		for _, it := range strings.Split(part, " and ") {
-			it = tidySlot(trimWordsLeft(strings.TrimSpace(it), "and", "some", "a", "an"))
+			it = TidySlot(TrimWordsLeft(strings.TrimSpace(it), "and", "some", "a", "an"))
 			if it != "" && !isPronoun(it) {
 				out = append(out, hearth.ChecklistItem{Text: it})
 			}
@@ -92,7 +92,7 @@ func splitItems(s string) []hearth.ChecklistItem {
 
 // planListAdd appends items to the list the user named, or starts it.
 func planListAdd(in PlanInput, item, list string) (Plan, error) {
-	list = trimWordsLeft(list, "my", "the", "our")
+	list = TrimWordsLeft(list, "my", "the", "our")
 	p := Plan{Understood: "add something to your " + strings.ToLower(list)}
 	items := splitItems(item)
 	if len(items) == 0 {
@@ -105,8 +105,8 @@ func planListAdd(in PlanInput, item, list string) (Plan, error) {
 	for _, n := range in.Context.Notes {
 		titles = append(titles, n.Title)
 	}
-	name := trimWordsRight(list, "list")
-	if hits := bestMatches(name, titles); len(hits) > 0 {
+	name := TrimWordsRight(list, "list")
+	if hits := BestMatches(name, titles); len(hits) > 0 {
 		n := in.Context.Notes[hits[0]]
 		a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Items: items})
 		if err != nil {

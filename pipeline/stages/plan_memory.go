@@ -30,7 +30,7 @@ func planMemory(_ context.Context, in PlanInput) (Plan, error) {
 	if fact == "" || !whole && !strings.Contains(strings.ToLower(text), strings.ToLower(fact)) {
 		fact = factOf(text)
 	}
-	fact = prose.UpperFirst(tidySlot(fact))
+	fact = prose.UpperFirst(TidySlot(fact))
 	p := Plan{Understood: "remember something"}
 	if fact == "" || isPronoun(fact) {
 		return p, needDetails("what to remember")
@@ -52,10 +52,10 @@ func planMemory(_ context.Context, in PlanInput) (Plan, error) {
 // factOf reads what to remember out of a clause: what follows "remember
 // that" and the like, or the clause itself when it states something.
 func factOf(text string) string {
-	if rest, _, ok := afterAny(text, "remember that ", "don't forget that ", "dont forget that ", "do not forget that ", "keep in mind that ", "note that ", "note: ", "make a mental note that ", "for future reference ", "for the record ", "fyi ", "just so you know ", "remember ", "keep in mind "); ok {
+	if rest, _, ok := AfterAny(text, "remember that ", "don't forget that ", "dont forget that ", "do not forget that ", "keep in mind that ", "note that ", "note: ", "make a mental note that ", "for future reference ", "for the record ", "fyi ", "just so you know ", "remember ", "keep in mind "); ok {
 		return rest
 	}
-	if startsWithCommand(asciiLower(strings.TrimSpace(text))) {
+	if startsWithCommand(ASCIILower(strings.TrimSpace(text))) {
 		return ""
 	}
 	return text
@@ -65,15 +65,15 @@ func factOf(text string) string {
 // the memory about …" and returns what to forget. "Don't forget that …"
 // is the opposite and is not one.
 func forgetRequest(text string) (string, bool) {
-	lc := stripPoliteness(asciiLower(strings.TrimSpace(text)))
+	lc := StripPoliteness(ASCIILower(strings.TrimSpace(text)))
 	if strings.Contains(lc, "don't forget") || strings.Contains(lc, "dont forget") || strings.Contains(lc, "do not forget") {
 		return "", false
 	}
-	rest, _, ok := afterAny(text, "forget that ", "forget about ", "forget what i said about ", "forget ", "stop remembering ", "delete the memory about ", "delete the memory that ", "delete the memory ", "remove the memory about ", "remove the memory ", "don't remember ")
+	rest, _, ok := AfterAny(text, "forget that ", "forget about ", "forget what i said about ", "forget ", "stop remembering ", "delete the memory about ", "delete the memory that ", "delete the memory ", "remove the memory about ", "remove the memory ", "don't remember ")
 	if !ok {
 		return "", false
 	}
-	return tidySlot(rest), true
+	return TidySlot(rest), true
 }
 
 // planForget forgets the memory that best matches ref.
@@ -87,7 +87,7 @@ func planForget(in PlanInput, ref string) (Plan, error) {
 	for _, m := range in.Context.Memories {
 		texts = append(texts, m.About+" "+m.Content)
 	}
-	hits := bestMatches(ref, texts)
+	hits := BestMatches(ref, texts)
 	if len(hits) == 0 {
 		return p, needDetails("nothing remembered matches %q", ref)
 	}
@@ -119,7 +119,7 @@ func aboutOf(fact string, people []string) string {
 	for _, p := range people {
 		// "my sister" in "my sister's name": only the start must be a word
 		// boundary, the possessive may follow.
-		if i := strings.Index(lc, strings.ToLower(p)); i >= 0 && i < at && (i == 0 || !isWordChar(lc[i-1])) {
+		if i := strings.Index(lc, strings.ToLower(p)); i >= 0 && i < at && (i == 0 || !IsWordChar(lc[i-1])) {
 			best, at = p, i
 		}
 	}
@@ -139,9 +139,9 @@ func aboutOf(fact string, people []string) string {
 var workCues = []string{"work", "colleague", "coworker", "co-worker", "boss", "manager", "project", "client", "customer", "office", "deadline", "team", "meeting", "job", "sprint", "standup", "quarterly", "company"}
 
 func memoryCategory(fact string) hearth.MemoryCategory {
-	lc := asciiLower(fact)
+	lc := ASCIILower(fact)
 	for _, c := range workCues {
-		if containsWord(lc, c) {
+		if ContainsWord(lc, c) {
 			return hearth.MemoryWork
 		}
 	}

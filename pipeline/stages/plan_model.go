@@ -102,7 +102,7 @@ func (p ModelPlanner) Plan(ctx context.Context, in PlanInput) (Plan, error) {
 	plan, err := decodePlan(resp.JSON, kinds, in)
 	if err != nil {
 		p.Models.log().InfoContext(ctx, "model plan rejected; using the offline plan", "stage", stage, "error", err)
-		if u := meterOf(ctx); u != nil {
+		if u := MeterOf(ctx); u != nil {
 			u.mu.Lock()
 			if n := len(u.calls); n > 0 {
 				u.calls[n-1].Error = "invalid_plan"
@@ -118,7 +118,7 @@ func (p ModelPlanner) Plan(ctx context.Context, in PlanInput) (Plan, error) {
 		plan.Understood = off.Understood
 	}
 	if len(plan.Actions) == 0 {
-		return plan, fmt.Errorf("plan %s: %w: the model found nothing to do", p.Domain, errNeedDetails)
+		return plan, fmt.Errorf("plan %s: %w: the model found nothing to do", p.Domain, ErrNeedDetails)
 	}
 	return plan, nil
 }
@@ -204,7 +204,7 @@ func grounded(a action.Action, in PlanInput) error {
 	// Invitations reach people too: attendees are held to the same rule.
 	for _, to := range slices.Concat(p.To, p.Attendees, p.Update.Attendees) {
 		// Whole words only: "ann@x.com" written must not admit "ann@x.co".
-		if to = strings.ToLower(strings.TrimSpace(to)); to == "" || !containsWord(trusted, to) {
+		if to = strings.ToLower(strings.TrimSpace(to)); to == "" || !ContainsWord(trusted, to) {
 			return fmt.Errorf("%s: recipient %q is not one the user named", a.Kind, to)
 		}
 	}
@@ -284,7 +284,7 @@ func planPrompt(m *Models, d nlu.Domain, kinds []action.Kind, in PlanInput) (pro
 		return prompt{}, err
 	}
 	system, err := render("plan.tmpl", map[string]any{
-		"Domain": d, "Now": in.Context.Now.Format(time.RFC3339 + " Monday"), "Zone": userZone(in.Context).String(),
+		"Domain": d, "Now": in.Context.Now.Format(time.RFC3339 + " Monday"), "Zone": UserZone(in.Context).String(),
 		"Kinds": docs, "DataRule": llm.DataRule, "DomainRules": rules,
 	})
 	if err != nil {
@@ -332,12 +332,12 @@ func contextItems(c Context, d nlu.Domain) []string {
 	for _, t := range c.Tasks {
 		label := fmt.Sprintf("task id=%d", t.ID)
 		if !t.Due.IsZero() {
-			label += " due=" + t.Due.In(userZone(c)).Format(time.RFC3339)
+			label += " due=" + t.Due.In(UserZone(c)).Format(time.RFC3339)
 		}
 		tasks = append(tasks, llm.Quote(label, joinNonEmpty(t.Title, t.Notes)))
 	}
 	for _, e := range c.Events {
-		label := fmt.Sprintf("event id=%d start=%s end=%s", e.ID, e.Start.In(userZone(c)).Format(time.RFC3339), e.End.In(userZone(c)).Format(time.RFC3339))
+		label := fmt.Sprintf("event id=%d start=%s end=%s", e.ID, e.Start.In(UserZone(c)).Format(time.RFC3339), e.End.In(UserZone(c)).Format(time.RFC3339))
 		events = append(events, llm.Quote(label, joinNonEmpty(e.Title, e.Location, e.Description)))
 	}
 	for _, m := range c.Memories {

@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,10 +29,10 @@ func planTask(_ context.Context, in PlanInput) (Plan, error) {
 	if kind, ref, ok := taskRefRequest(text); ok {
 		return planTaskRef(in, kind, ref)
 	}
-	if done := completedTasks(text, in.Context.Tasks); len(done) > 0 {
+	if done := CompletedTasks(text, in.Context.Tasks); len(done) > 0 {
 		return planTasksDone(in, done)
 	}
-	if startsWithAny(stripPoliteness(asciiLower(strings.TrimSpace(text))), moveVerbs...) {
+	if StartsWithAny(StripPoliteness(ASCIILower(strings.TrimSpace(text))), MoveVerbs...) {
 		return planTaskMove(in, text)
 	}
 	return planTaskCreate(in, text, whole)
@@ -44,50 +45,41 @@ var createCues = []string{"remind", "reminder", "don't let me forget", "dont let
 // taskRefRequest recognises a request about an existing task and returns
 // the kind (complete or delete) and how the user named the task.
 func taskRefRequest(text string) (kind action.Kind, ref string, ok bool) {
-	lc := stripPoliteness(asciiLower(strings.TrimSpace(text)))
+	lc := StripPoliteness(ASCIILower(strings.TrimSpace(text)))
 	// Offsets below are into the original text: strip the same prefix.
 	text = strings.TrimSpace(text)
 	text = text[len(text)-len(lc):]
-	if startsWithAny(lc, "mark ", "check off ", "cross off ", "tick off ") {
-		rest, _, _ := afterAny(text, "mark ", "check off ", "cross off ", "tick off ")
-		r, _, _ := cutBefore(rest, "as done", "as complete", "as completed", "as finished", "done", "complete", "off my", "from my")
+	if StartsWithAny(lc, "mark ", "check off ", "cross off ", "tick off ") {
+		rest, _, _ := AfterAny(text, "mark ", "check off ", "cross off ", "tick off ")
+		r, _, _ := CutBefore(rest, "as done", "as complete", "as completed", "as finished", "done", "complete", "off my", "from my")
 		return action.TaskComplete, taskRef(r), true
 	}
 	for _, c := range createCues {
-		if startsWithAny(lc, c) {
+		if StartsWithAny(lc, c) {
 			return "", "", false
 		}
 	}
-	if rest, _, found := afterAny(text, "i finished ", "i've finished ", "i have finished ", "i completed ", "i've completed ", "i'm done with ", "im done with ", "i am done with ", "done with ", "finished ", "completed ", "complete ", "i did "); found && startsWithAny(lc, "i ", "i've", "i'm", "im ", "done", "finished", "completed", "complete") {
+	if rest, _, found := AfterAny(text, "i finished ", "i've finished ", "i have finished ", "i completed ", "i've completed ", "i'm done with ", "im done with ", "i am done with ", "done with ", "finished ", "completed ", "complete ", "i did "); found && StartsWithAny(lc, "i ", "i've", "i'm", "im ", "done", "finished", "completed", "complete") {
 		return action.TaskComplete, taskRef(rest), true
 	}
-	if r, _, found := cutBefore(text, "is done", "is finished", "is complete", "is completed", "is taken care of"); found && r != "" {
+	if r, _, found := CutBefore(text, "is done", "is finished", "is complete", "is completed", "is taken care of"); found && r != "" {
 		return action.TaskComplete, taskRef(r), true
 	}
-	if startsWithAny(lc, "delete", "remove", "drop", "cancel", "get rid of", "clear") {
-		rest, _, _ := afterAny(text, "delete ", "remove ", "drop ", "cancel ", "get rid of ", "clear ")
+	if StartsWithAny(lc, "delete", "remove", "drop", "cancel", "get rid of", "clear") {
+		rest, _, _ := AfterAny(text, "delete ", "remove ", "drop ", "cancel ", "get rid of ", "clear ")
 		return action.TaskDelete, taskRef(rest), true
 	}
 	return "", "", false
 }
 
-func startsWithAny(lc string, ps ...string) bool {
-	for _, p := range ps {
-		if strings.HasPrefix(lc, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // taskRef cleans how a user names an existing task: "the task call mom
 // from my to-do list" → "call mom".
 func taskRef(s string) string {
-	s, _, _ = cutBefore(s, "from my", "off my", "from the", "off the", "as done", "as complete", "on my to-do", "on my list")
-	s = tidySlot(s)
-	s = trimWordsLeft(s, "the", "my", "task", "tasks", "to-do", "todo", "reminder", "reminders", "to", "about", "called", "named", "item")
-	s = trimWordsRight(s, "task", "reminder", "to-do", "todo", "item", "one")
-	return tidySlot(s)
+	s, _, _ = CutBefore(s, "from my", "off my", "from the", "off the", "as done", "as complete", "on my to-do", "on my list")
+	s = TidySlot(s)
+	s = TrimWordsLeft(s, "the", "my", "task", "tasks", "to-do", "todo", "reminder", "reminders", "to", "about", "called", "named", "item")
+	s = TrimWordsRight(s, "task", "reminder", "to-do", "todo", "item", "one")
+	return TidySlot(s)
 }
 
 // planTaskRef completes or deletes the open task the user named, asking
@@ -140,8 +132,8 @@ func planTasksDone(in PlanInput, done []hearth.Task) (Plan, error) {
 // when only a time is given, and its time of day when only a date is.
 func planTaskMove(in PlanInput, text string) (Plan, error) {
 	p := Plan{Understood: "move a task"}
-	rest, _, _ := afterAny(text, moveVerbs...)
-	refText, target, found := cutBefore(rest, "to ", "until ")
+	rest, _, _ := AfterAny(text, MoveVerbs...)
+	refText, target, found := CutBefore(rest, "to ", "until ")
 	if !found {
 		return p, needDetails("when to move it to")
 	}
@@ -191,7 +183,7 @@ func matchingOpenTasks(ref string, tasks []hearth.Task) []hearth.Task {
 		}
 	}
 	var out []hearth.Task
-	for _, i := range bestMatches(ref, titles) {
+	for _, i := range BestMatches(ref, titles) {
 		out = append(out, open[i])
 	}
 	return out
@@ -200,7 +192,7 @@ func matchingOpenTasks(ref string, tasks []hearth.Task) []hearth.Task {
 // movedDue is when task t is due once moved to m: a time of day alone
 // ("to 6pm") keeps its date, a date alone keeps its time of day.
 func movedDue(t hearth.Task, m *timex.Match, c Context) (time.Time, bool) {
-	z := userZone(c)
+	z := UserZone(c)
 	due, allDay := dueOf(m, c)
 	if t.Due.IsZero() || due.IsZero() {
 		return due, allDay
@@ -223,7 +215,7 @@ func taskLabel(t hearth.Task, c Context) string {
 	if t.Due.IsZero() {
 		return t.Title
 	}
-	return t.Title + " (" + formatWhen(t.Due, t.AllDay, c) + ")"
+	return t.Title + " (" + FormatWhen(t.Due, t.AllDay, c) + ")"
 }
 
 // askChoice builds a Question with one option per action, at most
@@ -248,7 +240,7 @@ func planTaskCreate(in PlanInput, text string, whole bool) (Plan, error) {
 	if title == "" {
 		title = taskTitleOf(text)
 	}
-	if lc := stripPoliteness(asciiLower(strings.TrimSpace(text))); title == "" && whole && !startsWithAny(lc, createCues...) {
+	if lc := StripPoliteness(ASCIILower(strings.TrimSpace(text))); title == "" && whole && !StartsWithAny(lc, createCues...) {
 		// A bare imperative the classifier read as a task request, "pay
 		// rent on Friday": the request is the title, less its time words.
 		// A cue with nothing after it ("remind me") still asks what.
@@ -257,11 +249,11 @@ func planTaskCreate(in PlanInput, text string, whole bool) (Plan, error) {
 	when := whenOf(in, text, whole)
 	title = stripTimeWords(title, in.Context)
 	// "send the invoice tonight, it's urgent": the aside is not the title.
-	title, _, _ = cutBefore(title, ", it", ", it's", ", its", ", that's", ", because", ", since", ", so ", ", as ", ", which")
-	title = trimWordsRight(title, "urgently", "asap", "urgent", "high priority", "low priority")
-	title = tidySlot(title)
+	title, _, _ = CutBefore(title, ", it", ", it's", ", its", ", that's", ", because", ", since", ", so ", ", as ", ", which")
+	title = TrimWordsRight(title, "urgently", "asap", "urgent", "high priority", "low priority")
+	title = TidySlot(title)
 	p := Plan{Understood: "add a task"}
-	if isPronoun(title) || emptyTitle[asciiLower(title)] {
+	if isPronoun(title) || emptyTitle[ASCIILower(title)] {
 		title = "" // "remind me to" with nothing after it
 	}
 	if title == "" {
@@ -281,19 +273,19 @@ func planTaskCreate(in PlanInput, text string, whole bool) (Plan, error) {
 // taskTitleOf reads a task's title from the text when the classifier did
 // not: "remind me to X", "add X to my to-do list", "I need to X".
 func taskTitleOf(text string) string {
-	if rest, _, ok := afterAny(text, "remind me to ", "reminder to ", "don't let me forget to ", "dont let me forget to ", "don't forget to ", "task to ", "remind me about ", "reminder about ", "reminder for ", "remind me "); ok {
+	if rest, _, ok := AfterAny(text, "remind me to ", "reminder to ", "don't let me forget to ", "dont let me forget to ", "don't forget to ", "task to ", "remind me about ", "reminder about ", "reminder for ", "remind me "); ok {
 		// "remind me tomorrow at 5 to call mom": the title follows "to".
-		if _, t, found := cutBefore(rest, "to "); found && !strings.HasPrefix(asciiLower(rest), "to ") {
+		if _, t, found := CutBefore(rest, "to "); found && !strings.HasPrefix(ASCIILower(rest), "to ") {
 			return t
 		}
 		return rest
 	}
-	if rest, _, ok := afterAny(text, "add ", "put ", "create a task ", "create task ", "new task "); ok {
-		item, _, _ := cutBefore(rest, "to my", "on my", "to the", "on the", "in my")
-		return trimWordsLeft(item, "a task", "task", "to", "called", "named")
+	if rest, _, ok := AfterAny(text, "add ", "put ", "create a task ", "create task ", "new task "); ok {
+		item, _, _ := CutBefore(rest, "to my", "on my", "to the", "on the", "in my")
+		return TrimWordsLeft(item, "a task", "task", "to", "called", "named")
 	}
-	if rest, _, ok := afterAny(text, "i need to ", "i have to ", "i must ", "i gotta ", "i should "); ok {
-		item, _, _ := cutBefore(rest, ", remind", "remind", ", can you", ", add it", ", put it")
+	if rest, _, ok := AfterAny(text, "i need to ", "i have to ", "i must ", "i gotta ", "i should "); ok {
+		item, _, _ := CutBefore(rest, ", remind", "remind", ", can you", ", add it", ", put it")
 		return item
 	}
 	return ""
@@ -306,9 +298,9 @@ func stripTimeWords(title string, c Context) string {
 	if title == "" || c.Now.IsZero() {
 		return title
 	}
-	out := nlu.StripTimes(title, userNow(c))
-	out = trimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due")
-	if t := tidySlot(out); t != "" {
+	out := nlu.StripTimes(title, UserNow(c))
+	out = TrimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due")
+	if t := TidySlot(out); t != "" {
 		return t
 	}
 	return title
@@ -322,7 +314,7 @@ func dueOf(m *timex.Match, c Context) (due time.Time, allDay bool) {
 	if m == nil {
 		return time.Time{}, false
 	}
-	z := userZone(c)
+	z := UserZone(c)
 	t, g := m.Value, m.Grain
 	if m.Kind == timex.Interval {
 		// "by Friday" is the span from now to Friday: the deadline is its
@@ -334,12 +326,12 @@ func dueOf(m *timex.Match, c Context) (due time.Time, allDay bool) {
 		if t.IsZero() {
 			return time.Time{}, false
 		}
-		if t.Equal(midnightIn(t, z)) {
+		if t.Equal(MidnightIn(t, z)) {
 			g = timex.Day
 		}
 	}
 	if g >= timex.Day {
-		return midnightIn(t, z), true
+		return MidnightIn(t, z), true
 	}
 	return t.In(z), false
 }
@@ -347,11 +339,11 @@ func dueOf(m *timex.Match, c Context) (due time.Time, allDay bool) {
 // taskPriority reads "urgent", "important", "asap" (high) and "low
 // priority" (low).
 func taskPriority(text string) int {
-	lc := asciiLower(text)
+	lc := ASCIILower(text)
 	switch {
-	case containsWord(lc, "low priority"):
+	case ContainsWord(lc, "low priority"):
 		return 1
-	case containsWord(lc, "urgent"), containsWord(lc, "urgently"), containsWord(lc, "asap"), containsWord(lc, "important"), containsWord(lc, "high priority"):
+	case ContainsWord(lc, "urgent"), ContainsWord(lc, "urgently"), ContainsWord(lc, "asap"), ContainsWord(lc, "important"), ContainsWord(lc, "high priority"):
 		return 3
 	}
 	return 0
@@ -367,26 +359,109 @@ func isPronoun(s string) bool {
 	return false
 }
 
-// lowerLead lowercases a sentence's first word only when it is a common
-// word ("My sister's name…" → "my sister's name…"), so a fact that starts
-// with a name keeps it: "John likes dark chocolate".
-func lowerLead(s string) string {
-	first, _, _ := strings.Cut(s, " ")
-	if !leadWords[strings.ToLower(first)] {
-		return s
-	}
-	return prose.LowerFirst(s)
-}
-
-var leadWords = map[string]bool{
-	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true, "its": true,
-	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true,
-	"there": true, "it": true, "we": true, "they": true, "he": true, "she": true, "you": true,
-}
-
 // emptyTitle are the words left over from a request that never said what
 // to do ("remind me to", "add a task for").
 var emptyTitle = map[string]bool{
 	"to": true, "me": true, "to do": true, "for": true, "a task": true, "task": true, "a": true,
 	"something": true, "that": true, "this": true, "it": true, "about": true,
+}
+
+// completedTasks returns the open tasks the statement text names: those
+// whose title's content words are all in it (a verb in any tense), the
+// ones naming the most words first. Nil when text is no statement of
+// something done.
+func CompletedTasks(text string, tasks []hearth.Task) []hearth.Task {
+	said, ok := DoneStatement(text)
+	if !ok {
+		return nil
+	}
+	best := 0
+	var out []hearth.Task
+	for _, t := range tasks {
+		if t.Status != hearth.TaskOpen && t.Status != "" {
+			continue
+		}
+		words := MatchWords(t.Title)
+		if len(words) == 0 || !allSaid(words, said) {
+			continue
+		}
+		switch {
+		case len(words) > best:
+			best, out = len(words), []hearth.Task{t}
+		case len(words) == best:
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// moveVerbs start a request to move something.
+var MoveVerbs = []string{"move ", "reschedule ", "push ", "shift ", "postpone ", "bump ", "change the time of ", "bring forward "}
+
+// doneStatement reports whether text says the user did something, and
+// returns its content words with verbs in every form they may take in a
+// task's title ("paid" → "paid", "pay"): "I paid the rent", "just called
+// mom", "picked up the dry cleaning", "we finally booked the vet". A
+// question, a negation ("I didn't call mom") or a present-tense sentence
+// is not one.
+func DoneStatement(text string) ([][]string, bool) {
+	t := strings.TrimSpace(text)
+	if t == "" || strings.Contains(t, "?") || len(t) > 200 {
+		return nil, false
+	}
+	fields := strings.Fields(strings.ToLower(t))
+	i := 0
+	for i < len(fields) && slices.Contains([]string{"i", "we", "just", "finally", "already", "also", "ok", "ok,", "okay", "okay,", "so", "well,", "hearth,"}, strings.Trim(fields[i], ".!,")) {
+		i++
+	}
+	if i == len(fields) {
+		return nil, false
+	}
+	if verb := strings.Trim(fields[i], ".!,"); NotPast[verb] || len(BaseForms(verb)) < 2 {
+		return nil, false
+	}
+	var out [][]string
+	for _, w := range MatchWords(strings.Join(fields[i:], " ")) {
+		out = append(out, BaseForms(w))
+	}
+	return out, len(out) > 0
+}
+
+// allSaid reports whether every word is one of the forms said.
+func allSaid(words []string, said [][]string) bool {
+	for _, w := range words {
+		if !slices.ContainsFunc(said, func(forms []string) bool { return slices.Contains(forms, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// notPast are words ending in "ed" that are no past tense ("I need to pay
+// the rent" is a new task, not a done one).
+var NotPast = map[string]bool{
+	"need": true, "needed": true, "feed": true, "seed": true, "speed": true, "bed": true, "shed": true, "red": true,
+	"wed": true, "weed": true, "bleed": true, "breed": true, "proceed": true, "succeed": true, "exceed": true,
+	"indeed": true, "used": true, "wanted": true, "supposed": true, "tried": true, "decided": true, "started": true,
+}
+
+// baseForms returns w and, for a past tense, the verbs it may be the past
+// of: "paid" → pay; "called" → call; "changed" → change, chang;
+// "submitted" → submit; "tidied" → tidy.
+func BaseForms(w string) []string {
+	out := []string{w}
+	if v, ok := irregular[w]; ok {
+		return append(out, v)
+	}
+	if len(w) < 4 || !strings.HasSuffix(w, "ed") {
+		return out
+	}
+	stem := w[:len(w)-2]
+	switch {
+	case strings.HasSuffix(w, "ied"):
+		out = append(out, w[:len(w)-3]+"y")
+	case len(stem) > 2 && stem[len(stem)-1] == stem[len(stem)-2] && strings.ContainsRune("bdgmnprt", rune(stem[len(stem)-1])):
+		out = append(out, stem[:len(stem)-1])
+	}
+	return append(out, stem, w[:len(w)-1])
 }

@@ -515,7 +515,7 @@ func TestPlanNeedsDetails(t *testing.T) {
 	} {
 		in := PlanInput{Text: tt.text, Context: c, Understanding: nlu.Result{Intent: nlu.RequestAction, Domains: []nlu.Domain{tt.domain}, Slots: tt.slots}}
 		p, err := ps[tt.domain].Plan(context.Background(), in)
-		if err == nil || !errors.Is(err, errNeedDetails) {
+		if err == nil || !errors.Is(err, ErrNeedDetails) {
 			t.Errorf("%s %q: want a needs-details error, got %v (plan %+v)", tt.domain, tt.text, err, p)
 		}
 		if len(p.Actions) != 0 || p.Question != nil {

@@ -91,7 +91,7 @@ func mixNearest[T any](ctx context.Context, r Recall, userID int64, query string
 	if timeout <= 0 {
 		timeout = time.Second
 	}
-	mt := meterOf(ctx)
+	mt := MeterOf(ctx)
 	if mt != nil {
 		if mt.offline != "" {
 			return found

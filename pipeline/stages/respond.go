@@ -74,7 +74,7 @@ func (r *TemplateResponder) Respond(_ context.Context, in RespondInput) (string,
 	case nlu.DiscussWork:
 		// The classifier sometimes reads "what's on my calendar this week?"
 		// as planning talk; the calendar is the answer then.
-		if containsWord(asciiLower(in.Text), "calendar") {
+		if ContainsWord(ASCIILower(in.Text), "calendar") {
 			return r.answerCalendar(in), nil
 		}
 		return r.discuss(in), nil
@@ -119,7 +119,7 @@ func (r *TemplateResponder) outcomes(in RespondInput) string {
 		if len(failed) > 0 {
 			s += ", but couldn't " + failures(failed)
 		}
-		parts = append(parts, r.variant(in.Text, "many", "Done — ", "All set: ", "")+asSentence(s))
+		parts = append(parts, r.variant(in.Text, "many", "Done — ", "All set: ", "")+AsSentence(s))
 	case len(failed) > 0:
 		parts = append(parts, r.variant(in.Text, "failed", "Sorry, I couldn't ", "I'm sorry — I couldn't ")+failures(failed)+".")
 	}
@@ -132,7 +132,7 @@ func (r *TemplateResponder) alone(text string, t outcomeText) string {
 	if len(t.alone) > 0 {
 		return r.variant(text, "alone", t.alone...)
 	}
-	return r.variant(text, "done", "Done — ", "All set — ", "Got it — ") + asSentence("I "+t.past)
+	return r.variant(text, "done", "Done — ", "All set — ", "Got it — ") + AsSentence("I "+t.past)
 }
 
 // outcomeText is how the reply speaks of one action.
@@ -182,7 +182,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		if !p.Due.IsZero() {
 			// The scheduler reminds of every task with a due time (at the
 			// time, and ahead of a due date), so the reply can promise it.
-			when := whenPhrase(p.Due, p.AllDay, c)
+			when := WhenPhrase(p.Due, p.AllDay, c)
 			t.past = "added " + title + " to your tasks, due " + when
 			t.verb = "add " + title + " to your tasks"
 			t.alone = []string{
@@ -218,7 +218,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
 		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
 		t.past, t.verb = "noted that "+prose.LowerFirst(fact), "save that "+prose.LowerFirst(fact)
-		t.alone = []string{"Noted: " + prose.UpperFirst(fact) + ".", "Got it, I'll remember that " + lowerLead(fact) + "."}
+		t.alone = []string{"Noted: " + prose.UpperFirst(fact) + ".", "Got it, I'll remember that " + LowerLead(fact) + "."}
 	case action.MemoryUpdate:
 		p, _ := action.Decode[action.MemoryUpdateArgs](o.Action)
 		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
@@ -233,7 +233,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		t.alone = []string{"Okay, I've forgotten " + what + "."}
 	case action.CalendarCreate:
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
-		when := formatWhen(p.Start, p.AllDay, c)
+		when := FormatWhen(p.Start, p.AllDay, c)
 		t.past = "added " + p.Title + " to your calendar for " + when
 		t.verb = "add " + p.Title + " to your calendar"
 		t.alone = []string{
@@ -251,7 +251,7 @@ func describeOutcome(o Outcome, c Context) outcomeText {
 		t.past, t.verb = "updated "+name, "update "+name
 		if p.Update.Start != nil {
 			allDay := p.Update.AllDay != nil && *p.Update.AllDay
-			t.past = "moved " + name + " to " + formatWhen(*p.Update.Start, allDay, c)
+			t.past = "moved " + name + " to " + FormatWhen(*p.Update.Start, allDay, c)
 			t.verb = "move " + name
 		}
 	case action.CalendarDelete:
@@ -323,7 +323,7 @@ func approvalText(o Outcome, t outcomeText, c Context) string {
 		return b.String()
 	case action.CalendarCreate:
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
-		s := "Shall I add " + p.Title + " to your calendar for " + formatWhen(p.Start, p.AllDay, c)
+		s := "Shall I add " + p.Title + " to your calendar for " + FormatWhen(p.Start, p.AllDay, c)
 		if len(p.Attendees) > 0 {
 			s += " and invite " + prose.List(p.Attendees)
 		}

@@ -53,11 +53,11 @@ type askSpan struct {
 // it is the coming week, which is what the context stage loads.
 func questionSpan(in RespondInput) askSpan {
 	c := in.Context
-	z := userZone(c)
+	z := UserZone(c)
 	m := in.Understanding.Slots.When
 	day := func(t time.Time) askSpan {
-		d := midnightIn(t, z)
-		label := dayLabel(d, c)
+		d := MidnightIn(t, z)
+		label := DayLabel(d, c)
 		switch label {
 		case "today", "tomorrow", "yesterday":
 		default:
@@ -67,7 +67,7 @@ func questionSpan(in RespondInput) askSpan {
 	}
 	switch {
 	case m == nil:
-		n := userNow(c)
+		n := UserNow(c)
 		return askSpan{from: n, to: n.AddDate(0, 0, 7), label: "coming up"}
 	case m.Kind == timex.Value && m.Grain <= timex.Day:
 		return day(m.Value)
@@ -85,13 +85,13 @@ func questionSpan(in RespondInput) askSpan {
 	}
 	from, to := m.From, m.To
 	if from.IsZero() {
-		from = userNow(c)
+		from = UserNow(c)
 	}
 	if to.IsZero() || !to.After(from) {
 		to = from.AddDate(0, 0, 7)
 	}
 	s := askSpan{from: from, to: to, label: strings.ToLower(strings.TrimSpace(m.Text))}
-	if daysBetween(from.In(z), to.Add(-time.Nanosecond).In(z)) == 0 && !strings.HasPrefix(s.label, "to") {
+	if DaysBetween(from.In(z), to.Add(-time.Nanosecond).In(z)) == 0 && !strings.HasPrefix(s.label, "to") {
 		s.oneDay = true
 	}
 	if s.label == "" {
@@ -137,9 +137,9 @@ func eventsSentenceSpan(evs []hearth.CalendarEvent, sp askSpan, c Context) strin
 		case sp.oneDay && e.AllDay:
 			items[i] = e.Title + " (all day)"
 		case sp.oneDay:
-			items[i] = clockOf(e.Start, c) + " " + e.Title
+			items[i] = ClockOf(e.Start, c) + " " + e.Title
 		default:
-			items[i] = formatWhen(e.Start, e.AllDay, c) + " " + e.Title
+			items[i] = FormatWhen(e.Start, e.AllDay, c) + " " + e.Title
 		}
 	}
 	return "You have " + countOf(len(evs), "thing", "things") + " " + sp.label + ": " + prose.List(items) + "."
@@ -195,9 +195,9 @@ func urgencyOf(t hearth.Task, c Context) int {
 	if t.Due.IsZero() || c.Now.IsZero() {
 		return bucketLater
 	}
-	z := userZone(c)
-	n := userNow(c)
-	d := daysBetween(n, t.Due.In(z))
+	z := UserZone(c)
+	n := UserNow(c)
+	d := DaysBetween(n, t.Due.In(z))
 	switch {
 	case d < 0, d == 0 && !t.AllDay && t.Due.Before(n):
 		return bucketOverdue
@@ -214,7 +214,7 @@ func taskItem(t hearth.Task, c Context) string {
 	if t.Due.IsZero() {
 		return t.Title
 	}
-	return t.Title + " (" + formatWhen(t.Due, t.AllDay, c) + ")"
+	return t.Title + " (" + FormatWhen(t.Due, t.AllDay, c) + ")"
 }
 
 func (r *TemplateResponder) answerTasks(in RespondInput) string {
@@ -269,7 +269,7 @@ func (r *TemplateResponder) answerMemory(in RespondInput) string {
 	}
 	var out []string
 	for _, m := range hits {
-		out = append(out, asSentence(toSecondPerson(m.Content)))
+		out = append(out, AsSentence(toSecondPerson(m.Content)))
 	}
 	if len(out) == 1 {
 		return out[0]
@@ -280,7 +280,7 @@ func (r *TemplateResponder) answerMemory(in RespondInput) string {
 // memoryHits are the (at most 3) memories that share the most words with
 // the question, none when no memory shares half of them.
 func memoryHits(in RespondInput) []hearth.Memory {
-	q := matchWords(in.Text)
+	q := MatchWords(in.Text)
 	if len(q) == 0 || len(in.Context.Memories) == 0 {
 		return nil
 	}
@@ -289,7 +289,7 @@ func memoryHits(in RespondInput) []hearth.Memory {
 	var hits []hearth.Memory
 memories:
 	for _, m := range in.Context.Memories {
-		mw := matchWords(m.About + " " + m.Content)
+		mw := MatchWords(m.About + " " + m.Content)
 		// "When is Carla's birthday?" must not answer with John's: a
 		// name in the question has to be in the memory.
 		for _, n := range names {
@@ -326,7 +326,7 @@ func questionNames(q string) []string {
 		if i == 0 || f == "" || f[0] < 'A' || f[0] > 'Z' || f == "I" || strings.HasPrefix(f, "I'") {
 			continue
 		}
-		out = append(out, matchWords(f)...)
+		out = append(out, MatchWords(f)...)
 	}
 	return out
 }
@@ -352,18 +352,18 @@ func (r *TemplateResponder) answerNotes(in RespondInput) string {
 	for i, n := range notes {
 		titles[i] = n.Title
 	}
-	q := strings.Join(matchWords(in.Text), " ")
+	q := strings.Join(MatchWords(in.Text), " ")
 	if found := in.Context.NotesFound; found > 0 {
 		// Found by what they say: the best title among them, else the
 		// best match ("what did I write about the boiler?").
 		titles = titles[:min(found, len(titles))]
 	}
-	hits := bestMatches(q, titles)
+	hits := BestMatches(q, titles)
 	if len(hits) == 0 {
 		// The question may name only part of a title ("shopping").
 		for i, t := range titles {
-			for _, w := range matchWords(in.Text) {
-				if slices.Contains(matchWords(t), w) {
+			for _, w := range MatchWords(in.Text) {
+				if slices.Contains(MatchWords(t), w) {
 					hits = append(hits, i)
 					break
 				}
@@ -472,7 +472,7 @@ func eventsToday(c Context) int {
 	}
 	n := 0
 	for _, e := range c.Events {
-		if daysBetween(userNow(c), e.Start.In(userZone(c))) == 0 {
+		if DaysBetween(UserNow(c), e.Start.In(UserZone(c))) == 0 {
 			n++
 		}
 	}
@@ -492,7 +492,7 @@ var builtinJokes = []string{
 
 func hasCue(lc string, cues ...string) bool {
 	for _, c := range cues {
-		if containsWord(lc, c) {
+		if ContainsWord(lc, c) {
 			return true
 		}
 	}
@@ -500,7 +500,7 @@ func hasCue(lc string, cues ...string) bool {
 }
 
 func (r *TemplateResponder) chat(in RespondInput) string {
-	lc := asciiLower(strings.TrimSpace(in.Text))
+	lc := ASCIILower(strings.TrimSpace(in.Text))
 	name := ""
 	if f := strings.Fields(in.User.DisplayName); len(f) > 0 {
 		name = " " + f[0]
@@ -531,7 +531,7 @@ func (r *TemplateResponder) chat(in RespondInput) string {
 // followup answers a short reply that did not lead to any action ("no
 // thanks", "ok").
 func (r *TemplateResponder) followup(in RespondInput) string {
-	lc := asciiLower(strings.TrimSpace(in.Text))
+	lc := ASCIILower(strings.TrimSpace(in.Text))
 	switch {
 	case hasCue(lc, "no", "nope", "cancel", "never mind", "nevermind", "don't", "stop", "nah"):
 		return r.variant(in.Text, "no", "No problem — I'll leave it.", "Okay, I won't.")

@@ -80,7 +80,7 @@ func replyPrompt(m *Models, in RespondInput) (prompt, error) {
 		now = time.Now()
 	}
 	system, err := render("reply.tmpl", map[string]any{
-		"Zone": userZone(in.Context).String(), "Now": now.Format("Monday 2 January 2006 15:04"), "DataRule": llm.DataRule,
+		"Zone": UserZone(in.Context).String(), "Now": now.Format("Monday 2 January 2006 15:04"), "DataRule": llm.DataRule,
 	})
 	if err != nil {
 		return prompt{}, err

@@ -290,7 +290,7 @@ func TestFormatWhen(t *testing.T) {
 		{time.Date(2026, 3, 9, 9, 0, 0, 0, z), true, "yesterday"},
 		{time.Date(2027, 1, 4, 9, 0, 0, 0, z), true, "Mon, Jan 4, 2027"},
 	} {
-		got := formatWhen(tt.t, tt.allDay, c)
+		got := FormatWhen(tt.t, tt.allDay, c)
 		if got != tt.want {
 			t.Errorf("formatWhen(%v) = %q, want %q", tt.t, got, tt.want)
 		}

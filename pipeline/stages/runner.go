@@ -96,9 +96,9 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) (pipeline.Answ
 	if err != nil {
 		return pipeline.Answer{}, err
 	}
-	var models *meter
+	var models *Meter
 	if r.cfg.Models != nil {
-		ctx, models = r.cfg.Models.begin(ctx, t, st.now)
+		ctx, models = r.cfg.Models.Begin(ctx, t, st.now)
 	}
 	var text string
 	switch t.Event.Kind {
@@ -115,7 +115,7 @@ func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) (pipeline.Answ
 		return pipeline.Answer{}, err
 	}
 	if models != nil {
-		text = r.cfg.Models.finish(ctx, models, &st.trace, text)
+		text = r.cfg.Models.Finish(ctx, models, &st.trace, text)
 	}
 	return r.end(st, text), nil
 }
@@ -158,7 +158,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	}
 
 	began := time.Now()
-	recent, err := r.cfg.Sources.History.RecentMessages(ctx, ev.ConversationID, historyTurns)
+	recent, err := r.cfg.Sources.History.RecentMessages(ctx, ev.ConversationID, HistoryTurns)
 	if err != nil {
 		return "", fmt.Errorf("history: %w", err)
 	}
