@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hearthbot/hearth/pipeline/hybrid"
 	"github.com/hearthbot/hearth/pipeline/llm"
-	"github.com/hearthbot/hearth/pipeline/stages"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -123,8 +123,8 @@ func (c Config) validateModels() error {
 
 // parsePrices reads "model=in/out,model2=in/out" in US dollars per
 // million tokens.
-func parsePrices(s string) (stages.Prices, error) {
-	out := stages.Prices{}
+func parsePrices(s string) (hybrid.Prices, error) {
+	out := hybrid.Prices{}
 	for _, entry := range strings.Split(s, ",") {
 		if entry = strings.TrimSpace(entry); entry == "" {
 			continue
@@ -139,7 +139,7 @@ func parsePrices(s string) (stages.Prices, error) {
 		if err1 != nil || err2 != nil || !(pi >= 0 && po >= 0) || math.IsInf(pi, 0) || math.IsInf(po, 0) {
 			return nil, fmt.Errorf("%q: prices must be non-negative numbers (dollars per million tokens)", entry)
 		}
-		out[strings.TrimSpace(model)] = stages.Price{Input: pi, Output: po}
+		out[strings.TrimSpace(model)] = hybrid.Price{Input: pi, Output: po}
 	}
 	return out, nil
 }
@@ -191,7 +191,7 @@ func openProvider(ctx context.Context, cfg Config, name string, metrics *llm.Met
 
 // openModels builds the model configuration of the stages: nil when
 // HEARTH_LLM is none. The embedder is nil when HEARTH_EMBEDDINGS is none.
-func openModels(ctx context.Context, cfg Config, metrics *llm.Metrics, usage stages.UsageLog, log *slog.Logger) (*stages.Models, llm.Embedder, string, error) {
+func openModels(ctx context.Context, cfg Config, metrics *llm.Metrics, usage hybrid.UsageLog, log *slog.Logger) (*hybrid.Models, llm.Embedder, string, error) {
 	var chain, fast llm.Chain
 	for _, name := range cfg.providerNames() {
 		p, err := openProvider(ctx, cfg, name, metrics)
@@ -220,7 +220,7 @@ func openModels(ctx context.Context, cfg Config, metrics *llm.Metrics, usage sta
 		return nil, embedder, embedModel, nil
 	}
 	prices, _ := parsePrices(cfg.LLMPrices) // validated with the configuration
-	return &stages.Models{
+	return &hybrid.Models{
 		Chat: chain, Fast: fast, Confident: cfg.LLMConfident, TurnDeadline: cfg.LLMDeadline,
 		DailyTokens: cfg.LLMDailyTokens, Prices: prices, Usage: usage, Log: log.With("component", "models"),
 	}, embedder, embedModel, nil

@@ -31,9 +31,14 @@ import (
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/embedding"
+	"github.com/hearthbot/hearth/pipeline/gather"
+	"github.com/hearthbot/hearth/pipeline/hybrid"
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/pipeline/nlu"
-	"github.com/hearthbot/hearth/pipeline/stages"
+	"github.com/hearthbot/hearth/pipeline/plan"
+	"github.com/hearthbot/hearth/pipeline/respond"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/turn"
 	"github.com/hearthbot/hearth/scheduler"
 	"github.com/hearthbot/hearth/store"
 )
@@ -79,7 +84,7 @@ type App struct {
 	Slack *slackadapter.Adapter
 	// Models is the model configuration of the stages; nil offline
 	// (HEARTH_LLM=none).
-	Models *stages.Models
+	Models *hybrid.Models
 	// Embeddings is the background embedding worker, when
 	// HEARTH_EMBEDDINGS is set.
 	Embeddings *embedding.Worker
@@ -128,16 +133,16 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, err
 	}
 	a.Models = models
-	var intent stages.Intent = stages.Classifier{Classifier: classifier}
-	planners := stages.Planners()
-	var responder stages.Responder = stages.NewTemplateResponder(nil)
+	var intent stage.Intent = stage.Classifier{Classifier: classifier}
+	planners := plan.Planners()
+	var responder stage.Responder = respond.NewTemplateResponder(nil)
 	if models != nil {
 		intent, planners, responder = models.Intent(intent), models.Planners(planners), models.Responder(responder)
 	}
-	var memories stages.MemorySource = providers.Memories
-	var notes stages.NoteSource = providers.Notes
+	var memories gather.MemorySource = providers.Memories
+	var notes gather.NoteSource = providers.Notes
 	if embedder != nil {
-		recall := stages.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Embedder: embedder, Model: embedModel}
+		recall := gather.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Embedder: embedder, Model: embedModel}
 		memories, notes = recall, recall
 	}
 	a.Scheduler = scheduler.New(scheduler.Config{
@@ -148,9 +153,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			return ok
 		},
 	})
-	runner := stages.NewRunner(stages.Config{
+	runner := turn.NewRunner(turn.Config{
 		Intent: intent,
-		Sources: stages.Sources{
+		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories,
 		},

@@ -6,9 +6,9 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/embedding"
+	"github.com/hearthbot/hearth/pipeline/gather"
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
-	"github.com/hearthbot/hearth/pipeline/stages"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -54,15 +54,15 @@ func TestEmbedThenRecall(t *testing.T) {
 
 	tests := []struct {
 		name     string
-		recall   stages.Recall
+		recall   gather.Recall
 		query    string
 		wantIDs  []int64
 		wantCall bool
 	}{
-		{name: "text search alone finds no word match", recall: stages.Recall{Text: st}, query: "sailing trips"},
-		{name: "meaning finds Alice's sailing memory, never Bob's", recall: stages.Recall{Text: st, Similar: st, Embedder: emb, Model: model, MaxDistance: 0.7},
+		{name: "text search alone finds no word match", recall: gather.Recall{Text: st}, query: "sailing trips"},
+		{name: "meaning finds Alice's sailing memory, never Bob's", recall: gather.Recall{Text: st, Similar: st, Embedder: emb, Model: model, MaxDistance: 0.7},
 			query: "sailing trips", wantIDs: []int64{sailing.ID}, wantCall: true},
-		{name: "another model's vectors are not compared", recall: stages.Recall{Text: st, Similar: st, Embedder: emb, Model: "other@256", MaxDistance: 0.7},
+		{name: "another model's vectors are not compared", recall: gather.Recall{Text: st, Similar: st, Embedder: emb, Model: "other@256", MaxDistance: 0.7},
 			query: "sailing trips", wantCall: true},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,263 @@
+package gather
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// History reads a conversation's recent transcript.
+type History interface {
+	RecentMessages(ctx context.Context, conversationID int64, n int) ([]hearth.Message, error)
+}
+
+// Sources are the reads the context stage makes; the action providers
+// satisfy them.
+type Sources struct {
+	History History
+	Tasks   interface {
+		FindTasks(context.Context, hearth.TaskFilter) ([]hearth.Task, error)
+	}
+	Calendar interface {
+		FindEvents(context.Context, hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error)
+	}
+	Notes interface {
+		FindNotes(context.Context, hearth.NoteFilter) ([]hearth.Note, error)
+	}
+	Memories interface {
+		FindMemories(context.Context, hearth.MemoryFilter) ([]hearth.Memory, error)
+	}
+	Mail interface {
+		FindEmails(context.Context, int64, hearth.EmailStatus, int) ([]hearth.Email, error)
+	}
+}
+
+// historyTurns is how much of the conversation a turn sees.
+const HistoryTurns = 10
+
+// Gather is the context stage: plain code, keyed on the intent, reading
+// only the user's own data (ARCHITECTURE.md, "The pipeline in more
+// detail").
+// recent is the conversation's latest messages, which the intent stage
+// has read already.
+func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string, user hearth.User, recent []hearth.Message, now time.Time) (stage.Context, error) {
+	c := stage.Context{Now: now, Location: now.Location(), Recent: recent}
+	var err error
+	domains := map[nlu.Domain]bool{}
+	for _, d := range u.Domains {
+		domains[d] = true
+	}
+	uid := user.ID
+	switch u.Intent {
+	case nlu.DiscussWork:
+		if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100}); err != nil {
+			return c, fmt.Errorf("context: tasks: %w", err)
+		}
+		if c.Events, err = s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: uid, From: now, To: now.AddDate(0, 0, 7), Limit: 100}); err != nil {
+			return c, fmt.Errorf("context: events: %w", err)
+		}
+	case nlu.AskInfo, nlu.RequestAction:
+		if domains[nlu.Task] || u.Intent == nlu.AskInfo && len(domains) == 0 {
+			if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 50}); err != nil {
+				return c, fmt.Errorf("context: tasks: %w", err)
+			}
+		}
+		if domains[nlu.Calendar] {
+			from, to := span(u.Slots.When, now, u.Intent == nlu.AskInfo)
+			if u.Intent == nlu.RequestAction {
+				// The date a request names may be the new one ("move the
+				// dentist to 3pm"): the event is among the coming month's too.
+				from, to = wider(from, to, now)
+			}
+			if c.Events, err = s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: uid, From: from, To: to, Limit: 100}); err != nil {
+				return c, fmt.Errorf("context: events: %w", err)
+			}
+		}
+		// "What did I write about the plumber?" may be a note or a
+		// remembered fact, whichever domain the classifier named: a
+		// question about what was written looks in both.
+		if domains[nlu.Keep] || u.Intent == nlu.AskInfo && aboutWriting(text) {
+			if c.Notes, c.NotesFound, err = s.notes(ctx, uid, text); err != nil {
+				return c, err
+			}
+		}
+		// Whom "Sarah" is: the people Hearth remembers by that name.
+		if domains[nlu.Email] && u.Intent == nlu.RequestAction && u.Slots.Recipient != "" {
+			if c.Memories, err = s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, About: u.Slots.Recipient, Limit: 50}); err != nil {
+				return c, fmt.Errorf("context: people: %w", err)
+			}
+		}
+		if domains[nlu.Email] && u.Intent == nlu.AskInfo {
+			if c.Drafts, err = s.Mail.FindEmails(ctx, uid, hearth.EmailDraft, 20); err != nil {
+				return c, fmt.Errorf("context: drafts: %w", err)
+			}
+		}
+		// Questions are answered from memories too; actions on memories
+		// need the candidates ("forget that …").
+		if u.Intent == nlu.AskInfo || domains[nlu.Memory] {
+			f := hearth.MemoryFilter{UserID: uid, Query: keywords(text), Limit: 10}
+			if len(u.Slots.People) > 0 {
+				f.About = u.Slots.People[0]
+			}
+			if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
+				return c, fmt.Errorf("context: memories: %w", err)
+			}
+			if len(c.Memories) == 0 && f.About != "" {
+				f.Query = ""
+				if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
+					return c, fmt.Errorf("context: memories: %w", err)
+				}
+			}
+		}
+	}
+	return c, nil
+}
+
+// aboutWriting reports whether a question asks what the user wrote or
+// noted down.
+func aboutWriting(text string) bool {
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		switch strings.Trim(w, "?!.,;:\"'“”‘’()") {
+		case "write", "wrote", "written", "note", "notes", "noted", "jot", "jotted":
+			return true
+		}
+	}
+	return false
+}
+
+// notes finds the notes a message is about by its content words ("what
+// did I write about the boiler?" → "boiler"; with Recall, by meaning
+// too), then adds the most recently changed ones, which the planners
+// match list names against.
+func (s Sources) notes(ctx context.Context, uid int64, text string) ([]hearth.Note, int, error) {
+	var found []hearth.Note
+	if q := noteKeywords(text); q != "" {
+		var err error
+		if found, err = s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Query: q, Limit: 10}); err != nil {
+			return nil, 0, fmt.Errorf("context: notes by their words: %w", err)
+		}
+	}
+	recent, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: uid, Limit: 20})
+	if err != nil {
+		return nil, 0, fmt.Errorf("context: notes: %w", err)
+	}
+	out := found
+	for _, n := range recent {
+		if !slices.ContainsFunc(found, func(f hearth.Note) bool { return f.ID == n.ID }) {
+			out = append(out, n)
+		}
+	}
+	return out, len(found), nil
+}
+
+// noteKeywords keeps the content words of a message about notes: "find
+// my note on the trip" → "trip". A note never contains "find" or
+// "note", and the store wants every word of the query.
+func noteKeywords(text string) string {
+	var out []string
+	for _, w := range strings.Fields(keywords(text)) {
+		lw := strings.ToLower(strings.Trim(w, "?!.,;:\"'“”‘’()"))
+		if lw == "" || questionWords[lw] || noteWords[lw] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+// noteWords are how people ask for a note, never what it is about.
+var noteWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`note notes note's jotted jot wrote write written writing saved save kept keep
+		find show open look looking search read pull up down see get give list lists have has had
+		anything everything some all there here on in into down did say said put made make mine`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// keywords keeps the words of a question that can match a remembered
+// fact: "What's my sister's name?" → "sister's name". Full-text search
+// wants every word, and the fact never contains "what's".
+func keywords(text string) string {
+	var out []string
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, "?!.,;:\"'“”‘’()")
+		if w == "" || questionWords[strings.ToLower(w)] {
+			continue
+		}
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		return text
+	}
+	return strings.Join(out, " ")
+}
+
+var questionWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`what what's whats when when's where where's who who's whom whose which why how
+		is are was were am be do does did can could would will should shall
+		a an the my our your his her their its me i you we us it this that these those
+		of to in on at for about from with by
+		tell remind recall know remember please again any anything something
+		forget delete remove erase drop
+		write wrote written say said note notes noted jot jotted down`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// wider widens [from, to) to include the next 30 days from today.
+func wider(from, to, now time.Time) (time.Time, time.Time) {
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	if from.After(day) {
+		from = day
+	}
+	if end := day.AddDate(0, 0, 30); to.Before(end) {
+		to = end
+	}
+	return from, to
+}
+
+// span is the time range a message is about: the date it names, or for a
+// question without one, the coming week.
+func span(m *timex.Match, now time.Time, question bool) (time.Time, time.Time) {
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	if m == nil {
+		if question {
+			return day, day.AddDate(0, 0, 7)
+		}
+		return day, day.AddDate(0, 0, 30)
+	}
+	if m.Kind == timex.Interval {
+		from, to := m.From, m.To
+		if from.IsZero() {
+			from = now
+		}
+		if to.IsZero() {
+			to = from.AddDate(0, 0, 7)
+		}
+		return from, to
+	}
+	v := m.Value
+	start := time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, v.Location())
+	switch m.Grain {
+	case timex.Week:
+		return start, start.AddDate(0, 0, 7)
+	case timex.Month:
+		return start, start.AddDate(0, 1, 0)
+	case timex.Quarter:
+		return start, start.AddDate(0, 3, 0)
+	case timex.Year:
+		return start, start.AddDate(1, 0, 0)
+	}
+	return start, start.AddDate(0, 0, 1)
+}

@@ -1,0 +1,78 @@
+package gather
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/plan"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// The intent stage reads a message without the user's data; a few
+// readings need it, and the runner rereads the understanding with it
+// before the context stage:
+//
+//   - A statement of something done ("I paid the rent", "called mom",
+//     "picked up the dry cleaning") completes the open task it names. The
+//     classifier cannot tell that from news to remember ("I paid for
+//     lunch"): only the user's open tasks can, and only when one matches
+//     the statement well: every content word of the task's title is in
+//     the statement, its verb in any tense.
+//   - A request to move something moves an event when it names one of
+//     the user's events, whatever the classifier took "the dentist" for.
+
+// Completion rewrites the understanding of a statement of something done
+// that names an open task of the user into a request to complete it (the
+// task planner then marks it done). Anything else, and any statement no
+// open task matches, is left as the intent stage understood it.
+func (s Sources) Completion(ctx context.Context, u stage.Understanding, text string, userID int64) (stage.Understanding, error) {
+	if u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Task}) {
+		return u, nil // the task planner looks itself
+	}
+	if _, ok := plan.DoneStatement(text); !ok || s.Tasks == nil {
+		return u, nil
+	}
+	tasks, err := s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: userID, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100})
+	if err != nil {
+		return u, fmt.Errorf("context: open tasks: %w", err)
+	}
+	if len(plan.CompletedTasks(text, tasks)) == 0 {
+		return u, nil
+	}
+	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Task}, true
+	return u, nil
+}
+
+// EventMove rewrites the understanding of a request to move something
+// ("move the dentist to Friday at 4", "reschedule my 10am tomorrow to
+// 3pm") into a calendar request when it names one of the user's events of
+// the coming month and the intent stage did not name the calendar. It
+// leaves anything else as understood: "move the rent task to Friday"
+// names no event.
+func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text string, userID int64, now time.Time) (stage.Understanding, error) {
+	if slices.Contains(u.Domains, nlu.Calendar) || s.Calendar == nil || now.IsZero() {
+		return u, nil
+	}
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if !words.StartsWithAny(lc, plan.MoveVerbs...) || strings.Contains(lc, "?") {
+		return u, nil
+	}
+	from, to := wider(now, now, now)
+	events, err := s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: userID, From: from, To: to, Limit: 100})
+	if err != nil {
+		return u, fmt.Errorf("context: events to move: %w", err)
+	}
+	in := stage.PlanInput{Text: text, Understanding: u, Context: stage.Context{Now: now, Location: now.Location(), Events: events}}
+	ref, located, _, ok := plan.MoveRef(in, text)
+	if !ok || len(plan.MatchEvents(ref, located, in.Context)) == 0 {
+		return u, nil
+	}
+	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Calendar}, true
+	return u, nil
+}

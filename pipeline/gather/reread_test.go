@@ -1,0 +1,175 @@
+package gather
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/plan"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
+)
+
+// taskList is a fake task source: the open tasks it holds.
+type taskList []hearth.Task
+
+func (l taskList) FindTasks(_ context.Context, f hearth.TaskFilter) ([]hearth.Task, error) {
+	var out []hearth.Task
+	for _, t := range l {
+		if f.Status == "" || t.Status == f.Status {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// TestDoneStatementCompletesTask checks that a statement of something done
+// completes the open task it names, whatever the classifier made of it,
+// and that any other statement is left as understood.
+func TestDoneStatementCompletesTask(t *testing.T) {
+	t.Parallel()
+	z := stagetest.Zone(t, "America/New_York")
+	now := time.Date(2026, 3, 10, 9, 0, 0, 0, z)
+	tasks := taskList{
+		{ID: 1, Title: "Pay rent", Status: hearth.TaskOpen},
+		{ID: 2, Title: "Call mom", Status: hearth.TaskOpen, Due: time.Date(2026, 3, 10, 17, 0, 0, 0, z)},
+		{ID: 3, Title: "Pick up the dry cleaning", Status: hearth.TaskOpen},
+		{ID: 4, Title: "Submit the expense report", Status: hearth.TaskOpen},
+		{ID: 5, Title: "Renew passport", Status: hearth.TaskDone},
+		{ID: 6, Title: "Tidy the garage", Status: hearth.TaskOpen},
+	}
+	tests := []struct {
+		text string
+		want int64 // the task completed; 0: none, the turn is understood as before
+	}{
+		{"I paid the rent", 1},
+		{"I called mom", 2},
+		{"just called Mom!", 2},
+		{"picked up the dry cleaning", 3},
+		{"I finally submitted the expense report", 4},
+		{"we tidied the garage", 6},
+		// Not a task of the user's, or not done.
+		{"I paid for lunch", 0},
+		{"I called the plumber", 0},
+		{"I renewed my passport", 0}, // already done
+		{"I didn't call mom", 0},
+		{"I need to pay the rent", 0},
+		{"did I pay the rent?", 0},
+		{"I started the expense report", 0},
+		{"I love my mom", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			before := stagetest.Classifier().Classify(tt.text, []nlu.Turn{}, now)
+			u, err := Sources{Tasks: tasks}.Completion(context.Background(), before, tt.text, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == 0 {
+				if u.Intent != before.Intent || len(u.Domains) != len(before.Domains) {
+					t.Fatalf("understood %s %v, want the classifier's %s %v", u.Intent, u.Domains, before.Intent, before.Domains)
+				}
+				if u.Intent == nlu.RequestAction && len(u.Domains) > 0 && u.Domains[0] == nlu.Task {
+					c := stage.Context{Now: now, Location: z, Tasks: tasks}
+					p, _ := plan.Planners()[nlu.Task].Plan(context.Background(), stage.PlanInput{Text: tt.text, Understanding: u, User: hearth.User{ID: 1}, Context: c})
+					for _, a := range p.Actions {
+						if a.Kind == action.TaskComplete {
+							t.Fatalf("completed a task: %+v", p.Actions)
+						}
+					}
+				}
+				return
+			}
+			if u.Intent != nlu.RequestAction || len(u.Domains) != 1 || u.Domains[0] != nlu.Task || !u.RequiresAction {
+				t.Fatalf("understood %s %v, want a task request", u.Intent, u.Domains)
+			}
+			c := stage.Context{Now: now, Location: z, Tasks: tasks}
+			p, err := plan.Planners()[nlu.Task].Plan(context.Background(), stage.PlanInput{Text: tt.text, Understanding: u, User: hearth.User{ID: 1}, Context: c})
+			if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.TaskComplete {
+				t.Fatalf("plan %+v, %v; want one task.complete", p, err)
+			}
+			if a := mustDecode[action.TaskRefArgs](t, p.Actions[0]); a.ID != tt.want {
+				t.Fatalf("completed %+v, want task %d", a, tt.want)
+			}
+		})
+	}
+}
+
+// TestEventMoveWhateverTheDomain checks that a request to move one of the
+// user's events reaches the calendar planner when the classifier named
+// another domain ("the dentist" reads like a task), and that a move naming
+// no event is left alone.
+func TestEventMoveWhateverTheDomain(t *testing.T) {
+	t.Parallel()
+	z := stagetest.Zone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	now := at(10, 9, 0)
+	events := eventList{
+		{ID: 40, Title: "Dentist appointment", Start: at(11, 10, 0), End: at(11, 11, 0)},
+		{ID: 41, Title: "Dentist appointment", Start: at(17, 10, 0), End: at(17, 11, 0)},
+	}
+	tests := []struct {
+		name   string
+		text   string
+		events eventList
+		id     int64 // 0: not a calendar request
+		start  time.Time
+	}{
+		{"one appointment", "move the dentist to Friday at 4", events[:1], 40, at(13, 16, 0)},
+		{"two appointments: asks which", "move the dentist to Friday at 4", events, 0, time.Time{}},
+		{"found by its date", "move tomorrow's dentist to 4pm", events, 40, at(11, 16, 0)},
+		{"found by its time", "reschedule my 10am tomorrow to 3pm", events, 40, at(11, 15, 0)},
+		{"no event named", "move the rent task to Friday", events, 0, time.Time{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			u := stagetest.Classifier().Classify(tt.text, []nlu.Turn{}, now)
+			u, err := Sources{Calendar: tt.events}.EventMove(context.Background(), u, tt.text, 1, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := stage.Context{Now: now, Location: z, Events: tt.events}
+			p, err := plan.Planners()[nlu.Calendar].Plan(context.Background(), stage.PlanInput{Text: tt.text, Understanding: u, Context: c})
+			switch {
+			case tt.text == "move the rent task to Friday":
+				if slices.Contains(u.Domains, nlu.Calendar) {
+					t.Fatalf("a task move became a calendar request: %v", u.Domains)
+				}
+			case tt.id == 0:
+				if !slices.Equal(u.Domains, []nlu.Domain{nlu.Calendar}) || p.Question == nil || len(p.Question.Options) != 2 {
+					t.Fatalf("domains %v, plan %+v, %v; want a question between the two appointments", u.Domains, p, err)
+				}
+			default:
+				if err != nil || len(p.Actions) != 1 {
+					t.Fatalf("domains %v, plan %+v, %v", u.Domains, p, err)
+				}
+				a := mustDecode[action.EventUpdateArgs](t, p.Actions[0])
+				if a.ID != tt.id || !a.Update.Start.Equal(tt.start) {
+					t.Fatalf("moved %+v; want event %d at %s", a, tt.id, tt.start)
+				}
+			}
+		})
+	}
+}
+
+func mustDecode[T any](t testing.TB, a action.Action) T {
+	t.Helper()
+	v, err := action.Decode[T](a)
+	if err != nil {
+		t.Fatalf("decode %s: %v", a.Kind, err)
+	}
+	return v
+}
+
+// eventList is a fake calendar: the events it holds, all of them.
+type eventList []hearth.CalendarEvent
+
+func (l eventList) FindEvents(context.Context, hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error) {
+	return l, nil
+}

@@ -1,0 +1,51 @@
+package plan
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+func TestPeopleNamed(t *testing.T) {
+	mems := []hearth.Memory{
+		{About: "Sarah Kim"}, {About: "sarah kim"}, {About: "Sarah Lopez"},
+		{About: "Sarahbeth"}, {About: "John"}, {About: ""},
+	}
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"Sarah", []string{"Sarah Kim", "Sarah Lopez"}},
+		{"sarah", []string{"Sarah Kim", "Sarah Lopez"}},
+		{"Sarah Kim", []string{"Sarah Kim"}},
+		{"John", []string{"John"}},
+		{"Emma", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if got := peopleNamed(tt.name, mems); !slices.Equal(got, tt.want) {
+			t.Errorf("peopleNamed(%q) = %v; want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestLowering(t *testing.T) {
+	for in, want := range map[string]string{
+		"My sister's name is Anna":  "my sister's name is Anna",
+		"The Q3 report is due":      "the Q3 report is due",
+		"John likes dark chocolate": "John likes dark chocolate",
+		"Q3 numbers are in":         "Q3 numbers are in",
+	} {
+		if got := words.LowerLead(in); got != want {
+			t.Errorf("lowerLead(%q) = %q; want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"Call mom": "call mom", "Sarah's party": "Sarah's party", "NASA call": "NASA call"} {
+		if got := prose.LowerFirst(in); got != want {
+			t.Errorf("prose.LowerFirst(%q) = %q; want %q", in, got, want)
+		}
+	}
+}

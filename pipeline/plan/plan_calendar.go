@@ -1,0 +1,489 @@
+package plan
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// planCalendar plans events: "add a dentist appointment on Friday at
+// 2pm" (calendar.create), "cancel my dentist appointment"
+// (calendar.delete), "move my dentist appointment to Friday at 3pm"
+// (calendar.update). Questions ("what's on my calendar tomorrow?") plan
+// nothing: the responder answers them from Context.Events.
+func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
+	text, whole := ownText(in, nlu.Calendar)
+	if strings.TrimSpace(text) == "" {
+		return stage.Plan{}, nil
+	}
+	if in.Understanding.Intent != nlu.RequestAction {
+		return stage.Plan{Understood: "check your calendar"}, nil
+	}
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	switch {
+	case words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear "):
+		return planEventDelete(in, text)
+	case words.StartsWithAny(lc, "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward "):
+		return planEventMove(in, text, whole)
+	}
+	return planEventCreate(in, text, whole)
+}
+
+// eventRef reads how the user names an existing event: "cancel my
+// dentist appointment on Friday" → "dentist appointment".
+func eventRef(text string, c stage.Context) string {
+	rest, _, _ := words.AfterAny(text, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear ", "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward ")
+	rest, _, _ = words.CutBefore(rest, "to ", "until ", "from my calendar", "off my calendar", "from the calendar", "back ")
+	rest = stripTimeWords(rest, c)
+	rest = words.TrimWordsLeft(words.TidySlot(rest), "my", "the", "our", "a", "an", "event", "meeting called")
+	rest = words.TrimWordsRight(rest, "event", "on", "at", "for")
+	return words.TidySlot(rest)
+}
+
+// matchEvents returns the events that best match ref, preferring
+// upcoming ones and, when the user named a date, the ones on that date
+// (and at that time, when they named one: "my 10am tomorrow"). An empty
+// ref matches the events the date and time alone name.
+func MatchEvents(ref string, when *timex.Match, c stage.Context) []hearth.CalendarEvent {
+	pick := func(evs []hearth.CalendarEvent) []hearth.CalendarEvent {
+		if ref == "" {
+			return evs
+		}
+		titles := make([]string, len(evs))
+		for i, e := range evs {
+			titles[i] = e.Title
+		}
+		var out []hearth.CalendarEvent
+		for _, i := range words.BestMatches(ref, titles) {
+			out = append(out, evs[i])
+		}
+		return out
+	}
+	var upcoming []hearth.CalendarEvent
+	for _, e := range c.Events {
+		if c.Now.IsZero() || e.End.After(c.Now) {
+			upcoming = append(upcoming, e)
+		}
+	}
+	hits := pick(upcoming)
+	if len(hits) == 0 {
+		hits = pick(c.Events)
+	}
+	if when == nil || len(hits) <= 1 && ref != "" {
+		return hits
+	}
+	keep := func(ok func(hearth.CalendarEvent) bool) {
+		var same []hearth.CalendarEvent
+		for _, e := range hits {
+			if ok(e) {
+				same = append(same, e)
+			}
+		}
+		if len(same) > 0 || ref == "" {
+			hits = same
+		}
+	}
+	z := stage.UserZone(c)
+	day := stage.MidnightIn(when.Value, z)
+	if when.Kind == timex.Interval {
+		day = stage.MidnightIn(when.From, z)
+	}
+	keep(func(e hearth.CalendarEvent) bool { return stage.MidnightIn(e.Start, z).Equal(day) })
+	if when.Kind == timex.Value && when.Grain < timex.Day {
+		// "my 10am": the event that starts then (fixClock: "my 3" is 3 PM).
+		at := fixClock(when.Value.In(z), when.Text, false)
+		keep(func(e hearth.CalendarEvent) bool { return e.Start.Equal(at) || e.Start.Equal(when.Value) })
+	}
+	return hits
+}
+
+func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
+	ref := eventRef(text, in.Context)
+	p := stage.Plan{Understood: "cancel an event"}
+	if ref == "" || isPronoun(ref) {
+		return p, needDetails("which event")
+	}
+	p.Understood = "cancel " + ref
+	hits := MatchEvents(ref, whenOf(in, text, true), in.Context)
+	if len(hits) == 0 {
+		return p, needDetails("no event matches %q", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, e := range hits {
+		a, err := action.New(action.CalendarDelete, action.EventRefArgs{ID: e.ID, Title: e.Title})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, eventLabel(e, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I cancel?", labels, acts)
+	return p, nil
+}
+
+// eventLabel names an event on a button: its title and when it starts.
+func eventLabel(e hearth.CalendarEvent, c stage.Context) string {
+	return e.Title + " (" + stage.FormatWhen(e.Start, e.AllDay, c) + ")"
+}
+
+// moveRef reads a request to move an event: how it names the event (its
+// title words, "" when only its time does: "my 10am tomorrow"), the date
+// or time that finds it (what comes before "to") and the text of the new
+// time (after "to": "move X to Friday at 3pm"). ok is false when the
+// event is not named at all.
+func MoveRef(in stage.PlanInput, text string) (ref string, located *timex.Match, target string, ok bool) {
+	ref = eventRef(text, in.Context)
+	target = text
+	if before, t, found := words.CutBefore(text, "to ", "until "); found {
+		target = t
+		located = whenOf(in, before, false)
+	}
+	byTime := located != nil && located.Kind == timex.Value && located.Grain < timex.Day
+	if isFiller(ref) && byTime {
+		ref = "" // "my 10am meeting tomorrow": its time names it
+	}
+	if ref == "" && !byTime || isPronoun(ref) {
+		return ref, located, target, false
+	}
+	return ref, located, target, true
+}
+
+func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
+	p := stage.Plan{Understood: "move an event"}
+	// A date before "to" only finds the event: "move my dentist
+	// appointment tomorrow to 4pm", "move tomorrow's dentist to 4pm".
+	ref, located, target, ok := MoveRef(in, text)
+	if !ok {
+		return p, needDetails("which event")
+	}
+	if ref != "" {
+		p.Understood = "move " + ref
+	}
+	m := whenOf(in, target, false)
+	if m == nil {
+		return p, needDetails("when to move it to")
+	}
+	hits := MatchEvents(ref, located, in.Context)
+	if len(hits) == 0 {
+		if ref == "" {
+			return p, needDetails("no event at %s", located.Text)
+		}
+		return p, needDetails("no event matches %q", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, e := range hits {
+		start, end, allDay, ok := movedTimes(e, m, text, in.Context)
+		if !ok {
+			return p, needDetails("a time to move it to")
+		}
+		upd := hearth.CalendarEventUpdate{Start: &start, End: &end}
+		if allDay != e.AllDay {
+			upd.AllDay = &allDay
+		}
+		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Update: upd})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, eventLabel(e, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I move?", labels, acts)
+	return p, nil
+}
+
+// isFiller reports whether an event reference is only determiners left
+// after its date and time were taken out ("my" of "my 10am tomorrow").
+func isFiller(ref string) bool {
+	for _, w := range strings.Fields(words.ASCIILower(ref)) {
+		switch w {
+		case "my", "the", "our", "a", "an", "one", "event", "appointment", "meeting":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// movedTimes places event e at the time m names, keeping its length: a
+// new date alone keeps its time of day, and a time of day alone ("to
+// 4pm") keeps its date.
+func movedTimes(e hearth.CalendarEvent, m *timex.Match, text string, c stage.Context) (start, end time.Time, allDay, ok bool) {
+	z := stage.UserZone(c)
+	length := e.End.Sub(e.Start)
+	if length <= 0 || e.AllDay {
+		length = time.Hour
+	}
+	if m.Kind == timex.Value && m.Grain == timex.Day {
+		d := m.Value.In(z)
+		if e.AllDay {
+			days := max(1, int(e.End.Sub(e.Start).Hours()+12)/24)
+			start = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, z)
+			return start, start.AddDate(0, 0, days), true, true
+		}
+		s := e.Start.In(z)
+		start = time.Date(d.Year(), d.Month(), d.Day(), s.Hour(), s.Minute(), 0, 0, z)
+		return start, start.Add(length), false, true
+	}
+	if m.Kind == timex.Value && m.Grain < timex.Day && m.ClockOnly {
+		at := fixClock(m.Value.In(z), m.Text, hasEveningCue(e.Title+" "+text))
+		d := e.Start.In(z)
+		start = time.Date(d.Year(), d.Month(), d.Day(), at.Hour(), at.Minute(), 0, 0, z)
+		return start, start.Add(length), false, true
+	}
+	start, end, allDay, ok = eventTimes(m, text, c)
+	if ok && m.Kind == timex.Value && !allDay {
+		end = start.Add(length)
+	}
+	return start, end, allDay, ok
+}
+
+// planEventCreate adds one event from the title and date the user gave.
+func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
+	title := ""
+	if whole {
+		title = in.Understanding.Slots.Title
+	}
+	if title == "" || isPronoun(title) || !whole {
+		title = eventTitleOf(text)
+	}
+	title = stripTimeWords(title, in.Context)
+	// "I have a doctor's appointment …" is about "Doctor's appointment".
+	title = prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "a", "an", "the", "my", "our")))
+	p := stage.Plan{Understood: "add an event to your calendar"}
+	if title == "" || isPronoun(title) {
+		return p, needDetails("what the event is")
+	}
+	p.Understood = "add " + title + " to your calendar"
+	m := whenOf(in, text, whole)
+	if m == nil {
+		return p, needDetails("when %s is", title)
+	}
+	start, end, allDay, ok := eventTimes(m, title+" "+text, in.Context)
+	if !ok {
+		return p, needDetails("which day %s is", title)
+	}
+	args := action.EventCreateArgs{Title: title, Start: start, End: end, AllDay: allDay, Attendees: attendeesOf(text)}
+	a, err := action.New(action.CalendarCreate, args)
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// eventTitleOf reads an event's title from the text: "schedule lunch with
+// Carlos", "add it to my calendar for a celebration dinner" (the title
+// after "for" when the object is a pronoun), "invite Anna to dinner".
+func eventTitleOf(text string) string {
+	if rest, _, ok := words.AfterAny(text, "invite "); ok {
+		if _, t, found := words.CutBefore(rest, "to ", "for "); found {
+			return t
+		}
+	}
+	rest, _, ok := words.AfterAny(text, "schedule ", "book ", "set up ", "add ", "put ", "create ", "plan ", "arrange ", "organize ", "organise ", "block out ", "pencil in ", "make ")
+	if !ok {
+		rest = text
+	}
+	title, after, _ := words.CutBefore(rest, "on my calendar", "to my calendar", "in my calendar", "on the calendar", "to the calendar", "into my calendar", "on my schedule", "to my schedule", "to the schedule", "in the calendar", "on our calendar", "to our calendar")
+	if isPronoun(words.TidySlot(words.TrimWordsLeft(title, "a", "an", "the"))) || words.TidySlot(title) == "" {
+		if t, _, found := words.AfterAny(after, "for ", "as ", "called ", "named ", "titled "); found {
+			return t
+		}
+		return after
+	}
+	return title
+}
+
+// eveningCues make a day-only event an evening one (19:00–21:00) and a
+// bare "at 7" mean 7 PM.
+var eveningCues = []string{"dinner", "party", "evening", "tonight", "drinks", "supper", "date night", "concert", "celebration", "movie", "show", "game night", "bbq", "barbecue", "theater", "theatre", "gala"}
+
+func hasEveningCue(text string) bool {
+	lc := words.ASCIILower(text)
+	for _, c := range eveningCues {
+		if words.ContainsWord(lc, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventTimes turns a date slot into an event's start and end: a time of
+// day lasts an hour; a day with an evening cue is 19:00–21:00, any other
+// day is all-day; an interval is taken as said. It reports false for a
+// week or month ("next week"), which names no day.
+func eventTimes(m *timex.Match, text string, c stage.Context) (start, end time.Time, allDay, ok bool) {
+	z := stage.UserZone(c)
+	evening := hasEveningCue(text)
+	evenings := func(day time.Time) (time.Time, time.Time, bool, bool) {
+		d := day.In(z)
+		s := time.Date(d.Year(), d.Month(), d.Day(), 19, 0, 0, 0, z)
+		return s, time.Date(d.Year(), d.Month(), d.Day(), 21, 0, 0, 0, z), false, true
+	}
+	allDays := func(from, to time.Time) (time.Time, time.Time, bool, bool) {
+		s := stage.MidnightIn(from, z)
+		e := stage.MidnightIn(to, z)
+		if !e.After(s) {
+			e = s.AddDate(0, 0, 1)
+		}
+		return s, e, true, true
+	}
+	switch {
+	case m.Kind == timex.Value && m.Grain < timex.Day:
+		s := fixClock(m.Value.In(z), m.Text, evening)
+		return s, s.Add(time.Hour), false, true
+	case m.Kind == timex.Value && m.Grain == timex.Day:
+		if evening {
+			return evenings(m.Value)
+		}
+		d := m.Value.In(z)
+		return allDays(d, time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, z))
+	case m.Kind == timex.Value:
+		return time.Time{}, time.Time{}, false, false
+	case m.From.IsZero():
+		return time.Time{}, time.Time{}, false, false
+	case m.To.IsZero():
+		s := m.From.In(z)
+		return s, s.Add(time.Hour), false, true
+	case m.Grain >= timex.Day:
+		return allDays(m.From, m.To)
+	case m.To.Sub(m.From) >= 5*time.Hour:
+		// A part of the day ("tonight", "Saturday evening") or a weekend:
+		// a span to fit into, not the event's length.
+		if evening || m.From.In(z).Hour() >= 17 {
+			return evenings(m.From)
+		}
+		s := m.From.In(z)
+		return s, s.Add(time.Hour), false, true
+	}
+	// timex ends an interval one grain after its last value ("2 to 3pm"
+	// ends at 16:00 at hour grain); an event ends at the time said.
+	s, e := m.From.In(z), m.To.In(z)
+	switch m.Grain {
+	case timex.Hour:
+		e = e.Add(-time.Hour)
+	case timex.Minute:
+		e = e.Add(-time.Minute)
+	}
+	if !e.After(s) {
+		e = s.Add(time.Hour)
+	}
+	return s, e, false, true
+}
+
+// fixClock reads an hour said without am/pm the way people schedule
+// events: "12:30" is lunchtime, "at 3" is in the afternoon, "at 7" for a
+// dinner is in the evening.
+func fixClock(t time.Time, said string, evening bool) time.Time {
+	lc := words.ASCIILower(said)
+	for _, w := range []string{"am", "pm", "a.m.", "p.m.", "morning", "noon", "midnight", "afternoon", "evening", "tonight", "night"} {
+		if words.ContainsWord(lc, w) || strings.Contains(lc, w) && (w == "am" || w == "pm") && endsWithDigitThen(lc, w) {
+			return t
+		}
+	}
+	h := t.Hour()
+	switch {
+	case h == 0, h >= 1 && h <= 6, h >= 7 && h <= 11 && evening:
+		return time.Date(t.Year(), t.Month(), t.Day(), h+12, t.Minute(), 0, 0, t.Location())
+	}
+	return t
+}
+
+// endsWithDigitThen reports whether suffix follows a digit in s ("5pm").
+func endsWithDigitThen(s, suffix string) bool {
+	for i := strings.Index(s, suffix); i >= 0; {
+		if i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+			return true
+		}
+		j := strings.Index(s[i+1:], suffix)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// attendeesOf are the people the user explicitly asked to have at an
+// event: capitalised names or addresses after "with" or "invite". Family
+// words ("with mom") are not invitations: there is no one to send them
+// to.
+func attendeesOf(text string) []string {
+	var out []string
+	lc := words.ASCIILower(text)
+	for _, trig := range []string{"with ", "invite "} {
+		i := words.WordAt(lc, trig)
+		if i < 0 {
+			continue
+		}
+		var name []string
+		flush := func() {
+			if n := strings.Join(name, " "); n != "" && !hasFold(out, n) {
+				out = append(out, n)
+			}
+			name = nil
+		}
+	matchWords:
+		for _, f := range strings.Fields(text[i+len(trig):]) {
+			w := strings.TrimRight(f, ".,!?;:")
+			lw := strings.ToLower(w)
+			r, _ := utf8.DecodeRuneInString(w)
+			switch {
+			case lw == "and" || lw == "&":
+				flush()
+				continue
+			case strings.Contains(w, "@"):
+				flush()
+				name = []string{w}
+			case unicode.IsUpper(r) && !monthOrDay(lw) && w != "I":
+				// "Sarah Lee": following capitalised words join the name.
+				name = append(name, strings.TrimSuffix(w, "'s"))
+			default:
+				break matchWords
+			}
+			if w != f {
+				flush()
+				if !strings.HasSuffix(f, ",") {
+					break
+				}
+			}
+		}
+		flush()
+	}
+	return out
+}
+
+// monthOrDay reports a full month or weekday name, today or tomorrow:
+// capitalised, they are not part of a name.
+func monthOrDay(w string) bool {
+	return timex.FullDateName(w) || w == "today" || w == "tomorrow"
+}
+
+func hasFold(xs []string, s string) bool {
+	for _, x := range xs {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}

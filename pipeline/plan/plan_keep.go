@@ -1,0 +1,130 @@
+package plan
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// planKeep plans notes and lists: "add milk and eggs to my shopping
+// list" appends to the matching note in Context.Notes (note.append) or
+// starts the list (note.create with items); "make a note: …" and "note
+// to self …" create a note with that text. Questions ("what's on my
+// shopping list?") plan nothing: the responder answers from
+// Context.Notes.
+func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
+	text, whole := ownText(in, nlu.Keep)
+	if strings.TrimSpace(text) == "" {
+		return stage.Plan{}, nil
+	}
+	if in.Understanding.Intent != nlu.RequestAction {
+		return stage.Plan{Understood: "look at your notes"}, nil
+	}
+	item, list := listItem(text)
+	if item == "" && whole && in.Understanding.Slots.List != "" {
+		item, list = in.Understanding.Slots.Note, in.Understanding.Slots.List
+	}
+	if list != "" {
+		return planListAdd(in, item, list)
+	}
+	body := noteBody(text)
+	if body == "" && whole {
+		body = in.Understanding.Slots.Note
+	}
+	body = words.TidySlot(body)
+	p := stage.Plan{Understood: "make a note"}
+	if body == "" || isPronoun(body) {
+		return p, needDetails("what the note should say")
+	}
+	p.Understood = "make a note: " + body
+	a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Body: words.AsSentence(body)})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// listItem reads "add milk to my shopping list" → ("milk", "shopping
+// list").
+func listItem(text string) (item, list string) {
+	rest, _, ok := words.AfterAny(text, "add ", "put ", "throw ", "stick ", "include ", "pop ", "i need ", "we need ", "we're out of ", "we are out of ")
+	if !ok {
+		return "", ""
+	}
+	it, l, sep := words.CutSep(rest, "to my ", "on my ", "onto my ", "in my ", "to the ", "on the ", "onto the ", "to our ", "on our ", "for the ")
+	l = words.TidySlot(l)
+	if sep == "" || !strings.Contains(strings.ToLower(l), "list") && !strings.Contains(strings.ToLower(l), "groceries") {
+		return "", ""
+	}
+	return words.TidySlot(it), l
+}
+
+// noteBody reads "make a note: call the vet", "note to self buy a
+// charger", "jot down …".
+func noteBody(text string) string {
+	rest, _, ok := words.AfterAny(text, "note to self", "memo to self", "make a note", "take a note", "write a note", "save a note", "quick note", "jot down", "write down", "jot this down", "write this down", "note:")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, ":,-–— ")
+	return words.TrimWordsLeft(rest, "that", "about", "saying", "of", "to")
+}
+
+// splitItems cuts "eggs, bread and milk" into items.
+func splitItems(s string) []hearth.ChecklistItem {
+	s = strings.ReplaceAll(s, " & ", ",")
+	var out []hearth.ChecklistItem
+	for _, part := range strings.Split(s, ",") {
+		for _, it := range strings.Split(part, " and ") {
+			it = words.TidySlot(words.TrimWordsLeft(strings.TrimSpace(it), "and", "some", "a", "an"))
+			if it != "" && !isPronoun(it) {
+				out = append(out, hearth.ChecklistItem{Text: it})
+			}
+		}
+	}
+	return out
+}
+
+// planListAdd appends items to the list the user named, or starts it.
+func planListAdd(in stage.PlanInput, item, list string) (stage.Plan, error) {
+	list = words.TrimWordsLeft(list, "my", "the", "our")
+	p := stage.Plan{Understood: "add something to your " + strings.ToLower(list)}
+	items := splitItems(item)
+	if len(items) == 0 {
+		return p, needDetails("what to add to the %s", list)
+	}
+	p.Understood = "add " + item + " to your " + strings.ToLower(list)
+	// "shopping list" finds "Shopping", "Shopping list", "groceries" finds
+	// "Groceries": match on the words that are not "list".
+	var titles []string
+	for _, n := range in.Context.Notes {
+		titles = append(titles, n.Title)
+	}
+	name := words.TrimWordsRight(list, "list")
+	if hits := words.BestMatches(name, titles); len(hits) > 0 {
+		n := in.Context.Notes[hits[0]]
+		a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Items: items})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		p.Actions = []action.Action{a}
+		return p, nil
+	}
+	title := prose.UpperFirst(strings.ToLower(list))
+	if !strings.Contains(strings.ToLower(title), "list") {
+		title += " list"
+	}
+	a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Title: title, Items: items})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}

@@ -1,0 +1,151 @@
+package plan
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// planMemory plans what Hearth remembers: "remember that John's birthday
+// is March 15th" and plain statements of fact ("I just closed on my
+// house!") become memory.store; "forget that …" becomes memory.forget of
+// the best matching memory. Questions plan nothing: the responder answers
+// them from Context.Memories.
+func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
+	text, whole := ownText(in, nlu.Memory)
+	if strings.TrimSpace(text) == "" {
+		return stage.Plan{}, nil
+	}
+	if in.Understanding.Intent != nlu.RequestAction {
+		return stage.Plan{Understood: "look up what I know about that"}, nil
+	}
+	if ref, ok := forgetRequest(text); ok {
+		return planForget(in, ref)
+	}
+	fact := in.Understanding.Slots.Fact
+	if fact == "" || !whole && !strings.Contains(strings.ToLower(text), strings.ToLower(fact)) {
+		fact = factOf(text)
+	}
+	fact = prose.UpperFirst(words.TidySlot(fact))
+	p := stage.Plan{Understood: "remember something"}
+	if fact == "" || isPronoun(fact) {
+		return p, needDetails("what to remember")
+	}
+	p.Understood = "remember that " + prose.LowerFirst(fact)
+	args := action.MemoryStoreArgs{
+		Content:  fact,
+		About:    aboutOf(fact, in.Understanding.Slots.People),
+		Category: memoryCategory(fact),
+	}
+	a, err := action.New(action.MemoryStore, args)
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// factOf reads what to remember out of a clause: what follows "remember
+// that" and the like, or the clause itself when it states something.
+func factOf(text string) string {
+	if rest, _, ok := words.AfterAny(text, "remember that ", "don't forget that ", "dont forget that ", "do not forget that ", "keep in mind that ", "note that ", "note: ", "make a mental note that ", "for future reference ", "for the record ", "fyi ", "just so you know ", "remember ", "keep in mind "); ok {
+		return rest
+	}
+	if startsWithCommand(words.ASCIILower(strings.TrimSpace(text))) {
+		return ""
+	}
+	return text
+}
+
+// forgetRequest recognises "forget that …", "forget about …", "delete
+// the memory about …" and returns what to forget. "Don't forget that …"
+// is the opposite and is not one.
+func forgetRequest(text string) (string, bool) {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if strings.Contains(lc, "don't forget") || strings.Contains(lc, "dont forget") || strings.Contains(lc, "do not forget") {
+		return "", false
+	}
+	rest, _, ok := words.AfterAny(text, "forget that ", "forget about ", "forget what i said about ", "forget ", "stop remembering ", "delete the memory about ", "delete the memory that ", "delete the memory ", "remove the memory about ", "remove the memory ", "don't remember ")
+	if !ok {
+		return "", false
+	}
+	return words.TidySlot(rest), true
+}
+
+// planForget forgets the memory that best matches ref.
+func planForget(in stage.PlanInput, ref string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "forget something"}
+	if ref == "" || isPronoun(ref) {
+		return p, needDetails("what to forget")
+	}
+	p.Understood = "forget that " + prose.LowerFirst(ref)
+	var texts []string
+	for _, m := range in.Context.Memories {
+		texts = append(texts, m.About+" "+m.Content)
+	}
+	hits := words.BestMatches(ref, texts)
+	if len(hits) == 0 {
+		return p, needDetails("nothing remembered matches %q", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, i := range hits {
+		m := in.Context.Memories[i]
+		a, err := action.New(action.MemoryForget, action.MemoryRefArgs{ID: m.ID, Content: m.Content})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, m.Content)
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I forget?", labels, acts)
+	return p, nil
+}
+
+// aboutOf says whom or what a fact is about: the first person the
+// classifier found in the fact, else its possessive subject ("Max's vet
+// is Dr. Lee" → "Max").
+func aboutOf(fact string, people []string) string {
+	lc := strings.ToLower(fact)
+	best, at := "", len(lc)+1
+	for _, p := range people {
+		// "my sister" in "my sister's name": only the start must be a word
+		// boundary, the possessive may follow.
+		if i := strings.Index(lc, strings.ToLower(p)); i >= 0 && i < at && (i == 0 || !words.IsWordChar(lc[i-1])) {
+			best, at = p, i
+		}
+	}
+	if best != "" {
+		return best
+	}
+	for _, w := range strings.Fields(fact) {
+		if base, ok := strings.CutSuffix(w, "'s"); ok && base != "" && base[0] >= 'A' && base[0] <= 'Z' {
+			return base
+		}
+	}
+	return ""
+}
+
+// workCues make a fact a work one; everything else is personal, because
+// that is what most of what people tell an assistant is.
+var workCues = []string{"work", "colleague", "coworker", "co-worker", "boss", "manager", "project", "client", "customer", "office", "deadline", "team", "meeting", "job", "sprint", "standup", "quarterly", "company"}
+
+func memoryCategory(fact string) hearth.MemoryCategory {
+	lc := words.ASCIILower(fact)
+	for _, c := range workCues {
+		if words.ContainsWord(lc, c) {
+			return hearth.MemoryWork
+		}
+	}
+	return hearth.MemoryPersonal
+}

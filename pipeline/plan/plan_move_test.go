@@ -1,0 +1,108 @@
+package plan
+
+import (
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// TestPlanEventMoveKeepsItsDate checks that moving an event to a time of
+// day keeps the event's own date, and that a date naming the event
+// ("tomorrow's dentist") only finds it: the new date is the one after
+// "to", when there is one.
+func TestPlanEventMoveKeepsItsDate(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	dentist := hearth.CalendarEvent{ID: 40, Title: "Dentist appointment", Start: at(11, 10, 0), End: at(11, 11, 0)}
+	later := hearth.CalendarEvent{ID: 41, Title: "Dentist appointment", Start: at(17, 10, 0), End: at(17, 11, 0)}
+	lunch := hearth.CalendarEvent{ID: 42, Title: "Lunch with Sam", Start: at(11, 12, 30), End: at(11, 13, 30)}
+	meeting := hearth.CalendarEvent{ID: 43, Title: "Team meeting", Start: at(12, 14, 0), End: at(12, 14, 30)}
+	tests := []struct {
+		text      string
+		now       time.Time
+		events    []hearth.CalendarEvent
+		id        int64
+		start     time.Time
+		wantClock time.Duration // the event's length is kept
+	}{
+		{"move my dentist appointment tomorrow to 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"Move my dentist appointment tomorrow to 4pm", at(10, 17, 30), []hearth.CalendarEvent{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"move my dentist appointment tomorrow to 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"push the dentist appointment to 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"push the dentist appointment to 8am", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(11, 8, 0), time.Hour},
+		{"move the dentist appointment to Friday at 4", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(13, 16, 0), time.Hour},
+		{"move my dentist appointment to Friday at 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(13, 16, 0), time.Hour},
+		{"move my dentist appointment tomorrow to Friday", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(13, 10, 0), time.Hour},
+		{"move tomorrow's dentist appointment to 4pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(11, 16, 0), time.Hour},
+		{"reschedule my 10am appointment tomorrow to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
+		{"move the dentist appointment to Friday", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 40, at(13, 10, 0), time.Hour},
+		{"move tomorrow's 10am appointment to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, later, lunch}, 40, at(11, 15, 0), time.Hour},
+		{"move my 12:30 tomorrow to 1pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+		{"move the meeting to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
+		{"reschedule my 2pm meeting on Thursday to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
+		{"move lunch with Sam to 1pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			c := stage.Context{Now: tt.now, Location: z, Events: tt.events}
+			p := planText(t, tt.text, c)
+			a := decode[action.EventUpdateArgs](t, p.only(t, action.CalendarUpdate))
+			if a.ID != tt.id || a.Update.Start == nil || a.Update.End == nil {
+				t.Fatalf("got %+v", a)
+			}
+			if !a.Update.Start.Equal(tt.start) || a.Update.End.Sub(*a.Update.Start) != tt.wantClock {
+				t.Errorf("moved to %s – %s, want %s for %s", a.Update.Start.In(z), a.Update.End.In(z), tt.start, tt.wantClock)
+			}
+		})
+	}
+}
+
+// TestPlanTaskMove checks that moving a task changes when it is due (a
+// time alone keeps its date, a date alone its time of day) and never
+// makes a new task.
+func TestPlanTaskMove(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	c := stage.Context{Now: at(10, 9, 0), Location: z, Tasks: []hearth.Task{
+		{ID: 1, Title: "Pay rent", Status: hearth.TaskOpen, Due: at(12, 0, 0), AllDay: true},
+		{ID: 2, Title: "Call mom", Status: hearth.TaskOpen, Due: at(11, 17, 0)},
+	}}
+	tests := []struct {
+		text   string
+		id     int64 // 0: no task named, nothing planned
+		due    time.Time
+		allDay bool
+	}{
+		{"move the rent task to Friday", 1, at(13, 0, 0), true},
+		{"push call mom to 6pm", 2, at(11, 18, 0), false},
+		{"move call mom to Friday", 2, at(13, 17, 0), false},
+		{"move the gym task to Friday", 0, time.Time{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			p := planText(t, tt.text, c)
+			for _, a := range p.actions {
+				if a.Kind == action.TaskCreate {
+					t.Fatalf("a move made a new task: %v (domains %v)", kindsOf(p.actions), p.res.Domains)
+				}
+			}
+			if tt.id == 0 {
+				if len(p.actions) != 0 {
+					t.Fatalf("planned %v; want nothing", kindsOf(p.actions))
+				}
+				return
+			}
+			a := decode[action.TaskUpdateArgs](t, p.only(t, action.TaskUpdate))
+			if a.ID != tt.id || a.Update.Due == nil || !a.Update.Due.Equal(tt.due) || a.Update.AllDay == nil || *a.Update.AllDay != tt.allDay {
+				t.Fatalf("update %+v (due %v); want task %d due %s all day %v", a, a.Update.Due, tt.id, tt.due, tt.allDay)
+			}
+		})
+	}
+}

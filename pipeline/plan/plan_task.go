@@ -1,0 +1,479 @@
+package plan
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// planTask plans reminders and to-dos: "remind me to call mom tomorrow
+// at 5pm" (task.create), "I finished the report" / "mark buy milk as
+// done" (task.complete), "delete the task call mom" (task.delete).
+// Questions about tasks plan nothing: the responder answers them from
+// Context.Tasks.
+func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
+	text, whole := ownText(in, nlu.Task)
+	if strings.TrimSpace(text) == "" {
+		return stage.Plan{}, nil
+	}
+	if in.Understanding.Intent != nlu.RequestAction {
+		return stage.Plan{Understood: "look at your tasks"}, nil
+	}
+	if kind, ref, ok := taskRefRequest(text); ok {
+		return planTaskRef(in, kind, ref)
+	}
+	if done := CompletedTasks(text, in.Context.Tasks); len(done) > 0 {
+		return planTasksDone(in, done)
+	}
+	if words.StartsWithAny(words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))), MoveVerbs...) {
+		return planTaskMove(in, text)
+	}
+	return planTaskCreate(in, text, whole)
+}
+
+// createCues mark a request to make a task even when the title has a
+// completion word in it ("remind me to finish the report").
+var createCues = []string{"remind", "reminder", "don't let me forget", "dont let me forget", "add", "put", "i need to", "i have to", "i must", "i gotta", "create", "new task", "set"}
+
+// taskRefRequest recognises a request about an existing task and returns
+// the kind (complete or delete) and how the user named the task.
+func taskRefRequest(text string) (kind action.Kind, ref string, ok bool) {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	// Offsets below are into the original text: strip the same prefix.
+	text = strings.TrimSpace(text)
+	text = text[len(text)-len(lc):]
+	if words.StartsWithAny(lc, "mark ", "check off ", "cross off ", "tick off ") {
+		rest, _, _ := words.AfterAny(text, "mark ", "check off ", "cross off ", "tick off ")
+		r, _, _ := words.CutBefore(rest, "as done", "as complete", "as completed", "as finished", "done", "complete", "off my", "from my")
+		return action.TaskComplete, taskRef(r), true
+	}
+	for _, c := range createCues {
+		if words.StartsWithAny(lc, c) {
+			return "", "", false
+		}
+	}
+	if rest, _, found := words.AfterAny(text, "i finished ", "i've finished ", "i have finished ", "i completed ", "i've completed ", "i'm done with ", "im done with ", "i am done with ", "done with ", "finished ", "completed ", "complete ", "i did "); found && words.StartsWithAny(lc, "i ", "i've", "i'm", "im ", "done", "finished", "completed", "complete") {
+		return action.TaskComplete, taskRef(rest), true
+	}
+	if r, _, found := words.CutBefore(text, "is done", "is finished", "is complete", "is completed", "is taken care of"); found && r != "" {
+		return action.TaskComplete, taskRef(r), true
+	}
+	if words.StartsWithAny(lc, "delete", "remove", "drop", "cancel", "get rid of", "clear") {
+		rest, _, _ := words.AfterAny(text, "delete ", "remove ", "drop ", "cancel ", "get rid of ", "clear ")
+		return action.TaskDelete, taskRef(rest), true
+	}
+	return "", "", false
+}
+
+// taskRef cleans how a user names an existing task: "the task call mom
+// from my to-do list" → "call mom".
+func taskRef(s string) string {
+	s, _, _ = words.CutBefore(s, "from my", "off my", "from the", "off the", "as done", "as complete", "on my to-do", "on my list")
+	s = words.TidySlot(s)
+	s = words.TrimWordsLeft(s, "the", "my", "task", "tasks", "to-do", "todo", "reminder", "reminders", "to", "about", "called", "named", "item")
+	s = words.TrimWordsRight(s, "task", "reminder", "to-do", "todo", "item", "one")
+	return words.TidySlot(s)
+}
+
+// planTaskRef completes or deletes the open task the user named, asking
+// which one when several match.
+func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, error) {
+	verb := map[action.Kind]string{action.TaskComplete: "mark a task as done", action.TaskDelete: "delete a task"}[kind]
+	if ref != "" {
+		verb = map[action.Kind]string{action.TaskComplete: "mark “" + ref + "” as done", action.TaskDelete: "delete the task “" + ref + "”"}[kind]
+	}
+	p := stage.Plan{Understood: verb}
+	if ref == "" {
+		return p, needDetails("which task")
+	}
+	matched := matchingOpenTasks(ref, in.Context.Tasks)
+	if len(matched) == 0 {
+		return p, needDetails("no open task matches %q", ref)
+	}
+	return actOnTasks(p, kind, matched, in.Context, "Which one?")
+}
+
+// actOnTasks plans kind on the one task, or asks which of several.
+func actOnTasks(p stage.Plan, kind action.Kind, tasks []hearth.Task, c stage.Context, ask string) (stage.Plan, error) {
+	var labels []string
+	var acts []action.Action
+	for _, t := range tasks {
+		a, err := action.New(kind, action.TaskRefArgs{ID: t.ID, Title: t.Title})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, taskLabel(t, c))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice(ask, labels, acts)
+	return p, nil
+}
+
+// planTasksDone completes the open task a statement of something done
+// named ("I paid the rent"), asking which when several match as well.
+func planTasksDone(in stage.PlanInput, done []hearth.Task) (stage.Plan, error) {
+	p := stage.Plan{Understood: "mark “" + done[0].Title + "” as done"}
+	return actOnTasks(p, action.TaskComplete, done, in.Context, "Which one did you do?")
+}
+
+// planTaskMove changes when an open task is due: "move the rent task to
+// Friday", "push call mom to 6pm". Like an event, a task keeps its date
+// when only a time is given, and its time of day when only a date is.
+func planTaskMove(in stage.PlanInput, text string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "move a task"}
+	rest, _, _ := words.AfterAny(text, MoveVerbs...)
+	refText, target, found := words.CutBefore(rest, "to ", "until ")
+	if !found {
+		return p, needDetails("when to move it to")
+	}
+	ref := taskRef(stripTimeWords(refText, in.Context))
+	if ref == "" || isPronoun(ref) {
+		return p, needDetails("which task")
+	}
+	p.Understood = "move “" + ref + "”"
+	m := whenOf(in, target, false)
+	if m == nil {
+		return p, needDetails("when to move it to")
+	}
+	matched := matchingOpenTasks(ref, in.Context.Tasks)
+	if len(matched) == 0 {
+		return p, needDetails("no open task matches %q", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, t := range matched {
+		due, allDay := movedDue(t, m, in.Context)
+		if due.IsZero() {
+			return p, needDetails("a time to move it to")
+		}
+		a, err := action.New(action.TaskUpdate, action.TaskUpdateArgs{ID: t.ID, Update: hearth.TaskUpdate{Due: &due, AllDay: &allDay}})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, taskLabel(t, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I move?", labels, acts)
+	return p, nil
+}
+
+// matchingOpenTasks are the open tasks whose titles match ref best.
+func matchingOpenTasks(ref string, tasks []hearth.Task) []hearth.Task {
+	var open []hearth.Task
+	var titles []string
+	for _, t := range tasks {
+		if t.Status == hearth.TaskOpen || t.Status == "" {
+			open = append(open, t)
+			titles = append(titles, t.Title)
+		}
+	}
+	var out []hearth.Task
+	for _, i := range words.BestMatches(ref, titles) {
+		out = append(out, open[i])
+	}
+	return out
+}
+
+// movedDue is when task t is due once moved to m: a time of day alone
+// ("to 6pm") keeps its date, a date alone keeps its time of day.
+func movedDue(t hearth.Task, m *timex.Match, c stage.Context) (time.Time, bool) {
+	z := stage.UserZone(c)
+	due, allDay := dueOf(m, c)
+	if t.Due.IsZero() || due.IsZero() {
+		return due, allDay
+	}
+	old := t.Due.In(z)
+	switch {
+	case m.Kind == timex.Value && m.Grain < timex.Day && m.ClockOnly:
+		at := fixClock(m.Value.In(z), m.Text, false)
+		return time.Date(old.Year(), old.Month(), old.Day(), at.Hour(), at.Minute(), 0, 0, z), false
+	case allDay && !t.AllDay:
+		d := due.In(z)
+		return time.Date(d.Year(), d.Month(), d.Day(), old.Hour(), old.Minute(), 0, 0, z), false
+	}
+	return due, allDay
+}
+
+// taskLabel names a task on a button; the due date tells apart tasks
+// with the same title.
+func taskLabel(t hearth.Task, c stage.Context) string {
+	if t.Due.IsZero() {
+		return t.Title
+	}
+	return t.Title + " (" + stage.FormatWhen(t.Due, t.AllDay, c) + ")"
+}
+
+// askChoice builds a Question with one option per action, at most
+// maxOptions of them.
+func askChoice(text string, labels []string, acts []action.Action) *stage.Question {
+	q := &stage.Question{Text: text}
+	for i := range acts {
+		if i == maxOptions {
+			break
+		}
+		q.Options = append(q.Options, stage.Option{Label: labels[i], Actions: []action.Action{acts[i]}})
+	}
+	return q
+}
+
+// planTaskCreate makes one task from the title and date the user gave.
+func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
+	title := ""
+	if whole {
+		title = in.Understanding.Slots.Title
+	}
+	if title == "" {
+		title = taskTitleOf(text)
+	}
+	if lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))); title == "" && whole && !words.StartsWithAny(lc, createCues...) {
+		// A bare imperative the classifier read as a task request, "pay
+		// rent on Friday": the request is the title, less its time words.
+		// A cue with nothing after it ("remind me") still asks what.
+		title = strings.TrimSpace(text)[len(strings.TrimSpace(text))-len(lc):]
+	}
+	when := whenOf(in, text, whole)
+	title = stripTimeWords(title, in.Context)
+	// "send the invoice tonight, it's urgent": the aside is not the title.
+	title, _, _ = words.CutBefore(title, ", it", ", it's", ", its", ", that's", ", because", ", since", ", so ", ", as ", ", which")
+	title = words.TrimWordsRight(title, "urgently", "asap", "urgent", "high priority", "low priority")
+	title = words.TidySlot(title)
+	p := stage.Plan{Understood: "add a task"}
+	if isPronoun(title) || emptyTitle[words.ASCIILower(title)] {
+		title = "" // "remind me to" with nothing after it
+	}
+	if title == "" {
+		return p, needDetails("what the task is")
+	}
+	p.Understood = "add a task to " + prose.LowerFirst(title)
+	args := action.TaskCreateArgs{Title: prose.UpperFirst(title), Priority: taskPriority(text)}
+	args.Due, args.AllDay = dueOf(when, in.Context)
+	a, err := action.New(action.TaskCreate, args)
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// taskTitleOf reads a task's title from the text when the classifier did
+// not: "remind me to X", "add X to my to-do list", "I need to X".
+func taskTitleOf(text string) string {
+	if rest, _, ok := words.AfterAny(text, "remind me to ", "reminder to ", "don't let me forget to ", "dont let me forget to ", "don't forget to ", "task to ", "remind me about ", "reminder about ", "reminder for ", "remind me "); ok {
+		// "remind me tomorrow at 5 to call mom": the title follows "to".
+		if _, t, found := words.CutBefore(rest, "to "); found && !strings.HasPrefix(words.ASCIILower(rest), "to ") {
+			return t
+		}
+		return rest
+	}
+	if rest, _, ok := words.AfterAny(text, "add ", "put ", "create a task ", "create task ", "new task "); ok {
+		item, _, _ := words.CutBefore(rest, "to my", "on my", "to the", "on the", "in my")
+		return words.TrimWordsLeft(item, "a task", "task", "to", "called", "named")
+	}
+	if rest, _, ok := words.AfterAny(text, "i need to ", "i have to ", "i must ", "i gotta ", "i should "); ok {
+		item, _, _ := words.CutBefore(rest, ", remind", "remind", ", can you", ", add it", ", put it")
+		return item
+	}
+	return ""
+}
+
+// stripTimeWords removes date and time expressions from a title and the
+// prepositions they leave dangling: "call mom tomorrow at 5pm" → "call
+// mom".
+func stripTimeWords(title string, c stage.Context) string {
+	if title == "" || c.Now.IsZero() {
+		return title
+	}
+	out := nlu.StripTimes(title, stage.UserNow(c))
+	out = words.TrimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due")
+	if t := words.TidySlot(out); t != "" {
+		return t
+	}
+	return title
+}
+
+// dueOf turns a date slot into a task's due time: an instant for a time
+// of day, the date's midnight (AllDay) for a day or coarser; an interval
+// is due at its start, or at its end when open at the start ("by
+// Friday").
+func dueOf(m *timex.Match, c stage.Context) (due time.Time, allDay bool) {
+	if m == nil {
+		return time.Time{}, false
+	}
+	z := stage.UserZone(c)
+	t, g := m.Value, m.Grain
+	if m.Kind == timex.Interval {
+		// "by Friday" is the span from now to Friday: the deadline is its
+		// end. "tonight" starts later: due when it starts.
+		t = m.From
+		if t.IsZero() || !c.Now.IsZero() && !t.After(c.Now) {
+			t = m.To
+		}
+		if t.IsZero() {
+			return time.Time{}, false
+		}
+		if t.Equal(stage.MidnightIn(t, z)) {
+			g = timex.Day
+		}
+	}
+	if g >= timex.Day {
+		return stage.MidnightIn(t, z), true
+	}
+	return t.In(z), false
+}
+
+// taskPriority reads "urgent", "important", "asap" (high) and "low
+// priority" (low).
+func taskPriority(text string) int {
+	lc := words.ASCIILower(text)
+	switch {
+	case words.ContainsWord(lc, "low priority"):
+		return 1
+	case words.ContainsWord(lc, "urgent"), words.ContainsWord(lc, "urgently"), words.ContainsWord(lc, "asap"), words.ContainsWord(lc, "important"), words.ContainsWord(lc, "high priority"):
+		return 3
+	}
+	return 0
+}
+
+// isPronoun reports whether a title is only a pronoun ("add it"): the
+// thing it refers to is elsewhere and the title must come from there.
+func isPronoun(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "it", "this", "that", "them", "these", "those", "one", "something":
+		return true
+	}
+	return false
+}
+
+// emptyTitle are the words left over from a request that never said what
+// to do ("remind me to", "add a task for").
+var emptyTitle = map[string]bool{
+	"to": true, "me": true, "to do": true, "for": true, "a task": true, "task": true, "a": true,
+	"something": true, "that": true, "this": true, "it": true, "about": true,
+}
+
+// completedTasks returns the open tasks the statement text names: those
+// whose title's content words are all in it (a verb in any tense), the
+// ones naming the most words first. Nil when text is no statement of
+// something done.
+func CompletedTasks(text string, tasks []hearth.Task) []hearth.Task {
+	said, ok := DoneStatement(text)
+	if !ok {
+		return nil
+	}
+	best := 0
+	var out []hearth.Task
+	for _, t := range tasks {
+		if t.Status != hearth.TaskOpen && t.Status != "" {
+			continue
+		}
+		words := words.MatchWords(t.Title)
+		if len(words) == 0 || !allSaid(words, said) {
+			continue
+		}
+		switch {
+		case len(words) > best:
+			best, out = len(words), []hearth.Task{t}
+		case len(words) == best:
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// moveVerbs start a request to move something.
+var MoveVerbs = []string{"move ", "reschedule ", "push ", "shift ", "postpone ", "bump ", "change the time of ", "bring forward "}
+
+// doneStatement reports whether text says the user did something, and
+// returns its content words with verbs in every form they may take in a
+// task's title ("paid" → "paid", "pay"): "I paid the rent", "just called
+// mom", "picked up the dry cleaning", "we finally booked the vet". A
+// question, a negation ("I didn't call mom") or a present-tense sentence
+// is not one.
+func DoneStatement(text string) ([][]string, bool) {
+	t := strings.TrimSpace(text)
+	if t == "" || strings.Contains(t, "?") || len(t) > 200 {
+		return nil, false
+	}
+	fields := strings.Fields(strings.ToLower(t))
+	i := 0
+	for i < len(fields) && slices.Contains([]string{"i", "we", "just", "finally", "already", "also", "ok", "ok,", "okay", "okay,", "so", "well,", "hearth,"}, strings.Trim(fields[i], ".!,")) {
+		i++
+	}
+	if i == len(fields) {
+		return nil, false
+	}
+	if verb := strings.Trim(fields[i], ".!,"); NotPast[verb] || len(BaseForms(verb)) < 2 {
+		return nil, false
+	}
+	var out [][]string
+	for _, w := range words.MatchWords(strings.Join(fields[i:], " ")) {
+		out = append(out, BaseForms(w))
+	}
+	return out, len(out) > 0
+}
+
+// allSaid reports whether every word is one of the forms said.
+func allSaid(words []string, said [][]string) bool {
+	for _, w := range words {
+		if !slices.ContainsFunc(said, func(forms []string) bool { return slices.Contains(forms, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// notPast are words ending in "ed" that are no past tense ("I need to pay
+// the rent" is a new task, not a done one).
+var NotPast = map[string]bool{
+	"need": true, "needed": true, "feed": true, "seed": true, "speed": true, "bed": true, "shed": true, "red": true,
+	"wed": true, "weed": true, "bleed": true, "breed": true, "proceed": true, "succeed": true, "exceed": true,
+	"indeed": true, "used": true, "wanted": true, "supposed": true, "tried": true, "decided": true, "started": true,
+}
+
+// baseForms returns w and, for a past tense, the verbs it may be the past
+// of: "paid" → pay; "called" → call; "changed" → change, chang;
+// "submitted" → submit; "tidied" → tidy.
+func BaseForms(w string) []string {
+	out := []string{w}
+	if v, ok := irregular[w]; ok {
+		return append(out, v)
+	}
+	if len(w) < 4 || !strings.HasSuffix(w, "ed") {
+		return out
+	}
+	stem := w[:len(w)-2]
+	switch {
+	case strings.HasSuffix(w, "ied"):
+		out = append(out, w[:len(w)-3]+"y")
+	case len(stem) > 2 && stem[len(stem)-1] == stem[len(stem)-2] && strings.ContainsRune("bdgmnprt", rune(stem[len(stem)-1])):
+		out = append(out, stem[:len(stem)-1])
+	}
+	return append(out, stem, w[:len(w)-1])
+}
+
+// irregular maps the past tense of common irregular verbs of chores and
+// errands to the verb.
+var irregular = map[string]string{
+	"paid": "pay", "bought": "buy", "sent": "send", "took": "take", "did": "do", "went": "go", "made": "make",
+	"wrote": "write", "got": "get", "fed": "feed", "gave": "give", "brought": "bring", "found": "find",
+	"rang": "ring", "met": "meet", "sold": "sell", "told": "tell", "left": "leave", "swept": "sweep",
+	"hung": "hang", "ran": "run", "drove": "drive", "threw": "throw", "spoke": "speak", "put": "put",
+	"cut": "cut", "read": "read", "washed": "wash", "renewed": "renew",
+}

@@ -1,0 +1,531 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
+)
+
+func mustZone(t testing.TB, name string) *time.Location {
+	t.Helper()
+	z, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatalf("load zone %s: %v", name, err)
+	}
+	return z
+}
+
+// planned is what every named planner made of one message.
+type plannedTurn struct {
+	res       nlu.Result
+	actions   []action.Action
+	questions []*stage.Question
+	errs      []error
+	plans     []stage.Plan
+}
+
+// planText classifies text like the runner does and runs the planner of
+// every named domain.
+func planText(t testing.TB, text string, c stage.Context) plannedTurn {
+	t.Helper()
+	res := stagetest.Classifier().Classify(text, nil, c.Now)
+	in := stage.PlanInput{Text: text, Understanding: res, User: hearth.User{ID: 1, DisplayName: "Alex Kim", Timezone: "America/New_York"}, Context: c}
+	out := plannedTurn{res: res}
+	ps := Planners()
+	for _, d := range res.Domains {
+		p, err := ps[d].Plan(context.Background(), in)
+		out.plans = append(out.plans, p)
+		if err != nil {
+			out.errs = append(out.errs, err)
+			continue
+		}
+		out.actions = append(out.actions, p.Actions...)
+		if p.Question != nil {
+			out.questions = append(out.questions, p.Question)
+		}
+		for _, a := range p.Actions {
+			if err := a.Validate(); err != nil {
+				t.Errorf("%q: invalid action %s: %v", text, a.Kind, err)
+			}
+		}
+	}
+	return out
+}
+
+func (p plannedTurn) only(t testing.TB, kind action.Kind) action.Action {
+	t.Helper()
+	var got []action.Action
+	for _, a := range p.actions {
+		if a.Kind == kind {
+			got = append(got, a)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("want one %s, got actions %v (intent %s, domains %v, errs %v)", kind, kindsOf(p.actions), p.res.Intent, p.res.Domains, p.errs)
+	}
+	return got[0]
+}
+
+func kindsOf(as []action.Action) []action.Kind {
+	var out []action.Kind
+	for _, a := range as {
+		out = append(out, a.Kind)
+	}
+	return out
+}
+
+func decode[T any](t testing.TB, a action.Action) T {
+	t.Helper()
+	v, err := action.Decode[T](a)
+	if err != nil {
+		t.Fatalf("decode %s: %v", a.Kind, err)
+	}
+	return v
+}
+
+func TestPlanScenarios(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	z := c.Location
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 0, 0, 0, 0, z) }
+
+	tests := []struct {
+		text  string
+		check func(t *testing.T, p plannedTurn)
+	}{
+		// Tasks.
+		{"Remind me to call mom tomorrow at 5pm", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Call mom" || !a.Due.Equal(at(11, 17, 0)) || a.AllDay {
+				t.Errorf("got %+v", a)
+			}
+			if a.Due.Location().String() != "America/New_York" && a.Due.Format("-07:00") != "-04:00" {
+				t.Errorf("due %v not in the user's zone", a.Due)
+			}
+		}},
+		{"Remind me to pay rent on April 1", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Pay rent" || !a.Due.Equal(time.Date(2026, 4, 1, 0, 0, 0, 0, z)) || !a.AllDay {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		// A bare imperative with a date is a task too.
+		{"Pay rent on Friday", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Pay rent" || !a.Due.Equal(day(13)) || !a.AllDay {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"please pay the electricity bill by Friday", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Pay the electricity bill" || a.Due.Day() != 13 {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		// Telling of an event keeps it, under its own name.
+		{"I have a doctor's appointment on Thursday at 3pm", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Doctor's appointment" || !a.Start.Equal(at(12, 15, 0)) {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"I've got a dentist appointment on Friday at 10am", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Dentist appointment" || !a.Start.Equal(at(13, 10, 0)) {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Remind me to take out the trash", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Take out the trash" || !a.Due.IsZero() {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Add call the bank to my to-do list", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Call the bank" {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Remind me next week to renew my passport", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Renew my passport" || !a.Due.Equal(day(16)) || !a.AllDay {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"I have to submit the taxes by Friday", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Submit the taxes" || !a.Due.Equal(day(13)) || !a.AllDay {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Remind me to send the invoice tonight, it's urgent", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if !strings.HasPrefix(a.Title, "Send the invoice") || a.Priority != 3 || a.Due.IsZero() {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"I finished the report", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskRefArgs](t, p.only(t, action.TaskComplete))
+			if a.ID != 2 {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Mark call mom as done", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskRefArgs](t, p.only(t, action.TaskComplete))
+			if a.ID != 1 || a.Title != "Call mom" {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Delete the task call mom", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskRefArgs](t, p.only(t, action.TaskDelete))
+			if a.ID != 1 {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Mark buy as done", func(t *testing.T, p plannedTurn) {
+			// "buy" names two open tasks: ask, don't guess.
+			if len(p.actions) != 0 || len(p.questions) != 1 {
+				t.Fatalf("want a question, got %v %v %v", kindsOf(p.actions), p.questions, p.errs)
+			}
+			q := p.questions[0]
+			if q.Text != "Which one?" || len(q.Options) != 2 {
+				t.Fatalf("got %+v", q)
+			}
+			ids := []int64{}
+			for _, o := range q.Options {
+				if len(o.Actions) != 1 || o.Actions[0].Kind != action.TaskComplete {
+					t.Fatalf("option %+v", o)
+				}
+				ids = append(ids, decode[action.TaskRefArgs](t, o.Actions[0]).ID)
+			}
+			if !slices.Equal(ids, []int64{3, 4}) {
+				t.Errorf("options for tasks %v, want 3 and 4", ids)
+			}
+		}},
+		// Memory.
+		{"Remember that John's birthday is March 15th", func(t *testing.T, p plannedTurn) {
+			a := decode[action.MemoryStoreArgs](t, p.only(t, action.MemoryStore))
+			if a.Content != "John's birthday is March 15th" || a.About != "John" || a.Category != hearth.MemoryPersonal {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"My colleague Dave's project deadline is April 3", func(t *testing.T, p plannedTurn) {
+			a := decode[action.MemoryStoreArgs](t, p.only(t, action.MemoryStore))
+			if a.About != "Dave" || a.Category != hearth.MemoryWork {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"remember that my sister's name is anna.", func(t *testing.T, p plannedTurn) {
+			a := decode[action.MemoryStoreArgs](t, p.only(t, action.MemoryStore))
+			if a.Content != "My sister's name is anna" || a.About != "my sister" {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Forget that John's birthday is March 15th", func(t *testing.T, p plannedTurn) {
+			a := decode[action.MemoryRefArgs](t, p.only(t, action.MemoryForget))
+			if a.ID != 20 {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"When is John's birthday?", func(t *testing.T, p plannedTurn) {
+			if len(p.actions) != 0 || len(p.errs) != 0 {
+				t.Errorf("a question plans nothing, got %v %v", kindsOf(p.actions), p.errs)
+			}
+		}},
+		// Several domains.
+		{"I just closed on my house! Add it to my calendar for celebration dinner Saturday", func(t *testing.T, p plannedTurn) {
+			m := decode[action.MemoryStoreArgs](t, p.only(t, action.MemoryStore))
+			if m.Content != "I just closed on my house" {
+				t.Errorf("memory %+v", m)
+			}
+			e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if e.Title != "Celebration dinner" || !e.Start.Equal(at(14, 19, 0)) || !e.End.Equal(at(14, 21, 0)) || e.AllDay {
+				t.Errorf("event %+v", e)
+			}
+			if len(p.actions) != 2 {
+				t.Errorf("want exactly 2 actions, got %v", kindsOf(p.actions))
+			}
+		}},
+		// Calendar.
+		{"Add a dentist appointment on Friday at 2pm", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if e.Title != "Dentist appointment" || !e.Start.Equal(at(13, 14, 0)) || !e.End.Equal(at(13, 15, 0)) || len(e.Attendees) != 0 {
+				t.Errorf("got %+v", e)
+			}
+			if action.RiskOf(p.actions[0]) != action.Low {
+				t.Error("an event without attendees is low risk")
+			}
+		}},
+		{"Schedule lunch with Carlos on Friday at noon", func(t *testing.T, p plannedTurn) {
+			a := p.only(t, action.CalendarCreate)
+			e := decode[action.EventCreateArgs](t, a)
+			if e.Title != "Lunch with Carlos" || !e.Start.Equal(at(13, 12, 0)) || !slices.Equal(e.Attendees, []string{"Carlos"}) {
+				t.Errorf("got %+v", e)
+			}
+			if action.RiskOf(a) != action.High {
+				t.Error("inviting someone needs approval")
+			}
+		}},
+		{"Add my sister's birthday party to my calendar on Saturday", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if e.Title != "Sister's birthday party" || !e.Start.Equal(at(14, 19, 0)) {
+				t.Errorf("got %+v", e)
+			}
+		}},
+		{"Put the farmers market on my calendar for Sunday", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if e.Title != "Farmers market" || !e.AllDay || !e.Start.Equal(day(15)) || !e.End.Equal(day(16)) {
+				t.Errorf("got %+v", e)
+			}
+		}},
+		{"Add team sync tomorrow from 2 to 3pm", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if e.Title != "Team sync" || !e.Start.Equal(at(11, 14, 0)) || !e.End.Equal(at(11, 15, 0)) {
+				t.Errorf("got %+v", e)
+			}
+		}},
+		{"Invite Anna to dinner on Saturday", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if e.Title != "Dinner" || !slices.Equal(e.Attendees, []string{"Anna"}) || !e.Start.Equal(at(14, 19, 0)) {
+				t.Errorf("got %+v", e)
+			}
+		}},
+		{"Cancel my dentist appointment", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventRefArgs](t, p.only(t, action.CalendarDelete))
+			if a.ID != 10 {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Move my dentist appointment to Friday at 3pm", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventUpdateArgs](t, p.only(t, action.CalendarUpdate))
+			if a.ID != 10 || a.Update.Start == nil || !a.Update.Start.Equal(at(13, 15, 0)) || !a.Update.End.Equal(at(13, 16, 0)) {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Cancel the team meeting", func(t *testing.T, p plannedTurn) {
+			if len(p.questions) != 1 || len(p.questions[0].Options) != 2 {
+				t.Fatalf("want a question, got %v %v %v", kindsOf(p.actions), p.questions, p.errs)
+			}
+			if !strings.Contains(p.questions[0].Options[0].Label, "tomorrow at 2:00 PM") {
+				t.Errorf("labels tell the meetings apart: %+v", p.questions[0].Options)
+			}
+		}},
+		{"What's on my calendar tomorrow?", func(t *testing.T, p plannedTurn) {
+			if len(p.actions) != 0 || len(p.errs) != 0 {
+				t.Errorf("a question plans nothing, got %v %v", kindsOf(p.actions), p.errs)
+			}
+		}},
+		// Email.
+		{"Email Sarah that I'll be late", func(t *testing.T, p plannedTurn) {
+			a := p.only(t, action.EmailSend)
+			e := decode[action.EmailArgs](t, a)
+			if !slices.Equal(e.To, []string{"Sarah"}) || e.Subject != "I'll be late" || e.Body != "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim" {
+				t.Errorf("got %+v", e)
+			}
+			if action.RiskOf(a) != action.High {
+				t.Error("sending needs approval")
+			}
+		}},
+		{"Tell Sarah that I'll be late", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EmailArgs](t, p.only(t, action.EmailSend))
+			if !slices.Equal(e.To, []string{"Sarah"}) || !strings.Contains(e.Body, "I'll be late.") {
+				t.Errorf("got %+v", e)
+			}
+		}},
+		{"Write to the landlord that the heater is broken", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EmailArgs](t, p.only(t, action.EmailSend))
+			if !slices.Equal(e.To, []string{"the landlord"}) || !strings.HasPrefix(e.Body, "Hi,\n\nThe heater is broken.") {
+				t.Errorf("got %+v", e)
+			}
+		}},
+		{"Draft an email to the landlord about the heater", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EmailArgs](t, p.only(t, action.EmailDraft))
+			if e.Subject != "The heater" || !strings.Contains(e.Body, "about the heater.") {
+				t.Errorf("got %+v", e)
+			}
+		}},
+		// Keep.
+		{"Add milk to my shopping list", func(t *testing.T, p plannedTurn) {
+			a := decode[action.NoteAppendArgs](t, p.only(t, action.NoteAppend))
+			if a.ID != 30 || len(a.Items) != 1 || a.Items[0].Text != "milk" {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Put eggs and bread on the grocery list", func(t *testing.T, p plannedTurn) {
+			a := decode[action.NoteCreateArgs](t, p.only(t, action.NoteCreate))
+			if a.Title != "Grocery list" || len(a.Items) != 2 || a.Items[0].Text != "eggs" || a.Items[1].Text != "bread" {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Make a note: call the vet about Max", func(t *testing.T, p plannedTurn) {
+			a := decode[action.NoteCreateArgs](t, p.only(t, action.NoteCreate))
+			if a.Body != "Call the vet about Max." {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Note to self buy a new charger", func(t *testing.T, p plannedTurn) {
+			a := decode[action.NoteCreateArgs](t, p.only(t, action.NoteCreate))
+			if a.Body != "Buy a new charger." {
+				t.Errorf("got %+v", a)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			p := planText(t, tt.text, c)
+			for _, pl := range p.plans {
+				if pl.Understood == "" && (len(pl.Actions) > 0 || pl.Question != nil) {
+					t.Errorf("a plan with actions says what it understood: %+v", pl)
+				}
+			}
+			tt.check(t, p)
+		})
+	}
+}
+
+// TestPlanStartTimesAcrossDST plans the same reminder on both sides of
+// the spring-forward night: 5pm stays 5pm wall-clock.
+func TestPlanStartTimesAcrossDST(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	for _, tt := range []struct {
+		now  time.Time
+		want time.Time
+	}{
+		{time.Date(2026, 3, 7, 9, 0, 0, 0, z), time.Date(2026, 3, 8, 17, 0, 0, 0, z)}, // tomorrow is the change day
+		{time.Date(2026, 3, 8, 1, 30, 0, 0, z), time.Date(2026, 3, 9, 17, 0, 0, 0, z)},
+		{time.Date(2026, 10, 31, 22, 0, 0, 0, z), time.Date(2026, 11, 1, 17, 0, 0, 0, z)}, // fall back
+	} {
+		c := stage.Context{Now: tt.now, Location: z}
+		p := planText(t, "Remind me to call mom tomorrow at 5pm", c)
+		a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+		if !a.Due.Equal(tt.want) || a.Due.In(z).Hour() != 17 {
+			t.Errorf("now %v: due %v, want %v", tt.now, a.Due, tt.want)
+		}
+		// An evening event on the change day is 19:00–21:00 wall clock,
+		// two hours long.
+		p = planText(t, "Add a birthday dinner to my calendar tomorrow", c)
+		e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+		if e.Start.In(z).Hour() != 19 || e.End.Sub(e.Start) != 2*time.Hour {
+			t.Errorf("now %v: event %v–%v", tt.now, e.Start, e.End)
+		}
+	}
+	// An all-day event on the spring-forward day is 23 hours long: it
+	// ends at the next midnight, not 24 hours later.
+	c := stage.Context{Now: time.Date(2026, 3, 7, 9, 0, 0, 0, z), Location: z}
+	p := planText(t, "Put the farmers market on my calendar for tomorrow", c)
+	e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+	if !e.AllDay || !e.End.Equal(time.Date(2026, 3, 9, 0, 0, 0, 0, z)) || e.End.Sub(e.Start) != 23*time.Hour {
+		t.Errorf("all-day event %v–%v", e.Start, e.End)
+	}
+}
+
+// TestPlanForgetAsks: when several memories match what to forget, the
+// planner asks which (the classifier reads "forget about Emma" as chat,
+// so the input is built by hand).
+func TestPlanForgetAsks(t *testing.T) {
+	t.Parallel()
+	in := stage.PlanInput{Text: "Forget about Emma", Context: stagetest.Fixture(t), Understanding: nlu.Result{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Memory}}}
+	p, err := Planners()[nlu.Memory].Plan(context.Background(), in)
+	if err != nil || p.Question == nil || len(p.Question.Options) != 2 || len(p.Actions) != 0 {
+		t.Fatalf("want a question with two memories, got %+v, %v", p, err)
+	}
+	for _, o := range p.Question.Options {
+		if len(o.Actions) != 1 || o.Actions[0].Kind != action.MemoryForget || action.RiskOf(o.Actions[0]) != action.High {
+			t.Errorf("option %+v", o)
+		}
+	}
+}
+
+// TestPlanNeedsDetails: a request the planner cannot fill in is an
+// error that says what it understood, never a half-made action.
+func TestPlanNeedsDetails(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	ps := Planners()
+	for _, tt := range []struct {
+		domain nlu.Domain
+		text   string
+		slots  nlu.Slots
+	}{
+		{nlu.Task, "remind me", nlu.Slots{}},
+		{nlu.Task, "Remind me to", nlu.Slots{Title: "to"}},
+		{nlu.Task, "add a task", nlu.Slots{}},
+		{nlu.Task, "mark it as done", nlu.Slots{}},
+		{nlu.Task, "complete the dishes task", nlu.Slots{}}, // no such task
+		{nlu.Memory, "remember that", nlu.Slots{}},
+		{nlu.Memory, "forget about the weather", nlu.Slots{}},
+		{nlu.Calendar, "add lunch to my calendar", nlu.Slots{Title: "lunch"}}, // no date
+		{nlu.Calendar, "cancel my yoga class", nlu.Slots{}},
+		{nlu.Email, "email Sarah", nlu.Slots{Recipient: "Sarah"}},
+		{nlu.Email, "send an email", nlu.Slots{}},
+		{nlu.Keep, "make a note", nlu.Slots{}},
+		{nlu.Keep, "add to my shopping list", nlu.Slots{}},
+	} {
+		in := stage.PlanInput{Text: tt.text, Context: c, Understanding: nlu.Result{Intent: nlu.RequestAction, Domains: []nlu.Domain{tt.domain}, Slots: tt.slots}}
+		p, err := ps[tt.domain].Plan(context.Background(), in)
+		if err == nil || !errors.Is(err, stage.ErrNeedDetails) {
+			t.Errorf("%s %q: want a needs-details error, got %v (plan %+v)", tt.domain, tt.text, err, p)
+		}
+		if len(p.Actions) != 0 || p.Question != nil {
+			t.Errorf("%s %q: a failed plan has no actions", tt.domain, tt.text)
+		}
+		if p.Understood == "" {
+			t.Errorf("%s %q: a failed plan still says what it understood", tt.domain, tt.text)
+		}
+	}
+}
+
+// TestPlanOtherDomainsClause: with several domains named, a planner with
+// no clause of its own plans nothing and does not fail the turn.
+func TestPlanOtherDomainsClause(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	text := "Add milk to my shopping list and remind me to call the plumber tomorrow"
+	in := stage.PlanInput{Text: text, Context: c, Understanding: nlu.Result{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep, nlu.Task, nlu.Email}}}
+	ps := Planners()
+	p, err := ps[nlu.Email].Plan(context.Background(), in)
+	if err != nil || len(p.Actions) != 0 {
+		t.Errorf("email: got %+v, %v", p, err)
+	}
+	p, err = ps[nlu.Task].Plan(context.Background(), in)
+	if err != nil || len(p.Actions) != 1 {
+		t.Fatalf("task: got %+v, %v", p, err)
+	}
+	if a := decode[action.TaskCreateArgs](t, p.Actions[0]); a.Title != "Call the plumber" {
+		t.Errorf("task: %+v", a)
+	}
+	p, err = ps[nlu.Keep].Plan(context.Background(), in)
+	if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.NoteAppend {
+		t.Errorf("keep: got %+v, %v", p, err)
+	}
+}
+
+func TestSplitClauses(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"I just closed on my house! Add it to my calendar for celebration dinner Saturday", []string{"I just closed on my house", "Add it to my calendar for celebration dinner Saturday"}},
+		{"add milk and eggs to my list and remind me to call mom", []string{"add milk and eggs to my list", "remind me to call mom"}},
+		{"Meet at 5.30. Then dinner", []string{"Meet at 5.30", "Then dinner"}},
+		{"", nil},
+	} {
+		if got := splitClauses(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("splitClauses(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

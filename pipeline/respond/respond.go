@@ -1,0 +1,455 @@
+package respond
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// TemplateResponder is the offline Responder: short, warm replies from
+// templates, written only from what the Outcomes say happened and from
+// the data in Context. The zero value is ready to use and picks among a
+// few wordings by a hash of the message, so the same message always gets
+// the same reply.
+type TemplateResponder struct {
+	pick func(key string, n int) int
+}
+
+var _ stage.Responder = (*TemplateResponder)(nil)
+
+// NewTemplateResponder returns a responder that chooses among n
+// wordings with pick(key, n), key being the message text and the kind of
+// reply. A nil pick hashes the key; tests inject a fixed choice.
+func NewTemplateResponder(pick func(key string, n int) int) *TemplateResponder {
+	return &TemplateResponder{pick: pick}
+}
+
+// variant returns one of the variants for this message.
+func (r *TemplateResponder) variant(text, kind string, variants ...string) string {
+	if len(variants) == 0 {
+		return ""
+	}
+	key := text + "\x00" + kind
+	var i int
+	if r != nil && r.pick != nil {
+		i = r.pick(key, len(variants))
+	} else {
+		h := fnv.New32a()
+		h.Write([]byte(key))
+		i = int(h.Sum32() % uint32(len(variants)))
+	}
+	if i < 0 || i >= len(variants) {
+		i = 0 // a picker out of range must not break the reply
+	}
+	return variants[i]
+}
+
+// Respond writes the reply for one turn: the question when there is
+// one, then what happened when actions ran, then an answer from the data
+// for questions and small talk for the rest.
+func (r *TemplateResponder) Respond(_ context.Context, in stage.RespondInput) (string, error) {
+	switch {
+	case in.Question != nil:
+		if t := strings.TrimSpace(in.Question.Text); t != "" {
+			return t, nil
+		}
+		return "Which one did you mean?", nil
+	case len(in.Outcomes) > 0:
+		return r.outcomes(in), nil
+	case in.PlanFailed:
+		if u := strings.TrimSpace(in.Understood); u != "" {
+			return "I understood you wanted to " + strings.TrimRight(u, ".") + ", but I had trouble with the details. Could you rephrase?", nil
+		}
+		return "Sorry, I didn't quite get that. Could you rephrase?", nil
+	}
+	switch in.Understanding.Intent {
+	case nlu.AskInfo:
+		return r.answer(in), nil
+	case nlu.DiscussWork:
+		// The classifier sometimes reads "what's on my calendar this week?"
+		// as planning talk; the calendar is the answer then.
+		if words.ContainsWord(words.ASCIILower(in.Text), "calendar") {
+			return r.answerCalendar(in), nil
+		}
+		return r.discuss(in), nil
+	case nlu.RequestAction:
+		return r.variant(in.Text, "nothing",
+			"I wasn't sure what to change there. Could you say it another way?",
+			"Hmm, I didn't catch what you'd like me to do. Could you rephrase?"), nil
+	case nlu.Followup:
+		return r.followup(in), nil
+	}
+	return r.chat(in), nil
+}
+
+// ---- Outcomes --------------------------------------------------------
+
+// outcomes reports what the actions did: a single success in its own
+// words, several joined into one sentence, failures honestly with their
+// reason, and anything awaiting approval as a question.
+func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
+	var done, failed []outcomeText
+	var asks []string
+	for _, o := range in.Outcomes {
+		t := describeOutcome(o, in.Context)
+		switch o.Status {
+		case stage.Done:
+			done = append(done, t)
+		case stage.AwaitingApproval:
+			asks = append(asks, approvalText(o, t, in.Context))
+		default:
+			if t.reason == "" && o.Status != stage.Failed {
+				t.reason = "I'm not sure it went through"
+			}
+			failed = append(failed, t)
+		}
+	}
+	var parts []string
+	switch {
+	case len(done) == 1 && len(failed) == 0:
+		parts = append(parts, r.alone(in.Text, done[0]))
+	case len(done) > 0:
+		s := "I " + prose.List(pasts(done))
+		if len(failed) > 0 {
+			s += ", but couldn't " + failures(failed)
+		}
+		parts = append(parts, r.variant(in.Text, "many", "Done — ", "All set: ", "")+words.AsSentence(s))
+	case len(failed) > 0:
+		parts = append(parts, r.variant(in.Text, "failed", "Sorry, I couldn't ", "I'm sorry — I couldn't ")+failures(failed)+".")
+	}
+	parts = append(parts, asks...)
+	return strings.Join(parts, "\n\n")
+}
+
+// alone is the reply for a single success.
+func (r *TemplateResponder) alone(text string, t outcomeText) string {
+	if len(t.alone) > 0 {
+		return r.variant(text, "alone", t.alone...)
+	}
+	return r.variant(text, "done", "Done — ", "All set — ", "Got it — ") + words.AsSentence("I "+t.past)
+}
+
+// outcomeText is how the reply speaks of one action.
+type outcomeText struct {
+	past   string   // after "I ": "added “Call mom” to your tasks"
+	verb   string   // after "couldn't ": "add “Call mom” to your tasks"
+	alone  []string // whole sentences for a single success
+	reason string   // why it failed, user-safe
+}
+
+func pasts(ts []outcomeText) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.past
+	}
+	return out
+}
+
+// failures says what could not be done and why.
+func failures(ts []outcomeText) string {
+	if len(ts) == 1 {
+		if ts[0].reason == "" {
+			return ts[0].verb
+		}
+		return ts[0].verb + ": " + strings.TrimRight(ts[0].reason, ".")
+	}
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.verb
+		if t.reason != "" {
+			out[i] += " (" + strings.TrimRight(t.reason, ".") + ")"
+		}
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
+}
+
+// describeOutcome words one outcome. It reads the planned payload, which is
+// what the user asked for, and the provider's result where it adds
+// something (a stored email).
+func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
+	t := outcomeText{reason: strings.TrimSpace(o.Error)}
+	switch o.Action.Kind {
+	case action.TaskCreate:
+		p, _ := action.Decode[action.TaskCreateArgs](o.Action)
+		title := quoted(p.Title)
+		t.past, t.verb = "added "+title+" to your tasks", "add "+title+" to your tasks"
+		if !p.Due.IsZero() {
+			// The scheduler reminds of every task with a due time (at the
+			// time, and ahead of a due date), so the reply can promise it.
+			when := stage.WhenPhrase(p.Due, p.AllDay, c)
+			t.past = "added " + title + " to your tasks, due " + when
+			t.verb = "add " + title + " to your tasks"
+			t.alone = []string{
+				"Got it — I'll remind you: " + title + ", " + when + ".",
+				"Sure! I'll remind you about " + title + ", due " + when + ".",
+				"Done — I added " + title + ", due " + when + ", and I'll remind you.",
+			}
+		} else {
+			t.alone = []string{
+				"Got it — I added " + title + " to your tasks.",
+				"Added " + title + " to your to-do list.",
+			}
+		}
+	case action.TaskComplete:
+		p, _ := action.Decode[action.TaskRefArgs](o.Action)
+		title := quotedOr(p.Title, "the task")
+		t.past, t.verb = "marked "+title+" as done", "mark "+title+" as done"
+		t.alone = []string{"Nice work — I marked " + title + " as done.", "Done! " + prose.UpperFirst(title) + " is checked off."}
+	case action.TaskDelete:
+		p, _ := action.Decode[action.TaskRefArgs](o.Action)
+		title := quotedOr(p.Title, "the task")
+		t.past, t.verb = "deleted the task "+title, "delete the task "+title
+	case action.TaskUpdate:
+		p, _ := action.Decode[action.TaskUpdateArgs](o.Action)
+		name := "the task"
+		if task, ok := o.Result.(hearth.Task); ok && task.Title != "" {
+			name = quoted(task.Title)
+		} else if p.Update.Title != nil {
+			name = quoted(*p.Update.Title)
+		}
+		t.past, t.verb = "updated "+name, "update "+name
+	case action.MemoryStore:
+		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
+		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
+		t.past, t.verb = "noted that "+prose.LowerFirst(fact), "save that "+prose.LowerFirst(fact)
+		t.alone = []string{"Noted: " + prose.UpperFirst(fact) + ".", "Got it, I'll remember that " + words.LowerLead(fact) + "."}
+	case action.MemoryUpdate:
+		p, _ := action.Decode[action.MemoryUpdateArgs](o.Action)
+		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
+		t.past, t.verb = "updated what I know: "+prose.LowerFirst(fact), "update that memory"
+	case action.MemoryForget:
+		p, _ := action.Decode[action.MemoryRefArgs](o.Action)
+		what := "that"
+		if p.Content != "" {
+			what = "that " + prose.LowerFirst(strings.TrimRight(toSecondPerson(p.Content), ".!"))
+		}
+		t.past, t.verb = "forgot "+what, "forget "+what
+		t.alone = []string{"Okay, I've forgotten " + what + "."}
+	case action.CalendarCreate:
+		p, _ := action.Decode[action.EventCreateArgs](o.Action)
+		when := stage.FormatWhen(p.Start, p.AllDay, c)
+		t.past = "added " + p.Title + " to your calendar for " + when
+		t.verb = "add " + p.Title + " to your calendar"
+		t.alone = []string{
+			"Added " + p.Title + " to your calendar for " + when + ".",
+			"Done — " + p.Title + " is on your calendar for " + when + ".",
+		}
+	case action.CalendarUpdate:
+		p, _ := action.Decode[action.EventUpdateArgs](o.Action)
+		name := "the event"
+		if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Title != "" {
+			name = e.Title
+		} else if p.Update.Title != nil {
+			name = *p.Update.Title
+		}
+		t.past, t.verb = "updated "+name, "update "+name
+		if p.Update.Start != nil {
+			allDay := p.Update.AllDay != nil && *p.Update.AllDay
+			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Start, allDay, c)
+			t.verb = "move " + name
+		}
+	case action.CalendarDelete:
+		p, _ := action.Decode[action.EventRefArgs](o.Action)
+		name := p.Title
+		if name == "" {
+			name = "the event"
+		}
+		t.past, t.verb = "removed "+name+" from your calendar", "cancel "+name
+	case action.CalendarList:
+		t.past, t.verb = "checked your calendar", "check your calendar"
+		if evs, ok := o.Result.([]hearth.CalendarEvent); ok {
+			t.alone = []string{eventsSentence(evs, "coming up", c)}
+		}
+	case action.EmailDraft, action.EmailSend:
+		p, _ := action.Decode[action.EmailArgs](o.Action)
+		to := prose.List(p.To)
+		if o.Action.Kind == action.EmailDraft {
+			t.past, t.verb = "saved a draft to "+to, "save the draft to "+to
+			t.alone = []string{"I saved a draft to " + to + ": " + quoted(p.Subject) + ". It's in your drafts whenever you're ready."}
+		} else {
+			t.past, t.verb = "sent your email to "+to, "send the email to "+to
+		}
+	case action.EmailReply:
+		p, _ := action.Decode[action.EmailReplyArgs](o.Action)
+		t.past, t.verb = "replied to "+prose.List(p.To), "send the reply to "+prose.List(p.To)
+	case action.NoteCreate:
+		p, _ := action.Decode[action.NoteCreateArgs](o.Action)
+		switch {
+		case len(p.Items) > 0:
+			t.past = "started a " + listName(p.Title) + " with " + prose.List(itemTexts(p.Items))
+			t.verb = "start the " + listName(p.Title)
+		case p.Body != "":
+			t.past = "saved a note: " + prose.LowerFirst(strings.TrimRight(p.Body, "."))
+			t.verb = "save the note"
+		default:
+			t.past, t.verb = "created the note "+quoted(p.Title), "create the note "+quoted(p.Title)
+		}
+	case action.NoteAppend:
+		p, _ := action.Decode[action.NoteAppendArgs](o.Action)
+		list := "your " + listName(p.Title)
+		if p.Title == "" {
+			list = "the note"
+		}
+		what := p.Text
+		if len(p.Items) > 0 {
+			what = prose.List(itemTexts(p.Items))
+		}
+		t.past, t.verb = "added "+what+" to "+list, "add "+what+" to "+list
+	default:
+		t.past, t.verb = "took care of that", "do that"
+	}
+	return t
+}
+
+// approvalText asks the user to confirm an action that waits for them;
+// the runner adds the Approve/Cancel buttons.
+func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
+	switch o.Action.Kind {
+	case action.EmailSend, action.EmailReply:
+		p, _ := action.Decode[action.EmailArgs](o.Action)
+		var b strings.Builder
+		fmt.Fprintf(&b, "Here's the draft to %s:\n\n", prose.List(p.To))
+		if p.Subject != "" {
+			fmt.Fprintf(&b, "Subject: %s\n\n", p.Subject)
+		}
+		b.WriteString(p.Body)
+		b.WriteString("\n\nShall I send it?")
+		return b.String()
+	case action.CalendarCreate:
+		p, _ := action.Decode[action.EventCreateArgs](o.Action)
+		s := "Shall I add " + p.Title + " to your calendar for " + stage.FormatWhen(p.Start, p.AllDay, c)
+		if len(p.Attendees) > 0 {
+			s += " and invite " + prose.List(p.Attendees)
+		}
+		return s + "?"
+	case action.CalendarDelete:
+		p, _ := action.Decode[action.EventRefArgs](o.Action)
+		return "Shall I cancel " + quotedOr(p.Title, "that event") + "?"
+	}
+	return "Shall I " + t.verb + "?"
+}
+
+// DoneFallback is the reply when the Responder fails: "Done! I …" built
+// only from what the outcomes say happened, with failures and pending
+// approvals said plainly.
+func DoneFallback(outcomes []stage.Outcome) string {
+	var done, failed, asks []outcomeText
+	for _, o := range outcomes {
+		t := describeOutcome(o, stage.Context{})
+		switch o.Status {
+		case stage.Done:
+			done = append(done, t)
+		case stage.AwaitingApproval:
+			asks = append(asks, t)
+		default:
+			failed = append(failed, t)
+		}
+	}
+	var parts []string
+	switch {
+	case len(done) > 0:
+		s := "Done! I " + prose.List(pasts(done))
+		if len(failed) > 0 {
+			s += ", but couldn't " + failures(failed)
+		}
+		parts = append(parts, s+".")
+	case len(failed) > 0:
+		parts = append(parts, "Sorry, I couldn't "+failures(failed)+".")
+	}
+	if len(asks) > 0 {
+		verbs := make([]string, len(asks))
+		for i, a := range asks {
+			verbs[i] = a.verb
+		}
+		parts = append(parts, "I need your OK to "+prose.List(verbs)+".")
+	}
+	if len(parts) == 0 {
+		return "I didn't change anything."
+	}
+	return strings.Join(parts, " ")
+}
+
+// ---- Wording helpers -------------------------------------------------
+
+// quoted puts a title in curly quotes, the way the reply names things the
+// user typed.
+func quoted(s string) string { return "“" + s + "”" }
+
+func quotedOr(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return quoted(s)
+}
+
+// listName is a note's title as it reads mid-sentence: "Shopping list"
+// → "shopping list".
+func listName(title string) string {
+	if title == "" {
+		return "list"
+	}
+	return prose.LowerFirst(title)
+}
+
+func itemTexts(items []hearth.ChecklistItem) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, it.Text)
+	}
+	return out
+}
+
+// toSecondPerson turns what the user said about themselves into what
+// the bot says back: "I just closed on my house" → "you just closed on
+// your house".
+func toSecondPerson(s string) string {
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		core := strings.TrimRight(f, ".,!?;:")
+		tail := f[len(core):]
+		var rep string
+		switch core {
+		case "I", "i":
+			rep = "you"
+			if i+1 < len(fields) {
+				switch strings.TrimRight(fields[i+1], ".,!?;:") {
+				case "am":
+					fields[i+1] = "are" + fields[i+1][2:]
+				case "was":
+					fields[i+1] = "were" + fields[i+1][3:]
+				}
+			}
+		case "I'm", "i'm", "I’m":
+			rep = "you're"
+		case "I've", "i've", "I’ve":
+			rep = "you've"
+		case "I'll", "i'll", "I’ll":
+			rep = "you'll"
+		case "I'd", "i'd", "I’d":
+			rep = "you'd"
+		case "my", "My":
+			rep = "your"
+		case "me", "Me":
+			rep = "you"
+		case "mine", "Mine":
+			rep = "yours"
+		case "myself", "Myself":
+			rep = "yourself"
+		default:
+			continue
+		}
+		if i == 0 {
+			rep = prose.UpperFirst(rep)
+		}
+		fields[i] = rep + tail
+	}
+	return strings.Join(fields, " ")
+}

@@ -1,0 +1,546 @@
+package respond
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// answer replies to a question about the user's own data, one short
+// paragraph per domain asked about.
+func (r *TemplateResponder) answer(in stage.RespondInput) string {
+	domains := in.Understanding.Domains
+	if len(domains) == 0 {
+		domains = []nlu.Domain{nlu.Memory}
+	}
+	var parts []string
+	for _, d := range domains {
+		var s string
+		switch d {
+		case nlu.Calendar:
+			s = r.answerCalendar(in)
+		case nlu.Task:
+			s = r.answerTasks(in)
+		case nlu.Memory:
+			s = r.answerMemory(in)
+		case nlu.Keep:
+			s = r.answerNotes(in)
+		case nlu.Email:
+			s = r.answerEmail(in)
+		}
+		if s != "" && !slices.Contains(parts, s) {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// askSpan is the stretch of time a question is about and how to name it.
+type askSpan struct {
+	from, to time.Time
+	label    string // "tomorrow", "on Saturday", "this weekend", "coming up"
+	oneDay   bool
+}
+
+// questionSpan reads the span from the question's date slot; without one
+// it is the coming week, which is what the context stage loads.
+func questionSpan(in stage.RespondInput) askSpan {
+	c := in.Context
+	z := stage.UserZone(c)
+	m := in.Understanding.Slots.When
+	day := func(t time.Time) askSpan {
+		d := stage.MidnightIn(t, z)
+		label := stage.DayLabel(d, c)
+		switch label {
+		case "today", "tomorrow", "yesterday":
+		default:
+			label = "on " + label
+		}
+		return askSpan{from: d, to: time.Date(d.Year(), d.Month(), d.Day()+1, 0, 0, 0, 0, z), label: label, oneDay: true}
+	}
+	switch {
+	case m == nil:
+		n := stage.UserNow(c)
+		return askSpan{from: n, to: n.AddDate(0, 0, 7), label: "coming up"}
+	case m.Kind == timex.Value && m.Grain <= timex.Day:
+		return day(m.Value)
+	case m.Kind == timex.Value:
+		end := m.Value.AddDate(0, 0, 7)
+		switch m.Grain {
+		case timex.Month:
+			end = m.Value.AddDate(0, 1, 0)
+		case timex.Quarter:
+			end = m.Value.AddDate(0, 3, 0)
+		case timex.Year:
+			end = m.Value.AddDate(1, 0, 0)
+		}
+		return askSpan{from: m.Value, to: end, label: strings.ToLower(strings.TrimSpace(m.Text))}
+	}
+	from, to := m.From, m.To
+	if from.IsZero() {
+		from = stage.UserNow(c)
+	}
+	if to.IsZero() || !to.After(from) {
+		to = from.AddDate(0, 0, 7)
+	}
+	s := askSpan{from: from, to: to, label: strings.ToLower(strings.TrimSpace(m.Text))}
+	if stage.DaysBetween(from.In(z), to.Add(-time.Nanosecond).In(z)) == 0 && !strings.HasPrefix(s.label, "to") {
+		s.oneDay = true
+	}
+	if s.label == "" {
+		s.label = "then"
+	}
+	return s
+}
+
+func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {
+	sp := questionSpan(in)
+	var evs []hearth.CalendarEvent
+	for _, e := range in.Context.Events {
+		if e.Start.Before(sp.to) && e.End.After(sp.from) || e.Start.Equal(sp.from) {
+			evs = append(evs, e)
+		}
+	}
+	if len(evs) == 0 {
+		if sp.label == "coming up" {
+			return r.variant(in.Text, "cal-empty", "Your calendar is clear for the next week.", "Nothing on your calendar this coming week — enjoy the free time!")
+		}
+		return r.variant(in.Text, "cal-empty",
+			"Nothing on your calendar "+sp.label+" — enjoy the free time!",
+			"Your calendar is clear "+sp.label+".")
+	}
+	return eventsSentenceSpan(evs, sp, in.Context)
+}
+
+// eventsSentence lists events: "You have 3 things tomorrow: 9:00 AM
+// Dentist, …".
+func eventsSentence(evs []hearth.CalendarEvent, label string, c stage.Context) string {
+	return eventsSentenceSpan(evs, askSpan{label: label}, c)
+}
+
+func eventsSentenceSpan(evs []hearth.CalendarEvent, sp askSpan, c stage.Context) string {
+	if len(evs) == 0 {
+		return "Nothing on your calendar " + sp.label + "."
+	}
+	evs = slices.Clone(evs)
+	slices.SortStableFunc(evs, func(a, b hearth.CalendarEvent) int { return a.Start.Compare(b.Start) })
+	items := make([]string, len(evs))
+	for i, e := range evs {
+		switch {
+		case sp.oneDay && e.AllDay:
+			items[i] = e.Title + " (all day)"
+		case sp.oneDay:
+			items[i] = stage.ClockOf(e.Start, c) + " " + e.Title
+		default:
+			items[i] = stage.FormatWhen(e.Start, e.AllDay, c) + " " + e.Title
+		}
+	}
+	return "You have " + countOf(len(evs), "thing", "things") + " " + sp.label + ": " + prose.List(items) + "."
+}
+
+// countOf says "one thing", "3 things".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "one " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// openTasksByUrgency returns the tasks not done, most urgent first.
+func openTasksByUrgency(c stage.Context) []hearth.Task {
+	var out []hearth.Task
+	for _, t := range c.Tasks {
+		if t.Status != hearth.TaskDone {
+			out = append(out, t)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b hearth.Task) int {
+		ba, bb := urgencyOf(a, c), urgencyOf(b, c)
+		if ba != bb {
+			return cmp.Compare(ba, bb)
+		}
+		if a.Priority != b.Priority {
+			return cmp.Compare(b.Priority, a.Priority)
+		}
+		if a.Due.IsZero() != b.Due.IsZero() {
+			if a.Due.IsZero() {
+				return 1
+			}
+			return -1
+		}
+		return a.Due.Compare(b.Due)
+	})
+	return out
+}
+
+// Urgency buckets, most urgent first.
+const (
+	bucketOverdue = iota
+	bucketToday
+	bucketWeek
+	bucketLater
+)
+
+var bucketNames = [...]string{"Overdue", "Today", "This week", "Later"}
+
+// urgencyOf buckets a task by its due date in the user's zone.
+func urgencyOf(t hearth.Task, c stage.Context) int {
+	if t.Due.IsZero() || c.Now.IsZero() {
+		return bucketLater
+	}
+	z := stage.UserZone(c)
+	n := stage.UserNow(c)
+	d := stage.DaysBetween(n, t.Due.In(z))
+	switch {
+	case d < 0, d == 0 && !t.AllDay && t.Due.Before(n):
+		return bucketOverdue
+	case d == 0:
+		return bucketToday
+	case d < 7:
+		return bucketWeek
+	}
+	return bucketLater
+}
+
+// taskItem names a task in a list, with its due time.
+func taskItem(t hearth.Task, c stage.Context) string {
+	if t.Due.IsZero() {
+		return t.Title
+	}
+	return t.Title + " (" + stage.FormatWhen(t.Due, t.AllDay, c) + ")"
+}
+
+func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
+	tasks := openTasksByUrgency(in.Context)
+	label := ""
+	if in.Understanding.Slots.When != nil {
+		// "What do I have to do tomorrow?": what is due by then,
+		// overdue included.
+		sp := questionSpan(in)
+		var due []hearth.Task
+		earlier := false
+		for _, t := range tasks {
+			if !t.Due.IsZero() && t.Due.Before(sp.to) {
+				due = append(due, t)
+				earlier = earlier || t.Due.Before(sp.from)
+			}
+		}
+		tasks, label = due, " due "+strings.TrimPrefix(sp.label, "on ")
+		if sp.label != "" && !sp.oneDay {
+			label = " due " + sp.label
+		}
+		if earlier && sp.oneDay {
+			// Something due before the day asked about is listed too: "due
+			// by tomorrow", not "due tomorrow: … (today at 10 PM)".
+			label = " due by " + strings.TrimPrefix(sp.label, "on ")
+		}
+	}
+	if len(tasks) == 0 {
+		if label != "" {
+			return "Nothing" + label + " — you're all caught up."
+		}
+		return r.variant(in.Text, "tasks-empty", "You're all caught up — no open tasks.", "Your to-do list is clear right now.")
+	}
+	items := make([]string, len(tasks))
+	for i, t := range tasks {
+		items[i] = taskItem(t, in.Context)
+	}
+	return "You have " + countOf(len(tasks), "open task", "open tasks") + label + ": " + prose.List(items) + "."
+}
+
+// answerMemory answers from the memories that share the most words with
+// the question ("When is John's birthday?" finds "John's birthday is
+// March 15th").
+func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
+	hits := memoryHits(in)
+	if len(hits) == 0 {
+		if in.Context.NotesFound > 0 {
+			// Asked as a fact, written as a note.
+			return r.answerNotes(in)
+		}
+		return r.noMemory(in)
+	}
+	var out []string
+	for _, m := range hits {
+		out = append(out, words.AsSentence(toSecondPerson(m.Content)))
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return "Here's what I know: " + strings.Join(out, " ")
+}
+
+// memoryHits are the (at most 3) memories that share the most words with
+// the question, none when no memory shares half of them.
+func memoryHits(in stage.RespondInput) []hearth.Memory {
+	q := words.MatchWords(in.Text)
+	if len(q) == 0 || len(in.Context.Memories) == 0 {
+		return nil
+	}
+	names := questionNames(in.Text)
+	best := 0.0
+	var hits []hearth.Memory
+memories:
+	for _, m := range in.Context.Memories {
+		mw := words.MatchWords(m.About + " " + m.Content)
+		// "When is Carla's birthday?" must not answer with John's: a
+		// name in the question has to be in the memory.
+		for _, n := range names {
+			if !slices.Contains(mw, n) {
+				continue memories
+			}
+		}
+		n := 0
+		for _, w := range q {
+			if slices.Contains(mw, w) {
+				n++
+			}
+		}
+		s := float64(n) / float64(len(q))
+		switch {
+		case s < 0.5 || n == 0:
+		case s > best:
+			best, hits = s, []hearth.Memory{m}
+		case s == best:
+			hits = append(hits, m)
+		}
+	}
+	if len(hits) > 3 {
+		hits = hits[:3]
+	}
+	return hits
+}
+
+// questionNames are the capitalised words of a question other than its
+// first, matched like matchWords: the names it asks about.
+func questionNames(q string) []string {
+	var out []string
+	for i, f := range strings.Fields(q) {
+		if i == 0 || f == "" || f[0] < 'A' || f[0] > 'Z' || f == "I" || strings.HasPrefix(f, "I'") {
+			continue
+		}
+		out = append(out, words.MatchWords(f)...)
+	}
+	return out
+}
+
+func (r *TemplateResponder) noMemory(in stage.RespondInput) string {
+	return r.variant(in.Text, "mem-none",
+		"I don't have anything about that yet. Tell me and I'll remember it.",
+		"I don't know that one yet — tell me and I'll remember it.")
+}
+
+func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
+	notes := in.Context.Notes
+	// "What did I write about the boiler?" may be about something said
+	// as a fact ("note: the boiler code is 4471" is remembered, not a
+	// Keep note): a matching memory answers when no note does.
+	if len(notes) == 0 {
+		if len(memoryHits(in)) > 0 {
+			return r.answerMemory(in)
+		}
+		return "You don't have any notes or lists yet."
+	}
+	titles := make([]string, len(notes))
+	for i, n := range notes {
+		titles[i] = n.Title
+	}
+	q := strings.Join(words.MatchWords(in.Text), " ")
+	if found := in.Context.NotesFound; found > 0 {
+		// Found by what they say: the best title among them, else the
+		// best match ("what did I write about the boiler?").
+		titles = titles[:min(found, len(titles))]
+	}
+	hits := words.BestMatches(q, titles)
+	if len(hits) == 0 {
+		// The question may name only part of a title ("shopping").
+		for i, t := range titles {
+			for _, w := range words.MatchWords(in.Text) {
+				if slices.Contains(words.MatchWords(t), w) {
+					hits = append(hits, i)
+					break
+				}
+			}
+		}
+	}
+	if len(hits) == 0 && in.Context.NotesFound > 0 {
+		hits = []int{0}
+	}
+	if len(hits) == 0 {
+		if len(memoryHits(in)) > 0 {
+			return r.answerMemory(in)
+		}
+		return "I couldn't find that. Your notes are: " + prose.List(titles) + "."
+	}
+	n := notes[hits[0]]
+	if n.Title == "" {
+		return "Your note says: " + n.Body
+	}
+	name := "your " + listName(n.Title)
+	if len(n.Items) > 0 {
+		var todo []string
+		for _, it := range n.Items {
+			if !it.Done {
+				todo = append(todo, it.Text)
+			}
+		}
+		if len(todo) == 0 {
+			return prose.UpperFirst(name) + " is all checked off."
+		}
+		return prose.UpperFirst(name) + " has " + prose.List(todo) + "."
+	}
+	if n.Body != "" {
+		return prose.UpperFirst(name) + " says: " + n.Body
+	}
+	return prose.UpperFirst(name) + " is empty."
+}
+
+func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {
+	var drafts []string
+	for _, e := range in.Context.Drafts {
+		if e.Status == hearth.EmailDraft || e.Status == "" {
+			drafts = append(drafts, "to "+prose.List(e.To)+" — "+quoted(e.Subject))
+		}
+	}
+	if len(drafts) == 0 {
+		return "No drafts waiting for you."
+	}
+	return "You have " + countOf(len(drafts), "draft", "drafts") + ": " + prose.List(drafts) + "."
+}
+
+// ---- Discussing work ---------------------------------------------------
+
+// discuss helps decide what to do first: open tasks grouped by urgency,
+// high priority first, and one suggestion to start with.
+func (r *TemplateResponder) discuss(in stage.RespondInput) string {
+	tasks := openTasksByUrgency(in.Context)
+	if len(tasks) == 0 {
+		return r.variant(in.Text, "discuss-empty",
+			"Your task list is empty, so nothing is pressing right now. If something's weighing on you, tell me about it and we can break it into small steps.",
+			"Good news: there's nothing on your task list. If something's on your mind, tell me and we'll sort it out together.")
+	}
+	var b strings.Builder
+	b.WriteString(r.variant(in.Text, "discuss", "Let's take it one step at a time. Here's what's on your plate:", "Okay, deep breath — here's everything in one place:", "Let's sort it out together. Here's what you have:"))
+	var groups [4][]string
+	for _, t := range tasks {
+		u := urgencyOf(t, in.Context)
+		groups[u] = append(groups[u], taskItem(t, in.Context))
+	}
+	for i, g := range groups {
+		if len(g) > 0 {
+			b.WriteString("\n• " + bucketNames[i] + ": " + strings.Join(g, ", "))
+		}
+	}
+	first := tasks[0]
+	why := ""
+	switch urgencyOf(first, in.Context) {
+	case bucketOverdue:
+		why = " since it's overdue"
+	case bucketToday:
+		why = " since it's due today"
+	default:
+		if first.Priority == 3 {
+			why = " since it's marked important"
+		} else if !first.Due.IsZero() {
+			why = " since it's the next deadline"
+		}
+	}
+	b.WriteString("\n\nI'd start with " + quoted(first.Title) + why + ". Just that one — the rest can wait.")
+	if n := eventsToday(in.Context); n > 0 {
+		b.WriteString(" You also have " + countOf(n, "thing", "things") + " on your calendar today, so plan around " + pronounFor(n) + ".")
+	}
+	return b.String()
+}
+
+func pronounFor(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+func eventsToday(c stage.Context) int {
+	if c.Now.IsZero() {
+		return 0
+	}
+	n := 0
+	for _, e := range c.Events {
+		if stage.DaysBetween(stage.UserNow(c), e.Start.In(stage.UserZone(c))) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// ---- Small talk --------------------------------------------------------
+
+// builtinJokes are harmless and short: a bot with a few good ones beats one
+// with many bad ones.
+var builtinJokes = []string{
+	"Why don't scientists trust atoms? Because they make up everything.",
+	"I told my computer I needed a break, and it said: “No problem — I'll go to sleep.”",
+	"Why did the scarecrow win an award? He was outstanding in his field.",
+	"What do you call a fake noodle? An impasta.",
+}
+
+func hasCue(lc string, cues ...string) bool {
+	for _, c := range cues {
+		if words.ContainsWord(lc, c) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *TemplateResponder) chat(in stage.RespondInput) string {
+	lc := words.ASCIILower(strings.TrimSpace(in.Text))
+	name := ""
+	if f := strings.Fields(in.User.DisplayName); len(f) > 0 {
+		name = " " + f[0]
+	}
+	switch {
+	case hasCue(lc, "joke", "make me laugh", "something funny"):
+		return r.variant(in.Text, "joke", builtinJokes...)
+	case hasCue(lc, "thanks", "thank you", "thx", "ty", "cheers", "appreciate it", "much appreciated"):
+		return r.variant(in.Text, "thanks", "You're welcome!", "Anytime!", "Happy to help!")
+	case hasCue(lc, "bye", "goodbye", "good night", "goodnight", "see you", "see ya", "later", "ttyl"):
+		return r.variant(in.Text, "bye", "Take care!", "See you later!", "Bye for now — I'm here whenever you need me.")
+	case hasCue(lc, "what can you do", "what do you do", "help", "who are you", "what are you", "are you a bot", "are you real", "how do you work", "what can i ask"):
+		return "I can keep your to-do list and remind you when things are due, add things to your calendar, remember facts like birthdays, keep notes and lists, draft emails for you to approve, and send you a briefing each morning. Try “Remind me to call mom tomorrow at 5pm” or “briefing now”."
+	case hasCue(lc, "how are you", "how's it going", "hows it going", "how are things", "how're you", "what's up", "whats up", "how have you been", "how you doing"):
+		return r.variant(in.Text, "howareyou", "Doing well, thanks for asking! What can I do for you?", "I'm good, thanks! How can I help today?", "All good here! What's on your mind?")
+	case hasCue(lc, "hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "yo", "morning"):
+		return r.variant(in.Text, "hello", "Hey"+name+"! What can I do for you?", "Hi"+name+"! How can I help?", "Hello"+name+"! What's on your mind?")
+	case strings.HasSuffix(lc, "?") || hasCue(lc, "who", "what", "when", "where", "why", "how", "which", "tell me about", "define", "explain"):
+		return r.variant(in.Text, "knowledge",
+			"I can't look that up offline, but I can help with your tasks, calendar and notes.",
+			"That's outside what I can check offline, sorry! I can help with your tasks, calendar and notes, though.")
+	}
+	return r.variant(in.Text, "chat",
+		"I'm here whenever you need me — your tasks, your calendar, notes, or remembering something for you.",
+		"Got it. If there's anything I can keep track of for you, just say the word.")
+}
+
+// followup answers a short reply that did not lead to any action ("no
+// thanks", "ok").
+func (r *TemplateResponder) followup(in stage.RespondInput) string {
+	lc := words.ASCIILower(strings.TrimSpace(in.Text))
+	switch {
+	case hasCue(lc, "no", "nope", "cancel", "never mind", "nevermind", "don't", "stop", "nah"):
+		return r.variant(in.Text, "no", "No problem — I'll leave it.", "Okay, I won't.")
+	case hasCue(lc, "yes", "yeah", "yep", "ok", "okay", "sure", "sounds good", "great", "perfect", "cool", "fine"):
+		return r.variant(in.Text, "ok", "Okay!", "Alright — let me know if there's anything else.")
+	}
+	// With no conversation to follow up on, the classifier calls short
+	// small talk ("how's it going?") a followup: answer it as chat.
+	return r.chat(in)
+}

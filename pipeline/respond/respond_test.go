@@ -1,0 +1,341 @@
+package respond
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
+)
+
+func mustAction(t testing.TB, kind action.Kind, payload any) action.Action {
+	t.Helper()
+	a, err := action.New(kind, payload)
+	if err != nil {
+		t.Fatalf("action %s: %v", kind, err)
+	}
+	return a
+}
+
+// respondTo classifies text as the runner would and writes the reply
+// with the first wording always chosen.
+func respondTo(t testing.TB, in stage.RespondInput) string {
+	t.Helper()
+	if in.Understanding.Intent == "" {
+		in.Understanding = stagetest.Classifier().Classify(in.Text, nil, in.Context.Now)
+	}
+	if in.User.DisplayName == "" {
+		in.User = hearth.User{ID: 1, DisplayName: "Alex Kim"}
+	}
+	r := NewTemplateResponder(func(string, int) int { return 0 })
+	got, err := r.Respond(context.Background(), in)
+	if err != nil {
+		t.Fatalf("respond %q: %v", in.Text, err)
+	}
+	if strings.TrimSpace(got) == "" {
+		t.Fatalf("respond %q: empty reply", in.Text)
+	}
+	return got
+}
+
+func TestRespond(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	z := c.Location
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	done := func(a action.Action) stage.Outcome { return stage.Outcome{Action: a, Status: stage.Done} }
+
+	taskCreate := mustAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Call mom", Due: at(11, 17, 0)})
+	memStore := mustAction(t, action.MemoryStore, action.MemoryStoreArgs{Content: "John's birthday is March 15th", About: "John", Category: hearth.MemoryPersonal})
+	dinner := mustAction(t, action.CalendarCreate, action.EventCreateArgs{Title: "Celebration dinner", Start: at(14, 19, 0), End: at(14, 21, 0)})
+	appendMilk := mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}, {Text: "eggs"}}})
+	newNote := mustAction(t, action.NoteCreate, action.NoteCreateArgs{Body: "Call the vet about Max."})
+	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
+
+	tests := []struct {
+		name    string
+		in      stage.RespondInput
+		want    []string // substrings the reply must have
+		notWant []string // and must not
+	}{
+		{name: "greeting", in: stage.RespondInput{Text: "Hey, how's it going?"}, want: []string{"Doing well, thanks for asking!"}},
+		{name: "hello", in: stage.RespondInput{Text: "hello", Understanding: nlu.Result{Intent: nlu.Chat}}, want: []string{"Hey Alex!"}},
+		{name: "thanks", in: stage.RespondInput{Text: "Thanks!"}, want: []string{"welcome"}},
+		{name: "capabilities", in: stage.RespondInput{Text: "What can you do?"}, want: []string{"to-do list", "calendar", "remember"}},
+		{name: "joke", in: stage.RespondInput{Text: "Tell me a joke"}, want: []string{"?"}},
+		{name: "general knowledge", in: stage.RespondInput{Text: "Who was the first president of the US?"}, want: []string{"can't look that up offline"}},
+		{
+			name: "task created",
+			in:   stage.RespondInput{Text: "Remind me to call mom tomorrow at 5pm", Context: c, Outcomes: []stage.Outcome{done(taskCreate)}},
+			want: []string{"Got it — I'll remind you: “Call mom”, tomorrow at 5:00 PM."},
+		},
+		{
+			name: "memory stored",
+			in:   stage.RespondInput{Text: "Remember that John's birthday is March 15th", Context: c, Outcomes: []stage.Outcome{done(memStore)}},
+			want: []string{"Noted: John's birthday is March 15th."},
+		},
+		{
+			name: "event created",
+			in:   stage.RespondInput{Text: "dinner", Context: c, Outcomes: []stage.Outcome{done(dinner)}},
+			want: []string{"Added Celebration dinner to your calendar for Saturday at 7:00 PM."},
+		},
+		{
+			name: "memory and event",
+			in:   stage.RespondInput{Text: "I just closed on my house! Add it to my calendar for celebration dinner Saturday", Context: c, Outcomes: []stage.Outcome{done(mustAction(t, action.MemoryStore, action.MemoryStoreArgs{Content: "I just closed on my house", Category: hearth.MemoryPersonal})), done(dinner)}},
+			want: []string{"noted that you just closed on your house and added Celebration dinner to your calendar for Saturday at 7:00 PM."},
+		},
+		{
+			name: "list append",
+			in:   stage.RespondInput{Text: "add milk and eggs", Context: c, Outcomes: []stage.Outcome{done(appendMilk)}},
+			want: []string{"added milk and eggs to your shopping list"},
+		},
+		{
+			name: "note created",
+			in:   stage.RespondInput{Text: "note", Context: c, Outcomes: []stage.Outcome{done(newNote)}},
+			want: []string{"saved a note: call the vet about Max."},
+		},
+		{
+			name:    "email awaiting approval",
+			in:      stage.RespondInput{Text: "Email Sarah that I'll be late", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.AwaitingApproval}}},
+			want:    []string{"Here's the draft to Sarah:", "I'll be late.", "Shall I send it?"},
+			notWant: []string{"sent"},
+		},
+		{
+			name:    "partial failure",
+			in:      stage.RespondInput{Text: "x", Context: c, Outcomes: []stage.Outcome{done(taskCreate), {Action: newNote, Status: stage.Failed, Error: "the notes service is unreachable"}}},
+			want:    []string{"I added “Call mom” to your tasks, due tomorrow at 5:00 PM, but couldn't save the note: the notes service is unreachable."},
+			notWant: []string{"saved a note"},
+		},
+		{
+			name:    "all failed",
+			in:      stage.RespondInput{Text: "x", Context: c, Outcomes: []stage.Outcome{{Action: appendMilk, Status: stage.Failed, Error: "list not found"}, {Action: dinner, Status: stage.Failed}}},
+			want:    []string{"Sorry, I couldn't add milk and eggs to your shopping list (list not found) or add Celebration dinner to your calendar."},
+			notWant: []string{"added", "Done"},
+		},
+		{
+			name: "task completed",
+			in:   stage.RespondInput{Text: "done", Context: c, Outcomes: []stage.Outcome{done(mustAction(t, action.TaskComplete, action.TaskRefArgs{ID: 1, Title: "Call mom"}))}},
+			want: []string{"marked “Call mom” as done"},
+		},
+		{
+			name: "calendar tomorrow",
+			in:   stage.RespondInput{Text: "What's on my calendar tomorrow?", Context: c},
+			want: []string{"You have one thing tomorrow: 2:00 PM Team meeting."},
+		},
+		{
+			name: "calendar friday",
+			in:   stage.RespondInput{Text: "What do I have on Friday?", Context: c, Understanding: nlu.Result{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Calendar}, Slots: stagetest.Classifier().Classify("What's on my calendar on Friday?", nil, c.Now).Slots}},
+			want: []string{"You have one thing on Friday: 9:00 AM Dentist appointment."},
+		},
+		{
+			name: "calendar empty day",
+			in:   stage.RespondInput{Text: "What's on my calendar today?", Context: c},
+			want: []string{"Nothing on your calendar today — enjoy the free time!"},
+		},
+		{
+			name:    "open tasks",
+			in:      stage.RespondInput{Text: "What tasks do I have?", Context: c},
+			want:    []string{"You have 4 open tasks: Call mom (today at 5:00 PM), Finish the quarterly report (Thursday)"},
+			notWant: []string{"Renew passport"},
+		},
+		{
+			name: "memory answer",
+			in:   stage.RespondInput{Text: "When is John's birthday?", Context: c},
+			want: []string{"March 15th"},
+		},
+		{
+			name: "memory unknown",
+			in:   stage.RespondInput{Text: "When is Carla's birthday?", Context: c, Understanding: nlu.Result{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}},
+			want: []string{"I don't have anything about that yet. Tell me and I'll remember it."},
+		},
+		{
+			name: "shopping list",
+			in:   stage.RespondInput{Text: "What's on my shopping list?", Context: c, Understanding: nlu.Result{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Keep}}},
+			want: []string{"Your shopping list has bread."},
+		},
+		{
+			name: "discuss work",
+			in:   stage.RespondInput{Text: "I'm overwhelmed, help me figure out what to focus on", Context: c},
+			want: []string{"• Today: Call mom (today at 5:00 PM)", "• This week: Finish the quarterly report", "• Later: Buy milk", "I'd start with “Call mom” since it's due today."},
+		},
+		{
+			name: "discuss work without tasks",
+			in:   stage.RespondInput{Text: "What should I work on first?", Context: stage.Context{Now: c.Now, Location: z}, Understanding: nlu.Result{Intent: nlu.DiscussWork, Domains: []nlu.Domain{nlu.Task}}},
+			want: []string{"Your task list is empty"},
+		},
+		{
+			name: "question",
+			in:   stage.RespondInput{Text: "Mark buy as done", Question: &stage.Question{Text: "Which one?", Options: []stage.Option{{Label: "Buy milk"}, {Label: "Buy birthday present"}}}},
+			want: []string{"Which one?"},
+		},
+		{
+			name: "plan failed",
+			in:   stage.RespondInput{Text: "remind me", PlanFailed: true, Understood: "add a task"},
+			want: []string{"I understood you wanted to add a task, but I had trouble with the details. Could you rephrase?"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := respondTo(t, tt.in)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("reply %q\nwant it to contain %q", got, w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("reply %q\nmust not contain %q", got, w)
+				}
+			}
+		})
+	}
+}
+
+// TestRespondOverdueFirst: discussion puts overdue work first, high
+// priority first within a bucket.
+func TestRespondOverdueFirst(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Tasks = append(c.Tasks,
+		hearth.Task{ID: 7, Title: "File expenses", Status: hearth.TaskOpen, Due: c.Now.AddDate(0, 0, -2), AllDay: false},
+		hearth.Task{ID: 8, Title: "Pay the water bill", Status: hearth.TaskOpen, Priority: 3, Due: c.Now.AddDate(0, 0, -1)},
+	)
+	got := respondTo(t, stage.RespondInput{Text: "what should I do first", Context: c, Understanding: nlu.Result{Intent: nlu.DiscussWork}})
+	if !strings.Contains(got, "• Overdue: Pay the water bill") || !strings.Contains(got, "I'd start with “Pay the water bill” since it's overdue.") {
+		t.Errorf("got %q", got)
+	}
+	if strings.Index(got, "Overdue") > strings.Index(got, "Today") {
+		t.Errorf("overdue comes before today: %q", got)
+	}
+}
+
+// TestRespondNeverClaimsFailures: for every kind, a failed outcome is
+// never described in the past tense, and a done one always is.
+func TestRespondNeverClaimsFailures(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	z := c.Location
+	acts := []action.Action{
+		mustAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Call mom"}),
+		mustAction(t, action.TaskComplete, action.TaskRefArgs{ID: 1, Title: "Call mom"}),
+		mustAction(t, action.TaskDelete, action.TaskRefArgs{ID: 1, Title: "Call mom"}),
+		mustAction(t, action.MemoryStore, action.MemoryStoreArgs{Content: "Max is allergic to chicken", Category: hearth.MemoryPersonal}),
+		mustAction(t, action.MemoryForget, action.MemoryRefArgs{ID: 20, Content: "John's birthday is March 15th"}),
+		mustAction(t, action.CalendarCreate, action.EventCreateArgs{Title: "Yoga", Start: time.Date(2026, 3, 12, 8, 0, 0, 0, z), End: time.Date(2026, 3, 12, 9, 0, 0, 0, z)}),
+		mustAction(t, action.CalendarDelete, action.EventRefArgs{ID: 10, Title: "Dentist appointment"}),
+		mustAction(t, action.EmailDraft, action.EmailArgs{To: []string{"Sarah"}, Subject: "Hi", Body: "Hi"}),
+		mustAction(t, action.NoteCreate, action.NoteCreateArgs{Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}}}),
+		mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}}}),
+	}
+	for _, a := range acts {
+		d := describeOutcome(stage.Outcome{Action: a, Status: stage.Done}, c)
+		failed := respondTo(t, stage.RespondInput{Text: "x", Context: c, Outcomes: []stage.Outcome{{Action: a, Status: stage.Failed, Error: "boom"}}})
+		if strings.Contains(failed, d.past) || !strings.Contains(failed, "couldn't") || !strings.Contains(failed, "boom") {
+			t.Errorf("%s failed: reply %q", a.Kind, failed)
+		}
+		fb := DoneFallback([]stage.Outcome{{Action: a, Status: stage.Failed, Error: "boom"}})
+		if strings.Contains(fb, "Done") || strings.Contains(fb, d.past) {
+			t.Errorf("%s failed: fallback %q", a.Kind, fb)
+		}
+		ok := respondTo(t, stage.RespondInput{Text: "x", Context: c, Outcomes: []stage.Outcome{{Action: a, Status: stage.Done}}})
+		if strings.Contains(ok, "couldn't") {
+			t.Errorf("%s done: reply %q", a.Kind, ok)
+		}
+	}
+}
+
+func TestDoneFallback(t *testing.T) {
+	t.Parallel()
+	z, _ := time.LoadLocation("America/New_York")
+	task := mustAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Call mom"})
+	note := mustAction(t, action.NoteCreate, action.NoteCreateArgs{Body: "Call the vet."})
+	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Body: "Hi"})
+	event := mustAction(t, action.CalendarCreate, action.EventCreateArgs{Title: "Dinner", Start: time.Date(2026, 3, 14, 19, 0, 0, 0, z), End: time.Date(2026, 3, 14, 21, 0, 0, 0, z)})
+	for _, tt := range []struct {
+		outcomes []stage.Outcome
+		want     string
+	}{
+		{[]stage.Outcome{{Action: task, Status: stage.Done}}, "Done! I added “Call mom” to your tasks."},
+		{[]stage.Outcome{{Action: task, Status: stage.Done}, {Action: note, Status: stage.Failed, Error: "disk full"}}, "Done! I added “Call mom” to your tasks, but couldn't save the note: disk full."},
+		{[]stage.Outcome{{Action: email, Status: stage.AwaitingApproval}}, "I need your OK to send the email to Sarah."},
+		// Without a Context the event is shown in its own zone.
+		{[]stage.Outcome{{Action: event, Status: stage.Done}}, "Done! I added Dinner to your calendar for Sat, Mar 14 at 7:00 PM."},
+		{nil, "I didn't change anything."},
+	} {
+		if got := DoneFallback(tt.outcomes); got != tt.want {
+			t.Errorf("DoneFallback = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestFormatWhen(t *testing.T) {
+	t.Parallel()
+	z, _ := time.LoadLocation("America/New_York")
+	c := stage.Context{Now: time.Date(2026, 3, 10, 23, 30, 0, 0, z), Location: z} // Tuesday night
+	for _, tt := range []struct {
+		t      time.Time
+		allDay bool
+		want   string
+	}{
+		{time.Date(2026, 3, 10, 23, 45, 0, 0, z), false, "today at 11:45 PM"},
+		{time.Date(2026, 3, 11, 4, 0, 0, 0, time.UTC), false, "tomorrow at 12:00 AM"}, // 04:00 UTC is midnight in New York
+		{time.Date(2026, 3, 11, 21, 0, 0, 0, time.UTC), false, "tomorrow at 5:00 PM"},
+		{time.Date(2026, 3, 14, 0, 0, 0, 0, z), true, "Saturday"},
+		{time.Date(2026, 3, 16, 9, 0, 0, 0, z), false, "Monday at 9:00 AM"},
+		{time.Date(2026, 3, 17, 9, 0, 0, 0, z), false, "Tue, Mar 17 at 9:00 AM"},
+		{time.Date(2026, 3, 9, 9, 0, 0, 0, z), true, "yesterday"},
+		{time.Date(2027, 1, 4, 9, 0, 0, 0, z), true, "Mon, Jan 4, 2027"},
+	} {
+		got := stage.FormatWhen(tt.t, tt.allDay, c)
+		if got != tt.want {
+			t.Errorf("formatWhen(%v) = %q, want %q", tt.t, got, tt.want)
+		}
+	}
+}
+
+// TestRespondVariants: the wording varies by message but not by run, and
+// a picker out of range is harmless.
+func TestRespondVariants(t *testing.T) {
+	t.Parallel()
+	in := stage.RespondInput{Text: "thanks a lot", Understanding: nlu.Result{Intent: nlu.Chat}}
+	var zero TemplateResponder
+	a, _ := zero.Respond(context.Background(), in)
+	b, _ := NewTemplateResponder(nil).Respond(context.Background(), in)
+	if a != b || a == "" {
+		t.Errorf("the zero value and a nil picker agree: %q vs %q", a, b)
+	}
+	seen := map[string]bool{}
+	for i := range 3 {
+		r := NewTemplateResponder(func(string, int) int { return i })
+		s, _ := r.Respond(context.Background(), in)
+		seen[s] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("want 3 wordings for thanks, got %v", seen)
+	}
+	r := NewTemplateResponder(func(string, int) int { return 99 })
+	if s, _ := r.Respond(context.Background(), in); s == "" {
+		t.Error("an out-of-range picker still gives a reply")
+	}
+}
+
+// TestRespondDueBy: asked what is due tomorrow, a task due today is listed
+// too, under "due by tomorrow"; with nothing earlier it is "due tomorrow".
+func TestRespondDueBy(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Tasks = []hearth.Task{{ID: 9, Title: "Renew the passport", Status: hearth.TaskOpen, Due: c.Now.AddDate(0, 0, 1)}}
+	if got := respondTo(t, stage.RespondInput{Text: "what's due tomorrow?", Context: c}); !strings.Contains(got, "due tomorrow:") || !strings.Contains(got, "Renew the passport") {
+		t.Errorf("only tomorrow's: %q", got)
+	}
+	c.Tasks = append(c.Tasks, hearth.Task{ID: 10, Title: "Stretch", Status: hearth.TaskOpen, Due: c.Now.Add(time.Hour)})
+	if got := respondTo(t, stage.RespondInput{Text: "what's due tomorrow?", Context: c}); !strings.Contains(got, "due by tomorrow:") || !strings.Contains(got, "Stretch") {
+		t.Errorf("with one due today: %q", got)
+	}
+}

@@ -1,0 +1,136 @@
+// Package stages is the heart of a turn: the four stages of
+// ARCHITECTURE.md (intent → context → action → respond) and the runner
+// that drives them as a pipeline.Handler. Each stage is a small interface
+// with an offline implementation; model-backed ones implement the same
+// interfaces.
+package stage
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+)
+
+// Understanding is what the intent stage returns.
+type Understanding = nlu.Result
+
+// Intent is the first stage: what does the user want?
+type Intent interface {
+	Understand(ctx context.Context, text string, recent []nlu.Turn, now time.Time) (Understanding, error)
+}
+
+// Context is what the context stage gathered for a turn: plain data, read
+// through permission-aware queries, never by a model.
+type Context struct {
+	// Now is the turn's instant in the user's zone.
+	Now      time.Time
+	Location *time.Location
+	Recent   []hearth.Message
+	Tasks    []hearth.Task
+	Events   []hearth.CalendarEvent
+	Memories []hearth.Memory
+	// Notes are the notes the message's words or meaning found (the
+	// first NotesFound of them, best first), then the most recently
+	// changed ones.
+	Notes      []hearth.Note
+	NotesFound int
+	Drafts     []hearth.Email
+}
+
+// PlanInput is what a domain planner sees.
+type PlanInput struct {
+	Text          string
+	Understanding Understanding
+	User          hearth.User
+	Context       Context
+}
+
+// Plan is a planner's answer: actions to take, or a question to ask when
+// the request is ambiguous ("Which Sarah?"), never a guess.
+type Plan struct {
+	Actions  []action.Action
+	Question *Question
+	// Understood says in a few words what the planner took the request to
+	// be ("add a task to call mom"), for the reply when planning fails.
+	Understood string
+}
+
+// Question asks the user to choose; each option carries the actions to
+// take when it is picked.
+type Question struct {
+	Text    string
+	Options []Option
+	// EditApproval, when set, makes the user's next message the new text
+	// of that pending approval's email (the Edit button).
+	EditApproval int64 `json:",omitempty"`
+}
+
+// Option is one answer to a Question.
+type Option struct {
+	Label   string
+	Actions []action.Action
+}
+
+// Planner plans the actions of one domain. The runner loads only the
+// planners of the domains the intent named.
+type Planner interface {
+	Plan(ctx context.Context, in PlanInput) (Plan, error)
+}
+
+// PlannerFunc adapts a function to a Planner.
+type PlannerFunc func(ctx context.Context, in PlanInput) (Plan, error)
+
+// Plan calls f(ctx, in).
+func (f PlannerFunc) Plan(ctx context.Context, in PlanInput) (Plan, error) {
+	return f(ctx, in)
+}
+
+// Status is what became of one planned action.
+type Status string
+
+// Action statuses as the reply sees them.
+const (
+	Done             Status = "done"
+	Failed           Status = "failed"
+	AwaitingApproval Status = "awaiting_approval"
+)
+
+// Outcome is one action's result. Result holds what the provider
+// returned (hearth.Task, []hearth.Event, hearth.Email, …).
+type Outcome struct {
+	Action action.Action
+	Status Status
+	Result any
+	// Error is a short, user-safe reason when Status is Failed.
+	Error string
+}
+
+// RespondInput is everything the reply is written from.
+type RespondInput struct {
+	Text          string
+	Understanding Understanding
+	User          hearth.User
+	Context       Context
+	Outcomes      []Outcome
+	Question      *Question
+	// Understood is set when planning failed: what the planners took the
+	// request to be.
+	Understood string
+	// PlanFailed is true when no plan could be made.
+	PlanFailed bool
+}
+
+// Responder writes the reply text. It must only claim what Outcomes say
+// happened.
+type Responder interface {
+	Respond(ctx context.Context, in RespondInput) (string, error)
+}
+
+// ErrNeedDetails is wrapped by every planning error that means "I know
+// what kind of thing you want but not enough of it": the runner then
+// tells the user what it understood and asks them to rephrase.
+var ErrNeedDetails = errors.New("need more details")

@@ -1,0 +1,586 @@
+package turn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/gather"
+	"github.com/hearthbot/hearth/pipeline/hybrid"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/respond"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// State is the conversation state the runner keeps: open questions,
+// edits of answered prompts, and traces.
+type State interface {
+	SaveQuestion(ctx context.Context, eventID, conversationID int64, q any) (int64, error)
+	OpenQuestion(ctx context.Context, conversationID, userID int64, q any) (int64, bool, error)
+	Question(ctx context.Context, conversationID, userID, id int64, q any) (bool, error)
+	AnswerQuestion(ctx context.Context, id int64) (bool, error)
+	EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) ([]int64, error)
+	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
+	SaveTrace(ctx context.Context, t hearth.Trace) error
+	SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error
+}
+
+// Config assembles a Runner. Every field but Log and Now is required.
+type Config struct {
+	Intent    stage.Intent
+	Sources   gather.Sources
+	Planners  map[nlu.Domain]stage.Planner
+	Responder stage.Responder
+	Engine    *action.Engine
+	State     State
+	Log       *slog.Logger
+	// Now is the clock. Defaults to time.Now.
+	Now func() time.Time
+	// Models, when set, is the model configuration the stages were built
+	// with (Models.Intent, Models.Planners, Models.Responder): the runner
+	// opens each turn's model accounting and deadline and records it in
+	// the trace. Nil means offline.
+	Models *hybrid.Models
+}
+
+// Runner answers a turn with the four stages. It is a pipeline.Handler.
+type Runner struct{ cfg Config }
+
+// NewRunner returns a Runner.
+func NewRunner(cfg Config) *Runner {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Runner{cfg: cfg}
+}
+
+var _ pipeline.Handler = (*Runner)(nil)
+
+// turnState is what one turn accumulates for its reply and its trace.
+type turnState struct {
+	t       pipeline.Turn
+	now     time.Time
+	start   time.Time
+	trace   hearth.Trace
+	buttons []hearth.Button
+	// writes commit with the turn's reply (see pipeline.Answer).
+	writes []pipeline.Write
+}
+
+func (s *turnState) lap(stage string, since time.Time) time.Time {
+	now := time.Now()
+	s.trace.Timings[stage] += now.Sub(since).Microseconds()
+	return now
+}
+
+// HandleTurn runs one turn and leaves its trace.
+func (r *Runner) HandleTurn(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
+	st, err := r.begin(t)
+	if err != nil {
+		return pipeline.Answer{}, err
+	}
+	var models *hybrid.Meter
+	if r.cfg.Models != nil {
+		ctx, models = r.cfg.Models.Begin(ctx, t, st.now)
+	}
+	var text string
+	switch t.Event.Kind {
+	case hearth.KindButton:
+		st.trace.Intent = "button"
+		text, err = r.button(ctx, st)
+	case hearth.KindUnsupported:
+		st.trace.Intent = "unsupported"
+		text = unsupportedReply(t.Event.Text)
+	default:
+		text, err = r.message(ctx, st)
+	}
+	if err != nil {
+		return pipeline.Answer{}, err
+	}
+	if models != nil {
+		text = r.cfg.Models.Finish(ctx, models, &st.trace, text)
+	}
+	return r.end(st, text), nil
+}
+
+// begin starts a turn's state in the user's zone.
+func (r *Runner) begin(t pipeline.Turn) (*turnState, error) {
+	loc, err := pipeline.LoadTimezone(t.User.Timezone)
+	if err != nil {
+		return nil, fmt.Errorf("turn %d: %w", t.Event.ID, err)
+	}
+	return &turnState{t: t, now: r.cfg.Now().In(loc), start: time.Now(), trace: hearth.Trace{
+		EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
+		Timings: map[string]int64{}, Actions: []hearth.TraceAction{},
+	}}, nil
+}
+
+// end is the turn's answer: the reply, and its writes with the trace.
+func (r *Runner) end(st *turnState, text string) pipeline.Answer {
+	st.trace.Timings["total"] = time.Since(st.start).Microseconds()
+	trace := st.trace
+	ans := pipeline.Answer{Replies: []hearth.Outbound{{Text: text, Buttons: st.buttons}}, Writes: st.writes}
+	ans.Add(func(ctx context.Context, tx pgx.Tx) error { return r.cfg.State.SaveTraceTx(ctx, tx, trace) })
+	return ans
+}
+
+func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
+	ev := st.t.Event
+	if ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID, st.t.User.ID); err != nil {
+		return "", err
+	} else if ok {
+		var q stage.Question
+		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
+		if err != nil {
+			return "", err
+		}
+		if open && q.EditApproval == ap.ID {
+			st.trace.Intent = "followup"
+			return r.edit(ctx, st, qid, ap, ev.Text)
+		}
+	}
+
+	began := time.Now()
+	recent, err := r.cfg.Sources.History.RecentMessages(ctx, ev.ConversationID, gather.HistoryTurns)
+	if err != nil {
+		return "", fmt.Errorf("history: %w", err)
+	}
+	u, err := r.cfg.Intent.Understand(ctx, ev.Text, toTurns(recent, ev.Text), st.now)
+	if err != nil {
+		// A failed classification is a chat, never an action.
+		r.cfg.Log.WarnContext(ctx, "intent failed; treating as chat", "turn_id", ev.ID, "error", err)
+		u = stage.Understanding{Intent: nlu.Chat, Domains: []nlu.Domain{}}
+	}
+	// "I paid the rent" completes the open task it names, whatever the
+	// classifier made of it.
+	if u, err = r.cfg.Sources.Completion(ctx, u, ev.Text, st.t.User.ID); err != nil {
+		return "", err
+	}
+	// "Move the dentist to Friday" moves an event when the user has one
+	// by that name, whatever domain the classifier named.
+	if u, err = r.cfg.Sources.EventMove(ctx, u, ev.Text, st.t.User.ID, st.now); err != nil {
+		return "", err
+	}
+	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
+	for _, d := range u.Domains {
+		st.trace.Domains = append(st.trace.Domains, string(d))
+	}
+	began = st.lap("intent", began)
+
+	if u.Intent == nlu.Followup {
+		var q stage.Question
+		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
+		if err != nil {
+			return "", err
+		}
+		if open && u.Slots.Option >= 1 && u.Slots.Option <= len(q.Options) {
+			return r.pick(ctx, st, qid, q, u.Slots.Option-1)
+		}
+	}
+
+	c, err := r.cfg.Sources.Gather(ctx, u, ev.Text, st.t.User, recent, st.now)
+	if err != nil {
+		return "", err
+	}
+	began = st.lap("context", began)
+
+	in := stage.RespondInput{Text: ev.Text, Understanding: u, User: st.t.User, Context: c}
+	if u.Intent == nlu.RequestAction {
+		plan, planErr := r.plan(ctx, stage.PlanInput{Text: ev.Text, Understanding: u, User: st.t.User, Context: c})
+		in.Understood = plan.Understood
+		switch {
+		case planErr != nil && len(plan.Actions) == 0 && plan.Question == nil:
+			r.cfg.Log.InfoContext(ctx, "planning failed", "turn_id", ev.ID, "error", planErr)
+			in.PlanFailed = true
+		default:
+			if plan.Question != nil {
+				if err := r.ask(ctx, st, *plan.Question); err != nil {
+					return "", err
+				}
+				in.Question = plan.Question
+			}
+			began = st.lap("plan", began)
+			if len(plan.Actions) > 0 {
+				outs, err := r.run(ctx, st, plan.Actions)
+				if err != nil {
+					return "", err
+				}
+				in.Outcomes = outs
+			}
+		}
+		began = st.lap("action", began)
+	}
+	return r.respond(ctx, st, in, began), nil
+}
+
+// plan asks the planner of each domain the intent named, and only those.
+func (r *Runner) plan(ctx context.Context, in stage.PlanInput) (stage.Plan, error) {
+	var out stage.Plan
+	var errs []error
+	for _, d := range in.Understanding.Domains {
+		p, ok := r.cfg.Planners[d]
+		if !ok {
+			continue
+		}
+		got, err := p.Plan(ctx, in)
+		if got.Understood != "" && out.Understood == "" {
+			out.Understood = got.Understood
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("plan %s: %w", d, err))
+			continue
+		}
+		out.Actions = append(out.Actions, got.Actions...)
+		if out.Question == nil {
+			out.Question = got.Question
+		}
+	}
+	if out.Understood == "" {
+		out.Understood = "do something for you"
+	}
+	if len(out.Actions) == 0 && out.Question == nil {
+		errs = append(errs, errors.New("no planner produced anything"))
+	}
+	return out, errors.Join(errs...)
+}
+
+// run executes actions through the engine and turns the records into
+// outcomes, adding Approve/Cancel buttons for those that wait.
+func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action) ([]stage.Outcome, error) {
+	ev := st.t.Event
+	recs, err := r.cfg.Engine.Run(ctx, action.Turn{EventID: ev.ID, ConversationID: ev.ConversationID, UserID: st.t.User.ID}, plan)
+	if err != nil {
+		if errors.Is(err, hearth.ErrInvalid) {
+			return []stage.Outcome{{Action: plan[0], Status: stage.Failed, Error: hearth.ErrorMessage(err)}}, nil
+		}
+		return nil, err
+	}
+	outs := make([]stage.Outcome, 0, len(recs))
+	for _, rec := range recs {
+		o := stage.Outcome{Action: rec.Action, Result: decodeResult(rec), Error: rec.Error}
+		switch rec.State {
+		case action.StateDone:
+			o.Status = stage.Done
+		case action.StateAwaitingApproval:
+			o.Status = stage.AwaitingApproval
+			id := strconv.FormatInt(rec.ApprovalID, 10)
+			st.buttons = append(st.buttons,
+				hearth.Button{ID: "approve:" + id, Label: "Approve"},
+				hearth.Button{ID: "cancel:" + id, Label: "Cancel"})
+			if rec.Action.Kind == action.EmailSend {
+				st.buttons = append(st.buttons, hearth.Button{ID: "edit:" + id, Label: "Edit"})
+			}
+		default:
+			o.Status = stage.Failed
+			if o.Error == "" {
+				o.Error = "it didn't go through"
+			}
+		}
+		st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(o.Status), Error: o.Error})
+		outs = append(outs, o)
+	}
+	return outs, nil
+}
+
+func (r *Runner) respond(ctx context.Context, st *turnState, in stage.RespondInput, began time.Time) string {
+	text, err := r.cfg.Responder.Respond(ctx, in)
+	if err != nil || strings.TrimSpace(text) == "" {
+		r.cfg.Log.WarnContext(ctx, "respond failed; using the fallback", "turn_id", st.t.Event.ID, "error", err)
+		text = respond.DoneFallback(in.Outcomes)
+	}
+	st.lap("respond", began)
+	return text
+}
+
+// ask stores a question and offers its options as buttons.
+func (r *Runner) ask(ctx context.Context, st *turnState, q stage.Question) error {
+	qid, err := r.cfg.State.SaveQuestion(ctx, st.t.Event.ID, st.t.Event.ConversationID, q)
+	if err != nil {
+		return err
+	}
+	for i, o := range q.Options {
+		st.buttons = append(st.buttons, hearth.Button{ID: fmt.Sprintf("opt:%d:%d", qid, i+1), Label: o.Label})
+	}
+	return nil
+}
+
+// pick runs the actions of the chosen option of an open question.
+func (r *Runner) pick(ctx context.Context, st *turnState, qid int64, q stage.Question, i int) (string, error) {
+	began := time.Now()
+	ok, err := r.cfg.State.AnswerQuestion(ctx, qid)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "That question was already answered.", nil
+	}
+	opt := q.Options[i]
+	r.editPrompt(st, fmt.Sprintf("opt:%d:%d", qid, i+1), "→ "+opt.Label)
+	outs, err := r.run(ctx, st, opt.Actions)
+	if err != nil {
+		return "", err
+	}
+	began = st.lap("action", began)
+	return r.respond(ctx, st, stage.RespondInput{Text: opt.Label, User: st.t.User, Understanding: stage.Understanding{Intent: nlu.RequestAction}, Context: stage.Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}, began), nil
+}
+
+// button handles a click: an approval decision or a question's option.
+func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
+	kind, rest, _ := strings.Cut(st.t.Event.ButtonID, ":")
+	switch kind {
+	case "approve", "cancel":
+		id, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			return "I don't recognise that button.", nil
+		}
+		return r.decide(ctx, st, id, kind == "approve")
+	case "edit":
+		id, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			return "I don't recognise that button.", nil
+		}
+		ap, ok, err := r.cfg.Engine.PendingApproval(ctx, st.t.Event.ConversationID, st.t.User.ID)
+		if err != nil {
+			return "", err
+		}
+		if !ok || ap.ID != id || ap.UserID != st.t.User.ID {
+			return "That draft can't be edited any more.", nil
+		}
+		if _, err := r.cfg.State.SaveQuestion(ctx, st.t.Event.ID, st.t.Event.ConversationID, stage.Question{Text: "edit", EditApproval: id}); err != nil {
+			return "", err
+		}
+		return "Sure — what should the email say instead?", nil
+	case "opt":
+		qs, ns, _ := strings.Cut(rest, ":")
+		qid, err1 := strconv.ParseInt(qs, 10, 64)
+		n, err2 := strconv.Atoi(ns)
+		if err1 != nil || err2 != nil {
+			return "I don't recognise that button.", nil
+		}
+		var q stage.Question
+		open, err := r.cfg.State.Question(ctx, st.t.Event.ConversationID, st.t.User.ID, qid, &q)
+		if errors.Is(err, hearth.ErrNotFound) || n < 1 || n > len(q.Options) {
+			return "I don't recognise that button.", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if !open {
+			return "That question was already answered.", nil
+		}
+		return r.pick(ctx, st, qid, q, n-1)
+	}
+	return "I don't recognise that button any more. What would you like to do?", nil
+}
+
+// decide applies Approve/Cancel and edits the prompt to show the outcome.
+func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, approve bool) (string, error) {
+	began := time.Now()
+	ap, rec, err := r.cfg.Engine.Decide(ctx, approvalID, st.t.User.ID, approve)
+	defer st.lap("action", began)
+	switch {
+	case errors.Is(err, action.ErrNotYours):
+		return "Only the person who asked can approve or cancel that.", nil
+	case errors.Is(err, action.ErrAlreadyDecided):
+		return fmt.Sprintf("That one was already %s.", decidedWord(ap.State)), nil
+	case errors.Is(err, action.ErrExpired):
+		r.editPrompt(st, "approve:"+strconv.FormatInt(approvalID, 10), "⌛ Expired.")
+		return "That request expired, so I didn't do it. Ask me again if you still want it.", nil
+	case errors.Is(err, action.ErrTampered):
+		return "Something about that request changed after you saw it, so I didn't do it. Please ask again.", nil
+	case errors.Is(err, hearth.ErrNotFound):
+		return "I can't find that request any more.", nil
+	case err != nil:
+		return "", err
+	}
+	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error})
+	button := "approve:" + strconv.FormatInt(approvalID, 10)
+	if !approve {
+		r.editPrompt(st, button, "✖ Cancelled.")
+		return "Okay, I cancelled that. Nothing was sent or changed.", nil
+	}
+	if rec.State != action.StateDone {
+		r.editPrompt(st, button, "⚠ Failed: "+rec.Error)
+		return fmt.Sprintf("I tried, but it didn't go through: %s.", rec.Error), nil
+	}
+	r.editPrompt(st, button, "✔ Approved and done.")
+	return respond.DoneFallback([]stage.Outcome{{Action: rec.Action, Status: stage.Done, Result: decodeResult(rec)}}), nil
+}
+
+// edit replaces the body of a pending email with text: the old approval
+// is cancelled and a new one, for exactly the new payload, is asked for.
+func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, ap action.Approval, text string) (string, error) {
+	began := time.Now()
+	if _, err := r.cfg.State.AnswerQuestion(ctx, qid); err != nil {
+		return "", err
+	}
+	old, _, err := r.cfg.Engine.Decide(ctx, ap.ID, st.t.User.ID, false)
+	if err != nil {
+		return "That draft was decided meanwhile, so I left it as it was.", nil
+	}
+	r.editPrompt(st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
+	p, err := action.Decode[action.EmailArgs](action.Action{Kind: action.EmailSend, Payload: old.Action.Payload})
+	if err != nil {
+		return "", err
+	}
+	p.Body = strings.TrimSpace(text)
+	next, err := action.New(action.EmailSend, p)
+	if err != nil {
+		return "", err
+	}
+	outs, err := r.run(ctx, st, []action.Action{next})
+	if err != nil {
+		return "", err
+	}
+	began = st.lap("action", began)
+	return r.respond(ctx, st, stage.RespondInput{Text: text, User: st.t.User, Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Email}},
+		Context: stage.Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}, began), nil
+}
+
+func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
+	began := time.Now()
+	rec, ok, err := r.cfg.Engine.Undo(ctx, st.t.Event.ConversationID, st.t.User.ID)
+	st.lap("action", began)
+	switch {
+	case errors.Is(err, action.ErrNotUndoable):
+		return "I can't undo that one, sorry — " + undoableWhy(rec.Action.Kind) + ".", nil
+	case err != nil:
+		return "", err
+	case !ok:
+		return "There's nothing for me to undo.", nil
+	}
+	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: "undo:" + string(rec.Action.Kind), Status: "done"})
+	return "Undone: " + describe(rec.Action, decodeResult(rec)) + ".", nil
+}
+
+func (r *Runner) editPrompt(st *turnState, buttonID, outcome string) {
+	conv, version := st.t.Event.ConversationID, st.t.Event.ID
+	// The edit commits with the turn, and so does the job that carries it
+	// to platforms which can edit a sent message.
+	st.writes = append(st.writes, func(ctx context.Context, tx pgx.Tx) error {
+		ids, err := r.cfg.State.EditMessageWithButtonTx(ctx, tx, conv, buttonID, outcome)
+		if err != nil {
+			return err
+		}
+		return pipeline.EnqueueEdits(ctx, tx, ids, version)
+	})
+}
+
+// unsupportedReply answers a message Hearth cannot read: say what it
+// was and what works instead, never silence (ARCHITECTURE.md, invariant 9).
+func unsupportedReply(what string) string {
+	if what == "voice note" || what == "audio" {
+		return "I can't listen to voice notes yet: transcription isn't set up on this Hearth. Could you type it instead?"
+	}
+	return fmt.Sprintf("I can only read text for now, so I can't do anything with a %s. Could you tell me in words?", what)
+}
+
+func decidedWord(s action.ApprovalState) string {
+	switch s {
+	case action.ApprovalRejected:
+		return "cancelled"
+	case action.ApprovalExpired:
+		return "expired"
+	case action.ApprovalFailed:
+		return "tried, and it failed"
+	}
+	return "approved"
+}
+
+func undoableWhy(k action.Kind) string {
+	if k == action.EmailSend || k == action.EmailReply {
+		return "an email that was sent can't be unsent"
+	}
+	return "it can't be reversed"
+}
+
+// describe names what an action did, for undo replies: "the task “Call
+// mom”".
+func describe(a action.Action, result any) string {
+	switch v := result.(type) {
+	case hearth.Task:
+		return fmt.Sprintf("the task %q", v.Title)
+	case hearth.CalendarEvent:
+		return fmt.Sprintf("the event %q", v.Title)
+	case hearth.Memory:
+		return fmt.Sprintf("the memory %q", v.Content)
+	case hearth.Note:
+		return fmt.Sprintf("the note %q", v.Title)
+	case hearth.Email:
+		return fmt.Sprintf("the draft %q", v.Subject)
+	}
+	return strings.ReplaceAll(string(a.Kind), ".", " ")
+}
+
+// decodeResult turns a record's stored result into its domain type, so
+// replies can use it.
+func decodeResult(r action.Record) any {
+	if len(r.Result) == 0 {
+		return nil
+	}
+	var v any
+	switch r.Action.Kind {
+	case action.TaskCreate, action.TaskUpdate, action.TaskComplete, action.TaskDelete:
+		v = &hearth.Task{}
+	case action.CalendarCreate, action.CalendarUpdate, action.CalendarDelete:
+		v = &hearth.CalendarEvent{}
+	case action.CalendarList:
+		v = &[]hearth.CalendarEvent{}
+	case action.MemoryStore, action.MemoryUpdate, action.MemoryForget:
+		v = &hearth.Memory{}
+	case action.NoteCreate, action.NoteAppend:
+		v = &hearth.Note{}
+	case action.EmailDraft, action.EmailSend, action.EmailReply:
+		v = &hearth.Email{}
+	default:
+		return nil
+	}
+	if err := json.Unmarshal(r.Result, v); err != nil {
+		return nil
+	}
+	switch p := v.(type) {
+	case *hearth.Task:
+		return *p
+	case *hearth.CalendarEvent:
+		return *p
+	case *[]hearth.CalendarEvent:
+		return *p
+	case *hearth.Memory:
+		return *p
+	case *hearth.Note:
+		return *p
+	case *hearth.Email:
+		return *p
+	}
+	return nil
+}
+
+// toTurns gives the classifier the conversation before this message, with
+// the options each bot message offered.
+func toTurns(msgs []hearth.Message, current string) []nlu.Turn {
+	if n := len(msgs); n > 0 && msgs[n-1].From == hearth.FromUser && msgs[n-1].Text == current {
+		msgs = msgs[:n-1]
+	}
+	turns := make([]nlu.Turn, 0, len(msgs))
+	for _, m := range msgs {
+		t := nlu.Turn{FromBot: m.From == hearth.FromBot, Text: m.Text}
+		for _, b := range m.Buttons {
+			t.Options = append(t.Options, b.Label)
+		}
+		turns = append(turns, t)
+	}
+	return turns
+}
