@@ -1,3 +1,8 @@
+// Package gather is the context stage: plain code, no model, that reads
+// what a turn needs (conversation history, tasks, calendar, notes, mail,
+// memories) through the permission-aware sources, recall by meaning when
+// embeddings are on, and the re-reading of an understanding against the
+// user's data ("I paid the rent" completes that task).
 package gather
 
 import (

@@ -1,3 +1,9 @@
+// Package hybrid puts models behind the offline stages: the intent, plan
+// and respond stages that ask a model only when the offline engine is
+// unsure or the request is open-ended, validate every answer, and fall back
+// to the offline result on any failure. It owns the prompts (embedded
+// templates), token budgets, the per-turn model deadline and usage
+// accounting.
 package hybrid
 
 import (

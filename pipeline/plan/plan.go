@@ -1,3 +1,8 @@
+// Package plan is the action stage offline: one planner per domain
+// (tasks, calendar, email, notes and lists, memories), each in a file of
+// its own, turning an understood message and its context into typed
+// actions, or a question when it cannot tell what was meant. The model
+// planners in hybrid fall back to these.
 package plan
 
 import (

@@ -1,3 +1,8 @@
+// Package respond is the respond stage offline: short, warm replies
+// written from what was actually done (never claiming what did not
+// happen), answers about the user's own data, and small talk. The model
+// responder in hybrid keeps these templates for confirmations, approvals
+// and questions.
 package respond
 
 import (

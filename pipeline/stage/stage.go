@@ -1,8 +1,10 @@
-// Package stages is the heart of a turn: the four stages of
-// ARCHITECTURE.md (intent → context → action → respond) and the runner
-// that drives them as a pipeline.Handler. Each stage is a small interface
-// with an offline implementation; model-backed ones implement the same
-// interfaces.
+// Package stage declares the four stages of a turn (ARCHITECTURE.md:
+// intent → context → action → respond) as small interfaces, and the data
+// passed between them: the understanding, the context, the plan, the
+// outcomes. It also holds how times read in the user's zone (UserZone,
+// FormatWhen) and the offline intent stage (Classifier). The stages
+// themselves live in packages named for them (gather, plan, respond, hybrid)
+// and the runner that drives them in turn.
 package stage
 
 import (

@@ -1,3 +1,7 @@
+// Package turn is the turn runner: the pipeline.Handler that drives the
+// four stages for one message or button click, keeps the conversation's
+// open questions and approvals, leaves the turn's trace, and registers the
+// runner's own commands (undo, yes and no to an approval).
 package turn
 
 import (

@@ -1,3 +1,6 @@
+// Package words is the word matching the offline stages share: whole-word
+// search in lower-cased text, trimming of filler words, and fuzzy matching
+// of a named item against titles ("the dentist" → "Dentist appointment").
 package words
 
 import (
