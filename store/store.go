@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -128,3 +130,214 @@ func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	}
 	return translate(tx.Commit(ctx))
 }
+
+// Helpers shared by the built-in providers' aggregates (tasks, events,
+// notes, emails, memories).
+
+// limitOf applies DefaultLimit and MaxLimit to a filter's Limit.
+func limitOf(n int) int {
+	switch {
+	case n <= 0:
+		return DefaultLimit
+	case n > MaxLimit:
+		return MaxLimit
+	}
+	return n
+}
+
+// errKeyTaken means an idempotency key was already used to create a row
+// for another user. Keys are (turn, index), so this is a bug upstream, not
+// bad input: the other user's row is neither returned nor changed.
+var errKeyTaken = errors.New("idempotency key already used by another user")
+
+// createOnce runs insert, which must end in ON CONFLICT (source_key) DO
+// NOTHING RETURNING columns. When the key was used before, it returns the
+// row the first create made instead, unchanged, provided it is userID's.
+// The two statements are deliberately separate (not one CTE): the lookup
+// must take a fresh snapshot to see a concurrent first create that the
+// insert waited for.
+func createOnce[T any](ctx context.Context, s *Store, table, columns string, scan func(pgx.Row) (T, error), key string, userID int64, insert string, args ...any) (T, error) {
+	var zero T
+	row, err := scan(s.pool.QueryRow(ctx, insert, args...))
+	if err == nil {
+		return row, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return zero, constraintErr(translate(err))
+	}
+	var owner int64
+	if err := s.pool.QueryRow(ctx, `SELECT user_id FROM `+table+` WHERE source_key = $1`, key).Scan(&owner); err != nil {
+		return zero, translate(err)
+	}
+	if owner != userID {
+		return zero, fmt.Errorf("key %q: %w", key, errKeyTaken)
+	}
+	row, err = scan(s.pool.QueryRow(ctx, `SELECT `+columns+` FROM `+table+` WHERE source_key = $1`, key))
+	if err != nil {
+		return zero, translate(err)
+	}
+	return row, nil
+}
+
+// softDelete marks a live row of userID deleted and returns it as it was.
+func softDelete[T any](ctx context.Context, s *Store, table, columns string, scan func(pgx.Row) (T, error), userID, id int64) (T, error) {
+	// updated_at is left alone: a restored row is exactly the row deleted.
+	row, err := scan(s.pool.QueryRow(ctx, `
+		UPDATE `+table+` SET deleted_at = now()
+		WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL
+		RETURNING `+columns, id, userID))
+	if err != nil {
+		var zero T
+		return zero, notFound(translate(err), strings.TrimSuffix(table, "s"), id)
+	}
+	return row, nil
+}
+
+// restore undeletes a row of userID. A row that exists and is not deleted
+// is already restored: nil, so undo can be retried.
+func restore(ctx context.Context, s *Store, table string, userID, id int64) error {
+	var found bool
+	err := s.pool.QueryRow(ctx, `
+		WITH restored AS (
+			UPDATE `+table+` SET deleted_at = NULL
+			WHERE id = $1 AND user_id = $2 AND deleted_at IS NOT NULL
+			RETURNING id
+		)
+		SELECT EXISTS (SELECT 1 FROM restored) OR EXISTS (SELECT 1 FROM `+table+` WHERE id = $1 AND user_id = $2)`,
+		id, userID).Scan(&found)
+	if err != nil {
+		return translate(err)
+	}
+	if !found {
+		return fmt.Errorf("%s %d: %w", strings.TrimSuffix(table, "s"), id, hearth.ErrNotFound)
+	}
+	return nil
+}
+
+// notFound turns "no row" into hearth.ErrNotFound naming what was
+// looked for; other errors pass through.
+func notFound(err error, what string, id int64) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("%s %d: %w", what, id, hearth.ErrNotFound)
+	}
+	return err
+}
+
+// constraintErr maps what the schema refuses onto the pipeline's
+// vocabulary. The Go validation runs first and should catch every bad
+// input; this is the safety net, and the answer for a user that does not
+// exist (a foreign key violation).
+func constraintErr(err error) error {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return err
+	}
+	switch pgErr.Code {
+	case "23503": // foreign_key_violation: the user is gone
+		return fmt.Errorf("%w (%s)", hearth.ErrNotFound, pgErr.ConstraintName)
+	case "23514", "23502", "22001": // check, not null, string too long
+		return fmt.Errorf("%w: %w", hearth.Invalidf("rejected by %s", pgErr.ConstraintName), err)
+	}
+	return err
+}
+
+// setIf copies *v into *dst when v is not nil (an update's optional field).
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// keyArg stores an empty idempotency key as NULL: no idempotency.
+func keyArg(key string) any {
+	if key == "" {
+		return nil
+	}
+	return key
+}
+
+// timeArg stores the zero time as NULL ("no due time", "not sent").
+func timeArg(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
+// utcOrZero reads a nullable timestamptz; instants are returned in UTC so
+// results do not depend on the server's or the host's zone.
+func utcOrZero(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// nilIfEmpty returns nil for an empty slice, so a row read back compares
+// equal to the value written with a nil slice.
+func nilIfEmpty[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// orEmpty returns an empty slice for nil, for NOT NULL array and jsonb
+// columns (pgx writes a nil slice as NULL).
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// where builds a WHERE clause with numbered parameters, so each Find sends
+// the planner only the conditions it uses (and the indexes can match).
+type where struct {
+	conds []string
+	args  []any
+}
+
+// arg adds a parameter and returns its placeholder.
+func (w *where) arg(v any) string {
+	w.args = append(w.args, v)
+	return "$" + strconv.Itoa(len(w.args))
+}
+
+func (w *where) add(cond string) { w.conds = append(w.conds, cond) }
+
+func (w *where) String() string { return strings.Join(w.conds, " AND ") }
+
+// maxWords bounds how many words of a query become conditions.
+const maxWords = 16
+
+// words returns a condition true when every word of q occurs, ignoring
+// case, in at least one of columns, or (fuzzy) is similar by trigrams to
+// a word of one of the fuzzy columns. Word by word, so that one word that
+// matches well cannot carry another that does not match at all.
+func (w *where) words(q string, columns, fuzzy []string) string {
+	fields := strings.Fields(q)
+	if len(fields) > maxWords {
+		fields = fields[:maxWords]
+	}
+	all := make([]string, 0, len(fields))
+	for _, word := range fields {
+		p := w.arg("%" + likeEscaper.Replace(word) + "%")
+		var either []string
+		for _, c := range columns {
+			either = append(either, c+" ILIKE "+p)
+		}
+		if len(fuzzy) > 0 {
+			p := w.arg(word)
+			for _, c := range fuzzy {
+				either = append(either, p+" <% "+c)
+			}
+		}
+		all = append(all, "("+strings.Join(either, " OR ")+")")
+	}
+	return "(" + strings.Join(all, " AND ") + ")"
+}
+
+// likeEscaper makes a word match literally inside a LIKE pattern (the
+// default escape character is the backslash).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
