@@ -13,6 +13,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/signal"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -110,36 +111,37 @@ func WaitForJobs(t testing.TB, client Subscriber, what string, cond func() bool)
 // replicas share a queue).
 func WaitForJobsOf(t testing.TB, clients []Subscriber, what string, cond func() bool) {
 	t.Helper()
-	events := make(chan struct{}, 1)
+	var woken signal.Signal
 	for _, c := range clients {
-		ch, cancel := c.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
+		events, cancel := c.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
 			river.EventKindJobSnoozed, river.EventKindJobCancelled)
-		defer cancel()
+		defer cancel() // closes events, which ends the forwarding below
 		go func() {
-			for range ch {
-				select {
-				case events <- struct{}{}:
-				default: // a wake-up is already pending
-				}
+			for range events {
+				woken.Notify()
 			}
 		}()
 	}
-	Wait(t, events, what, cond)
+	woken.Await(t, what, cond)
 }
 
 // Wait waits until cond holds, checking it now and again each time wake
-// receives, and fails the test after 20 seconds. wake is an event source
-// (job events, a live stream's wake-ups, a fake's calls), so Wait never
-// sleeps.
+// receives (a live stream's wake-ups, say), and fails the test after 20
+// seconds. It never sleeps.
 func Wait(t testing.TB, wake <-chan struct{}, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.NewTimer(20 * time.Second)
-	defer deadline.Stop()
-	for !cond() {
-		select {
-		case <-wake:
-		case <-deadline.C:
-			t.Fatalf("waited 20s in vain for %s", what)
+	var woken signal.Signal
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-wake:
+				woken.Notify()
+			case <-done:
+				return
+			}
 		}
-	}
+	}()
+	woken.Await(t, what, cond)
 }

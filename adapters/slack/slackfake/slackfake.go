@@ -8,12 +8,13 @@ package slackfake
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/hearthbot/hearth/internal/signal"
 	"github.com/slack-go/slack/slacktest"
 )
 
@@ -37,8 +38,8 @@ type Server struct {
 	fail  map[string]func(w http.ResponseWriter) // method → failing answer
 	tz    string
 	files map[string][]byte // path under /files/ → content
-	// changed is closed and replaced on every call, waking WaitCalls.
-	changed chan struct{}
+	// changed wakes WaitCalls on every call.
+	changed signal.Signal
 
 	socket *socket
 }
@@ -48,7 +49,7 @@ type Server struct {
 func NewServer(t testing.TB) *Server {
 	t.Helper()
 	f := &Server{calls: map[string][]Call{}, fail: map[string]func(http.ResponseWriter){}, tz: "Europe/Berlin",
-		files: map[string][]byte{}, socket: newSocket(), changed: make(chan struct{})}
+		files: map[string][]byte{}, socket: newSocket()}
 	f.srv = slacktest.NewTestServer(func(c slacktest.Customize) {
 		c.Handle("/auth.test", f.handle("auth.test", func(url.Values) any {
 			return map[string]any{"ok": true, "user_id": BotUserID, "bot_id": BotID, "team_id": "T1"}
@@ -100,8 +101,7 @@ func (f *Server) Fail(method string, answer func(w http.ResponseWriter)) {
 // record keeps a call; the caller holds f.mu.
 func (f *Server) record(method string, c Call) {
 	f.calls[method] = append(f.calls[method], c)
-	close(f.changed)
-	f.changed = make(chan struct{})
+	f.changed.Notify()
 }
 
 // WaitCalls waits until method has been called at least n times and
@@ -109,21 +109,12 @@ func (f *Server) record(method string, c Call) {
 // the fake receives, never on a timer.
 func (f *Server) WaitCalls(t testing.TB, method string, n int) []Call {
 	t.Helper()
-	deadline := time.NewTimer(20 * time.Second)
-	defer deadline.Stop()
-	for {
-		f.mu.Lock()
-		calls, changed := append([]Call(nil), f.calls[method]...), f.changed
-		f.mu.Unlock()
-		if len(calls) >= n {
-			return calls
-		}
-		select {
-		case <-changed:
-		case <-deadline.C:
-			t.Fatalf("slackfake: %d %s calls; waited 20s for %d", len(calls), method, n)
-		}
-	}
+	var calls []Call
+	f.changed.Await(t, fmt.Sprintf("%d %s calls", n, method), func() bool {
+		calls = f.Calls(method)
+		return len(calls) >= n
+	})
+	return calls
 }
 
 // Calls returns the requests made to method so far.

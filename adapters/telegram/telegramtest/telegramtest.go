@@ -8,6 +8,7 @@ package telegramtest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hearthbot/hearth/internal/signal"
 )
 
 // The fake bot's identity: the token it accepts and what getMe answers.
@@ -42,14 +45,14 @@ type Server struct {
 	updates []json.RawMessage
 	queued  chan struct{}
 	files   map[string][]byte // file id → content
-	// changed is closed and replaced on every call, waking WaitCalls.
-	changed chan struct{}
+	// changed wakes WaitCalls on every call.
+	changed signal.Signal
 }
 
 // NewServer starts a fake Bot API, closed when the test ends.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
-	f := &Server{fail: map[string]string{}, queued: make(chan struct{}, 1), files: map[string][]byte{}, changed: make(chan struct{})}
+	f := &Server{fail: map[string]string{}, queued: make(chan struct{}, 1), files: map[string][]byte{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	f.URL = f.srv.URL
 	t.Cleanup(f.srv.Close)
@@ -179,8 +182,7 @@ func (f *Server) Fail(method, answer string) {
 // record keeps a call; the caller holds f.mu.
 func (f *Server) record(c Call) {
 	f.calls = append(f.calls, c)
-	close(f.changed)
-	f.changed = make(chan struct{})
+	f.changed.Notify()
 }
 
 // WaitCalls waits until method has been called at least n times and
@@ -188,21 +190,12 @@ func (f *Server) record(c Call) {
 // the fake receives, never on a timer.
 func (f *Server) WaitCalls(t testing.TB, method string, n int) []Call {
 	t.Helper()
-	deadline := time.NewTimer(20 * time.Second)
-	defer deadline.Stop()
-	for {
-		f.mu.Lock()
-		calls, changed := f.callsLocked(method), f.changed
-		f.mu.Unlock()
-		if len(calls) >= n {
-			return calls
-		}
-		select {
-		case <-changed:
-		case <-deadline.C:
-			t.Fatalf("telegramtest: %d %s calls; waited 20s for %d", len(calls), method, n)
-		}
-	}
+	var calls []Call
+	f.changed.Await(t, fmt.Sprintf("%d %s calls", n, method), func() bool {
+		calls = f.Calls(method)
+		return len(calls) >= n
+	})
+	return calls
 }
 
 // Calls returns the requests made for method so far.
