@@ -30,7 +30,7 @@ type clincRow struct {
 // rows at the default threshold, configure it as for bot serve:
 //
 //	HEARTH_EVAL_LLM=openai OPENAI_BASE_URL=… OPENAI_API_KEY=… OPENAI_FAST_MODEL=… \
-//	  go test -run TestIntentRoutingCLINC -v ./pipeline/stages/
+//	  go test -run TestIntentRoutingCLINC -v ./pipeline/hybrid/
 func TestIntentRoutingCLINC(t *testing.T) {
 	dir := os.Getenv("HEARTH_EVAL")
 	if dir == "" {
