@@ -2,7 +2,7 @@
 // in the background: a River job, run periodically by the leader, embeds
 // what has no embedding from the configured model yet (new rows, edited
 // rows, rows embedded by an earlier model), in batches. Turns never embed
-// stored data inline; they only embed their query (stages.Recall).
+// stored data inline; they only embed their query (gather.Recall).
 package embedding
 
 import (
