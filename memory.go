@@ -12,23 +12,42 @@ const (
 	MemoryKnowledge MemoryCategory = "knowledge"
 )
 
-// Memory is a fact Hearth remembers for a user ("John's birthday is March
-// 15th"), about someone or something.
+// Memory is a fact Hearth remembers ("John's birthday is March 15th"),
+// about someone or something, over time: ValidFrom and ValidTo say when it
+// was true (zero: open-ended), and a correction ends the old fact's
+// validity and links its successor instead of overwriting it.
 type Memory struct {
-	ID        int64          `json:"id"`
-	UserID    int64          `json:"user_id"`
-	Content   string         `json:"content"`
-	About     string         `json:"about,omitempty"`
-	Category  MemoryCategory `json:"category"`
-	CreatedAt time.Time      `json:"created_at,omitzero"`
-	UpdatedAt time.Time      `json:"updated_at,omitzero"`
+	ID int64 `json:"id"`
+	// UserID is who told it, and its owner unless FamilyID is set.
+	UserID int64 `json:"user_id"`
+	// FamilyID is set when the fact belongs to the family as a whole:
+	// every current member sees it.
+	FamilyID int64          `json:"family_id,omitempty"`
+	Content  string         `json:"content"`
+	About    string         `json:"about,omitempty"`
+	Category MemoryCategory `json:"category"`
+	// Tier is how sensitive the fact is; zero when stored means
+	// TierPersonal.
+	Tier      Tier      `json:"tier,omitempty"`
+	ValidFrom time.Time `json:"valid_from,omitzero"`
+	ValidTo   time.Time `json:"valid_to,omitzero"`
+	// SupersededBy is the fact that corrected this one, if any.
+	SupersededBy int64     `json:"superseded_by,omitempty"`
+	CreatedAt    time.Time `json:"created_at,omitzero"`
+	UpdatedAt    time.Time `json:"updated_at,omitzero"`
 }
 
-// MemoryFilter selects a user's memories. Query is full-text search over
-// content and about; About matches the subject loosely.
+// MemoryFilter selects the memories a user may see: their own, their
+// family's, and other members' as their grants allow. Query is full-text
+// search over content and about; About matches the subject loosely.
 type MemoryFilter struct {
+	// UserID is the viewer.
 	UserID int64
 	Query  string
 	About  string
-	Limit  int
+	// AsOf, when set, asks what was true at that instant (corrected facts
+	// included, for the time they were held true); zero asks what is true
+	// now.
+	AsOf  time.Time
+	Limit int
 }

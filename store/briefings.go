@@ -87,7 +87,7 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 		d.Deadlines, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Task, error) { return scanTask(r) })
 		return err
 	})
-	b.Queue(`SELECT s.detail FROM schedules s JOIN memories m ON m.id = s.item_id AND m.deleted_at IS NULL
+	b.Queue(`SELECT s.detail FROM schedules s JOIN facts m ON m.id = s.item_id AND m.deleted_at IS NULL AND m.invalidated_at IS NULL
 		WHERE s.user_id = $1 AND s.kind = 'birthday' AND NOT s.muted AND s.detail ? 'month'`, userID).Query(func(rows pgx.Rows) error {
 		var err error
 		d.Birthdays, err = pgx.CollectRows(rows, pgx.RowTo[hearth.ScheduleDetail])
@@ -102,8 +102,9 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 			LIMIT 20
 		)
 		SELECT who.a, 'memory', x.content FROM who, LATERAL (
-			SELECT content FROM memories m
-			WHERE m.user_id = $1 AND m.deleted_at IS NULL AND (m.about ILIKE who.a OR m.about ILIKE split_part(who.a, ' ', 1))
+			SELECT content FROM facts m
+			WHERE fact_visible($1, m.user_id, m.family_id, m.tier, m.id) AND m.deleted_at IS NULL AND m.invalidated_at IS NULL
+			  AND (m.about ILIKE who.a OR m.about ILIKE split_part(who.a, ' ', 1))
 			ORDER BY m.created_at DESC LIMIT 3) x
 		UNION ALL
 		SELECT who.a, 'task', x.title FROM who, LATERAL (
@@ -163,7 +164,7 @@ func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz 
 			 FROM seed_users, (VALUES ('Send the report to Sam', interval '2 days', true),
 			                          ('Pay rent', interval '-1 day', true),
 			                          ('Call the plumber', interval '30 hours', false)) t(title, off, allday)`,
-			`INSERT INTO memories (user_id, content, about)
+			`INSERT INTO facts (user_id, content, about)
 			 SELECT id, 'Sam Lee prefers short meetings', 'Sam Lee' FROM seed_users
 			 UNION ALL
 			 SELECT id, 'Ana''s birthday is ' || to_char($1::timestamptz + interval '2 days', 'FMMonth FMDD'), 'Ana' FROM seed_users`,

@@ -28,7 +28,7 @@ const (
 // embedding from model, oldest first.
 func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]hearth.Embeddable, error) {
 	rows, err := s.pool.Query(ctx, `
-		(SELECT 'memory', id, user_id, `+memoryEmbedText+` FROM memories
+		(SELECT 'memory', id, user_id, `+memoryEmbedText+` FROM facts
 		 WHERE deleted_at IS NULL AND (embedding IS NULL OR embedding_model <> $1) ORDER BY id LIMIT $2)
 		UNION ALL
 		(SELECT 'note', id, user_id, `+noteEmbedText+` FROM notes
@@ -57,7 +57,7 @@ func (s *Store) SaveEmbedding(ctx context.Context, e hearth.Embeddable, model st
 	var q string
 	switch e.Kind {
 	case "memory":
-		q = `UPDATE memories SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND deleted_at IS NULL AND ` + memoryEmbedText + ` = $4`
+		q = `UPDATE facts SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND deleted_at IS NULL AND ` + memoryEmbedText + ` = $4`
 	case "note":
 		q = `UPDATE notes SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND deleted_at IS NULL AND ` + noteEmbedText + ` = $4`
 	default:
@@ -90,8 +90,9 @@ func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string,
 		if err := iterativeScan(ctx, tx); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+memoryColumns+` FROM memories
-		WHERE vector_dims(embedding) = %[1]d AND deleted_at IS NULL AND user_id = $1 AND embedding_model = $2
+		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+memoryColumns+` FROM facts
+		WHERE vector_dims(embedding) = %[1]d AND deleted_at IS NULL AND invalidated_at IS NULL
+			AND fact_visible($1, user_id, family_id, tier, id) AND embedding_model = $2
 			AND embedding::vector(%[1]d) <=> $3::vector(%[1]d) <= $5
 			AND ($6 = '' OR about ILIKE $7 OR about %% $6)
 		ORDER BY embedding::vector(%[1]d) <=> $3::vector(%[1]d) LIMIT $4`, d),

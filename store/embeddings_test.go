@@ -89,14 +89,23 @@ func TestEmbeddings(t *testing.T) {
 			}
 		}
 
-		// An edit clears the embedding (trigger), so it is embedded again.
-		if _, _, err := b.st.UpdateMemory(b.ctx, b.alice, alice1.ID, "likes rowing"); err != nil {
+		// A correction is a new fact, embedded in its turn.
+		_, corrected, err := b.st.UpdateMemory(b.ctx, b.alice, alice1.ID, "likes rowing")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := mine()[key{"memory", corrected.ID}]; !ok {
+			t.Fatal("a corrected memory must be embedded")
+		}
+		// An edit in place clears the embedding (trigger), so it is
+		// embedded again, and a stale read does not overwrite the new
+		// text's slot.
+		if _, err := b.st.Pool().Exec(b.ctx, `UPDATE facts SET content = 'likes sculling' WHERE id = $1`, alice1.ID); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := mine()[key{"memory", alice1.ID}]; !ok {
 			t.Fatal("an edited memory must be re-embedded")
 		}
-		// A stale read does not overwrite the new text's slot.
 		if ok, err := b.st.SaveEmbedding(b.ctx, todo[key{"memory", alice1.ID}], "m1", unit(1)); err != nil || ok {
 			t.Fatalf("stale save = %v, %v; want false", ok, err)
 		}

@@ -24,7 +24,7 @@ const (
 	scheduleGone = `CASE s.kind
 	           WHEN 'task' THEN t.id IS NULL OR t.deleted_at IS NOT NULL
 	           WHEN 'reminder' THEN r.id IS NULL OR r.cancelled_at IS NOT NULL
-	           WHEN 'birthday' THEN m.id IS NULL OR m.deleted_at IS NOT NULL
+	           WHEN 'birthday' THEN m.id IS NULL OR m.deleted_at IS NOT NULL OR m.invalidated_at IS NOT NULL
 	           WHEN 'snooze' THEN COALESCE(sn.deleted_at IS NOT NULL, false)
 	           ELSE false END`
 	scheduleDone = `COALESCE(t.status = 'done', sn.status = 'done', false)`
@@ -46,7 +46,7 @@ const scheduleSelect = `
 	LEFT JOIN schedule_settings st ON st.user_id = s.user_id
 	LEFT JOIN tasks t ON s.kind = 'task' AND t.id = s.item_id
 	LEFT JOIN reminders r ON s.kind = 'reminder' AND r.id = s.item_id
-	LEFT JOIN memories m ON s.kind = 'birthday' AND m.id = s.item_id
+	LEFT JOIN facts m ON s.kind = 'birthday' AND m.id = s.item_id
 	-- A snoozed task reminder ends with its task.
 	LEFT JOIN tasks sn ON s.kind = 'snooze' AND s.detail->>'of_kind' = 'task' AND sn.id = (s.detail->>'of_item')::bigint`
 
@@ -207,8 +207,8 @@ func (s *Store) syncBirthdays(ctx context.Context, since time.Time, batch int, p
 	last := int64(0)
 	for {
 		rows, err := s.pool.Query(ctx, `
-			SELECT id, user_id, content, about FROM memories
-			WHERE updated_at > $1 AND id > $2 AND deleted_at IS NULL
+			SELECT id, user_id, content, about FROM facts
+			WHERE updated_at > $1 AND id > $2 AND deleted_at IS NULL AND invalidated_at IS NULL
 			ORDER BY id LIMIT $3`, since, last, batch)
 		if err != nil {
 			return fmt.Errorf("store sync birthdays: %w", translate(err))

@@ -196,8 +196,9 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
-		_, _, err := x.Memories.UpdateMemory(ctx, uid, b.ID, b.Content)
-		return err
+		// The correction is taken back: the old fact is true again and
+		// its successor goes.
+		return x.Memories.RevertMemory(ctx, uid, b.ID)
 	case MemoryForget:
 		var b hearth.Memory
 		if err := json.Unmarshal(r.Before, &b); err != nil {

@@ -60,7 +60,10 @@ type Mail interface {
 // Memories is what Hearth remembers for a user.
 type Memories interface {
 	StoreMemory(ctx context.Context, key string, m hearth.Memory) (hearth.Memory, error)
+	// UpdateMemory corrects a memory: the old one stops being true and a
+	// new one replaces it; RevertMemory undoes that.
 	UpdateMemory(ctx context.Context, userID, id int64, content string) (before, after hearth.Memory, err error)
+	RevertMemory(ctx context.Context, userID, id int64) error
 	ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memory, error)
 	RestoreMemory(ctx context.Context, userID, id int64) error
 	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)

@@ -38,7 +38,7 @@ func TestMemories(t *testing.T) {
 			_, err := b.st.StoreMemory(b.ctx, "", m)
 			wantInvalid(t, err)
 		}
-		if n := count(t, b, "memories", b.alice); n != 1 {
+		if n := count(t, b, "facts", b.alice); n != 1 {
 			t.Fatalf("%d memories; want 1", n)
 		}
 	})
@@ -58,22 +58,39 @@ func TestMemories(t *testing.T) {
 		wantInvalid(t, err)
 		_, _, err = b.st.UpdateMemory(b.ctx, b.bob, m.ID, "Bob's parking")
 		wantNotFound(t, "update by another user", err)
-		_, err = b.st.ForgetMemory(b.ctx, b.bob, m.ID)
+		_, err = b.st.ForgetMemory(b.ctx, b.bob, after.ID)
 		wantNotFound(t, "forget by another user", err)
-		wantNotFound(t, "restore by another user", b.st.RestoreMemory(b.ctx, b.bob, m.ID))
+		wantNotFound(t, "restore by another user", b.st.RestoreMemory(b.ctx, b.bob, after.ID))
+		_, _, err = b.st.UpdateMemory(b.ctx, b.alice, m.ID, "Parking is on level 4")
+		wantNotFound(t, "correcting a corrected memory", err)
 
-		forgotten, err := b.st.ForgetMemory(b.ctx, b.alice, m.ID)
+		// The correction closed the old fact: it is what was true before.
+		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking", AsOf: m.CreatedAt}); len(got) != 1 || got[0].ID != m.ID || got[0].SupersededBy != after.ID || got[0].ValidTo.IsZero() {
+			t.Fatalf("as of before the correction: %+v; want the old fact, closed and linked", got)
+		}
+
+		forgotten, err := b.st.ForgetMemory(b.ctx, b.alice, after.ID)
 		if err != nil || !reflect.DeepEqual(forgotten, after) {
 			t.Fatalf("forget = %+v, %v; want %+v", forgotten, err, after)
 		}
 		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking"}); len(got) != 0 {
 			t.Fatalf("forgotten memory still found: %v", contents(got))
 		}
-		if err := b.st.RestoreMemory(b.ctx, b.alice, m.ID); err != nil {
+		if err := b.st.RestoreMemory(b.ctx, b.alice, after.ID); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking"}); len(got) != 1 || !reflect.DeepEqual(got[0], after) {
 			t.Fatalf("restored = %+v; want %+v", got, after)
+		}
+
+		// Undoing the correction makes the old fact true again, once.
+		for range 2 {
+			if err := b.st.RevertMemory(b.ctx, b.alice, m.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking"}); len(got) != 1 || got[0].Content != m.Content || got[0].SupersededBy != 0 {
+			t.Fatalf("after revert = %+v; want only the old fact", got)
 		}
 	})
 

@@ -1,0 +1,267 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth"
+)
+
+// Facts over time: what people told Hearth, owned by the teller or by
+// their family, each with a tier. Every read goes through the SQL function
+// fact_visible (migration 00014), so who sees what is decided by the query
+// itself (ARCHITECTURE.md, invariant 5). Writes are the owner's alone.
+
+const memoryColumns = `id, user_id, COALESCE(family_id, 0), content, about, category, tier, valid_from, valid_to,
+	COALESCE(superseded_by, 0), created_at, updated_at`
+
+func scanMemory(row pgx.Row) (hearth.Memory, error) {
+	var m hearth.Memory
+	var category string
+	var from, to *time.Time
+	err := row.Scan(&m.ID, &m.UserID, &m.FamilyID, &m.Content, &m.About, &category, &m.Tier, &from, &to,
+		&m.SupersededBy, &m.CreatedAt, &m.UpdatedAt)
+	m.Category = hearth.MemoryCategory(category)
+	m.ValidFrom, m.ValidTo = utcOrZero(from), utcOrZero(to)
+	m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
+	return m, err
+}
+
+// currentFact is the condition of a fact that is true now, as far as
+// Hearth knows: not forgotten, not corrected, not ended.
+const currentFact = `deleted_at IS NULL AND invalidated_at IS NULL AND (valid_to IS NULL OR valid_to > now())`
+
+// StoreMemory remembers m for m.UserID. An empty category is personal. A
+// second call with the same key returns the memory the first one stored
+// and changes nothing.
+func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (hearth.Memory, error) {
+	m.Content, m.About = strings.TrimSpace(m.Content), strings.TrimSpace(m.About)
+	if m.Category == "" {
+		m.Category = hearth.MemoryPersonal
+	}
+	if m.Tier == 0 {
+		m.Tier = hearth.TierPersonal
+	}
+	var err error
+	switch {
+	case !m.Tier.Valid():
+		err = hearth.Invalidf("a memory's tier is 1 to 4, not %d", m.Tier)
+	case !m.ValidFrom.IsZero() && !m.ValidTo.IsZero() && m.ValidTo.Before(m.ValidFrom):
+		err = hearth.Invalidf("a memory cannot stop being true before it starts")
+	case m.UserID <= 0:
+		err = hearth.Invalidf("a memory needs a user")
+	case m.Content == "":
+		err = hearth.Invalidf("there is nothing to remember")
+	case m.Category != hearth.MemoryPersonal && m.Category != hearth.MemoryWork && m.Category != hearth.MemoryKnowledge:
+		err = hearth.Invalidf("memory category must be %q, %q or %q, not %q",
+			hearth.MemoryPersonal, hearth.MemoryWork, hearth.MemoryKnowledge, m.Category)
+	}
+	if err != nil {
+		return hearth.Memory{}, fmt.Errorf("store store memory: %w", err)
+	}
+	// A family-owned fact must be the teller's own family's: the INSERT
+	// finds nothing to insert otherwise.
+	created, err := createOnce(ctx, s, "facts", memoryColumns, scanMemory, key, m.UserID, `
+		INSERT INTO facts (source_key, user_id, content, about, category, tier, family_id, valid_from, valid_to)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+		WHERE $7::bigint IS NULL OR EXISTS (SELECT 1 FROM family_members WHERE family_id = $7 AND user_id = $2)
+		ON CONFLICT (source_key) DO NOTHING
+		RETURNING `+memoryColumns,
+		keyArg(key), m.UserID, m.Content, m.About, string(m.Category), m.Tier, nullID(m.FamilyID), timeArg(m.ValidFrom), timeArg(m.ValidTo))
+	if err != nil {
+		return hearth.Memory{}, fmt.Errorf("store store memory: %w", err)
+	}
+	return created, nil
+}
+
+// UpdateMemory corrects what a memory says without overwriting it: the
+// old fact stops being true now (valid_to), is marked as learned wrong or
+// outdated now (invalidated_at) and points at a new fact that carries the
+// rest of its fields, so point-in-time questions still see the old value.
+// It returns the old fact (as it was) and the new one, written in one
+// transaction. Only the owner may correct a fact.
+func (s *Store) UpdateMemory(ctx context.Context, userID, id int64, content string) (before, after hearth.Memory, err error) {
+	content = strings.TrimSpace(content)
+	if content == "" {
+		return hearth.Memory{}, hearth.Memory{}, fmt.Errorf("store update memory %d: %w", id, hearth.Invalidf("there is nothing to remember"))
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		before, err = scanMemory(tx.QueryRow(ctx, `SELECT `+memoryColumns+` FROM facts
+			WHERE id = $1 AND user_id = $2 AND `+currentFact+` FOR UPDATE`, id, userID))
+		if err != nil {
+			return notFound(err, "memory", id)
+		}
+		if content == before.Content {
+			after = before
+			return nil
+		}
+		after, err = scanMemory(tx.QueryRow(ctx, `
+			INSERT INTO facts (user_id, family_id, content, about, category, tier, importance, tags, source, valid_from)
+			SELECT user_id, family_id, $2, about, category, tier, importance, tags, source, now()
+			FROM facts WHERE id = $1
+			RETURNING `+memoryColumns, id, content))
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `
+			UPDATE facts SET valid_to = now(), invalidated_at = now(), superseded_by = $2, updated_at = now()
+			WHERE id = $1`, id, after.ID)
+		return err
+	})
+	if err != nil {
+		return hearth.Memory{}, hearth.Memory{}, fmt.Errorf("store update memory %d: %w", id, err)
+	}
+	return before, after, nil
+}
+
+// RevertMemory undoes a correction: the fact id is true again, as it was,
+// and the fact that superseded it is deleted. Reverting a fact that is
+// current does nothing, so a retried undo succeeds.
+func (s *Store) RevertMemory(ctx context.Context, userID, id int64) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var next *int64
+		err := tx.QueryRow(ctx, `SELECT superseded_by FROM facts WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE`,
+			id, userID).Scan(&next)
+		if err != nil {
+			return notFound(err, "memory", id)
+		}
+		if next == nil {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE facts SET deleted_at = now(), updated_at = now() WHERE id = $1 AND user_id = $2`, *next, userID); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `
+			UPDATE facts SET valid_to = NULL, invalidated_at = NULL, superseded_by = NULL, updated_at = now()
+			WHERE id = $1`, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store revert memory %d: %w", id, err)
+	}
+	return nil
+}
+
+// ForgetMemory deletes a memory softly and returns it; RestoreMemory
+// undoes it.
+func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memory, error) {
+	m, err := softDelete(ctx, s, "facts", memoryColumns, scanMemory, userID, id)
+	if err != nil {
+		return hearth.Memory{}, fmt.Errorf("store forget memory %d: %w", id, err)
+	}
+	return m, nil
+}
+
+// RestoreMemory brings back a forgotten memory. Restoring a memory that is
+// not forgotten does nothing, so a retried undo succeeds.
+func (s *Store) RestoreMemory(ctx context.Context, userID, id int64) error {
+	if err := restore(ctx, s, "facts", userID, id); err != nil {
+		return fmt.Errorf("store restore memory %d: %w", id, err)
+	}
+	return nil
+}
+
+// FindMemories returns the memories f.UserID may see that match f, best
+// first: their own, their family's, and other members' as their grants
+// and shares allow (fact_visible, inside the query). Without AsOf only
+// current facts count; with it, those held true at that instant.
+//
+// Query is full-text search over content and about (websearch syntax:
+// "John birthday", "\"March 15\"", "-work"), without stemming, so names
+// match as written. A memory whose about is found, by trigram similarity,
+// inside the query also matches: "When is John's birthday?" finds what
+// Hearth knows about John even though no memory contains "when" (and a
+// memory about a subject the query names matches even when the query
+// excludes one of its words: "john -birthday" still finds memories about
+// John). About
+// matches the subject loosely ("john" finds "John"). Without either, the
+// newest come first. Limit defaults to DefaultLimit and is capped at
+// MaxLimit.
+func (s *Store) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error) {
+	if f.UserID <= 0 {
+		return nil, fmt.Errorf("store find memories: %w", hearth.Invalidf("a memory search needs a user"))
+	}
+	var w where
+	w.add("fact_visible(" + w.arg(f.UserID) + ", user_id, family_id, tier, id)")
+	if f.AsOf.IsZero() {
+		w.add(currentFact)
+	} else {
+		at := w.arg(f.AsOf)
+		w.add("deleted_at IS NULL AND (valid_from IS NULL OR valid_from <= " + at + ") AND (valid_to IS NULL OR valid_to > " + at + ")")
+	}
+	var rank []string
+	if q := strings.TrimSpace(f.Query); q != "" {
+		p := w.arg(q)
+		tsq := "websearch_to_tsquery('simple', " + p + ")"
+		// about <% query: about is similar to some run of words in the
+		// query. An empty about has no trigrams and never matches.
+		w.add("(search @@ " + tsq + " OR about <% " + p + ")")
+		rank = append(rank, "ts_rank(search, "+tsq+")", "word_similarity(about, "+p+")")
+	}
+	if a := strings.TrimSpace(f.About); a != "" {
+		p := w.arg(a)
+		w.add("(about ILIKE " + w.arg("%"+likeEscaper.Replace(a)+"%") + " OR about % " + p + ")")
+		rank = append(rank, "similarity(about, "+p+")")
+	}
+	order := "created_at DESC, id DESC"
+	if len(rank) > 0 {
+		order = "(" + strings.Join(rank, " + ") + ") DESC, " + order
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+memoryColumns+` FROM facts WHERE `+w.String()+`
+		ORDER BY `+order+`
+		LIMIT `+w.arg(limitOf(f.Limit)), w.args...)
+	if err != nil {
+		return nil, fmt.Errorf("store find memories: %w", translate(err))
+	}
+	memories, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Memory, error) { return scanMemory(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store find memories: %w", translate(err))
+	}
+	return memories, nil
+}
+
+// ShareMemory shows one of the owner's facts to one more viewer ("tell
+// Grandma too"), who must be in the owner's family. Sharing twice is
+// sharing once.
+func (s *Store) ShareMemory(ctx context.Context, ownerID, id, viewerID int64) error {
+	tag, err := s.pool.Exec(ctx, `
+		INSERT INTO fact_shares (fact_id, viewer_id)
+		SELECT f.id, $3 FROM facts f
+		JOIN family_members o ON o.user_id = f.user_id
+		JOIN family_members v ON v.family_id = o.family_id AND v.user_id = $3
+		WHERE f.id = $1 AND f.user_id = $2 AND f.deleted_at IS NULL AND $3 <> $2
+		ON CONFLICT DO NOTHING`, id, ownerID, viewerID)
+	if err != nil {
+		return fmt.Errorf("store share memory %d: %w", id, translate(err))
+	}
+	if tag.RowsAffected() == 0 {
+		var shared bool
+		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM fact_shares s JOIN facts f ON f.id = s.fact_id
+			WHERE s.fact_id = $1 AND s.viewer_id = $3 AND f.user_id = $2)`, id, ownerID, viewerID).Scan(&shared); err != nil {
+			return fmt.Errorf("store share memory %d: %w", id, translate(err))
+		}
+		if !shared {
+			return fmt.Errorf("store share memory %d: %w", id, hearth.ErrNotFound)
+		}
+	}
+	return nil
+}
+
+// GiveMemoryToFamily makes one of the owner's facts the family's ("share
+// this with the family"): every current member sees it, and it stays with
+// the family when the teller leaves.
+func (s *Store) GiveMemoryToFamily(ctx context.Context, ownerID, id int64) (hearth.Memory, error) {
+	m, err := scanMemory(s.pool.QueryRow(ctx, `
+		UPDATE facts SET family_id = (SELECT family_id FROM family_members WHERE user_id = $2), updated_at = now()
+		WHERE id = $1 AND user_id = $2 AND `+currentFact+`
+		  AND EXISTS (SELECT 1 FROM family_members WHERE user_id = $2)
+		RETURNING `+memoryColumns, id, ownerID))
+	if err != nil {
+		return hearth.Memory{}, fmt.Errorf("store give memory %d to the family: %w", id, notFound(translate(err), "memory", id))
+	}
+	return m, nil
+}
