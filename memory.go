@@ -48,6 +48,9 @@ type MemoryFilter struct {
 	// AsOf, when set, asks what was true at that instant (corrected facts
 	// included, for the time they were held true); zero asks what is true
 	// now.
-	AsOf  time.Time
-	Limit int
+	AsOf time.Time
+	// ToldBy, when set, keeps the facts that user told Hearth (their own,
+	// and those they gave to the family): "what do you remember about me?".
+	ToldBy int64
+	Limit  int
 }

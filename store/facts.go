@@ -187,6 +187,9 @@ func (s *Store) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hear
 	}
 	var w where
 	w.add("fact_visible(" + w.arg(f.UserID) + ", user_id, family_id, tier, id)")
+	if f.ToldBy > 0 {
+		w.add("user_id = " + w.arg(f.ToldBy))
+	}
 	if f.AsOf.IsZero() {
 		w.add(currentFact)
 	} else {

@@ -28,6 +28,7 @@ import (
 	"github.com/hearthbot/hearth/family"
 	"github.com/hearthbot/hearth/integrations/builtin"
 	"github.com/hearthbot/hearth/link"
+	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/embedding"
@@ -170,7 +171,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// comes before link, so a family code typed alone joins the family
 	// and any other code goes on to link.
 	a.Commands = &commands.Registry{Traces: st}
-	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st)}
+	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, runner.Commands()...)
 	if err := a.Commands.Register(cmds...); err != nil {

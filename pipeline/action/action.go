@@ -91,6 +91,8 @@ type (
 		Content  string                `json:"content" jsonschema:"the fact, as a sentence"`
 		About    string                `json:"about,omitempty" jsonschema:"whom or what it is about"`
 		Category hearth.MemoryCategory `json:"category"`
+		// Tier is how private the fact is; zero means personal.
+		Tier hearth.Tier `json:"tier,omitempty" jsonschema:"1 private (health, money), 2 personal (birthdays, preferences, contact details), 3 events and milestones, 4 basic (names, relations)"`
 	}
 	// MemoryUpdateArgs is the payload of memory.update.
 	MemoryUpdateArgs struct {

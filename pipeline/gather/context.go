@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -110,6 +111,13 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			f := hearth.MemoryFilter{UserID: uid, Query: keywords(text), Limit: 10}
 			if len(u.Slots.People) > 0 {
 				f.About = u.Slots.People[0]
+			}
+			if who, ok := memory.AskedAbout(text); ok {
+				// Everything about someone: no words to match, more of it.
+				f = hearth.MemoryFilter{UserID: uid, About: who, Limit: 50}
+				if who == "" {
+					f.ToldBy = uid
+				}
 			}
 			if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
 				return c, fmt.Errorf("context: memories: %w", err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -43,6 +44,7 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		About:    aboutOf(fact, in.Understanding.Slots.People),
 		Category: memoryCategory(fact),
 	}
+	args.Tier, _ = memory.Tier(fact)
 	a, err := action.New(action.MemoryStore, args)
 	if err != nil {
 		return plannedErr(p, err)

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestMemoryScenario: facts are told, kept with a tier, and seen across a
+// family only as the tiers, grants and shares allow, decided in SQL.
+func TestMemoryScenario(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/Berlin")
+	ben := newChatter(t, base, app, "Ben", "Europe/Berlin")
+
+	mustContain(t, ann.say("What do you remember about me?"), "haven't told me anything")
+	ann.say("Remember that Emma's school play is on April 2nd")
+	ann.say("Remember that Emma is allergic to peanuts")
+	about := ann.say("What do you remember about me?")
+	mustContain(t, about, "Here's what you've told me", "school play is on April 2nd", "allergic to peanuts", "you told me on")
+
+	invite := ann.say("Start a family")
+	code := regexp.MustCompile(`[A-Z2-9]{4}-[A-Z2-9]{4}`).FindString(invite.Text)
+	mustContain(t, ben.say("join family "+code), "welcome")
+
+	// The default grant shows events and milestones, not health.
+	emma := ben.say("What do you know about Emma?")
+	mustContain(t, emma, "school play")
+	if strings.Contains(emma.Text, "peanuts") {
+		t.Fatalf("Ben sees Ann's private fact: %q", emma.Text)
+	}
+	// Ann shares the allergy with Ben, and only with him.
+	ann.say("Remember that Emma is allergic to peanuts and cashews")
+	mustContain(t, ann.say("Ben should know"), "Ben can see", "peanuts and cashews")
+	mustContain(t, ben.say("What do you know about Emma?"), "school play", "peanuts and cashews")
+	// Ben's own facts stay his.
+	ben.say("Remember that Emma's shoe size is 31")
+	if r := ann.say("What do you know about Emma?"); strings.Contains(r.Text, "shoe size") {
+		t.Fatalf("Ann sees Ben's personal fact: %q", r.Text)
+	}
+	mustContain(t, ben.say("share this with the family"), "now belongs to")
+	mustContain(t, ann.say("What do you know about Emma?"), "shoe size is 31")
+}

@@ -1,0 +1,65 @@
+package memory
+
+import (
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// tierCues are the words that put a fact in a tier, most private first:
+// a fact that names a medicine and a birthday is private. A cue with a
+// space or an apostrophe is matched as written, one ending in * as the
+// start of a word, any other as a whole word.
+var tierCues = []struct {
+	tier hearth.Tier
+	cues []string
+}{
+	{hearth.TierPrivate, []string{
+		// health
+		"doctor", "hospital", "diagnosed", "diagnosis", "medication", "medicine", "prescription", "pills",
+		"allergic", "allergy", "allergies", "therapy", "therapist", "surgery", "pregnant", "blood pressure",
+		"diabetes", "asthma", "cancer", "depression", "anxiety", "dentist", "symptoms", "illness", "sick",
+		// money and secrets
+		"salary", "bank", "account number", "pin", "password", "debt", "loan", "mortgage", "credit card",
+		"tax", "taxes", "income", "savings", "paid me", "owe", "owes", "social security", "passport number",
+	}},
+	{hearth.TierPersonal, []string{
+		"birthday", "anniversary", "favourite", "favorite", "prefers", "prefer", "likes", "loves", "hates",
+		"dislikes", "phone", "number is", "email", "address", "lives at", "lives in", "grade", "grades",
+		"shoe size", "size", "vegetarian", "vegan", "diet", "hobby", "into",
+	}},
+	{hearth.TierEvents, []string{
+		"graduat*", "wedding", "married", "engaged", "born", "moved", "moving", "new job", "started at",
+		"promoted", "retired", "school play", "recital", "concert", "trip", "holiday", "vacation",
+		"closed on", "bought a house", "new house", "won", "passed", "competition", "match",
+	}},
+	{hearth.TierBasic, []string{
+		"is my", "'s name is", "name is", "are my", "is called", "works at", "colleague", "neighbour", "neighbor",
+	}},
+}
+
+// Tier classifies a new fact by its words. sure is false when no cue
+// decides it; the tier is then TierPersonal, the safe middle (family
+// members see it only through a grant of tier 2 or lower), and the caller
+// may ask.
+func Tier(fact string) (tier hearth.Tier, sure bool) {
+	lc := words.ASCIILower(fact)
+	for _, t := range tierCues {
+		for _, c := range t.cues {
+			var hit bool
+			switch {
+			case strings.HasSuffix(c, "*"):
+				hit = strings.Contains(" "+lc, " "+strings.TrimSuffix(c, "*"))
+			case strings.ContainsAny(c, " '"):
+				hit = strings.Contains(lc, c)
+			default:
+				hit = words.ContainsWord(lc, c)
+			}
+			if hit {
+				return t.tier, true
+			}
+		}
+	}
+	return hearth.TierPersonal, false
+}
