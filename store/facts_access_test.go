@@ -107,6 +107,13 @@ func TestFactPermissionMatrix(t *testing.T) {
 			}
 			return contents(ms)
 		},
+		"hybrid": func(v int64) []string {
+			ms, err := st.SearchMemories(ctx, v, "zebra Zed", "m", vec, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return contents(ms)
+		},
 		"briefing meeting prep": func(v int64) []string {
 			d, err := st.BriefingData(ctx, v, day, day.Add(24*time.Hour), day.Add(7*24*time.Hour))
 			if err != nil {

@@ -1,11 +1,14 @@
 package store_test
 
 import (
+	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/store/storetest"
+	"github.com/pgvector/pgvector-go"
 )
 
 func contents(ms []hearth.Memory) []string {
@@ -148,4 +151,51 @@ func TestMemories(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestSearchMemories(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	b := users(t, st)
+	put := func(content, about string, v []float32) hearth.Memory {
+		m, err := b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: content, About: about})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != nil {
+			if _, err := b.st.Pool().Exec(b.ctx, `UPDATE facts SET embedding = $2, embedding_model = 'm' WHERE id = $1`, m.ID, pgvector.NewVector(v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return m
+	}
+	both := put("The boiler was serviced in May", "boiler", unit(3))      // words and meaning
+	words := put("Boiler pressure should stay near 1.5 bar", "", unit(9)) // words only
+	meaning := put("The heating engineer is called Sam", "", unit(3))     // meaning only
+	put("Emma likes dinosaurs", "Emma", unit(20))                         // neither
+
+	got, err := b.st.SearchMemories(b.ctx, b.alice, "boiler", "m", unit(3), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(ms []hearth.Memory) []int64 {
+		var out []int64
+		for _, m := range ms {
+			out = append(out, m.ID)
+		}
+		return out
+	}
+	if len(got) < 3 || got[0].ID != both.ID || !slices.Contains(ids(got), words.ID) || !slices.Contains(ids(got), meaning.ID) {
+		t.Fatalf("search = %v; want the fact found both ways first, then the others", contents(got))
+	}
+	// Words alone, and a vector alone, still search.
+	if got, err := b.st.SearchMemories(b.ctx, b.alice, "dinosaurs", "m", nil, 10); err != nil || len(got) != 1 {
+		t.Fatalf("words only = %v, %v", contents(got), err)
+	}
+	if got, err := b.st.SearchMemories(b.ctx, b.bob, "boiler", "m", unit(3), 10); err != nil || len(got) != 0 {
+		t.Fatalf("another user's search = %v, %v; want nothing", contents(got), err)
+	}
+	if _, err := b.st.SearchMemories(b.ctx, b.alice, "", "m", nil, 10); !errors.Is(err, hearth.ErrInvalid) {
+		t.Fatalf("empty search: %v", err)
+	}
 }
