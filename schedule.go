@@ -133,3 +133,10 @@ type Briefing struct {
 	// (see FamilyEvents), grouped by member.
 	Family []FamilyEvent
 }
+
+// BirthdaySchedule is the yearly schedule a birthday or anniversary fact
+// makes.
+type BirthdaySchedule struct {
+	UserID, FactID int64
+	Detail         ScheduleDetail
+}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -16,12 +17,15 @@ import (
 // rather than truncated, so nothing is silently lost.
 const MaxTextBytes = 64 << 10
 
-// EventStore persists inbound events. AcceptInbound stores the event (and
-// its user, identity and conversation when new) and calls enqueue inside
-// the same transaction; a duplicate returns a Receipt with Duplicate set
-// and stores nothing.
+// EventStore persists inbound events in a transaction the Inbox owns.
+// AcceptInboundTx stores the event (and its user, identity and
+// conversation when new); a duplicate returns a Receipt with Duplicate set
+// and writes nothing; a race with another first contact is
+// hearth.ErrConflict, worth a retry.
 type EventStore interface {
-	AcceptInbound(ctx context.Context, in hearth.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error) (hearth.Receipt, error)
+	Begin(ctx context.Context) (pgx.Tx, error)
+	AcceptInboundTx(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, error)
+	Commit(ctx context.Context, tx pgx.Tx) error
 }
 
 // Inbox is the front door of the durable path: an event it accepts has
@@ -45,18 +49,37 @@ func (b *Inbox) Accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, 
 	if err := validateInbound(in); err != nil {
 		return hearth.Receipt{}, err
 	}
-	r, err := b.store.AcceptInbound(ctx, in, func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error {
-		_, err := b.river.InsertTx(ctx, tx, TurnArgs{ConversationID: r.ConversationID, EventID: r.EventID}, nil)
-		if err != nil {
-			return fmt.Errorf("enqueue turn: %w", err)
+	var r hearth.Receipt
+	var err error
+	for range 3 { // a first contact racing another finds it on the next try
+		if r, err = b.accept(ctx, in); !errors.Is(err, hearth.ErrConflict) {
+			break
 		}
-		return nil
-	})
+	}
 	if err != nil {
 		return hearth.Receipt{}, fmt.Errorf("accept %s event: %w", in.Channel, err)
 	}
 	b.metric.accepted(in.Channel, r.Duplicate)
 	return r, nil
+}
+
+// accept is ingress's unit of work: the event (with its user, identity
+// and conversation when new) and its turn job commit together, or not at
+// all. A duplicate commits nothing.
+func (b *Inbox) accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error) {
+	tx, err := b.store.Begin(ctx)
+	if err != nil {
+		return hearth.Receipt{}, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	r, err := b.store.AcceptInboundTx(ctx, tx, in)
+	if err != nil || r.Duplicate {
+		return r, err
+	}
+	if _, err := b.river.InsertTx(ctx, tx, TurnArgs{ConversationID: r.ConversationID, EventID: r.EventID}, nil); err != nil {
+		return hearth.Receipt{}, fmt.Errorf("enqueue turn: %w", err)
+	}
+	return r, b.store.Commit(ctx, tx)
 }
 
 // validateInbound refuses an event that can never be accepted as it is.

@@ -20,13 +20,30 @@ import (
 // from turns and deliveries so a burst of briefings cannot delay answers.
 const QueueScheduler = "scheduler"
 
-// Store is what the scheduler needs from storage.
+// Store is what the scheduler needs from storage: syncing schedules with
+// what changed, planning due occurrences, and firing them. Transactions
+// are the scheduler's: it begins one, passes it to the writes that must
+// commit together with River's InsertTx, and commits.
 type Store interface {
-	SyncSchedules(ctx context.Context, batch int, parse func(hearth.ChangedMemory) (hearth.ScheduleDetail, bool), next func(hearth.Schedule) time.Time) (int, error)
-	PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []hearth.Schedule) ([]hearth.ScheduleNext, error)) (int, error)
+	SyncStore
+	Begin(ctx context.Context) (pgx.Tx, error)
+	Commit(ctx context.Context, tx pgx.Tx) error
+	DueSchedulesTx(ctx context.Context, tx pgx.Tx, until time.Time, batch int) ([]hearth.Schedule, error)
+	SetNextAtTx(ctx context.Context, tx pgx.Tx, next []hearth.ScheduleNext) error
 	Schedule(ctx context.Context, id int64) (hearth.Schedule, error)
-	DeliverScheduled(ctx context.Context, userID int64, key string, out hearth.Outbound, visible func(hearth.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error)
+	StoreScheduledTx(ctx context.Context, tx pgx.Tx, userID int64, key string, out hearth.Outbound) (id, conv int64, ch hearth.Channel, stored bool, err error)
+	MarkVisibleTx(ctx context.Context, tx pgx.Tx, conv int64, ids []int64) error
 	BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (hearth.Briefing, error)
+}
+
+// SyncStore is how the planner finds what changed since it last looked.
+type SyncStore interface {
+	BeginScheduleSync(ctx context.Context) (since, until time.Time, err error)
+	ChangedFacts(ctx context.Context, since time.Time, after int64, batch int) ([]hearth.ChangedMemory, error)
+	SetBirthdays(ctx context.Context, birthdays []hearth.BirthdaySchedule, gone []int64) error
+	ChangedSchedules(ctx context.Context, since time.Time, after int64, batch int) ([]hearth.Schedule, error)
+	SetNextAt(ctx context.Context, next []hearth.ScheduleNext) error
+	EndScheduleSync(ctx context.Context, until time.Time) error
 }
 
 // Config configures a Scheduler.
@@ -178,24 +195,14 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 	now := s.cfg.Now()
 	began := time.Now() // durations are measured, not scheduled: the real clock
 	margin := max(2*s.cfg.Interval, time.Minute)
-	n, err := s.cfg.Store.SyncSchedules(ctx, s.cfg.Batch, ParseBirthday, func(sc hearth.Schedule) time.Time {
-		// From when the change happened (a margin allows for clock skew
-		// with the database), and after the last occurrence planned, so
-		// nothing is planned twice. A task written before an outage is
-		// thus caught up after it, late or skipped by the grace window.
-		after := sc.PlannedUntil
-		if c := sc.Changed.Add(-margin); c.After(after) {
-			after = c
-		}
-		return s.zones.Next(sc, after)
-	})
+	n, err := s.sync(ctx, margin)
 	st.Synced, st.SyncTook = n, time.Since(began)
 	if err != nil {
 		return st, fmt.Errorf("scheduler sync: %w", err)
 	}
 	began = time.Now()
 	until := now.Add(s.cfg.Horizon)
-	n, err = s.cfg.Store.PlanDue(ctx, until, s.cfg.Batch, func(ctx context.Context, tx pgx.Tx, due []hearth.Schedule) ([]hearth.ScheduleNext, error) {
+	n, err = s.planDue(ctx, client, until, func(due []hearth.Schedule) ([]river.InsertManyParams, []hearth.ScheduleNext) {
 		params := make([]river.InsertManyParams, 0, len(due))
 		next := make([]hearth.ScheduleNext, 0, len(due))
 		for _, sc := range due {
@@ -228,13 +235,8 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 			}
 			next = append(next, hearth.ScheduleNext{ID: sc.ID, At: following, Planned: at})
 		}
-		if len(params) > 0 {
-			if _, err := client.InsertManyTx(ctx, tx, params); err != nil {
-				return nil, fmt.Errorf("enqueue occurrences: %w", err)
-			}
-		}
 		st.Jobs += len(params)
-		return next, nil
+		return params, next
 	})
 	st.Planned, st.EnqueueTook = n, time.Since(began)
 	if err != nil {
@@ -294,14 +296,7 @@ func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
 	if late > lateNote {
 		out.Text = fmt.Sprintf("(A little late: this was for %s, while I was offline.)\n\n", at.In(loc).Format("3:04 PM")) + out.Text
 	}
-	stored, err := s.cfg.Store.DeliverScheduled(ctx, sc.UserID, key, out, s.cfg.Visible, func(ctx context.Context, tx pgx.Tx, id int64) error {
-		client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
-		if err != nil {
-			return err
-		}
-		_, err = client.InsertTx(ctx, tx, pipeline.DeliverArgs{MessageID: id}, nil)
-		return err
-	})
+	stored, err := s.deliver(ctx, sc.UserID, key, out)
 	if err != nil {
 		return err
 	}
@@ -311,3 +306,137 @@ func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
 
 // lateNote is how late an occurrence must be to say so.
 const lateNote = 5 * time.Minute
+
+// sync brings the schedules up to date with what changed since the last
+// sync: birthday facts (re)read, and the next occurrence of every schedule
+// whose item, user or settings changed recomputed. It returns how many
+// schedules it recomputed.
+func (s *Scheduler) sync(ctx context.Context, margin time.Duration) (int, error) {
+	st := s.cfg.Store
+	since, until, err := st.BeginScheduleSync(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for after := int64(0); ; {
+		facts, err := st.ChangedFacts(ctx, since, after, s.cfg.Batch)
+		if err != nil || len(facts) == 0 {
+			if err != nil {
+				return 0, err
+			}
+			break
+		}
+		var birthdays []hearth.BirthdaySchedule
+		var gone []int64
+		for _, f := range facts {
+			if d, ok := ParseBirthday(f); ok {
+				birthdays = append(birthdays, hearth.BirthdaySchedule{UserID: f.UserID, FactID: f.ID, Detail: d})
+			} else {
+				gone = append(gone, f.ID)
+			}
+		}
+		if err := st.SetBirthdays(ctx, birthdays, gone); err != nil {
+			return 0, err
+		}
+		after = facts[len(facts)-1].ID
+		if len(facts) < s.cfg.Batch {
+			break
+		}
+	}
+	n := 0
+	for after := int64(0); ; {
+		scs, err := st.ChangedSchedules(ctx, since, after, s.cfg.Batch)
+		if err != nil || len(scs) == 0 {
+			if err != nil {
+				return n, err
+			}
+			break
+		}
+		next := make([]hearth.ScheduleNext, len(scs))
+		for i, sc := range scs {
+			// From when the change happened (a margin allows for clock skew
+			// with the database), and after the last occurrence planned, so
+			// nothing is planned twice. A task written before an outage is
+			// thus caught up after it, late or skipped by the grace window.
+			from := sc.PlannedUntil
+			if c := sc.Changed.Add(-margin); c.After(from) {
+				from = c
+			}
+			next[i] = hearth.ScheduleNext{ID: sc.ID, At: s.zones.Next(sc, from)}
+		}
+		if err := st.SetNextAt(ctx, next); err != nil {
+			return n, err
+		}
+		n += len(scs)
+		after = scs[len(scs)-1].ID
+		if len(scs) < s.cfg.Batch {
+			break
+		}
+	}
+	return n, st.EndScheduleSync(ctx, until)
+}
+
+// planDue enqueues due occurrences batch by batch. Each batch is one unit
+// of work: the due rows locked, their fire jobs inserted, the rows moved
+// on, committed together, so an occurrence is planned exactly once across
+// replicas. plan decides each batch's jobs and next occurrences.
+func (s *Scheduler) planDue(ctx context.Context, client *river.Client[pgx.Tx], until time.Time, plan func([]hearth.Schedule) ([]river.InsertManyParams, []hearth.ScheduleNext)) (int, error) {
+	n := 0
+	for {
+		got, err := s.planBatch(ctx, client, until, plan)
+		n += got
+		if err != nil || got < s.cfg.Batch {
+			return n, err
+		}
+	}
+}
+
+func (s *Scheduler) planBatch(ctx context.Context, client *river.Client[pgx.Tx], until time.Time, plan func([]hearth.Schedule) ([]river.InsertManyParams, []hearth.ScheduleNext)) (int, error) {
+	st := s.cfg.Store
+	tx, err := st.Begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	due, err := st.DueSchedulesTx(ctx, tx, until, s.cfg.Batch)
+	if err != nil || len(due) == 0 {
+		return 0, err
+	}
+	params, next := plan(due)
+	if len(params) > 0 {
+		if _, err := client.InsertManyTx(ctx, tx, params); err != nil {
+			return 0, fmt.Errorf("enqueue occurrences: %w", err)
+		}
+	}
+	if err := st.SetNextAtTx(ctx, tx, next); err != nil {
+		return 0, err
+	}
+	return len(due), st.Commit(ctx, tx)
+}
+
+// deliver stores a fired occurrence's message once (keyed key) in the
+// user's chat and, in the same transaction, shows it in the web chat's
+// transcript or enqueues its delivery to the platform.
+func (s *Scheduler) deliver(ctx context.Context, userID int64, key string, out hearth.Outbound) (bool, error) {
+	st := s.cfg.Store
+	tx, err := st.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	id, conv, ch, stored, err := st.StoreScheduledTx(ctx, tx, userID, key, out)
+	if err != nil || !stored {
+		return false, err
+	}
+	if s.cfg.Visible != nil && s.cfg.Visible(ch) {
+		err = st.MarkVisibleTx(ctx, tx, conv, []int64{id})
+	} else {
+		var client *river.Client[pgx.Tx]
+		if client, err = river.ClientFromContextSafely[pgx.Tx](ctx); err == nil {
+			_, err = client.InsertTx(ctx, tx, pipeline.DeliverArgs{MessageID: id}, nil)
+		}
+	}
+	if err != nil {
+		return false, fmt.Errorf("deliver %s: %w", key, err)
+	}
+	return true, st.Commit(ctx, tx)
+}

@@ -175,50 +175,35 @@ func scanApproval(row pgx.Row) (action.Approval, error) {
 	return a, err
 }
 
-// DecideApproval approves or rejects a pending approval for userID with one
-// conditional UPDATE, so of several clicks exactly one wins. An approval
-// also makes its action runnable and calls enqueue (for the backstop job)
-// in the same transaction. Refusals are action.ErrNotYours,
-// action.ErrAlreadyDecided (with the approval as it stands) or
-// action.ErrExpired; a missing approval is hearth.ErrNotFound.
-func (s *Store) DecideApproval(ctx context.Context, approvalID, userID int64, approve bool, enqueue func(ctx context.Context, tx pgx.Tx, actionID int64) error) (action.Approval, error) {
-	var ap action.Approval
+// DecideApprovalTx approves or rejects, in tx, a pending approval for
+// userID with one conditional UPDATE, so of several clicks exactly one
+// wins, and makes an approved action runnable. The caller enqueues the
+// action's backstop job in the same transaction and commits. Refusals are
+// action.ErrNotYours, action.ErrAlreadyDecided (with the approval as it
+// stands) or action.ErrExpired; a missing approval is hearth.ErrNotFound;
+// after a refusal the caller rolls back.
+func (s *Store) DecideApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, userID int64, approve bool) (action.Approval, error) {
 	state, actionState := action.ApprovalRejected, action.StateRejected
 	if approve {
 		state, actionState = action.ApprovalApproved, action.StatePlanned
 	}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		ap, err = scanApproval(tx.QueryRow(ctx, `
-			UPDATE approvals SET state = $3, decided_at = now()
-			WHERE id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()
-			RETURNING `+approvalColumns, approvalID, userID, state))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errNotDecided
-		}
-		if err != nil {
-			return err
-		}
-		if err := tx.QueryRow(ctx, `
-			UPDATE actions SET state = $2 WHERE id = $1 AND state = 'awaiting_approval' RETURNING kind`,
-			ap.ActionID, actionState).Scan(&ap.Action.Kind); err != nil {
-			return fmt.Errorf("release action: %w", err)
-		}
-		if approve {
-			return enqueue(ctx, tx, ap.ActionID)
-		}
-		return nil
-	})
-	if errors.Is(err, errNotDecided) {
+	ap, err := scanApproval(tx.QueryRow(ctx, `
+		UPDATE approvals SET state = $3, decided_at = now()
+		WHERE id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()
+		RETURNING `+approvalColumns, approvalID, userID, state))
+	if errors.Is(err, pgx.ErrNoRows) {
 		return s.whyNotDecided(ctx, approvalID, userID)
 	}
 	if err != nil {
-		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, err)
+		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, translate(err))
+	}
+	if err := tx.QueryRow(ctx, `
+		UPDATE actions SET state = $2 WHERE id = $1 AND state = 'awaiting_approval' RETURNING kind`,
+		ap.ActionID, actionState).Scan(&ap.Action.Kind); err != nil {
+		return ap, fmt.Errorf("store decide approval %d: release action: %w", approvalID, translate(err))
 	}
 	return ap, nil
 }
-
-var errNotDecided = errors.New("approval not decided")
 
 func (s *Store) whyNotDecided(ctx context.Context, approvalID, userID int64) (action.Approval, error) {
 	ap, err := scanApproval(s.pool.QueryRow(ctx, `

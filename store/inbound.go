@@ -17,82 +17,92 @@ import (
 // live views on any replica can refresh.
 const NotifyChannel = "hearth_messages"
 
-// AcceptInbound stores an inbound event, its transcript line, and (when
-// new) its user, identity and conversation, and calls enqueue, all in one
-// transaction. A duplicate (same channel and external id) rolls back and
-// returns the first event's receipt with Duplicate set.
-func (s *Store) AcceptInbound(ctx context.Context, in hearth.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error) (hearth.Receipt, error) {
+// AcceptInboundTx stores an inbound event in tx: the event, its
+// transcript line, and (when new) its user, identity and conversation.
+// The caller owns tx, so the turn job it enqueues commits with the event.
+// A duplicate (same channel and external id) writes nothing and returns
+// the first event's receipt with Duplicate set; the caller rolls back. A
+// first contact racing another for the same identity is hearth.ErrConflict:
+// the caller retries in a new transaction, which finds the identity.
+func (s *Store) AcceptInboundTx(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, error) {
+	r, err := acceptInbound(ctx, tx, in)
+	if errors.Is(err, errIdentityRace) {
+		err = hearth.ErrConflict
+	}
+	if err != nil {
+		return hearth.Receipt{}, fmt.Errorf("store accept: %w", translate(err))
+	}
+	return r, nil
+}
+
+// Commit commits a transaction the caller owns, with the store's error
+// translation (an unreachable database is hearth.ErrUnavailable).
+func (s *Store) Commit(ctx context.Context, tx pgx.Tx) error {
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("store commit: %w", translate(err))
+	}
+	return nil
+}
+
+func acceptInbound(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, error) {
 	switch in.Kind {
 	case hearth.KindMessage:
-		r, known, err := s.acceptKnownMessage(ctx, in, enqueue)
+		r, known, err := acceptKnownMessage(ctx, tx, in)
 		if known || err != nil {
 			return r, err
 		}
 	case hearth.KindButton:
 		// A repeated click is acknowledged as the duplicate it is, even
 		// when the prompt has been answered since.
-		if r, err := s.existingReceipt(ctx, in); err == nil {
+		if r, err := existingReceipt(ctx, tx, in); err == nil {
 			return r, nil
 		} else if !errors.Is(err, pgx.ErrNoRows) {
-			return hearth.Receipt{}, fmt.Errorf("store accept: %w", err)
+			return hearth.Receipt{}, err
 		}
 	}
-	return s.acceptGeneral(ctx, in, enqueue)
+	return acceptGeneral(ctx, tx, in)
 }
 
 // acceptKnownMessage is the common case, a message from a user Hearth
 // already knows, in one statement: ingress is bound by round trips to the
 // database, and this halves them. known is false when the sender or the
 // conversation is new; nothing was written then.
-func (s *Store) acceptKnownMessage(ctx context.Context, in hearth.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error) (hearth.Receipt, bool, error) {
-	var r hearth.Receipt
-	known := false
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		var conv, user, event, message *int64
-		err := tx.QueryRow(ctx, `
-			WITH c AS (
-				SELECT c.id AS conversation_id, c.user_id
-				FROM identities i
-				JOIN conversations c ON c.channel = i.channel AND c.external_id = $3 AND c.user_id = i.user_id
-				WHERE i.channel = $1 AND i.external_id = $2
-			), zone AS (
-				UPDATE users SET timezone = $4, updated_at = now()
-				FROM c WHERE users.id = c.user_id AND $4 <> '' AND users.timezone IS DISTINCT FROM $4
-				RETURNING users.id
-			), e AS (
-				INSERT INTO inbound_events (channel, external_id, conversation_id, user_id, kind, text, payload)
-				SELECT $1, $5, c.conversation_id, c.user_id, 'message', $6, $7 FROM c
-				ON CONFLICT (channel, external_id) DO NOTHING
-				RETURNING id, conversation_id
-			), m AS (
-				INSERT INTO messages (conversation_id, sender, inbound_event_id, text, seq, delivered_at)
-				SELECT conversation_id, 'user', id, $6, nextval('message_seq'), now() FROM e
-				RETURNING id
-			)
-			SELECT (SELECT conversation_id FROM c), (SELECT user_id FROM c), (SELECT id FROM e), (SELECT id FROM m)`,
-			in.Channel, in.UserKey, in.ConversationKey, in.Timezone, in.ExternalID, in.Text, payloadOf(in)).
-			Scan(&conv, &user, &event, &message)
-		if err != nil {
-			return fmt.Errorf("insert event: %w", err)
-		}
-		if conv == nil {
-			return nil // a new user or conversation: the general path creates them
-		}
-		known = true
-		if event == nil {
-			return errDuplicate
-		}
-		r = hearth.Receipt{ConversationID: *conv, UserID: *user, EventID: *event, MessageID: *message}
-		return enqueue(ctx, tx, r)
-	})
-	if errors.Is(err, errDuplicate) {
-		r, err = s.existingReceipt(ctx, in)
+func acceptKnownMessage(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, bool, error) {
+	var conv, user, event, message *int64
+	err := tx.QueryRow(ctx, `
+		WITH c AS (
+			SELECT c.id AS conversation_id, c.user_id
+			FROM identities i
+			JOIN conversations c ON c.channel = i.channel AND c.external_id = $3 AND c.user_id = i.user_id
+			WHERE i.channel = $1 AND i.external_id = $2
+		), zone AS (
+			UPDATE users SET timezone = $4, updated_at = now()
+			FROM c WHERE users.id = c.user_id AND $4 <> '' AND users.timezone IS DISTINCT FROM $4
+			RETURNING users.id
+		), e AS (
+			INSERT INTO inbound_events (channel, external_id, conversation_id, user_id, kind, text, payload)
+			SELECT $1, $5, c.conversation_id, c.user_id, 'message', $6, $7 FROM c
+			ON CONFLICT (channel, external_id) DO NOTHING
+			RETURNING id, conversation_id
+		), m AS (
+			INSERT INTO messages (conversation_id, sender, inbound_event_id, text, seq, delivered_at)
+			SELECT conversation_id, 'user', id, $6, nextval('message_seq'), now() FROM e
+			RETURNING id
+		)
+		SELECT (SELECT conversation_id FROM c), (SELECT user_id FROM c), (SELECT id FROM e), (SELECT id FROM m)`,
+		in.Channel, in.UserKey, in.ConversationKey, in.Timezone, in.ExternalID, in.Text, payloadOf(in)).
+		Scan(&conv, &user, &event, &message)
+	if err != nil {
+		return hearth.Receipt{}, true, fmt.Errorf("insert event: %w", err)
+	}
+	if conv == nil {
+		return hearth.Receipt{}, false, nil // a new user or conversation: the general path creates them
+	}
+	if event == nil {
+		r, err := existingReceipt(ctx, tx, in)
 		return r, true, err
 	}
-	if err != nil {
-		return hearth.Receipt{}, true, fmt.Errorf("store accept: %w", err)
-	}
-	return r, known, nil
+	return hearth.Receipt{ConversationID: *conv, UserID: *user, EventID: *event, MessageID: *message}, true, nil
 }
 
 func payloadOf(in hearth.Inbound) json.RawMessage {
@@ -104,74 +114,62 @@ func payloadOf(in hearth.Inbound) json.RawMessage {
 
 // acceptGeneral creates whatever is missing (user, identity,
 // conversation) and checks button clicks against the offered buttons.
-func (s *Store) acceptGeneral(ctx context.Context, in hearth.Inbound, enqueue func(ctx context.Context, tx pgx.Tx, r hearth.Receipt) error) (hearth.Receipt, error) {
+func acceptGeneral(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, error) {
 	var r hearth.Receipt
-	err := retryRace(func() error {
-		r = hearth.Receipt{}
-		return s.inTx(ctx, func(tx pgx.Tx) error {
-			c, err := upsertContact(ctx, tx, in.Channel, in.UserKey, in.UserName, in.ConversationKey, in.Timezone)
-			if err != nil {
-				return err
-			}
-			r.ConversationID, r.UserID = c.ConversationID, c.User.ID
-			var messageID *int64
-			if in.Kind == hearth.KindButton {
-				if err := checkButton(ctx, tx, c.ConversationID, in.MessageID, in.ButtonID); err != nil {
-					return err
-				}
-				messageID = &in.MessageID
-			}
-			err = tx.QueryRow(ctx, `
-				INSERT INTO inbound_events (channel, external_id, conversation_id, user_id, kind, text, message_id, button_id, payload)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-				ON CONFLICT (channel, external_id) DO NOTHING
-				RETURNING id`,
-				in.Channel, in.ExternalID, c.ConversationID, c.User.ID, in.Kind, in.Text, messageID, in.ButtonID, payloadOf(in)).
-				Scan(&r.EventID)
-			if errors.Is(err, pgx.ErrNoRows) {
-				r.Duplicate = true
-				return errDuplicate
-			}
-			if err != nil {
-				return fmt.Errorf("insert event: %w", err)
-			}
-			if in.Kind == hearth.KindVoice {
-				if err := insertVoiceNote(ctx, tx, r.EventID, in.Audio); err != nil {
-					return err
-				}
-			}
-			if in.Kind == hearth.KindMessage || in.Kind == hearth.KindVoice || in.Kind == hearth.KindCommand {
-				// No NOTIFY here: Postgres serialises the commits of notifying
-				// transactions, which halves ingress throughput. Live views
-				// see the user's line with the bot's reply (which notifies),
-				// and the sender's own page shows it at once.
-				err = tx.QueryRow(ctx, `
-					INSERT INTO messages (conversation_id, sender, inbound_event_id, text, seq, delivered_at)
-					VALUES ($1, 'user', $2, $3, nextval('message_seq'), now())
-					RETURNING id`,
-					c.ConversationID, r.EventID, transcriptLine(in)).Scan(&r.MessageID)
-				if err != nil {
-					return fmt.Errorf("insert message: %w", err)
-				}
-			}
-			return enqueue(ctx, tx, r)
-		})
-	})
-	if errors.Is(err, errDuplicate) {
-		return s.existingReceipt(ctx, in)
+	c, err := upsertContact(ctx, tx, in.Channel, in.UserKey, in.UserName, in.ConversationKey, in.Timezone)
+	if err != nil {
+		return r, err
+	}
+	r.ConversationID, r.UserID = c.ConversationID, c.User.ID
+	var messageID *int64
+	if in.Kind == hearth.KindButton {
+		if err := checkButton(ctx, tx, c.ConversationID, in.MessageID, in.ButtonID); err != nil {
+			return r, err
+		}
+		messageID = &in.MessageID
+	}
+	err = tx.QueryRow(ctx, `
+		INSERT INTO inbound_events (channel, external_id, conversation_id, user_id, kind, text, message_id, button_id, payload)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (channel, external_id) DO NOTHING
+		RETURNING id`,
+		in.Channel, in.ExternalID, c.ConversationID, c.User.ID, in.Kind, in.Text, messageID, in.ButtonID, payloadOf(in)).
+		Scan(&r.EventID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return existingReceipt(ctx, tx, in)
 	}
 	if err != nil {
-		return hearth.Receipt{}, fmt.Errorf("store accept: %w", err)
+		return r, fmt.Errorf("insert event: %w", err)
+	}
+	if in.Kind == hearth.KindVoice {
+		if err := insertVoiceNote(ctx, tx, r.EventID, in.Audio); err != nil {
+			return r, err
+		}
+	}
+	if in.Kind == hearth.KindMessage || in.Kind == hearth.KindVoice || in.Kind == hearth.KindCommand {
+		// No NOTIFY here: Postgres serialises the commits of notifying
+		// transactions, which halves ingress throughput. Live views
+		// see the user's line with the bot's reply (which notifies),
+		// and the sender's own page shows it at once.
+		err = tx.QueryRow(ctx, `
+			INSERT INTO messages (conversation_id, sender, inbound_event_id, text, seq, delivered_at)
+			VALUES ($1, 'user', $2, $3, nextval('message_seq'), now())
+			RETURNING id`,
+			c.ConversationID, r.EventID, transcriptLine(in)).Scan(&r.MessageID)
+		if err != nil {
+			return r, fmt.Errorf("insert message: %w", err)
+		}
 	}
 	return r, nil
 }
 
-var errDuplicate = errors.New("duplicate event")
-
-func (s *Store) existingReceipt(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error) {
+// existingReceipt reads the receipt of the event accepted before, with a
+// statement of its own so that it sees a concurrent first accept that the
+// insert waited for.
+func existingReceipt(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, error) {
 	r := hearth.Receipt{Duplicate: true}
 	var messageID *int64
-	err := s.pool.QueryRow(ctx, `
+	err := tx.QueryRow(ctx, `
 		SELECT e.id, e.conversation_id, e.user_id, m.id
 		FROM inbound_events e
 		LEFT JOIN messages m ON m.inbound_event_id = e.id AND m.sender = 'user'

@@ -120,21 +120,15 @@ func setNextAt(ctx context.Context, tx pgx.Tx, next []hearth.ScheduleNext) error
 	return nil
 }
 
-// SyncSchedules brings the schedules in step with what changed since the
-// last sync: it creates the rows of new dated tasks, of new users'
-// briefings and of memories that parse recognises as a birthday or
-// anniversary, then recomputes next_at with next for every schedule whose
-// item, user (time zone) or settings changed. It returns how many were
-// recomputed. Rows are read in batches of batch, so memory stays flat.
-// The cursor is database time with a minute of overlap for transactions
-// that committed late; recomputing twice is harmless.
-func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(hearth.ChangedMemory) (hearth.ScheduleDetail, bool), next func(hearth.Schedule) time.Time) (int, error) {
-	if batch <= 0 {
-		batch = 2000
-	}
-	var since, until time.Time
+// BeginScheduleSync starts a sync of the schedules with what changed
+// since the last one (a minute's overlap allows for clock skew): it
+// creates the rows of newly dated tasks and new users, lets a moved task
+// whose reminders were cancelled remind again, and returns the window the
+// caller then walks with ChangedFacts and ChangedSchedules and closes with
+// EndScheduleSync.
+func (s *Store) BeginScheduleSync(ctx context.Context) (since, until time.Time, err error) {
 	if err := s.pool.QueryRow(ctx, `SELECT synced_until - interval '1 minute', now() FROM scheduler_state`).Scan(&since, &until); err != nil {
-		return 0, fmt.Errorf("store sync schedules: %w", translate(err))
+		return since, until, fmt.Errorf("store sync schedules: %w", translate(err))
 	}
 	if _, err := s.pool.Exec(ctx, `
 		WITH t AS (
@@ -145,7 +139,7 @@ func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(hearth.
 		INSERT INTO schedules (user_id, kind, item_id)
 		SELECT id, 'briefing', id FROM users WHERE updated_at > $1
 		ON CONFLICT (kind, item_id) DO UPDATE SET updated_at = now()`, since); err != nil {
-		return 0, fmt.Errorf("store sync schedules: rows: %w", translate(err))
+		return since, until, fmt.Errorf("store sync schedules: rows: %w", translate(err))
 	}
 	// A task whose reminders were cancelled and which has since moved to
 	// another due date reminds again, for the new date.
@@ -155,160 +149,127 @@ func (s *Store) SyncSchedules(ctx context.Context, batch int, parse func(hearth.
 		WHERE s.kind = 'task' AND s.item_id = t.id AND s.muted AND t.updated_at > $1
 		  AND t.due IS NOT NULL AND s.detail ? 'muted_due'
 		  AND t.due IS DISTINCT FROM (s.detail->>'muted_due')::timestamptz`, since); err != nil {
-		return 0, fmt.Errorf("store sync schedules: moved tasks: %w", translate(err))
+		return since, until, fmt.Errorf("store sync schedules: moved tasks: %w", translate(err))
 	}
-	if err := s.syncBirthdays(ctx, since, batch, parse); err != nil {
-		return 0, err
-	}
-	// Every schedule whose item, user (zone) or settings changed since.
-	n, last := 0, int64(0)
-	for {
-		rows, err := s.pool.Query(ctx, scheduleSelect+`
-			WHERE s.id > $2 AND NOT s.muted AND s.kind <> 'snooze' AND (
-			      u.updated_at > $1
-			   OR st.updated_at > $1
-			   OR t.updated_at > $1
-			   OR m.updated_at > $1
-			   OR r.created_at > $1)
-			ORDER BY s.id LIMIT $3`, since, last, batch)
-		if err != nil {
-			return n, fmt.Errorf("store sync schedules: %w", translate(err))
-		}
-		scs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Schedule, error) { return scanSchedule(r) })
-		if err != nil {
-			return n, fmt.Errorf("store sync schedules: %w", translate(err))
-		}
-		if len(scs) == 0 {
-			break
-		}
-		upd := make([]hearth.ScheduleNext, len(scs))
-		for i, sc := range scs {
-			upd[i] = hearth.ScheduleNext{ID: sc.ID, At: next(sc)}
-		}
-		// Recomputing must not clobber a concurrent planner's advance of the
-		// same row past an occurrence it planned, which would plan it twice:
-		// harmless (jobs are unique), so no lock is taken.
-		if err := s.inTx(ctx, func(tx pgx.Tx) error { return setNextAt(ctx, tx, upd) }); err != nil {
-			return n, fmt.Errorf("store sync schedules: %w", err)
-		}
-		n += len(scs)
-		last = scs[len(scs)-1].ID
-		if len(scs) < batch {
-			break
-		}
-	}
-	if _, err := s.pool.Exec(ctx, `UPDATE scheduler_state SET synced_until = $1`, until); err != nil {
-		return n, fmt.Errorf("store sync schedules: cursor: %w", translate(err))
-	}
-	return n, nil
+	return since, until, nil
 }
 
-func (s *Store) syncBirthdays(ctx context.Context, since time.Time, batch int, parse func(hearth.ChangedMemory) (hearth.ScheduleDetail, bool)) error {
-	last := int64(0)
-	for {
-		rows, err := s.pool.Query(ctx, `
-			SELECT id, user_id, content, about FROM facts
-			WHERE updated_at > $1 AND id > $2 AND deleted_at IS NULL AND invalidated_at IS NULL
-			ORDER BY id LIMIT $3`, since, last, batch)
+// ChangedFacts returns up to batch current facts changed since, with ids
+// above after, in id order: the candidates for birthday schedules.
+func (s *Store) ChangedFacts(ctx context.Context, since time.Time, after int64, batch int) ([]hearth.ChangedMemory, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT id, user_id, content, about FROM facts
+		WHERE updated_at > $1 AND id > $2 AND deleted_at IS NULL AND invalidated_at IS NULL
+		ORDER BY id LIMIT $3`, since, after, batch)
+	if err != nil {
+		return nil, fmt.Errorf("store changed facts: %w", translate(err))
+	}
+	mems, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.ChangedMemory, error) {
+		var m hearth.ChangedMemory
+		return m, r.Scan(&m.ID, &m.UserID, &m.Content, &m.About)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store changed facts: %w", translate(err))
+	}
+	return mems, nil
+}
+
+// SetBirthdays stores the birthday and anniversary schedules of facts
+// (keyed by the fact), and stops those of the gone facts, edited so they no
+// longer name a date, in one transaction.
+func (s *Store) SetBirthdays(ctx context.Context, birthdays []hearth.BirthdaySchedule, gone []int64) error {
+	users, items, details := make([]int64, len(birthdays)), make([]int64, len(birthdays)), make([]string, len(birthdays))
+	for i, b := range birthdays {
+		d, err := json.Marshal(b.Detail)
 		if err != nil {
-			return fmt.Errorf("store sync birthdays: %w", translate(err))
+			return fmt.Errorf("store set birthdays: %w", err)
 		}
-		mems, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.ChangedMemory, error) {
-			var m hearth.ChangedMemory
-			return m, r.Scan(&m.ID, &m.UserID, &m.Content, &m.About)
-		})
-		if err != nil {
-			return fmt.Errorf("store sync birthdays: %w", translate(err))
-		}
-		if len(mems) == 0 {
-			return nil
-		}
-		var users, items []int64
-		var details [][]byte
-		var gone []int64
-		for _, m := range mems {
-			d, ok := parse(m)
-			if !ok {
-				gone = append(gone, m.ID)
-				continue
-			}
-			b, _ := json.Marshal(d)
-			users, items, details = append(users, m.UserID), append(items, m.ID), append(details, b)
-		}
-		err = s.inTx(ctx, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `
-				INSERT INTO schedules (user_id, kind, item_id, detail)
-				SELECT u, 'birthday', i, d::jsonb FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS x(u, i, d)
-				ON CONFLICT (kind, item_id) DO UPDATE SET detail = EXCLUDED.detail, updated_at = now()`,
-				users, items, bytesToStrings(details)); err != nil {
-				return err
-			}
-			// A memory edited so it no longer names a date stops reminding.
-			_, err := tx.Exec(ctx, `UPDATE schedules SET next_at = NULL, updated_at = now() WHERE kind = 'birthday' AND item_id = ANY($1)`, gone)
+		users[i], items[i], details[i] = b.UserID, b.FactID, string(d)
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO schedules (user_id, kind, item_id, detail)
+			SELECT u, 'birthday', i, d::jsonb FROM unnest($1::bigint[], $2::bigint[], $3::text[]) AS x(u, i, d)
+			ON CONFLICT (kind, item_id) DO UPDATE SET detail = EXCLUDED.detail, updated_at = now()`,
+			users, items, details); err != nil {
 			return err
-		})
-		if err != nil {
-			return fmt.Errorf("store sync birthdays: %w", err)
 		}
-		last = mems[len(mems)-1].ID
-		if len(mems) < batch {
-			return nil
-		}
+		_, err := tx.Exec(ctx, `UPDATE schedules SET next_at = NULL, updated_at = now() WHERE kind = 'birthday' AND item_id = ANY($1)`, gone)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store set birthdays: %w", err)
 	}
+	return nil
 }
 
-func bytesToStrings(bs [][]byte) []string {
-	out := make([]string, len(bs))
-	for i, b := range bs {
-		out[i] = string(b)
+// ChangedSchedules returns up to batch schedules, with ids above after,
+// whose item, user (zone) or settings changed since: their next
+// occurrences need recomputing.
+func (s *Store) ChangedSchedules(ctx context.Context, since time.Time, after int64, batch int) ([]hearth.Schedule, error) {
+	rows, err := s.pool.Query(ctx, scheduleSelect+`
+		WHERE s.id > $2 AND NOT s.muted AND s.kind <> 'snooze' AND (
+		      u.updated_at > $1
+		   OR st.updated_at > $1
+		   OR t.updated_at > $1
+		   OR m.updated_at > $1
+		   OR r.created_at > $1)
+		ORDER BY s.id LIMIT $3`, since, after, batch)
+	if err != nil {
+		return nil, fmt.Errorf("store changed schedules: %w", translate(err))
 	}
-	return out
+	scs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Schedule, error) { return scanSchedule(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store changed schedules: %w", translate(err))
+	}
+	return scs, nil
 }
 
-// PlanDue hands the schedules whose next occurrence is at or before until
-// to plan, batch by batch, each batch in its own transaction with its
-// rows locked (other planners skip them). plan inserts the occurrences'
-// jobs in tx and returns each schedule's following occurrence, which is
-// stored in the same transaction: a job is never planned without its
-// schedule moving on, nor the reverse. It returns how many schedules were
-// planned.
-func (s *Store) PlanDue(ctx context.Context, until time.Time, batch int, plan func(ctx context.Context, tx pgx.Tx, due []hearth.Schedule) ([]hearth.ScheduleNext, error)) (int, error) {
-	if batch <= 0 {
-		batch = 2000
+// SetNextAt moves schedules on to their recomputed next occurrences.
+// Recomputing must not clobber a concurrent planner's advance of the same
+// row past an occurrence it planned, which would plan it twice: harmless
+// (jobs are unique), so no lock is taken.
+func (s *Store) SetNextAt(ctx context.Context, next []hearth.ScheduleNext) error {
+	if err := s.inTx(ctx, func(tx pgx.Tx) error { return setNextAt(ctx, tx, next) }); err != nil {
+		return fmt.Errorf("store set next occurrences: %w", err)
 	}
-	n := 0
-	for {
-		var got int
-		err := s.inTx(ctx, func(tx pgx.Tx) error {
-			rows, err := tx.Query(ctx, scheduleSelect+`
-				WHERE s.next_at <= $1 AND NOT s.muted
-				ORDER BY s.next_at LIMIT $2
-				FOR UPDATE OF s SKIP LOCKED`, until, batch)
-			if err != nil {
-				return err
-			}
-			due, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Schedule, error) { return scanSchedule(r) })
-			if err != nil {
-				return err
-			}
-			got = len(due)
-			if got == 0 {
-				return nil
-			}
-			next, err := plan(ctx, tx, due)
-			if err != nil {
-				return err
-			}
-			return setNextAt(ctx, tx, next)
-		})
-		if err != nil {
-			return n, fmt.Errorf("store plan due schedules: %w", err)
-		}
-		n += got
-		if got < batch {
-			return n, nil
-		}
+	return nil
+}
+
+// EndScheduleSync records that everything changed before until is synced.
+func (s *Store) EndScheduleSync(ctx context.Context, until time.Time) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE scheduler_state SET synced_until = $1`, until); err != nil {
+		return fmt.Errorf("store sync schedules: cursor: %w", translate(err))
 	}
+	return nil
+}
+
+// DueSchedulesTx locks and returns, in tx, up to batch schedules whose
+// next occurrence is at or before until, soonest first. Rows another
+// planner holds are skipped, so replicas never plan one occurrence twice;
+// the caller enqueues their jobs and moves them on (SetNextAtTx) in the
+// same transaction.
+func (s *Store) DueSchedulesTx(ctx context.Context, tx pgx.Tx, until time.Time, batch int) ([]hearth.Schedule, error) {
+	rows, err := tx.Query(ctx, scheduleSelect+`
+		WHERE s.next_at <= $1 AND NOT s.muted
+		ORDER BY s.next_at LIMIT $2
+		FOR UPDATE OF s SKIP LOCKED`, until, batch)
+	if err != nil {
+		return nil, fmt.Errorf("store due schedules: %w", translate(err))
+	}
+	due, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Schedule, error) { return scanSchedule(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store due schedules: %w", translate(err))
+	}
+	return due, nil
+}
+
+// SetNextAtTx moves schedules on to their next occurrences, in tx.
+func (s *Store) SetNextAtTx(ctx context.Context, tx pgx.Tx, next []hearth.ScheduleNext) error {
+	if err := setNextAt(ctx, tx, next); err != nil {
+		return fmt.Errorf("store: %w", translate(err))
+	}
+	return nil
 }
 
 // UpcomingSchedules returns a user's schedules that will still remind, at
@@ -409,70 +370,73 @@ func (s *Store) Snooze(ctx context.Context, userID, messageID int64, at time.Tim
 	return tag.RowsAffected() == 1, nil
 }
 
-// DeliverScheduled stores a message the scheduler produced for a user,
-// keyed key so it exists once, in the user's preferred conversation (the
-// one set, else the one they last wrote in). When visible says the
-// conversation's channel delivers by transcript, the message is visible at
-// once; otherwise enqueue is called in the same transaction with its id.
-// It reports false when the key was used before or the user has no
-// conversation yet.
-func (s *Store) DeliverScheduled(ctx context.Context, userID int64, key string, out hearth.Outbound, visible func(hearth.Channel) bool, enqueue func(ctx context.Context, tx pgx.Tx, messageID int64) error) (bool, error) {
+// StoreScheduledTx stores, in tx, a message the scheduler produced for a
+// user, keyed key so it exists once, in the user's preferred conversation
+// (the one set, else the one they last wrote in). It returns the message,
+// its conversation and that conversation's channel; stored is false when
+// the key was used before or the user has no conversation yet. The caller
+// then shows the message (MarkVisibleTx) or enqueues its delivery, in the
+// same transaction.
+func (s *Store) StoreScheduledTx(ctx context.Context, tx pgx.Tx, userID int64, key string, out hearth.Outbound) (id, conv int64, ch hearth.Channel, stored bool, err error) {
 	buttons := out.Buttons
 	if buttons == nil {
 		buttons = []hearth.Button{}
 	}
-	var stored bool
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		// One statement finds the conversation and stores the message. The
-		// commit need not wait for the WAL flush: a crash that loses it
-		// loses the job's completion too (WAL is written in order), so the
-		// job runs again and stores the message then.
-		var id, conv int64
-		var ch hearth.Channel
-		err := tx.QueryRow(ctx, `
-			WITH fast AS (SELECT set_config('synchronous_commit', 'off', true)),
-			conv AS (
-				SELECT c.id, c.channel FROM conversations c, fast
-				WHERE c.id = COALESCE(
-					(SELECT conversation_id FROM schedule_settings WHERE user_id = $1),
-					-- The last chat used, unless others speak there too: a
-					-- briefing or reminder is private, and a group chat is
-					-- only ever chosen by "send my briefings here".
-					(SELECT e.conversation_id FROM inbound_events e
-					 WHERE e.user_id = $1 AND NOT EXISTS (
-					       SELECT 1 FROM inbound_events o WHERE o.conversation_id = e.conversation_id AND o.user_id <> $1)
-					 ORDER BY e.id DESC LIMIT 1),
-					(SELECT id FROM conversations WHERE user_id = $1 ORDER BY id DESC LIMIT 1))
-			), ins AS (
-				INSERT INTO messages (conversation_id, sender, idempotency_key, text, buttons)
-				SELECT id, 'bot', $2, $3, $4 FROM conv
-				ON CONFLICT (idempotency_key) DO NOTHING
-				RETURNING id, conversation_id
-			)
-			SELECT ins.id, ins.conversation_id, conv.channel FROM ins JOIN conv ON conv.id = ins.conversation_id`,
-			userID, key+":0", out.Text, buttons).Scan(&id, &conv, &ch)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil // sent before, or nowhere to send it
-		}
-		if err != nil {
-			return err
-		}
-		stored = true
-		if visible(ch) {
-			_, err := tx.Exec(ctx, `
-				WITH m AS (
-					UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
-					WHERE id = $1 RETURNING conversation_id
-				)
-				SELECT pg_notify($2, $3) FROM m`, id, NotifyChannel, strconv.FormatInt(conv, 10))
-			return err
-		}
-		return enqueue(ctx, tx, id)
-	})
-	if err != nil {
-		return false, fmt.Errorf("store deliver scheduled %s: %w", key, err)
+	// One statement finds the conversation and stores the message. The
+	// commit need not wait for the WAL flush: a crash that loses it loses
+	// the job's completion too (WAL is written in order), so the job runs
+	// again and stores the message then.
+	err = tx.QueryRow(ctx, `
+		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true)),
+		conv AS (
+			SELECT c.id, c.channel FROM conversations c, fast
+			WHERE c.id = COALESCE(
+				(SELECT conversation_id FROM schedule_settings WHERE user_id = $1),
+				-- The last chat used, unless others speak there too: a
+				-- briefing or reminder is private, and a group chat is
+				-- only ever chosen by "send my briefings here".
+				(SELECT e.conversation_id FROM inbound_events e
+				 WHERE e.user_id = $1 AND NOT EXISTS (
+				       SELECT 1 FROM inbound_events o WHERE o.conversation_id = e.conversation_id AND o.user_id <> $1)
+				 ORDER BY e.id DESC LIMIT 1),
+				(SELECT id FROM conversations WHERE user_id = $1 ORDER BY id DESC LIMIT 1))
+		), ins AS (
+			INSERT INTO messages (conversation_id, sender, idempotency_key, text, buttons)
+			SELECT id, 'bot', $2, $3, $4 FROM conv
+			ON CONFLICT (idempotency_key) DO NOTHING
+			RETURNING id, conversation_id
+		)
+		SELECT ins.id, ins.conversation_id, conv.channel FROM ins JOIN conv ON conv.id = ins.conversation_id`,
+		userID, key+":0", out.Text, buttons).Scan(&id, &conv, &ch)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, 0, "", false, nil // sent before, or nowhere to send it
 	}
-	return stored, nil
+	if err != nil {
+		return 0, 0, "", false, fmt.Errorf("store scheduled message %s: %w", key, translate(err))
+	}
+	return id, conv, ch, true, nil
+}
+
+// MarkVisibleTx delivers messages of conversation conv by committing them:
+// they are visible in the transcript from then on, and live views are told.
+func (s *Store) MarkVisibleTx(ctx context.Context, tx pgx.Tx, conv int64, ids []int64) error {
+	return markVisible(ctx, tx, conv, ids)
+}
+
+func markVisible(ctx context.Context, tx pgx.Tx, conv int64, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `
+		WITH m AS (
+			UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
+			WHERE id = ANY($1) RETURNING conversation_id
+		)
+		SELECT pg_notify($2, $3) WHERE EXISTS (SELECT 1 FROM m)`, ids, NotifyChannel, strconv.FormatInt(conv, 10))
+	if err != nil {
+		return fmt.Errorf("deliver to the transcript: %w", translate(err))
+	}
+	return nil
 }
 
 // ButtonsOpen reports whether the bot message messageID of the

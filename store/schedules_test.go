@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -21,12 +19,22 @@ func TestDeliverScheduledOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	visible := func(hearth.Channel) bool { return true }
-	none := func(context.Context, pgx.Tx, int64) error { t.Fatal("no deliver job for the transcript"); return nil }
 	for i, want := range []bool{true, false} {
-		stored, err := st.DeliverScheduled(ctx, c.User.ID, "sched:1:100", hearth.Outbound{Text: "Reminder"}, visible, none)
-		if err != nil || stored != want {
-			t.Fatalf("delivery %d: stored %v, %v; want %v", i+1, stored, err, want)
+		tx, err := st.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, conv, ch, stored, err := st.StoreScheduledTx(ctx, tx, c.User.ID, "sched:1:100", hearth.Outbound{Text: "Reminder"})
+		if err != nil || stored != want || stored && (conv != c.ConversationID || ch != hearth.ChannelWebchat) {
+			t.Fatalf("delivery %d: stored %v in %d (%s), %v; want %v", i+1, stored, conv, ch, err, want)
+		}
+		if stored {
+			if err := st.MarkVisibleTx(ctx, tx, conv, []int64{id}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := st.Commit(ctx, tx); err != nil {
+			t.Fatal(err)
 		}
 	}
 	ms, err := st.Messages(ctx, c.ConversationID, 0, 10)
@@ -66,11 +74,13 @@ func TestScheduledMessagesAvoidSharedChats(t *testing.T) {
 	private := say("ann", "ann-dm", "1")
 	say("bob", "family-group", "2")
 	group := say("ann", "family-group", "3")
-	var to int64
-	enqueue := func(ctx context.Context, tx pgx.Tx, messageID int64) error {
-		return tx.QueryRow(ctx, `SELECT conversation_id FROM messages WHERE id = $1`, messageID).Scan(&to)
+	tx, err := st.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := st.DeliverScheduled(ctx, private.UserID, "briefing:test", hearth.Outbound{Text: "Your day"}, func(hearth.Channel) bool { return false }, enqueue); err != nil {
+	defer tx.Rollback(ctx) //nolint:errcheck // read only
+	_, to, _, _, err := st.StoreScheduledTx(ctx, tx, private.UserID, "briefing:test", hearth.Outbound{Text: "Your day"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if to != private.ConversationID || to == group.ConversationID {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -114,16 +113,10 @@ func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.Inboun
 	if err != nil {
 		return false, false, nil, err
 	}
-	if visible && len(ids) > 0 {
+	if visible {
 		// Delivered by being committed: visible now, and live views told.
-		_, err := tx.Exec(ctx, `
-			WITH m AS (
-				UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
-				WHERE id = ANY($1) RETURNING conversation_id
-			)
-			SELECT pg_notify($2, $3) WHERE EXISTS (SELECT 1 FROM m)`, ids, NotifyChannel, strconv.FormatInt(ev.ConversationID, 10))
-		if err != nil {
-			return false, false, nil, fmt.Errorf("deliver to the transcript: %w", err)
+		if err := markVisible(ctx, tx, ev.ConversationID, ids); err != nil {
+			return false, false, nil, err
 		}
 		ids = nil
 	}

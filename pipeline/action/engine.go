@@ -21,7 +21,9 @@ type Store interface {
 	Action(ctx context.Context, id int64) (Record, error)
 	ClaimAction(ctx context.Context, id int64, staleAfter time.Duration) (Record, bool, error)
 	FinishAction(ctx context.Context, r Record, state State, result, before any, reason string) error
-	DecideApproval(ctx context.Context, approvalID, userID int64, approve bool, enqueue func(ctx context.Context, tx pgx.Tx, actionID int64) error) (Approval, error)
+	Begin(ctx context.Context) (pgx.Tx, error)
+	DecideApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, userID int64, approve bool) (Approval, error)
+	Commit(ctx context.Context, tx pgx.Tx) error
 	SetApprovalOutcome(ctx context.Context, approvalID int64, state ApprovalState) error
 	PendingApproval(ctx context.Context, conversationID, userID int64) (Approval, bool, error)
 	LastUndoable(ctx context.Context, conversationID, userID int64) (Record, bool, error)
@@ -111,6 +113,26 @@ func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, erro
 	return recs, ctx.Err()
 }
 
+// decide records the decision and, for an approval, the action's backstop
+// job: one unit of work.
+func (e *Engine) decide(ctx context.Context, approvalID, userID int64, approve bool) (Approval, error) {
+	tx, err := e.store.Begin(ctx)
+	if err != nil {
+		return Approval{}, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	ap, err := e.store.DecideApprovalTx(ctx, tx, approvalID, userID, approve)
+	if err != nil {
+		return ap, err
+	}
+	if approve {
+		if err := e.enqueueLater(ctx, tx, []int64{ap.ActionID}); err != nil {
+			return ap, err
+		}
+	}
+	return ap, e.store.Commit(ctx, tx)
+}
+
 // enqueueLater inserts the backstop job of approved actions in the
 // transaction that records the decision.
 func (e *Engine) enqueueLater(ctx context.Context, tx pgx.Tx, ids []int64) error {
@@ -184,9 +206,7 @@ func userReason(err error) string {
 // ErrNotYours, a late one ErrExpired. An approved action runs at once,
 // after checking that what runs is exactly what was approved.
 func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve bool) (Approval, Record, error) {
-	ap, err := e.store.DecideApproval(ctx, approvalID, userID, approve, func(ctx context.Context, tx pgx.Tx, actionID int64) error {
-		return e.enqueueLater(ctx, tx, []int64{actionID})
-	})
+	ap, err := e.decide(ctx, approvalID, userID, approve)
 	if err != nil {
 		return ap, Record{}, err
 	}
