@@ -65,7 +65,26 @@ RETURNS boolean LANGUAGE sql STABLE AS $$
                 SELECT 1 FROM fact_shares s WHERE s.fact_id = fact AND s.viewer_id = viewer)
 $$;
 
+-- fact_visible decides; these give its outline in a form indexes serve,
+-- computed once per query: the owners whose facts the viewer may see at
+-- some tier (their own and their grantors'), the viewer's family, and the
+-- facts shared with them. Every read filters by the outline first (owner,
+-- family and id are indexed) and then by fact_visible, so a household's
+-- search reads the household's facts, not the table.
+CREATE FUNCTION fact_owners(viewer bigint) RETURNS bigint[] LANGUAGE sql STABLE AS $$
+    SELECT array_append(COALESCE(array_agg(target_id), '{}'), viewer) FROM access_grants WHERE viewer_id = viewer
+$$;
+CREATE FUNCTION fact_families(viewer bigint) RETURNS bigint[] LANGUAGE sql STABLE AS $$
+    SELECT COALESCE(array_agg(family_id), '{}') FROM family_members WHERE user_id = viewer
+$$;
+CREATE FUNCTION fact_shared(viewer bigint) RETURNS bigint[] LANGUAGE sql STABLE AS $$
+    SELECT COALESCE(array_agg(fact_id), '{}') FROM fact_shares WHERE viewer_id = viewer
+$$;
+
 -- +goose Down
+DROP FUNCTION fact_shared(bigint);
+DROP FUNCTION fact_families(bigint);
+DROP FUNCTION fact_owners(bigint);
 DROP FUNCTION fact_visible(bigint, bigint, bigint, smallint, bigint);
 DROP TABLE fact_shares;
 DELETE FROM facts WHERE invalidated_at IS NOT NULL OR family_id IS NOT NULL;

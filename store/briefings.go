@@ -103,7 +103,7 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 		)
 		SELECT who.a, 'memory', x.content FROM who, LATERAL (
 			SELECT content FROM facts m
-			WHERE fact_visible($1, m.user_id, m.family_id, m.tier, m.id) AND m.deleted_at IS NULL AND m.invalidated_at IS NULL
+			WHERE `+visibleTo("$1", "m")+` AND m.deleted_at IS NULL AND m.invalidated_at IS NULL
 			  AND (m.about ILIKE who.a OR m.about ILIKE split_part(who.a, ' ', 1))
 			ORDER BY m.created_at DESC LIMIT 3) x
 		UNION ALL

@@ -90,12 +90,19 @@ func (s *Store) SimilarMemories(ctx context.Context, userID int64, model string,
 		if err := iterativeScan(ctx, tx); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+memoryColumns+` FROM facts
-		WHERE vector_dims(embedding) = %[1]d AND deleted_at IS NULL AND invalidated_at IS NULL
-			AND fact_visible($1, user_id, family_id, tier, id) AND embedding_model = $2
-			AND embedding::vector(%[1]d) <=> $3::vector(%[1]d) <= $5
-			AND ($6 = '' OR about ILIKE $7 OR about %% $6)
-		ORDER BY embedding::vector(%[1]d) <=> $3::vector(%[1]d) LIMIT $4`, d),
+		// The viewer's facts are found by the permission outline first and
+		// then measured exactly (OFFSET 0 keeps the planner from an HNSW
+		// scan of everyone's facts that the filter would starve): a
+		// household's facts are few, and nothing visible is missed.
+		rows, err := tx.Query(ctx, fmt.Sprintf(`SELECT `+memoryColumns+` FROM (
+			SELECT *, embedding::vector(%[1]d) <=> $3::vector(%[1]d) AS dist FROM (
+				SELECT * FROM facts
+				WHERE vector_dims(embedding) = %[1]d AND deleted_at IS NULL AND invalidated_at IS NULL
+					AND `+visibleTo("$1", "")+` AND embedding_model = $2
+					AND ($6 = '' OR about ILIKE $7 OR about %% $6)
+				OFFSET 0) visible) measured
+		WHERE dist <= $5
+		ORDER BY dist LIMIT $4`, d),
 			userID, model, pgvector.NewVector(vec), limitOf(limit), maxDistance, about, "%"+likeEscaper.Replace(about)+"%")
 		if err != nil {
 			return err

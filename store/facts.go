@@ -31,6 +31,19 @@ func scanMemory(row pgx.Row) (hearth.Memory, error) {
 	return m, err
 }
 
+// visibleTo is the permission predicate of every read of facts, for the
+// viewer in parameter p and the facts table under alias a ("" for none):
+// the outline of what the viewer may see, which indexes serve (owners,
+// families, shared ids, each computed once per query), then fact_visible,
+// which decides.
+func visibleTo(p, a string) string {
+	if a != "" {
+		a += "."
+	}
+	return "(" + a + "user_id = ANY(fact_owners(" + p + ")) OR " + a + "family_id = ANY(fact_families(" + p + ")) OR " +
+		a + "id = ANY(fact_shared(" + p + "))) AND fact_visible(" + p + ", " + a + "user_id, " + a + "family_id, " + a + "tier, " + a + "id)"
+}
+
 // currentFact is the condition of a fact that is true now, as far as
 // Hearth knows: not forgotten, not corrected, not ended.
 const currentFact = `deleted_at IS NULL AND invalidated_at IS NULL AND (valid_to IS NULL OR valid_to > now())`
@@ -186,7 +199,7 @@ func (s *Store) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hear
 		return nil, fmt.Errorf("store find memories: %w", hearth.Invalidf("a memory search needs a user"))
 	}
 	var w where
-	w.add("fact_visible(" + w.arg(f.UserID) + ", user_id, family_id, tier, id)")
+	w.add(visibleTo(w.arg(f.UserID), ""))
 	if f.ToldBy > 0 {
 		w.add("user_id = " + w.arg(f.ToldBy))
 	}
