@@ -122,7 +122,7 @@ func TestFamilyCommands(t *testing.T) {
 	if got := cat.say(t, code(t, bob.say(t, "invite Cat to our family"))); !strings.Contains(got, "Welcome to Ann's family") || !strings.Contains(got, "Ann and Bob") {
 		t.Fatalf("Cat joining by the code alone: %q", got)
 	}
-	// ... while a code alone that is no family code goes on (LinkIdentities answers it).
+	// ... while a code alone that is no family code goes on (the link command answers it).
 	if got := cat.say(t, "ABCD-EFGH"); got != passed {
 		t.Fatalf("unknown code alone: %q", got)
 	}

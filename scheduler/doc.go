@@ -3,7 +3,7 @@
 // anniversaries remembered as memories, snoozes) and the daily briefing.
 //
 // Every schedulable item has a durable row in Postgres holding its next
-// occurrence (store.Schedule). The Planner, a River periodic job run by the
+// occurrence (hearth.Schedule). The Planner, a River periodic job run by the
 // elected leader, first syncs those rows with what changed (new dated
 // tasks, edited memories, a user's new time zone or settings), then turns
 // the occurrences coming due into River jobs (FireArgs) unique on

@@ -316,7 +316,7 @@ func (s *Store) MuteScheduleTx(ctx context.Context, tx pgx.Tx, userID, id int64)
 			_, err = tx.Exec(ctx, `UPDATE reminders SET cancelled_at = COALESCE(cancelled_at, now()) WHERE id = $1`, item)
 		case hearth.ScheduleTask:
 			// Cancelled for this due date: moving the task to another
-			// one (see SyncSchedules) brings its reminders back.
+			// one (see BeginScheduleSync) brings its reminders back.
 			_, err = tx.Exec(ctx, `UPDATE schedules s SET detail = s.detail || jsonb_build_object('muted_due', t.due)
 				FROM tasks t WHERE s.id = $1 AND t.id = s.item_id`, id)
 		}

@@ -102,7 +102,7 @@ const (
 )
 
 // Outcome is one action's result. Result holds what the provider
-// returned (hearth.Task, []hearth.Event, hearth.Email, …).
+// returned (hearth.Task, []hearth.CalendarEvent, hearth.Email, …).
 type Outcome struct {
 	Action action.Action
 	Status Status
