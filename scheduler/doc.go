@@ -27,7 +27,7 @@
 // Tomorrow morning).
 //
 // The briefing's Family updates section reads the events of the user's
-// family members through store.BriefingData, whose query admits only the
+// family members through the store's BriefingData, whose query admits only the
 // members who let the user see their events (package family and
 // store/families.go).
 package scheduler
