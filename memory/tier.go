@@ -63,3 +63,23 @@ func Tier(fact string) (tier hearth.Tier, sure bool) {
 	}
 	return hearth.TierPersonal, false
 }
+
+// Subject is what a fact states something about, for telling a correction
+// from a new fact: the words before its verb, lower-cased ("John's
+// birthday is March 15th" → "john's birthday"; "My phone number is …" →
+// "my phone number"). It is "" when the fact has no "is"/"are"/"was"
+// stating a value, or the subject is a single word ("Emma is allergic
+// to …" may be one of many facts about Emma).
+func Subject(fact string) string {
+	lc := words.ASCIILower(strings.TrimSpace(fact))
+	for _, verb := range []string{" is ", " are ", " was ", " were ", " changed to ", " moved to "} {
+		if i := strings.Index(lc, verb); i > 0 {
+			subj := strings.Join(strings.Fields(lc[:i]), " ")
+			if len(strings.Fields(subj)) < 2 {
+				return ""
+			}
+			return subj
+		}
+	}
+	return ""
+}

@@ -33,3 +33,19 @@ func TestTier(t *testing.T) {
 		}
 	}
 }
+
+func TestSubject(t *testing.T) {
+	t.Parallel()
+	for fact, want := range map[string]string{
+		"John's birthday is March 15th":    "john's birthday",
+		"My phone number is 555 0100":      "my phone number",
+		"Our   wifi password is hunter2":   "our wifi password",
+		"Emma is allergic to peanuts":      "",
+		"I just closed on my house":        "",
+		"The dentist moved to Main Street": "the dentist",
+	} {
+		if got := memory.Subject(fact); got != want {
+			t.Errorf("Subject(%q) = %q; want %q", fact, got, want)
+		}
+	}
+}

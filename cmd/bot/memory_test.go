@@ -41,4 +41,17 @@ func TestMemoryScenario(t *testing.T) {
 	}
 	mustContain(t, ben.say("share this with the family"), "now belongs to")
 	mustContain(t, ann.say("What do you know about Emma?"), "shoe size is 31")
+
+	// A correction replaces the old value without losing it: the past
+	// still has it, and undo brings it back.
+	ann.say("Remember that my phone number is 555 0100")
+	ann.say("Remember that my phone number is 555 0199")
+	now := ann.say("What is my phone number?")
+	mustContain(t, now, "555 0199")
+	if strings.Contains(now.Text, "0100") {
+		t.Fatalf("the corrected number is still given: %q", now.Text)
+	}
+	mustContain(t, ann.say("What was my phone number last year?"), "555 0100")
+	ann.say("undo")
+	mustContain(t, ann.say("What is my phone number?"), "555 0100")
 }

@@ -16,7 +16,9 @@ import (
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/plan"
 	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
 )
 
 // History reads a conversation's recent transcript.
@@ -112,6 +114,13 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			if len(u.Slots.People) > 0 {
 				f.About = u.Slots.People[0]
 			}
+			// "What was my phone number in 2004?": what was true then,
+			// corrected facts included for the time they held.
+			if w := u.Slots.When; w != nil && u.Intent == nlu.AskInfo && w.Value.Before(now) && pastTense(text) &&
+				w.Start >= 0 && w.End <= len(text) && w.Start <= w.End {
+				f.AsOf = w.Value
+				f.Query = keywords(text[:w.Start] + " " + text[w.End:]) // the date is not a word of the fact
+			}
 			if who, ok := memory.AskedAbout(text); ok {
 				// Everything about someone: no words to match, more of it.
 				f = hearth.MemoryFilter{UserID: uid, About: who, Limit: 50}
@@ -128,9 +137,35 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 					return c, fmt.Errorf("context: memories: %w", err)
 				}
 			}
+			// A new fact about a subject the user told before corrects it:
+			// the planner needs that fact even when the words differ
+			// ("… is 555 0199" after "… is 555 0100").
+			if subj := memory.Subject(plan.FactOf(text)); subj != "" && u.Intent == nlu.RequestAction {
+				same, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, ToldBy: uid, Query: subj, Limit: 5})
+				if err != nil {
+					return c, fmt.Errorf("context: memories: %w", err)
+				}
+				for _, m := range same {
+					if !slices.ContainsFunc(c.Memories, func(x hearth.Memory) bool { return x.ID == m.ID }) {
+						c.Memories = append(c.Memories, m)
+					}
+				}
+			}
 		}
 	}
 	return c, nil
+}
+
+// pastTense reports whether a question asks about the past ("what was",
+// "where did we live", "who did I work with").
+func pastTense(text string) bool {
+	lc := words.ASCIILower(text)
+	for _, w := range []string{"was", "were", "did", "used to", "had"} {
+		if words.ContainsWord(lc, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // aboutWriting reports whether a question asks what the user wrote or

@@ -31,7 +31,7 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	fact := in.Understanding.Slots.Fact
 	if fact == "" || !whole && !strings.Contains(strings.ToLower(text), strings.ToLower(fact)) {
-		fact = factOf(text)
+		fact = FactOf(text)
 	}
 	fact = prose.UpperFirst(words.TidySlot(fact))
 	p := stage.Plan{Understood: "remember something"}
@@ -45,6 +45,18 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		Category: memoryCategory(fact),
 	}
 	args.Tier, _ = memory.Tier(fact)
+	// A fact about the same subject as one the user told before corrects
+	// it ("John's birthday is March 16th" after "… March 15th"): the old
+	// one is closed, not left beside the new (see store.UpdateMemory).
+	if old, ok := corrects(in, fact); ok {
+		p.Understood = "correct what I knew: " + prose.LowerFirst(fact)
+		a, err := action.New(action.MemoryUpdate, action.MemoryUpdateArgs{ID: old.ID, Content: fact})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		p.Actions = []action.Action{a}
+		return p, nil
+	}
 	a, err := action.New(action.MemoryStore, args)
 	if err != nil {
 		return plannedErr(p, err)
@@ -53,9 +65,24 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	return p, nil
 }
 
-// factOf reads what to remember out of a clause: what follows "remember
+// corrects finds the user's own current fact that a new fact about the
+// same subject replaces.
+func corrects(in stage.PlanInput, fact string) (hearth.Memory, bool) {
+	subj := memory.Subject(fact)
+	if subj == "" {
+		return hearth.Memory{}, false
+	}
+	for _, m := range in.Context.Memories {
+		if m.UserID == in.User.ID && m.FamilyID == 0 && memory.Subject(m.Content) == subj && !strings.EqualFold(m.Content, fact) {
+			return m, true
+		}
+	}
+	return hearth.Memory{}, false
+}
+
+// FactOf reads what to remember out of a clause: what follows "remember
 // that" and the like, or the clause itself when it states something.
-func factOf(text string) string {
+func FactOf(text string) string {
 	if rest, _, ok := words.AfterAny(text, "remember that ", "don't forget that ", "dont forget that ", "do not forget that ", "keep in mind that ", "note that ", "note: ", "make a mental note that ", "for future reference ", "for the record ", "fyi ", "just so you know ", "remember ", "keep in mind "); ok {
 		return rest
 	}
