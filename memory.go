@@ -31,6 +31,10 @@ type Memory struct {
 	Tier      Tier      `json:"tier,omitempty"`
 	ValidFrom time.Time `json:"valid_from,omitzero"`
 	ValidTo   time.Time `json:"valid_to,omitzero"`
+	// ToldIn is the inbound event (the message) the fact was told in, when
+	// it came from a chat; set by the code that stores it, never by a
+	// planner or a model.
+	ToldIn int64 `json:"told_in,omitempty"`
 	// SupersededBy is the fact that corrected this one, if any.
 	SupersededBy int64     `json:"superseded_by,omitempty"`
 	CreatedAt    time.Time `json:"created_at,omitzero"`

@@ -34,6 +34,8 @@ ALTER TABLE facts
     ADD COLUMN learned_at     timestamptz NOT NULL DEFAULT now(),
     ADD COLUMN invalidated_at timestamptz,
     ADD COLUMN superseded_by  bigint      REFERENCES facts (id) ON DELETE SET NULL,
+    -- The message the fact was told in, when it came from a chat.
+    ADD COLUMN told_in        bigint      REFERENCES inbound_events (id) ON DELETE SET NULL,
     ADD CONSTRAINT facts_validity CHECK (valid_from IS NULL OR valid_to IS NULL OR valid_from <= valid_to);
 UPDATE facts SET learned_at = created_at;
 
@@ -90,7 +92,7 @@ DROP TABLE fact_shares;
 DELETE FROM facts WHERE invalidated_at IS NOT NULL OR family_id IS NOT NULL;
 ALTER TABLE facts
     DROP CONSTRAINT facts_validity,
-    DROP COLUMN superseded_by, DROP COLUMN invalidated_at, DROP COLUMN learned_at,
+    DROP COLUMN told_in, DROP COLUMN superseded_by, DROP COLUMN invalidated_at, DROP COLUMN learned_at,
     DROP COLUMN valid_to, DROP COLUMN valid_from, DROP COLUMN source, DROP COLUMN tags,
     DROP COLUMN importance, DROP COLUMN tier, DROP COLUMN family_id;
 ALTER TRIGGER facts_embedding_stale ON facts RENAME TO memories_embedding_stale;

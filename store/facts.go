@@ -17,14 +17,14 @@ import (
 // itself (ARCHITECTURE.md, invariant 5). Writes are the owner's alone.
 
 const memoryColumns = `id, user_id, COALESCE(family_id, 0), content, about, category, tier, valid_from, valid_to,
-	COALESCE(superseded_by, 0), created_at, updated_at`
+	COALESCE(told_in, 0), COALESCE(superseded_by, 0), created_at, updated_at`
 
 func scanMemory(row pgx.Row) (hearth.Memory, error) {
 	var m hearth.Memory
 	var category string
 	var from, to *time.Time
 	err := row.Scan(&m.ID, &m.UserID, &m.FamilyID, &m.Content, &m.About, &category, &m.Tier, &from, &to,
-		&m.SupersededBy, &m.CreatedAt, &m.UpdatedAt)
+		&m.ToldIn, &m.SupersededBy, &m.CreatedAt, &m.UpdatedAt)
 	m.Category = hearth.MemoryCategory(category)
 	m.ValidFrom, m.ValidTo = utcOrZero(from), utcOrZero(to)
 	m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
@@ -79,12 +79,12 @@ func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (h
 	// A family-owned fact must be the teller's own family's: the INSERT
 	// finds nothing to insert otherwise.
 	created, err := createOnce(ctx, s, "facts", memoryColumns, scanMemory, key, m.UserID, `
-		INSERT INTO facts (source_key, user_id, content, about, category, tier, family_id, valid_from, valid_to)
-		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9
+		INSERT INTO facts (source_key, user_id, content, about, category, tier, family_id, valid_from, valid_to, told_in)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
 		WHERE $7::bigint IS NULL OR EXISTS (SELECT 1 FROM family_members WHERE family_id = $7 AND user_id = $2)
 		ON CONFLICT (source_key) DO NOTHING
 		RETURNING `+memoryColumns,
-		keyArg(key), m.UserID, m.Content, m.About, string(m.Category), m.Tier, nullID(m.FamilyID), timeArg(m.ValidFrom), timeArg(m.ValidTo))
+		keyArg(key), m.UserID, m.Content, m.About, string(m.Category), m.Tier, nullID(m.FamilyID), timeArg(m.ValidFrom), timeArg(m.ValidTo), nullID(m.ToldIn))
 	if err != nil {
 		return hearth.Memory{}, fmt.Errorf("store store memory: %w", err)
 	}

@@ -17,6 +17,11 @@ func TestMemoryScenario(t *testing.T) {
 	mustContain(t, ann.say("What do you remember about me?"), "haven't told me anything")
 	ann.say("Remember that Emma's school play is on April 2nd")
 	ann.say("Remember that Emma is allergic to peanuts")
+	var toldIn int
+	if err := app.Store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM facts f JOIN inbound_events e ON e.id = f.told_in
+		WHERE f.content LIKE '%peanuts%' AND e.text LIKE 'Remember that Emma is allergic%'`).Scan(&toldIn); err != nil || toldIn != 1 {
+		t.Fatalf("facts recorded with the message they were told in: %d, %v", toldIn, err)
+	}
 	about := ann.say("What do you remember about me?")
 	mustContain(t, about, "Here's what you've told me", "school play is on April 2nd", "allergic to peanuts", "you told me on")
 

@@ -61,7 +61,7 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		if err != nil {
 			return nil, nil, err
 		}
-		m, err := x.Memories.StoreMemory(ctx, key, hearth.Memory{UserID: uid, Content: p.Content, About: p.About, Category: p.Category, Tier: p.Tier})
+		m, err := x.Memories.StoreMemory(ctx, key, hearth.Memory{UserID: uid, Content: p.Content, About: p.About, Category: p.Category, Tier: p.Tier, ToldIn: r.EventID})
 		return m, nil, err
 	case MemoryUpdate:
 		p, err := Decode[MemoryUpdateArgs](a)
