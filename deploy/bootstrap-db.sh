@@ -11,8 +11,9 @@
 # With --test the URL's role can CREATE DATABASE (tests make scratch databases from there).
 #
 # Where the server comes from, first match wins:
-#   1. $DATABASE_URL is set: that server is used as is, nothing is installed; we only check
-#      that the extensions Hearth needs are available there. With --test,
+#   1. $DATABASE_URL is set: that server is used as is, nothing is installed; the database is
+#      created when the server has none of that name yet, and we check that the extensions
+#      Hearth needs are available there. With --test,
 #      $HEARTH_TEST_DATABASE_URL if set, else `<dbname>_test` on the same server (created).
 #   2. A private cluster already exists in <repo>/.pgdata: it is (re)started and used, so that
 #      the URL stays the same from one run to the next (see "private cluster" below).
@@ -268,7 +269,17 @@ use_given_url() {
 	local url=$DATABASE_URL main_db
 	check_url "$url" DATABASE_URL
 	ensure_client_tools
-	sql_value "$url" 'select 1' >/dev/null || die "cannot connect to DATABASE_URL (see psql's message above)"
+	if ! sql_value "$url" 'select 1' >/dev/null 2>&1; then
+		# The server may be there without the database yet: create it from the
+		# server's maintenance database, as a fresh install expects.
+		local admin
+		main_db=$(url_dbname "$url")
+		admin=$(url_with_dbname "$url" postgres)
+		if [[ -n $main_db ]] && sql_value "$admin" 'select 1' >/dev/null 2>&1 && ! db_exists "$admin" "$main_db"; then
+			ensure_database "$admin" "$main_db"
+		fi
+		sql_value "$url" 'select 1' >/dev/null || die "cannot connect to DATABASE_URL (see psql's message above)"
+	fi
 	if ((WANT_TEST)); then
 		if [[ -n ${HEARTH_TEST_DATABASE_URL:-} ]]; then
 			url=$HEARTH_TEST_DATABASE_URL

@@ -6,9 +6,10 @@
 #   bash deploy/install-browser.sh
 #
 # Idempotent: when $HEARTH_CHROMIUM (if set) or /usr/bin/chromium exists, it does nothing.
-# On Debian/Ubuntu as root it installs the distribution's `chromium` package with apt-get
-# (running `apt-get update` first only if the install fails because the package lists are
-# missing or stale). Anywhere else it prints how to install a browser and exits 0, so a
+# On Debian/Ubuntu as root it installs the distribution's `chromium` package with apt-get,
+# without recommended extras, after saying which packages it will install (running
+# `apt-get update` first only if the install fails because the package lists are missing or
+# stale). Anywhere else it prints how to install a browser and exits 0, so a
 # missing browser never fails a build: the test skips instead.
 #
 # It never downloads browser builds from anywhere but the OS packages.
@@ -48,7 +49,14 @@ if [[ "$(id -u)" -ne 0 ]]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-install_chromium() { apt-get install -y chromium; }
+# Only chromium and what it depends on: no recommended extras, and no
+# upgrade of packages already installed unless chromium requires it.
+install_chromium() {
+	local plan
+	plan=$(apt-get install -s --no-install-recommends chromium 2>/dev/null | awk '/^Inst /{print $2}' | tr '\n' ' ')
+	[[ -n $plan ]] && log "installing: $plan"
+	apt-get install -y --no-install-recommends chromium
+}
 
 log "installing chromium from the Debian packages…"
 if ! install_chromium >&2; then
