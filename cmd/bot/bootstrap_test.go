@@ -37,7 +37,7 @@ func TestBootstrapCreatesTheDatabase(t *testing.T) {
 	}
 	t.Cleanup(func() {
 		admin.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name) //nolint:errcheck // best effort
-		admin.Close(context.Background())                                //nolint:errcheck // best effort
+		admin.Close(context.Background())                                 //nolint:errcheck // best effort
 	})
 
 	cmd := exec.Command("bash", "../../deploy/bootstrap-db.sh")
