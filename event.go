@@ -15,8 +15,17 @@ type CalendarEvent struct {
 	Location    string    `json:"location,omitempty"`
 	Attendees   []string  `json:"attendees,omitempty"`
 	Description string    `json:"description,omitempty"`
-	CreatedAt   time.Time `json:"created_at,omitzero"`
-	UpdatedAt   time.Time `json:"updated_at,omitzero"`
+	// CalendarID and ExternalID name the event in an outside calendar
+	// (Google's calendar and event id) when the row is its synced copy;
+	// empty for the built-in calendar's own events.
+	CalendarID string `json:"calendar_id,omitempty"`
+	ExternalID string `json:"external_id,omitempty"`
+	// Recurrence holds RRULE/EXDATE lines for a recurring event being
+	// created in a calendar that keeps recurrences (Google's); the synced
+	// copy holds its instances, one row each.
+	Recurrence []string  `json:"recurrence,omitempty"`
+	CreatedAt  time.Time `json:"created_at,omitzero"`
+	UpdatedAt  time.Time `json:"updated_at,omitzero"`
 }
 
 // CalendarEventFilter selects a user's events overlapping [From, To).

@@ -11,11 +11,11 @@ import (
 	"github.com/hearthbot/hearth"
 )
 
-const eventColumns = `id, user_id, title, starts_at, ends_at, all_day, location, attendees, description, created_at, updated_at`
+const eventColumns = `id, user_id, title, starts_at, ends_at, all_day, location, attendees, description, created_at, updated_at, coalesce(calendar_id, '') AS calendar_id, coalesce(external_id, '') AS external_id`
 
 func scanEvent(row pgx.Row) (hearth.CalendarEvent, error) {
 	var e hearth.CalendarEvent
-	err := row.Scan(&e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &e.CreatedAt, &e.UpdatedAt)
+	err := row.Scan(&e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &e.CreatedAt, &e.UpdatedAt, &e.CalendarID, &e.ExternalID)
 	e.Start, e.End = e.Start.UTC(), e.End.UTC()
 	e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
 	e.Attendees = nilIfEmpty(e.Attendees)
@@ -55,11 +55,11 @@ func (s *Store) CreateEvent(ctx context.Context, key string, e hearth.CalendarEv
 		return hearth.CalendarEvent{}, fmt.Errorf("store create event: %w", hearth.Invalidf("an event needs a user"))
 	}
 	created, err := createOnce(ctx, s, "events", eventColumns, scanEvent, key, e.UserID, `
-		INSERT INTO events (source_key, user_id, title, starts_at, ends_at, all_day, location, attendees, description)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		INSERT INTO events (source_key, user_id, title, starts_at, ends_at, all_day, location, attendees, description, calendar_id, external_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), NULLIF($11, ''))
 		ON CONFLICT (source_key) DO NOTHING
 		RETURNING `+eventColumns,
-		keyArg(key), e.UserID, e.Title, e.Start, e.End, e.AllDay, e.Location, orEmpty(e.Attendees), e.Description)
+		keyArg(key), e.UserID, e.Title, e.Start, e.End, e.AllDay, e.Location, orEmpty(e.Attendees), e.Description, e.CalendarID, e.ExternalID)
 	if err != nil {
 		return hearth.CalendarEvent{}, fmt.Errorf("store create event: %w", err)
 	}
