@@ -316,7 +316,7 @@ func (s *Store) FindEvent(ctx context.Context, userID, id int64) (hearth.Calenda
 // RelinkEvent points a local event at a new Google event (an undone
 // delete recreated it) and brings it back.
 func (s *Store) RelinkEvent(ctx context.Context, userID, id int64, calendarID, externalID string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE events SET calendar_id = $3, external_id = $4, deleted_at = NULL
+	tag, err := s.pool.Exec(ctx, `UPDATE events SET calendar_id = NULLIF($3, ''), external_id = NULLIF($4, ''), deleted_at = NULL
 		WHERE id = $1 AND user_id = $2`, id, userID, calendarID, externalID)
 	if err != nil {
 		return fmt.Errorf("store relink event: %w", constraintErr(translate(err)))

@@ -12,6 +12,8 @@ import (
 
 	"github.com/caarlos0/env/v11"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth/integrations/google"
 )
 
 // Config is Hearth's configuration, read from the environment. Every
@@ -85,6 +87,17 @@ type Config struct {
 	Embeddings     string        `env:"HEARTH_EMBEDDINGS" envDefault:"none"`
 	EmbeddingDims  int           `env:"HEARTH_EMBEDDING_DIMENSIONS" envDefault:"1024"`
 	EmbedInterval  time.Duration `env:"HEARTH_EMBED_INTERVAL" envDefault:"1m"`
+
+	// Google (issue 14) is on when the OAuth client and the encryption
+	// key are set. GoogleEndpoint replaces every Google host (tests,
+	// self-hosted fakes).
+	GoogleClientID     string        `env:"HEARTH_GOOGLE_CLIENT_ID"`
+	GoogleClientSecret string        `env:"HEARTH_GOOGLE_CLIENT_SECRET"`
+	GoogleEndpoint     string        `env:"HEARTH_GOOGLE_ENDPOINT"`
+	GooglePollInterval time.Duration `env:"HEARTH_GOOGLE_POLL_INTERVAL" envDefault:"15m"`
+	// EncryptionKey seals OAuth tokens at rest and keys every signature
+	// (32 random bytes, base64).
+	EncryptionKey string `env:"HEARTH_ENCRYPTION_KEY"`
 }
 
 // LoadConfig reads the environment. A missing or invalid variable is one
@@ -121,6 +134,20 @@ func (c Config) validate() error {
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return fmt.Errorf("config: HEARTH_PUBLIC_URL %q is not an http(s) URL", c.PublicURL)
 		}
+	}
+	if c.EncryptionKey != "" {
+		if _, err := google.ParseKey(c.EncryptionKey); err != nil {
+			return fmt.Errorf("config: %w", err)
+		}
+	}
+	if c.GoogleEndpoint != "" {
+		u, err := url.Parse(c.GoogleEndpoint)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return fmt.Errorf("config: HEARTH_GOOGLE_ENDPOINT %q is not an http(s) URL", c.GoogleEndpoint)
+		}
+	}
+	if c.GooglePollInterval < 0 {
+		return errors.New("config: HEARTH_GOOGLE_POLL_INTERVAL must not be negative")
 	}
 	switch c.LogFormat {
 	case "auto", "json", "text":

@@ -27,6 +27,7 @@ import (
 	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/family"
 	"github.com/hearthbot/hearth/integrations/builtin"
+	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/link"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline"
@@ -92,6 +93,9 @@ type App struct {
 	// Scheduler plans and fires reminders and briefings and answers their
 	// chat commands.
 	Scheduler *scheduler.Scheduler
+	// Google is the Google integration, when its client and the
+	// encryption key are set; nil otherwise.
+	Google *google.Google
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -120,6 +124,16 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("offline understanding: %w", err)
 	}
 	providers := builtin.New(st)
+	a.Google, err = openGoogle(cfg, st, log)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if a.Google != nil {
+		// Users who connected Google act in it; everyone else keeps the
+		// built-in calendar. Reads come from the synced local copy.
+		providers.Calendar = a.Google.Calendar()
+	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
@@ -174,12 +188,18 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, runner.Commands()...)
+	if a.Google != nil {
+		cmds = append(cmds, a.Google.Commands()...)
+	}
 	if err := a.Commands.Register(cmds...); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("commands: %w", err)
 	}
 	a.Commands.RegisterButtons(scheduler.ButtonPrefix, a.Scheduler.Buttons(st, a.Engine))
 	a.Turns = a.Commands.Handler(pipeline.RequireTimezone(st, runner))
+	if a.Google != nil {
+		a.Turns = google.Notice(st, a.Turns)
+	}
 	// A channel that knows the user's zone and name (Slack) fills them in
 	// before the time-zone question would be asked.
 	a.Turns = pipeline.ProfileFromChannel(a.profileConfig(), a.Turns)
@@ -213,6 +233,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if cfg.Scheduler {
 		periodic = append(periodic, a.Scheduler.PeriodicJob())
 	}
+	if a.Google != nil {
+		a.Google.Workers(workers)
+		periodic = append(periodic, a.Google.PeriodicJob())
+	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
@@ -224,6 +248,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			action.QueueActions:      {MaxWorkers: cfg.ActionWorkers},
 			embedding.Queue:          {MaxWorkers: 1}, // empty unless HEARTH_EMBEDDINGS is set
 			scheduler.QueueScheduler: {MaxWorkers: cmp.Or(cfg.SchedulerWorkers, 8)},
+			google.QueueGoogle:       {MaxWorkers: 4}, // empty unless Google is configured
 		},
 		PeriodicJobs: periodic,
 		// A crashed replica's running jobs are retried after this; turns
@@ -236,6 +261,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("river: %w", err)
 	}
 	a.Inbox = pipeline.NewInbox(st, a.River, metrics)
+	if a.Google != nil {
+		a.Google.SetQueue(a.River)
+	}
 	if cfg.TelegramToken != "" {
 		a.Telegram, err = telegram.New(ctx, telegram.Config{
 			Token: cfg.TelegramToken, APIURL: cfg.TelegramAPIURL, WebhookSecret: cfg.TelegramWebhookSecret,
@@ -323,6 +351,10 @@ func (a *App) routes() http.Handler {
 		for _, p := range []string{slackadapter.EventsPath, slackadapter.InteractionsPath, slackadapter.CommandsPath} {
 			mux.Handle("POST "+p, h)
 		}
+	}
+	if a.Google != nil {
+		mux.HandleFunc("GET "+google.CallbackPath, a.Google.Callback)
+		mux.HandleFunc("POST "+google.WebhookPath, a.Google.Webhook)
 	}
 	if a.Config.Webchat {
 		wc := webchat.New(webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log})

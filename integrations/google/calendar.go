@@ -1,0 +1,291 @@
+package google
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	calendar "google.golang.org/api/calendar/v3"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+)
+
+// Calendar is the calendar provider that routes by user: users with a
+// working Google account act in Google (and the synced copy in Hearth's
+// events table follows), everyone else in the built-in calendar. Reads
+// come from the local copy, so they are fast and work while Google is
+// away.
+type Calendar struct {
+	g *Google
+}
+
+var _ action.Calendar = Calendar{}
+
+// Calendar returns the routing calendar provider.
+func (g *Google) Calendar() Calendar { return Calendar{g: g} }
+
+// eventIDs are Google event ids: base32hex, lower case.
+var eventIDs = base32.HexEncoding.WithPadding(base32.NoPadding)
+
+// eventID derives the Google event id from an action's idempotency key,
+// so a retried create finds its event (409) instead of making a second
+// one; without a key it is random.
+func eventID(key string) string {
+	var b []byte
+	if key == "" {
+		b = make([]byte, 20)
+		rand.Read(b)
+	} else {
+		sum := sha256.Sum256([]byte("hearth event " + key))
+		b = sum[:20]
+	}
+	return strings.ToLower(eventIDs.EncodeToString(b))
+}
+
+// defaultCalendar is where the user's new events go.
+func (g *Google) defaultCalendar(ctx context.Context, userID int64) (string, error) {
+	cals, err := g.cfg.Store.GoogleCalendars(ctx, userID)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range cals {
+		if c.Default {
+			return c.CalendarID, nil
+		}
+	}
+	return "primary", nil
+}
+
+// sendUpdates: invitations go out when there are attendees (the action
+// was approved for exactly that, invariant 3).
+func sendUpdates(attendees []string) string {
+	if len(emails(attendees)) > 0 {
+		return "all"
+	}
+	return "none"
+}
+
+// CreateEvent creates the event in the user's default Google calendar,
+// or in the built-in one. The local copy is written first, under the
+// Google id the key derives, so a sync that sees the event before this
+// returns updates that row instead of adding a second.
+func (c Calendar) CreateEvent(ctx context.Context, key string, e hearth.CalendarEvent) (hearth.CalendarEvent, error) {
+	a, err := c.g.active(ctx, e.UserID)
+	if errors.Is(err, errNotConnected) {
+		return c.g.cfg.Store.CreateEvent(ctx, key, e)
+	}
+	if err != nil {
+		return hearth.CalendarEvent{}, err
+	}
+	cal, err := c.g.defaultCalendar(ctx, e.UserID)
+	if err != nil {
+		return hearth.CalendarEvent{}, err
+	}
+	e.CalendarID, e.ExternalID = cal, eventID(key)
+	row, err := c.g.cfg.Store.CreateEvent(ctx, key, e)
+	if err != nil || row.ExternalID == "" {
+		return row, err
+	}
+	svc, err := c.g.calendarService(ctx, a)
+	if err != nil {
+		return hearth.CalendarEvent{}, err
+	}
+	ge := toGoogle(e, zoneOf(a))
+	ge.Id = row.ExternalID
+	_, err = svc.Events.Insert(row.CalendarID, ge).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do()
+	switch {
+	case statusOf(err) == http.StatusConflict: // created by an earlier try
+	case errors.Is(err, ErrRevoked):
+		// The built-in calendar takes over: the row becomes its own.
+		return row, c.g.cfg.Store.RelinkEvent(ctx, row.UserID, row.ID, "", "")
+	case err != nil:
+		return hearth.CalendarEvent{}, fmt.Errorf("google create event: %w", err)
+	}
+	return row, nil
+}
+
+// linked returns the event and, when it is a copy of a Google event of a
+// working account, the account.
+func (c Calendar) linked(ctx context.Context, userID, id int64) (hearth.CalendarEvent, *hearth.GoogleAccount, error) {
+	e, err := c.g.cfg.Store.FindEvent(ctx, userID, id)
+	if err != nil || e.ExternalID == "" {
+		return e, nil, err
+	}
+	a, err := c.g.active(ctx, userID)
+	if errors.Is(err, errNotConnected) {
+		return e, nil, nil
+	}
+	if err != nil {
+		return e, nil, err
+	}
+	return e, &a, nil
+}
+
+// UpdateEvent patches the event in Google, then the local copy.
+func (c Calendar) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.CalendarEventUpdate) (before, after hearth.CalendarEvent, err error) {
+	e, a, err := c.linked(ctx, userID, id)
+	if err != nil || a == nil {
+		if err != nil && !errors.Is(err, hearth.ErrNotFound) {
+			return before, after, err
+		}
+		return c.g.cfg.Store.UpdateEvent(ctx, userID, id, upd)
+	}
+	svc, err := c.g.calendarService(ctx, *a)
+	if err != nil {
+		return before, after, err
+	}
+	next := e
+	setIf(&next.Title, upd.Title)
+	setIf(&next.Start, upd.Start)
+	setIf(&next.End, upd.End)
+	setIf(&next.AllDay, upd.AllDay)
+	setIf(&next.Location, upd.Location)
+	setIf(&next.Attendees, upd.Attendees)
+	patch := toGoogle(next, zoneOf(*a))
+	if upd.Attendees == nil {
+		patch.Attendees = nil // leave Google's attendees (and their answers) alone
+	}
+	patch.Recurrence = nil
+	_, err = svc.Events.Patch(e.CalendarID, e.ExternalID, patch).SendUpdates(sendUpdates(next.Attendees)).Context(ctx).Do()
+	if err != nil && !errors.Is(err, ErrRevoked) {
+		return before, after, fmt.Errorf("google update event: %w", err)
+	}
+	return c.g.cfg.Store.UpdateEvent(ctx, userID, id, upd)
+}
+
+// DeleteEvent deletes the event (or one instance of a recurring one) in
+// Google, then the local copy. An event Google no longer has is deleted
+// locally all the same.
+func (c Calendar) DeleteEvent(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error) {
+	e, a, err := c.linked(ctx, userID, id)
+	if err != nil && !errors.Is(err, hearth.ErrNotFound) {
+		return e, err
+	}
+	if a != nil {
+		svc, err := c.g.calendarService(ctx, *a)
+		if err != nil {
+			return e, err
+		}
+		err = svc.Events.Delete(e.CalendarID, e.ExternalID).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do()
+		if s := statusOf(err); err != nil && s != http.StatusNotFound && s != http.StatusGone && !errors.Is(err, ErrRevoked) {
+			return e, fmt.Errorf("google delete event: %w", err)
+		}
+	}
+	return c.g.cfg.Store.DeleteEvent(ctx, userID, id)
+}
+
+// RestoreEvent undoes a delete: a Google event is created again (with a
+// new id, as Google keeps deleted ids) and the local copy relinked.
+func (c Calendar) RestoreEvent(ctx context.Context, userID, id int64) error {
+	e, a, err := c.linked(ctx, userID, id)
+	if err != nil || a == nil {
+		if err != nil && !errors.Is(err, hearth.ErrNotFound) {
+			return err
+		}
+		return c.g.cfg.Store.RestoreEvent(ctx, userID, id)
+	}
+	svc, err := c.g.calendarService(ctx, *a)
+	if err != nil {
+		return err
+	}
+	ge := toGoogle(e, zoneOf(*a))
+	ge.Id = eventID("")
+	if _, err := svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do(); err != nil {
+		return fmt.Errorf("google restore event: %w", err)
+	}
+	return c.g.cfg.Store.RelinkEvent(ctx, userID, id, e.CalendarID, ge.Id)
+}
+
+// FindEvents reads the local copy.
+func (c Calendar) FindEvents(ctx context.Context, f hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error) {
+	return c.g.cfg.Store.FindEvents(ctx, f)
+}
+
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// emails are the attendees Google can invite: those with an address.
+// A name alone ("Marco") is not sent to Google.
+func emails(attendees []string) []string {
+	var out []string
+	for _, a := range attendees {
+		if strings.Contains(a, "@") {
+			out = append(out, strings.TrimSpace(a))
+		}
+	}
+	return out
+}
+
+// toGoogle is an event as Google takes it: an all-day event as dates
+// (its local days in the user's zone), a timed one as instants with the
+// user's zone, so a recurrence keeps its wall time across DST.
+func toGoogle(e hearth.CalendarEvent, loc *time.Location) *calendar.Event {
+	ge := &calendar.Event{Summary: e.Title, Location: e.Location, Description: e.Description, Recurrence: e.Recurrence}
+	if e.AllDay {
+		start := e.Start.In(loc)
+		end := e.End.In(loc)
+		if !end.After(start) {
+			end = start.AddDate(0, 0, 1)
+		}
+		ge.Start = &calendar.EventDateTime{Date: start.Format(time.DateOnly)}
+		ge.End = &calendar.EventDateTime{Date: end.Format(time.DateOnly)}
+		if ge.End.Date == ge.Start.Date {
+			ge.End.Date = start.AddDate(0, 0, 1).Format(time.DateOnly)
+		}
+	} else {
+		ge.Start = &calendar.EventDateTime{DateTime: e.Start.In(loc).Format(time.RFC3339), TimeZone: loc.String()}
+		ge.End = &calendar.EventDateTime{DateTime: e.End.In(loc).Format(time.RFC3339), TimeZone: loc.String()}
+	}
+	for _, m := range emails(e.Attendees) {
+		ge.Attendees = append(ge.Attendees, &calendar.EventAttendee{Email: m})
+	}
+	return ge
+}
+
+// fromGoogle is Google's event as Hearth keeps it: an all-day event's
+// dates become midnights in the user's zone.
+func fromGoogle(ge *calendar.Event, calendarID string, loc *time.Location) (hearth.CalendarEvent, error) {
+	e := hearth.CalendarEvent{Title: ge.Summary, Location: ge.Location, Description: ge.Description,
+		CalendarID: calendarID, ExternalID: ge.Id}
+	if e.Title == "" {
+		e.Title = "(no title)"
+	}
+	if ge.Start == nil || ge.End == nil {
+		return e, fmt.Errorf("event %s has no start or end", ge.Id)
+	}
+	var err error
+	if ge.Start.Date != "" {
+		e.AllDay = true
+		if e.Start, err = time.ParseInLocation(time.DateOnly, ge.Start.Date, loc); err != nil {
+			return e, err
+		}
+		if e.End, err = time.ParseInLocation(time.DateOnly, ge.End.Date, loc); err != nil {
+			return e, err
+		}
+	} else {
+		if e.Start, err = time.Parse(time.RFC3339, ge.Start.DateTime); err != nil {
+			return e, err
+		}
+		if e.End, err = time.Parse(time.RFC3339, ge.End.DateTime); err != nil {
+			return e, err
+		}
+	}
+	e.Start, e.End = e.Start.UTC(), e.End.UTC()
+	for _, at := range ge.Attendees {
+		if at.Self || at.Resource {
+			continue
+		}
+		e.Attendees = append(e.Attendees, at.Email)
+	}
+	return e, nil
+}

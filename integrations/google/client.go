@@ -1,0 +1,197 @@
+package google
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/oauth2"
+	calendar "google.golang.org/api/calendar/v3"
+	"google.golang.org/api/googleapi"
+	"google.golang.org/api/option"
+
+	"github.com/hearthbot/hearth"
+)
+
+// ErrRevoked means Google refused the user's grant (revoked in Google's
+// settings, or a Testing client's 7-day refresh token expired). The
+// account is marked, the user is told once, and the built-in calendar
+// takes over until they connect again.
+var ErrRevoked = errors.New("google refused the grant: reconnect google")
+
+// maxAttempts bounds the tries of one request Google answers 429 or 5xx.
+const maxAttempts = 4
+
+// sealToken seals a token for the user's row.
+func (g *Google) sealToken(userID int64, tok *oauth2.Token) ([]byte, error) {
+	raw, err := json.Marshal(tok)
+	if err != nil {
+		return nil, fmt.Errorf("encode token: %w", err)
+	}
+	return g.cfg.Keys.Seal(userID, raw), nil
+}
+
+func (g *Google) openToken(a hearth.GoogleAccount) (*oauth2.Token, error) {
+	raw, err := g.cfg.Keys.Open(a.UserID, a.Token)
+	if err != nil {
+		return nil, err
+	}
+	var tok oauth2.Token
+	if err := json.Unmarshal(raw, &tok); err != nil {
+		return nil, fmt.Errorf("decode token: %w", err)
+	}
+	return &tok, nil
+}
+
+// userTokens is one user's token source: it refreshes when the access
+// token expires or Google answered 401, persists what a refresh returns,
+// and turns invalid_grant into ErrRevoked (marking the account).
+type userTokens struct {
+	g      *Google
+	userID int64
+	mu     sync.Mutex
+	tok    *oauth2.Token
+}
+
+func (u *userTokens) token(ctx context.Context, force bool) (*oauth2.Token, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if !force && u.tok.Valid() {
+		return u.tok, nil
+	}
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, u.g.cfg.HTTPClient)
+	fresh, err := u.g.oauth.TokenSource(ctx, &oauth2.Token{RefreshToken: u.tok.RefreshToken}).Token()
+	if err != nil {
+		var re *oauth2.RetrieveError
+		if errors.As(err, &re) && (re.ErrorCode == "invalid_grant" || re.ErrorCode == "unauthorized_client") {
+			if _, rerr := u.g.cfg.Store.RevokeGoogleAccount(ctx, u.userID); rerr != nil {
+				return nil, rerr
+			}
+			u.g.cfg.Log.Warn("google refused a grant; the user will be asked to reconnect", "user", u.userID)
+			return nil, ErrRevoked
+		}
+		return nil, fmt.Errorf("refresh google token: %w", err)
+	}
+	if fresh.RefreshToken == "" {
+		fresh.RefreshToken = u.tok.RefreshToken
+	}
+	sealed, err := u.g.sealToken(u.userID, fresh)
+	if err != nil {
+		return nil, err
+	}
+	if err := u.g.cfg.Store.SetGoogleToken(ctx, u.userID, sealed); err != nil {
+		return nil, err
+	}
+	u.tok = fresh
+	return fresh, nil
+}
+
+// transport authorises requests with the user's token, refreshes and
+// retries once on 401, and retries 429 and 5xx with backoff (honouring
+// Retry-After, capped by the backoff's own bound).
+type transport struct {
+	g      *Google
+	tokens *userTokens
+}
+
+func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var body []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		body = b
+	}
+	refreshed := false
+	for attempt := 1; ; attempt++ {
+		tok, err := t.tokens.token(req.Context(), false)
+		if err != nil {
+			return nil, err
+		}
+		r := req.Clone(req.Context())
+		if body != nil {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		tok.SetAuthHeader(r)
+		base := t.g.cfg.HTTPClient.Transport
+		if base == nil {
+			base = http.DefaultTransport
+		}
+		res, err := base.RoundTrip(r)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case res.StatusCode == http.StatusUnauthorized && !refreshed:
+			drain(res)
+			refreshed = true
+			if _, err := t.tokens.token(req.Context(), true); err != nil {
+				return nil, err
+			}
+			attempt--
+			continue
+		case (res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500) && attempt < maxAttempts:
+			wait := t.g.cfg.Backoff(attempt)
+			if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && time.Duration(s)*time.Second < wait {
+				wait = time.Duration(s) * time.Second
+			}
+			drain(res)
+			select {
+			case <-time.After(wait):
+			case <-req.Context().Done():
+				return nil, req.Context().Err()
+			}
+			continue
+		}
+		return res, nil
+	}
+}
+
+func drain(res *http.Response) {
+	io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
+	res.Body.Close()
+}
+
+// httpClient returns the user's authorised client.
+func (g *Google) httpClient(a hearth.GoogleAccount) (*http.Client, error) {
+	tok, err := g.openToken(a)
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Transport: &transport{g: g, tokens: &userTokens{g: g, userID: a.UserID, tok: tok}}}, nil
+}
+
+// calendarService is the Calendar API as the user.
+func (g *Google) calendarService(ctx context.Context, a hearth.GoogleAccount) (*calendar.Service, error) {
+	hc, err := g.httpClient(a)
+	if err != nil {
+		return nil, err
+	}
+	opts := []option.ClientOption{option.WithHTTPClient(hc)}
+	if g.ends.Calendar != "" {
+		opts = append(opts, option.WithEndpoint(g.ends.Calendar))
+	}
+	svc, err := calendar.NewService(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("calendar client: %w", err)
+	}
+	return svc, nil
+}
+
+// statusOf is the HTTP status of a Google API error, or 0.
+func statusOf(err error) int {
+	var ge *googleapi.Error
+	if errors.As(err, &ge) {
+		return ge.Code
+	}
+	return 0
+}

@@ -1,0 +1,155 @@
+package google
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// Commands are the chat commands: connect, disconnect and status.
+func (g *Google) Commands() []commands.Command {
+	return []commands.Command{
+		{
+			Name: "connect_google", Private: true,
+			Help:     "connect your Google account, so I act in your Google Calendar",
+			Examples: []string{"connect google", "connect my google calendar"},
+			Match:    phrase("connect google", "connect my google", "connect to google", "link google", "link my google"),
+			Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
+				return pipeline.Reply(g.connectReply(ctx, r.User.ID)), true, nil
+			}),
+		},
+		{
+			Name: "disconnect_google", Private: true,
+			Help:     "disconnect your Google account: I revoke my access and forget its tokens",
+			Examples: []string{"disconnect google", "disconnect my google account"},
+			Match:    phrase("disconnect google", "disconnect my google", "unlink google", "unlink my google"),
+			Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
+				email, err := g.Disconnect(ctx, r.User.ID)
+				if errors.Is(err, hearth.ErrNotFound) {
+					return pipeline.Reply("Google isn't connected, so there is nothing to disconnect."), true, nil
+				}
+				if err != nil {
+					return pipeline.Answer{}, false, err
+				}
+				return pipeline.Reply(fmt.Sprintf("Disconnected %s: I revoked my access, stopped listening for calendar changes and deleted the tokens. Your calendar here is Hearth's own again.", email)), true, nil
+			}),
+		},
+		{
+			Name: "google_status", Private: true, NeedsZone: true,
+			Help:     "which Google account is connected, which calendars sync, and when",
+			Examples: []string{"google status", "is google connected?"},
+			Match:    phrase("google status", "status of google", "is google connected", "is my google connected"),
+			Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
+				text, err := g.status(ctx, r.User)
+				return pipeline.Reply(text), err == nil, err
+			}),
+		},
+	}
+}
+
+// phrase matches a normalised message starting with one of the phrases.
+func phrase(ps ...string) func(string) bool {
+	return func(norm string) bool {
+		norm = strings.TrimRight(norm, "?!. ")
+		for _, p := range ps {
+			if norm == p || strings.HasPrefix(norm, p+" ") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func (g *Google) connectReply(ctx context.Context, userID int64) string {
+	link := g.ConnectURL(userID, CalendarScopes...)
+	if a, err := g.cfg.Store.GoogleAccount(ctx, userID); err == nil && a.RevokedAt.IsZero() {
+		return fmt.Sprintf("Google is already connected as %s. To connect again (another account, or after changing permissions), open this link within 10 minutes: %s", a.Email, link)
+	}
+	return "Open this link within 10 minutes to connect your Google Calendar: " + link +
+		"\nI'll add, move and delete events there for you (asking first before inviting anyone) and hear about changes as they happen."
+}
+
+func (g *Google) status(ctx context.Context, u hearth.User) (string, error) {
+	a, err := g.cfg.Store.GoogleAccount(ctx, u.ID)
+	if errors.Is(err, hearth.ErrNotFound) {
+		return "Google isn't connected: I use Hearth's own calendar. Say “connect google” to use your Google Calendar.", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if !a.RevokedAt.IsZero() {
+		return fmt.Sprintf("Google (%s) stopped accepting my access on %s, so I'm using Hearth's own calendar. Say “connect google” to reconnect.", a.Email, a.RevokedAt.Format("Jan 2")), nil
+	}
+	cals, err := g.cfg.Store.GoogleCalendars(ctx, u.ID)
+	if err != nil {
+		return "", err
+	}
+	loc := zoneOf(a)
+	when := func(t time.Time) string {
+		if t.IsZero() {
+			return "not yet"
+		}
+		return t.In(loc).Format("Jan 2 at 3:04 PM")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Google is connected as %s.", a.Email)
+	for _, c := range cals {
+		name := c.Summary
+		if c.CalendarID != "primary" || name == "" {
+			name = c.CalendarID
+		} else {
+			name = "primary (" + c.Summary + ")"
+		}
+		fmt.Fprintf(&b, "\n• %s: last synced %s; ", name, when(c.SyncedAt))
+		switch {
+		case c.ChannelID != "":
+			fmt.Fprintf(&b, "push notifications until %s", when(c.ChannelExpiresAt))
+		case g.cfg.PublicURL == "":
+			fmt.Fprintf(&b, "no push notifications (no public URL), checked every %s", g.cfg.PollInterval)
+		default:
+			b.WriteString("push notifications being set up")
+		}
+		if c.Default {
+			b.WriteString("; new events go here")
+		}
+	}
+	return b.String(), nil
+}
+
+// NoticeStore claims the one message asking a user to reconnect.
+type NoticeStore interface {
+	GoogleAccount(ctx context.Context, userID int64) (hearth.GoogleAccount, error)
+	ClaimGoogleNoticeTx(ctx context.Context, tx pgx.Tx, userID int64) (bool, error)
+}
+
+// Notice tells a user whose grant Google refused, once, in their next
+// turn, that the built-in calendar took over and how to reconnect.
+func Notice(st NoticeStore, next pipeline.Handler) pipeline.Handler {
+	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
+		ans, err := next.HandleTurn(ctx, t)
+		if err != nil {
+			return ans, err
+		}
+		a, aerr := st.GoogleAccount(ctx, t.User.ID)
+		if aerr != nil || a.RevokedAt.IsZero() || !a.NotifiedAt.IsZero() {
+			return ans, nil
+		}
+		// Claimed with the reply's commit: a retried turn that was
+		// answered before does not say it twice.
+		ans.Add(func(ctx context.Context, tx pgx.Tx) error {
+			_, err := st.ClaimGoogleNoticeTx(ctx, tx, t.User.ID)
+			return err
+		})
+		ans.Replies = append(ans.Replies, hearth.Outbound{Text: "Google stopped accepting my access to your calendar (" + a.Email +
+			"), so I'm using Hearth's own calendar for now. Say “connect google” to reconnect."})
+		return ans, nil
+	})
+}

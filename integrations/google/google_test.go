@@ -1,0 +1,527 @@
+package google_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
+	calendar "google.golang.org/api/calendar/v3"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/integrations/google"
+	"github.com/hearthbot/hearth/integrations/google/googletest"
+	"github.com/hearthbot/hearth/store"
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+const email = "user@example.com"
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+type testBundle struct {
+	st      *store.Store
+	fake    *googletest.Server
+	g       *google.Google
+	river   *river.Client[pgx.Tx]
+	hook    *httptest.Server
+	clock   *clock
+	user    hearth.User
+	mu      sync.Mutex
+	backoff []int
+}
+
+// setup wires the integration against a private database, the fake
+// Google and an insert-only River client; Hearth's callback and webhook
+// are served on hook, which is the public URL.
+func setup(t *testing.T, tz string) *testBundle {
+	t.Helper()
+	st, _ := storetest.Open(t)
+	b := &testBundle{st: st, fake: googletest.New(t), clock: &clock{t: time.Now()}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+google.CallbackPath, func(w http.ResponseWriter, r *http.Request) { b.g.Callback(w, r) })
+	mux.HandleFunc("POST "+google.WebhookPath, func(w http.ResponseWriter, r *http.Request) { b.g.Webhook(w, r) })
+	b.hook = httptest.NewServer(mux)
+	t.Cleanup(b.hook.Close)
+	rc, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.river = rc
+	keys, err := google.NewKeys(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.g, err = google.New(google.Config{
+		ClientID: googletest.ClientID, ClientSecret: googletest.ClientSecret, PublicURL: b.hook.URL,
+		Endpoint: b.fake.URL + "/", Keys: keys, Store: st, Queue: rc, Now: b.clock.Now,
+		Backoff: func(n int) time.Duration {
+			b.mu.Lock()
+			b.backoff = append(b.backoff, n)
+			b.mu.Unlock()
+			return time.Millisecond
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := st.SignIn(context.Background(), hearth.ChannelWebchat, "ann", "Ann", "ann", tz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.user = c.User
+	return b
+}
+
+// connect goes through consent: the consent link, the fake's redirect to
+// the callback, the exchange.
+func (b *testBundle) connect(t *testing.T) {
+	t.Helper()
+	res, err := http.Get(b.g.ConnectURL(b.user.ID, google.CalendarScopes...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "connected as "+email) {
+		t.Fatalf("callback: %d %s", res.StatusCode, body)
+	}
+}
+
+func (b *testBundle) sync(t *testing.T) {
+	t.Helper()
+	if err := b.g.Sync(context.Background(), b.user.ID, "primary"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (b *testBundle) local(t *testing.T) []hearth.CalendarEvent {
+	t.Helper()
+	es, err := b.st.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: b.user.ID, Limit: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+func (b *testBundle) jobs(t *testing.T, kind string) int {
+	t.Helper()
+	res, err := b.river.JobList(context.Background(), river.NewJobListParams().Kinds(kind).
+		States(rivertype.JobStateAvailable, rivertype.JobStateScheduled, rivertype.JobStatePending).First(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(res.Jobs)
+}
+
+func titles(es []hearth.CalendarEvent) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Title)
+	}
+	return out
+}
+
+func timed(title string, start time.Time, d time.Duration) *calendar.Event {
+	return &calendar.Event{Summary: title,
+		Start: &calendar.EventDateTime{DateTime: start.Format(time.RFC3339)},
+		End:   &calendar.EventDateTime{DateTime: start.Add(d).Format(time.RFC3339)}}
+}
+
+func TestConnect(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.connect(t)
+	auth := b.fake.LastAuth()
+	if auth.Get("access_type") != "offline" || auth.Get("include_granted_scopes") != "true" ||
+		!strings.Contains(auth.Get("scope"), google.ScopeCalendar) || strings.Contains(auth.Get("scope"), "gmail") {
+		t.Fatalf("consent request %v", auth)
+	}
+	if b.fake.Count("exchange") != 1 {
+		t.Fatalf("exchanges %d", b.fake.Count("exchange"))
+	}
+	a, err := b.st.GoogleAccount(context.Background(), b.user.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Email != email || !slices.Contains(a.Scopes, google.ScopeCalendar) {
+		t.Fatalf("account %+v", a)
+	}
+	// Sealed: neither token appears in the stored bytes.
+	if bytes.Contains(a.Token, []byte("at-")) || bytes.Contains(a.Token, []byte("rt-")) {
+		t.Fatal("the token is stored in the clear")
+	}
+	if b.jobs(t, google.SyncArgs{}.Kind()) != 1 || b.jobs(t, google.WatchArgs{}.Kind()) != 1 {
+		t.Fatal("the first sync and watch were not enqueued")
+	}
+	cals, _ := b.st.GoogleCalendars(context.Background(), b.user.ID)
+	if len(cals) != 1 || cals[0].CalendarID != "primary" || !cals[0].Default {
+		t.Fatalf("calendars %+v", cals)
+	}
+}
+
+func TestCallbackRefusesBadState(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	good := b.g.ConnectURL(b.user.ID, google.CalendarScopes...)
+	u, _ := url.Parse(good)
+	state := u.Query().Get("state")
+	forged := strings.Replace(state, ".", ".9", 1)
+	other := b.g.ConnectURL(b.user.ID+1, google.CalendarScopes...) // someone else's
+	ou, _ := url.Parse(other)
+	swapped := strings.SplitN(state, ".", 2)[0] + "." + strings.SplitN(ou.Query().Get("state"), ".", 2)[1]
+	cases := map[string]string{"forged": forged, "user swapped": swapped, "empty": "", "garbage": "abc"}
+	for name, s := range cases {
+		res, err := http.Get(b.hook.URL + google.CallbackPath + "?" + url.Values{"state": {s}, "code": {"stolen"}}.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest {
+			t.Fatalf("%s state: %d", name, res.StatusCode)
+		}
+	}
+	// Expired: the link is 11 minutes old.
+	b.clock.Add(11 * time.Minute)
+	res, err := http.Get(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest {
+		t.Fatalf("expired state: %d", res.StatusCode)
+	}
+	if n := b.fake.Count("exchange"); n != 0 {
+		t.Fatalf("%d codes exchanged with a bad state", n)
+	}
+	if _, err := b.st.GoogleAccount(context.Background(), b.user.ID); !errors.Is(err, hearth.ErrNotFound) {
+		t.Fatalf("account after bad states: %v", err)
+	}
+}
+
+func TestRefreshOn401AndBackoff(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	before, _ := b.st.GoogleAccount(context.Background(), b.user.ID)
+	b.fake.ExpireAccessTokens() // the next call gets 401
+	b.fake.Fail(http.MethodPost, "/calendar/v3/calendars/", http.StatusTooManyRequests, 1)
+	b.fake.Fail(http.MethodPost, "/calendar/v3/calendars/", http.StatusServiceUnavailable, 1)
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	e, err := b.g.Calendar().CreateEvent(context.Background(), "t1:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Dentist", Start: start, End: start.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.fake.Count("refresh") != 1 {
+		t.Fatalf("refreshes %d", b.fake.Count("refresh"))
+	}
+	after, _ := b.st.GoogleAccount(context.Background(), b.user.ID)
+	if bytes.Equal(before.Token, after.Token) {
+		t.Fatal("the refreshed token was not stored")
+	}
+	if got := b.fake.Count("POST /calendar/v3/calendars/{id}/events"); got != 4 { // 401, 429, 503, 200
+		t.Fatalf("insert requests %d", got)
+	}
+	if !slices.Equal(b.backoff, []int{1, 2}) {
+		t.Fatalf("backoff %v", b.backoff)
+	}
+	// A retried action (same key) makes no second event.
+	if _, err := b.g.Calendar().CreateEvent(context.Background(), "t1:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Dentist", Start: start, End: start.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if evs := b.fake.Events(email, "primary"); len(evs) != 1 || evs[0].Id != e.ExternalID {
+		t.Fatalf("google has %d events", len(evs))
+	}
+}
+
+func TestPushSyncRenewAndForgedTokens(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.connect(t)
+	ctx := context.Background()
+	b.sync(t)
+	if err := b.g.Renew(ctx, b.user.ID); err != nil {
+		t.Fatal(err)
+	}
+	chans := b.fake.Channels()
+	if len(chans) != 1 || chans[0].Address != b.hook.URL+google.WebhookPath {
+		t.Fatalf("channels %+v", chans)
+	}
+	ch := chans[0]
+	syncsBefore := b.jobs(t, google.SyncArgs{}.Kind())
+
+	// Forged: a known channel with a wrong token, an unknown channel, no
+	// headers: 4xx and nothing enqueued.
+	for name, h := range map[string][2]string{
+		"wrong token":     {ch.Id, "x" + ch.Token},
+		"unknown channel": {"hearth-nope", ch.Token},
+		"nothing":         {"", ""},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, b.hook.URL+google.WebhookPath, nil)
+		req.Header.Set("X-Goog-Channel-ID", h[0])
+		req.Header.Set("X-Goog-Channel-Token", h[1])
+		req.Header.Set("X-Goog-Resource-State", "exists")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode < 400 || res.StatusCode >= 500 {
+			t.Fatalf("%s: %d", name, res.StatusCode)
+		}
+	}
+	if n := b.jobs(t, google.SyncArgs{}.Kind()); n != syncsBefore {
+		t.Fatalf("forged pushes enqueued %d syncs", n-syncsBefore)
+	}
+
+	// A change in Google, pushed: a sync job; running it brings the event.
+	start := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	ev := b.fake.PutEvent(email, "primary", timed("Team standup", start, 30*time.Minute))
+	if st := b.fake.Push(email, "primary"); !slices.Equal(st, []int{200}) {
+		t.Fatalf("push answered %v", st)
+	}
+	if b.jobs(t, google.SyncArgs{}.Kind()) != 1 {
+		t.Fatal("a push enqueued no sync")
+	}
+	b.sync(t)
+	if got := titles(b.local(t)); !slices.Equal(got, []string{"Team standup"}) {
+		t.Fatalf("local after push %v", got)
+	}
+	// Moved in Google, then deleted: the local copy follows.
+	ev.Start.DateTime = start.Add(time.Hour).Format(time.RFC3339)
+	ev.End.DateTime = start.Add(90 * time.Minute).Format(time.RFC3339)
+	b.fake.PutEvent(email, "primary", ev)
+	b.sync(t)
+	if l := b.local(t); len(l) != 1 || !l[0].Start.Equal(start.Add(time.Hour)) {
+		t.Fatalf("local after move %+v", l)
+	}
+	b.fake.DeleteEvent(email, "primary", ev.Id)
+	b.sync(t)
+	if l := b.local(t); len(l) != 0 {
+		t.Fatalf("local after delete %+v", l)
+	}
+
+	// Renewal: within RenewBefore of expiry a new channel is opened, then
+	// the old one stopped.
+	b.clock.Add(7*24*time.Hour - time.Hour)
+	if err := b.g.Renew(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	chans = b.fake.Channels()
+	if len(chans) != 1 || chans[0].Id == ch.Id {
+		t.Fatalf("channels after renewal %+v (old %s)", chans, ch.Id)
+	}
+	if b.fake.Count("POST /calendar/v3/channels/stop") != 1 {
+		t.Fatal("the old channel was not stopped")
+	}
+	// The old channel's late push is refused; the new one's accepted.
+	req, _ := http.NewRequest(http.MethodPost, b.hook.URL+google.WebhookPath, nil)
+	req.Header.Set("X-Goog-Channel-ID", ch.Id)
+	req.Header.Set("X-Goog-Channel-Token", ch.Token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Fatalf("old channel's push: %d", res.StatusCode)
+	}
+	if st := b.fake.Push(email, "primary"); !slices.Equal(st, []int{200}) {
+		t.Fatalf("new channel's push answered %v", st)
+	}
+}
+
+func TestFullResyncOn410(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	b.fake.SetPageSize(2) // paging too
+	start := time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)
+	var ids []string
+	for i, title := range []string{"One", "Two", "Three", "Four", "Five"} {
+		ids = append(ids, b.fake.PutEvent(email, "primary", timed(title, start.Add(time.Duration(i)*time.Hour), time.Hour)).Id)
+	}
+	b.sync(t)
+	if got := titles(b.local(t)); len(got) != 5 {
+		t.Fatalf("first sync %v", got)
+	}
+	// While the token lapses: one deleted, one added, one changed.
+	b.fake.DeleteEvent(email, "primary", ids[1])
+	b.fake.PutEvent(email, "primary", timed("Six", start.Add(5*time.Hour), time.Hour))
+	b.fake.ExpireSyncTokens()
+	b.sync(t)
+	want := []string{"One", "Three", "Four", "Five", "Six"}
+	if got := titles(b.local(t)); !slices.Equal(got, want) {
+		t.Fatalf("after 410: %v, want %v", got, want)
+	}
+	// And incremental again afterwards.
+	b.fake.DeleteEvent(email, "primary", ids[0])
+	b.sync(t)
+	if got := titles(b.local(t)); !slices.Equal(got, want[1:]) {
+		t.Fatalf("after the resync, incremental: %v", got)
+	}
+}
+
+func TestAllDayAndZones(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "America/Los_Angeles")
+	b.connect(t)
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	day := time.Date(2026, 12, 24, 0, 0, 0, 0, la)
+	if _, err := b.g.Calendar().CreateEvent(context.Background(), "t2:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Christmas Eve", Start: day, End: day.AddDate(0, 0, 1), AllDay: true}); err != nil {
+		t.Fatal(err)
+	}
+	evs := b.fake.Events(email, "primary")
+	if len(evs) != 1 || evs[0].Start.Date != "2026-12-24" || evs[0].End.Date != "2026-12-25" || evs[0].Start.DateTime != "" {
+		t.Fatalf("google has %+v", evs[0].Start)
+	}
+	// An all-day event made in Google is the user's whole local day.
+	b.fake.PutEvent(email, "primary", &calendar.Event{Summary: "Holiday",
+		Start: &calendar.EventDateTime{Date: "2026-12-31"}, End: &calendar.EventDateTime{Date: "2027-01-01"}})
+	b.sync(t)
+	l := b.local(t)
+	if len(l) != 2 {
+		t.Fatalf("local %+v", l)
+	}
+	h := l[1]
+	if !h.AllDay || !h.Start.Equal(time.Date(2026, 12, 31, 0, 0, 0, 0, la)) || !h.End.Equal(time.Date(2027, 1, 1, 0, 0, 0, 0, la)) {
+		t.Fatalf("holiday %+v", h)
+	}
+	if l[0].Title != "Christmas Eve" || !l[0].Start.Equal(day) {
+		t.Fatalf("christmas eve after sync %+v", l[0])
+	}
+}
+
+func TestRecurringAcrossDSTWithChangedInstance(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.connect(t)
+	ctx := context.Background()
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	// Thursdays at 09:00 Berlin from October 15th; summer time ends on
+	// October 25th 2026.
+	first := time.Date(2026, 10, 15, 9, 0, 0, 0, berlin)
+	master, err := b.g.Calendar().CreateEvent(ctx, "t3:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Choir",
+		Start: first, End: first.Add(90 * time.Minute), Recurrence: []string{"RRULE:FREQ=WEEKLY;COUNT=4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.sync(t)
+	l := b.local(t)
+	if len(l) != 4 {
+		t.Fatalf("instances %d: %v (the series row must give way to its instances)", len(l), titles(l))
+	}
+	for i, e := range l {
+		local := e.Start.In(berlin)
+		if local.Hour() != 9 || local.Minute() != 0 || local.Weekday() != time.Thursday {
+			t.Fatalf("instance %d at %s", i, local)
+		}
+		if e.ExternalID == master.ExternalID {
+			t.Fatal("the series itself is listed as an event")
+		}
+	}
+	if l[0].Start.UTC().Hour() != 7 || l[3].Start.UTC().Hour() != 8 {
+		t.Fatalf("UTC hours %d and %d: DST not followed", l[0].Start.UTC().Hour(), l[3].Start.UTC().Hour())
+	}
+	// "Skip this Thursday's": the third instance is deleted in Google.
+	if _, err := b.g.Calendar().DeleteEvent(ctx, b.user.ID, l[2].ID); err != nil {
+		t.Fatal(err)
+	}
+	// And the last one moves to 10:00.
+	ten := l[3].Start.Add(time.Hour)
+	tenEnd := ten.Add(90 * time.Minute)
+	if _, _, err := b.g.Calendar().UpdateEvent(ctx, b.user.ID, l[3].ID, hearth.CalendarEventUpdate{Start: &ten, End: &tenEnd}); err != nil {
+		t.Fatal(err)
+	}
+	evs := b.fake.Events(email, "primary")
+	if len(evs) != 3 {
+		t.Fatalf("google has %d instances", len(evs))
+	}
+	b.sync(t)
+	l = b.local(t)
+	if len(l) != 3 || l[2].Start.In(berlin).Hour() != 10 || l[1].Start.In(berlin).Day() != 22 {
+		t.Fatalf("after skip and move: %+v", l)
+	}
+}
+
+func TestRevokedGrantFallsBack(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	b.fake.RevokeGrant(email)
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	e, err := b.g.Calendar().CreateEvent(context.Background(), "t4:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Gym", Start: start, End: start.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.ExternalID != "" {
+		// The returned row was written before Google refused; the stored
+		// one is the built-in calendar's.
+		got, _ := b.st.FindEvent(context.Background(), b.user.ID, e.ID)
+		if got.ExternalID != "" {
+			t.Fatalf("event still linked to Google: %+v", got)
+		}
+	}
+	a, _ := b.st.GoogleAccount(context.Background(), b.user.ID)
+	if a.RevokedAt.IsZero() {
+		t.Fatal("the account is not marked revoked")
+	}
+	// From now on the built-in calendar answers without asking Google.
+	n := b.fake.Count("refresh")
+	if _, err := b.g.Calendar().CreateEvent(context.Background(), "t4:1", hearth.CalendarEvent{UserID: b.user.ID, Title: "Swim", Start: start, End: start.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if b.fake.Count("refresh") != n {
+		t.Fatal("Google was asked again after it refused the grant")
+	}
+	if got := titles(b.local(t)); len(got) != 2 {
+		t.Fatalf("local %v", got)
+	}
+}
+
+func TestDisconnect(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	ctx := context.Background()
+	b.fake.PutEvent(email, "primary", timed("Synced", time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), time.Hour))
+	b.sync(t)
+	if err := b.g.Renew(ctx, b.user.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.g.Disconnect(ctx, b.user.ID)
+	if err != nil || got != email {
+		t.Fatalf("disconnect: %q %v", got, err)
+	}
+	if !b.fake.Revoked(email) || len(b.fake.Channels()) != 0 {
+		t.Fatalf("revoked %v, channels %v", b.fake.Revoked(email), b.fake.Channels())
+	}
+	if _, err := b.st.GoogleAccount(ctx, b.user.ID); !errors.Is(err, hearth.ErrNotFound) {
+		t.Fatalf("account after disconnect: %v", err)
+	}
+	if l := b.local(t); len(l) != 0 {
+		t.Fatalf("synced copies left: %v", titles(l))
+	}
+}
