@@ -76,24 +76,27 @@ func startAppWith(t testing.TB, configure func(*Config)) (base string, app *App,
 		FetchPollInterval: 50 * time.Millisecond,
 		ShutdownTimeout:   5 * time.Second,
 	}
+	// The listener comes first, so configure sees the real address (a
+	// public URL pointing back at the server, for Google's pushes).
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.HTTPAddr = ln.Addr().String()
 	if configure != nil {
 		configure(&cfg)
 	}
 	if err := cfg.validate(); err != nil {
+		ln.Close()
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
-	app, err := Open(ctx, cfg, logs)
+	app, err = Open(ctx, cfg, logs)
 	if err != nil {
 		cancel()
+		ln.Close()
 		t.Fatalf("open: %v", err)
-	}
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
-	if err != nil {
-		cancel()
-		app.Store.Close()
-		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- app.RunListener(ctx, ln) }()

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	calendar "google.golang.org/api/calendar/v3"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/integrations/google/googletest"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
+)
+
+// startGoogleApp runs Hearth with Google pointed at a fake Google, and the
+// public URL at the server itself (so the fake's pushes reach it).
+func startGoogleApp(t *testing.T) (string, *App, *googletest.Server) {
+	t.Helper()
+	fake := googletest.New(t)
+	base, app, _ := startAppWith(t, func(c *Config) {
+		c.GoogleClientID, c.GoogleClientSecret = googletest.ClientID, googletest.ClientSecret
+		c.GoogleEndpoint = fake.URL // no trailing slash: both forms work
+		c.EncryptionKey = base64.StdEncoding.EncodeToString([]byte("0123456789abcdef0123456789abcdef"))
+		c.PublicURL = "http://" + c.HTTPAddr
+		c.GooglePollInterval = time.Hour
+	})
+	if app.Google == nil {
+		t.Fatal("google is off")
+	}
+	return base, app, fake
+}
+
+var reLink = regexp.MustCompile(`https?://\S+`)
+
+// connectGoogle says "connect google", opens the link (the fake consents
+// and redirects to the callback) and waits for the first sync and watch.
+func connectGoogle(t *testing.T, c *chatter, fake *googletest.Server, email string) {
+	t.Helper()
+	fake.SetConsent(email)
+	r := c.say("connect google")
+	link := reLink.FindString(r.Text)
+	if link == "" {
+		t.Fatalf("no link in %q", r.Text)
+	}
+	res, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), email) {
+		t.Fatalf("callback %d %s", res.StatusCode, body)
+	}
+	uid := c.contact().User.ID
+	pipelinetest.WaitForJobs(t, c.app.River, "the first sync and watch", func() bool {
+		cals, err := c.app.Store.GoogleCalendars(context.Background(), uid)
+		return err == nil && len(cals) == 1 && !cals[0].SyncedAt.IsZero() && cals[0].ChannelID != ""
+	})
+}
+
+func TestGoogleCalendarScenario(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/Berlin")
+	ann.say("stop my briefings")
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+
+	mustContain(t, ann.say("google status"), "isn't connected")
+	connectGoogle(t, ann, fake, "ann@example.com")
+	mustContain(t, ann.say("google status"), "connected as ann@example.com", "primary", "push notifications until", "new events go here")
+
+	// An event made in the chat lands in Google, at the user's wall time.
+	mustContain(t, ann.say("Add dentist tomorrow at 3pm to my calendar"), "entist")
+	evs := fake.Events("ann@example.com", "primary")
+	if len(evs) != 1 {
+		t.Fatalf("google has %d events", len(evs))
+	}
+	start, _ := time.Parse(time.RFC3339, evs[0].Start.DateTime)
+	if start.In(berlin).Hour() != 15 || evs[0].Start.TimeZone != "Europe/Berlin" {
+		t.Fatalf("dentist at %s (%s)", start.In(berlin), evs[0].Start.TimeZone)
+	}
+
+	// A change in Google and a burst of 50 pushes: one or two syncs, and
+	// the change is in "what's on my calendar".
+	lists := func() int { return fake.Count("GET /calendar/v3/calendars/{id}/events") }
+	before := lists()
+	tomorrow := time.Now().In(berlin).AddDate(0, 0, 1)
+	at := time.Date(tomorrow.Year(), tomorrow.Month(), tomorrow.Day(), 18, 0, 0, 0, berlin)
+	fake.PutEvent("ann@example.com", "primary", &calendar.Event{Summary: "Parents evening",
+		Start: &calendar.EventDateTime{DateTime: at.Format(time.RFC3339)},
+		End:   &calendar.EventDateTime{DateTime: at.Add(time.Hour).Format(time.RFC3339)}})
+	var wg sync.WaitGroup
+	statuses := make([]int, 50)
+	for i := range 50 {
+		wg.Go(func() {
+			if st := fake.Push("ann@example.com", "primary"); len(st) == 1 {
+				statuses[i] = st[0]
+			}
+		})
+	}
+	wg.Wait()
+	for i, st := range statuses {
+		if st != 200 {
+			t.Fatalf("push %d answered %d", i, st)
+		}
+	}
+	uid := ann.contact().User.ID
+	pipelinetest.WaitForJobs(t, app.River, "the pushed change synced", func() bool {
+		es, _ := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: uid, Query: "parents evening"})
+		return len(es) == 1
+	})
+	n := lists() - before
+	t.Logf("50 pushes cost %d events.list syncs", n)
+	if n < 1 || n > 2 {
+		t.Fatalf("50 pushes cost %d syncs, want 1 or 2", n)
+	}
+	mustContain(t, ann.say("what's on my calendar tomorrow?"), "Parents evening", "entist")
+
+	// A forged push: 403 and nothing enqueued.
+	req, _ := http.NewRequest(http.MethodPost, base+"/webhooks/google/calendar", nil)
+	req.Header.Set("X-Goog-Channel-ID", fake.Channels()[0].Id)
+	req.Header.Set("X-Goog-Channel-Token", "forged")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Fatalf("forged push: %d", res.StatusCode)
+	}
+
+	// Disconnect: revoked at Google, channels stopped, tokens deleted; the
+	// built-in calendar is back.
+	mustContain(t, ann.say("disconnect google"), "Disconnected ann@example.com")
+	if !fake.Revoked("ann@example.com") || len(fake.Channels()) != 0 {
+		t.Fatal("the grant was not revoked or a channel is left")
+	}
+	mustContain(t, ann.say("google status"), "isn't connected")
+	mustContain(t, ann.say("Add yoga tomorrow at 8am to my calendar"), "oga")
+	if len(fake.Events("ann@example.com", "primary")) != 2 {
+		t.Fatal("an event went to Google after disconnecting")
+	}
+}
+
+func TestGoogleRevokedGrant(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	bob := newChatter(t, base, app, "Bob", "Europe/London")
+	bob.say("stop my briefings")
+	connectGoogle(t, bob, fake, "bob@example.com")
+
+	// Bob revokes Hearth's access in Google's settings.
+	fake.RevokeGrant("bob@example.com")
+	r := bob.say("Add gym tomorrow at 7am to my calendar")
+	mustContain(t, r, "ym")
+	mustContain(t, bob.reply("the reconnect notice"), "Google stopped accepting my access", "connect google")
+	// Once only; the built-in calendar has the event.
+	r = bob.say("Add swim tomorrow at 8am to my calendar")
+	if strings.Contains(r.Text, "stopped accepting") {
+		t.Fatalf("told twice: %q", r.Text)
+	}
+	es, err := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: bob.contact().User.ID})
+	if err != nil || len(es) != 2 || es[0].ExternalID != "" || es[1].ExternalID != "" {
+		t.Fatalf("events %+v %v", es, err)
+	}
+	mustContain(t, bob.say("google status"), "stopped accepting", "connect google")
+	// Reconnecting makes Google work again.
+	connectGoogle(t, bob, fake, "bob@example.com")
+	mustContain(t, bob.say("google status"), "connected as bob@example.com")
+}
