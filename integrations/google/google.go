@@ -115,8 +115,8 @@ type Config struct {
 	// ChannelTTL is the lifetime asked for a push channel (Google may
 	// give less). Defaults to 7 days.
 	ChannelTTL time.Duration
-	// RenewBefore renews a channel this long before it expires. Defaults
-	// to twice PollInterval, at least an hour.
+	// RenewBefore renews a channel this long before it expires (the poll
+	// renews, so it should be well over PollInterval). Defaults to a day.
 	RenewBefore time.Duration
 	// Backoff is the pause before retry n (1, 2, …) of a request Google
 	// answered 429 or 5xx. Defaults to 500 ms doubling, at most 8 s.
@@ -152,7 +152,7 @@ func New(cfg Config) (*Google, error) {
 	}
 	cfg.PollInterval = cmp.Or(cfg.PollInterval, 15*time.Minute)
 	cfg.ChannelTTL = cmp.Or(cfg.ChannelTTL, 7*24*time.Hour)
-	cfg.RenewBefore = cmp.Or(cfg.RenewBefore, max(2*cfg.PollInterval, time.Hour))
+	cfg.RenewBefore = cmp.Or(cfg.RenewBefore, max(24*time.Hour, 2*cfg.PollInterval))
 	if cfg.Backoff == nil {
 		cfg.Backoff = func(n int) time.Duration { return min(500*time.Millisecond<<(n-1), 8*time.Second) }
 	}
