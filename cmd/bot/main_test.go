@@ -29,10 +29,13 @@ func TestLoadConfig(t *testing.T) {
 		{"bad public url", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_PUBLIC_URL": "example.com"}, "HEARTH_PUBLIC_URL"},
 		{"bad log level", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_LOG_LEVEL": "loud"}, "HEARTH_LOG_LEVEL"},
 		{"zero workers", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_TURN_WORKERS": "0"}, "HEARTH_TURN_WORKERS"},
+		{"short encryption key", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_ENCRYPTION_KEY": "c2hvcnQ="}, "HEARTH_ENCRYPTION_KEY"},
+		{"bad google endpoint", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_GOOGLE_ENDPOINT": "fake:99"}, "HEARTH_GOOGLE_ENDPOINT"},
+		{"bad poll interval", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_GOOGLE_POLL_INTERVAL": "often"}, "HEARTH_GOOGLE_POLL_INTERVAL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{"DATABASE_URL", "HEARTH_HTTP_ADDR", "HEARTH_WEBCHAT", "HEARTH_SHUTDOWN_TIMEOUT", "HEARTH_PUBLIC_URL", "HEARTH_LOG_LEVEL", "HEARTH_TURN_WORKERS"} {
+			for _, k := range []string{"DATABASE_URL", "HEARTH_HTTP_ADDR", "HEARTH_WEBCHAT", "HEARTH_SHUTDOWN_TIMEOUT", "HEARTH_PUBLIC_URL", "HEARTH_LOG_LEVEL", "HEARTH_TURN_WORKERS", "HEARTH_ENCRYPTION_KEY", "HEARTH_GOOGLE_ENDPOINT", "HEARTH_GOOGLE_POLL_INTERVAL"} {
 				t.Setenv(k, tt.env[k])
 			}
 			cfg, err := LoadConfig()
