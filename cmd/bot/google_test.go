@@ -86,6 +86,28 @@ func TestGoogleCalendarScenario(t *testing.T) {
 		t.Fatalf("dentist at %s (%s)", start.In(berlin), evs[0].Start.TimeZone)
 	}
 
+	// A person named in the title is not invited (no approval, no
+	// attendee); an invitation waits for Approve, then goes out.
+	lunch := ann.say("Schedule lunch with Marco tomorrow at noon")
+	if len(lunch.Buttons) != 0 {
+		t.Fatalf("lunch with Marco asks: %q %v", lunch.Text, lunch.Buttons)
+	}
+	invite := ann.say("Invite sam@example.com to a design review tomorrow at 4pm")
+	mustContain(t, invite, "sam@example.com")
+	ann.click(invite, "Approve")
+	var invited, marco bool
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		switch {
+		case strings.Contains(ev.Summary, "Marco"):
+			marco = len(ev.Attendees) == 0
+		case len(ev.Attendees) == 1 && ev.Attendees[0].Email == "sam@example.com":
+			invited = true
+		}
+	}
+	if !marco || !invited {
+		t.Fatalf("lunch without attendees %v, review with sam %v: %+v", marco, invited, fake.Events("ann@example.com", "primary"))
+	}
+
 	// A change in Google and a burst of 50 pushes: one or two syncs, and
 	// the change is in "what's on my calendar".
 	lists := func() int { return fake.Count("GET /calendar/v3/calendars/{id}/events") }
@@ -143,7 +165,7 @@ func TestGoogleCalendarScenario(t *testing.T) {
 	}
 	mustContain(t, ann.say("google status"), "isn't connected")
 	mustContain(t, ann.say("Add yoga tomorrow at 8am to my calendar"), "oga")
-	if len(fake.Events("ann@example.com", "primary")) != 2 {
+	if len(fake.Events("ann@example.com", "primary")) != 4 {
 		t.Fatal("an event went to Google after disconnecting")
 	}
 }

@@ -424,18 +424,41 @@ func endsWithDigitThen(s, suffix string) bool {
 	return false
 }
 
-// attendeesOf are the people the user explicitly asked to have at an
-// event: capitalised names or addresses after "with" or "invite". Family
-// words ("with mom") are not invitations: there is no one to send them
-// to.
+// attendeesOf are the people the user explicitly asked to invite:
+// capitalised names or addresses after "invite", and addresses after
+// "with". A name after "with" ("lunch with Marco") only says who the
+// event is with: inviting sends Marco an email, so it takes the word
+// "invite" (or his address). Family words ("with mom") are never
+// invitations: there is no one to send them to.
 func attendeesOf(text string) []string {
 	var out []string
 	lc := words.ASCIILower(text)
 	for _, trig := range []string{"with ", "invite "} {
-		i := words.WordAt(lc, trig)
-		if i < 0 {
+		if trig == "with " {
+			for _, a := range attendeesAfter(text, lc, trig) {
+				if strings.Contains(a, "@") && !hasFold(out, a) {
+					out = append(out, a)
+				}
+			}
 			continue
 		}
+		for _, a := range attendeesAfter(text, lc, trig) {
+			if !hasFold(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// attendeesAfter reads the names and addresses after a trigger word.
+func attendeesAfter(text, lc, trig string) []string {
+	var out []string
+	i := words.WordAt(lc, trig)
+	if i < 0 {
+		return nil
+	}
+	{
 		var name []string
 		flush := func() {
 			if n := strings.Join(name, " "); n != "" && !hasFold(out, n) {

@@ -270,11 +270,20 @@ func TestPlanScenarios(t *testing.T) {
 		{"Schedule lunch with Carlos on Friday at noon", func(t *testing.T, p plannedTurn) {
 			a := p.only(t, action.CalendarCreate)
 			e := decode[action.EventCreateArgs](t, a)
-			if e.Title != "Lunch with Carlos" || !e.Start.Equal(at(13, 12, 0)) || !slices.Equal(e.Attendees, []string{"Carlos"}) {
+			// A name in the title is who the event is with, not an
+			// invitation: no email goes to Carlos, no approval.
+			if e.Title != "Lunch with Carlos" || !e.Start.Equal(at(13, 12, 0)) || len(e.Attendees) != 0 {
 				t.Errorf("got %+v", e)
 			}
-			if action.RiskOf(a) != action.High {
-				t.Error("inviting someone needs approval")
+			if action.RiskOf(a) != action.Low {
+				t.Error("an event with no one invited is low risk")
+			}
+		}},
+		{"Schedule lunch with carlos@example.com on Friday at noon", func(t *testing.T, p plannedTurn) {
+			a := p.only(t, action.CalendarCreate)
+			e := decode[action.EventCreateArgs](t, a)
+			if !slices.Equal(e.Attendees, []string{"carlos@example.com"}) || action.RiskOf(a) != action.High {
+				t.Errorf("an address after with is an invitation that needs approval: %+v", e)
 			}
 		}},
 		{"Add my sister's birthday party to my calendar on Saturday", func(t *testing.T, p plannedTurn) {
