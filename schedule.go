@@ -15,6 +15,9 @@ const (
 	ScheduleBirthday ScheduleKind = "birthday"
 	ScheduleBriefing ScheduleKind = "briefing"
 	ScheduleSnooze   ScheduleKind = "snooze"
+	// ScheduleEvent reminds before a timed calendar event, when the user
+	// asked for reminders before events (ScheduleSettings.EventLeadMinutes).
+	ScheduleEvent ScheduleKind = "event"
 )
 
 // Schedule is one schedulable item with everything needed to compute its
@@ -46,9 +49,13 @@ type Schedule struct {
 	// person or the snoozed reminder's text.
 	Title string
 	// Task: due instant (midnight local for AllDay) and whether it is done.
+	// Event: its start.
 	Due    time.Time
 	AllDay bool
 	Done   bool
+	// Event: where and with whom.
+	Location  string
+	Attendees []string
 	// Reminder: its recur.Rule as JSON.
 	Rule json.RawMessage
 	// Detail is the kind's own data (birthday: month, day, about, what;
@@ -79,6 +86,8 @@ type ScheduleSettings struct {
 	ConversationID int64
 	LeadDays       []int
 	BirthdayDays   int
+	// EventLeadMinutes remind before each timed calendar event; 0 is off.
+	EventLeadMinutes int
 }
 
 // DefaultScheduleSettings are the settings of a user who changed none.
@@ -112,6 +121,8 @@ type ScheduleSettingsUpdate struct {
 	ConversationID *int64
 	LeadDays       []int
 	BirthdayDays   *int
+	// EventLeadMinutes: 0 turns reminders before events off.
+	EventLeadMinutes *int
 }
 
 // Briefing is what a daily briefing reports.

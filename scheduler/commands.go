@@ -53,11 +53,11 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Comman
 		Handler: c.handler(""),
 	}, {
 		Name: "reminders", Args: "[cancel N]", NeedsZone: true,
-		Help: "list your reminders, cancel one, set how early deadlines and birthdays remind you, or make a repeating one",
+		Help: "list your reminders, cancel one, set how early deadlines, birthdays and events remind you, or make a repeating one",
 		Examples: []string{"list my reminders", "cancel reminder 2", "cancel the Monday one", "remind me 2 days before deadlines",
-			"remind me every Monday at 9 to water the plants"},
+			"remind me every Monday at 9 to water the plants", "remind me 30 minutes before meetings", "stop reminding me before meetings"},
 		Match: func(norm string) bool {
-			if anyOf(reList, reCancelN, reCancel, reLead)(norm) {
+			if anyOf(reList, reCancelN, reCancel, reLead, reEventLead, reEventOff)(norm) {
 				return true
 			}
 			if !reRemindMe.MatchString(norm) {
@@ -140,6 +140,8 @@ var (
 	reCancelN     = regexp.MustCompile(`^(?:cancel|stop|delete|remove) reminder (?:number )?(\d+)$`)
 	reCancel      = regexp.MustCompile(`^(?:cancel|stop|delete|remove) (?:the |my )?(.+?) (?:one|reminder)$`)
 	reLead        = regexp.MustCompile(`^remind me (\d+(?:(?:,| and|, and) \d+)*) days? (?:before|ahead of) (?:my |the )?(deadlines|due dates|tasks|birthdays|anniversaries|birthdays and anniversaries)$`)
+	reEventLead   = regexp.MustCompile(`^remind me (?:(\d+|an?|one) (minutes?|mins?|hours?|hrs?) )?(?:before|ahead of) (?:my |all my |the |all )?(?:meetings|events|appointments)$`)
+	reEventOff    = regexp.MustCompile(`^(?:stop|don'?t|do not|no more|no) remind(?:ing|ers?)? (?:me )?(?:before|ahead of) (?:my |the )?(?:meetings|events|appointments)$`)
 	reRemindMe    = regexp.MustCompile(`(?i)^\s*(?:please )?(?:remind me|reminder)\b(?: to)?`)
 	reSpaces      = regexp.MustCompile(`\s+`)
 	reDigits      = regexp.MustCompile(`\d+`)
@@ -235,6 +237,35 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 			return "", true, err
 		}
 		return "Okay — for " + what + " I'll remind you " + daysWords(upd) + " before (and on the day).", true, nil
+	case reEventLead.MatchString(text):
+		g := reEventLead.FindStringSubmatch(text)
+		mins := 15
+		if g[1] != "" {
+			n, err := strconv.Atoi(g[1])
+			if err != nil {
+				n = 1 // "an hour", "a minute"
+			}
+			if strings.HasPrefix(g[2], "h") {
+				n *= 60
+			}
+			mins = n
+		}
+		if _, err := set(hearth.ScheduleSettingsUpdate{EventLeadMinutes: &mins}); err != nil {
+			if errors.Is(err, hearth.ErrInvalid) {
+				return prose.UpperFirst(hearth.ErrorMessage(err)) + ".", true, nil
+			}
+			return "", true, err
+		}
+		if mins == 0 {
+			return "Okay, no reminders before events.", true, nil
+		}
+		return fmt.Sprintf("Okay — I'll remind you %s before each timed event on your calendar (moved events move their reminder). Say \"stop reminding me before meetings\" to turn it off.", minutesWords(mins)), true, nil
+	case reEventOff.MatchString(text):
+		off := 0
+		if _, err := set(hearth.ScheduleSettingsUpdate{EventLeadMinutes: &off}); err != nil {
+			return "", true, err
+		}
+		return "Okay, no more reminders before events.", true, nil
 	case reList.MatchString(text):
 		list, err := c.st.UpcomingSchedules(ctx, uid, 20)
 		if err != nil {
@@ -303,6 +334,8 @@ func (c *cmds) describe(sc hearth.Schedule, loc *time.Location) string {
 		return prose.UpperFirst(prose.Possessive(sc.Detail.About)+" "+sc.Detail.What) + " (next reminder: " + when + ")"
 	case hearth.ScheduleTask:
 		return "“" + sc.Title + "” (task; next reminder: " + when + ")"
+	case hearth.ScheduleEvent:
+		return "“" + sc.Title + "” (event; reminder: " + when + ")"
 	}
 	return "“" + sc.Title + "” (" + when + ")"
 }
@@ -502,4 +535,17 @@ func daysWords(upd hearth.ScheduleSettingsUpdate) string {
 		unit = " day"
 	}
 	return strings.Join(parts, ", ") + unit
+}
+
+// minutesWords says "30 minutes", "1 hour", "90 minutes".
+func minutesWords(m int) string {
+	switch {
+	case m == 60:
+		return "1 hour"
+	case m%60 == 0:
+		return strconv.Itoa(m/60) + " hours"
+	case m == 1:
+		return "1 minute"
+	}
+	return strconv.Itoa(m) + " minutes"
 }

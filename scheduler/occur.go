@@ -79,6 +79,16 @@ func (z *zones) Next(sc hearth.Schedule, after time.Time) time.Time {
 			}
 			d = d.AddDays(1)
 		}
+	case hearth.ScheduleEvent:
+		// EventLeadMinutes before the start: a moved event's reminder
+		// moves (a fire job for the old instant finds it no longer an
+		// occurrence), and turning them off leaves none.
+		if sc.Settings.EventLeadMinutes <= 0 || sc.Due.IsZero() {
+			return time.Time{}
+		}
+		if t := sc.Due.Add(-time.Duration(sc.Settings.EventLeadMinutes) * time.Minute); t.After(after) {
+			return t
+		}
 	case hearth.ScheduleSnooze:
 		// One-off: its NextAt is its only occurrence; once planned, none.
 		if sc.NextAt.After(after) {

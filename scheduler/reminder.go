@@ -63,10 +63,36 @@ func reminderMessage(sc hearth.Schedule, at time.Time, loc *time.Location, a Fir
 		} else {
 			text = fmt.Sprintf("🎂 %s is in %d days (%s).", prose.UpperFirst(what), days, dateWords(bday))
 		}
+	case hearth.ScheduleEvent:
+		// Nothing to mark done or snooze: the event comes when it comes.
+		return hearth.Outbound{Text: eventReminder(sc, at, loc)}
 	default:
 		text = "⏰ Reminder: " + sc.Title
 	}
 	return hearth.Outbound{Text: text, Buttons: reminderButtons(a)}
+}
+
+// eventReminder words a reminder before an event: when, where, with whom.
+func eventReminder(sc hearth.Schedule, at time.Time, loc *time.Location) string {
+	mins := int(sc.Due.Sub(at).Round(time.Minute) / time.Minute)
+	in := fmt.Sprintf("%d minutes", mins)
+	switch {
+	case mins == 1:
+		in = "1 minute"
+	case mins%60 == 0 && mins >= 60:
+		in = fmt.Sprintf("%d hour", mins/60)
+		if mins > 60 {
+			in += "s"
+		}
+	}
+	text := "📅 In " + in + ": “" + sc.Title + "” at " + sc.Due.In(loc).Format("3:04 PM")
+	if sc.Location != "" {
+		text += ", " + sc.Location
+	}
+	if len(sc.Attendees) > 0 {
+		text += ", with " + prose.List(sc.Attendees)
+	}
+	return text + "."
 }
 
 func dueClock(sc hearth.Schedule, loc *time.Location) string {

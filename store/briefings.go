@@ -24,6 +24,9 @@ func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd he
 	if upd.BirthdayDays != nil && (*upd.BirthdayDays < 0 || *upd.BirthdayDays > 60) {
 		return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("birthday reminders can be 0 to 60 days ahead, not %d", *upd.BirthdayDays))
 	}
+	if upd.EventLeadMinutes != nil && (*upd.EventLeadMinutes < 0 || *upd.EventLeadMinutes > 1440) {
+		return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("reminders before events can be 0 to 1440 minutes ahead, not %d", *upd.EventLeadMinutes))
+	}
 	if upd.BriefingAt != nil {
 		if _, err := time.Parse("15:04", *upd.BriefingAt); err != nil {
 			return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("briefing time %q is not HH:MM", *upd.BriefingAt))
@@ -36,7 +39,7 @@ func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd he
 		upd.Unskip = []string{}
 	}
 	var st hearth.ScheduleSettings
-	var bdays int32
+	var bdays, eventLead int32
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO schedule_settings (user_id) VALUES ($1) ON CONFLICT DO NOTHING`, userID); err != nil {
 			return notFound(err, "user", userID)
@@ -49,16 +52,17 @@ func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd he
 				conversation_id = COALESCE($6, conversation_id),
 				lead_days = COALESCE($7, lead_days),
 				birthday_days = COALESCE($8, birthday_days),
+				event_lead_minutes = COALESCE($9, event_lead_minutes),
 				updated_at = now()
 			WHERE user_id = $1
-			RETURNING briefing_enabled, to_char(briefing_at, 'HH24:MI'), briefing_skip, COALESCE(conversation_id, 0), lead_days, birthday_days`,
-			userID, upd.BriefingEnabled, upd.BriefingAt, upd.Skip, upd.Unskip, upd.ConversationID, lead, upd.BirthdayDays).
-			Scan(&st.BriefingEnabled, &st.BriefingAt, &st.BriefingSkip, &st.ConversationID, &lead, &bdays)
+			RETURNING briefing_enabled, to_char(briefing_at, 'HH24:MI'), briefing_skip, COALESCE(conversation_id, 0), lead_days, birthday_days, event_lead_minutes`,
+			userID, upd.BriefingEnabled, upd.BriefingAt, upd.Skip, upd.Unskip, upd.ConversationID, lead, upd.BirthdayDays, upd.EventLeadMinutes).
+			Scan(&st.BriefingEnabled, &st.BriefingAt, &st.BriefingSkip, &st.ConversationID, &lead, &bdays, &eventLead)
 	})
 	if err != nil {
 		return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", constraintErr(err))
 	}
-	st.BirthdayDays = int(bdays)
+	st.BirthdayDays, st.EventLeadMinutes = int(bdays), int(eventLead)
 	for _, d := range lead {
 		st.LeadDays = append(st.LeadDays, int(d))
 	}

@@ -26,6 +26,7 @@ const (
 	           WHEN 'reminder' THEN r.id IS NULL OR r.cancelled_at IS NOT NULL
 	           WHEN 'birthday' THEN m.id IS NULL OR m.deleted_at IS NOT NULL OR m.invalidated_at IS NOT NULL
 	           WHEN 'snooze' THEN COALESCE(sn.deleted_at IS NOT NULL, false)
+	           WHEN 'event' THEN ev.id IS NULL OR ev.deleted_at IS NOT NULL OR ev.all_day
 	           ELSE false END`
 	scheduleDone = `COALESCE(t.status = 'done', sn.status = 'done', false)`
 )
@@ -34,12 +35,13 @@ const scheduleSelect = `
 	SELECT s.id, s.user_id, s.kind, s.item_id, s.next_at, s.muted, s.detail, COALESCE(u.timezone, ''),
 	       COALESCE(st.briefing_enabled, true), to_char(COALESCE(st.briefing_at, '07:30'), 'HH24:MI'),
 	       COALESCE(st.briefing_skip, '{}'), COALESCE(st.conversation_id, 0),
-	       COALESCE(st.lead_days, '{7,3,1}'), COALESCE(st.birthday_days, 3),
+	       COALESCE(st.lead_days, '{7,3,1}'), COALESCE(st.birthday_days, 3), COALESCE(st.event_lead_minutes, 0),
 	       ` + scheduleGone + `,
-	       COALESCE(t.title, r.text, ''), t.due, COALESCE(t.all_day, false), ` + scheduleDone + `,
+	       COALESCE(t.title, r.text, ev.title, ''), COALESCE(t.due, ev.starts_at), COALESCE(t.all_day, false), ` + scheduleDone + `,
+	       COALESCE(ev.location, ''), COALESCE(ev.attendees, '{}'),
 	       r.rule, s.planned_until,
 	       GREATEST(CASE s.kind WHEN 'task' THEN t.updated_at WHEN 'reminder' THEN r.created_at
-	                            WHEN 'birthday' THEN m.updated_at ELSE u.created_at END,
+	                            WHEN 'birthday' THEN m.updated_at WHEN 'event' THEN ev.updated_at ELSE u.created_at END,
 	                u.updated_at, st.updated_at)
 	FROM schedules s
 	JOIN users u ON u.id = s.user_id
@@ -47,6 +49,7 @@ const scheduleSelect = `
 	LEFT JOIN tasks t ON s.kind = 'task' AND t.id = s.item_id
 	LEFT JOIN reminders r ON s.kind = 'reminder' AND r.id = s.item_id
 	LEFT JOIN facts m ON s.kind = 'birthday' AND m.id = s.item_id
+	LEFT JOIN events ev ON s.kind = 'event' AND ev.id = s.item_id
 	-- A snoozed task reminder ends with its task.
 	LEFT JOIN tasks sn ON s.kind = 'snooze' AND s.detail->>'of_kind' = 'task' AND sn.id = (s.detail->>'of_item')::bigint`
 
@@ -54,17 +57,19 @@ func scanSchedule(row pgx.Row) (hearth.Schedule, error) {
 	var sc hearth.Schedule
 	var next, due, planned, changed *time.Time
 	var lead []int32
-	var bdays int32
+	var bdays, eventLead int32
 	var detail []byte
 	err := row.Scan(&sc.ID, &sc.UserID, &sc.Kind, &sc.ItemID, &next, &sc.Muted, &detail, &sc.Timezone,
 		&sc.Settings.BriefingEnabled, &sc.Settings.BriefingAt, &sc.Settings.BriefingSkip, &sc.Settings.ConversationID,
-		&lead, &bdays, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Rule, &planned, &changed)
+		&lead, &bdays, &eventLead, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Location, &sc.Attendees,
+		&sc.Rule, &planned, &changed)
 	if err != nil {
 		return sc, err
 	}
 	sc.NextAt, sc.Due = utcOrZero(next), utcOrZero(due)
 	sc.PlannedUntil, sc.Changed = utcOrZero(planned), utcOrZero(changed)
-	sc.Settings.BirthdayDays = int(bdays)
+	sc.Settings.BirthdayDays, sc.Settings.EventLeadMinutes = int(bdays), int(eventLead)
+	sc.Attendees = nilIfEmpty(sc.Attendees)
 	for _, d := range lead {
 		sc.Settings.LeadDays = append(sc.Settings.LeadDays, int(d))
 	}
@@ -141,6 +146,17 @@ func (s *Store) BeginScheduleSync(ctx context.Context) (since, until time.Time, 
 		ON CONFLICT (kind, item_id) DO UPDATE SET updated_at = now()`, since); err != nil {
 		return since, until, fmt.Errorf("store sync schedules: rows: %w", translate(err))
 	}
+	// Timed events ahead of users who asked for reminders before events:
+	// those written since, and all of a user's who just asked.
+	if _, err := s.pool.Exec(ctx, `
+		INSERT INTO schedules (user_id, kind, item_id)
+		SELECT e.user_id, 'event', e.id
+		FROM events e JOIN schedule_settings st ON st.user_id = e.user_id AND st.event_lead_minutes > 0
+		WHERE NOT e.all_day AND e.deleted_at IS NULL AND e.starts_at > now()
+		  AND (e.updated_at > $1 OR st.updated_at > $1)
+		ON CONFLICT (kind, item_id) DO NOTHING`, since); err != nil {
+		return since, until, fmt.Errorf("store sync schedules: event rows: %w", translate(err))
+	}
 	// A task whose reminders were cancelled and which has since moved to
 	// another due date reminds again, for the new date.
 	if _, err := s.pool.Exec(ctx, `
@@ -213,7 +229,8 @@ func (s *Store) ChangedSchedules(ctx context.Context, since time.Time, after int
 		   OR st.updated_at > $1
 		   OR t.updated_at > $1
 		   OR m.updated_at > $1
-		   OR r.created_at > $1)
+		   OR r.created_at > $1
+		   OR ev.updated_at > $1)
 		ORDER BY s.id LIMIT $3`, since, after, batch)
 	if err != nil {
 		return nil, fmt.Errorf("store changed schedules: %w", translate(err))
