@@ -1,6 +1,8 @@
 // Package scheduler is Hearth writing first: reminders (tasks with due
 // times and dates, recurring reminders set by chat, birthdays and
-// anniversaries remembered as memories, snoozes) and the daily briefing.
+// anniversaries remembered as memories, snoozes, and timed calendar
+// events when the user asked to be reminded before them) and the daily
+// briefing.
 //
 // Every schedulable item has a durable row in Postgres holding its next
 // occurrence (hearth.Schedule). The Planner, a River periodic job run by the
