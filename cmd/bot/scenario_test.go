@@ -265,7 +265,13 @@ func TestScenarios(t *testing.T) {
 			t.Fatal("another user's click sent the email")
 		}
 
+		mustContain(t, r, "nothing will leave this machine")
 		done := c.click(r, "Approve")
+		// The built-in outbox transmits nothing, and the reply says so.
+		mustContain(t, done, "outbox", "nothing left this machine")
+		if strings.Contains(done.Text, "sent your email") {
+			t.Fatalf("the outbox claims to have sent: %q", done.Text)
+		}
 		if code, body := c.clickStatus(r, "Approve"); code != 202 || body["duplicate"] != true {
 			t.Fatalf("second click: %d %v; want an acknowledged duplicate", code, body)
 		}

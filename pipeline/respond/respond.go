@@ -280,11 +280,11 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "saved a draft to "+to, "save the draft to "+to
 			t.alone = []string{"I saved a draft to " + to + ": " + quoted(p.Subject) + ". It's in your drafts whenever you're ready."}
 		} else {
-			t.past, t.verb = "sent your email to "+to, "send the email to "+to
+			t.past, t.verb = sentPast("your email to "+to, o.Result), "send the email to "+to
 		}
 	case action.EmailReply:
 		p, _ := action.Decode[action.EmailReplyArgs](o.Action)
-		t.past, t.verb = "replied to "+prose.List(p.To), "send the reply to "+prose.List(p.To)
+		t.past, t.verb = sentPast("your reply to "+prose.List(p.To), o.Result), "send the reply to "+prose.List(p.To)
 	case action.NoteCreate:
 		p, _ := action.Decode[action.NoteCreateArgs](o.Action)
 		switch {
@@ -314,6 +314,20 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	return t
 }
 
+// sentPast says truthfully where a sent email went (what is the email,
+// "your email to Sarah"): out through the provider that sent it, or into
+// Hearth's own outbox, where nothing leaves the machine.
+func sentPast(what string, result any) string {
+	e, _ := result.(hearth.Email)
+	switch e.Via {
+	case hearth.ViaGmail:
+		return "sent " + what + " from your Gmail"
+	case hearth.ViaSMTP:
+		return "sent " + what
+	}
+	return "kept " + what + " in Hearth's outbox (no mail service is connected, so nothing left this machine)"
+}
+
 // approvalText asks the user to confirm an action that waits for them;
 // the runner adds the Approve/Cancel buttons.
 func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
@@ -326,7 +340,11 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 			fmt.Fprintf(&b, "Subject: %s\n\n", p.Subject)
 		}
 		b.WriteString(p.Body)
-		b.WriteString("\n\nShall I send it?")
+		if e, ok := o.Result.(hearth.Email); ok && e.Via.LeavesMachine() {
+			b.WriteString("\n\nShall I send it?")
+		} else {
+			b.WriteString("\n\nApprove to keep it in Hearth's outbox: no mail service is connected, so nothing will leave this machine.")
+		}
 		return b.String()
 	case action.CalendarCreate:
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
