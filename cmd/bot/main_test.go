@@ -29,10 +29,15 @@ func TestLoadConfig(t *testing.T) {
 		{"bad public url", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_PUBLIC_URL": "example.com"}, "HEARTH_PUBLIC_URL"},
 		{"bad log level", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_LOG_LEVEL": "loud"}, "HEARTH_LOG_LEVEL"},
 		{"zero workers", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_TURN_WORKERS": "0"}, "HEARTH_TURN_WORKERS"},
+		{"smtp", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtps://u:p@mail.example.com", "HEARTH_SMTP_FROM": "Ann <ann@example.com>"}, ""},
+		{"smtp without from", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtps://u:p@mail.example.com"}, "HEARTH_SMTP_FROM"},
+		{"smtp from without url", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_FROM": "ann@example.com"}, "HEARTH_SMTP_URL"},
+		{"smtp bad scheme", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "http://mail.example.com", "HEARTH_SMTP_FROM": "ann@example.com"}, "HEARTH_SMTP_URL"},
+		{"smtp bad from", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtp://mail.example.com", "HEARTH_SMTP_FROM": "Ann"}, "HEARTH_SMTP_FROM"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{"DATABASE_URL", "HEARTH_HTTP_ADDR", "HEARTH_WEBCHAT", "HEARTH_SHUTDOWN_TIMEOUT", "HEARTH_PUBLIC_URL", "HEARTH_LOG_LEVEL", "HEARTH_TURN_WORKERS"} {
+			for _, k := range []string{"DATABASE_URL", "HEARTH_HTTP_ADDR", "HEARTH_WEBCHAT", "HEARTH_SHUTDOWN_TIMEOUT", "HEARTH_PUBLIC_URL", "HEARTH_LOG_LEVEL", "HEARTH_TURN_WORKERS", "HEARTH_SMTP_URL", "HEARTH_SMTP_FROM"} {
 				t.Setenv(k, tt.env[k])
 			}
 			cfg, err := LoadConfig()

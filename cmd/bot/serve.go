@@ -27,6 +27,7 @@ import (
 	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/family"
 	"github.com/hearthbot/hearth/integrations/builtin"
+	"github.com/hearthbot/hearth/integrations/smtp"
 	"github.com/hearthbot/hearth/link"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline"
@@ -120,6 +121,14 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("offline understanding: %w", err)
 	}
 	providers := builtin.New(st)
+	if cfg.SMTPURL != "" {
+		// Approved mail goes out through the user's mail server; drafts
+		// stay in the outbox.
+		if providers.Mail, err = smtp.New(cfg.smtpConfig(), st); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
