@@ -180,3 +180,27 @@ func TestEmails(t *testing.T) {
 		}
 	})
 }
+
+func TestMailStyles(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	b := users(t, st)
+	got, err := b.st.MailStyle(b.ctx, b.alice)
+	if err != nil || got != (hearth.MailStyle{UserID: b.alice}) {
+		t.Fatalf("unknown style = %+v, %v; want the zero style", got, err)
+	}
+	set, err := b.st.SetMailStyle(b.ctx, hearth.MailStyle{UserID: b.alice, Greeting: "Hey {name},", SignOff: "Cheers,", Length: 60, Formality: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.st.SetMailStyle(b.ctx, hearth.MailStyle{UserID: b.alice, Formality: 9}); err == nil {
+		t.Fatal("formality 9 accepted")
+	}
+	got, err = b.st.MailStyle(b.ctx, b.alice)
+	if err != nil || got != set {
+		t.Fatalf("style = %+v, %v; want %+v", got, err, set)
+	}
+	if other, _ := b.st.MailStyle(b.ctx, b.bob); other.Greeting != "" {
+		t.Fatalf("bob sees alice's style: %+v", other)
+	}
+}

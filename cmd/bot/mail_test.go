@@ -43,4 +43,25 @@ func TestSMTPScenarios(t *testing.T) {
 			t.Fatalf("sent %+v; want one, via smtp, with its Message-ID", sent)
 		}
 	})
+
+	t.Run("edit then approve sends the edited body, once", func(t *testing.T) {
+		c := newChatter(t, base, app, "Olga", "UTC")
+		before := len(fake.Messages())
+		r := c.say("Email tom@example.com that the meeting moved to Tuesday at 3pm")
+		c.click(r, "Edit")
+		redraft := c.say("say Thursday instead")
+		mustContain(t, redraft, "Thursday at 3pm", "Shall I send it?")
+		c.click(redraft, "Approve")
+		if code, _ := c.clickStatus(r, "Approve"); code == 202 {
+			mustContain(t, c.reply("reply to approving the replaced draft"), "already")
+		}
+		msgs := fake.WaitMessages(t, before+1)[before:]
+		if len(msgs) != 1 || msgs[0].To[0] != "tom@example.com" {
+			t.Fatalf("%d new messages; want exactly one to tom", len(msgs))
+		}
+		data := string(msgs[0].Data)
+		if !strings.Contains(data, "Thursday at 3pm") || strings.Contains(data, "Tuesday") {
+			t.Fatalf("the message is not the edited draft:\n%s", data)
+		}
+	})
 }

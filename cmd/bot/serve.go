@@ -146,8 +146,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	var intent stage.Intent = stage.Classifier{Classifier: classifier}
 	planners := plan.Planners()
 	var responder stage.Responder = respond.NewTemplateResponder(nil)
+	var editor stage.DraftEditor = plan.EmailEditor{}
 	if models != nil {
 		intent, planners, responder = models.Intent(intent), models.Planners(planners), models.Responder(responder)
+		editor = models.DraftEditor(editor)
 	}
 	var memories gather.MemorySource = providers.Memories
 	var notes gather.NoteSource = providers.Notes
@@ -167,7 +169,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Intent: intent,
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
-			Mail: providers.Mail, Memories: memories,
+			Mail: providers.Mail, Memories: memories, Styles: st,
 		},
 		Planners:  planners,
 		Responder: responder,
@@ -175,6 +177,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		State:     st,
 		Log:       log,
 		Models:    models,
+		Editor:    editor,
 	})
 	// The commands registry is consulted before intent. The family command
 	// comes before link, so a family code typed alone joins the family
