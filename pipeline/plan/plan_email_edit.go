@@ -54,7 +54,7 @@ func editDraft(in stage.DraftEdit) stage.DraftEdited {
 	}
 	if b, dropped := dropSentence(lc, d.Body); dropped != "" {
 		d.Body = b
-		what = append(what, "dropped “"+dropped+"”")
+		what = append(what, "dropped “"+strings.TrimRight(dropped, ".")+"”")
 	}
 	if len(what) == 0 || strings.TrimSpace(d.Body) == "" {
 		return out

@@ -288,6 +288,9 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	case action.NoteCreate:
 		p, _ := action.Decode[action.NoteCreateArgs](o.Action)
 		switch {
+		case len(p.Items) > 0 && p.Family:
+			t.past = "started the family " + listName(p.Title) + ", which everyone in your family can see and change, with " + prose.List(itemTexts(p.Items))
+			t.verb = "start the family " + listName(p.Title)
 		case len(p.Items) > 0:
 			t.past = "started a " + listName(p.Title) + " with " + prose.List(itemTexts(p.Items))
 			t.verb = "start the " + listName(p.Title)
@@ -299,15 +302,33 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		}
 	case action.NoteAppend:
 		p, _ := action.Decode[action.NoteAppendArgs](o.Action)
-		list := "your " + listName(p.Title)
-		if p.Title == "" {
-			list = "the note"
-		}
+		list := ownedList(p.Title, o.Result)
 		what := p.Text
 		if len(p.Items) > 0 {
 			what = prose.List(itemTexts(p.Items))
 		}
 		t.past, t.verb = "added "+what+" to "+list, "add "+what+" to "+list
+	case action.NoteCheck:
+		p, _ := action.Decode[action.NoteCheckArgs](o.Action)
+		list := ownedList(p.Title, o.Result)
+		if p.Done {
+			t.past, t.verb = "ticked "+prose.List(p.Items)+" off "+list, "tick "+prose.List(p.Items)+" off "+list
+		} else {
+			t.past, t.verb = "put "+prose.List(p.Items)+" back on "+list, "put "+prose.List(p.Items)+" back on "+list
+		}
+		if n, ok := o.Result.(hearth.Note); ok && p.Done {
+			var left []string
+			for _, it := range n.Items {
+				if !it.Done {
+					left = append(left, it.Text)
+				}
+			}
+			if len(left) == 0 {
+				t.alone = []string{"Ticked " + prose.List(p.Items) + " off " + list + " — that's everything on it."}
+			} else {
+				t.alone = []string{"Ticked " + prose.List(p.Items) + " off " + list + ". Still on it: " + prose.List(left) + "."}
+			}
+		}
 	default:
 		t.past, t.verb = "took care of that", "do that"
 	}
@@ -415,6 +436,18 @@ func quotedOr(s, fallback string) string {
 
 // listName is a note's title as it reads mid-sentence: "Shopping list"
 // → "shopping list".
+// ownedList names a list by whose it is: "your shopping list", or "the
+// family shopping list" when the result shows the family owns it.
+func ownedList(title string, result any) string {
+	if title == "" {
+		return "the note"
+	}
+	if n, ok := result.(hearth.Note); ok && n.Family {
+		return "the family " + listName(title)
+	}
+	return "your " + listName(title)
+}
+
 func listName(title string) string {
 	if title == "" {
 		return "list"
