@@ -5,8 +5,12 @@ import "time"
 // Note is a Keep-like note: free text, labels and an optional checklist
 // (a shopping list is a note with items).
 type Note struct {
-	ID        int64           `json:"id"`
-	UserID    int64           `json:"user_id"`
+	ID     int64 `json:"id"`
+	UserID int64 `json:"user_id"`
+	// Family is true for a note owned by the user's family (a shared
+	// shopping list): every member reads and changes it. UserID is then
+	// who created it.
+	Family    bool            `json:"family,omitempty"`
 	Title     string          `json:"title"`
 	Body      string          `json:"body,omitempty"`
 	Labels    []string        `json:"labels,omitempty"`
@@ -21,7 +25,8 @@ type ChecklistItem struct {
 	Done bool   `json:"done,omitempty"`
 }
 
-// NoteFilter selects a user's notes.
+// NoteFilter selects the notes a user sees: their own and their
+// family's.
 type NoteFilter struct {
 	UserID int64
 	// Title matches a note's title loosely ("shopping" finds "Shopping list").

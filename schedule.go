@@ -143,6 +143,9 @@ type Briefing struct {
 	// week ahead of the family members who let the user see their events
 	// (see FamilyEvents), grouped by member.
 	Family []FamilyEvent
+	// Lists are the user's family's lists that still have items to
+	// tick off, most recently changed first.
+	Lists []Note
 }
 
 // BirthdaySchedule is the yearly schedule a birthday or anniversary fact

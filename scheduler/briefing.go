@@ -20,6 +20,7 @@ const (
 	SectionDeadlines = "deadlines"
 	SectionPrep      = "prep"
 	SectionFamily    = "family"
+	SectionLists     = "lists"
 )
 
 // EmptyDay is the whole briefing of a day with nothing in it, after the
@@ -43,8 +44,8 @@ func Greeting(t time.Time) string {
 // Calendar today, Birthdays & anniversaries (today and the next 7 days),
 // Deadlines (next 7 days and overdue), Meeting prep and Family updates
 // (the events, today and the next 7 days, of the family members who let
-// the user see their events, by person), leaving out empty sections and
-// those in skip.
+// the user see their events, by person) and Family lists (what is left
+// on them), leaving out empty sections and those in skip.
 func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Location, at time.Time, skip []string) (string, error) {
 	if loc == nil {
 		return "", fmt.Errorf("briefing for user %d: %w", userID, hearth.Invalidf("no time zone"))
@@ -162,6 +163,20 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		fam = append(fam, "• "+s.familyWhen(e, today, loc)+" — "+e.Title+placeWords(e.Location))
 	}
 	add(SectionFamily, "Family updates", fam)
+
+	var lists []string
+	for _, n := range d.Lists {
+		var left []string
+		for _, it := range n.Items {
+			if !it.Done {
+				left = append(left, it.Text)
+			}
+		}
+		if len(left) > 0 {
+			lists = append(lists, "• "+n.Title+": "+strings.Join(left, ", "))
+		}
+	}
+	add(SectionLists, "Family lists", lists)
 
 	if len(sections) == 0 {
 		return greeting + " " + EmptyDay

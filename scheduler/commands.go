@@ -198,7 +198,7 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 		}
 		name, ok := sectionName(g[1])
 		if !ok {
-			return "The briefing's sections are calendar, birthdays, deadlines, meeting prep and family. Which one did you mean?", true, nil
+			return "The briefing's sections are calendar, birthdays, deadlines, meeting prep, family and lists. Which one did you mean?", true, nil
 		}
 		upd := hearth.ScheduleSettingsUpdate{Unskip: []string{name}}
 		if skip {
@@ -474,6 +474,8 @@ func (c *cmds) button(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 func sectionName(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	switch {
+	case strings.Contains(s, "list") || strings.Contains(s, "shopping"):
+		return SectionLists, true
 	case strings.Contains(s, "family"):
 		return SectionFamily, true
 	case strings.Contains(s, "calendar"):

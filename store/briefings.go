@@ -133,6 +133,15 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 		d.Family, err = scanFamilyEvents(rows)
 		return err
 	})
+	// The family's lists with something left on them.
+	b.Queue(`SELECT `+noteColumns+` FROM notes n
+		WHERE n.family_id = (SELECT fm.family_id FROM family_members fm WHERE fm.user_id = $1) AND n.deleted_at IS NULL
+		  AND EXISTS (SELECT 1 FROM jsonb_array_elements(n.items) it WHERE NOT coalesce((it->>'done')::boolean, false))
+		ORDER BY n.updated_at DESC, n.id DESC LIMIT 5`, userID).Query(func(rows pgx.Rows) error {
+		var err error
+		d.Lists, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Note, error) { return scanNote(r) })
+		return err
+	})
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return hearth.Briefing{}, fmt.Errorf("store briefing data: %w", translate(err))
 	}

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,20 +14,24 @@ import (
 )
 
 // The outbox of the built-in mail provider. Nothing here transmits mail:
-// sending records that the user approved the message, and when.
+// sending records that the user approved the message, and when. A
+// provider that does transmit (SMTP) keeps its drafts here too, and
+// brackets each transmission with ClaimSend and FinishSend.
 
-const emailColumns = `id, user_id, to_addrs, subject, body, in_reply_to, status, sent_at, created_at`
+const emailColumns = `id, user_id, to_addrs, subject, body, in_reply_to, status, via, message_id, sent_at, created_at`
 
 func scanEmail(row pgx.Row) (hearth.Email, error) {
 	var e hearth.Email
 	var inReplyTo *int64
-	var status string
+	var status, via string
 	var sent *time.Time
-	err := row.Scan(&e.ID, &e.UserID, &e.To, &e.Subject, &e.Body, &inReplyTo, &status, &sent, &e.CreatedAt)
+	err := row.Scan(&e.ID, &e.UserID, &e.To, &e.Subject, &e.Body, &inReplyTo, &status, &via, &e.MessageID, &sent, &e.CreatedAt)
 	if inReplyTo != nil {
 		e.InReplyTo = *inReplyTo
 	}
-	e.Status = hearth.EmailStatus(status)
+	// A draft here goes nowhere unless another provider takes it: the
+	// outbox is where it stays.
+	e.Status, e.Via = hearth.EmailStatus(status), hearth.MailVia(cmp.Or(via, string(hearth.ViaOutbox)))
 	e.SentAt, e.CreatedAt = utcOrZero(sent), e.CreatedAt.UTC()
 	return e, err
 }
@@ -68,7 +74,8 @@ func (s *Store) CreateDraft(ctx context.Context, key string, e hearth.Email) (he
 	return created, nil
 }
 
-// SendEmail marks a draft sent, once: sending it again returns it
+// SendEmail marks a draft sent through the outbox, once: nothing is
+// transmitted (Via is hearth.ViaOutbox). Sending it again returns it
 // unchanged, with the first SentAt. A deleted or foreign email is
 // hearth.ErrNotFound.
 func (s *Store) SendEmail(ctx context.Context, userID, id int64) (hearth.Email, error) {
@@ -84,7 +91,7 @@ func (s *Store) SendEmail(ctx context.Context, userID, id int64) (hearth.Email, 
 			return nil
 		}
 		e, err = scanEmail(tx.QueryRow(ctx, `
-			UPDATE emails SET status = 'sent', sent_at = now(), updated_at = now()
+			UPDATE emails SET status = 'sent', via = 'outbox', sent_at = now(), updated_at = now()
 			WHERE id = $1
 			RETURNING `+emailColumns, id))
 		return err
@@ -93,6 +100,69 @@ func (s *Store) SendEmail(ctx context.Context, userID, id int64) (hearth.Email, 
 		return hearth.Email{}, fmt.Errorf("store send email %d: %w", id, err)
 	}
 	return e, nil
+}
+
+// ClaimSend claims a draft of userID's for one transmission, committed
+// before the caller talks to a mail server. claimed is false, with the
+// email, when it was sent already. A draft claimed earlier and never
+// finished or released (the sender died mid-conversation) may have gone
+// out: it is an hearth.ErrInvalid error saying so, and is never claimed
+// again, so a message is transmitted at most once. A deleted or foreign
+// email is hearth.ErrNotFound.
+func (s *Store) ClaimSend(ctx context.Context, userID, id int64) (e hearth.Email, claimed bool, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var started *time.Time
+		var err error
+		e, err = scanEmail(tx.QueryRow(ctx, `SELECT `+emailColumns+` FROM emails
+			WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE`, id, userID))
+		if err != nil {
+			return notFound(err, "email", id)
+		}
+		if e.Status == hearth.EmailSent {
+			return nil
+		}
+		if err := tx.QueryRow(ctx, `SELECT send_started_at FROM emails WHERE id = $1`, id).Scan(&started); err != nil {
+			return err
+		}
+		if started != nil {
+			return hearth.Invalidf("I was interrupted while sending that email, so I can't tell whether it went out; I won't send it twice, so please check your sent mail")
+		}
+		claimed = true
+		_, err = tx.Exec(ctx, `UPDATE emails SET send_started_at = now() WHERE id = $1`, id)
+		return err
+	})
+	if err != nil {
+		return hearth.Email{}, false, fmt.Errorf("store claim send %d: %w", id, err)
+	}
+	return e, claimed, nil
+}
+
+// FinishSend records that a claimed draft was transmitted via a provider
+// with the given Message-ID. Finishing a sent email returns it unchanged.
+func (s *Store) FinishSend(ctx context.Context, userID, id int64, via hearth.MailVia, messageID string) (hearth.Email, error) {
+	e, err := scanEmail(s.pool.QueryRow(ctx, `
+		UPDATE emails SET status = 'sent', via = $3, message_id = $4, sent_at = now(), updated_at = now()
+		WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL AND status = 'draft'
+		RETURNING `+emailColumns, id, userID, string(via), messageID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		e, err = scanEmail(s.pool.QueryRow(ctx, `SELECT `+emailColumns+` FROM emails
+			WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL AND status = 'sent'`, id, userID))
+		err = notFound(err, "email", id)
+	}
+	if err != nil {
+		return hearth.Email{}, fmt.Errorf("store finish send %d: %w", id, translate(err))
+	}
+	return e, nil
+}
+
+// ReleaseSend gives up the claim on a draft whose transmission was
+// refused before it could have been delivered, so it can be tried again.
+func (s *Store) ReleaseSend(ctx context.Context, userID, id int64) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE emails SET send_started_at = NULL
+		WHERE id = $1 AND user_id = $2 AND status = 'draft'`, id, userID); err != nil {
+		return fmt.Errorf("store release send %d: %w", id, translate(err))
+	}
+	return nil
 }
 
 // DeleteDraft deletes a draft softly and returns it. A sent email cannot

@@ -36,7 +36,7 @@ func TestEmails(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sent.Status != hearth.EmailSent || sent.SentAt.IsZero() || sent.Body != draft.Body {
+		if sent.Status != hearth.EmailSent || sent.SentAt.IsZero() || sent.Body != draft.Body || sent.Via != hearth.ViaOutbox {
 			t.Fatalf("sent = %+v; want status sent with a time", sent)
 		}
 		resent, err := b.st.SendEmail(b.ctx, b.alice, draft.ID)
@@ -50,6 +50,44 @@ func TestEmails(t *testing.T) {
 		wantInvalid(t, err)
 		if got, _ := b.st.FindEmails(b.ctx, b.alice, hearth.EmailSent, 0); len(got) != 1 || !reflect.DeepEqual(got[0], sent) {
 			t.Fatalf("after refusing to delete a sent email: %+v; want %+v", got, sent)
+		}
+	})
+
+	t.Run("a transmission is claimed once, finished once, and never retried blindly", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		draft, err := b.st.CreateDraft(b.ctx, "", hearth.Email{UserID: b.alice, To: []string{"sam@example.com"}, Subject: "Hi"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if draft.Via != hearth.ViaOutbox {
+			t.Fatalf("a draft in the store goes via %q; want the outbox", draft.Via)
+		}
+		_, _, err = b.st.ClaimSend(b.ctx, b.bob, draft.ID)
+		wantNotFound(t, "claim by another user", err)
+		if _, claimed, err := b.st.ClaimSend(b.ctx, b.alice, draft.ID); err != nil || !claimed {
+			t.Fatalf("first claim: %v, %v", claimed, err)
+		}
+		// Refused by the server: released, and the next attempt may claim.
+		if err := b.st.ReleaseSend(b.ctx, b.alice, draft.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, claimed, err := b.st.ClaimSend(b.ctx, b.alice, draft.ID); err != nil || !claimed {
+			t.Fatalf("claim after release: %v, %v", claimed, err)
+		}
+		// A second claim while the first is unfinished: it may have gone.
+		_, _, err = b.st.ClaimSend(b.ctx, b.alice, draft.ID)
+		wantInvalid(t, err)
+		sent, err := b.st.FinishSend(b.ctx, b.alice, draft.ID, hearth.ViaSMTP, "abc@example.com")
+		if err != nil || sent.Status != hearth.EmailSent || sent.Via != hearth.ViaSMTP || sent.MessageID != "abc@example.com" || sent.SentAt.IsZero() {
+			t.Fatalf("finish = %+v, %v", sent, err)
+		}
+		again, err := b.st.FinishSend(b.ctx, b.alice, draft.ID, hearth.ViaSMTP, "other@example.com")
+		if err != nil || !reflect.DeepEqual(again, sent) {
+			t.Fatalf("second finish = %+v, %v; want %+v", again, err, sent)
+		}
+		if e, claimed, err := b.st.ClaimSend(b.ctx, b.alice, draft.ID); err != nil || claimed || !reflect.DeepEqual(e, sent) {
+			t.Fatalf("claim of a sent email = %+v, %v, %v; want it unclaimed and unchanged", e, claimed, err)
 		}
 	})
 
@@ -141,4 +179,28 @@ func TestEmails(t *testing.T) {
 			t.Fatalf("bob sees alice's mail: %v", subjects(got))
 		}
 	})
+}
+
+func TestMailStyles(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	b := users(t, st)
+	got, err := b.st.MailStyle(b.ctx, b.alice)
+	if err != nil || got != (hearth.MailStyle{UserID: b.alice}) {
+		t.Fatalf("unknown style = %+v, %v; want the zero style", got, err)
+	}
+	set, err := b.st.SetMailStyle(b.ctx, hearth.MailStyle{UserID: b.alice, Greeting: "Hey {name},", SignOff: "Cheers,", Length: 60, Formality: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.st.SetMailStyle(b.ctx, hearth.MailStyle{UserID: b.alice, Formality: 9}); err == nil {
+		t.Fatal("formality 9 accepted")
+	}
+	got, err = b.st.MailStyle(b.ctx, b.alice)
+	if err != nil || got != set {
+		t.Fatalf("style = %+v, %v; want %+v", got, err, set)
+	}
+	if other, _ := b.st.MailStyle(b.ctx, b.bob); other.Greeting != "" {
+		t.Fatalf("bob sees alice's style: %+v", other)
+	}
 }

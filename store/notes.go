@@ -11,11 +11,18 @@ import (
 	"github.com/hearthbot/hearth"
 )
 
-const noteColumns = `id, user_id, title, body, labels, items, created_at, updated_at`
+const noteColumns = `id, user_id, family_id IS NOT NULL, title, body, labels, items, created_at, updated_at`
+
+// noteVisible is the condition that a note is one user ($n) sees and may
+// change: their own personal notes, and every note of their family (see
+// migrations/00037_family_lists.sql).
+func noteVisible(user string) string {
+	return `(family_id IS NULL AND user_id = ` + user + ` OR family_id = (SELECT fm.family_id FROM family_members fm WHERE fm.user_id = ` + user + `))`
+}
 
 func scanNote(row pgx.Row) (hearth.Note, error) {
 	var n hearth.Note
-	err := row.Scan(&n.ID, &n.UserID, &n.Title, &n.Body, &n.Labels, &n.Items, &n.CreatedAt, &n.UpdatedAt)
+	err := row.Scan(&n.ID, &n.UserID, &n.Family, &n.Title, &n.Body, &n.Labels, &n.Items, &n.CreatedAt, &n.UpdatedAt)
 	n.Labels, n.Items = nilIfEmpty(n.Labels), nilIfEmpty(n.Items)
 	n.CreatedAt, n.UpdatedAt = n.CreatedAt.UTC(), n.UpdatedAt.UTC()
 	return n, err
@@ -42,8 +49,10 @@ func validNote(n hearth.Note) (hearth.Note, error) {
 	return n, nil
 }
 
-// CreateNote adds a note for n.UserID. A second call with the same key
-// returns the note the first one created and changes nothing.
+// CreateNote adds a note for n.UserID, or, with n.Family, for their
+// family (an hearth.ErrInvalid error when they have none). A second call
+// with the same key returns the note the first one created and changes
+// nothing.
 func (s *Store) CreateNote(ctx context.Context, key string, n hearth.Note) (hearth.Note, error) {
 	n, err := validNote(n)
 	if err != nil {
@@ -52,12 +61,22 @@ func (s *Store) CreateNote(ctx context.Context, key string, n hearth.Note) (hear
 	if n.UserID <= 0 {
 		return hearth.Note{}, fmt.Errorf("store create note: %w", hearth.Invalidf("a note needs a user"))
 	}
+	var family *int64
+	if n.Family {
+		err := s.pool.QueryRow(ctx, `SELECT family_id FROM family_members WHERE user_id = $1`, n.UserID).Scan(&family)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return hearth.Note{}, fmt.Errorf("store create note: %w", hearth.Invalidf("you aren't in a family yet, so there is no family list; type \"family\" to start one, or keep it as your own list"))
+		}
+		if err != nil {
+			return hearth.Note{}, fmt.Errorf("store create note: %w", translate(err))
+		}
+	}
 	created, err := createOnce(ctx, s, "notes", noteColumns, scanNote, key, n.UserID, `
-		INSERT INTO notes (source_key, user_id, title, body, labels, items)
-		VALUES ($1, $2, $3, $4, $5, $6)
+		INSERT INTO notes (source_key, user_id, family_id, title, body, labels, items)
+		VALUES ($1, $2, $7, $3, $4, $5, $6)
 		ON CONFLICT (source_key) DO NOTHING
 		RETURNING `+noteColumns,
-		keyArg(key), n.UserID, n.Title, n.Body, orEmpty(n.Labels), orEmpty(n.Items))
+		keyArg(key), n.UserID, n.Title, n.Body, orEmpty(n.Labels), orEmpty(n.Items), family)
 	if err != nil {
 		return hearth.Note{}, fmt.Errorf("store create note: %w", err)
 	}
@@ -65,7 +84,8 @@ func (s *Store) CreateNote(ctx context.Context, key string, n hearth.Note) (hear
 }
 
 // AppendNote adds text to the end of a note's body (on a new line) and
-// items to the end of its checklist, once per key: a second call with the
+// items to the end of its checklist, in a note userID sees (their own or
+// their family's), once per key: a second call with the
 // same key changes nothing and returns the before and after of the first,
 // so a retried action still records (and can undo) what it did. The key
 // is required.
@@ -92,7 +112,7 @@ func (s *Store) AppendNote(ctx context.Context, key string, userID, id int64, te
 		// The row lock serialises appends to one note, so the check for the
 		// key below cannot race with another transaction recording it.
 		var deleted bool
-		err := tx.QueryRow(ctx, `SELECT deleted_at IS NOT NULL FROM notes WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+		err := tx.QueryRow(ctx, `SELECT deleted_at IS NOT NULL FROM notes WHERE id = $1 AND `+noteVisible("$2")+` FOR UPDATE`,
 			id, userID).Scan(&deleted)
 		if err != nil {
 			return notFound(err, "note", id)
@@ -140,7 +160,7 @@ func (s *Store) AppendNote(ctx context.Context, key string, userID, id int64, te
 }
 
 // SetNote overwrites the title, body, labels and checklist of a live note
-// of n.UserID with n's: the undo of an append or an edit. The keys of
+// n.UserID sees (their own or their family's) with n's: the undo of an append or an edit. The keys of
 // appends already applied stay recorded, so an undone append is not
 // applied again by a late retry.
 func (s *Store) SetNote(ctx context.Context, n hearth.Note) error {
@@ -150,7 +170,7 @@ func (s *Store) SetNote(ctx context.Context, n hearth.Note) error {
 	}
 	tag, err := s.pool.Exec(ctx, `
 		UPDATE notes SET title = $3, body = $4, labels = $5, items = $6, updated_at = now()
-		WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL`,
+		WHERE id = $1 AND `+noteVisible("$2")+` AND deleted_at IS NULL`,
 		n.ID, n.UserID, n.Title, n.Body, orEmpty(n.Labels), orEmpty(n.Items))
 	if err != nil {
 		return fmt.Errorf("store set note %d: %w", n.ID, constraintErr(translate(err)))
@@ -161,7 +181,57 @@ func (s *Store) SetNote(ctx context.Context, n hearth.Note) error {
 	return nil
 }
 
+// CheckItems ticks off (done) or back on the checklist items of a note
+// userID sees whose texts match texts (ignoring case), once per key: a
+// second call with the same key changes nothing and returns the before
+// and after of the first, so a retried tick can still be undone. No
+// matching item is an hearth.ErrInvalid error.
+func (s *Store) CheckItems(ctx context.Context, key string, userID, id int64, texts []string, done bool) (before, after hearth.Note, err error) {
+	want := map[string]bool{}
+	for _, t := range texts {
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+			want[t] = true
+		}
+	}
+	if key == "" || len(want) == 0 {
+		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store check items %d: %w", id, hearth.Invalidf("a tick needs an idempotency key and items"))
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		before, err = scanNote(tx.QueryRow(ctx, `SELECT `+noteColumns+` FROM notes
+			WHERE id = $1 AND deleted_at IS NULL AND `+noteVisible("$2")+` FOR UPDATE`, id, userID))
+		if err != nil {
+			return notFound(err, "note", id)
+		}
+		err = tx.QueryRow(ctx, `SELECT before, after FROM note_appends WHERE note_id = $1 AND key = $2`, id, key).Scan(&before, &after)
+		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		items := append([]hearth.ChecklistItem(nil), before.Items...)
+		hit := 0
+		for i := range items {
+			if want[strings.ToLower(items[i].Text)] {
+				items[i].Done = done
+				hit++
+			}
+		}
+		if hit == 0 {
+			return hearth.Invalidf("%s isn't on the list", strings.Join(texts, ", "))
+		}
+		after, err = scanNote(tx.QueryRow(ctx, `UPDATE notes SET items = $2, updated_at = now() WHERE id = $1 RETURNING `+noteColumns, id, orEmpty(items)))
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`, id, key, before, after)
+		return err
+	})
+	if err != nil {
+		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store check items %d: %w", id, err)
+	}
+	return before, after, nil
+}
+
 // DeleteNote deletes a note softly and returns it; RestoreNote undoes it.
+// Only its creator may: a family list is not deleted by one member.
 func (s *Store) DeleteNote(ctx context.Context, userID, id int64) (hearth.Note, error) {
 	n, err := softDelete(ctx, s, "notes", noteColumns, scanNote, userID, id)
 	if err != nil {
@@ -179,7 +249,8 @@ func (s *Store) RestoreNote(ctx context.Context, userID, id int64) error {
 	return nil
 }
 
-// FindNotes returns a user's notes matching f. Title matches loosely:
+// FindNotes returns the notes f.UserID sees (their own and their
+// family's) matching f. Title matches loosely:
 // containing it, ignoring case, or similar to it by trigrams ("shopping"
 // finds "Shopping list", "shoping" too); the closest titles come first.
 // Query keeps notes where every word of it is in the title, body, labels
@@ -190,7 +261,7 @@ func (s *Store) FindNotes(ctx context.Context, f hearth.NoteFilter) ([]hearth.No
 		return nil, fmt.Errorf("store find notes: %w", hearth.Invalidf("a note search needs a user"))
 	}
 	var w where
-	w.add("user_id = " + w.arg(f.UserID))
+	w.add(noteVisible(w.arg(f.UserID)))
 	w.add("deleted_at IS NULL")
 	order := "updated_at DESC, id DESC"
 	if t := strings.TrimSpace(f.Title); t != "" {

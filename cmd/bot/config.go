@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth/integrations/google"
+	"github.com/hearthbot/hearth/integrations/smtp"
 )
 
 // Config is Hearth's configuration, read from the environment. Every
@@ -98,6 +100,13 @@ type Config struct {
 	// EncryptionKey seals OAuth tokens at rest and keys every signature
 	// (32 random bytes, base64).
 	EncryptionKey string `env:"HEARTH_ENCRYPTION_KEY"`
+	// Mail (issue 15): with SMTPURL set, approved email is sent through
+	// that server from SMTPFrom; without it, it stays in Hearth's outbox.
+	SMTPURL  string `env:"HEARTH_SMTP_URL"`
+	SMTPFrom string `env:"HEARTH_SMTP_FROM"`
+	// SMTPTLS overrides the TLS client configuration of SMTP (tests trust
+	// their fake server's certificate with it); not from the environment.
+	SMTPTLS *tls.Config `env:"-"`
 }
 
 // LoadConfig reads the environment. A missing or invalid variable is one
@@ -197,5 +206,19 @@ func (c Config) validate() error {
 			return fmt.Errorf("config: TELEGRAM_API_URL %q is not an http(s) URL", c.TelegramAPIURL)
 		}
 	}
+	switch {
+	case c.SMTPURL == "" && c.SMTPFrom != "":
+		return errors.New("config: HEARTH_SMTP_FROM is set but HEARTH_SMTP_URL is not")
+	case c.SMTPURL != "" && c.SMTPFrom == "":
+		return errors.New("config: HEARTH_SMTP_FROM is required with HEARTH_SMTP_URL (the address mail is sent from)")
+	case c.SMTPURL != "":
+		if _, err := smtp.New(c.smtpConfig(), nil); err != nil {
+			return fmt.Errorf("config: %w", err)
+		}
+	}
 	return nil
+}
+
+func (c Config) smtpConfig() smtp.Config {
+	return smtp.Config{URL: c.SMTPURL, From: c.SMTPFrom, TLS: c.SMTPTLS}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -32,11 +33,17 @@ func TestLoadConfig(t *testing.T) {
 		{"short encryption key", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_ENCRYPTION_KEY": "c2hvcnQ="}, "HEARTH_ENCRYPTION_KEY"},
 		{"bad google endpoint", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_GOOGLE_ENDPOINT": "fake:99"}, "HEARTH_GOOGLE_ENDPOINT"},
 		{"bad poll interval", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_GOOGLE_POLL_INTERVAL": "often"}, "HEARTH_GOOGLE_POLL_INTERVAL"},
+		{"smtp", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtps://u:p@mail.example.com", "HEARTH_SMTP_FROM": "Ann <ann@example.com>"}, ""},
+		{"smtp without from", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtps://u:p@mail.example.com"}, "HEARTH_SMTP_FROM"},
+		{"smtp from without url", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_FROM": "ann@example.com"}, "HEARTH_SMTP_URL"},
+		{"smtp bad scheme", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "http://mail.example.com", "HEARTH_SMTP_FROM": "ann@example.com"}, "HEARTH_SMTP_URL"},
+		{"smtp bad from", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtp://mail.example.com", "HEARTH_SMTP_FROM": "Ann"}, "HEARTH_SMTP_FROM"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{"DATABASE_URL", "HEARTH_HTTP_ADDR", "HEARTH_WEBCHAT", "HEARTH_SHUTDOWN_TIMEOUT", "HEARTH_PUBLIC_URL", "HEARTH_LOG_LEVEL", "HEARTH_TURN_WORKERS", "HEARTH_ENCRYPTION_KEY", "HEARTH_GOOGLE_ENDPOINT", "HEARTH_GOOGLE_POLL_INTERVAL"} {
-				t.Setenv(k, tt.env[k])
+			clearConfigEnv(t)
+			for k, v := range tt.env {
+				t.Setenv(k, v)
 			}
 			cfg, err := LoadConfig()
 			if tt.wantErr == "" {
@@ -52,6 +59,20 @@ func TestLoadConfig(t *testing.T) {
 				t.Fatalf("error %q: want one line naming %s", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// clearConfigEnv empties, for this test, every variable LoadConfig reads,
+// so that a table row sees only what it sets.
+func clearConfigEnv(t *testing.T) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		for _, prefix := range []string{"HEARTH_", "DATABASE_URL", "SLACK_", "TELEGRAM_", "OPENAI_", "BEDROCK_"} {
+			if strings.HasPrefix(k, prefix) {
+				t.Setenv(k, "")
+			}
+		}
 	}
 }
 

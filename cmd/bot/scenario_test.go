@@ -265,7 +265,13 @@ func TestScenarios(t *testing.T) {
 			t.Fatal("another user's click sent the email")
 		}
 
+		mustContain(t, r, "nothing will leave this machine")
 		done := c.click(r, "Approve")
+		// The built-in outbox transmits nothing, and the reply says so.
+		mustContain(t, done, "outbox", "nothing left this machine")
+		if strings.Contains(done.Text, "sent your email") {
+			t.Fatalf("the outbox claims to have sent: %q", done.Text)
+		}
 		if code, body := c.clickStatus(r, "Approve"); code != 202 || body["duplicate"] != true {
 			t.Fatalf("second click: %d %v; want an acknowledged duplicate", code, body)
 		}
@@ -282,21 +288,50 @@ func TestScenarios(t *testing.T) {
 
 	t.Run("an email draft can be edited before it is approved", func(t *testing.T) {
 		c := newChatter(t, base, app, "Jo", "UTC")
-		r := c.say("Email Sarah that I'll be late")
+		r := c.say("Email Sarah that I'll be late on Tuesday")
 		ask := c.click(r, "Edit")
-		mustContain(t, ask, "say instead")
-		redraft := c.say("Running 15 minutes late, start without me.")
-		mustContain(t, redraft, "Running 15 minutes late")
-		c.click(redraft, "Approve")
+		mustContain(t, ask, "how should I change it")
+		// An instruction changes the draft; it does not become the body.
+		redraft := c.say("say Friday instead")
+		mustContain(t, redraft, "changed Tuesday to Friday", "I'll be late on Friday")
+		if strings.Contains(redraft.Text, "say Friday instead") {
+			t.Fatalf("the instruction became the body: %q", redraft.Text)
+		}
+		// What the rules cannot do, the user writes.
+		ask = c.click(redraft, "Edit")
+		mustContain(t, c.say("make it sound happier"), "What should the email say")
+		final := c.say("Running 15 minutes late, start without me.")
+		mustContain(t, final, "Running 15 minutes late")
+		c.click(final, "Approve")
 		sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
 		if len(sent) != 1 || sent[0].Body != "Running 15 minutes late, start without me." {
 			t.Fatalf("sent %+v; want exactly the edited body", sent)
 		}
-		if code, _ := c.clickStatus(r, "Approve"); code == 202 {
-			mustContain(t, c.reply("reply to approving the replaced draft"), "already")
+		for _, old := range []webchat.Message{r, redraft} {
+			if code, _ := c.clickStatus(old, "Approve"); code == 202 {
+				mustContain(t, c.reply("reply to approving a replaced draft"), "already")
+			}
 		}
 		if sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10); len(sent) != 1 {
-			t.Fatalf("the replaced draft was sent too: %d sent", len(sent))
+			t.Fatalf("a replaced draft was sent too: %d sent", len(sent))
+		}
+	})
+
+	t.Run("a more formal draft uses the user's style, and approval sends exactly it", func(t *testing.T) {
+		c := newChatter(t, base, app, "Lea", "UTC")
+		uid := c.contact().User.ID
+		if _, err := app.Store.SetMailStyle(context.Background(), hearth.MailStyle{UserID: uid, Greeting: "Hello {name},", SignOff: "Best,"}); err != nil {
+			t.Fatal(err)
+		}
+		r := c.say("Email Sarah that I'll be late")
+		mustContain(t, r, "Hello Sarah,", "Best,")
+		c.click(r, "Edit")
+		formal := c.say("more formal please")
+		mustContain(t, formal, "Dear Sarah,", "I will be late", "Kind regards,")
+		c.click(formal, "Approve")
+		sent, _ := app.Store.FindEmails(context.Background(), uid, hearth.EmailSent, 10)
+		if len(sent) != 1 || !strings.HasPrefix(sent[0].Body, "Dear Sarah,") || !strings.Contains(sent[0].Body, "Kind regards,") {
+			t.Fatalf("sent %+v; want the formal draft", sent)
 		}
 	})
 

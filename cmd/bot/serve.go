@@ -28,6 +28,7 @@ import (
 	"github.com/hearthbot/hearth/family"
 	"github.com/hearthbot/hearth/integrations/builtin"
 	"github.com/hearthbot/hearth/integrations/google"
+	"github.com/hearthbot/hearth/integrations/smtp"
 	"github.com/hearthbot/hearth/link"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline"
@@ -134,6 +135,14 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		// built-in calendar. Reads come from the synced local copy.
 		providers.Calendar = a.Google.Calendar()
 	}
+	if cfg.SMTPURL != "" {
+		// Approved mail goes out through the user's mail server; drafts
+		// stay in the outbox.
+		if providers.Mail, err = smtp.New(cfg.smtpConfig(), st); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
@@ -151,8 +160,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	var intent stage.Intent = stage.Classifier{Classifier: classifier}
 	planners := plan.Planners()
 	var responder stage.Responder = respond.NewTemplateResponder(nil)
+	var editor stage.DraftEditor = plan.EmailEditor{}
 	if models != nil {
 		intent, planners, responder = models.Intent(intent), models.Planners(planners), models.Responder(responder)
+		editor = models.DraftEditor(editor)
 	}
 	var memories gather.MemorySource = providers.Memories
 	var notes gather.NoteSource = providers.Notes
@@ -172,7 +183,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Intent: intent,
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
-			Mail: providers.Mail, Memories: memories,
+			Mail: providers.Mail, Memories: memories, Styles: st,
 		},
 		Planners:  planners,
 		Responder: responder,
@@ -180,6 +191,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		State:     st,
 		Log:       log,
 		Models:    models,
+		Editor:    editor,
 	})
 	// The commands registry is consulted before intent. The family command
 	// comes before link, so a family code typed alone joins the family

@@ -36,6 +36,7 @@ const (
 	EmailSend      Kind = "email.send"
 	NoteCreate     Kind = "note.create"
 	NoteAppend     Kind = "note.append"
+	NoteCheck      Kind = "note.check"
 )
 
 // Action is one planned step: a kind and its payload, whose JSON must
@@ -145,7 +146,10 @@ type (
 	}
 	// NoteCreateArgs is the payload of note.create.
 	NoteCreateArgs struct {
-		Title  string                 `json:"title"`
+		Title string `json:"title"`
+		// Family makes the note the family's: every member reads and
+		// changes it ("our shopping list").
+		Family bool                   `json:"family,omitempty" jsonschema:"true for a list the user's family shares (our shopping list)"`
 		Body   string                 `json:"body,omitempty"`
 		Labels []string               `json:"labels,omitempty"`
 		Items  []hearth.ChecklistItem `json:"items,omitempty"`
@@ -156,6 +160,14 @@ type (
 		Title string                 `json:"title,omitempty"`
 		Text  string                 `json:"text,omitempty"`
 		Items []hearth.ChecklistItem `json:"items,omitempty"`
+	}
+	// NoteCheckArgs is the payload of note.check: tick items of a list
+	// off (Done) or back on.
+	NoteCheckArgs struct {
+		ID    int64    `json:"id"`
+		Title string   `json:"title,omitempty" jsonschema:"the list's title, for the reply"`
+		Items []string `json:"items" jsonschema:"the texts of the items, as on the list"`
+		Done  bool     `json:"done"`
 	}
 )
 
@@ -178,6 +190,7 @@ var payloadTypes = map[Kind]reflect.Type{
 	EmailSend:      reflect.TypeFor[EmailArgs](),
 	NoteCreate:     reflect.TypeFor[NoteCreateArgs](),
 	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
+	NoteCheck:      reflect.TypeFor[NoteCheckArgs](),
 }
 
 // schemas derives and resolves every kind's schema once, on first use.
@@ -319,6 +332,13 @@ func (p EmailArgs) check() error {
 func (p NoteCreateArgs) check() error {
 	if p.Title == "" && p.Body == "" && len(p.Items) == 0 {
 		return fmt.Errorf("a note needs a title, a body or items")
+	}
+	return nil
+}
+
+func (p NoteCheckArgs) check() error {
+	if len(p.Items) == 0 {
+		return fmt.Errorf("no items to tick")
 	}
 	return nil
 }

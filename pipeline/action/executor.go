@@ -124,7 +124,7 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		if err != nil {
 			return nil, nil, err
 		}
-		n, err := x.Notes.CreateNote(ctx, key, hearth.Note{UserID: uid, Title: p.Title, Body: p.Body, Labels: p.Labels, Items: p.Items})
+		n, err := x.Notes.CreateNote(ctx, key, hearth.Note{UserID: uid, Family: p.Family, Title: p.Title, Body: p.Body, Labels: p.Labels, Items: p.Items})
 		return n, nil, err
 	case NoteAppend:
 		p, err := Decode[NoteAppendArgs](a)
@@ -132,6 +132,13 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 			return nil, nil, err
 		}
 		b, n, err := x.Notes.AppendNote(ctx, key, uid, p.ID, p.Text, p.Items)
+		return n, b, err
+	case NoteCheck:
+		p, err := Decode[NoteCheckArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, n, err := x.Notes.CheckItems(ctx, key, uid, p.ID, p.Items, p.Done)
 		return n, b, err
 	}
 	return nil, nil, hearth.Invalidf("unknown action kind %q", a.Kind)
@@ -232,11 +239,14 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		}
 		_, err := x.Notes.DeleteNote(ctx, uid, n.ID)
 		return err
-	case NoteAppend:
+	case NoteAppend, NoteCheck:
 		var b hearth.Note
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
+		// A family list was changed by a member who need not have
+		// created it: the undo is theirs.
+		b.UserID = uid
 		return x.Notes.SetNote(ctx, b)
 	case EmailDraft:
 		var e hearth.Email

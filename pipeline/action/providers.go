@@ -35,13 +35,18 @@ type Calendar interface {
 	FindEvents(ctx context.Context, f hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error)
 }
 
-// Notes is a user's notes and lists.
+// Notes is a user's notes and lists, and their family's: a note with
+// Family set is shared by every member, who may read and change it.
 type Notes interface {
 	CreateNote(ctx context.Context, key string, n hearth.Note) (hearth.Note, error)
 	// AppendNote adds text to the body, or items to the checklist, once
 	// per key.
 	AppendNote(ctx context.Context, key string, userID, id int64, text string, items []hearth.ChecklistItem) (before, after hearth.Note, err error)
-	// SetNote puts a note back as it was (undo of an append).
+	// CheckItems ticks the named checklist items off (done) or back on,
+	// once per key.
+	CheckItems(ctx context.Context, key string, userID, id int64, texts []string, done bool) (before, after hearth.Note, err error)
+	// SetNote puts a note back as it was (undo of an append or a tick),
+	// scoped to n.UserID.
 	SetNote(ctx context.Context, n hearth.Note) error
 	DeleteNote(ctx context.Context, userID, id int64) (hearth.Note, error)
 	RestoreNote(ctx context.Context, userID, id int64) error

@@ -45,6 +45,11 @@ type Sources struct {
 	Mail interface {
 		FindEmails(context.Context, int64, hearth.EmailStatus, int) ([]hearth.Email, error)
 	}
+	// Styles, when set, is how users write email, read for email
+	// requests so drafts are in the user's voice.
+	Styles interface {
+		MailStyle(context.Context, int64) (hearth.MailStyle, error)
+	}
 }
 
 // historyTurns is how much of the conversation a turn sees.
@@ -94,6 +99,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		if domains[nlu.Keep] || u.Intent == nlu.AskInfo && aboutWriting(text) {
 			if c.Notes, c.NotesFound, err = s.notes(ctx, uid, text); err != nil {
 				return c, err
+			}
+		}
+		if domains[nlu.Email] && u.Intent == nlu.RequestAction && s.Styles != nil {
+			if c.Style, err = s.Styles.MailStyle(ctx, uid); err != nil {
+				return c, fmt.Errorf("context: mail style: %w", err)
 			}
 		}
 		// Whom "Sarah" is: the people Hearth remembers by that name.

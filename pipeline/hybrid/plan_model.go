@@ -22,7 +22,7 @@ var domainKinds = map[nlu.Domain][]action.Kind{
 	nlu.Memory:   {action.MemoryStore, action.MemoryUpdate, action.MemoryForget},
 	nlu.Calendar: {action.CalendarList, action.CalendarCreate, action.CalendarUpdate, action.CalendarDelete},
 	nlu.Email:    {action.EmailDraft, action.EmailSend},
-	nlu.Keep:     {action.NoteCreate, action.NoteAppend},
+	nlu.Keep:     {action.NoteCreate, action.NoteAppend, action.NoteCheck},
 }
 
 // planSchema is the plan prompt's answer for kinds. A payload is a JSON
@@ -133,7 +133,7 @@ func simplePlan(acts []action.Action) bool {
 	}
 	for _, a := range acts {
 		switch a.Kind {
-		case action.MemoryStore, action.NoteCreate, action.NoteAppend:
+		case action.MemoryStore, action.NoteCreate, action.NoteAppend, action.NoteCheck:
 		case action.TaskCreate:
 			t, err := action.Decode[action.TaskCreateArgs](a)
 			if err != nil || t.Title == "" || t.Due.IsZero() {
@@ -348,9 +348,17 @@ func contextItems(c stage.Context, d nlu.Domain) []string {
 	for _, n := range c.Notes {
 		var items []string
 		for _, it := range n.Items {
-			items = append(items, it.Text)
+			if it.Done {
+				items = append(items, it.Text+" (ticked off)")
+			} else {
+				items = append(items, it.Text)
+			}
 		}
-		notes = append(notes, llm.Quote(fmt.Sprintf("note id=%d", n.ID), joinNonEmpty(n.Title, n.Body, strings.Join(items, ", "))))
+		label := fmt.Sprintf("note id=%d", n.ID)
+		if n.Family {
+			label += " family"
+		}
+		notes = append(notes, llm.Quote(label, joinNonEmpty(n.Title, n.Body, strings.Join(items, ", "))))
 	}
 	for _, e := range c.Drafts {
 		drafts = append(drafts, llm.Quote(fmt.Sprintf("email id=%d to=%s", e.ID, strings.Join(e.To, ",")), joinNonEmpty(e.Subject, e.Body)))

@@ -44,7 +44,7 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if words.ContainsWord(lc, "draft") || words.ContainsWord(lc, "compose") || words.ContainsWord(lc, "prepare") {
 		kind = action.EmailDraft
 	}
-	args := composeEmail(to, said, topic, in.User.DisplayName)
+	args := composeEmail(to, said, topic, in.User.DisplayName, in.Context.Style)
 	// "Sarah" may be one of several Sarahs Hearth knows: ask, never guess.
 	if len(args.To) == 1 {
 		switch people := peopleNamed(args.To[0], in.Context.Memories); len(people) {
@@ -130,8 +130,9 @@ func emailParts(text string) (to, said, topic string) {
 }
 
 // composeEmail writes a short email: a greeting by name, what the user
-// wants said as a sentence, and their name.
-func composeEmail(to, said, topic, from string) action.EmailArgs {
+// wants said as a sentence, and their name, with the greeting and
+// sign-off of the user's style when it has them.
+func composeEmail(to, said, topic, from string, style hearth.MailStyle) action.EmailArgs {
 	var rcpts []string
 	for _, r := range strings.FieldsFunc(strings.ReplaceAll(strings.ReplaceAll(to, " and ", ","), " & ", ","), func(r rune) bool { return r == ',' }) {
 		if r = words.TidySlot(r); r != "" {
@@ -149,19 +150,38 @@ func composeEmail(to, said, topic, from string) action.EmailArgs {
 	}
 	subject = prose.UpperFirst(words.TidySlot(words.FirstWords(words.TidySlot(subject), 6)))
 	var b strings.Builder
-	b.WriteString(emailGreeting(rcpts))
+	b.WriteString(emailGreeting(rcpts, style.Greeting))
 	b.WriteString("\n\n")
 	b.WriteString(body)
-	if from != "" {
-		b.WriteString("\n\n— ")
-		b.WriteString(from)
+	if sign := signOff(style.SignOff, from); sign != "" {
+		b.WriteString("\n\n")
+		b.WriteString(sign)
 	}
 	return action.EmailArgs{To: rcpts, Subject: subject, Body: b.String()}
 }
 
-// emailGreeting is "Hi Sarah," for names and family words, "Hi," for the
-// rest ("the landlord").
-func emailGreeting(rcpts []string) string {
+// signOff is the closing of an email: the style's line and the name
+// ("Best,\nAnn"), or "— Ann" by default.
+func signOff(line, from string) string {
+	line = strings.TrimSpace(line)
+	switch {
+	case line == "" && from == "":
+		return ""
+	case line == "":
+		return "— " + from
+	case from == "":
+		return line
+	}
+	return line + "\n" + from
+}
+
+// emailGreeting is the greeting template ("Hi {name},", the default)
+// filled with the names of people and family words ("Hi Sarah,"); without
+// names ("the landlord") the name is left out ("Hi,").
+func emailGreeting(rcpts []string, template string) string {
+	if template = strings.TrimSpace(template); template == "" {
+		template = "Hi {name},"
+	}
 	var names []string
 	for _, r := range rcpts {
 		lr := strings.ToLower(r)
@@ -174,10 +194,15 @@ func emailGreeting(rcpts []string) string {
 			names = append(names, r)
 		}
 	}
-	if len(names) == 0 || len(names) != len(rcpts) {
-		return "Hi,"
+	if !strings.Contains(template, "{name}") {
+		return template
 	}
-	return "Hi " + prose.List(names) + ","
+	if len(names) == 0 || len(names) != len(rcpts) {
+		g := strings.ReplaceAll(template, "{name}", "")
+		g = strings.Join(strings.Fields(g), " ")
+		return strings.ReplaceAll(strings.ReplaceAll(g, " ,", ","), " !", "!")
+	}
+	return strings.ReplaceAll(template, "{name}", prose.List(names))
 }
 
 func isKin(w string) bool {

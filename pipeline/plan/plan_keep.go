@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -14,8 +13,10 @@ import (
 
 // planKeep plans notes and lists: "add milk and eggs to my shopping
 // list" appends to the matching note in Context.Notes (note.append) or
-// starts the list (note.create with items); "make a note: …" and "note
-// to self …" create a note with that text. Questions ("what's on my
+// starts the list (note.create with items); "our shopping list" is the
+// family's (see plan_list.go), and "cross milk off the shopping list"
+// ticks items off (note.check); "make a note: …" and "note to self …"
+// create a note with that text. Questions ("what's on my
 // shopping list?") plan nothing: the responder answers from
 // Context.Notes.
 func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
@@ -26,12 +27,15 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return stage.Plan{Understood: "look at your notes"}, nil
 	}
+	if p, ok, err := planListCheck(in, text); ok {
+		return p, err
+	}
 	item, list := listItem(text)
 	if item == "" && whole && in.Understanding.Slots.List != "" {
 		item, list = in.Understanding.Slots.Note, in.Understanding.Slots.List
 	}
 	if list != "" {
-		return planListAdd(in, item, list)
+		return planListAdd(in, item, list, listScopeOf(text))
 	}
 	body := noteBody(text)
 	if body == "" && whole {
@@ -90,41 +94,4 @@ func splitItems(s string) []hearth.ChecklistItem {
 		}
 	}
 	return out
-}
-
-// planListAdd appends items to the list the user named, or starts it.
-func planListAdd(in stage.PlanInput, item, list string) (stage.Plan, error) {
-	list = words.TrimWordsLeft(list, "my", "the", "our")
-	p := stage.Plan{Understood: "add something to your " + strings.ToLower(list)}
-	items := splitItems(item)
-	if len(items) == 0 {
-		return p, needDetails("what to add to the %s", list)
-	}
-	p.Understood = "add " + item + " to your " + strings.ToLower(list)
-	// "shopping list" finds "Shopping", "Shopping list", "groceries" finds
-	// "Groceries": match on the words that are not "list".
-	var titles []string
-	for _, n := range in.Context.Notes {
-		titles = append(titles, n.Title)
-	}
-	name := words.TrimWordsRight(list, "list")
-	if hits := words.BestMatches(name, titles); len(hits) > 0 {
-		n := in.Context.Notes[hits[0]]
-		a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Items: items})
-		if err != nil {
-			return plannedErr(p, err)
-		}
-		p.Actions = []action.Action{a}
-		return p, nil
-	}
-	title := prose.UpperFirst(strings.ToLower(list))
-	if !strings.Contains(strings.ToLower(title), "list") {
-		title += " list"
-	}
-	a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Title: title, Items: items})
-	if err != nil {
-		return plannedErr(p, err)
-	}
-	p.Actions = []action.Action{a}
-	return p, nil
 }

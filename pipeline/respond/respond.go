@@ -280,14 +280,17 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "saved a draft to "+to, "save the draft to "+to
 			t.alone = []string{"I saved a draft to " + to + ": " + quoted(p.Subject) + ". It's in your drafts whenever you're ready."}
 		} else {
-			t.past, t.verb = "sent your email to "+to, "send the email to "+to
+			t.past, t.verb = sentPast("your email to "+to, o.Result), "send the email to "+to
 		}
 	case action.EmailReply:
 		p, _ := action.Decode[action.EmailReplyArgs](o.Action)
-		t.past, t.verb = "replied to "+prose.List(p.To), "send the reply to "+prose.List(p.To)
+		t.past, t.verb = sentPast("your reply to "+prose.List(p.To), o.Result), "send the reply to "+prose.List(p.To)
 	case action.NoteCreate:
 		p, _ := action.Decode[action.NoteCreateArgs](o.Action)
 		switch {
+		case len(p.Items) > 0 && p.Family:
+			t.past = "started the family " + listName(p.Title) + ", which everyone in your family can see and change, with " + prose.List(itemTexts(p.Items))
+			t.verb = "start the family " + listName(p.Title)
 		case len(p.Items) > 0:
 			t.past = "started a " + listName(p.Title) + " with " + prose.List(itemTexts(p.Items))
 			t.verb = "start the " + listName(p.Title)
@@ -299,19 +302,51 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		}
 	case action.NoteAppend:
 		p, _ := action.Decode[action.NoteAppendArgs](o.Action)
-		list := "your " + listName(p.Title)
-		if p.Title == "" {
-			list = "the note"
-		}
+		list := ownedList(p.Title, o.Result)
 		what := p.Text
 		if len(p.Items) > 0 {
 			what = prose.List(itemTexts(p.Items))
 		}
 		t.past, t.verb = "added "+what+" to "+list, "add "+what+" to "+list
+	case action.NoteCheck:
+		p, _ := action.Decode[action.NoteCheckArgs](o.Action)
+		list := ownedList(p.Title, o.Result)
+		if p.Done {
+			t.past, t.verb = "ticked "+prose.List(p.Items)+" off "+list, "tick "+prose.List(p.Items)+" off "+list
+		} else {
+			t.past, t.verb = "put "+prose.List(p.Items)+" back on "+list, "put "+prose.List(p.Items)+" back on "+list
+		}
+		if n, ok := o.Result.(hearth.Note); ok && p.Done {
+			var left []string
+			for _, it := range n.Items {
+				if !it.Done {
+					left = append(left, it.Text)
+				}
+			}
+			if len(left) == 0 {
+				t.alone = []string{"Ticked " + prose.List(p.Items) + " off " + list + " — that's everything on it."}
+			} else {
+				t.alone = []string{"Ticked " + prose.List(p.Items) + " off " + list + ". Still on it: " + prose.List(left) + "."}
+			}
+		}
 	default:
 		t.past, t.verb = "took care of that", "do that"
 	}
 	return t
+}
+
+// sentPast says truthfully where a sent email went (what is the email,
+// "your email to Sarah"): out through the provider that sent it, or into
+// Hearth's own outbox, where nothing leaves the machine.
+func sentPast(what string, result any) string {
+	e, _ := result.(hearth.Email)
+	switch e.Via {
+	case hearth.ViaGmail:
+		return "sent " + what + " from your Gmail"
+	case hearth.ViaSMTP:
+		return "sent " + what
+	}
+	return "kept " + what + " in Hearth's outbox (no mail service is connected, so nothing left this machine)"
 }
 
 // approvalText asks the user to confirm an action that waits for them;
@@ -326,7 +361,11 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 			fmt.Fprintf(&b, "Subject: %s\n\n", p.Subject)
 		}
 		b.WriteString(p.Body)
-		b.WriteString("\n\nShall I send it?")
+		if e, ok := o.Result.(hearth.Email); ok && e.Via.LeavesMachine() {
+			b.WriteString("\n\nShall I send it?")
+		} else {
+			b.WriteString("\n\nApprove to keep it in Hearth's outbox: no mail service is connected, so nothing will leave this machine.")
+		}
 		return b.String()
 	case action.CalendarCreate:
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
@@ -397,6 +436,18 @@ func quotedOr(s, fallback string) string {
 
 // listName is a note's title as it reads mid-sentence: "Shopping list"
 // → "shopping list".
+// ownedList names a list by whose it is: "your shopping list", or "the
+// family shopping list" when the result shows the family owns it.
+func ownedList(title string, result any) string {
+	if title == "" {
+		return "the note"
+	}
+	if n, ok := result.(hearth.Note); ok && n.Family {
+		return "the family " + listName(title)
+	}
+	return "your " + listName(title)
+}
+
 func listName(title string) string {
 	if title == "" {
 		return "list"

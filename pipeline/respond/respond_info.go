@@ -425,7 +425,7 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	if n.Title == "" {
 		return "Your note says: " + n.Body
 	}
-	name := "your " + listName(n.Title)
+	name := ownedList(n.Title, n)
 	if len(n.Items) > 0 {
 		var todo []string
 		for _, it := range n.Items {

@@ -100,10 +100,33 @@ func TestRespond(t *testing.T) {
 			want: []string{"saved a note: call the vet about Max."},
 		},
 		{
-			name:    "email awaiting approval",
-			in:      stage.RespondInput{Text: "Email Sarah that I'll be late", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.AwaitingApproval}}},
+			name:    "email awaiting approval, outbox",
+			in:      stage.RespondInput{Text: "Email Sarah that I'll be late", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.AwaitingApproval, Result: hearth.Email{Via: hearth.ViaOutbox}}}},
+			want:    []string{"Here's the draft to Sarah:", "I'll be late.", "keep it in Hearth's outbox", "nothing will leave this machine"},
+			notWant: []string{"sent", "Shall I send"},
+		},
+		{
+			name:    "email awaiting approval, smtp",
+			in:      stage.RespondInput{Text: "Email Sarah that I'll be late", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.AwaitingApproval, Result: hearth.Email{Via: hearth.ViaSMTP}}}},
 			want:    []string{"Here's the draft to Sarah:", "I'll be late.", "Shall I send it?"},
+			notWant: []string{"sent", "outbox"},
+		},
+		{
+			name:    "email kept in the outbox",
+			in:      stage.RespondInput{Text: "yes", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.Done, Result: hearth.Email{Status: hearth.EmailSent, Via: hearth.ViaOutbox}}}},
+			want:    []string{"kept your email to Sarah in Hearth's outbox", "nothing left this machine"},
 			notWant: []string{"sent"},
+		},
+		{
+			name:    "email with no provider result says nothing left",
+			in:      stage.RespondInput{Text: "yes", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.Done}}},
+			want:    []string{"nothing left this machine"},
+			notWant: []string{"sent"},
+		},
+		{
+			name: "email sent by smtp",
+			in:   stage.RespondInput{Text: "yes", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.Done, Result: hearth.Email{Status: hearth.EmailSent, Via: hearth.ViaSMTP}}}},
+			want: []string{"sent your email to Sarah"},
 		},
 		{
 			name:    "partial failure",

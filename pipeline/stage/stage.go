@@ -41,6 +41,9 @@ type Context struct {
 	Notes      []hearth.Note
 	NotesFound int
 	Drafts     []hearth.Email
+	// Style is how the user writes email (read for email requests); the
+	// zero value is Hearth's default.
+	Style hearth.MailStyle
 }
 
 // PlanInput is what a domain planner sees.
@@ -66,9 +69,12 @@ type Plan struct {
 type Question struct {
 	Text    string
 	Options []Option
-	// EditApproval, when set, makes the user's next message the new text
-	// of that pending approval's email (the Edit button).
+	// EditApproval, when set, makes the user's next message a change to
+	// that pending approval's email (the Edit button): an instruction
+	// ("make it shorter") for the DraftEditor, or, with EditText, the new
+	// text itself (asked for when the instruction could not be applied).
 	EditApproval int64 `json:",omitempty"`
+	EditText     bool  `json:",omitempty"`
 }
 
 // Option is one answer to a Question.
@@ -130,6 +136,32 @@ type RespondInput struct {
 // happened.
 type Responder interface {
 	Respond(ctx context.Context, in RespondInput) (string, error)
+}
+
+// DraftEditor changes an email draft as the user asked ("make it
+// shorter", "say Friday instead", "more formal"). The runner asks it when
+// the user edits a draft that awaits approval, and asks for approval of
+// exactly the edited draft.
+type DraftEditor interface {
+	EditDraft(ctx context.Context, in DraftEdit) (DraftEdited, error)
+}
+
+// DraftEdit is an instruction and the draft it changes.
+type DraftEdit struct {
+	Instruction string
+	Draft       action.EmailArgs
+	User        hearth.User
+	Style       hearth.MailStyle
+	Now         time.Time
+}
+
+// DraftEdited is the edited draft. Changed is false when the instruction
+// could not be applied (the runner then asks for the new text); What says
+// what changed, for the reply ("moved it to Friday").
+type DraftEdited struct {
+	Draft   action.EmailArgs
+	Changed bool
+	What    string
 }
 
 // ErrNeedDetails is wrapped by every planning error that means "I know

@@ -55,6 +55,10 @@ type Config struct {
 	// opens each turn's model accounting and deadline and records it in
 	// the trace. Nil means offline.
 	Models *hybrid.Models
+	// Editor changes a draft awaiting approval as the user instructs
+	// (the Edit button). Nil means no instruction is understood and the
+	// user is asked for the new text.
+	Editor stage.DraftEditor
 }
 
 // Runner answers a turn with the four stages. It is a pipeline.Handler.
@@ -153,7 +157,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		}
 		if open && q.EditApproval == ap.ID {
 			st.trace.Intent = "followup"
-			return r.edit(ctx, st, qid, ap, ev.Text)
+			return r.edit(ctx, st, qid, q, ap, ev.Text)
 		}
 	}
 
@@ -366,7 +370,7 @@ func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
 		if _, err := r.cfg.State.SaveQuestion(ctx, st.t.Event.ID, st.t.Event.ConversationID, stage.Question{Text: "edit", EditApproval: id}); err != nil {
 			return "", err
 		}
-		return "Sure — what should the email say instead?", nil
+		return "Sure — how should I change it? For example \"say Friday instead\", \"make it shorter\" or \"more formal\".", nil
 	case "opt":
 		qs, ns, _ := strings.Cut(rest, ":")
 		qid, err1 := strconv.ParseInt(qs, 10, 64)
@@ -424,23 +428,41 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 	return respond.DoneFallback([]stage.Outcome{{Action: rec.Action, Status: stage.Done, Result: decodeResult(rec)}}), nil
 }
 
-// edit replaces the body of a pending email with text: the old approval
-// is cancelled and a new one, for exactly the new payload, is asked for.
-func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, ap action.Approval, text string) (string, error) {
+// edit changes a pending email as the user's message says: an
+// instruction goes to the Editor; when it cannot apply it, the user is
+// asked for the new text, and their next message (q.EditText) is the
+// body. The old approval is then cancelled and a new one, for exactly the
+// edited payload, is asked for.
+func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, q stage.Question, ap action.Approval, text string) (string, error) {
 	began := time.Now()
 	if _, err := r.cfg.State.AnswerQuestion(ctx, qid); err != nil {
 		return "", err
 	}
-	old, _, err := r.cfg.Engine.Decide(ctx, ap.ID, st.t.User.ID, false)
-	if err != nil {
-		return "That draft was decided meanwhile, so I left it as it was.", nil
-	}
-	r.editPrompt(st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
-	p, err := action.Decode[action.EmailArgs](action.Action{Kind: action.EmailSend, Payload: old.Action.Payload})
+	p, err := action.Decode[action.EmailArgs](action.Action{Kind: action.EmailSend, Payload: ap.Action.Payload})
 	if err != nil {
 		return "", err
 	}
-	p.Body = strings.TrimSpace(text)
+	what := ""
+	if q.EditText {
+		p.Body = strings.TrimSpace(text)
+	} else {
+		edited, err := r.editDraft(ctx, st, p, text)
+		if err != nil {
+			return "", err
+		}
+		if !edited.Changed {
+			if _, err := r.cfg.State.SaveQuestion(ctx, st.t.Event.ID, st.t.Event.ConversationID, stage.Question{Text: "edit", EditApproval: ap.ID, EditText: true}); err != nil {
+				return "", err
+			}
+			st.lap("action", began)
+			return "I can't make that change on my own. What should the email say? Send me the new text and I'll show you the draft again.", nil
+		}
+		p, what = edited.Draft, edited.What
+	}
+	if _, _, err := r.cfg.Engine.Decide(ctx, ap.ID, st.t.User.ID, false); err != nil {
+		return "That draft was decided meanwhile, so I left it as it was.", nil
+	}
+	r.editPrompt(st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
 	next, err := action.New(action.EmailSend, p)
 	if err != nil {
 		return "", err
@@ -450,8 +472,36 @@ func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, ap action.A
 		return "", err
 	}
 	began = st.lap("action", began)
-	return r.respond(ctx, st, stage.RespondInput{Text: text, User: st.t.User, Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Email}},
-		Context: stage.Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}, began), nil
+	reply := r.respond(ctx, st, stage.RespondInput{Text: text, User: st.t.User, Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Email}},
+		Context: stage.Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}, began)
+	if what != "" {
+		reply = "I " + what + ".\n\n" + reply
+	}
+	return reply, nil
+}
+
+// editDraft asks the Editor to apply an instruction to a draft, in the
+// user's style.
+func (r *Runner) editDraft(ctx context.Context, st *turnState, p action.EmailArgs, text string) (stage.DraftEdited, error) {
+	if r.cfg.Editor == nil {
+		return stage.DraftEdited{Draft: p}, nil
+	}
+	in := stage.DraftEdit{Instruction: text, Draft: p, User: st.t.User, Now: st.now}
+	if s := r.cfg.Sources.Styles; s != nil {
+		style, err := s.MailStyle(ctx, st.t.User.ID)
+		if err != nil {
+			return stage.DraftEdited{}, err
+		}
+		in.Style = style
+	}
+	edited, err := r.cfg.Editor.EditDraft(ctx, in)
+	if err != nil {
+		r.cfg.Log.WarnContext(ctx, "editing the draft failed; asking for the text", "turn_id", st.t.Event.ID, "error", err)
+		return stage.DraftEdited{Draft: p}, nil
+	}
+	// Whoever edited, the recipients are the approved ones.
+	edited.Draft.To = p.To
+	return edited, nil
 }
 
 func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
@@ -545,7 +595,7 @@ func decodeResult(r action.Record) any {
 		v = &[]hearth.CalendarEvent{}
 	case action.MemoryStore, action.MemoryUpdate, action.MemoryForget:
 		v = &hearth.Memory{}
-	case action.NoteCreate, action.NoteAppend:
+	case action.NoteCreate, action.NoteAppend, action.NoteCheck:
 		v = &hearth.Note{}
 	case action.EmailDraft, action.EmailSend, action.EmailReply:
 		v = &hearth.Email{}

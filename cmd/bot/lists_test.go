@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hearthbot/hearth"
+)
+
+// TestFamilyListScenario: a shopping list the family shares, through the
+// web chat: both members add to it, read it and tick items off; someone
+// outside the family sees nothing of it; the briefing shows what is left.
+func TestFamilyListScenario(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ada := newChatter(t, base, app, "Ada", "UTC")
+	ben := newChatter(t, base, app, "Ben", "UTC")
+	cyd := newChatter(t, base, app, "Cyd", "UTC")
+
+	invite := ada.say("Start a family")
+	code := regexp.MustCompile(`[A-Z2-9]{4}-[A-Z2-9]{4}`).FindString(invite.Text)
+	if code == "" {
+		t.Fatalf("no code in %q", invite.Text)
+	}
+	mustContain(t, ben.say("join family "+code), "welcome")
+
+	mustContain(t, ada.say("Add milk and eggs to our shopping list"), "family shopping list", "milk and eggs")
+	mustContain(t, ben.say("What's on the shopping list?"), "milk and eggs")
+	mustContain(t, ben.say("add bread to our shopping list"), "added bread to the family shopping list")
+	lists, err := app.Store.FindNotes(context.Background(), hearth.NoteFilter{UserID: ada.contact().User.ID})
+	if err != nil || len(lists) != 1 || !lists[0].Family || len(lists[0].Items) != 3 {
+		t.Fatalf("ada's notes %+v, %v; want one family list of three", lists, err)
+	}
+
+	// Outside the family: nothing to see, and no family list to add to.
+	if r := cyd.say("What's on the shopping list?"); strings.Contains(r.Text, "milk") {
+		t.Fatalf("a non-member sees the family list: %q", r.Text)
+	}
+	mustContain(t, cyd.say("add tea to our shopping list"), "aren't in a family")
+	if got, _ := app.Store.FindNotes(context.Background(), hearth.NoteFilter{UserID: cyd.contact().User.ID}); len(got) != 0 {
+		t.Fatalf("cyd has notes %+v", got)
+	}
+
+	mustContain(t, ada.say("cross milk off the shopping list"), "Ticked milk off the family shopping list", "Still on it: eggs and bread")
+	mustContain(t, ben.say("what's on our shopping list?"), "eggs and bread")
+	if r := ben.say("what's on our shopping list?"); strings.Contains(r.Text, "milk") {
+		t.Fatalf("a ticked item is still listed: %q", r.Text)
+	}
+	briefing := ben.say("briefing now")
+	mustContain(t, briefing, "Family lists", "Shopping list: eggs, bread")
+
+	// Undo takes the tick back, for everyone.
+	mustContain(t, ada.say("undo"), "Undone")
+	mustContain(t, ben.say("what's on the shopping list?"), "milk")
+
+	// All ticked off: the list leaves the briefing.
+	ben.say("tick off milk, eggs and bread on the shopping list")
+	if b := ada.say("briefing now"); strings.Contains(b.Text, "Family lists") {
+		t.Fatalf("an empty list is in the briefing: %q", b.Text)
+	}
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"strings"
+	"testing"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/integrations/smtp/smtptest"
+)
+
+// TestSMTPScenarios sends approved email through a fake SMTP server, set
+// up with HEARTH_SMTP_URL and HEARTH_SMTP_FROM as a user would.
+func TestSMTPScenarios(t *testing.T) {
+	t.Parallel()
+	fake := smtptest.NewServer(t, smtptest.StartTLS)
+	base, app, _ := startAppWith(t, func(c *Config) {
+		c.SMTPURL, c.SMTPFrom, c.SMTPTLS = fake.URL, "Hearth <home@example.com>", &tls.Config{RootCAs: fake.RootCAs}
+	})
+
+	t.Run("approve sends exactly one message, whatever the double clicks", func(t *testing.T) {
+		c := newChatter(t, base, app, "Ines", "UTC")
+		r := c.say("Email sarah@example.com that I'll be late")
+		mustContain(t, r, "Shall I send it?")
+		if len(fake.Messages()) != 0 {
+			t.Fatal("sent before approval")
+		}
+		done := c.click(r, "Approve")
+		mustContain(t, done, "sent your email")
+		if strings.Contains(done.Text, "outbox") {
+			t.Fatalf("reply %q talks of the outbox after an SMTP send", done.Text)
+		}
+		if code, body := c.clickStatus(r, "Approve"); code != 202 || body["duplicate"] != true {
+			t.Fatalf("second click: %d %v; want an acknowledged duplicate", code, body)
+		}
+		msgs := fake.WaitMessages(t, 1)
+		if len(msgs) != 1 || msgs[0].To[0] != "sarah@example.com" || !strings.Contains(string(msgs[0].Data), "late") {
+			t.Fatalf("%d messages (%+v); want exactly one to sarah", len(msgs), msgs)
+		}
+		sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
+		if len(sent) != 1 || sent[0].Via != hearth.ViaSMTP || sent[0].MessageID == "" {
+			t.Fatalf("sent %+v; want one, via smtp, with its Message-ID", sent)
+		}
+	})
+
+	t.Run("edit then approve sends the edited body, once", func(t *testing.T) {
+		c := newChatter(t, base, app, "Olga", "UTC")
+		before := len(fake.Messages())
+		r := c.say("Email tom@example.com that the meeting moved to Tuesday at 3pm")
+		c.click(r, "Edit")
+		redraft := c.say("say Thursday instead")
+		mustContain(t, redraft, "Thursday at 3pm", "Shall I send it?")
+		c.click(redraft, "Approve")
+		if code, _ := c.clickStatus(r, "Approve"); code == 202 {
+			mustContain(t, c.reply("reply to approving the replaced draft"), "already")
+		}
+		msgs := fake.WaitMessages(t, before+1)[before:]
+		if len(msgs) != 1 || msgs[0].To[0] != "tom@example.com" {
+			t.Fatalf("%d new messages; want exactly one to tom", len(msgs))
+		}
+		data := string(msgs[0].Data)
+		if !strings.Contains(data, "Thursday at 3pm") || strings.Contains(data, "Tuesday") {
+			t.Fatalf("the message is not the edited draft:\n%s", data)
+		}
+	})
+}

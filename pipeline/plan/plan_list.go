@@ -1,0 +1,174 @@
+package plan
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// Lists: adding to a list, ticking items off, and whose list it is. A
+// list the user calls "our" list, or the family's, is owned by their
+// family (every member reads and changes it); "my" list is their own;
+// "the" list is whichever they have, their own first.
+
+// listScope is whose list the user means.
+type listScope int
+
+const (
+	anyList listScope = iota
+	myList
+	familyList
+)
+
+// listScopeOf reads whose list a message names.
+func listScopeOf(text string) listScope {
+	lc := words.ASCIILower(text)
+	switch {
+	case strings.Contains(lc, " our ") || strings.HasPrefix(lc, "our ") || strings.Contains(lc, "family"):
+		return familyList
+	case strings.Contains(lc, " my ") || strings.HasPrefix(lc, "my "):
+		return myList
+	}
+	return anyList
+}
+
+// findList is the note among notes whose title the list name matches
+// ("shopping list" finds "Shopping", "groceries" finds "Groceries"),
+// preferring the scope's owner: the family's list for "our", the user's
+// own for "my" and "the". ok is false when none matches; a family list
+// never stands for "my" list while the user has one of their own.
+func findList(notes []hearth.Note, list string, scope listScope) (hearth.Note, bool) {
+	name := words.TrimWordsRight(words.TrimWordsLeft(list, "my", "the", "our", "family", "family's"), "list")
+	var titles []string
+	for _, n := range notes {
+		titles = append(titles, n.Title)
+	}
+	hits := words.BestMatches(name, titles)
+	if len(hits) == 0 {
+		return hearth.Note{}, false
+	}
+	for _, h := range hits {
+		if notes[h].Family == (scope == familyList) {
+			return notes[h], true
+		}
+	}
+	if scope == familyList {
+		// "Our" list when only a personal one exists: a new family list.
+		return hearth.Note{}, false
+	}
+	return notes[hits[0]], true
+}
+
+// planListAdd appends items to the list the user named, or starts it:
+// the family's for "our" list.
+func planListAdd(in stage.PlanInput, item, list string, scope listScope) (stage.Plan, error) {
+	list = words.TrimWordsLeft(list, "my", "the", "our")
+	whose := "your "
+	if scope == familyList {
+		whose = "the family "
+		list = words.TrimWordsLeft(list, "family", "family's")
+	}
+	p := stage.Plan{Understood: "add something to " + whose + strings.ToLower(list)}
+	items := splitItems(item)
+	if len(items) == 0 {
+		return p, needDetails("what to add to the %s", list)
+	}
+	p.Understood = "add " + item + " to " + whose + strings.ToLower(list)
+	if n, ok := findList(in.Context.Notes, list, scope); ok {
+		a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Items: items})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		p.Actions = []action.Action{a}
+		return p, nil
+	}
+	title := prose.UpperFirst(strings.ToLower(list))
+	if !strings.Contains(strings.ToLower(title), "list") {
+		title += " list"
+	}
+	a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Title: title, Items: items, Family: scope == familyList})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+var (
+	// "tick off milk on the shopping list", "check off eggs from our list".
+	tickOffFirst = regexp.MustCompile(`^(?:cross|tick|check|strike|scratch|mark|take)\s+off\s+(.+?)\s+(?:on|from|in)\s+(.+)$`)
+	// "cross milk off the shopping list", "remove eggs from the list",
+	// "mark milk as done on the shopping list".
+	tickOffAfter = regexp.MustCompile(`^(?:cross|tick|check|strike|scratch|mark|take|remove|delete)\s+(.+?)\s+(?:as\s+(?:done|bought|got|gotten|ticked)\s+)?(?:off|from|on|in)\s+(?:of\s+)?(.+)$`)
+	// "untick milk on the shopping list", "put milk back on the list".
+	tickOn = regexp.MustCompile(`^(?:untick|uncheck|unmark)\s+(.+?)\s+(?:on|in|from)\s+(.+)$|^put\s+(.+?)\s+back\s+on\s+(.+)$`)
+)
+
+// planListCheck plans ticking items off a named list ("cross milk off
+// the shopping list") or back on ("untick milk on the shopping list").
+// ok is false when the message is not that.
+func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
+	lc := strings.TrimRight(strings.TrimSpace(words.StripPoliteness(words.ASCIILower(text))), ".!?")
+	done := true
+	var itemText, list string
+	if m := tickOn.FindStringSubmatch(lc); m != nil {
+		done = false
+		itemText, list = m[1]+m[3], m[2]+m[4]
+	} else if m := tickOffFirst.FindStringSubmatch(lc); m != nil {
+		itemText, list = m[1], m[2]
+	} else if m := tickOffAfter.FindStringSubmatch(lc); m != nil {
+		itemText, list = m[1], m[2]
+	} else {
+		return stage.Plan{}, false, nil
+	}
+	l := words.ASCIILower(list)
+	if !strings.Contains(l, "list") && !strings.Contains(l, "groceries") {
+		return stage.Plan{}, false, nil
+	}
+	scope := listScopeOf(text)
+	p := stage.Plan{Understood: "tick things off a list"}
+	n, ok := findList(in.Context.Notes, list, scope)
+	if !ok {
+		name := words.TidySlot(words.TrimWordsLeft(list, "my", "the", "our"))
+		p.Understood = "tick " + itemText + " off the " + name
+		return p, true, needDetails("which list: I couldn't find a %s", name)
+	}
+	var texts []string
+	for _, it := range splitItems(itemText) {
+		texts = append(texts, matchItem(n.Items, it.Text, done))
+	}
+	if len(texts) == 0 {
+		return stage.Plan{}, false, nil
+	}
+	p.Understood = "tick " + prose.List(texts) + " off " + n.Title
+	a, err := action.New(action.NoteCheck, action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: done})
+	if err != nil {
+		p, err = plannedErr(p, err)
+		return p, true, err
+	}
+	p.Actions = []action.Action{a}
+	return p, true, nil
+}
+
+// matchItem is the text of the list item the user's words stand for
+// ("the milk" → "Milk", "eggs" → "egg"), preferring items not yet in the
+// wanted state; the words themselves when none matches.
+func matchItem(items []hearth.ChecklistItem, said string, done bool) string {
+	var texts []string
+	var idx []int
+	for i, it := range items {
+		if it.Done != done {
+			texts = append(texts, it.Text)
+			idx = append(idx, i)
+		}
+	}
+	if hits := words.BestMatches(said, texts); len(hits) > 0 {
+		return items[idx[hits[0]]].Text
+	}
+	return said
+}
