@@ -93,6 +93,25 @@ type (
 		Category hearth.MemoryCategory `json:"category"`
 		// Tier is how private the fact is; zero means personal.
 		Tier hearth.Tier `json:"tier,omitempty" jsonschema:"1 private (health, money), 2 personal (birthdays, preferences, contact details), 3 events and milestones, 4 basic (names, relations)"`
+		// Entity, when set, is whom or what the fact is about: it is found
+		// by name or alias among the user's entities, or created.
+		Entity *EntityArgs `json:"entity,omitempty" jsonschema:"the person, organisation, place, pet, project, event or concept the fact is about"`
+		// Attribute and Value make the fact one value of an attribute of
+		// Entity over time (email, phone, employer, school, home, born,
+		// relation): a new value closes the old one.
+		Attribute string    `json:"attribute,omitempty" jsonschema:"email, phone, employer, school, home, work, born, relation, or another word"`
+		Value     string    `json:"value,omitempty" jsonschema:"the attribute's value, as said"`
+		ValidFrom time.Time `json:"valid_from,omitzero" jsonschema:"when it started being true, if said"`
+		ValidTo   time.Time `json:"valid_to,omitzero" jsonschema:"when it stopped being true, if said"`
+	}
+	// EntityArgs names the entity a fact is about.
+	EntityArgs struct {
+		Name string `json:"name" jsonschema:"the name as the user said it; the user's own name when self"`
+		// Self is true when the fact is about the user.
+		Self     bool              `json:"self,omitempty"`
+		Kind     hearth.EntityKind `json:"kind,omitempty" jsonschema:"person, organisation, place, pet, project, event or concept"`
+		Relation string            `json:"relation,omitempty" jsonschema:"what the entity is to the user: daughter, colleague"`
+		Aliases  []string          `json:"aliases,omitempty" jsonschema:"other names the user calls it by: my brother, Jon"`
 	}
 	// MemoryUpdateArgs is the payload of memory.update.
 	MemoryUpdateArgs struct {
@@ -279,6 +298,16 @@ func (p TaskCreateArgs) check() error {
 func (p MemoryStoreArgs) check() error {
 	if p.Content == "" {
 		return fmt.Errorf("a memory needs content")
+	}
+	switch {
+	case p.Attribute != "" && (p.Entity == nil || p.Value == ""):
+		return fmt.Errorf("an attribute needs an entity and a value")
+	case p.Entity != nil && p.Entity.Name == "":
+		return fmt.Errorf("an entity needs a name")
+	case p.Entity != nil && p.Entity.Kind != "" && !p.Entity.Kind.Valid():
+		return fmt.Errorf("no entity kind %q", p.Entity.Kind)
+	case !p.ValidFrom.IsZero() && !p.ValidTo.IsZero() && p.ValidTo.Before(p.ValidFrom):
+		return fmt.Errorf("a fact cannot stop being true before it starts")
 	}
 	switch p.Category {
 	case hearth.MemoryPersonal, hearth.MemoryWork, hearth.MemoryKnowledge:
