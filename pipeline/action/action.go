@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/mail"
 	"reflect"
 	"sync"
 	"time"
@@ -338,6 +339,13 @@ func (p CalendarListArgs) check() error {
 func (p EmailArgs) check() error {
 	if len(p.To) == 0 {
 		return fmt.Errorf("an email needs a recipient")
+	}
+	// Never a bare name: a name is not an address, and guessing one
+	// would send mail to a stranger.
+	for _, to := range p.To {
+		if _, err := mail.ParseAddress(to); err != nil {
+			return fmt.Errorf("recipient %q is not an email address", to)
+		}
 	}
 	if p.Body == "" && p.Subject == "" {
 		return fmt.Errorf("an email needs a subject or a body")

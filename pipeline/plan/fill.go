@@ -38,7 +38,7 @@ func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, erro
 		if err != nil {
 			return nil, false, err
 		}
-		mail.To = []string{addr}
+		mail.To = []string{NameAddress(f.Name, addr)}
 		remember, err := action.New(action.MemoryStore, action.MemoryStoreArgs{
 			Content: f.Name + "'s email is " + addr, About: f.Name, Category: hearth.MemoryPersonal, Tier: hearth.TierPersonal,
 			Entity: &action.EntityArgs{Name: f.Name, Kind: hearth.EntityPerson}, Attribute: hearth.AttrEmail, Value: addr,

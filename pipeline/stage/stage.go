@@ -37,6 +37,9 @@ type Context struct {
 	Tasks    []hearth.Task
 	Events   []hearth.CalendarEvent
 	Memories []hearth.Memory
+	// Entities are the people and things the message names that Hearth
+	// knows (an email's recipient), their attributes among Memories.
+	Entities []hearth.Entity
 	// Notes are the notes the message's words or meaning found (the
 	// first NotesFound of them, best first), then the most recently
 	// changed ones.
