@@ -60,6 +60,12 @@ type MemoryFilter struct {
 	// included, for the time they were held true); zero asks what is true
 	// now.
 	AsOf time.Time
+	// Until, after AsOf, widens the instant to a span: the facts true at
+	// some time in [AsOf, Until) ("who worked at Acme in 2019?").
+	Until time.Time
+	// Ever keeps every fact that was ever held true, corrected and ended
+	// ones included ("who worked at Acme?" asked in the past tense).
+	Ever bool
 	// ToldBy, when set, keeps the facts that user told Hearth (their own,
 	// and those they gave to the family): "what do you remember about me?".
 	ToldBy int64

@@ -266,9 +266,15 @@ func (s *Store) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hear
 	if v := strings.TrimSpace(f.Value); v != "" {
 		w.add("attribute <> '' AND (value ILIKE " + w.arg("%"+likeEscaper.Replace(v)+"%") + " OR value % " + w.arg(v) + ")")
 	}
-	if f.AsOf.IsZero() {
+	switch {
+	case f.Ever:
+		w.add("deleted_at IS NULL")
+	case f.AsOf.IsZero():
 		w.add(currentFact)
-	} else {
+	case f.Until.After(f.AsOf):
+		from, until := w.arg(f.AsOf), w.arg(f.Until)
+		w.add("deleted_at IS NULL AND (valid_from IS NULL OR valid_from < " + until + ") AND (valid_to IS NULL OR valid_to > " + from + ")")
+	default:
 		at := w.arg(f.AsOf)
 		w.add("deleted_at IS NULL AND (valid_from IS NULL OR valid_from <= " + at + ") AND (valid_to IS NULL OR valid_to > " + at + ")")
 	}

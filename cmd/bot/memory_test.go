@@ -79,9 +79,26 @@ func TestEntityScenario(t *testing.T) {
 		"Remember that Jon worked at Initech from 2015 to 2019",
 		"Remember that I worked at Initech",
 		"from 2016 to 2020",
+		"Remember that Sarah Kim works at Acme",
+		"Remember that Emma is my daughter",
+		"Remember that Emma was born on 3 May 2018",
+		"Remember that we lived at 12 Oak Street from 2015 to 2020",
+		"Remember that we live at 4 Elm Road since 2020",
 	} {
 		r := ann.say(s)
 		t.Logf("%s → %s %v", s, r.Text, r.Buttons)
+	}
+	for _, qa := range []struct{ q, want string }{
+		{"Who works at Acme?", "Jon (since March 2026) and Sarah Kim work at Acme."},
+		{"Who worked at Initech in 2017?", "In 2017, Jon (2015 to 2019) worked at Initech."},
+		{"Who did I work with in 2019?", "In 2019, you were at Initech, with Jon."},
+		{"Where does Jon work?", "Jon works at Acme (since March 2026)."},
+		{"Where did my brother work in 2016?", "In 2016, Jon worked at Initech (2015 to 2019)."},
+		{"Where did we live when Emma was born?", "When Emma was born (3 May 2018), you lived at 12 Oak Street."},
+		{"Who is my daughter?", "Your daughter is Emma."},
+		{"Who works at Globex?", "I don't know anyone who works at Globex."},
+	} {
+		mustContain(t, ann.say(qa.q), qa.want)
 	}
 	ctx := t.Context()
 	uid := ann.contact().User.ID

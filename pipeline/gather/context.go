@@ -114,6 +114,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: drafts: %w", err)
 			}
 		}
+		// Questions about people and things: their attributes, then.
+		if q, ok := memory.ReadQuestion(text, now); ok && u.Intent == nlu.AskInfo {
+			return c, s.relations(ctx, &c, uid, q)
+		}
 		// Questions are answered from memories too; actions on memories
 		// need the candidates ("forget that …").
 		if u.Intent == nlu.AskInfo || domains[nlu.Memory] {

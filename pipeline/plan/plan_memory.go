@@ -98,6 +98,7 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 	e := &action.EntityArgs{Name: st.Name, Kind: st.Kind, Relation: st.Relation, Aliases: st.Aliases}
 	if st.Self {
 		e.Name, e.Self = selfName(in.User), true
+		args.About = "" // about the user, not what the classifier took for a name
 	} else if args.About == "" {
 		args.About = st.Name
 	}

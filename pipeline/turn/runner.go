@@ -195,6 +195,9 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if u, err = r.cfg.Sources.EventMove(ctx, u, ev.Text, st.t.User.ID, st.now); err != nil {
 		return "", err
 	}
+	// "Who works at Acme?" is a question to memory, whatever the
+	// classifier made of it.
+	u = gather.MemoryQuestion(u, ev.Text, st.now)
 	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
 	for _, d := range u.Domains {
 		st.trace.Domains = append(st.trace.Domains, string(d))
