@@ -35,6 +35,13 @@ type Memory struct {
 	// it came from a chat; set by the code that stores it, never by a
 	// planner or a model.
 	ToldIn int64 `json:"told_in,omitempty"`
+	// EntityID is the entity the fact is about, when Hearth knows it.
+	EntityID int64 `json:"entity_id,omitempty"`
+	// Attribute, when set, makes the fact one value of an attribute of
+	// its entity over time (AttrEmail, AttrEmployer, …): a new value
+	// closes the old one. Value is that value ("sarah@example.com").
+	Attribute string `json:"attribute,omitempty"`
+	Value     string `json:"value,omitempty"`
 	// SupersededBy is the fact that corrected this one, if any.
 	SupersededBy int64     `json:"superseded_by,omitempty"`
 	CreatedAt    time.Time `json:"created_at,omitzero"`
@@ -53,8 +60,20 @@ type MemoryFilter struct {
 	// included, for the time they were held true); zero asks what is true
 	// now.
 	AsOf time.Time
+	// Until, after AsOf, widens the instant to a span: the facts true at
+	// some time in [AsOf, Until) ("who worked at Acme in 2019?").
+	Until time.Time
+	// Ever keeps every fact that was ever held true, corrected and ended
+	// ones included ("who worked at Acme?" asked in the past tense).
+	Ever bool
 	// ToldBy, when set, keeps the facts that user told Hearth (their own,
 	// and those they gave to the family): "what do you remember about me?".
 	ToldBy int64
-	Limit  int
+	// EntityID keeps the facts about that entity.
+	EntityID int64
+	// Attribute keeps the values of that attribute; Value, with it,
+	// matches the value loosely ("Acme" finds "Acme Corp").
+	Attribute string
+	Value     string
+	Limit     int
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -17,14 +18,14 @@ import (
 // itself (ARCHITECTURE.md, invariant 5). Writes are the owner's alone.
 
 const memoryColumns = `id, user_id, COALESCE(family_id, 0), content, about, category, tier, valid_from, valid_to,
-	COALESCE(told_in, 0), COALESCE(superseded_by, 0), created_at, updated_at`
+	COALESCE(told_in, 0), COALESCE(entity_id, 0), attribute, value, COALESCE(superseded_by, 0), created_at, updated_at`
 
 func scanMemory(row pgx.Row) (hearth.Memory, error) {
 	var m hearth.Memory
 	var category string
 	var from, to *time.Time
 	err := row.Scan(&m.ID, &m.UserID, &m.FamilyID, &m.Content, &m.About, &category, &m.Tier, &from, &to,
-		&m.ToldIn, &m.SupersededBy, &m.CreatedAt, &m.UpdatedAt)
+		&m.ToldIn, &m.EntityID, &m.Attribute, &m.Value, &m.SupersededBy, &m.CreatedAt, &m.UpdatedAt)
 	m.Category = hearth.MemoryCategory(category)
 	m.ValidFrom, m.ValidTo = utcOrZero(from), utcOrZero(to)
 	m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
@@ -76,15 +77,48 @@ func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (h
 	if err != nil {
 		return hearth.Memory{}, fmt.Errorf("store store memory: %w", err)
 	}
-	// A family-owned fact must be the teller's own family's: the INSERT
-	// finds nothing to insert otherwise.
+	m.Attribute, m.Value = strings.ToLower(strings.TrimSpace(m.Attribute)), strings.TrimSpace(m.Value)
+	if m.Attribute != "" {
+		if m.EntityID <= 0 || m.Value == "" {
+			return hearth.Memory{}, fmt.Errorf("store store memory: %w", hearth.Invalidf("an attribute needs an entity and a value"))
+		}
+		// Telling the current value again is not a new fact.
+		same, err := scanMemory(s.pool.QueryRow(ctx, `SELECT `+memoryColumns+` FROM facts
+			WHERE user_id = $1 AND entity_id = $2 AND attribute = $3 AND lower(value) = lower($4) AND `+currentFact+`
+			ORDER BY id DESC LIMIT 1`, m.UserID, m.EntityID, m.Attribute, m.Value))
+		if err == nil && m.ValidTo.IsZero() {
+			return same, nil
+		}
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return hearth.Memory{}, fmt.Errorf("store store memory: %w", translate(err))
+		}
+	}
+	// A family-owned fact must be the teller's own family's, and an entity
+	// the teller's own or their family's: the INSERT finds nothing to
+	// insert otherwise. A new current value of an attribute closes the
+	// value it replaces (from when the new one holds, or now), like a
+	// correction: a historical value ("from 2001 to 2009") closes nothing.
 	created, err := createOnce(ctx, s, "facts", memoryColumns, scanMemory, key, m.UserID, `
-		INSERT INTO facts (source_key, user_id, content, about, category, tier, family_id, valid_from, valid_to, told_in)
-		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
-		WHERE $7::bigint IS NULL OR EXISTS (SELECT 1 FROM family_members WHERE family_id = $7 AND user_id = $2)
-		ON CONFLICT (source_key) DO NOTHING
-		RETURNING `+memoryColumns,
-		keyArg(key), m.UserID, m.Content, m.About, string(m.Category), m.Tier, nullID(m.FamilyID), timeArg(m.ValidFrom), timeArg(m.ValidTo), nullID(m.ToldIn))
+		WITH new AS (
+			INSERT INTO facts (source_key, user_id, content, about, category, tier, family_id, valid_from, valid_to, told_in,
+				entity_id, attribute, value)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13
+			WHERE ($7::bigint IS NULL OR EXISTS (SELECT 1 FROM family_members WHERE family_id = $7 AND user_id = $2))
+			  AND ($11::bigint IS NULL OR EXISTS (SELECT 1 FROM entities e WHERE e.id = $11 AND (e.user_id = $2
+			       OR e.family_id IN (SELECT family_id FROM family_members WHERE user_id = $2))))
+			ON CONFLICT (source_key) DO NOTHING
+			RETURNING *
+		), closed AS (
+			UPDATE facts f SET valid_to = COALESCE(new.valid_from, now()), invalidated_at = now(), superseded_by = new.id, updated_at = now()
+			FROM new
+			WHERE new.attribute <> '' AND new.valid_to IS NULL AND f.user_id = new.user_id
+			  AND f.entity_id = new.entity_id AND f.attribute = new.attribute AND f.id <> new.id
+			  AND f.deleted_at IS NULL AND f.invalidated_at IS NULL AND f.valid_to IS NULL
+			  AND (f.valid_from IS NULL OR f.valid_from <= COALESCE(new.valid_from, now()))
+		)
+		SELECT `+memoryColumns+` FROM new`,
+		keyArg(key), m.UserID, m.Content, m.About, string(m.Category), m.Tier, nullID(m.FamilyID), timeArg(m.ValidFrom), timeArg(m.ValidTo), nullID(m.ToldIn),
+		nullID(m.EntityID), m.Attribute, m.Value)
 	if err != nil {
 		return hearth.Memory{}, fmt.Errorf("store store memory: %w", err)
 	}
@@ -113,8 +147,8 @@ func (s *Store) UpdateMemory(ctx context.Context, userID, id int64, content stri
 			return nil
 		}
 		after, err = scanMemory(tx.QueryRow(ctx, `
-			INSERT INTO facts (user_id, family_id, content, about, category, tier, importance, tags, source, valid_from)
-			SELECT user_id, family_id, $2, about, category, tier, importance, tags, source, now()
+			INSERT INTO facts (user_id, family_id, content, about, category, tier, importance, tags, source, valid_from, entity_id)
+			SELECT user_id, family_id, $2, about, category, tier, importance, tags, source, now(), entity_id
 			FROM facts WHERE id = $1
 			RETURNING `+memoryColumns, id, content))
 		if err != nil {
@@ -155,6 +189,26 @@ func (s *Store) RevertMemory(ctx context.Context, userID, id int64) error {
 	})
 	if err != nil {
 		return fmt.Errorf("store revert memory %d: %w", id, err)
+	}
+	return nil
+}
+
+// UnstoreMemory takes back a fact that was just stored (undo of
+// remembering it): the fact is deleted and the values it closed, if it was
+// an attribute's new value, are current again. Unstoring a fact that is
+// gone already does nothing, so a retried undo succeeds.
+func (s *Store) UnstoreMemory(ctx context.Context, userID, id int64) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE facts SET deleted_at = now(), updated_at = now() WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL`, id, userID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `
+			UPDATE facts SET valid_to = NULL, invalidated_at = NULL, superseded_by = NULL, updated_at = now()
+			WHERE superseded_by = $1 AND user_id = $2`, id, userID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store unstore memory %d: %w", id, translate(err))
 	}
 	return nil
 }
@@ -203,9 +257,24 @@ func (s *Store) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hear
 	if f.ToldBy > 0 {
 		w.add("user_id = " + w.arg(f.ToldBy))
 	}
-	if f.AsOf.IsZero() {
+	if f.EntityID > 0 {
+		w.add("entity_id = " + w.arg(f.EntityID))
+	}
+	if a := strings.ToLower(strings.TrimSpace(f.Attribute)); a != "" {
+		w.add("attribute = " + w.arg(a))
+	}
+	if v := strings.TrimSpace(f.Value); v != "" {
+		w.add("attribute <> '' AND (value ILIKE " + w.arg("%"+likeEscaper.Replace(v)+"%") + " OR value % " + w.arg(v) + ")")
+	}
+	switch {
+	case f.Ever:
+		w.add("deleted_at IS NULL")
+	case f.AsOf.IsZero():
 		w.add(currentFact)
-	} else {
+	case f.Until.After(f.AsOf):
+		from, until := w.arg(f.AsOf), w.arg(f.Until)
+		w.add("deleted_at IS NULL AND (valid_from IS NULL OR valid_from < " + until + ") AND (valid_to IS NULL OR valid_to > " + from + ")")
+	default:
 		at := w.arg(f.AsOf)
 		w.add("deleted_at IS NULL AND (valid_from IS NULL OR valid_from <= " + at + ") AND (valid_to IS NULL OR valid_to > " + at + ")")
 	}

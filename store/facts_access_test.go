@@ -41,13 +41,26 @@ func TestFactPermissionMatrix(t *testing.T) {
 		shared bool
 	}
 	var facts []fact
+	// Each fact is also the one attribute of an entity of its own, of the
+	// fact's tier and owner (entities are never shared one by one).
+	entityFact := map[string]string{}
 	add := func(tier hearth.Tier, family, shared bool) {
-		m, err := st.StoreMemory(ctx, "", hearth.Memory{UserID: owner, Content: fmt.Sprintf("zebra fact %d", len(facts)), About: "Zed", Tier: tier})
+		n := len(facts)
+		e, err := st.SaveEntity(ctx, hearth.Entity{UserID: owner, Name: fmt.Sprintf("Zed %d", n), Tier: tier})
 		if err != nil {
 			t.Fatal(err)
 		}
+		m, err := st.StoreMemory(ctx, "", hearth.Memory{UserID: owner, Content: fmt.Sprintf("zebra fact %d", n), About: "Zed", Tier: tier,
+			EntityID: e.ID, Attribute: "code", Value: fmt.Sprintf("zebra %d", n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		entityFact[e.Name] = m.Content
 		if family {
 			if m, err = st.GiveMemoryToFamily(ctx, owner, m.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.GiveEntityToFamily(ctx, owner, e.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -114,6 +127,31 @@ func TestFactPermissionMatrix(t *testing.T) {
 			}
 			return contents(ms)
 		},
+		"attribute value": func(v int64) []string {
+			return findContents(t, st, hearth.MemoryFilter{UserID: v, Attribute: "code", Value: "zebra", Limit: 100})
+		},
+		"entity lookup": func(v int64) []string {
+			es, err := st.FindEntities(ctx, hearth.EntityFilter{UserID: v, Name: "Zed", Limit: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, e := range es {
+				out = append(out, entityFact[e.Name])
+			}
+			return out
+		},
+		"entity's facts": func(v int64) []string {
+			var out []string
+			es, err := st.FindEntities(ctx, hearth.EntityFilter{UserID: owner, Name: "Zed", Limit: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range es {
+				out = append(out, findContents(t, st, hearth.MemoryFilter{UserID: v, EntityID: e.ID, Limit: 100})...)
+			}
+			return out
+		},
 		"briefing meeting prep": func(v int64) []string {
 			d, err := st.BriefingData(ctx, v, day, day.Add(24*time.Hour), day.Add(7*24*time.Hour))
 			if err != nil {
@@ -133,18 +171,18 @@ func TestFactPermissionMatrix(t *testing.T) {
 			t.Fatal(err)
 		}
 		for vname, v := range map[string]int64{"owner": owner, "member": member, "outsider": outsider} {
-			var want []string
-			for _, f := range facts {
-				visible := v == owner ||
-					f.family && v == member ||
-					f.shared && v == outsider ||
-					v == member && g != 0 && g <= f.Tier
-				if visible {
-					want = append(want, f.Content)
-				}
-			}
-			sort.Strings(want)
 			for pname, read := range paths {
+				var want []string
+				for _, f := range facts {
+					visible := v == owner ||
+						f.family && v == member ||
+						f.shared && v == outsider && pname != "entity lookup" ||
+						v == member && g != 0 && g <= f.Tier
+					if visible {
+						want = append(want, f.Content)
+					}
+				}
+				sort.Strings(want)
 				cases++
 				got := read(v)
 				sort.Strings(got)

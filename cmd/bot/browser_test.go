@@ -109,7 +109,7 @@ func TestBrowserWebchat(t *testing.T) {
 
 	// Ask for something risky: the user's bubble, then the draft with
 	// Approve, Cancel and Edit.
-	const text = "Email Sarah that I'll be late"
+	const text = "Email sarah@example.com that I'll be late"
 	w.do("send a message",
 		chromedp.SendKeys(chromedp.ID("text"), text),
 		chromedp.Click(chromedp.CSS(`#composer button[type="submit"]`)),
@@ -126,7 +126,7 @@ func TestBrowserWebchat(t *testing.T) {
 		{From: "bot", Text: "", Buttons: []button{{ID: approve, Label: "Approve"}, {ID: "cancel:" + id, Label: "Cancel"}, {ID: "edit:" + id, Label: "Edit"}}},
 	}
 	w.checkLog("after sending", want)
-	if prompt := w.text(chromedp.CSS("#log li.bot")); !strings.Contains(prompt, "Sarah") {
+	if prompt := w.text(chromedp.CSS("#log li.bot")); !strings.Contains(prompt, "sarah@example.com") {
 		t.Errorf("the approval prompt %q does not show the recipient", prompt)
 	}
 	if got := w.eval(`document.getElementById("text").value`); got != "" {

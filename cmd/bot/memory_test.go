@@ -2,8 +2,12 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
 )
 
 // TestMemoryScenario: facts are told, kept with a tier, and seen across a
@@ -59,4 +63,77 @@ func TestMemoryScenario(t *testing.T) {
 	mustContain(t, ann.say("What was my phone number last year?"), "555 0100")
 	ann.say("undo")
 	mustContain(t, ann.say("What is my phone number?"), "555 0100")
+}
+
+// TestEntityScenario: people and things with names, aliases and
+// attributes over time, told in chat.
+func TestEntityScenario(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/Berlin")
+	for _, s := range []string{
+		"Remember that Jon is my brother",
+		"Remember that my brother's email is jon@example.com",
+		"Remember that Sarah Kim's email is sarah@example.com",
+		"Remember that Jon works at Acme since March",
+		"Remember that Jon worked at Initech from 2015 to 2019",
+		"Remember that I worked at Initech",
+		"from 2016 to 2020",
+		"Remember that Sarah Kim works at Acme",
+		"Remember that Emma is my daughter",
+		"Remember that Emma was born on 3 May 2018",
+		"Remember that we lived at 12 Oak Street from 2015 to 2020",
+		"Remember that we live at 4 Elm Road since 2020",
+	} {
+		r := ann.say(s)
+		t.Logf("%s → %s %v", s, r.Text, r.Buttons)
+	}
+	for _, qa := range []struct{ q, want string }{
+		{"Who works at Acme?", "Jon (since March 2026) and Sarah Kim work at Acme."},
+		{"Who worked at Initech in 2017?", "In 2017, Jon (2015 to 2019) worked at Initech."},
+		{"Who did I work with in 2019?", "In 2019, you were at Initech, with Jon."},
+		{"Where does Jon work?", "Jon works at Acme (since March 2026)."},
+		{"Where did my brother work in 2016?", "In 2016, Jon worked at Initech (2015 to 2019)."},
+		{"Where did we live when Emma was born?", "When Emma was born (3 May 2018), you lived at 12 Oak Street."},
+		{"Who is my daughter?", "Your daughter is Emma."},
+		{"Who works at Globex?", "I don't know anyone who works at Globex."},
+	} {
+		mustContain(t, ann.say(qa.q), qa.want)
+	}
+	ctx := t.Context()
+	uid := ann.contact().User.ID
+	jon, err := app.Store.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: "my brother"})
+	if err != nil || len(jon) != 1 || jon[0].Name != "Jon" || jon[0].Relation != "brother" {
+		t.Fatalf("my brother = %+v, %v", jon, err)
+	}
+	values := func(attr string, at time.Time) []string {
+		t.Helper()
+		ms, err := app.Store.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, EntityID: jon[0].ID, Attribute: attr, AsOf: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Value)
+		}
+		return out
+	}
+	if got := values(hearth.AttrEmail, time.Time{}); !slices.Equal(got, []string{"jon@example.com"}) {
+		t.Fatalf("Jon's email: %v", got)
+	}
+	if got := values(hearth.AttrEmployer, time.Time{}); !slices.Equal(got, []string{"Acme"}) {
+		t.Fatalf("Jon's employer now: %v", got)
+	}
+	if got := values(hearth.AttrEmployer, time.Date(2017, 6, 1, 0, 0, 0, 0, time.UTC)); !slices.Equal(got, []string{"Initech"}) {
+		t.Fatalf("Jon's employer in 2017: %v", got)
+	}
+	// The user's own history, its time asked for and given in words.
+	self, err := app.Store.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Relation: "self"})
+	if err != nil || len(self) != 1 || self[0].MemberID != uid {
+		t.Fatalf("self = %+v, %v", self, err)
+	}
+	mine, err := app.Store.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, EntityID: self[0].ID, Attribute: hearth.AttrEmployer, AsOf: time.Date(2018, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil || len(mine) != 1 || mine[0].Value != "Initech" || mine[0].ValidFrom.Year() != 2015 && mine[0].ValidFrom.Year() != 2016 {
+		t.Fatalf("own employer in 2018 = %+v, %v", mine, err)
+	}
 }

@@ -247,6 +247,7 @@ func TestScenarios(t *testing.T) {
 
 	t.Run("an email waits for approval and is sent exactly once", func(t *testing.T) {
 		c := newChatter(t, base, app, "Fay", "UTC")
+		c.say("Remember that Sarah's email is sarah@example.com")
 		r := c.say("Email Sarah that I'll be late")
 		if len(r.Buttons) < 2 {
 			t.Fatalf("no Approve/Cancel on %+v", r)
@@ -288,7 +289,7 @@ func TestScenarios(t *testing.T) {
 
 	t.Run("an email draft can be edited before it is approved", func(t *testing.T) {
 		c := newChatter(t, base, app, "Jo", "UTC")
-		r := c.say("Email Sarah that I'll be late on Tuesday")
+		r := c.say("Email sarah@example.com that I'll be late on Tuesday")
 		ask := c.click(r, "Edit")
 		mustContain(t, ask, "how should I change it")
 		// An instruction changes the draft; it does not become the body.
@@ -323,6 +324,7 @@ func TestScenarios(t *testing.T) {
 		if _, err := app.Store.SetMailStyle(context.Background(), hearth.MailStyle{UserID: uid, Greeting: "Hello {name},", SignOff: "Best,"}); err != nil {
 			t.Fatal(err)
 		}
+		c.say("Remember that Sarah's email is sarah@example.com")
 		r := c.say("Email Sarah that I'll be late")
 		mustContain(t, r, "Hello Sarah,", "Best,")
 		c.click(r, "Edit")
@@ -338,17 +340,40 @@ func TestScenarios(t *testing.T) {
 	t.Run("an email to a name shared by two people asks which one", func(t *testing.T) {
 		c := newChatter(t, base, app, "Kit", "UTC")
 		c.say("Remember that Sarah Kim is my dentist")
-		c.say("Remember that Sarah Lopez lives next door")
+		c.say("Remember that Sarah Kim's email is kim@example.com")
+		c.say("Remember that Sarah Lopez's email is lopez@example.com")
 		q := c.say("Email Sarah that I'll be late")
-		if len(q.Buttons) != 2 || q.Buttons[0].Label != "Sarah Kim" || q.Buttons[1].Label != "Sarah Lopez" {
-			t.Fatalf("asked %q with %+v; want Which Sarah? [Sarah Kim] [Sarah Lopez]", q.Text, q.Buttons)
+		kim, lopez := "Sarah Kim <kim@example.com>", "Sarah Lopez <lopez@example.com>"
+		if len(q.Buttons) != 2 || q.Buttons[0].Label != kim || q.Buttons[1].Label != lopez {
+			t.Fatalf("asked %q with %+v; want Which Sarah? [%s] [%s]", q.Text, q.Buttons, kim, lopez)
 		}
 		mustContain(t, q, "Which Sarah")
-		draft := c.click(q, "Sarah Lopez")
+		draft := c.click(q, lopez)
 		c.click(draft, "Approve")
 		sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
-		if len(sent) != 1 || len(sent[0].To) != 1 || sent[0].To[0] != "Sarah Lopez" {
+		if len(sent) != 1 || len(sent[0].To) != 1 || sent[0].To[0] != lopez {
 			t.Fatalf("sent %+v; want one email to Sarah Lopez", sent)
+		}
+	})
+
+	t.Run("an email to someone without a known address asks for it, once", func(t *testing.T) {
+		c := newChatter(t, base, app, "Uma", "UTC")
+		q := c.say("Email Priya that the meeting moved to 3pm")
+		mustContain(t, q, "email address for Priya")
+		if n := c.actions(); n != 0 {
+			t.Fatalf("%d actions before the address is known", n)
+		}
+		draft := c.say("priya@example.com")
+		mustContain(t, draft, "Priya <priya@example.com>")
+		c.click(draft, "Approve")
+		sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
+		if len(sent) != 1 || sent[0].To[0] != "Priya <priya@example.com>" {
+			t.Fatalf("sent %+v", sent)
+		}
+		// Remembered: the next email to Priya needs no question.
+		again := c.say("Email Priya that I'm on my way")
+		if len(again.Buttons) < 2 {
+			t.Fatalf("asked again: %+v", again)
 		}
 	})
 
@@ -376,6 +401,7 @@ func TestScenarios(t *testing.T) {
 
 	t.Run("yes answers the bot's question", func(t *testing.T) {
 		c := newChatter(t, base, app, "Gil", "UTC")
+		c.say("Remember that Tom's email is tom@example.com")
 		r := c.say("Email Tom that the meeting moved to 3pm")
 		if len(r.Buttons) < 2 {
 			t.Fatalf("no approval asked: %+v", r)

@@ -84,7 +84,7 @@ func TestSlackEndToEnd(t *testing.T) {
 	if n := len(api.Calls("users.info")); n != 1 {
 		t.Fatalf("%d users.info calls; a known zone must not be looked up again", n)
 	}
-	say("Ev4", "Email Sarah that I'll be late")
+	say("Ev4", "Email sarah@example.com that I'll be late")
 	blocks := api.Calls("chat.postMessage")[len(api.Calls("chat.postMessage"))-1].Form.Get("blocks")
 	var parsed []struct {
 		Elements []struct {

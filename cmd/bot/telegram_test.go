@@ -95,7 +95,7 @@ func TestTelegramEndToEnd(t *testing.T) {
 
 	// Approve with a button: the prompt is edited to show the outcome, its
 	// keyboard gone, and the confirmation follows.
-	say("Email Sarah that I'll be late")
+	say("Email sarah@example.com that I'll be late")
 	prompt := api.Calls("sendMessage")[len(api.Calls("sendMessage"))-1]
 	var kb struct {
 		Rows [][]struct {

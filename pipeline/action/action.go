@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/mail"
 	"reflect"
 	"sync"
 	"time"
@@ -94,6 +95,25 @@ type (
 		Category hearth.MemoryCategory `json:"category"`
 		// Tier is how private the fact is; zero means personal.
 		Tier hearth.Tier `json:"tier,omitempty" jsonschema:"1 private (health, money), 2 personal (birthdays, preferences, contact details), 3 events and milestones, 4 basic (names, relations)"`
+		// Entity, when set, is whom or what the fact is about: it is found
+		// by name or alias among the user's entities, or created.
+		Entity *EntityArgs `json:"entity,omitempty" jsonschema:"the person, organisation, place, pet, project, event or concept the fact is about"`
+		// Attribute and Value make the fact one value of an attribute of
+		// Entity over time (email, phone, employer, school, home, born,
+		// relation): a new value closes the old one.
+		Attribute string    `json:"attribute,omitempty" jsonschema:"email, phone, employer, school, home, work, born, relation, or another word"`
+		Value     string    `json:"value,omitempty" jsonschema:"the attribute's value, as said"`
+		ValidFrom time.Time `json:"valid_from,omitzero" jsonschema:"when it started being true, if said"`
+		ValidTo   time.Time `json:"valid_to,omitzero" jsonschema:"when it stopped being true, if said"`
+	}
+	// EntityArgs names the entity a fact is about.
+	EntityArgs struct {
+		Name string `json:"name" jsonschema:"the name as the user said it; the user's own name when self"`
+		// Self is true when the fact is about the user.
+		Self     bool              `json:"self,omitempty"`
+		Kind     hearth.EntityKind `json:"kind,omitempty" jsonschema:"person, organisation, place, pet, project, event or concept"`
+		Relation string            `json:"relation,omitempty" jsonschema:"what the entity is to the user: daughter, colleague"`
+		Aliases  []string          `json:"aliases,omitempty" jsonschema:"other names the user calls it by: my brother, Jon"`
 	}
 	// MemoryUpdateArgs is the payload of memory.update.
 	MemoryUpdateArgs struct {
@@ -293,6 +313,16 @@ func (p MemoryStoreArgs) check() error {
 	if p.Content == "" {
 		return fmt.Errorf("a memory needs content")
 	}
+	switch {
+	case p.Attribute != "" && (p.Entity == nil || p.Value == ""):
+		return fmt.Errorf("an attribute needs an entity and a value")
+	case p.Entity != nil && p.Entity.Name == "":
+		return fmt.Errorf("an entity needs a name")
+	case p.Entity != nil && p.Entity.Kind != "" && !p.Entity.Kind.Valid():
+		return fmt.Errorf("no entity kind %q", p.Entity.Kind)
+	case !p.ValidFrom.IsZero() && !p.ValidTo.IsZero() && p.ValidTo.Before(p.ValidFrom):
+		return fmt.Errorf("a fact cannot stop being true before it starts")
+	}
 	switch p.Category {
 	case hearth.MemoryPersonal, hearth.MemoryWork, hearth.MemoryKnowledge:
 		return nil
@@ -322,6 +352,13 @@ func (p CalendarListArgs) check() error {
 func (p EmailArgs) check() error {
 	if len(p.To) == 0 {
 		return fmt.Errorf("an email needs a recipient")
+	}
+	// Never a bare name: a name is not an address, and guessing one
+	// would send mail to a stranger.
+	for _, to := range p.To {
+		if _, err := mail.ParseAddress(to); err != nil {
+			return fmt.Errorf("recipient %q is not an email address", to)
+		}
 	}
 	if p.Body == "" && p.Subject == "" {
 		return fmt.Errorf("an email needs a subject or a body")

@@ -103,7 +103,7 @@ func TestApprovalFirstClickWins(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	ctx := context.Background()
-	send := newAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Subject: "Late", Body: "I'll be late."})
+	send := newAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "Late", Body: "I'll be late."})
 	recs, err := b.engine.Run(ctx, b.turn, []action.Action{send})
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +173,7 @@ func TestTamperedPayloadIsNotExecuted(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	ctx := context.Background()
-	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Body: "Hi"})})
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Body: "Hi"})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	email, err := action.New(action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Subject: "Late", Body: "I'll be late."})
+	email, err := action.New(action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "Late", Body: "I'll be late."})
 	if err != nil {
 		panic(err)
 	}

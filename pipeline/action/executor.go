@@ -61,7 +61,22 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		if err != nil {
 			return nil, nil, err
 		}
-		m, err := x.Memories.StoreMemory(ctx, key, hearth.Memory{UserID: uid, Content: p.Content, About: p.About, Category: p.Category, Tier: p.Tier, ToldIn: r.EventID})
+		m := hearth.Memory{UserID: uid, Content: p.Content, About: p.About, Category: p.Category, Tier: p.Tier, ToldIn: r.EventID,
+			Attribute: p.Attribute, Value: p.Value, ValidFrom: p.ValidFrom, ValidTo: p.ValidTo}
+		if p.Entity != nil {
+			e := hearth.Entity{UserID: uid, Name: p.Entity.Name, Kind: p.Entity.Kind, Relation: p.Entity.Relation, Aliases: p.Entity.Aliases}
+			if p.Entity.Self {
+				e.MemberID, e.Relation = uid, "self"
+			}
+			if e, err = x.Memories.SaveEntity(ctx, e); err != nil {
+				return nil, nil, err
+			}
+			m.EntityID = e.ID
+			if m.About == "" && !p.Entity.Self {
+				m.About = e.Name
+			}
+		}
+		m, err = x.Memories.StoreMemory(ctx, key, m)
 		return m, nil, err
 	case MemoryUpdate:
 		p, err := Decode[MemoryUpdateArgs](a)
@@ -196,8 +211,9 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		if err := json.Unmarshal(r.Result, &m); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
-		_, err := x.Memories.ForgetMemory(ctx, uid, m.ID)
-		return err
+		// A new attribute value closed the old one: that one is current
+		// again.
+		return x.Memories.UnstoreMemory(ctx, uid, m.ID)
 	case MemoryUpdate:
 		var b hearth.Memory
 		if err := json.Unmarshal(r.Before, &b); err != nil {

@@ -69,6 +69,12 @@ type Memories interface {
 	// new one replaces it; RevertMemory undoes that.
 	UpdateMemory(ctx context.Context, userID, id int64, content string) (before, after hearth.Memory, err error)
 	RevertMemory(ctx context.Context, userID, id int64) error
+	// UnstoreMemory takes back a fact just stored, and reopens the
+	// attribute value it closed.
+	UnstoreMemory(ctx context.Context, userID, id int64) error
+	// SaveEntity finds the entity a name or alias stands for among the
+	// owner's, or creates it.
+	SaveEntity(ctx context.Context, e hearth.Entity) (hearth.Entity, error)
 	ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memory, error)
 	RestoreMemory(ctx context.Context, userID, id int64) error
 	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)

@@ -50,6 +50,12 @@ type Sources struct {
 	Styles interface {
 		MailStyle(context.Context, int64) (hearth.MailStyle, error)
 	}
+	// Entities finds the people and things Hearth knows by name, through
+	// the permission predicate. Optional: without it no one is known by
+	// name.
+	Entities interface {
+		FindEntities(context.Context, hearth.EntityFilter) ([]hearth.Entity, error)
+	}
 }
 
 // historyTurns is how much of the conversation a turn sees.
@@ -106,16 +112,21 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: mail style: %w", err)
 			}
 		}
-		// Whom "Sarah" is: the people Hearth remembers by that name.
-		if domains[nlu.Email] && u.Intent == nlu.RequestAction && u.Slots.Recipient != "" {
-			if c.Memories, err = s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, About: u.Slots.Recipient, Limit: 50}); err != nil {
-				return c, fmt.Errorf("context: people: %w", err)
+		// Whom "Sarah" is: the people Hearth knows by that name, and
+		// their email addresses.
+		if domains[nlu.Email] && u.Intent == nlu.RequestAction {
+			if err := s.people(ctx, &c, uid, recipientNames(text, u.Slots.Recipient)); err != nil {
+				return c, err
 			}
 		}
 		if domains[nlu.Email] && u.Intent == nlu.AskInfo {
 			if c.Drafts, err = s.Mail.FindEmails(ctx, uid, hearth.EmailDraft, 20); err != nil {
 				return c, fmt.Errorf("context: drafts: %w", err)
 			}
+		}
+		// Questions about people and things: their attributes, then.
+		if q, ok := memory.ReadQuestion(text, now); ok && u.Intent == nlu.AskInfo {
+			return c, s.relations(ctx, &c, uid, q)
 		}
 		// Questions are answered from memories too; actions on memories
 		// need the candidates ("forget that …").
@@ -164,6 +175,48 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		}
 	}
 	return c, nil
+}
+
+// recipientNames are the names an email request gives: the classifier's
+// recipient, or what follows "email"/"tell" in the text, cut at "and" and
+// commas.
+func recipientNames(text, slot string) []string {
+	if slot == "" {
+		slot = plan.Recipient(text)
+	}
+	var out []string
+	for _, r := range strings.FieldsFunc(strings.ReplaceAll(strings.ReplaceAll(slot, " and ", ","), " & ", ","), func(r rune) bool { return r == ',' }) {
+		if r = words.TidySlot(r); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// people reads the entities each name can stand for and their current
+// email addresses.
+func (s Sources) people(ctx context.Context, c *stage.Context, uid int64, names []string) error {
+	if s.Entities == nil {
+		return nil
+	}
+	for _, n := range names {
+		es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: n, Limit: 10})
+		if err != nil {
+			return fmt.Errorf("context: people: %w", err)
+		}
+		for _, e := range es {
+			if slices.ContainsFunc(c.Entities, func(x hearth.Entity) bool { return x.ID == e.ID }) {
+				continue
+			}
+			c.Entities = append(c.Entities, e)
+			ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, EntityID: e.ID, Attribute: hearth.AttrEmail, Limit: 5})
+			if err != nil {
+				return fmt.Errorf("context: people: %w", err)
+			}
+			c.Memories = append(c.Memories, ms...)
+		}
+	}
+	return nil
 }
 
 // pastTense reports whether a question asks about the past ("what was",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -205,6 +206,10 @@ func grounded(a action.Action, in stage.PlanInput) error {
 	}
 	// Invitations reach people too: attendees are held to the same rule.
 	for _, to := range slices.Concat(p.To, p.Attendees, p.Update.Attendees) {
+		// "Sarah <sarah@example.com>": the address is what must be known.
+		if a, err := mail.ParseAddress(to); err == nil {
+			to = a.Address
+		}
 		// Whole words only: "ann@x.com" written must not admit "ann@x.co".
 		if to = strings.ToLower(strings.TrimSpace(to)); to == "" || !words.ContainsWord(trusted, to) {
 			return fmt.Errorf("%s: recipient %q is not one the user named", a.Kind, to)

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"net/mail"
 	"slices"
 	"strings"
 
@@ -45,27 +46,53 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		kind = action.EmailDraft
 	}
 	args := composeEmail(to, said, topic, in.User.DisplayName, in.Context.Style)
-	// "Sarah" may be one of several Sarahs Hearth knows: ask, never guess.
-	if len(args.To) == 1 {
-		switch people := peopleNamed(args.To[0], in.Context.Memories); len(people) {
-		case 0:
-		case 1:
-			args.To = people
-		default:
-			q := &stage.Question{Text: "Which " + args.To[0] + "?"}
-			for _, person := range people {
+	// Mail goes to addresses, never to a bare name: each recipient the
+	// user named is an address already, or a person Hearth knows with
+	// an email address. Two people by that name → a question with
+	// buttons; no address known → Hearth asks for it, and the answer
+	// sends the email (and is remembered).
+	var addrs []string
+	for _, name := range args.To {
+		if addr, ok := EmailAddress(name); ok {
+			addrs = append(addrs, addr)
+			continue
+		}
+		people := recipients(name, in.Context)
+		withAddr := slices.DeleteFunc(slices.Clone(people), func(r recipient) bool { return r.addr == "" })
+		switch {
+		case len(people) > 1 && len(withAddr) > 0 && len(args.To) == 1:
+			q := &stage.Question{Text: "Which " + name + "?"}
+			for _, r := range withAddr {
 				pick := args
-				pick.To = []string{person}
+				pick.To = []string{r.address()}
 				a, err := action.New(kind, pick)
 				if err != nil {
 					return plannedErr(p, err)
 				}
-				q.Options = append(q.Options, stage.Option{Label: person, Actions: []action.Action{a}})
+				q.Options = append(q.Options, stage.Option{Label: r.address(), Actions: []action.Action{a}})
 			}
 			p.Question = q
 			return p, nil
+		case len(people) == 1 && people[0].addr != "":
+			addrs = append(addrs, people[0].address())
+		case len(args.To) == 1:
+			who := name
+			if len(people) == 1 {
+				who = people[0].name
+			}
+			f, err := stage.NewFill(stage.FillEmail, who, kind, args)
+			if err != nil {
+				return plannedErr(p, err)
+			}
+			p.Question = &stage.Question{Text: "I don't have an email address for " + who + " yet. What is it? I'll remember it and write the email.", Fill: f}
+			return p, nil
+		case len(people) > 1:
+			return p, needDetails("which %s to email: say their full name", name)
+		default:
+			return p, needDetails("an email address for %s: tell me “%s's email is …” first", name, name)
 		}
 	}
+	args.To = addrs
 	a, err := action.New(kind, args)
 	if err != nil {
 		return plannedErr(p, err)
@@ -74,35 +101,68 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	return p, nil
 }
 
-// peopleNamed returns the full names, among what the memories are about,
-// that the name the user gave can stand for: "Sarah" → "Sarah Kim",
-// "Sarah Lopez". A name that is already full matches only itself.
-func peopleNamed(name string, memories []hearth.Memory) []string {
-	want := strings.Fields(words.ASCIILower(name))
-	if len(want) == 0 {
-		return nil
+// recipient is a person an email can go to, with their current address
+// ("" when Hearth has none).
+type recipient struct{ name, addr string }
+
+// address is the recipient as an email header writes them: "Sarah Kim
+// <sarah@example.com>".
+func (r recipient) address() string { return NameAddress(r.name, r.addr) }
+
+// NameAddress writes a recipient as "Sarah Kim <sarah@example.com>",
+// quoting the name only when an email header must.
+func NameAddress(name, addr string) string {
+	if name == "" {
+		return addr
 	}
-	var out []string
-	seen := map[string]bool{}
-	for _, m := range memories {
-		have := strings.Fields(m.About)
-		if len(have) < len(want) || seen[words.ASCIILower(m.About)] {
+	if plain := name + " <" + addr + ">"; !strings.ContainsAny(name, `"<>,;:@\()[]`) {
+		if a, err := mail.ParseAddress(plain); err == nil && a.Name == name {
+			return plain
+		}
+	}
+	return (&mail.Address{Name: name, Address: addr}).String()
+}
+
+// recipients are the people Hearth knows that name can stand for
+// ("Sarah" → Sarah Kim, Sarah Lopez; "my brother" → Jon), each with the
+// newest current email address the context holds for them.
+func recipients(name string, c stage.Context) []recipient {
+	var out []recipient
+	for _, e := range c.Entities {
+		if !entityNamed(e, name) {
 			continue
 		}
-		match := true
-		for i, w := range want {
-			if words.ASCIILower(have[i]) != w {
-				match = false
-				break
+		r := recipient{name: e.Name}
+		for _, m := range c.Memories {
+			if m.EntityID == e.ID && m.Attribute == hearth.AttrEmail && m.Value != "" && m.SupersededBy == 0 {
+				if _, ok := EmailAddress(m.Value); ok {
+					r.addr = m.Value
+					break
+				}
 			}
 		}
-		if match {
-			seen[words.ASCIILower(m.About)] = true
-			out = append(out, strings.Join(have, " "))
+		out = append(out, r)
+	}
+	return out
+}
+
+// entityNamed reports whether name can stand for e: its name or an alias,
+// or the first words of its name ("Sarah" for "Sarah Kim").
+func entityNamed(e hearth.Entity, name string) bool {
+	for _, n := range append([]string{e.Name}, e.Aliases...) {
+		if strings.EqualFold(n, name) {
+			return true
 		}
 	}
-	slices.Sort(out)
-	return out
+	want, have := strings.Fields(words.ASCIILower(name)), strings.Fields(words.ASCIILower(e.Name))
+	return len(want) > 0 && len(have) >= len(want) && slices.Equal(have[:len(want)], want)
+}
+
+// Recipient is whom an email request is for, as written ("Sarah", "my
+// brother and Jon"), or "".
+func Recipient(text string) string {
+	to, _, _ := emailParts(text)
+	return to
 }
 
 // emailParts reads the recipient and either what to say ("that I'll be

@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/prose"
@@ -45,6 +46,21 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		Category: memoryCategory(fact),
 	}
 	args.Tier, _ = memory.Tier(fact)
+	// A fact about a person or thing ("Jon is my brother", "Sarah's email
+	// is …", "I worked at Acme from 2001 to 2009") is also one value of
+	// one of its attributes over time: a new value closes the old one.
+	if entityFact(in, fact, &args) {
+		if args.Attribute != hearth.AttrBorn && args.ValidFrom.IsZero() && args.ValidTo.IsZero() && memory.Historical(fact) {
+			// It ended, but when? One question; the answer fills it in.
+			return askWhen(p, args)
+		}
+		a, err := action.New(action.MemoryStore, args)
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		p.Actions = []action.Action{a}
+		return p, nil
+	}
 	// A fact about the same subject as one the user told before corrects
 	// it ("John's birthday is March 16th" after "… March 15th"): the old
 	// one is closed, not left beside the new (see store.UpdateMemory).
@@ -62,6 +78,71 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return plannedErr(p, err)
 	}
 	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// entityFact fills in the entity, attribute, value and validity of a fact
+// that states something about a person or thing, and reports whether it
+// does. Validity said in words ("from 2001 to 2009", "since March") is
+// read by timex, the one date language.
+func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) bool {
+	now := stage.UserNow(in.Context)
+	if in.Context.Now.IsZero() {
+		now = time.Now()
+	}
+	from, to, rest, dated := memory.Validity(fact, now)
+	st, ok := memory.ReadStatement(rest)
+	if !ok {
+		return false
+	}
+	e := &action.EntityArgs{Name: st.Name, Kind: st.Kind, Relation: st.Relation, Aliases: st.Aliases}
+	if st.Self {
+		e.Name, e.Self = selfName(in.User), true
+		args.About = "" // about the user, not what the classifier took for a name
+	} else if args.About == "" {
+		args.About = st.Name
+	}
+	args.Entity, args.Attribute, args.Value = e, st.Attribute, st.Value
+	switch {
+	case st.Attribute == hearth.AttrBorn && dated:
+		args.Value = from.Format(time.DateOnly)
+	case st.Attribute == hearth.AttrBorn:
+		args.Attribute = "" // born, but when is not said: a plain fact about them
+	case dated:
+		args.ValidFrom, args.ValidTo = from, to
+		// "from 2001 to 2009" is over: the relation held, it does not now.
+	}
+	if st.Attribute == hearth.AttrRelation || st.Relation != "" && st.Attribute == "" {
+		args.Tier = hearth.TierBasic
+	}
+	return true
+}
+
+// selfName is the name of the entity that is the user: their own name.
+func selfName(u hearth.User) string {
+	if n := strings.TrimSpace(u.DisplayName); n != "" {
+		return n
+	}
+	return "me"
+}
+
+// askWhen asks when a historical fact was true ("I worked at Acme" —
+// when?). The answer, in words, fills in its validity; the button keeps
+// it without a time.
+func askWhen(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
+	undated, err := action.New(action.MemoryStore, args)
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	f, err := stage.NewFill(stage.FillWhen, "", action.MemoryStore, args)
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Question = &stage.Question{
+		Text:    "When was that? Say it like “from 2001 to 2009” or “until 2019”, or keep it without a date.",
+		Options: []stage.Option{{Label: "Keep it without a date", Actions: []action.Action{undated}}},
+		Fill:    f,
+	}
 	return p, nil
 }
 

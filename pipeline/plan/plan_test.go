@@ -98,6 +98,11 @@ func TestPlanScenarios(t *testing.T) {
 	z := c.Location
 	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
 	day := func(d int) time.Time { return time.Date(2026, 3, d, 0, 0, 0, 0, z) }
+	// The people emails go to, with their addresses.
+	c.Entities = append(c.Entities, hearth.Entity{ID: 50, UserID: 1, Name: "Sarah"}, hearth.Entity{ID: 51, UserID: 1, Name: "Mr. Hale", Aliases: []string{"the landlord"}})
+	c.Memories = append(c.Memories,
+		hearth.Memory{ID: 500, UserID: 1, EntityID: 50, Attribute: hearth.AttrEmail, Value: "sarah@example.com", Content: "Sarah's email is sarah@example.com"},
+		hearth.Memory{ID: 501, UserID: 1, EntityID: 51, Attribute: hearth.AttrEmail, Value: "hale@example.com", Content: "The landlord's email is hale@example.com"})
 
 	tests := []struct {
 		text  string
@@ -339,7 +344,7 @@ func TestPlanScenarios(t *testing.T) {
 		{"Email Sarah that I'll be late", func(t *testing.T, p plannedTurn) {
 			a := p.only(t, action.EmailSend)
 			e := decode[action.EmailArgs](t, a)
-			if !slices.Equal(e.To, []string{"Sarah"}) || e.Subject != "I'll be late" || e.Body != "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim" {
+			if !slices.Equal(e.To, []string{"Sarah <sarah@example.com>"}) || e.Subject != "I'll be late" || e.Body != "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim" {
 				t.Errorf("got %+v", e)
 			}
 			if action.RiskOf(a) != action.High {
@@ -348,14 +353,40 @@ func TestPlanScenarios(t *testing.T) {
 		}},
 		{"Tell Sarah that I'll be late", func(t *testing.T, p plannedTurn) {
 			e := decode[action.EmailArgs](t, p.only(t, action.EmailSend))
-			if !slices.Equal(e.To, []string{"Sarah"}) || !strings.Contains(e.Body, "I'll be late.") {
+			if !slices.Equal(e.To, []string{"Sarah <sarah@example.com>"}) || !strings.Contains(e.Body, "I'll be late.") {
 				t.Errorf("got %+v", e)
 			}
 		}},
 		{"Write to the landlord that the heater is broken", func(t *testing.T, p plannedTurn) {
 			e := decode[action.EmailArgs](t, p.only(t, action.EmailSend))
-			if !slices.Equal(e.To, []string{"the landlord"}) || !strings.HasPrefix(e.Body, "Hi,\n\nThe heater is broken.") {
+			if !slices.Equal(e.To, []string{"Mr. Hale <hale@example.com>"}) || !strings.HasPrefix(e.Body, "Hi,\n\nThe heater is broken.") {
 				t.Errorf("got %+v", e)
+			}
+		}},
+		{"Email bob@example.org that the keys are under the mat", func(t *testing.T, p plannedTurn) {
+			e := decode[action.EmailArgs](t, p.only(t, action.EmailSend))
+			if !slices.Equal(e.To, []string{"bob@example.org"}) {
+				t.Errorf("got %+v", e)
+			}
+		}},
+		// No address known: Hearth asks for it, and never sends to a name.
+		{"Email Priya that the meeting moved", func(t *testing.T, p plannedTurn) {
+			if len(p.actions) != 0 || len(p.questions) != 1 || p.questions[0].Fill == nil || p.questions[0].Fill.Want != stage.FillEmail ||
+				p.questions[0].Fill.Name != "Priya" || !strings.Contains(p.questions[0].Text, "email address for Priya") {
+				t.Fatalf("want a question for the address, got %v %+v %v", kindsOf(p.actions), p.questions, p.errs)
+			}
+			acts, ok, err := Fill(*p.questions[0].Fill, "it's priya.n@example.com", c.Now)
+			if err != nil || !ok || len(acts) != 2 || acts[0].Kind != action.MemoryStore || acts[1].Kind != action.EmailSend {
+				t.Fatalf("filled: %v %v %v", acts, ok, err)
+			}
+			if e := decode[action.EmailArgs](t, acts[1]); !slices.Equal(e.To, []string{"Priya <priya.n@example.com>"}) || !strings.HasPrefix(e.Body, "Hi Priya,") {
+				t.Errorf("filled email %+v", e)
+			}
+			if m := decode[action.MemoryStoreArgs](t, acts[0]); m.Entity == nil || m.Entity.Name != "Priya" || m.Attribute != hearth.AttrEmail || m.Value != "priya.n@example.com" {
+				t.Errorf("remembered %+v", m)
+			}
+			if _, ok, _ := Fill(*p.questions[0].Fill, "never mind", c.Now); ok {
+				t.Error("a message without an address filled the question")
 			}
 		}},
 		{"Draft an email to the landlord about the heater", func(t *testing.T, p plannedTurn) {
@@ -535,6 +566,29 @@ func TestSplitClauses(t *testing.T) {
 	} {
 		if got := splitClauses(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("splitClauses(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestEmailWhichPerson: two people answer to the name → a question with a
+// button each, every one addressed; only people with an address are
+// offered.
+func TestEmailWhichPerson(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Entities = []hearth.Entity{{ID: 1, Name: "Sarah Kim"}, {ID: 2, Name: "Sarah Lopez"}, {ID: 3, Name: "Sarah Moss"}}
+	c.Memories = []hearth.Memory{
+		{ID: 10, EntityID: 1, Attribute: hearth.AttrEmail, Value: "kim@example.com"},
+		{ID: 11, EntityID: 2, Attribute: hearth.AttrEmail, Value: "lopez@example.com"},
+	}
+	p := planText(t, "Email Sarah that I'll be late", c)
+	if len(p.actions) != 0 || len(p.questions) != 1 || len(p.questions[0].Options) != 2 || p.questions[0].Text != "Which Sarah?" {
+		t.Fatalf("want a question with two buttons, got %v %+v %v", kindsOf(p.actions), p.questions, p.errs)
+	}
+	for i, want := range []string{"Sarah Kim <kim@example.com>", "Sarah Lopez <lopez@example.com>"} {
+		o := p.questions[0].Options[i]
+		if e := decode[action.EmailArgs](t, o.Actions[0]); !slices.Equal(e.To, []string{want}) || !strings.Contains(o.Label, want) {
+			t.Errorf("option %d: %q %+v", i, o.Label, e)
 		}
 	}
 }

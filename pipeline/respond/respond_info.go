@@ -22,6 +22,9 @@ func (r *TemplateResponder) answer(in stage.RespondInput) string {
 	if who, ok := memory.AskedAbout(in.Text); ok {
 		return r.answerAbout(in, who)
 	}
+	if q, ok := memory.ReadQuestion(in.Text, stage.UserNow(in.Context)); ok {
+		return r.answerPeople(in, q)
+	}
 	domains := in.Understanding.Domains
 	if len(domains) == 0 {
 		domains = []nlu.Domain{nlu.Memory}

@@ -55,7 +55,7 @@ func TestRespond(t *testing.T) {
 	dinner := mustAction(t, action.CalendarCreate, action.EventCreateArgs{Title: "Celebration dinner", Start: at(14, 19, 0), End: at(14, 21, 0)})
 	appendMilk := mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}, {Text: "eggs"}}})
 	newNote := mustAction(t, action.NoteCreate, action.NoteCreateArgs{Body: "Call the vet about Max."})
-	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
+	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
 
 	tests := []struct {
 		name    string
@@ -102,19 +102,19 @@ func TestRespond(t *testing.T) {
 		{
 			name:    "email awaiting approval, outbox",
 			in:      stage.RespondInput{Text: "Email Sarah that I'll be late", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.AwaitingApproval, Result: hearth.Email{Via: hearth.ViaOutbox}}}},
-			want:    []string{"Here's the draft to Sarah:", "I'll be late.", "keep it in Hearth's outbox", "nothing will leave this machine"},
+			want:    []string{"Here's the draft to Sarah <sarah@example.com>:", "I'll be late.", "keep it in Hearth's outbox", "nothing will leave this machine"},
 			notWant: []string{"sent", "Shall I send"},
 		},
 		{
 			name:    "email awaiting approval, smtp",
 			in:      stage.RespondInput{Text: "Email Sarah that I'll be late", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.AwaitingApproval, Result: hearth.Email{Via: hearth.ViaSMTP}}}},
-			want:    []string{"Here's the draft to Sarah:", "I'll be late.", "Shall I send it?"},
+			want:    []string{"Here's the draft to Sarah <sarah@example.com>:", "I'll be late.", "Shall I send it?"},
 			notWant: []string{"sent", "outbox"},
 		},
 		{
 			name:    "email kept in the outbox",
 			in:      stage.RespondInput{Text: "yes", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.Done, Result: hearth.Email{Status: hearth.EmailSent, Via: hearth.ViaOutbox}}}},
-			want:    []string{"kept your email to Sarah in Hearth's outbox", "nothing left this machine"},
+			want:    []string{"kept your email to Sarah <sarah@example.com> in Hearth's outbox", "nothing left this machine"},
 			notWant: []string{"sent"},
 		},
 		{
@@ -252,7 +252,7 @@ func TestRespondNeverClaimsFailures(t *testing.T) {
 		mustAction(t, action.MemoryForget, action.MemoryRefArgs{ID: 20, Content: "John's birthday is March 15th"}),
 		mustAction(t, action.CalendarCreate, action.EventCreateArgs{Title: "Yoga", Start: time.Date(2026, 3, 12, 8, 0, 0, 0, z), End: time.Date(2026, 3, 12, 9, 0, 0, 0, z)}),
 		mustAction(t, action.CalendarDelete, action.EventRefArgs{ID: 10, Title: "Dentist appointment"}),
-		mustAction(t, action.EmailDraft, action.EmailArgs{To: []string{"Sarah"}, Subject: "Hi", Body: "Hi"}),
+		mustAction(t, action.EmailDraft, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "Hi", Body: "Hi"}),
 		mustAction(t, action.NoteCreate, action.NoteCreateArgs{Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}}}),
 		mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}}}),
 	}
@@ -278,7 +278,7 @@ func TestDoneFallback(t *testing.T) {
 	z, _ := time.LoadLocation("America/New_York")
 	task := mustAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Call mom"})
 	note := mustAction(t, action.NoteCreate, action.NoteCreateArgs{Body: "Call the vet."})
-	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah"}, Body: "Hi"})
+	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Body: "Hi"})
 	event := mustAction(t, action.CalendarCreate, action.EventCreateArgs{Title: "Dinner", Start: time.Date(2026, 3, 14, 19, 0, 0, 0, z), End: time.Date(2026, 3, 14, 21, 0, 0, 0, z)})
 	for _, tt := range []struct {
 		outcomes []stage.Outcome
@@ -286,7 +286,7 @@ func TestDoneFallback(t *testing.T) {
 	}{
 		{[]stage.Outcome{{Action: task, Status: stage.Done}}, "Done! I added “Call mom” to your tasks."},
 		{[]stage.Outcome{{Action: task, Status: stage.Done}, {Action: note, Status: stage.Failed, Error: "disk full"}}, "Done! I added “Call mom” to your tasks, but couldn't save the note: disk full."},
-		{[]stage.Outcome{{Action: email, Status: stage.AwaitingApproval}}, "I need your OK to send the email to Sarah."},
+		{[]stage.Outcome{{Action: email, Status: stage.AwaitingApproval}}, "I need your OK to send the email to Sarah <sarah@example.com>."},
 		// Without a Context the event is shown in its own zone.
 		{[]stage.Outcome{{Action: event, Status: stage.Done}}, "Done! I added Dinner to your calendar for Sat, Mar 14 at 7:00 PM."},
 		{nil, "I didn't change anything."},

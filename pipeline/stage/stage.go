@@ -9,7 +9,9 @@ package stage
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/hearthbot/hearth"
@@ -35,6 +37,9 @@ type Context struct {
 	Tasks    []hearth.Task
 	Events   []hearth.CalendarEvent
 	Memories []hearth.Memory
+	// Entities are the people and things the message names that Hearth
+	// knows (an email's recipient), their attributes among Memories.
+	Entities []hearth.Entity
 	// Notes are the notes the message's words or meaning found (the
 	// first NotesFound of them, best first), then the most recently
 	// changed ones.
@@ -75,6 +80,36 @@ type Question struct {
 	// text itself (asked for when the instruction could not be applied).
 	EditApproval int64 `json:",omitempty"`
 	EditText     bool  `json:",omitempty"`
+	// Fill, when set, lets the user's next message answer the question in
+	// words: an email address, a span of time (see plan.Fill).
+	Fill *Fill `json:",omitempty"`
+}
+
+// What a Fill waits for.
+const (
+	// FillEmail waits for an email address for Fill.Name.
+	FillEmail = "email"
+	// FillWhen waits for when something was true ("from 2001 to 2009").
+	FillWhen = "when"
+)
+
+// Fill is an action waiting for one piece the user was asked for. Its
+// payload is stored as planned, before the piece is in: it is validated
+// only once filled.
+type Fill struct {
+	Want    string          `json:"want"`
+	Name    string          `json:"name,omitempty"`
+	Kind    action.Kind     `json:"kind"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// NewFill makes the Fill of an action of kind k with payload v.
+func NewFill(want, name string, k action.Kind, v any) (*Fill, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("fill %s: %w", k, err)
+	}
+	return &Fill{Want: want, Name: name, Kind: k, Payload: b}, nil
 }
 
 // Option is one answer to a Question.

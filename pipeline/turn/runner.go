@@ -22,6 +22,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/gather"
 	"github.com/hearthbot/hearth/pipeline/hybrid"
 	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/plan"
 	"github.com/hearthbot/hearth/pipeline/respond"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
@@ -161,6 +162,22 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		}
 	}
 
+	// A question that waits for words ("What is Sarah's email
+	// address?", "When was that?") takes the next message when it is such
+	// an answer; anything else is an ordinary message.
+	var q stage.Question
+	if qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q); err != nil {
+		return "", err
+	} else if open && q.Fill != nil {
+		acts, ok, err := plan.Fill(*q.Fill, ev.Text, st.now)
+		if err != nil {
+			r.cfg.Log.WarnContext(ctx, "a question's answer did not fill its action", "turn_id", ev.ID, "error", err)
+		} else if ok {
+			st.trace.Intent = "followup"
+			return r.filled(ctx, st, qid, acts)
+		}
+	}
+
 	began := time.Now()
 	recent, err := r.cfg.Sources.History.RecentMessages(ctx, ev.ConversationID, gather.HistoryTurns)
 	if err != nil {
@@ -182,6 +199,9 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if u, err = r.cfg.Sources.EventMove(ctx, u, ev.Text, st.t.User.ID, st.now); err != nil {
 		return "", err
 	}
+	// "Who works at Acme?" is a question to memory, whatever the
+	// classifier made of it.
+	u = gather.MemoryQuestion(u, ev.Text, st.now)
 	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
 	for _, d := range u.Domains {
 		st.trace.Domains = append(st.trace.Domains, string(d))
@@ -343,6 +363,26 @@ func (r *Runner) pick(ctx context.Context, st *turnState, qid int64, q stage.Que
 	}
 	began = st.lap("action", began)
 	return r.respond(ctx, st, stage.RespondInput{Text: opt.Label, User: st.t.User, Understanding: stage.Understanding{Intent: nlu.RequestAction}, Context: stage.Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}, began), nil
+}
+
+// filled runs the actions a question's answer in words completed.
+func (r *Runner) filled(ctx context.Context, st *turnState, qid int64, acts []action.Action) (string, error) {
+	began := time.Now()
+	ok, err := r.cfg.State.AnswerQuestion(ctx, qid)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "That question was already answered.", nil
+	}
+	outs, err := r.run(ctx, st, acts)
+	if err != nil {
+		return "", err
+	}
+	began = st.lap("action", began)
+	in := stage.RespondInput{Text: st.t.Event.Text, User: st.t.User, Understanding: stage.Understanding{Intent: nlu.RequestAction},
+		Context: stage.Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}
+	return r.respond(ctx, st, in, began), nil
 }
 
 // button handles a click: an approval decision or a question's option.

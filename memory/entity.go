@@ -1,0 +1,250 @@
+package memory
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// Statement is what a fact says about someone or something, read offline:
+// who it is about (an entity by name, or the user), what they are to the
+// user, and one attribute's value.
+type Statement struct {
+	// Name is the entity as the user named it ("Jon", "Sarah Kim",
+	// "Grandma"); empty when Self.
+	Name string
+	// Self is true when the fact is about the user ("my email is …",
+	// "I worked at Acme …", "we lived at …").
+	Self bool
+	Kind hearth.EntityKind
+	// Relation is what the entity is to the user ("brother").
+	Relation string
+	// Aliases are the other names the statement gives ("my brother").
+	Aliases []string
+	// Attribute and Value: one value of an attribute over time
+	// (hearth.AttrEmail, "sarah@example.com"). Both empty for a statement
+	// of relation alone ("Jon is my brother").
+	Attribute, Value string
+}
+
+// relations are the words for what someone is to the user. The kin words
+// among them ("brother", "mom") name one person, so "my brother" becomes
+// an alias; "friend" or "colleague" do not.
+var relations = map[string]bool{
+	"mother": true, "mom": true, "mum": true, "father": true, "dad": true, "wife": true, "husband": true,
+	"partner": true, "grandma": true, "grandpa": true, "grandmother": true, "grandfather": true, "boss": true,
+	"brother": false, "sister": false, "daughter": false, "son": false, "friend": false, "best friend": true,
+	"colleague": false, "coworker": false, "co-worker": false, "manager": true, "aunt": false, "uncle": false,
+	"cousin": false, "niece": false, "nephew": false, "neighbour": false, "neighbor": false, "doctor": true,
+	"dentist": true, "teacher": false, "landlord": true, "girlfriend": true, "boyfriend": true, "kid": false,
+	"child": false, "stepson": false, "stepdaughter": false, "mother-in-law": true, "father-in-law": true,
+	"roommate": false, "flatmate": false, "vet": true, "accountant": true, "lawyer": true, "babysitter": true,
+}
+
+// attributeWords maps what people call an attribute to its name.
+var attributeWords = map[string]string{
+	"email": hearth.AttrEmail, "e-mail": hearth.AttrEmail, "email address": hearth.AttrEmail, "e-mail address": hearth.AttrEmail,
+	"phone": hearth.AttrPhone, "phone number": hearth.AttrPhone, "mobile": hearth.AttrPhone, "mobile number": hearth.AttrPhone,
+	"cell": hearth.AttrPhone, "cell number": hearth.AttrPhone, "number": hearth.AttrPhone, "telephone number": hearth.AttrPhone,
+	"employer": hearth.AttrEmployer, "school": hearth.AttrSchool, "address": AttrHome, "home address": AttrHome,
+	"work address": AttrWork, "office address": AttrWork, "school address": AttrSchoolAddress,
+}
+
+// Location labels are attributes too: an address, with validity.
+const (
+	AttrHome          = "home"
+	AttrWork          = "work"
+	AttrSchoolAddress = "school address"
+)
+
+func alternation(m map[string]bool) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, regexp.QuoteMeta(k))
+	}
+	// Longest first, so "best friend" wins over "friend".
+	for i := range ks {
+		for j := i + 1; j < len(ks); j++ {
+			if len(ks[j]) > len(ks[i]) {
+				ks[i], ks[j] = ks[j], ks[i]
+			}
+		}
+	}
+	return strings.Join(ks, "|")
+}
+
+var (
+	relAlt  = alternation(relations)
+	attrAlt = func() string {
+		m := map[string]bool{}
+		for k := range attributeWords {
+			m[k] = true
+		}
+		return alternation(m)
+	}()
+	// A name: capitalised words ("Jon", "Sarah Kim", "Dr. Lee").
+	name = `[A-Z][\p{L}.'’-]*(?:\s+[A-Z][\p{L}.'’-]*){0,3}`
+	// Whom a statement is about: "Jon", "my brother", "my brother Jon",
+	// "I", "we".
+	subject = `(?i:(my|our)\s+(` + relAlt + `)\s+)?(` + name + `)|(?i:(my|our)\s+(` + relAlt + `))|(?i:(i|we))`
+	poss    = `(?:'s|’s|')`
+
+	reRelation   = regexp.MustCompile(`^(` + name + `)\s+(?i:is|was)\s+(?i:(?:my|our)\s+(` + relAlt + `))$`)
+	reRelationMy = regexp.MustCompile(`^(?i:(?:my|our)\s+(` + relAlt + `)(?:` + poss + `\s+name)?\s+is\s+(?:called\s+|named\s+)?)(` + name + `)$`)
+	reAttrOf     = regexp.MustCompile(`^(?:` + subject + `)` + poss + `\s+(?i:(` + attrAlt + `))\s+(?i:is|was|:)\s*(.+)$`)
+	reMyAttr     = regexp.MustCompile(`^(?i:(?:my|our)\s+(` + attrAlt + `)\s+(?:is|was|:)\s*)(.+)$`)
+	reWorks      = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:works|worked|work|is working|was working|has worked|have worked|has been working|have been working|started|started working)\s+(?i:at|for)\s+(.+)$`)
+	reSchool     = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:goes|went|go|is going|attends|attended|is at|was at)\s+(?i:to\s+)?(.+?\s(?i:school|academy|college|university|elementary|primary|high|kindergarten|nursery|preschool|daycare))$`)
+	reLives      = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:lives|lived|live|have lived|has lived|used to live)\s+(?i:at|on|in)\s+(.+)$`)
+	reBorn       = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:was|were)\s+born\b`)
+)
+
+// ReadStatement reads what a fact says about an entity or the user, or
+// reports false. Dates and spans of time should be taken out first (see
+// Validity): "Jon worked at Acme from 2001 to 2009" is read as "Jon
+// worked at Acme".
+func ReadStatement(fact string) (Statement, bool) {
+	fact = strings.TrimRight(strings.TrimSpace(fact), ".!")
+	if g := reRelation.FindStringSubmatch(fact); g != nil {
+		return relationStatement(g[1], g[2]), true
+	}
+	if g := reRelationMy.FindStringSubmatch(fact); g != nil {
+		return relationStatement(g[2], g[1]), true
+	}
+	if g := reMyAttr.FindStringSubmatch(fact); g != nil {
+		return Statement{Self: true, Attribute: attributeWords[strings.ToLower(g[1])], Value: value(g[2])}, value(g[2]) != ""
+	}
+	type rule struct {
+		re   *regexp.Regexp
+		attr string
+	}
+	for _, r := range []rule{{reAttrOf, ""}, {reWorks, hearth.AttrEmployer}, {reSchool, hearth.AttrSchool}, {reLives, AttrHome}} {
+		g := r.re.FindStringSubmatch(fact)
+		if g == nil {
+			continue
+		}
+		s := subjectOf(g[1:7])
+		attr, v := r.attr, g[len(g)-1]
+		if attr == "" {
+			attr = attributeWords[strings.ToLower(g[7])]
+		}
+		s.Attribute, s.Value = attr, value(v)
+		if s.Value == "" || s.Name == "" && !s.Self {
+			return Statement{}, false
+		}
+		return s, true
+	}
+	if g := reBorn.FindStringSubmatch(fact); g != nil {
+		s := subjectOf(g[1:7])
+		s.Attribute = hearth.AttrBorn
+		return s, s.Name != "" || s.Self
+	}
+	return Statement{}, false
+}
+
+func relationStatement(who, rel string) Statement {
+	rel = strings.ToLower(rel)
+	s := Statement{Name: who, Kind: hearth.EntityPerson, Relation: rel, Attribute: hearth.AttrRelation, Value: rel}
+	if relations[rel] || isKin(rel) {
+		s.Aliases = []string{"my " + rel}
+	}
+	return s
+}
+
+func isKin(rel string) bool {
+	switch rel {
+	case "brother", "sister", "daughter", "son":
+		return true
+	}
+	return false
+}
+
+// subjectOf reads the six groups of the subject pattern: my+relation+name,
+// my+relation, I/we.
+func subjectOf(g []string) Statement {
+	switch {
+	case g[2] != "":
+		s := Statement{Name: g[2], Kind: hearth.EntityPerson}
+		if g[1] != "" {
+			s.Relation = strings.ToLower(g[1])
+			s.Aliases = []string{"my " + s.Relation}
+		}
+		if strings.EqualFold(s.Name, "I") || strings.EqualFold(s.Name, "We") {
+			return Statement{Self: true}
+		}
+		return s
+	case g[4] != "":
+		rel := strings.ToLower(g[4])
+		return Statement{Name: "my " + rel, Kind: hearth.EntityPerson, Relation: rel, Aliases: []string{"my " + rel}}
+	case g[5] != "":
+		return Statement{Self: true}
+	}
+	return Statement{}
+}
+
+// value tidies an attribute's value: no trailing punctuation, no
+// "the" in front of a company.
+func value(v string) string {
+	v = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(v), ".!,;"))
+	return v
+}
+
+// Validity reads when a fact was true from a span of time in it ("from
+// 2001 to 2009", "since March", "until 2019", "in 2015"), resolved in
+// now's zone, and returns the fact without that span. A "since" that
+// would be in the future means the last such time ("since March" in
+// November is this March). ok is false when the fact names no span.
+func Validity(fact string, now time.Time) (from, to time.Time, rest string, ok bool) {
+	for _, m := range timex.Find(fact, now, timex.Options{}) {
+		if m.Grain < timex.Day {
+			continue
+		}
+		switch m.Kind {
+		case timex.Interval:
+			from, to = m.From, m.To
+		case timex.Value:
+			// "in 2015", "on 3 May 2015": the period it names.
+			from = m.Value
+			to = grainEnd(m.Value, m.Grain)
+		default:
+			continue
+		}
+		if !from.IsZero() && from.After(now) && to.IsZero() {
+			from = from.AddDate(-1, 0, 0)
+		}
+		rest = strings.Join(strings.Fields(fact[:m.Start]+" "+fact[m.End:]), " ")
+		return from, to, rest, true
+	}
+	return time.Time{}, time.Time{}, fact, false
+}
+
+func grainEnd(t time.Time, g timex.Grain) time.Time {
+	switch g {
+	case timex.Year:
+		return t.AddDate(1, 0, 0)
+	case timex.Quarter:
+		return t.AddDate(0, 3, 0)
+	case timex.Month:
+		return t.AddDate(0, 1, 0)
+	case timex.Week:
+		return t.AddDate(0, 0, 7)
+	}
+	return t.AddDate(0, 0, 1)
+}
+
+// Historical reports whether a fact tells of something in the past that
+// ended, for which a time matters ("I worked at Acme", "we lived in
+// Leeds"), as opposed to a standing fact ("I work at Acme").
+func Historical(fact string) bool {
+	lc := words.ASCIILower(fact)
+	for _, w := range []string{"worked", "lived", "used to", "went to", "attended", "was at", "studied"} {
+		if words.ContainsWord(lc, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,66 @@
+package memory_test
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth/memory"
+)
+
+func TestReadStatement(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fact string
+		want memory.Statement
+		ok   bool
+	}{
+		{"Jon is my brother", memory.Statement{Name: "Jon", Kind: "person", Relation: "brother", Aliases: []string{"my brother"}, Attribute: "relation", Value: "brother"}, true},
+		{"My daughter's name is Emma", memory.Statement{Name: "Emma", Kind: "person", Relation: "daughter", Aliases: []string{"my daughter"}, Attribute: "relation", Value: "daughter"}, true},
+		{"Sarah Kim is my colleague", memory.Statement{Name: "Sarah Kim", Kind: "person", Relation: "colleague", Attribute: "relation", Value: "colleague"}, true},
+		{"Sarah's email is sarah@example.com", memory.Statement{Name: "Sarah", Kind: "person", Attribute: "email", Value: "sarah@example.com"}, true},
+		{"my brother's phone number is 555 0100", memory.Statement{Name: "my brother", Kind: "person", Relation: "brother", Aliases: []string{"my brother"}, Attribute: "phone", Value: "555 0100"}, true},
+		{"My email address is me@example.org", memory.Statement{Self: true, Attribute: "email", Value: "me@example.org"}, true},
+		{"Jon works at Acme", memory.Statement{Name: "Jon", Kind: "person", Attribute: "employer", Value: "Acme"}, true},
+		{"my sister Ana works for Globex Corp.", memory.Statement{Name: "Ana", Kind: "person", Relation: "sister", Aliases: []string{"my sister"}, Attribute: "employer", Value: "Globex Corp"}, true},
+		{"I worked at Initech", memory.Statement{Self: true, Attribute: "employer", Value: "Initech"}, true},
+		{"Emma goes to Lincoln Elementary School", memory.Statement{Name: "Emma", Kind: "person", Attribute: "school", Value: "Lincoln Elementary School"}, true},
+		{"We lived at 12 Oak Street", memory.Statement{Self: true, Attribute: "home", Value: "12 Oak Street"}, true},
+		{"Grandma lives in Leeds", memory.Statement{Name: "Grandma", Kind: "person", Attribute: "home", Value: "Leeds"}, true},
+		{"Emma was born", memory.Statement{Name: "Emma", Kind: "person", Attribute: "born"}, true},
+		{"I just closed on my house", memory.Statement{}, false},
+		{"John's birthday is March 15th", memory.Statement{}, false},
+		{"the meeting is my problem", memory.Statement{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := memory.ReadStatement(tt.fact)
+		if ok != tt.ok || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ReadStatement(%q) = %+v, %v; want %+v, %v", tt.fact, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestValidity(t *testing.T) {
+	t.Parallel()
+	z, _ := time.LoadLocation("Europe/Berlin")
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, z)
+	d := func(y int, m time.Month) time.Time { return time.Date(y, m, 1, 0, 0, 0, 0, z) }
+	tests := []struct {
+		fact     string
+		from, to time.Time
+		rest     string
+		ok       bool
+	}{
+		{"Jon worked at Acme from 2001 to 2009", d(2001, 1), d(2010, 1), "Jon worked at Acme", true},
+		{"I have lived in Berlin since March", d(2026, 3), time.Time{}, "I have lived in Berlin", true},
+		{"Jon works at Acme since 2019", d(2019, 1), time.Time{}, "Jon works at Acme", true},
+		{"we lived at 12 Oak Street in 2015", d(2015, 1), d(2016, 1), "we lived at 12 Oak Street", true},
+		{"Jon works at Acme", time.Time{}, time.Time{}, "Jon works at Acme", false},
+	}
+	for _, tt := range tests {
+		from, to, rest, ok := memory.Validity(tt.fact, now)
+		if !from.Equal(tt.from) || !to.Equal(tt.to) || rest != tt.rest || ok != tt.ok {
+			t.Errorf("Validity(%q) = %v, %v, %q, %v; want %v, %v, %q, %v", tt.fact, from, to, rest, ok, tt.from, tt.to, tt.rest, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package memory
+
+import (
+	"regexp"
+	"strings"
+	"time"
+)
+
+// QuestionKind is what a question about people and things asks.
+type QuestionKind int
+
+// The questions about people and things answered from entities and their
+// attributes over time.
+const (
+	// WhoHas: "who works at Acme?", "who went to Lincoln High?" —
+	// everyone whose Attribute matched Value (during the span, if said).
+	WhoHas QuestionKind = iota + 1
+	// WhoWithMe: "who did I work with in 2019?" — everyone whose employer
+	// was the user's own then, and anyone who was their colleague then.
+	WhoWithMe
+	// ValueOf: "where does Jon work?", "where did Emma live in 2015?" —
+	// Name's Attribute (then).
+	ValueOf
+	// LivedWhenBorn: "where did we live when Emma was born?" — the user's
+	// home at Name's birth date.
+	LivedWhenBorn
+	// WhoIsMy: "who is my dentist?", "who are my colleagues?" — the
+	// entities with Relation.
+	WhoIsMy
+)
+
+// Question is a question about people and things, read offline.
+type Question struct {
+	Kind      QuestionKind
+	Attribute string
+	Value     string
+	Name      string
+	Relation  string
+	// From and To bound the span it asks about ("in 2019"); zero: now.
+	From, To time.Time
+	// Past is true when it asks in the past tense without a span ("who
+	// worked at Acme?"): any time counts.
+	Past bool
+}
+
+var (
+	verbAttr = map[string]string{
+		"works": "employer", "worked": "employer", "work": "employer", "is working": "employer", "was working": "employer",
+		"goes": "school", "went": "school", "go": "school",
+		"lives": AttrHome, "lived": AttrHome, "live": AttrHome,
+	}
+	reWhoHas      = regexp.MustCompile(`(?i)^\s*who\s+(works|worked|is working|was working|goes|went|lives|lived|live|work|go)\s+(?:at|for|to|in|on)\s+(.+?)\s*\??\s*$`)
+	reWhoWithMe   = regexp.MustCompile(`(?i)^\s*who\s+(?:did|do|have)\s+(?:i|we)\s+(?:work|worked)\s+with\b.*$`)
+	reValueOf     = regexp.MustCompile(`(?i)^\s*where\s+(?:does|did|do|has)\s+(.+?)\s+(work|live|go\s+to\s+school|study)\b\s*\??\s*$`)
+	reBornHome    = regexp.MustCompile(`(?i)^\s*where\s+did\s+(?:we|i)\s+live\s+when\s+(.+?)\s+was\s+born\s*\??\s*$`)
+	reWhoIsMy     = regexp.MustCompile(`(?i)^\s*who\s+(?:is|are|was|were)\s+(?:my|our)\s+(.+?)\s*\??\s*$`)
+	valueOfVerbTo = map[string]string{"work": "employer", "live": AttrHome, "go to school": "school", "study": "school"}
+)
+
+// ReadQuestion reads a question about people and things, or reports
+// false. A span of time in it ("in 2019") is resolved in now's zone.
+func ReadQuestion(text string, now time.Time) (Question, bool) {
+	if g := reBornHome.FindStringSubmatch(text); g != nil {
+		return Question{Kind: LivedWhenBorn, Name: trimName(g[1]), Attribute: AttrHome}, true
+	}
+	from, to, rest, dated := Validity(text, now)
+	q := Question{From: from, To: to}
+	if dated && to.IsZero() {
+		q.To = now
+	}
+	switch {
+	case reWhoWithMe.MatchString(rest):
+		q.Kind, q.Attribute = WhoWithMe, "employer"
+		q.Past = !dated && strings.Contains(strings.ToLower(rest), "did")
+	case reWhoHas.MatchString(rest):
+		g := reWhoHas.FindStringSubmatch(rest)
+		verb := strings.ToLower(g[1])
+		q.Kind, q.Attribute, q.Value = WhoHas, verbAttr[verb], strings.TrimSpace(g[2])
+		q.Past = !dated && (verb == "worked" || verb == "went" || verb == "lived" || verb == "was working")
+	case reValueOf.MatchString(rest):
+		g := reValueOf.FindStringSubmatch(rest)
+		q.Kind, q.Name = ValueOf, trimName(g[1])
+		q.Attribute = valueOfVerbTo[strings.Join(strings.Fields(strings.ToLower(g[2])), " ")]
+		q.Past = !dated && strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "where did")
+	case reWhoIsMy.MatchString(rest) && !dated:
+		g := reWhoIsMy.FindStringSubmatch(rest)
+		rel := strings.ToLower(g[1])
+		if _, ok := relations[rel]; !ok {
+			rel = strings.TrimSuffix(rel, "s")
+			if _, ok := relations[rel]; !ok {
+				return Question{}, false
+			}
+		}
+		q.Kind, q.Relation = WhoIsMy, rel
+	default:
+		return Question{}, false
+	}
+	if q.Kind != WhoIsMy && q.Kind != WhoWithMe && q.Value == "" && q.Name == "" {
+		return Question{}, false
+	}
+	return q, true
+}
+
+// trimName takes a possessive and "my" off a name in a question.
+func trimName(n string) string {
+	n = strings.TrimSpace(n)
+	n = strings.TrimSuffix(strings.TrimSuffix(n, "'s"), "’s")
+	return n
+}

@@ -1,0 +1,40 @@
+package memory_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth/memory"
+)
+
+func TestReadQuestion(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	y := func(year int) time.Time { return time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC) }
+	tests := []struct {
+		text string
+		want memory.Question
+		ok   bool
+	}{
+		{"Who works at Acme?", memory.Question{Kind: memory.WhoHas, Attribute: "employer", Value: "Acme"}, true},
+		{"who worked at Initech in 2017?", memory.Question{Kind: memory.WhoHas, Attribute: "employer", Value: "Initech", From: y(2017), To: y(2018)}, true},
+		{"Who worked at Initech?", memory.Question{Kind: memory.WhoHas, Attribute: "employer", Value: "Initech", Past: true}, true},
+		{"Who goes to Lincoln Elementary?", memory.Question{Kind: memory.WhoHas, Attribute: "school", Value: "Lincoln Elementary"}, true},
+		{"Who did I work with in 2019?", memory.Question{Kind: memory.WhoWithMe, Attribute: "employer", From: y(2019), To: y(2020)}, true},
+		{"Where does Jon work?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Name: "Jon"}, true},
+		{"Where did my brother work in 2015?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Name: "my brother", From: y(2015), To: y(2016)}, true},
+		{"Where did we live when Emma was born?", memory.Question{Kind: memory.LivedWhenBorn, Attribute: "home", Name: "Emma"}, true},
+		{"Who is my dentist?", memory.Question{Kind: memory.WhoIsMy, Relation: "dentist"}, true},
+		{"Who are my colleagues?", memory.Question{Kind: memory.WhoIsMy, Relation: "colleague"}, true},
+		{"Who is my favourite author?", memory.Question{}, false},
+		{"When is John's birthday?", memory.Question{}, false},
+		{"What's on my calendar tomorrow?", memory.Question{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := memory.ReadQuestion(tt.text, now)
+		if ok != tt.ok || got.Kind != tt.want.Kind || got.Attribute != tt.want.Attribute || got.Value != tt.want.Value || got.Name != tt.want.Name ||
+			got.Relation != tt.want.Relation || !got.From.Equal(tt.want.From) || !got.To.Equal(tt.want.To) || got.Past != tt.want.Past {
+			t.Errorf("ReadQuestion(%q) = %+v, %v; want %+v, %v", tt.text, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package gather
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/memory"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// MemoryQuestion rewrites the understanding of a question about people
+// and things ("who works at Acme?", "who did I work with in 2019?",
+// "where did we live when Emma was born?") into a question to memory,
+// whatever the intent stage took it for: only memory can answer it.
+func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Understanding {
+	if _, ok := memory.ReadQuestion(text, now); !ok {
+		return u
+	}
+	u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Memory}, false
+	return u
+}
+
+// relations reads what a question about people and things needs, every
+// read through the permission predicate: the facts of the attribute asked
+// about (then), and the entities named. Facts about the user themself are
+// those of their own entity (relation "self", member the user).
+func (s Sources) relations(ctx context.Context, c *stage.Context, uid int64, q memory.Question) error {
+	span := func(f hearth.MemoryFilter) hearth.MemoryFilter {
+		f.UserID, f.Limit = uid, 50
+		switch {
+		case !q.From.IsZero() || !q.To.IsZero():
+			f.AsOf, f.Until = q.From, q.To
+			if f.AsOf.IsZero() {
+				f.AsOf = time.Unix(0, 0)
+			}
+		case q.Past:
+			f.Ever = true
+		}
+		return f
+	}
+	find := func(f hearth.MemoryFilter) ([]hearth.Memory, error) {
+		ms, err := s.Memories.FindMemories(ctx, f)
+		if err != nil {
+			return nil, fmt.Errorf("context: people: %w", err)
+		}
+		return ms, nil
+	}
+	named := func(name string) (hearth.Entity, bool, error) {
+		if s.Entities == nil {
+			return hearth.Entity{}, false, nil
+		}
+		es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: name, Limit: 1})
+		if err != nil || len(es) == 0 {
+			return hearth.Entity{}, false, err
+		}
+		return es[0], true, nil
+	}
+	self := func() (hearth.Entity, bool, error) {
+		if s.Entities == nil {
+			return hearth.Entity{}, false, nil
+		}
+		es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Relation: "self", Limit: 50})
+		if err != nil {
+			return hearth.Entity{}, false, err
+		}
+		for _, e := range es {
+			if e.MemberID == uid && e.UserID == uid {
+				return e, true, nil
+			}
+		}
+		return hearth.Entity{}, false, nil
+	}
+	switch q.Kind {
+	case memory.WhoHas:
+		ms, err := find(span(hearth.MemoryFilter{Attribute: q.Attribute, Value: q.Value}))
+		c.Memories = ms
+		return err
+	case memory.WhoWithMe:
+		me, ok, err := self()
+		if err != nil || !ok {
+			return err
+		}
+		c.Entities = []hearth.Entity{me}
+		mine, err := find(span(hearth.MemoryFilter{EntityID: me.ID, Attribute: hearth.AttrEmployer}))
+		if err != nil {
+			return err
+		}
+		c.Memories = mine
+		for _, m := range mine {
+			others, err := find(span(hearth.MemoryFilter{Attribute: hearth.AttrEmployer, Value: m.Value}))
+			if err != nil {
+				return err
+			}
+			for _, o := range others {
+				if o.EntityID != me.ID {
+					c.Memories = append(c.Memories, o)
+				}
+			}
+		}
+		colleagues, err := find(span(hearth.MemoryFilter{Attribute: hearth.AttrRelation, Value: "colleague"}))
+		c.Memories = append(c.Memories, colleagues...)
+		return err
+	case memory.ValueOf:
+		e, ok, err := named(q.Name)
+		if err != nil || !ok {
+			return err
+		}
+		c.Entities = []hearth.Entity{e}
+		c.Memories, err = find(span(hearth.MemoryFilter{EntityID: e.ID, Attribute: q.Attribute}))
+		return err
+	case memory.LivedWhenBorn:
+		e, ok, err := named(q.Name)
+		if err != nil || !ok {
+			return err
+		}
+		c.Entities = []hearth.Entity{e}
+		born, err := find(hearth.MemoryFilter{UserID: uid, EntityID: e.ID, Attribute: hearth.AttrBorn, Ever: true, Limit: 1})
+		if err != nil || len(born) == 0 {
+			return err
+		}
+		c.Memories = born
+		day, err := time.ParseInLocation(time.DateOnly, born[0].Value, c.Location)
+		if err != nil {
+			return nil // a birth told without a date: no home to look up
+		}
+		me, ok, err := self()
+		if err != nil || !ok {
+			return err
+		}
+		c.Entities = append(c.Entities, me)
+		homes, err := find(hearth.MemoryFilter{UserID: uid, EntityID: me.ID, Attribute: memory.AttrHome, AsOf: day.Add(12 * time.Hour), Limit: 5})
+		c.Memories = append(c.Memories, homes...)
+		return err
+	case memory.WhoIsMy:
+		if s.Entities == nil {
+			return nil
+		}
+		es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Relation: q.Relation, Limit: 50})
+		if err != nil {
+			return fmt.Errorf("context: people: %w", err)
+		}
+		for _, e := range es {
+			if e.UserID == uid {
+				c.Entities = append(c.Entities, e)
+			}
+		}
+	}
+	return nil
+}

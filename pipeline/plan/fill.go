@@ -1,0 +1,71 @@
+package plan
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/memory"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// reAddress finds an email address in a message.
+var reAddress = regexp.MustCompile(`[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+
+// EmailAddress returns the first email address in text, if any.
+func EmailAddress(text string) (string, bool) {
+	a := reAddress.FindString(text)
+	return a, a != ""
+}
+
+// Fill completes the action a question waits for with the user's answer
+// in words, and reports false when the message is not such an answer
+// (then it is an ordinary message):
+//
+//   - an email address for Fill.Name: Hearth remembers it as that
+//     person's email and addresses the waiting email to it;
+//   - when something was true ("from 2001 to 2009", "until 2019"): the
+//     waiting fact gets that validity.
+func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, error) {
+	switch f.Want {
+	case stage.FillEmail:
+		addr, ok := EmailAddress(text)
+		if !ok {
+			return nil, false, nil
+		}
+		mail, err := action.Decode[action.EmailArgs](action.Action{Kind: f.Kind, Payload: f.Payload})
+		if err != nil {
+			return nil, false, err
+		}
+		mail.To = []string{NameAddress(f.Name, addr)}
+		remember, err := action.New(action.MemoryStore, action.MemoryStoreArgs{
+			Content: f.Name + "'s email is " + addr, About: f.Name, Category: hearth.MemoryPersonal, Tier: hearth.TierPersonal,
+			Entity: &action.EntityArgs{Name: f.Name, Kind: hearth.EntityPerson}, Attribute: hearth.AttrEmail, Value: addr,
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		send, err := action.New(f.Kind, mail)
+		if err != nil {
+			return nil, false, err
+		}
+		return []action.Action{remember, send}, true, nil
+	case stage.FillWhen:
+		from, to, _, ok := memory.Validity(text, now)
+		if !ok {
+			return nil, false, nil
+		}
+		fact, err := action.Decode[action.MemoryStoreArgs](action.Action{Kind: f.Kind, Payload: f.Payload})
+		if err != nil {
+			return nil, false, err
+		}
+		fact.ValidFrom, fact.ValidTo = from, to
+		a, err := action.New(f.Kind, fact)
+		if err != nil {
+			return nil, false, err
+		}
+		return []action.Action{a}, true, nil
+	}
+	return nil, false, nil
+}

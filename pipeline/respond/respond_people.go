@@ -1,0 +1,181 @@
+package respond
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/memory"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// attributeVerbs say an attribute's relation in words: one person now,
+// several now, in the past.
+var attributeVerbs = map[string][3]string{
+	hearth.AttrEmployer: {"works at", "work at", "worked at"},
+	hearth.AttrSchool:   {"goes to", "go to", "went to"},
+	memory.AttrHome:     {"lives at", "live at", "lived at"},
+}
+
+// answerPeople answers a question about people and things from the facts
+// and entities the context stage read for it (memory.ReadQuestion), saying
+// when each value held when Hearth knows.
+func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Question) string {
+	c := in.Context
+	z := stage.UserZone(c)
+	verbs, ok := attributeVerbs[q.Attribute]
+	if !ok {
+		verbs = [3]string{"has " + q.Attribute, "have " + q.Attribute, "had " + q.Attribute}
+	}
+	past := q.Past || !q.To.IsZero() && q.To.Before(c.Now)
+	when := spanLabel(q.From, q.To)
+	lead := ""
+	if when != "" {
+		lead = when + ", "
+	}
+	switch q.Kind {
+	case memory.WhoHas:
+		var names, seen []string
+		ms := slices.Clone(c.Memories)
+		slices.SortStableFunc(ms, func(a, b hearth.Memory) int { return strings.Compare(a.About, b.About) })
+		for _, m := range ms {
+			if n := m.About; n != "" && !slices.Contains(seen, n) {
+				seen = append(seen, n)
+				names = append(names, n+validityNote(m, z))
+			}
+		}
+		if len(names) == 0 {
+			then := ""
+			if when != "" {
+				then = " " + orNow(when)
+			}
+			return "I don't know anyone who " + pick(verbs, 1, past) + " " + q.Value + then + ". Tell me, like “Jon works at " + q.Value + "”."
+		}
+		verb := pick(verbs, len(names), past)
+		return prose.UpperFirst(lead + prose.List(names) + " " + verb + " " + q.Value + ".")
+	case memory.WhoWithMe:
+		if len(c.Entities) == 0 || !slices.ContainsFunc(c.Memories, func(m hearth.Memory) bool { return m.EntityID == c.Entities[0].ID }) {
+			return "I don't know where you worked " + orNow(when) + ". Tell me, like “I worked at Acme from 2015 to 2019”."
+		}
+		me := c.Entities[0].ID
+		var places, people []string
+		for _, m := range c.Memories {
+			switch {
+			case m.EntityID == me:
+				places = append(places, m.Value)
+			case m.About != "" && !slices.Contains(people, m.About):
+				people = append(people, m.About)
+			}
+		}
+		head := prose.UpperFirst(lead + "you were at " + prose.List(places))
+		if len(people) == 0 {
+			return head + "; I don't know anyone else who was there then."
+		}
+		return head + ", with " + prose.List(people) + "."
+	case memory.ValueOf:
+		if len(c.Entities) == 0 {
+			return "I don't know who " + q.Name + " is yet."
+		}
+		who := c.Entities[0].Name
+		if len(c.Memories) == 0 {
+			return "I don't know where " + who + " " + strings.Fields(verbs[1])[0] + " " + orNow(when) + "."
+		}
+		var vals []string
+		for _, m := range c.Memories {
+			vals = append(vals, m.Value+validityNote(m, z))
+		}
+		return prose.UpperFirst(lead + who + " " + pick(verbs, 1, past) + " " + prose.List(vals) + ".")
+	case memory.LivedWhenBorn:
+		if len(c.Entities) == 0 || len(c.Memories) == 0 {
+			return "I don't know when " + q.Name + " was born. Tell me, like “" + q.Name + " was born on 3 May 2015”."
+		}
+		born := c.Memories[0]
+		day, err := time.Parse(time.DateOnly, born.Value)
+		if err != nil {
+			return "I don't know when " + born.About + " was born."
+		}
+		on := day.Format("2 January 2006")
+		if len(c.Memories) == 1 {
+			return c.Entities[0].Name + " was born on " + on + ", but I don't know where you lived then. Tell me, like “we lived at 12 Oak Street from 2010 to 2016”."
+		}
+		return "When " + c.Entities[0].Name + " was born (" + on + "), you lived at " + c.Memories[1].Value + "."
+	case memory.WhoIsMy:
+		var names []string
+		for _, e := range c.Entities {
+			names = append(names, e.Name)
+		}
+		switch len(names) {
+		case 0:
+			return "You haven't told me who your " + q.Relation + " is. Tell me, like “Sarah Kim is my " + q.Relation + "”."
+		case 1:
+			return "Your " + q.Relation + " is " + names[0] + "."
+		}
+		return "Your " + q.Relation + "s: " + prose.List(names) + "."
+	}
+	return r.noMemory(in)
+}
+
+func pick(verbs [3]string, n int, past bool) string {
+	switch {
+	case past:
+		return verbs[2]
+	case n == 1:
+		return verbs[0]
+	}
+	return verbs[1]
+}
+
+func orNow(when string) string {
+	if when == "" {
+		return "now"
+	}
+	return strings.ToLower(when[:1]) + when[1:]
+}
+
+// spanLabel names the span a question asks about: "In 2019", "Between
+// March 2019 and June 2020", "" for none.
+func spanLabel(from, to time.Time) string {
+	switch {
+	case from.IsZero() && to.IsZero():
+		return ""
+	case from.YearDay() == 1 && to.YearDay() == 1 && to.Year() == from.Year()+1 && from.Hour() == 0:
+		return "In " + from.Format("2006")
+	case from.Day() == 1 && to.Day() == 1 && to.Equal(from.AddDate(0, 1, 0)):
+		return "In " + from.Format("January 2006")
+	case from.IsZero():
+		return "Before " + to.Format("2 January 2006")
+	}
+	return "Between " + from.Format("2 January 2006") + " and " + to.AddDate(0, 0, -1).Format("2 January 2006")
+}
+
+// validityNote says when a value held, when Hearth knows: " (2015 to
+// 2019)", " (since March 2026)", "".
+func validityNote(m hearth.Memory, z *time.Location) string {
+	from, to := m.ValidFrom.In(z), m.ValidTo.In(z)
+	day := func(t time.Time) string {
+		switch {
+		case t.YearDay() == 1 && t.Hour() == 0:
+			return t.Format("2006")
+		case t.Day() == 1 && t.Hour() == 0:
+			return t.Format("January 2006")
+		}
+		return t.Format("2 January 2006")
+	}
+	switch {
+	case m.ValidFrom.IsZero() && m.ValidTo.IsZero():
+		return ""
+	case m.ValidTo.IsZero():
+		return " (since " + day(from) + ")"
+	case m.ValidFrom.IsZero():
+		return " (until " + day(to) + ")"
+	}
+	// Validity ends where the next period begins: "to 2010-01-01" is
+	// "to 2009".
+	end := to.Add(-time.Second)
+	if to.YearDay() == 1 && from.YearDay() == 1 {
+		return " (" + from.Format("2006") + " to " + end.Format("2006") + ")"
+	}
+	return " (" + day(from) + " to " + day(to) + ")"
+}

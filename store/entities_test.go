@@ -1,0 +1,147 @@
+package store_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+func names(es []hearth.Entity) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+func TestEntities(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+
+	t.Run("save finds by name or alias, lookup is fuzzy and per owner", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		jon, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: "Jonathan Reed", Aliases: []string{"Jon", "my brother"}, Relation: "Brother"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if jon.Kind != hearth.EntityPerson || jon.Tier != hearth.TierBasic || jon.Relation != "brother" || !slices.Equal(jon.Aliases, []string{"Jon", "my brother"}) {
+			t.Fatalf("saved %+v", jon)
+		}
+		// Saving by an alias is the same entity, with one more alias.
+		again, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: "jon", Aliases: []string{"Jonny", "JON"}})
+		if err != nil || again.ID != jon.ID || !slices.Equal(again.Aliases, []string{"Jon", "Jonny", "my brother"}) || again.Relation != "brother" {
+			t.Fatalf("saved again %+v, %v", again, err)
+		}
+		if _, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: "Sarah Kim"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: "Sarah Lopez"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: "Acme", Kind: hearth.EntityOrganisation}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			name string
+			want []string
+		}{
+			{"my brother", []string{"Jonathan Reed"}},
+			{"Jonny", []string{"Jonathan Reed"}},
+			{"Sarah", []string{"Sarah Kim", "Sarah Lopez"}},
+			{"sarah kim", []string{"Sarah Kim"}},
+			{"Sara Kim", []string{"Sarah Kim"}}, // a typo still finds her
+			{"Acme", []string{"Acme"}},
+			{"Zelda", nil},
+		} {
+			es, err := b.st.FindEntities(b.ctx, hearth.EntityFilter{UserID: b.alice, Name: tt.name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := names(es); !slices.Equal(got, tt.want) {
+				t.Errorf("find %q = %q; want %q", tt.name, got, tt.want)
+			}
+		}
+		// Bob has no family with Alice: he sees none of hers.
+		if es, err := b.st.FindEntities(b.ctx, hearth.EntityFilter{UserID: b.bob, Name: "Sarah"}); err != nil || len(es) != 0 {
+			t.Fatalf("Bob finds %v, %v", names(es), err)
+		}
+		if es, err := b.st.FindEntities(b.ctx, hearth.EntityFilter{UserID: b.alice, Relation: "brother"}); err != nil || !slices.Equal(names(es), []string{"Jonathan Reed"}) {
+			t.Fatalf("by relation %v, %v", names(es), err)
+		}
+		for _, e := range []hearth.Entity{{Name: "x"}, {UserID: b.alice}, {UserID: b.alice, Name: "x", Kind: "robot"}} {
+			_, err := b.st.SaveEntity(b.ctx, e)
+			wantInvalid(t, err)
+		}
+	})
+
+	t.Run("attributes over time: a new value closes the old", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		sarah, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: "Sarah"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := func(value string, from, to time.Time) hearth.Memory {
+			t.Helper()
+			m, err := b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: "Sarah works at " + value, About: "Sarah",
+				EntityID: sarah.ID, Attribute: hearth.AttrEmployer, Value: value, ValidFrom: from, ValidTo: to})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		y := func(year int) time.Time { return time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC) }
+		old := set("Initech", y(2015), time.Time{})
+		// A past value, bounded, closes nothing.
+		set("Globex", y(2010), y(2014))
+		acme := set("Acme Corp", y(2020), time.Time{})
+		if same := set("acme corp", time.Time{}, time.Time{}); same.ID != acme.ID {
+			t.Fatalf("telling the same value again stored %+v", same)
+		}
+		employer := func(at time.Time, value string) []string {
+			t.Helper()
+			ms, err := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, EntityID: sarah.ID, Attribute: hearth.AttrEmployer, Value: value, AsOf: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, m := range ms {
+				out = append(out, m.Value)
+			}
+			return out
+		}
+		if got := employer(time.Time{}, ""); !slices.Equal(got, []string{"Acme Corp"}) {
+			t.Fatalf("now: %v", got)
+		}
+		if got := employer(y(2018), ""); !slices.Equal(got, []string{"Initech"}) {
+			t.Fatalf("2018: %v", got)
+		}
+		if got := employer(y(2012), ""); !slices.Equal(got, []string{"Globex"}) {
+			t.Fatalf("2012: %v", got)
+		}
+		if got := employer(time.Time{}, "acme"); !slices.Equal(got, []string{"Acme Corp"}) {
+			t.Fatalf("who works at acme: %v", got)
+		}
+		// Undo of the new value: Initech is current again.
+		if err := b.st.UnstoreMemory(b.ctx, b.alice, acme.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := employer(time.Time{}, ""); !slices.Equal(got, []string{"Initech"}) {
+			t.Fatalf("after undo: %v", got)
+		}
+		if err := b.st.UnstoreMemory(b.ctx, b.alice, acme.ID); err != nil {
+			t.Fatalf("retried undo: %v", err)
+		}
+		_ = old
+		// An attribute needs an entity the teller may use, and a value.
+		_, err = b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: "x", Attribute: "email", Value: "x@y"})
+		wantInvalid(t, err)
+		if _, err := b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.bob, Content: "x", EntityID: sarah.ID, Attribute: "email", Value: "x@y"}); err == nil {
+			t.Fatal("Bob stored an attribute of Alice's entity")
+		}
+	})
+}
