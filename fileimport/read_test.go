@@ -63,7 +63,9 @@ func TestRead(t *testing.T) {
 	}{
 		{
 			name: "utf-8 with a BOM, semicolons", file: "kontakte.csv",
-			data:   func(*testing.T) []byte { return []byte("\ufeffName;Geburtstag;Telefon\nJürgen Weiß;15.03.1980;+49 30 1234567\n") },
+			data: func(*testing.T) []byte {
+				return []byte("\ufeffName;Geburtstag;Telefon\nJürgen Weiß;15.03.1980;+49 30 1234567\n")
+			},
 			format: CSV, encoding: "utf-8",
 			header: []string{"Name", "Geburtstag", "Telefon"},
 			rows:   [][]string{{"Jürgen Weiß", "15.03.1980", "+49 30 1234567"}},
@@ -77,7 +79,9 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "utf-16 tabs", file: "tasks.txt",
-			data:   func(t *testing.T) []byte { return utf16le(t, "Task\tDue\r\nPay rent\t2026-12-01\r\nCall plumber\t\r\n") },
+			data: func(t *testing.T) []byte {
+				return utf16le(t, "Task\tDue\r\nPay rent\t2026-12-01\r\nCall plumber\t\r\n")
+			},
 			format: TSV, encoding: "utf-16le",
 			header: []string{"Task", "Due"},
 			rows:   [][]string{{"Pay rent", "2026-12-01"}, {"Call plumber", ""}},
@@ -91,7 +95,9 @@ func TestRead(t *testing.T) {
 		},
 		{
 			name: "quoted commas and ragged rows", file: "x.csv",
-			data:   func(*testing.T) []byte { return []byte("Title,Location,Start\n\"Dinner, with Sam\",\"Rome\"\nLunch,Home,2026-12-02 12:30,extra\n") },
+			data: func(*testing.T) []byte {
+				return []byte("Title,Location,Start\n\"Dinner, with Sam\",\"Rome\"\nLunch,Home,2026-12-02 12:30,extra\n")
+			},
 			format: CSV, encoding: "utf-8",
 			header: []string{"Title", "Location", "Start", "Column 4"},
 			rows:   [][]string{{"Dinner, with Sam", "Rome", "", ""}, {"Lunch", "Home", "2026-12-02 12:30", "extra"}},
