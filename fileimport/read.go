@@ -54,7 +54,7 @@ type Table struct {
 // or with more than MaxRows rows, an unknown format and a broken file are
 // hearth.ErrInvalid errors whose message says why, fit for the user. now
 // is the instant recurring calendar events are expanded around.
-func Read(name string, data []byte, now time.Time) (Table, error) {
+func Read(name string, data []byte, now time.Time) (t Table, err error) {
 	if len(data) > MaxBytes {
 		return Table{}, hearth.Invalidf("the file is %s, more than the %s I can import at once", sizeWords(int64(len(data))), sizeWords(MaxBytes))
 	}
@@ -65,8 +65,14 @@ func Read(name string, data []byte, now time.Time) (Table, error) {
 	if !ok {
 		return Table{}, hearth.Invalidf("I can't read %q: I import CSV, TSV, Excel (.xlsx), contacts (.vcf) and calendars (.ics)", path.Base(name))
 	}
-	var t Table
-	var err error
+	// The format libraries are not all fuzz-proof (go-ical's decoder
+	// indexes past a line's end on some malformed parameters): a panic in
+	// one is a broken file, not a crashed turn.
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = Table{}, hearth.Invalidf("the file is broken: I couldn't read it as %s", strings.ToUpper(string(f)))
+		}
+	}()
 	switch f {
 	case CSV, TSV:
 		t, err = readDelimited(data, f)
