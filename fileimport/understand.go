@@ -94,7 +94,17 @@ func Signature(t Table) string {
 // learned mapping for the table's signature is proposed as it was
 // confirmed; otherwise each column is judged by its header words and its
 // values.
-func Understand(t Table, learned *Learned) Mapping {
+func Understand(t Table, learned *Learned) Mapping { return understand(t, learned, "") }
+
+// UnderstandAs maps a table's columns as a file of the given kind (the
+// user said what it holds).
+func UnderstandAs(t Table, k Kind) Mapping {
+	m := understand(t, nil, k)
+	m.KindConfidence = 1
+	return m
+}
+
+func understand(t Table, learned *Learned, kind Kind) Mapping {
 	m := Mapping{Signature: Signature(t)}
 	if learned != nil && len(learned.Fields) == len(t.Header) {
 		m.Kind, m.KindConfidence = learned.Kind, 0.99
@@ -129,6 +139,9 @@ func Understand(t Table, learned *Learned) Mapping {
 		m.Columns = append(m.Columns, c)
 	}
 	m.Kind, m.KindConfidence = kindOf(m.Columns)
+	if kind != "" {
+		m.Kind = kind
+	}
 	resolve(&m)
 	return m
 }

@@ -380,18 +380,18 @@ func (s *Store) CommitImportTx(ctx context.Context, tx pgx.Tx, userID, importID 
 	// The audit trail: one entry per row created or changed.
 	_, err = tx.Exec(ctx, `
 		INSERT INTO audit_log (user_id, kind, after)
-		SELECT $2, 'import.create', jsonb_build_object('import_id', $1::bigint, 'kind', 'task', 'id', id, 'title', title) FROM tasks WHERE import_id = $1
+		SELECT $2::bigint, 'import.create', jsonb_build_object('import_id', $1::bigint, 'kind', 'task', 'id', id, 'title', title) FROM tasks WHERE import_id = $1
 		UNION ALL
-		SELECT $2, 'import.create', jsonb_build_object('import_id', $1::bigint, 'kind', 'event', 'id', id, 'title', title) FROM events WHERE import_id = $1
+		SELECT $2::bigint, 'import.create', jsonb_build_object('import_id', $1::bigint, 'kind', 'event', 'id', id, 'title', title) FROM events WHERE import_id = $1
 		UNION ALL
-		SELECT $2, 'import.create', jsonb_build_object('import_id', $1::bigint, 'kind', 'fact', 'id', id, 'content', content) FROM facts WHERE import_id = $1`,
+		SELECT $2::bigint, 'import.create', jsonb_build_object('import_id', $1::bigint, 'kind', 'fact', 'id', id, 'content', content) FROM facts WHERE import_id = $1`,
 		importID, userID)
 	if err != nil {
 		return fail("audit", err)
 	}
 	_, err = tx.Exec(ctx, `
 		INSERT INTO audit_log (user_id, kind, before, after)
-		SELECT $2, 'import.merge', before, jsonb_build_object('import_id', $1::bigint, 'kind', kind, 'id', item_id) FROM import_merges WHERE import_id = $1`,
+		SELECT $2::bigint, 'import.merge', before, jsonb_build_object('import_id', $1::bigint, 'kind', kind, 'id', item_id) FROM import_merges WHERE import_id = $1`,
 		importID, userID)
 	if err != nil {
 		return fail("audit merges", err)
