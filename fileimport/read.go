@@ -148,3 +148,20 @@ func square(rows [][]string, n int) [][]string {
 	}
 	return rows
 }
+
+// Importable reports whether a file's name or media type is one Read
+// understands, for channels that decide at ingress whether a shared file
+// is meant to be imported (a photo with a caption is not).
+func Importable(name, mime string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".csv", ".tsv", ".tab", ".xlsx", ".xlsm", ".vcf", ".vcard", ".ics", ".ical":
+		return true
+	}
+	mt, _, _ := strings.Cut(strings.ToLower(mime), ";")
+	switch strings.TrimSpace(mt) {
+	case "text/csv", "text/tab-separated-values", "text/vcard", "text/x-vcard", "text/calendar",
+		"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":
+		return true
+	}
+	return false
+}
