@@ -206,7 +206,9 @@ func isHeader(rows [][]string) bool {
 	if known > 0 {
 		return true
 	}
-	if filled == 0 || len(rows) == 1 {
+	// One column of words, or one row, says nothing about a header: a
+	// shopping list's first item is not its name.
+	if filled == 0 || len(rows) == 1 || len(first) == 1 {
 		return false
 	}
 	// A row of labels above rows that hold values in the same columns.

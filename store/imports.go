@@ -308,44 +308,44 @@ func (s *Store) CommitImportTx(ctx context.Context, tx pgx.Tx, userID, importID 
 	}
 	c.Facts = int(n)
 	for _, t := range b.TaskMerges {
-		_, err := tx.Exec(ctx, `
-			WITH old AS (
-				SELECT `+taskColumns+` FROM tasks WHERE id = $2 AND user_id = $3 AND deleted_at IS NULL FOR UPDATE
-			), kept AS (
-				INSERT INTO import_merges (import_id, kind, item_id, before)
-				SELECT $1, 'task', id, to_jsonb(old) FROM old
-				ON CONFLICT DO NOTHING
-			)
-			UPDATE tasks SET due = COALESCE($4, due), all_day = CASE WHEN $4 IS NULL THEN all_day ELSE $5 END,
-				priority = CASE WHEN $6 > 0 THEN $6 ELSE priority END,
-				notes = CASE WHEN $7 = '' OR position($7 IN notes) > 0 THEN notes WHEN notes = '' THEN $7 ELSE notes || E'\n' || $7 END,
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO import_merges (import_id, kind, item_id, before)
+			SELECT $1, 'task', id, jsonb_build_object('due', due, 'all_day', all_day, 'priority', priority, 'notes', notes)
+			FROM tasks WHERE id = $2 AND user_id = $3 AND deleted_at IS NULL
+			ON CONFLICT DO NOTHING`, importID, t.ID, userID); err != nil {
+			return fail("merge task", err)
+		}
+		tag, err := tx.Exec(ctx, `
+			UPDATE tasks SET due = COALESCE($3, due), all_day = CASE WHEN $3::timestamptz IS NULL THEN all_day ELSE $4 END,
+				priority = CASE WHEN $5 > 0 THEN $5 ELSE priority END,
+				notes = CASE WHEN $6 = '' OR position($6 IN notes) > 0 THEN notes WHEN notes = '' THEN $6 ELSE notes || E'\n' || $6 END,
 				updated_at = now()
-			WHERE id = $2 AND user_id = $3 AND deleted_at IS NULL`,
-			importID, t.ID, userID, timeArg(t.Due), t.AllDay, t.Priority, t.Notes)
+			WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL`,
+			t.ID, userID, timeArg(t.Due), t.AllDay, t.Priority, t.Notes)
 		if err != nil {
 			return fail("merge task", err)
 		}
-		c.Merged++
+		c.Merged += int(tag.RowsAffected())
 	}
 	for _, e := range b.EventMerges {
-		_, err := tx.Exec(ctx, `
-			WITH old AS (
-				SELECT id, title, starts_at, ends_at, all_day, location, description FROM events WHERE id = $2 AND user_id = $3 AND deleted_at IS NULL FOR UPDATE
-			), kept AS (
-				INSERT INTO import_merges (import_id, kind, item_id, before)
-				SELECT $1, 'event', id, to_jsonb(old) FROM old
-				ON CONFLICT DO NOTHING
-			)
-			UPDATE events SET ends_at = GREATEST($4, starts_at),
-				location = CASE WHEN $5 = '' THEN location ELSE $5 END,
-				description = CASE WHEN $6 = '' THEN description ELSE $6 END,
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO import_merges (import_id, kind, item_id, before)
+			SELECT $1, 'event', id, jsonb_build_object('ends_at', ends_at, 'location', location, 'description', description)
+			FROM events WHERE id = $2 AND user_id = $3 AND deleted_at IS NULL
+			ON CONFLICT DO NOTHING`, importID, e.ID, userID); err != nil {
+			return fail("merge event", err)
+		}
+		tag, err := tx.Exec(ctx, `
+			UPDATE events SET ends_at = GREATEST($3, starts_at),
+				location = CASE WHEN $4 = '' THEN location ELSE $4 END,
+				description = CASE WHEN $5 = '' THEN description ELSE $5 END,
 				updated_at = now()
-			WHERE id = $2 AND user_id = $3 AND deleted_at IS NULL`,
-			importID, e.ID, userID, e.End, e.Location, e.Description)
+			WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL`,
+			e.ID, userID, e.End, e.Location, e.Description)
 		if err != nil {
 			return fail("merge event", err)
 		}
-		c.Merged++
+		c.Merged += int(tag.RowsAffected())
 	}
 	if len(b.FactCorrections) > 0 {
 		olds := make([]int64, 0, len(b.FactCorrections))
