@@ -216,3 +216,25 @@ func TestReadRefuses(t *testing.T) {
 		})
 	}
 }
+
+func TestReadICalTodos(t *testing.T) {
+	ics := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" +
+		"BEGIN:VTODO\r\nUID:1\r\nSUMMARY:File taxes\r\nDUE;VALUE=DATE:20270415\r\nPRIORITY:1\r\nSTATUS:NEEDS-ACTION\r\nEND:VTODO\r\n" +
+		"BEGIN:VTODO\r\nUID:2\r\nSUMMARY:Renew passport\r\nSTATUS:COMPLETED\r\nEND:VTODO\r\n" +
+		"END:VCALENDAR\r\n"
+	tab, err := Read("todo.ics", []byte(ics), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Understand(tab, nil)
+	if m.Kind != Tasks || len(m.Questions()) != 0 {
+		t.Fatalf("mapping %+v; want to-dos without questions", m)
+	}
+	items := Items(tab, m, time.UTC, now)
+	if tk := items[0].Task; tk == nil || tk.Title != "File taxes" || tk.Priority != 3 || !tk.AllDay || tk.Due.Format(time.DateOnly) != "2027-04-15" || tk.Status != hearth.TaskOpen {
+		t.Errorf("first to-do %+v", items[0].Task)
+	}
+	if tk := items[1].Task; tk == nil || tk.Status != hearth.TaskDone {
+		t.Errorf("second to-do %+v; want done", items[1].Task)
+	}
+}
