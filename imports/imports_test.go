@@ -163,6 +163,9 @@ func TestCalendarImportMergeAndUndo(t *testing.T) {
 	if err != nil || len(got) != 2 || got[0].ID != choir.ID || got[0].Location != "Hall" || !got[0].End.Equal(start.Add(2*time.Hour)) {
 		t.Fatalf("events after import %+v (%v)", got, err)
 	}
+	if n := b.count(t, `SELECT count(*) FROM import_files f JOIN imports i ON i.event_id = f.event_id WHERE i.user_id = $1 AND f.content IS NULL`, u.u.ID); n != 1 {
+		t.Error("the file's bytes are kept after the import")
+	}
 	// A second click on Approve changes nothing.
 	has(t, u.click(t, sum, "Approve"), "already imported")
 

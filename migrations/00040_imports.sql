@@ -18,9 +18,11 @@ CREATE TABLE import_files (
     mime_type  text   NOT NULL DEFAULT '',
     file_name  text   NOT NULL DEFAULT '',
     -- The file: uploaded with the event (web chat), or downloaded by the
-    -- turn and kept, so a retried turn and the commit read the same bytes.
+    -- turn and kept, so a retried turn and the commit read the same bytes;
+    -- cleared once its import is over (committed, cancelled, expired).
     content    bytea,
-    CHECK (file_id <> '' OR url <> '' OR content IS NOT NULL)
+    cleared_at timestamptz,
+    CHECK (file_id <> '' OR url <> '' OR content IS NOT NULL OR cleared_at IS NOT NULL)
 );
 
 CREATE TABLE imports (

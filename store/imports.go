@@ -173,13 +173,28 @@ func (s *Store) SaveImportTx(ctx context.Context, tx pgx.Tx, im hearth.Import, s
 // EndImportTx moves an open import to an end state (cancelled,
 // expired); ok is false when it was no longer open.
 func (s *Store) EndImportTx(ctx context.Context, tx pgx.Tx, userID, id int64, state hearth.ImportState) (bool, error) {
-	tag, err := tx.Exec(ctx, `
+	var eventID int64
+	err := tx.QueryRow(ctx, `
 		UPDATE imports SET state = $3, updated_at = now()
-		WHERE id = $1 AND user_id = $2 AND state IN ('asking', 'ready')`, id, userID, string(state))
+		WHERE id = $1 AND user_id = $2 AND state IN ('asking', 'ready')
+		RETURNING event_id`, id, userID, string(state)).Scan(&eventID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err == nil {
+		err = clearFile(ctx, tx, eventID)
+	}
 	if err != nil {
 		return false, fmt.Errorf("store end import %d: %w", id, translate(constraintErr(err)))
 	}
-	return tag.RowsAffected() == 1, nil
+	return true, nil
+}
+
+// clearFile drops the bytes of a file whose import is over: Hearth keeps
+// what was imported, not the file it came in.
+func clearFile(ctx context.Context, tx pgx.Tx, eventID int64) error {
+	_, err := tx.Exec(ctx, `UPDATE import_files SET content = NULL, cleared_at = now() WHERE event_id = $1`, eventID)
+	return err
 }
 
 // ImportExisting returns what userID already has that a file may match:
@@ -398,6 +413,9 @@ func (s *Store) CommitImportTx(ctx context.Context, tx pgx.Tx, userID, importID 
 	}
 	if _, err := tx.Exec(ctx, `UPDATE imports SET counts = $2 WHERE id = $1`, importID, c); err != nil {
 		return fail("counts", err)
+	}
+	if err := clearFile(ctx, tx, eventID); err != nil {
+		return fail("clear file", err)
 	}
 	return c, nil
 }
