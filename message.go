@@ -34,6 +34,10 @@ const (
 	// briefing", Telegram's "/briefing"): Text is "name args", and the
 	// turn dispatches it to that entry of the commands registry.
 	KindCommand EventKind = "command"
+	// KindFile is a file sent to be imported (a contacts export, a to-do
+	// CSV, a calendar): File says where it is, or holds it, and the turn
+	// reads it (see package imports).
+	KindFile EventKind = "file"
 )
 
 // Inbound is one normalised event from a channel adapter, before it is
@@ -63,6 +67,9 @@ type Inbound struct {
 	// Audio references the recording of a KindVoice event; it is stored
 	// with the event and fetched by the turn, never at ingress.
 	Audio *AudioRef
+	// File references (or, for a web chat upload, holds) the file of a
+	// KindFile event; stored with the event, read by the turn.
+	File *FileRef
 }
 
 // Receipt is what accepting an inbound event produced.

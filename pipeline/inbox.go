@@ -119,6 +119,15 @@ func validateInbound(in hearth.Inbound) error {
 		if err := validateAudio(in.Audio); err != nil {
 			return err
 		}
+	case hearth.KindFile:
+		switch f := in.File; {
+		case f == nil:
+			return hearth.Invalidf("a file event needs its file")
+		case f.FileID == "" && f.URL == "" && f.Data == nil:
+			return hearth.Invalidf("a file event needs a file id, a download URL or the file")
+		case f.Size < 0:
+			return hearth.Invalidf("a file's size cannot be negative")
+		}
 	default:
 		return hearth.Invalidf("unknown event kind %q", in.Kind)
 	}

@@ -146,7 +146,12 @@ func acceptGeneral(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Re
 			return r, err
 		}
 	}
-	if in.Kind == hearth.KindMessage || in.Kind == hearth.KindVoice || in.Kind == hearth.KindCommand {
+	if in.Kind == hearth.KindFile {
+		if err := insertImportFile(ctx, tx, r.EventID, in.File); err != nil {
+			return r, err
+		}
+	}
+	if in.Kind == hearth.KindMessage || in.Kind == hearth.KindVoice || in.Kind == hearth.KindCommand || in.Kind == hearth.KindFile {
 		// No NOTIFY here: Postgres serialises the commits of notifying
 		// transactions, which halves ingress throughput. Live views
 		// see the user's line with the bot's reply (which notifies),

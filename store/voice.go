@@ -22,6 +22,8 @@ func transcriptLine(in hearth.Inbound) string {
 		return voiceLine
 	case hearth.KindCommand:
 		return "/" + in.Text
+	case hearth.KindFile:
+		return fileLine(in)
 	}
 	return in.Text
 }

@@ -159,6 +159,9 @@ func (a *Adapter) callbackInbound(body []byte) (in hearth.Inbound, ok bool, err 
 	// turn downloads and transcribes it.
 	if audio := audioRef(ev.Files); audio != nil {
 		in.Kind, in.Text, in.Audio = hearth.KindVoice, "audio clip", audio
+	} else if file := fileRef(ev.Files); file != nil {
+		// A file to import, downloaded by the turn like an audio clip.
+		in.Kind, in.Text, in.File = hearth.KindFile, file.Name, file
 	}
 	// Other files without a caption carry nothing to answer.
 	if strings.TrimSpace(in.Text) == "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/fileimport"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -43,6 +44,27 @@ func audioRef(files []sharedFile) *hearth.AudioRef {
 			continue
 		}
 		return &hearth.AudioRef{FileID: f.ID, URL: url, Size: f.Size, MIME: f.Mimetype, Name: f.Name}
+	}
+	return nil
+}
+
+// fileRef is the reference to the first file among files that can be
+// imported (a CSV, a workbook, contacts, a calendar), or nil; the turn
+// downloads it with FetchAudio.
+func fileRef(files []sharedFile) *hearth.FileRef {
+	for _, f := range files {
+		url := f.URLPrivateDownload
+		if url == "" {
+			url = f.URLPrivate
+		}
+		if url == "" || !fileimport.Importable(f.Name, f.Mimetype) {
+			continue
+		}
+		name := f.Name
+		if name == "" {
+			name = "file"
+		}
+		return &hearth.FileRef{FileID: f.ID, URL: url, Size: f.Size, MIME: f.Mimetype, Name: name}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/fileimport"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -34,6 +35,21 @@ func audioRef(m *models.Message) *hearth.AudioRef {
 		return &hearth.AudioRef{FileID: m.Audio.FileID, Size: m.Audio.FileSize, MIME: m.Audio.MimeType, Name: m.Audio.FileName, Duration: m.Audio.Duration}
 	}
 	return nil
+}
+
+// fileRef is the reference to a document sent to be imported (a CSV, a
+// workbook, contacts, a calendar), or nil; it is downloaded by the turn
+// with FetchAudio, like a voice note.
+func fileRef(m *models.Message) *hearth.FileRef {
+	d := m.Document
+	if d == nil || d.FileID == "" || !fileimport.Importable(d.FileName, d.MimeType) {
+		return nil
+	}
+	name := d.FileName
+	if name == "" {
+		name = "file"
+	}
+	return &hearth.FileRef{FileID: d.FileID, Size: d.FileSize, MIME: d.MimeType, Name: name}
 }
 
 // FetchAudio downloads a voice note: getFile for its path, then the file

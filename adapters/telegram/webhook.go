@@ -124,10 +124,14 @@ func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (h
 	}
 	kind := hearth.KindMessage
 	audio := audioRef(m)
+	file := fileRef(m)
 	if audio != nil {
 		// Transcribed by the turn, not here: ingress only stores where
 		// the recording is.
 		kind, text = hearth.KindVoice, "voice note"
+	} else if file != nil {
+		// Imported by the turn, which downloads it (see package imports).
+		kind, text = hearth.KindFile, file.Name
 	} else if strings.TrimSpace(text) == "" {
 		// Photos, stickers and voice notes carry no text. In a private
 		// chat they get a reply saying what Hearth can't read yet; in a
@@ -151,6 +155,7 @@ func (a *Adapter) messageEvent(updateID int64, m *models.Message, raw []byte) (h
 		Text:            text,
 		Payload:         raw,
 		Audio:           audio,
+		File:            file,
 	}, true
 }
 

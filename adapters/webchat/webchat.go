@@ -91,6 +91,7 @@ func New(cfg Config) *Handler {
 	h.mux.HandleFunc("POST /api/webchat/messages", h.postMessage)
 	h.mux.HandleFunc("GET /api/webchat/messages", h.getMessages)
 	h.mux.HandleFunc("POST /api/webchat/buttons", h.postButton)
+	h.mux.HandleFunc("POST /api/webchat/files", h.postFile) // files.go
 	h.mux.HandleFunc("GET /api/webchat/events", h.events)
 	return h
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/hearthbot/hearth/adapters/webchat"
 	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/family"
+	"github.com/hearthbot/hearth/imports"
 	"github.com/hearthbot/hearth/integrations/builtin"
 	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/integrations/smtp"
@@ -197,8 +198,12 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// comes before link, so a family code typed alone joins the family
 	// and any other code goes on to link.
 	a.Commands = &commands.Registry{Traces: st}
+	// Files sent to import: downloaded in the turn through the channel's
+	// downloader, as voice notes are.
+	importer := imports.New(imports.Config{Store: st, Fetcher: a.voiceConfig(nil).Fetcher})
 	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
+	cmds = append(cmds, importer.Commands()...)
 	cmds = append(cmds, runner.Commands()...)
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
@@ -208,7 +213,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("commands: %w", err)
 	}
 	a.Commands.RegisterButtons(scheduler.ButtonPrefix, a.Scheduler.Buttons(st, a.Engine))
-	a.Turns = a.Commands.Handler(pipeline.RequireTimezone(st, runner))
+	a.Commands.RegisterButtons(imports.ButtonPrefix, importer.Buttons())
+	a.Turns = a.Commands.Handler(pipeline.RequireTimezone(st, importer.Files(runner)))
 	if a.Google != nil {
 		a.Turns = google.Notice(st, a.Turns)
 	}
