@@ -6,6 +6,8 @@
 //	                       offline understanding tools
 //	bot llm check          try each configured model provider
 //	bot llm usage          model use per user and day
+//	bot user add NAME      add a web chat user and print a sign-in link
+//	bot signin-link USER   print a one-time web chat sign-in link
 //
 // Configuration comes from the environment; see .env.example.
 package main
@@ -34,6 +36,8 @@ commands:
   turns tail [-n N]      print the traces of the last N turns (default 20)
   llm check              list the configured model providers and try each one
   llm usage [-days N]    model calls, tokens and cost per user and day (default 7 days)
+  user add NAME          add a web chat user and print a one-time sign-in link
+  signin-link USER       print a one-time web chat sign-in link (15 minutes) for USER
 `
 
 func main() {
@@ -105,6 +109,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return LLMCheck(ctx, cfg, stdout)
+	case "user":
+		if len(args) != 3 || args[1] != "add" {
+			fmt.Fprint(stderr, usage)
+			return errors.New("usage: bot user add NAME (quote a name with spaces)")
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		return UserAdd(ctx, cfg, args[2], stdout, stderr)
+	case "signin-link":
+		if len(args) != 2 {
+			fmt.Fprint(stderr, usage)
+			return errors.New("usage: bot signin-link USER")
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		return SigninLink(ctx, cfg, args[1], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -29,10 +29,13 @@ func TestLoadConfig(t *testing.T) {
 		{"bad public url", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_PUBLIC_URL": "example.com"}, "HEARTH_PUBLIC_URL"},
 		{"bad log level", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_LOG_LEVEL": "loud"}, "HEARTH_LOG_LEVEL"},
 		{"zero workers", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_TURN_WORKERS": "0"}, "HEARTH_TURN_WORKERS"},
+		{"dev sign-in on every interface", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_DEV_SIGNIN": "true"}, "HEARTH_DEV_SIGNIN"},
+		{"dev sign-in on a LAN address", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_DEV_SIGNIN": "true", "HEARTH_HTTP_ADDR": "192.168.1.5:8080"}, "HEARTH_DEV_SIGNIN"},
+		{"a certificate without its key", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_TLS_CERT": "/etc/cert.pem"}, "HEARTH_TLS_KEY"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{"DATABASE_URL", "HEARTH_HTTP_ADDR", "HEARTH_WEBCHAT", "HEARTH_SHUTDOWN_TIMEOUT", "HEARTH_PUBLIC_URL", "HEARTH_LOG_LEVEL", "HEARTH_TURN_WORKERS"} {
+			for _, k := range []string{"DATABASE_URL", "HEARTH_HTTP_ADDR", "HEARTH_WEBCHAT", "HEARTH_SHUTDOWN_TIMEOUT", "HEARTH_PUBLIC_URL", "HEARTH_LOG_LEVEL", "HEARTH_TURN_WORKERS", "HEARTH_DEV_SIGNIN", "HEARTH_TLS_CERT", "HEARTH_TLS_KEY"} {
 				t.Setenv(k, tt.env[k])
 			}
 			cfg, err := LoadConfig()
@@ -40,7 +43,7 @@ func TestLoadConfig(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if cfg.HTTPAddr != ":8080" || !cfg.Webchat || cfg.TurnWorkers != 32 {
+				if cfg.HTTPAddr != ":8080" || !cfg.Webchat || cfg.TurnWorkers != 32 || cfg.DevSignin {
 					t.Fatalf("defaults not applied: %+v", cfg)
 				}
 				return
@@ -68,6 +71,7 @@ func startAppWith(t testing.TB, configure func(*Config)) (base string, app *App,
 		DatabaseURL:       storetest.NewDatabase(t),
 		HTTPAddr:          "127.0.0.1:0",
 		Webchat:           true,
+		DevSignin:         true,
 		LogFormat:         "text",
 		TurnWorkers:       4,
 		DeliverWorkers:    4,

@@ -41,6 +41,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/turn"
 	"github.com/hearthbot/hearth/scheduler"
+	"github.com/hearthbot/hearth/signin"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -92,6 +93,9 @@ type App struct {
 	// Scheduler plans and fires reminders and briefings and answers their
 	// chat commands.
 	Scheduler *scheduler.Scheduler
+	// SignIn is the web chat's real sign-in; nil under development
+	// sign-in (HEARTH_DEV_SIGNIN).
+	SignIn *signin.Service
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -174,6 +178,13 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, runner.Commands()...)
+	if a.SignIn, err = newSignIn(cfg, st, log); err != nil {
+		st.Close()
+		return nil, err
+	}
+	if a.SignIn != nil {
+		cmds = append(cmds, a.SignIn.Command())
+	}
 	if err := a.Commands.Register(cmds...); err != nil {
 		st.Close()
 		return nil, fmt.Errorf("commands: %w", err)
@@ -263,9 +274,6 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		a.Senders[hearth.ChannelSlack] = a.Slack
 	}
 	a.Handler = a.routes()
-	if cfg.Webchat && cfg.PublicURL != "" {
-		log.Warn("the web chat is on and HEARTH_PUBLIC_URL is set: its sign-in is by name only, so anyone who reaches it can use any name; set HEARTH_WEBCHAT=false on a public server")
-	}
 	return a, nil
 }
 
@@ -325,8 +333,9 @@ func (a *App) routes() http.Handler {
 		}
 	}
 	if a.Config.Webchat {
-		wc := webchat.New(webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log})
-		mux.Handle("/", wc)
+		wcfg := webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log}
+		a.signInRoutes(mux, &wcfg)
+		mux.Handle("/", webchat.New(wcfg))
 	}
 	return mux
 }
@@ -346,6 +355,10 @@ func (a *App) Run(ctx context.Context) error {
 // RunListener is Run on a listener the caller opened (tests use port 0).
 func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 	defer a.Store.Close()
+	if a.Config.DevSignin && !loopbackAddr(ln.Addr().String()) {
+		ln.Close()
+		return fmt.Errorf("HEARTH_DEV_SIGNIN=true on %s: name-only sign-in needs a loopback listener", ln.Addr())
+	}
 	if err := a.River.Start(ctx); err != nil {
 		ln.Close()
 		return fmt.Errorf("start river: %w", err)
@@ -386,8 +399,8 @@ func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return listenCtx },
 	}
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
-	a.Log.Info("hearth is serving", "addr", ln.Addr().String(), "webchat", a.Config.Webchat)
+	go func() { serveErr <- serve(srv, ln, a.Config) }()
+	a.Log.Info("hearth is serving", "addr", ln.Addr().String(), "webchat", a.Config.Webchat, "dev_signin", a.Config.DevSignin, "tls", a.Config.TLSCert != "")
 
 	var err error
 	select {

@@ -6,11 +6,18 @@
   let user = localStorage.getItem("hearth.user") || "";
   let cursor = "0";
   let stream = null;
+  // Under real sign-in the session decides who we are and every POST
+  // carries its CSRF token; under development sign-in (dev) the name does.
+  let dev = false;
+  let csrf = "";
 
   async function api(method, path, body) {
+    const headers = body ? { "Content-Type": "application/json" } : {};
+    if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
     const res = await fetch(path, {
       method,
-      headers: body ? { "Content-Type": "application/json" } : {},
+      headers,
+      credentials: "same-origin",
       body: body ? JSON.stringify(body) : undefined,
     });
     const data = await res.json().catch(() => ({}));
@@ -68,12 +75,15 @@
   }
 
   async function start() {
-    await api("POST", "/api/webchat/users", { user, tz });
-    localStorage.setItem("hearth.user", user);
+    const me = await api("POST", "/api/webchat/users", { user, tz });
+    if (dev) localStorage.setItem("hearth.user", user);
+    else user = me.user;
     $("signin").hidden = true;
+    $("account").hidden = true;
+    $("account-menu").hidden = dev;
     $("chat").hidden = false;
     $("who").hidden = false;
-    $("who").textContent = user + (tz ? " · " + tz : "");
+    $("who").textContent = (dev ? "" : "Signed in as ") + user + (tz ? " · " + tz : "");
     const page = await api("GET", "/api/webchat/messages?" + new URLSearchParams({ user, after: "0" }));
     page.messages.forEach(render);
     cursor = page.cursor;
@@ -108,8 +118,122 @@
     }
   });
 
-  if (user) {
-    $("name").value = user;
-    start().catch((err) => { $("signin-error").textContent = err.message; });
+  // Real sign-in: passkeys (WebAuthn), one-time links, sign out.
+  const b64u = {
+    decode: (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)).buffer,
+    encode: (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
+  };
+
+  function credentialJSON(cred) {
+    if (cred.toJSON) return cred.toJSON();
+    const r = cred.response;
+    const out = { id: cred.id, rawId: b64u.encode(cred.rawId), type: cred.type, response: { clientDataJSON: b64u.encode(r.clientDataJSON) } };
+    if (r.attestationObject) out.response.attestationObject = b64u.encode(r.attestationObject);
+    if (r.authenticatorData) out.response.authenticatorData = b64u.encode(r.authenticatorData);
+    if (r.signature) out.response.signature = b64u.encode(r.signature);
+    if (r.userHandle) out.response.userHandle = b64u.encode(r.userHandle);
+    out.clientExtensionResults = cred.getClientExtensionResults ? cred.getClientExtensionResults() : {};
+    return out;
   }
+
+  async function passkeySignIn() {
+    const begin = await api("POST", "/api/signin/passkey/begin");
+    const pk = begin.options.publicKey;
+    pk.challenge = b64u.decode(pk.challenge);
+    for (const c of pk.allowCredentials || []) c.id = b64u.decode(c.id);
+    const cred = await navigator.credentials.get({ publicKey: pk });
+    const me = await api("POST", "/api/signin/passkey/finish?ceremony=" + encodeURIComponent(begin.ceremony), credentialJSON(cred));
+    csrf = me.csrf;
+    await start();
+  }
+
+  async function addPasskey() {
+    const begin = await api("POST", "/api/signin/passkeys/begin");
+    const pk = begin.options.publicKey;
+    pk.challenge = b64u.decode(pk.challenge);
+    pk.user.id = b64u.decode(pk.user.id);
+    for (const c of pk.excludeCredentials || []) c.id = b64u.decode(c.id);
+    const cred = await navigator.credentials.create({ publicKey: pk });
+    await api("POST", "/api/signin/passkeys/finish?ceremony=" + encodeURIComponent(begin.ceremony), credentialJSON(cred));
+    $("account-note").textContent = "Passkey added: next time, sign in with it.";
+  }
+
+  async function signOut(everywhere) {
+    await api("POST", "/api/signin/signout", { everywhere });
+    location.reload();
+  }
+
+  function showAccount(me) {
+    $("account").hidden = false;
+    $("first").hidden = !me.first_run;
+    $("returning").hidden = !!me.first_run;
+  }
+
+  function shown(el, fn) {
+    return async (e) => {
+      if (e) e.preventDefault();
+      try {
+        await fn();
+        el.textContent = "";
+      } catch (err) {
+        el.textContent = err.message;
+      }
+    };
+  }
+
+  $("passkey-signin").addEventListener("click", shown($("account-error"), passkeySignIn));
+  $("first").addEventListener("submit", shown($("account-error"), async () => {
+    const me = await api("POST", "/api/signin/first", { name: $("first-name").value.trim() });
+    csrf = me.csrf;
+    await start();
+    $("account-note").textContent = "Welcome! Add a passkey (top right) so you can sign in from other devices.";
+  }));
+  $("add-passkey").addEventListener("click", shown($("chat-error"), addPasskey));
+  $("signout").addEventListener("click", shown($("chat-error"), () => signOut(false)));
+  $("signout-all").addEventListener("click", shown($("chat-error"), () => signOut(true)));
+
+  // boot finds out how this Hearth signs people in, spends a sign-in link
+  // opened from a chat (#signin=TOKEN, never sent to a server by the
+  // browser), and opens the chat when signed in.
+  async function boot() {
+    const res = await fetch("/api/signin/me", { credentials: "same-origin" });
+    const me = await res.json().catch(() => ({}));
+    if (me.dev) {
+      dev = true;
+      $("signin").hidden = false;
+      if (user) {
+        $("name").value = user;
+        await start().catch((err) => { $("signin-error").textContent = err.message; });
+      }
+      return;
+    }
+    const token = new URLSearchParams(location.hash.slice(1)).get("signin");
+    if (token) {
+      history.replaceState(null, "", location.pathname + location.search);
+      try {
+        const signed = await api("POST", "/api/signin/link", { token });
+        csrf = signed.csrf;
+        await start();
+        $("account-note").textContent = "Signed in. Add a passkey (top right) to sign in without a link next time.";
+        return;
+      } catch (err) {
+        if (res.ok) {
+          csrf = me.csrf;
+          await start();
+          return;
+        }
+        showAccount(me);
+        $("account-error").textContent = err.message;
+        return;
+      }
+    }
+    if (res.ok) {
+      csrf = me.csrf;
+      await start();
+      return;
+    }
+    showAccount(me);
+  }
+
+  boot().catch((err) => { $("account-error").textContent = err.message; $("account").hidden = false; });
 })();
