@@ -39,6 +39,10 @@ type Config struct {
 	FetchCooldown     time.Duration `env:"HEARTH_FETCH_COOLDOWN" envDefault:"5ms"`
 	FetchPollInterval time.Duration `env:"HEARTH_FETCH_POLL_INTERVAL" envDefault:"100ms"`
 	ShutdownTimeout   time.Duration `env:"HEARTH_SHUTDOWN_TIMEOUT" envDefault:"8s"`
+	// ReplicaID names this replica to River, stable across restarts (the
+	// pod name), so a restarted replica reclaims its unfinished jobs at
+	// once. Must differ between replicas running at the same time.
+	ReplicaID string `env:"HEARTH_REPLICA_ID"`
 
 	// Scheduler turns on the planner of reminders and briefings (the
 	// leader runs it every SchedulerInterval); SchedulerGrace is how late
@@ -124,6 +128,9 @@ func (c Config) validate() error {
 	}
 	if c.DevSignin && !loopbackAddr(c.HTTPAddr) {
 		return fmt.Errorf("config: HEARTH_DEV_SIGNIN=true needs a loopback HEARTH_HTTP_ADDR (127.0.0.1:8080), not %q: name-only sign-in must not be reachable from other machines", c.HTTPAddr)
+	}
+	if len(c.ReplicaID) > 100 {
+		return errors.New("config: HEARTH_REPLICA_ID is longer than 100 characters")
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return errors.New("config: HEARTH_TLS_CERT and HEARTH_TLS_KEY go together")

@@ -38,6 +38,9 @@ commands:
   llm usage [-days N]    model calls, tokens and cost per user and day (default 7 days)
   user add NAME          add a web chat user and print a one-time sign-in link
   signin-link USER       print a one-time web chat sign-in link (15 minutes) for USER
+  health                 ask the server on this machine whether it is ready (exit 1 if not)
+  jobs failed [-n N]     dead letters: jobs given up on, their last error and the turn they belong to
+  jobs retry ID          run a failed job again
 `
 
 func main() {
@@ -129,6 +132,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return SigninLink(ctx, cfg, args[1], stdout, stderr)
+	case "jobs":
+		sub, n, err := jobsArgs(args[1:])
+		if err != nil {
+			fmt.Fprint(stderr, usage)
+			return err
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		if sub == "retry" {
+			return JobsRetry(ctx, cfg, n, stdout)
+		}
+		return JobsFailed(ctx, cfg, int(n), stdout)
+	case "health":
+		return Health(ctx, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -115,6 +115,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := pipeline.NewMetrics(reg)
+	reg.MustRegister(newJobsCollector(st))
 
 	a := &App{Config: cfg, Log: log, Store: st, Hub: &webchat.Hub{}, Registry: reg}
 	a.Senders = map[hearth.Channel]pipeline.Sender{hearth.ChannelWebchat: webchat.Sender{}}
@@ -167,7 +168,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Planners:  planners,
 		Responder: responder,
 		Engine:    a.Engine,
-		State:     st,
+		State:     traceMetrics{Store: st, m: metrics},
 		Log:       log,
 		Models:    models,
 	})
@@ -225,6 +226,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		periodic = append(periodic, a.Scheduler.PeriodicJob())
 	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
+		// A stable id (HEARTH_REPLICA_ID, the pod name) lets a restarted
+		// replica reclaim its own unfinished jobs at start; empty: random.
+		ID:                cfg.ReplicaID,
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
 		FetchCooldown:     cfg.FetchCooldown,
@@ -239,8 +243,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		PeriodicJobs: periodic,
 		// A crashed replica's running jobs are retried after this; turns
 		// finish in seconds, so waiting River's default hour is too long.
+		// (A replica with a stable id reclaims its own at once on restart.)
 		JobTimeout:           time.Minute,
-		RescueStuckJobsAfter: 2 * time.Minute,
+		RescueStuckJobsAfter: time.Minute + 15*time.Second,
 	})
 	if err != nil {
 		st.Close()
@@ -358,6 +363,16 @@ func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 	if a.Config.DevSignin && !loopbackAddr(ln.Addr().String()) {
 		ln.Close()
 		return fmt.Errorf("HEARTH_DEV_SIGNIN=true on %s: name-only sign-in needs a loopback listener", ln.Addr())
+	}
+	if a.Config.ReplicaID != "" {
+		n, err := a.Store.ReclaimJobs(ctx, a.Config.ReplicaID)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("reclaim the jobs of replica %s: %w", a.Config.ReplicaID, err)
+		}
+		if n > 0 {
+			a.Log.Info("reclaimed unfinished jobs of this replica's previous run", "replica", a.Config.ReplicaID, "jobs", n)
+		}
 	}
 	if err := a.River.Start(ctx); err != nil {
 		ln.Close()
