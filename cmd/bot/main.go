@@ -8,6 +8,8 @@
 //	bot llm usage          model use per user and day
 //	bot user add NAME      add a web chat user and print a sign-in link
 //	bot signin-link USER   print a one-time web chat sign-in link
+//	bot doctor             check the configuration, database and services
+//	bot jobs failed|retry  dead letters, and running one again
 //
 // Configuration comes from the environment; see .env.example.
 package main
@@ -38,6 +40,7 @@ commands:
   llm usage [-days N]    model calls, tokens and cost per user and day (default 7 days)
   user add NAME          add a web chat user and print a one-time sign-in link
   signin-link USER       print a one-time web chat sign-in link (15 minutes) for USER
+  doctor                 check the configuration, database, pgvector and each configured service
   health                 ask the server on this machine whether it is ready (exit 1 if not)
   jobs failed [-n N]     dead letters: jobs given up on, their last error and the turn they belong to
   jobs retry ID          run a failed job again
@@ -146,6 +149,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return JobsRetry(ctx, cfg, n, stdout)
 		}
 		return JobsFailed(ctx, cfg, int(n), stdout)
+	case "doctor":
+		cfg, err := LoadConfig()
+		if err != nil {
+			fmt.Fprintf(stdout, "%-13s FIX   %v\n%-13s       → see .env.example for every setting\n", "config", err, "")
+			return err
+		}
+		return Doctor(ctx, cfg, stdout)
 	case "health":
 		return Health(ctx, stdout)
 	case "help", "-h", "--help":
