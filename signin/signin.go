@@ -83,6 +83,7 @@ type Store interface {
 	Passkeys
 	Ceremonies
 	Users
+	Accounts
 	DeleteSessions(ctx context.Context, userID int64) (int64, error)
 	// CountAttempt counts an attempt under key and returns the attempts
 	// in the current window.
@@ -148,6 +149,8 @@ func New(cfg Config) (*Service, error) {
 	s.mux.HandleFunc("POST /api/signin/passkeys/begin", s.registerBegin)
 	s.mux.HandleFunc("POST /api/signin/passkeys/finish", s.registerFinish)
 	s.mux.HandleFunc("POST /api/signin/signout", s.signOut)
+	s.mux.HandleFunc("GET /api/signin/export", s.export)
+	s.mux.HandleFunc("POST /api/signin/delete", s.deleteAccount)
 	return s, nil
 }
 

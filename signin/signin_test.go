@@ -336,3 +336,45 @@ func TestPasskeys(t *testing.T) {
 		t.Fatalf("second passkey sign-in = %d %v", code, body)
 	}
 }
+
+func TestExportAndDeleteAccount(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	ann, err := b.store.AddWebUser(ctx, "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := b.svc.NewLink(ctx, ann.User.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := b.browser(t)
+	if code, _ := c.do("POST", "/api/signin/link", map[string]string{"token": tokenOf(t, link)}); code != 200 {
+		t.Fatal(code)
+	}
+	res, err := c.client.Get(b.srv.URL + "/api/signin/export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(res.Header.Get("Content-Disposition"), "attachment") || !strings.Contains(string(body), `"Ann"`) {
+		t.Fatalf("export: %d %q %.200s", res.StatusCode, res.Header.Get("Content-Disposition"), body)
+	}
+	if code, _ := b.browser(t).do("GET", "/api/signin/export", nil); code != 401 {
+		t.Fatalf("export signed out = %d; want 401", code)
+	}
+	if code, _ := c.do("POST", "/api/signin/delete", map[string]string{"confirm": "yes"}); code != 400 {
+		t.Fatalf("delete without the confirmation = %d; want 400", code)
+	}
+	if code, _ := c.do("POST", "/api/signin/delete", map[string]string{"confirm": signin.DeleteConfirmation}); code != 200 {
+		t.Fatalf("delete = %d", code)
+	}
+	if code, _ := c.do("GET", "/api/signin/me", nil); code != 401 {
+		t.Fatalf("signed in after deleting the account: %d", code)
+	}
+	if _, err := b.store.FindUserByName(ctx, "Ann"); err == nil {
+		t.Fatal("Ann is still there")
+	}
+}

@@ -39,6 +39,8 @@ commands:
   llm check              list the configured model providers and try each one
   llm usage [-days N]    model calls, tokens and cost per user and day (default 7 days)
   user add NAME          add a web chat user and print a one-time sign-in link
+  user export NAME       everything Hearth holds about a user, as JSON on stdout
+  user delete NAME       delete a user and everything of theirs (family-owned facts stay)
   signin-link USER       print a one-time web chat sign-in link (15 minutes) for USER
   doctor                 check the configuration, database, pgvector and each configured service
   health                 ask the server on this machine whether it is ready (exit 1 if not)
@@ -116,13 +118,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return LLMCheck(ctx, cfg, stdout)
 	case "user":
-		if len(args) != 3 || args[1] != "add" {
+		if len(args) != 3 || (args[1] != "add" && args[1] != "export" && args[1] != "delete") {
 			fmt.Fprint(stderr, usage)
-			return errors.New("usage: bot user add NAME (quote a name with spaces)")
+			return errors.New("usage: bot user add|export|delete NAME (quote a name with spaces)")
 		}
 		cfg, err := LoadConfig()
 		if err != nil {
 			return err
+		}
+		switch args[1] {
+		case "export":
+			return UserExport(ctx, cfg, args[2], stdout, stderr)
+		case "delete":
+			return UserDelete(ctx, cfg, args[2], stdout, stderr)
 		}
 		return UserAdd(ctx, cfg, args[2], stdout, stderr)
 	case "signin-link":

@@ -126,3 +126,36 @@ func withSignIn(ctx context.Context, cfg Config, logOut io.Writer, fn func(*stor
 	}
 	return fn(st, svc)
 }
+
+// UserExport writes everything Hearth holds about the user called name
+// to stdout as JSON (`bot user export NAME`).
+func UserExport(ctx context.Context, cfg Config, name string, stdout, logOut io.Writer) error {
+	return withSignIn(ctx, cfg, logOut, func(st *store.Store, _ *signin.Service) error {
+		u, err := st.FindUserByName(ctx, name)
+		if err != nil {
+			return fmt.Errorf("user export: %w", err)
+		}
+		data, err := st.ExportUser(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", data)
+		return err
+	})
+}
+
+// UserDelete deletes the user called name and everything of theirs,
+// except what belongs to their family (`bot user delete NAME`).
+func UserDelete(ctx context.Context, cfg Config, name string, stdout, logOut io.Writer) error {
+	return withSignIn(ctx, cfg, logOut, func(st *store.Store, _ *signin.Service) error {
+		u, err := st.FindUserByName(ctx, name)
+		if err != nil {
+			return fmt.Errorf("user delete: %w", err)
+		}
+		if err := st.DeleteUser(ctx, u.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "deleted %s (user %d) and everything of theirs; their family keeps what it owns\n", u.DisplayName, u.ID)
+		return nil
+	})
+}

@@ -228,4 +228,15 @@ func TestUserCommands(t *testing.T) {
 	if _, err := st.RedeemSigninLink(ctx, h[:]); err == nil {
 		t.Fatal("the printed link signs in twice")
 	}
+	out.Reset()
+	if err := run(ctx, []string{"user", "export", "grace hopper"}, nil, &out, &errOut); err != nil || !strings.Contains(out.String(), `"display_name":"Grace Hopper"`) {
+		t.Fatalf("user export: %v %.200s", err, out.String())
+	}
+	out.Reset()
+	if err := run(ctx, []string{"user", "delete", "grace hopper"}, nil, &out, &errOut); err != nil || !strings.Contains(out.String(), "deleted Grace Hopper") {
+		t.Fatalf("user delete: %v %q", err, out.String())
+	}
+	if _, err := st.FindUserByName(ctx, "Grace Hopper"); err == nil {
+		t.Fatal("Grace Hopper is still there")
+	}
 }

@@ -191,6 +191,12 @@
   $("add-passkey").addEventListener("click", shown($("chat-error"), addPasskey));
   $("signout").addEventListener("click", shown($("chat-error"), () => signOut(false)));
   $("signout-all").addEventListener("click", shown($("chat-error"), () => signOut(true)));
+  $("delete-account").addEventListener("click", shown($("chat-error"), async () => {
+    const typed = prompt('This deletes your account and everything Hearth holds about you (what you gave your family stays with it). Type "delete my account" to confirm.');
+    if (typed === null) return;
+    await api("POST", "/api/signin/delete", { confirm: typed.trim().toLowerCase() });
+    location.reload();
+  }));
 
   // boot finds out how this Hearth signs people in, spends a sign-in link
   // opened from a chat (#signin=TOKEN, never sent to a server by the
