@@ -12,15 +12,10 @@ import (
 	"time"
 )
 
-// Health asks the server on this machine whether it is ready
-// (`bot health`, the container's health check: the image has no shell or
-// curl). It reads only HEARTH_HTTP_ADDR and HEARTH_TLS_CERT, so it works
-// wherever `bot serve` does.
-func Health(ctx context.Context, stdout io.Writer) error {
-	addr := os.Getenv("HEARTH_HTTP_ADDR")
-	if addr == "" {
-		addr = ":8080"
-	}
+// Health asks the server on this machine listening on addr (host:port;
+// HTTPS when tlsOn) whether it is ready (`bot health`, the container's
+// health check: the image has no shell or curl).
+func Health(ctx context.Context, addr string, tlsOn bool, stdout io.Writer) error {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return fmt.Errorf("health: HEARTH_HTTP_ADDR %q is not host:port", addr)
@@ -30,7 +25,7 @@ func Health(ctx context.Context, stdout io.Writer) error {
 	}
 	scheme := "http"
 	client := &http.Client{Timeout: 3 * time.Second}
-	if os.Getenv("HEARTH_TLS_CERT") != "" {
+	if tlsOn {
 		scheme = "https"
 		// The server asked is this machine's own; its name need not match.
 		client.Transport = &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}} //nolint:gosec // loopback self-check
@@ -50,4 +45,14 @@ func Health(ctx context.Context, stdout io.Writer) error {
 	}
 	fmt.Fprint(stdout, string(body))
 	return nil
+}
+
+// healthTarget reads only HEARTH_HTTP_ADDR and HEARTH_TLS_CERT, so `bot
+// health` works wherever `bot serve` does, even without DATABASE_URL.
+func healthTarget() (addr string, tlsOn bool) {
+	addr = os.Getenv("HEARTH_HTTP_ADDR")
+	if addr == "" {
+		addr = ":8080"
+	}
+	return addr, os.Getenv("HEARTH_TLS_CERT") != ""
 }

@@ -165,7 +165,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return Doctor(ctx, cfg, stdout)
 	case "health":
-		return Health(ctx, stdout)
+		addr, tlsOn := healthTarget()
+		return Health(ctx, addr, tlsOn, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
