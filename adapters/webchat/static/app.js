@@ -2,7 +2,8 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
-  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  // The zone: one the user chose here, else the browser's.
+  let tz = localStorage.getItem("hearth.tz") || Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   let user = localStorage.getItem("hearth.user") || "";
   let cursor = "0";
   let stream = null;
@@ -37,7 +38,9 @@
     } else if (!m.seq) {
       return; // our own optimistic copy of a message already shown
     }
-    li.textContent = m.text;
+    li.textContent = "";
+    li.appendChild(markdown(m.text || ""));
+    $("welcome").hidden = true;
     if (m.buttons && m.buttons.length) {
       const row = document.createElement("div");
       row.className = "buttons";
@@ -54,6 +57,76 @@
     if (fresh) $("log").appendChild(li);
     if (m.seq && Number(m.seq) > Number(cursor)) cursor = String(m.seq);
     if (fresh) li.scrollIntoView({ block: "end" });
+  }
+
+  // markdown renders the small subset of Markdown chat messages use:
+  // **bold**, *italic* or _italic_, `code`, [text](https://…) and bare
+  // http(s) links, "- " bullets and line breaks. It builds DOM nodes from
+  // text, never HTML, so nothing in a message can become markup or script,
+  // and only http(s) and mailto links are made.
+  function markdown(text) {
+    const frag = document.createDocumentFragment();
+    let list = null;
+    text.split("\n").forEach((line, i) => {
+      const bullet = /^\s*[-*•]\s+(.*)$/.exec(line);
+      if (bullet) {
+        if (!list) {
+          list = document.createElement("ul");
+          frag.appendChild(list);
+        }
+        const item = document.createElement("li");
+        inline(item, bullet[1]);
+        list.appendChild(item);
+        return;
+      }
+      list = null;
+      if (i > 0 && frag.lastChild && frag.lastChild.nodeName !== "UL") frag.appendChild(document.createElement("br"));
+      inline(frag, line);
+    });
+    return frag;
+  }
+
+  const inlineRule = /(\*\*([^*]+)\*\*)|(`([^`]+)`)|(\[([^\]]+)\]\(([^)\s]+)\))|((?:https?:\/\/|mailto:)[^\s<>()]+[^\s<>().,;:!?'"])|(\*([^*\s][^*]*)\*)|(\b_([^_]+)_\b)/;
+
+  function inline(parent, text) {
+    while (text) {
+      const m = inlineRule.exec(text);
+      if (!m) {
+        parent.appendChild(document.createTextNode(text));
+        return;
+      }
+      if (m.index > 0) parent.appendChild(document.createTextNode(text.slice(0, m.index)));
+      let el;
+      if (m[1]) {
+        el = document.createElement("strong");
+        el.textContent = m[2];
+      } else if (m[3]) {
+        el = document.createElement("code");
+        el.textContent = m[4];
+      } else if (m[5]) {
+        el = link(m[7], m[6]);
+      } else if (m[8]) {
+        el = link(m[8], m[8]);
+      } else if (m[9]) {
+        el = document.createElement("em");
+        el.textContent = m[10];
+      } else {
+        el = document.createElement("em");
+        el.textContent = m[12];
+      }
+      parent.appendChild(el);
+      text = text.slice(m.index + m[0].length);
+    }
+  }
+
+  function link(href, label) {
+    if (!/^(https?:\/\/|mailto:)/i.test(href)) return document.createTextNode(label);
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = label;
+    a.rel = "noopener noreferrer nofollow";
+    a.target = "_blank";
+    return a;
   }
 
   async function click(messageId, buttonId, row) {
@@ -83,8 +156,9 @@
     $("account-menu").hidden = dev;
     $("chat").hidden = false;
     $("who").hidden = false;
-    $("who").textContent = (dev ? "" : "Signed in as ") + user + (tz ? " · " + tz : "");
+    showWho(me.timezone || tz);
     const page = await api("GET", "/api/webchat/messages?" + new URLSearchParams({ user, after: "0" }));
+    $("welcome").hidden = page.messages.length > 0;
     page.messages.forEach(render);
     cursor = page.cursor;
     listen();
@@ -117,6 +191,38 @@
       $("chat-error").textContent = err.message;
     }
   });
+
+  function showWho(zone) {
+    if (zone) tz = zone;
+    $("who").textContent = (dev ? "" : "Signed in as ") + user + (tz ? " · " + tz : "");
+    $("tz-change").hidden = false;
+  }
+
+  // The time zone is shown and can be changed; the choice is kept here.
+  $("tz-change").addEventListener("click", () => {
+    const sel = $("tz-select");
+    if (!sel.options.length) {
+      const zones = Intl.supportedValuesOf ? Intl.supportedValuesOf("timeZone") : [tz];
+      if (!zones.includes(tz)) zones.unshift(tz);
+      for (const z of zones) sel.appendChild(new Option(z, z, false, z === tz));
+    }
+    sel.value = tz;
+    sel.hidden = !sel.hidden;
+  });
+  $("tz-select").addEventListener("change", shown($("chat-error"), async () => {
+    const me = await api("POST", "/api/webchat/users", { user, tz: $("tz-select").value });
+    localStorage.setItem("hearth.tz", me.timezone);
+    $("tz-select").hidden = true;
+    showWho(me.timezone);
+  }));
+
+  // The welcome's examples send themselves.
+  for (const b of document.querySelectorAll("#welcome button")) {
+    b.addEventListener("click", () => {
+      $("text").value = b.textContent;
+      $("composer").requestSubmit();
+    });
+  }
 
   // Real sign-in: passkeys (WebAuthn), one-time links, sign out.
   const b64u = {
