@@ -17,6 +17,7 @@ help:
 
 run:
 	@DATABASE_URL="$$(deploy/bootstrap-db.sh)"; export DATABASE_URL; \
+	export HEARTH_HTTP_ADDR="$${HEARTH_HTTP_ADDR:-127.0.0.1:8080}" HEARTH_DEV_SIGNIN="$${HEARTH_DEV_SIGNIN:-true}"; \
 	exec go run ./cmd/bot serve
 
 test: lint

@@ -14,6 +14,7 @@ type Metrics struct {
 	turns      *prometheus.CounterVec
 	turnTime   prometheus.Histogram
 	deliveries *prometheus.CounterVec
+	stages     *prometheus.HistogramVec
 }
 
 // NewMetrics registers the pipeline's metrics with reg.
@@ -36,8 +37,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "hearth_deliveries_total",
 			Help: "Delivery attempts, by channel and outcome.",
 		}, []string{"channel", "outcome"}),
+		stages: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "hearth_stage_duration_seconds",
+			Help:    "Time spent in each stage of a turn (intent, context, action, respond, …), from the turn's trace.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 16),
+		}, []string{"stage"}),
 	}
-	reg.MustRegister(m.inbound, m.turns, m.turnTime, m.deliveries)
+	reg.MustRegister(m.inbound, m.turns, m.turnTime, m.deliveries, m.stages)
 	return m
 }
 
@@ -65,4 +71,14 @@ func (m *Metrics) delivery(ch hearth.Channel, outcome string) {
 		return
 	}
 	m.deliveries.WithLabelValues(string(ch), outcome).Inc()
+}
+
+// ObserveTrace records the stage timings of a turn's trace.
+func (m *Metrics) ObserveTrace(t hearth.Trace) {
+	if m == nil {
+		return
+	}
+	for stage, us := range t.Timings {
+		m.stages.WithLabelValues(stage).Observe(float64(us) / 1e6)
+	}
 }

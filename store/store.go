@@ -26,6 +26,9 @@ type Config struct {
 	// MaxConns caps the pool. Defaults to the URL's pool_max_conns, or
 	// else DefaultMaxConns.
 	MaxConns int32
+	// Inspect opens a database that may not be migrated yet, without
+	// pgvector's types: for looking at it (bot doctor), not for serving.
+	Inspect bool
 }
 
 // DefaultMaxConns is the pool size when neither Config nor the URL sets
@@ -53,8 +56,10 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 	case !strings.Contains(url, "pool_max_conns"):
 		pc.MaxConns = DefaultMaxConns
 	}
-	pc.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
-		return pgxvec.RegisterTypes(ctx, conn)
+	if !cfg.Inspect {
+		pc.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
+			return pgxvec.RegisterTypes(ctx, conn)
+		}
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {

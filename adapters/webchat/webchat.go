@@ -1,7 +1,8 @@
 // Package webchat is Hearth's built-in chat channel: a page served by the
 // bot itself and the small JSON API behind it, which is also how scripts
-// and tests talk to Hearth. Sign-in is by name only, which makes it a
-// local, development-grade channel.
+// and tests talk to Hearth. Who is calling is decided by Config.Sessions
+// (real sign-in: package signin); without it, by the name in the request,
+// which is development sign-in for a loopback listener only.
 package webchat
 
 import (
@@ -54,12 +55,24 @@ type Transcript interface {
 	Messages(ctx context.Context, conversationID, after int64, limit int) ([]hearth.Message, error)
 }
 
+// Sessions decides who is calling under real sign-in: the session's
+// user, never a name in the request.
+type Sessions interface {
+	// Caller returns the web chat identity key and name of the request's
+	// signed-in user, or a hearth.EUnauthorized error.
+	Caller(r *http.Request) (key, name string, err error)
+}
+
 // Config is what the web chat needs. Inbox, Contacts and Transcript are
 // required.
 type Config struct {
 	Inbox      Inbox
 	Contacts   Contacts
 	Transcript Transcript
+	// Sessions, when set, decides who is calling and the "user" fields
+	// and parameters of the API are ignored. Nil is development sign-in:
+	// the name in the request is the user.
+	Sessions Sessions
 	// Hub wakes live event streams; without one, streams only send
 	// heartbeats and clients must poll.
 	Hub *Hub
@@ -114,7 +127,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	name, key, ok := checkName(w, req.User)
+	name, key, ok := h.caller(w, r, req.User)
 	if !ok {
 		return
 	}
@@ -151,7 +164,7 @@ func (h *Handler) postMessage(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	name, key, ok := checkName(w, req.User)
+	name, key, ok := h.caller(w, r, req.User)
 	if !ok {
 		return
 	}
@@ -195,7 +208,7 @@ func (h *Handler) postButton(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	_, key, ok := checkName(w, req.User)
+	_, key, ok := h.caller(w, r, req.User)
 	if !ok {
 		return
 	}
@@ -243,7 +256,7 @@ type messagesResponse struct {
 }
 
 func (h *Handler) getMessages(w http.ResponseWriter, r *http.Request) {
-	_, key, ok := checkName(w, r.URL.Query().Get("user"))
+	_, key, ok := h.caller(w, r, r.URL.Query().Get("user"))
 	if !ok {
 		return
 	}
@@ -281,7 +294,7 @@ func toMessage(m hearth.Message) Message {
 // sends), so nothing is missed between a page's history load and its
 // stream.
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
-	_, key, ok := checkName(w, r.URL.Query().Get("user"))
+	_, key, ok := h.caller(w, r, r.URL.Query().Get("user"))
 	if !ok {
 		return
 	}
@@ -388,6 +401,21 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 		httpreply.Reason(w, http.StatusBadRequest, "body is not a valid JSON object")
 	}
 	return false
+}
+
+// caller returns who is calling: the session's user under real sign-in,
+// else the name given (development sign-in). It answers itself when it
+// cannot tell.
+func (h *Handler) caller(w http.ResponseWriter, r *http.Request, given string) (name, key string, ok bool) {
+	if h.cfg.Sessions == nil {
+		return checkName(w, given)
+	}
+	key, name, err := h.cfg.Sessions.Caller(r)
+	if err != nil {
+		httpreply.Error(w, r, h.cfg.Logger, err)
+		return "", "", false
+	}
+	return name, key, true
 }
 
 // checkName validates a sign-in name and returns it trimmed, with the key

@@ -26,6 +26,12 @@ type Config struct {
 	// PublicURL is where the outside world reaches this server (webhooks).
 	PublicURL string `env:"HEARTH_PUBLIC_URL"`
 	Webchat   bool   `env:"HEARTH_WEBCHAT" envDefault:"true"`
+	// DevSignin is name-only web chat sign-in, for development on a
+	// loopback listener; otherwise the web chat needs real sign-in.
+	DevSignin bool `env:"HEARTH_DEV_SIGNIN" envDefault:"false"`
+	// TLSCert and TLSKey make Hearth terminate TLS itself.
+	TLSCert string `env:"HEARTH_TLS_CERT"`
+	TLSKey  string `env:"HEARTH_TLS_KEY"`
 
 	LogLevel  slog.Level `env:"HEARTH_LOG_LEVEL" envDefault:"info"`
 	LogFormat string     `env:"HEARTH_LOG_FORMAT" envDefault:"auto"`
@@ -37,6 +43,10 @@ type Config struct {
 	FetchCooldown     time.Duration `env:"HEARTH_FETCH_COOLDOWN" envDefault:"5ms"`
 	FetchPollInterval time.Duration `env:"HEARTH_FETCH_POLL_INTERVAL" envDefault:"100ms"`
 	ShutdownTimeout   time.Duration `env:"HEARTH_SHUTDOWN_TIMEOUT" envDefault:"8s"`
+	// ReplicaID names this replica to River, stable across restarts (the
+	// pod name), so a restarted replica reclaims its unfinished jobs at
+	// once. Must differ between replicas running at the same time.
+	ReplicaID string `env:"HEARTH_REPLICA_ID"`
 
 	// Scheduler turns on the planner of reminders and briefings (the
 	// leader runs it every SchedulerInterval); SchedulerGrace is how late
@@ -138,6 +148,15 @@ func (c Config) validate() error {
 	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
 		return fmt.Errorf("config: HEARTH_HTTP_ADDR %q is not host:port", c.HTTPAddr)
 	}
+	if c.DevSignin && !loopbackAddr(c.HTTPAddr) {
+		return fmt.Errorf("config: HEARTH_DEV_SIGNIN=true needs a loopback HEARTH_HTTP_ADDR (127.0.0.1:8080), not %q: name-only sign-in must not be reachable from other machines", c.HTTPAddr)
+	}
+	if len(c.ReplicaID) > 100 {
+		return errors.New("config: HEARTH_REPLICA_ID is longer than 100 characters")
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return errors.New("config: HEARTH_TLS_CERT and HEARTH_TLS_KEY go together")
+	}
 	if c.PublicURL != "" {
 		u, err := url.Parse(c.PublicURL)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
@@ -221,4 +240,18 @@ func (c Config) validate() error {
 
 func (c Config) smtpConfig() smtp.Config {
 	return smtp.Config{URL: c.SMTPURL, From: c.SMTPFrom, TLS: c.SMTPTLS}
+}
+
+// loopbackAddr reports whether a listen address (host:port) only accepts
+// connections from this machine.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -6,6 +6,10 @@
 //	                       offline understanding tools
 //	bot llm check          try each configured model provider
 //	bot llm usage          model use per user and day
+//	bot user add NAME      add a web chat user and print a sign-in link
+//	bot signin-link USER   print a one-time web chat sign-in link
+//	bot doctor             check the configuration, database and services
+//	bot jobs failed|retry  dead letters, and running one again
 //
 // Configuration comes from the environment; see .env.example.
 package main
@@ -34,6 +38,14 @@ commands:
   turns tail [-n N]      print the traces of the last N turns (default 20)
   llm check              list the configured model providers and try each one
   llm usage [-days N]    model calls, tokens and cost per user and day (default 7 days)
+  user add NAME          add a web chat user and print a one-time sign-in link
+  user export NAME       everything Hearth holds about a user, as JSON on stdout
+  user delete NAME       delete a user and everything of theirs (family-owned facts stay)
+  signin-link USER       print a one-time web chat sign-in link (15 minutes) for USER
+  doctor                 check the configuration, database, pgvector and each configured service
+  health                 ask the server on this machine whether it is ready (exit 1 if not)
+  jobs failed [-n N]     dead letters: jobs given up on, their last error and the turn they belong to
+  jobs retry ID          run a failed job again
 `
 
 func main() {
@@ -105,6 +117,56 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return LLMCheck(ctx, cfg, stdout)
+	case "user":
+		if len(args) != 3 || (args[1] != "add" && args[1] != "export" && args[1] != "delete") {
+			fmt.Fprint(stderr, usage)
+			return errors.New("usage: bot user add|export|delete NAME (quote a name with spaces)")
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		switch args[1] {
+		case "export":
+			return UserExport(ctx, cfg, args[2], stdout, stderr)
+		case "delete":
+			return UserDelete(ctx, cfg, args[2], stdout, stderr)
+		}
+		return UserAdd(ctx, cfg, args[2], stdout, stderr)
+	case "signin-link":
+		if len(args) != 2 {
+			fmt.Fprint(stderr, usage)
+			return errors.New("usage: bot signin-link USER")
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		return SigninLink(ctx, cfg, args[1], stdout, stderr)
+	case "jobs":
+		sub, n, err := jobsArgs(args[1:])
+		if err != nil {
+			fmt.Fprint(stderr, usage)
+			return err
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		if sub == "retry" {
+			return JobsRetry(ctx, cfg, n, stdout)
+		}
+		return JobsFailed(ctx, cfg, int(n), stdout)
+	case "doctor":
+		cfg, err := LoadConfig()
+		if err != nil {
+			fmt.Fprintf(stdout, "%-13s FIX   %v\n%-13s       → see .env.example for every setting\n", "config", err, "")
+			return err
+		}
+		return Doctor(ctx, cfg, stdout)
+	case "health":
+		addr, tlsOn := healthTarget()
+		return Health(ctx, addr, tlsOn, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -38,6 +38,9 @@ func TestLoadConfig(t *testing.T) {
 		{"smtp from without url", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_FROM": "ann@example.com"}, "HEARTH_SMTP_URL"},
 		{"smtp bad scheme", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "http://mail.example.com", "HEARTH_SMTP_FROM": "ann@example.com"}, "HEARTH_SMTP_URL"},
 		{"smtp bad from", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtp://mail.example.com", "HEARTH_SMTP_FROM": "Ann"}, "HEARTH_SMTP_FROM"},
+		{"dev sign-in on every interface", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_DEV_SIGNIN": "true"}, "HEARTH_DEV_SIGNIN"},
+		{"dev sign-in on a LAN address", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_DEV_SIGNIN": "true", "HEARTH_HTTP_ADDR": "192.168.1.5:8080"}, "HEARTH_DEV_SIGNIN"},
+		{"a certificate without its key", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_TLS_CERT": "/etc/cert.pem"}, "HEARTH_TLS_KEY"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,7 +53,7 @@ func TestLoadConfig(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if cfg.HTTPAddr != ":8080" || !cfg.Webchat || cfg.TurnWorkers != 32 {
+				if cfg.HTTPAddr != ":8080" || !cfg.Webchat || cfg.TurnWorkers != 32 || cfg.DevSignin {
 					t.Fatalf("defaults not applied: %+v", cfg)
 				}
 				return
@@ -92,6 +95,7 @@ func startAppWith(t testing.TB, configure func(*Config)) (base string, app *App,
 		DatabaseURL:       storetest.NewDatabase(t),
 		HTTPAddr:          "127.0.0.1:0",
 		Webchat:           true,
+		DevSignin:         true,
 		LogFormat:         "text",
 		TurnWorkers:       4,
 		DeliverWorkers:    4,

@@ -44,6 +44,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/turn"
 	"github.com/hearthbot/hearth/scheduler"
+	"github.com/hearthbot/hearth/signin"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -98,6 +99,9 @@ type App struct {
 	// Google is the Google integration, when its client and the
 	// encryption key are set; nil otherwise.
 	Google *google.Google
+	// SignIn is the web chat's real sign-in; nil under development
+	// sign-in (HEARTH_DEV_SIGNIN).
+	SignIn *signin.Service
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -117,6 +121,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := pipeline.NewMetrics(reg)
+	reg.MustRegister(newJobsCollector(st))
 
 	a := &App{Config: cfg, Log: log, Store: st, Hub: &webchat.Hub{}, Registry: reg}
 	a.Senders = map[hearth.Channel]pipeline.Sender{hearth.ChannelWebchat: webchat.Sender{}}
@@ -189,7 +194,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Planners:  planners,
 		Responder: responder,
 		Engine:    a.Engine,
-		State:     st,
+		State:     traceMetrics{Store: st, m: metrics},
 		Log:       log,
 		Models:    models,
 		Editor:    editor,
@@ -207,6 +212,13 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds = append(cmds, runner.Commands()...)
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
+	}
+	if a.SignIn, err = newSignIn(cfg, st, log); err != nil {
+		st.Close()
+		return nil, err
+	}
+	if a.SignIn != nil {
+		cmds = append(cmds, a.SignIn.Command())
 	}
 	if err := a.Commands.Register(cmds...); err != nil {
 		st.Close()
@@ -256,6 +268,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		periodic = append(periodic, a.Google.PeriodicJob())
 	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
+		// A stable id (HEARTH_REPLICA_ID, the pod name) lets a restarted
+		// replica reclaim its own unfinished jobs at start; empty: random.
+		ID:                cfg.ReplicaID,
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
 		FetchCooldown:     cfg.FetchCooldown,
@@ -271,8 +286,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		PeriodicJobs: periodic,
 		// A crashed replica's running jobs are retried after this; turns
 		// finish in seconds, so waiting River's default hour is too long.
+		// (A replica with a stable id reclaims its own at once on restart.)
 		JobTimeout:           time.Minute,
-		RescueStuckJobsAfter: 2 * time.Minute,
+		RescueStuckJobsAfter: time.Minute + 15*time.Second,
 	})
 	if err != nil {
 		st.Close()
@@ -309,9 +325,6 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		a.Senders[hearth.ChannelSlack] = a.Slack
 	}
 	a.Handler = a.routes()
-	if cfg.Webchat && cfg.PublicURL != "" {
-		log.Warn("the web chat is on and HEARTH_PUBLIC_URL is set: its sign-in is by name only, so anyone who reaches it can use any name; set HEARTH_WEBCHAT=false on a public server")
-	}
 	return a, nil
 }
 
@@ -375,8 +388,9 @@ func (a *App) routes() http.Handler {
 		mux.HandleFunc("POST "+google.WebhookPath, a.Google.Webhook)
 	}
 	if a.Config.Webchat {
-		wc := webchat.New(webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log})
-		mux.Handle("/", wc)
+		wcfg := webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log}
+		a.signInRoutes(mux, &wcfg)
+		mux.Handle("/", webchat.New(wcfg))
 	}
 	return mux
 }
@@ -396,6 +410,20 @@ func (a *App) Run(ctx context.Context) error {
 // RunListener is Run on a listener the caller opened (tests use port 0).
 func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 	defer a.Store.Close()
+	if a.Config.DevSignin && !loopbackAddr(ln.Addr().String()) {
+		ln.Close()
+		return fmt.Errorf("HEARTH_DEV_SIGNIN=true on %s: name-only sign-in needs a loopback listener", ln.Addr())
+	}
+	if a.Config.ReplicaID != "" {
+		n, err := a.Store.ReclaimJobs(ctx, a.Config.ReplicaID)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("reclaim the jobs of replica %s: %w", a.Config.ReplicaID, err)
+		}
+		if n > 0 {
+			a.Log.Info("reclaimed unfinished jobs of this replica's previous run", "replica", a.Config.ReplicaID, "jobs", n)
+		}
+	}
 	if err := a.River.Start(ctx); err != nil {
 		ln.Close()
 		return fmt.Errorf("start river: %w", err)
@@ -436,8 +464,8 @@ func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 		BaseContext:       func(net.Listener) context.Context { return listenCtx },
 	}
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
-	a.Log.Info("hearth is serving", "addr", ln.Addr().String(), "webchat", a.Config.Webchat)
+	go func() { serveErr <- serve(srv, ln, a.Config) }()
+	a.Log.Info("hearth is serving", "addr", ln.Addr().String(), "webchat", a.Config.Webchat, "dev_signin", a.Config.DevSignin, "tls", a.Config.TLSCert != "")
 
 	var err error
 	select {

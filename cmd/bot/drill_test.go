@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
+	"github.com/hearthbot/hearth/store"
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+// replica is one `bot serve` process of a drill.
+type replica struct {
+	id, base string
+	env      []string
+	cmd      *exec.Cmd
+	log      *bytes.Buffer
+	mu       *sync.Mutex
+	ready    chan struct{}
+	exited   chan struct{}
+}
+
+// startReplica runs `bot serve` as a process and waits until it serves.
+func startReplica(t *testing.T, bin string, env []string, id string, port int) *replica {
+	t.Helper()
+	r := &replica{id: id, base: fmt.Sprintf("http://127.0.0.1:%d", port), log: &bytes.Buffer{}, mu: &sync.Mutex{},
+		env: slices.Concat(env, []string{"HEARTH_REPLICA_ID=" + id, fmt.Sprintf("HEARTH_HTTP_ADDR=127.0.0.1:%d", port)})}
+	r.start(t, bin)
+	return r
+}
+
+func (r *replica) start(t *testing.T, bin string) {
+	t.Helper()
+	r.cmd = exec.Command(bin, "serve")
+	r.cmd.Env = r.env
+	out, err := r.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r.ready, r.exited = make(chan struct{}), make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(out)
+		once := sync.Once{}
+		for sc.Scan() {
+			r.mu.Lock()
+			r.log.WriteString(sc.Text() + "\n")
+			r.mu.Unlock()
+			if strings.Contains(sc.Text(), "hearth is serving") {
+				once.Do(func() { close(r.ready) })
+			}
+		}
+		r.cmd.Wait() //nolint:errcheck // a killed process exits with an error
+		close(r.exited)
+	}()
+	select {
+	case <-r.ready:
+	case <-r.exited:
+		t.Fatalf("replica %s exited at start:\n%s", r.id, r.logs())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("replica %s did not start:\n%s", r.id, r.logs())
+	}
+}
+
+func (r *replica) logs() string { r.mu.Lock(); defer r.mu.Unlock(); return r.log.String() }
+
+// kill ends the process with SIGKILL, as a crash or the OOM killer would.
+func (r *replica) kill() {
+	r.cmd.Process.Kill() //nolint:errcheck // it may have exited
+	<-r.exited
+}
+
+func (r *replica) stop() {
+	r.cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // it may have exited
+	select {
+	case <-r.exited:
+	case <-time.After(20 * time.Second):
+		r.kill()
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// TestDrillKillReplica is the failure drill of three `bot serve` processes
+// on one database under steady web chat load: one is killed with SIGKILL
+// mid-load while it is running turns (each small-talk turn waits on a
+// model that never answers, until the turn's model deadline), and is
+// started again with the same HEARTH_REPLICA_ID. Every acknowledged
+// message gets exactly one reply, every requested reminder is made once,
+// and the turns the killed process was running are answered soon after
+// it comes back (measured and reported, not asserted).
+func TestDrillKillReplica(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three bot processes")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bot")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build bot: %v\n%s", err, out)
+	}
+	model := llmtest.New(t, func(c llmtest.Call) llmtest.Answer { return llmtest.Answer{Hang: true} })
+	dbURL := storetest.NewDatabase(t)
+	env := append(os.Environ(), "DATABASE_URL="+dbURL, "HEARTH_DEV_SIGNIN=true", "HEARTH_LOG_FORMAT=json",
+		"HEARTH_SCHEDULER=false", "HEARTH_DB_MAX_CONNS=10", "HEARTH_FETCH_POLL_INTERVAL=50ms",
+		"HEARTH_LLM=openai", "OPENAI_BASE_URL="+model.OpenAIBaseURL(), "OPENAI_API_KEY=test", "OPENAI_MODEL=slow",
+		"HEARTH_LLM_TURN_DEADLINE=1s", "HEARTH_LLM_TIMEOUT=1s", "HEARTH_SHUTDOWN_TIMEOUT=2s")
+	replicas := make([]*replica, 3)
+	for i := range replicas {
+		replicas[i] = startReplica(t, bin, env, fmt.Sprintf("drill-%d", i), freePort(t))
+	}
+	t.Cleanup(func() {
+		for _, r := range replicas {
+			r.stop()
+		}
+		if t.Failed() {
+			for _, r := range replicas {
+				t.Logf("replica %s log (tail):\n%s", r.id, tail(r.logs(), 30))
+			}
+		}
+	})
+	st, err := store.Open(context.Background(), dbURL, store.Config{MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+
+	// post sends a message to replica i, and to the next ones while a
+	// replica is down: the same id makes a retry the same message.
+	post := func(i int, body map[string]string) {
+		b, _ := json.Marshal(body)
+		for k := range 3 {
+			r := replicas[(i+k)%3]
+			res, err := http.Post(r.base+"/api/webchat/messages", "application/json", bytes.NewReader(b))
+			if err != nil {
+				continue // killed: the client tries another replica
+			}
+			io.Copy(io.Discard, res.Body) //nolint:errcheck // only the status matters
+			res.Body.Close()
+			if res.StatusCode == http.StatusAccepted {
+				return
+			}
+			t.Errorf("post %v: %d", body, res.StatusCode)
+			return
+		}
+		t.Errorf("no replica took %v", body)
+	}
+	const users, rounds = 12, 4
+	for u := range users {
+		b, _ := json.Marshal(map[string]string{"user": fmt.Sprintf("drill user %d", u), "tz": "Europe/London"})
+		res, err := http.Post(replicas[u%3].base+"/api/webchat/users", "application/json", bytes.NewReader(b))
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("sign in: %v %v", res, err)
+		}
+		res.Body.Close()
+	}
+	send := func(round int) {
+		var wg sync.WaitGroup
+		for u := range users {
+			wg.Go(func() {
+				user := fmt.Sprintf("drill user %d", u)
+				post(u+round, map[string]string{"user": user, "id": fmt.Sprintf("chat-%d-%d", u, round), "text": "how are you doing today?"})
+				post(u+round+1, map[string]string{"user": user, "id": fmt.Sprintf("task-%d-%d", u, round), "text": fmt.Sprintf("remind me to water plant %d tomorrow at 5pm", round)})
+			})
+		}
+		wg.Wait()
+	}
+	send(0)
+	send(1)
+	// Kill replica 1 once it is running turns.
+	victim := replicas[1]
+	var running int
+	wake := make(chan struct{}, 1)
+	listenCtx, stopListen := context.WithCancel(context.Background())
+	defer stopListen()
+	go st.Listen(listenCtx, store.NotifyChannel, nil, func(string) { //nolint:errcheck // ends with the test
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	})
+	countRunning := func(id string) int {
+		var n int
+		if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE state = 'running' AND attempted_by[array_upper(attempted_by, 1)] = $1`, id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	pipelinetest.Wait(t, wake, "replica 1 to be running turns", func() bool { running = countRunning(victim.id); return running > 0 })
+	victim.kill()
+	orphaned := countRunning(victim.id)
+	killedAt := time.Now()
+	send(2) // load goes on while it is down
+	restartAt := time.Now()
+	victim.start(t, bin)
+	send(3)
+
+	// Every acknowledged message is answered, once.
+	var lastReply time.Time
+	pipelinetest.Wait(t, wake, "every message answered", func() bool {
+		var pending int
+		if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE processed_at IS NULL`).Scan(&pending); err != nil {
+			t.Fatal(err)
+		}
+		return pending == 0
+	})
+	var events, replies, multi, tasks int
+	err = st.Pool().QueryRow(context.Background(), `
+		SELECT (SELECT count(*) FROM inbound_events),
+		       (SELECT count(*) FROM messages WHERE sender = 'bot'),
+		       (SELECT count(*) FROM (SELECT inbound_event_id FROM messages WHERE sender = 'bot' GROUP BY 1 HAVING count(*) > 1) x),
+		       (SELECT count(*) FROM tasks)`).Scan(&events, &replies, &multi, &tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := users * rounds * 2; events != want || replies != want || multi != 0 {
+		t.Errorf("%d events, %d replies, %d events answered more than once; want %d, %d, 0", events, replies, multi, want, want)
+	}
+	if want := users * rounds; tasks != want {
+		t.Errorf("%d reminders made; want %d (one per request)", tasks, want)
+	}
+	if err := st.Pool().QueryRow(context.Background(), `
+		SELECT max(m.created_at) FROM messages m JOIN inbound_events e ON e.id = m.inbound_event_id
+		WHERE m.sender = 'bot' AND e.received_at < $1`, killedAt).Scan(&lastReply); err != nil {
+		t.Fatal(err)
+	}
+	reclaimed := strings.Contains(victim.logs(), "reclaimed unfinished jobs")
+	t.Logf("drill: %d jobs running on the killed replica (%d seen just before); replica down %s; reclaimed at restart: %v; "+
+		"the last message sent before the kill was answered %s after the restart",
+		orphaned, running, restartAt.Sub(killedAt).Round(time.Millisecond), reclaimed, lastReply.Sub(restartAt).Round(time.Millisecond))
+	if orphaned > 0 && !reclaimed {
+		t.Error("the restarted replica did not reclaim its jobs")
+	}
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
