@@ -64,4 +64,29 @@ func TestSMTPScenarios(t *testing.T) {
 			t.Fatalf("the message is not the edited draft:\n%s", data)
 		}
 	})
+
+	t.Run("a name is sent to the address Hearth remembers for it", func(t *testing.T) {
+		c := newChatter(t, base, app, "Pia", "UTC")
+		before := len(fake.Messages())
+		c.say("Remember that Sarah's email is sarah.k@example.com")
+		r := c.say("Email Sarah that I'm running late")
+		mustContain(t, r, "Sarah <sarah.k@example.com>", "Hi Sarah,")
+		c.click(r, "Approve")
+		msgs := fake.WaitMessages(t, before+1)[before:]
+		if len(msgs) != 1 || msgs[0].To[0] != "sarah.k@example.com" {
+			t.Fatalf("new messages %+v; want one to sarah.k@example.com", msgs)
+		}
+	})
+
+	t.Run("a name with no known address fails honestly and sends nothing", func(t *testing.T) {
+		c := newChatter(t, base, app, "Quin", "UTC")
+		before := len(fake.Messages())
+		r := c.say("Email Bob that the game is off")
+		mustContain(t, r, "don't have an email address for Bob", "Bob's email is")
+		done := c.click(r, "Approve")
+		mustContain(t, done, "email address for Bob")
+		if n := len(fake.Messages()); n != before {
+			t.Fatalf("%d messages sent to a name", n-before)
+		}
+	})
 }

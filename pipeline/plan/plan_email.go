@@ -2,6 +2,8 @@ package plan
 
 import (
 	"context"
+	"net/mail"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -50,12 +52,12 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		switch people := peopleNamed(args.To[0], in.Context.Memories); len(people) {
 		case 0:
 		case 1:
-			args.To = people
+			args.To = []string{withAddress(people[0], in.Context.Memories)}
 		default:
 			q := &stage.Question{Text: "Which " + args.To[0] + "?"}
 			for _, person := range people {
 				pick := args
-				pick.To = []string{person}
+				pick.To = []string{withAddress(person, in.Context.Memories)}
 				a, err := action.New(kind, pick)
 				if err != nil {
 					return plannedErr(p, err)
@@ -104,6 +106,38 @@ func peopleNamed(name string, memories []hearth.Memory) []string {
 	slices.Sort(out)
 	return out
 }
+
+// emailAddress finds an address written in a remembered fact.
+var emailAddress = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
+
+// withAddress adds to a person's name the email address the user told
+// Hearth for them ("Sarah Kim's email is sarah@example.com" → "Sarah Kim
+// <sarah@example.com>"), so a mail provider that transmits can; the name
+// alone when no single address is known.
+func withAddress(person string, memories []hearth.Memory) string {
+	var found []string
+	for _, m := range memories {
+		if !strings.EqualFold(strings.TrimSpace(m.About), person) {
+			continue
+		}
+		for _, a := range emailAddress.FindAllString(m.Content, -1) {
+			a = strings.TrimRight(a, ".")
+			if !slices.ContainsFunc(found, func(f string) bool { return strings.EqualFold(f, a) }) {
+				found = append(found, a)
+			}
+		}
+	}
+	if len(found) != 1 {
+		return person
+	}
+	if plainName.MatchString(person) {
+		return person + " <" + found[0] + ">"
+	}
+	return (&mail.Address{Name: person, Address: found[0]}).String()
+}
+
+// plainName is a display name that needs no quoting in an address.
+var plainName = regexp.MustCompile(`^\pL[\pL '-]*$`)
 
 // emailParts reads the recipient and either what to say ("that I'll be
 // late") or what it is about ("about the heater").
@@ -184,6 +218,9 @@ func emailGreeting(rcpts []string, template string) string {
 	}
 	var names []string
 	for _, r := range rcpts {
+		if name, _, ok := strings.Cut(r, "<"); ok && strings.TrimSpace(name) != "" {
+			r = strings.Trim(strings.TrimSpace(name), `"`) // "Sarah Kim <sarah@example.com>"
+		}
 		lr := strings.ToLower(r)
 		switch {
 		case strings.Contains(r, "@"):
