@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/integrations/smtp/smtptest"
+	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
 )
 
 // TestSMTPScenarios sends approved email through a fake SMTP server, set
@@ -89,4 +91,33 @@ func TestSMTPScenarios(t *testing.T) {
 			t.Fatalf("%d messages sent to a name", n-before)
 		}
 	})
+}
+
+// TestModelEditsDraft: with a model configured, Edit's instruction is the
+// model's to apply; approval sends exactly the rewritten draft.
+func TestModelEditsDraft(t *testing.T) {
+	t.Parallel()
+	b := newBrain(t)
+	const happier = "Hi Sarah,\n\nI'm running a little late, but I can't wait to see you!\n\n— Max"
+	b.set(func(c llmtest.Call) (llmtest.Answer, bool) {
+		if !strings.HasPrefix(c.System, "You edit an email draft") {
+			return llmtest.Answer{}, false
+		}
+		if !strings.Contains(c.User, `<data label="email body">`) || !strings.Contains(c.User, "The user's instruction: make it sound happier") {
+			return llmtest.Answer{Status: 500}, true
+		}
+		ans, _ := json.Marshal(map[string]any{"changed": true, "subject": "Running late", "body": happier, "what": "made it sound happier"})
+		return llmtest.Answer{Text: string(ans)}, true
+	})
+	base, app, _ := startModelApp(t, b, nil)
+	c := newChatter(t, base, app, "Max", "UTC")
+	r := c.say("Email Sarah that I'll be late")
+	c.click(r, "Edit")
+	redraft := c.say("make it sound happier")
+	mustContain(t, redraft, "made it sound happier", "can't wait to see you")
+	c.click(redraft, "Approve")
+	sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
+	if len(sent) != 1 || sent[0].Body != happier || sent[0].Subject != "Running late" || sent[0].To[0] != "Sarah" {
+		t.Fatalf("sent %+v; want exactly the model's draft, to Sarah", sent)
+	}
 }

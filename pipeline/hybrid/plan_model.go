@@ -281,7 +281,8 @@ func planPrompt(m *Models, d nlu.Domain, kinds []action.Kind, in stage.PlanInput
 		}
 		docs = append(docs, kindDoc{Kind: k, Schema: string(b)})
 	}
-	rules, err := render("plan_"+string(d)+".tmpl", nil)
+	// The domain's rules may use the user's mail style (plan_email).
+	rules, err := render("plan_"+string(d)+".tmpl", in.Context.Style)
 	if err != nil {
 		return prompt{}, err
 	}
