@@ -237,6 +237,15 @@ func relabel(a action.Action, c stage.Context) (action.Action, error) {
 			p.Title = c.Events[i].Title
 		}
 		return action.New(a.Kind, p)
+	case action.NoteCheck:
+		p, err := action.Decode[action.NoteCheckArgs](a)
+		if err != nil {
+			return a, err
+		}
+		if i := slices.IndexFunc(c.Notes, func(n hearth.Note) bool { return n.ID == p.ID }); i >= 0 {
+			p.Title = c.Notes[i].Title
+		}
+		return action.New(a.Kind, p)
 	case action.MemoryForget:
 		p, err := action.Decode[action.MemoryRefArgs](a)
 		if err != nil {
