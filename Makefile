@@ -7,8 +7,8 @@ SHELL := /bin/bash
 
 # Packages that own concurrency run under the race detector: the durable
 # path (pipeline, store, the adapters), actions, the model providers, the
-# embedding job and the scheduler.
-RACE_PKGS := ./pipeline ./pipeline/action ./pipeline/llm/... ./pipeline/embedding ./store/... ./adapters/... ./scheduler
+# embedding job, the scheduler and SMTP sending.
+RACE_PKGS := ./pipeline ./pipeline/action ./pipeline/llm/... ./pipeline/embedding ./store/... ./adapters/... ./scheduler ./integrations/smtp/...
 
 .PHONY: run test lint bench help
 

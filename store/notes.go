@@ -65,7 +65,7 @@ func (s *Store) CreateNote(ctx context.Context, key string, n hearth.Note) (hear
 	if n.Family {
 		err := s.pool.QueryRow(ctx, `SELECT family_id FROM family_members WHERE user_id = $1`, n.UserID).Scan(&family)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return hearth.Note{}, fmt.Errorf("store create note: %w", hearth.Invalidf("you aren't in a family yet, so there is no family list; type \"family\" to start one, or keep it as your own list"))
+			return hearth.Note{}, fmt.Errorf("store create note: %w", hearth.Invalidf("you aren't in a family yet, so there is no family list; say \"start a family\" to make one, or use \"my\" list instead"))
 		}
 		if err != nil {
 			return hearth.Note{}, fmt.Errorf("store create note: %w", translate(err))

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/integrations/smtp/smtptest"
+	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
 )
 
 // TestSMTPScenarios sends approved email through a fake SMTP server, set
@@ -64,4 +66,58 @@ func TestSMTPScenarios(t *testing.T) {
 			t.Fatalf("the message is not the edited draft:\n%s", data)
 		}
 	})
+
+	t.Run("a name is sent to the address Hearth remembers for it", func(t *testing.T) {
+		c := newChatter(t, base, app, "Pia", "UTC")
+		before := len(fake.Messages())
+		c.say("Remember that Sarah's email is sarah.k@example.com")
+		r := c.say("Email Sarah that I'm running late")
+		mustContain(t, r, "Sarah <sarah.k@example.com>", "Hi Sarah,")
+		c.click(r, "Approve")
+		msgs := fake.WaitMessages(t, before+1)[before:]
+		if len(msgs) != 1 || msgs[0].To[0] != "sarah.k@example.com" {
+			t.Fatalf("new messages %+v; want one to sarah.k@example.com", msgs)
+		}
+	})
+
+	t.Run("a name with no known address fails honestly and sends nothing", func(t *testing.T) {
+		c := newChatter(t, base, app, "Quin", "UTC")
+		before := len(fake.Messages())
+		r := c.say("Email Bob that the game is off")
+		mustContain(t, r, "don't have an email address for Bob", "Bob's email is")
+		done := c.click(r, "Approve")
+		mustContain(t, done, "email address for Bob")
+		if n := len(fake.Messages()); n != before {
+			t.Fatalf("%d messages sent to a name", n-before)
+		}
+	})
+}
+
+// TestModelEditsDraft: with a model configured, Edit's instruction is the
+// model's to apply; approval sends exactly the rewritten draft.
+func TestModelEditsDraft(t *testing.T) {
+	t.Parallel()
+	b := newBrain(t)
+	const happier = "Hi Sarah,\n\nI'm running a little late, but I can't wait to see you!\n\n— Max"
+	b.set(func(c llmtest.Call) (llmtest.Answer, bool) {
+		if !strings.HasPrefix(c.System, "You edit an email draft") {
+			return llmtest.Answer{}, false
+		}
+		if !strings.Contains(c.User, `<data label="email body">`) || !strings.Contains(c.User, "The user's instruction: make it sound happier") {
+			return llmtest.Answer{Status: 500}, true
+		}
+		ans, _ := json.Marshal(map[string]any{"changed": true, "subject": "Running late", "body": happier, "what": "made it sound happier"})
+		return llmtest.Answer{Text: string(ans)}, true
+	})
+	base, app, _ := startModelApp(t, b, nil)
+	c := newChatter(t, base, app, "Max", "UTC")
+	r := c.say("Email Sarah that I'll be late")
+	c.click(r, "Edit")
+	redraft := c.say("make it sound happier")
+	mustContain(t, redraft, "made it sound happier", "can't wait to see you")
+	c.click(redraft, "Approve")
+	sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10)
+	if len(sent) != 1 || sent[0].Body != happier || sent[0].Subject != "Running late" || sent[0].To[0] != "Sarah" {
+		t.Fatalf("sent %+v; want exactly the model's draft, to Sarah", sent)
+	}
 }

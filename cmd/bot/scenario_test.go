@@ -316,6 +316,9 @@ func TestScenarios(t *testing.T) {
 		if sent, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailSent, 10); len(sent) != 1 {
 			t.Fatalf("a replaced draft was sent too: %d sent", len(sent))
 		}
+		if drafts, _ := app.Store.FindEmails(context.Background(), c.contact().User.ID, hearth.EmailDraft, 10); len(drafts) != 0 {
+			t.Fatalf("replaced drafts are left in the outbox: %+v", drafts)
+		}
 	})
 
 	t.Run("a more formal draft uses the user's style, and approval sends exactly it", func(t *testing.T) {

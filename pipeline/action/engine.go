@@ -215,6 +215,13 @@ func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve b
 		return ap, rec, err
 	}
 	if !approve {
+		// A cancelled email's draft was made only to be approved: it goes
+		// (the approval is decided whatever becomes of it).
+		if rec.Action.Kind == EmailSend || rec.Action.Kind == EmailReply {
+			if err := e.exec.DiscardDraft(ctx, rec); err != nil {
+				e.log.WarnContext(ctx, "discarding a cancelled draft failed", "action_id", rec.ID, "error", err)
+			}
+		}
 		return ap, rec, nil
 	}
 	approved := Action{Kind: rec.Action.Kind, Payload: ap.Action.Payload}

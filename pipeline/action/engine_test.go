@@ -148,6 +148,26 @@ func TestApprovalFirstClickWins(t *testing.T) {
 	}
 }
 
+func TestCancelledEmailDiscardsItsDraft(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	send := newAction(t, action.EmailSend, action.EmailArgs{To: []string{"sarah@example.com"}, Subject: "Late", Body: "I'll be late."})
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{send})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if drafts, _ := b.store.FindEmails(ctx, b.turn.UserID, hearth.EmailDraft, 10); len(drafts) != 1 {
+		t.Fatalf("%d drafts awaiting approval; want 1", len(drafts))
+	}
+	if _, _, err := b.engine.Decide(ctx, recs[0].ApprovalID, b.turn.UserID, false); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := b.store.FindEmails(ctx, b.turn.UserID, "", 10); len(all) != 0 {
+		t.Fatalf("after Cancel the outbox holds %+v; want nothing", all)
+	}
+}
+
 func TestExpiredApprovalIsRefused(t *testing.T) {
 	t.Parallel()
 	b := setup(t)

@@ -182,6 +182,23 @@ func (x *Executor) Draft(ctx context.Context, r Record) (hearth.Email, error) {
 	return x.Mail.CreateDraft(ctx, r.Key(), e)
 }
 
+// DiscardDraft deletes the draft an email.send or email.reply made for
+// its approval, once the approval is cancelled. A draft already gone, or
+// sent, is left as it is.
+func (x *Executor) DiscardDraft(ctx context.Context, r Record) error {
+	d, err := x.Draft(ctx, r)
+	if err != nil {
+		return err
+	}
+	if d.Status != hearth.EmailDraft {
+		return nil
+	}
+	if _, err := x.Mail.DeleteDraft(ctx, r.UserID, d.ID); err != nil && !errors.Is(err, hearth.ErrNotFound) {
+		return fmt.Errorf("discard draft %d: %w", d.ID, err)
+	}
+	return nil
+}
+
 // Undo reverts an executed action using what it recorded.
 func (x *Executor) Undo(ctx context.Context, r Record) error {
 	uid := r.UserID

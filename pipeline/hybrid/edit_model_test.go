@@ -6,9 +6,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/llm"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
@@ -52,5 +55,22 @@ func TestModelDraftEditor(t *testing.T) {
 				t.Fatalf("recipients changed: %v", got.Draft.To)
 			}
 		})
+	}
+}
+
+func TestEmailPromptHasTheUsersStyle(t *testing.T) {
+	t.Parallel()
+	in := stage.PlanInput{Text: "email Sarah that I'll be late", Context: stage.Context{Now: time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC), Location: time.UTC,
+		Style: hearth.MailStyle{Greeting: "Hey {name}!", SignOff: "Cheers,"}}}
+	p, err := planPrompt(&Models{}, nlu.Email, domainKinds[nlu.Email], in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys := p.req.Messages[0].Text; !strings.Contains(sys, `"Hey {name}!"`) || !strings.Contains(sys, `ending with "Cheers,"`) {
+		t.Fatalf("the email prompt lacks the style:\n%s", sys)
+	}
+	in.Context.Style = hearth.MailStyle{}
+	if p, _ := planPrompt(&Models{}, nlu.Email, domainKinds[nlu.Email], in); !strings.Contains(p.req.Messages[0].Text, "signed with nothing") {
+		t.Fatal("the default style changed")
 	}
 }

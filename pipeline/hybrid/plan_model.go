@@ -242,6 +242,15 @@ func relabel(a action.Action, c stage.Context) (action.Action, error) {
 			p.Title = c.Events[i].Title
 		}
 		return action.New(a.Kind, p)
+	case action.NoteCheck:
+		p, err := action.Decode[action.NoteCheckArgs](a)
+		if err != nil {
+			return a, err
+		}
+		if i := slices.IndexFunc(c.Notes, func(n hearth.Note) bool { return n.ID == p.ID }); i >= 0 {
+			p.Title = c.Notes[i].Title
+		}
+		return action.New(a.Kind, p)
 	case action.MemoryForget:
 		p, err := action.Decode[action.MemoryRefArgs](a)
 		if err != nil {
@@ -286,7 +295,8 @@ func planPrompt(m *Models, d nlu.Domain, kinds []action.Kind, in stage.PlanInput
 		}
 		docs = append(docs, kindDoc{Kind: k, Schema: string(b)})
 	}
-	rules, err := render("plan_"+string(d)+".tmpl", nil)
+	// The domain's rules may use the user's mail style (plan_email).
+	rules, err := render("plan_"+string(d)+".tmpl", in.Context.Style)
 	if err != nil {
 		return prompt{}, err
 	}

@@ -244,6 +244,9 @@ func emailGreeting(rcpts []string, template string) string {
 	}
 	var names []string
 	for _, r := range rcpts {
+		if name, _, ok := strings.Cut(r, "<"); ok && strings.TrimSpace(name) != "" {
+			r = strings.Trim(strings.TrimSpace(name), `"`) // "Sarah Kim <sarah@example.com>"
+		}
 		lr := strings.ToLower(r)
 		switch {
 		case strings.Contains(r, "@"):

@@ -35,6 +35,10 @@ func FuzzPlan(f *testing.F) {
 		"",
 		"!!!",
 		"tell Sarah: ",
+		"cross milk off our shopping list",
+		"untick  on the list",
+		"put back on list",
+		"tick off off on on the list",
 	} {
 		f.Add(s)
 	}

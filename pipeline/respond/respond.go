@@ -362,7 +362,17 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 		}
 		b.WriteString(p.Body)
 		if e, ok := o.Result.(hearth.Email); ok && e.Via.LeavesMachine() {
-			b.WriteString("\n\nShall I send it?")
+			var unknown []string
+			for _, to := range p.To {
+				if !strings.Contains(to, "@") {
+					unknown = append(unknown, to)
+				}
+			}
+			if len(unknown) > 0 {
+				fmt.Fprintf(&b, "\n\nI don't have an email address for %s, so it can't go out yet: tell me (\"%s email is …\") and ask me again.", prose.List(unknown), prose.Possessive(unknown[0]))
+			} else {
+				b.WriteString("\n\nShall I send it?")
+			}
 		} else {
 			b.WriteString("\n\nApprove to keep it in Hearth's outbox: no mail service is connected, so nothing will leave this machine.")
 		}

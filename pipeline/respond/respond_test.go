@@ -56,6 +56,7 @@ func TestRespond(t *testing.T) {
 	appendMilk := mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}, {Text: "eggs"}}})
 	newNote := mustAction(t, action.NoteCreate, action.NoteCreateArgs{Body: "Call the vet about Max."})
 	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
+	emailAddr := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
 
 	tests := []struct {
 		name    string
@@ -107,7 +108,7 @@ func TestRespond(t *testing.T) {
 		},
 		{
 			name:    "email awaiting approval, smtp",
-			in:      stage.RespondInput{Text: "Email Sarah that I'll be late", Context: c, Outcomes: []stage.Outcome{{Action: email, Status: stage.AwaitingApproval, Result: hearth.Email{Via: hearth.ViaSMTP}}}},
+			in:      stage.RespondInput{Text: "Email Sarah that I'll be late", Context: c, Outcomes: []stage.Outcome{{Action: emailAddr, Status: stage.AwaitingApproval, Result: hearth.Email{Via: hearth.ViaSMTP}}}},
 			want:    []string{"Here's the draft to Sarah <sarah@example.com>:", "I'll be late.", "Shall I send it?"},
 			notWant: []string{"sent", "outbox"},
 		},
