@@ -251,14 +251,12 @@ func rowItem(r []string, m Mapping, loc *time.Location, now time.Time) Item {
 }
 
 func readDate(c cell) (Date, bool) {
-	order := monthFirst
-	if c.col.DayFirst {
+	order := dayFirstUnknown // the separator decides: dots day first, slashes month first
+	switch c.col.DateOrder {
+	case DayFirst:
 		order = dayFirst
-	}
-	// A column whose dates never decided the order reads them the way
-	// their separator suggests (parseDate's default).
-	if !c.col.DayFirst && c.col.Source != FromLearned {
-		order = dayFirstUnknown
+	case MonthFirst:
+		order = monthFirst
 	}
 	return parseDate(c.value, order)
 }

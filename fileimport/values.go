@@ -255,7 +255,12 @@ type profile struct {
 	email, phone, dates, times, bool float64
 	numbers                          float64
 	order                            dayOrder
-	sample                           string
+	// slashed counts numeric dates that are not year-first, written with
+	// a slash or a dash: their day order is only known from evidence.
+	slashed int
+	sample  string
+	// ambiguous is a value whose day and month could be swapped.
+	ambiguous string
 }
 
 // profileColumn looks at up to 500 of a column's values.
@@ -274,13 +279,20 @@ func profileColumn(rows [][]string, col int) profile {
 		if p.sample == "" {
 			p.sample = v
 		}
-		if g := numericDate.FindStringSubmatch(v); g != nil && len(g[1]) < 4 && p.order == dayFirstUnknown {
+		if g := numericDate.FindStringSubmatch(v); g != nil && len(g[1]) < 4 {
 			a, _ := strconv.Atoi(g[1])
 			b, _ := strconv.Atoi(g[3])
-			if a > 12 {
+			switch {
+			case p.order != dayFirstUnknown:
+			case a > 12:
 				p.order = dayFirst
-			} else if b > 12 {
+			case b > 12:
 				p.order = monthFirst
+			case a != b && p.ambiguous == "":
+				p.ambiguous = v
+			}
+			if g[2] != "." {
+				p.slashed++
 			}
 		}
 		switch {
