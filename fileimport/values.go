@@ -1,6 +1,7 @@
 package fileimport
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -77,6 +78,19 @@ type Date struct {
 	// Instant is set when the cell named its zone (RFC 3339): the
 	// instant wins over the wall-clock fields.
 	Instant time.Time
+}
+
+// String writes the date for people: "15 March 1980", "15 March" without
+// a year, with its time of day when it has one.
+func (d Date) String() string {
+	s := strconv.Itoa(d.Day) + " " + d.Month.String()
+	if d.Year != 0 {
+		s += " " + strconv.Itoa(d.Year)
+	}
+	if d.HasTime {
+		s += fmt.Sprintf(" %02d:%02d", d.Hour, d.Minute)
+	}
+	return s
 }
 
 // In is the date (at midnight, or at its time) in loc; a date without a

@@ -181,20 +181,12 @@ func dateQuestion(id string, c fileimport.Column) (string, []hearth.Button, erro
 	d, m, ok := fileimport.BothWays(c.Sample)
 	dayLabel, monthLabel := "Day first (31/12)", "Month first (12/31)"
 	if ok {
-		dayLabel = fmt.Sprintf("%d %s %s", d.Day, d.Month, yearOf(d))
-		monthLabel = fmt.Sprintf("%s %d %s", m.Month, m.Day, yearOf(m))
+		dayLabel, monthLabel = d.String(), m.String()
 	}
 	return fmt.Sprintf("How are the dates in “%s” written? Is “%s”…", c.Header, c.Sample), []hearth.Button{
 		{ID: prefix + fileimport.DayFirst, Label: strings.TrimSpace(dayLabel)},
 		{ID: prefix + fileimport.MonthFirst, Label: strings.TrimSpace(monthLabel)},
 	}, nil
-}
-
-func yearOf(d fileimport.Date) string {
-	if d.Year == 0 {
-		return ""
-	}
-	return strconv.Itoa(d.Year)
 }
 
 func (s *session) setField(col int, f fileimport.Field) {
