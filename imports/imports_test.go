@@ -302,3 +302,20 @@ func TestDateOrderQuestion(t *testing.T) {
 		t.Errorf("%d to-dos due on the dates read day first; want 2", n)
 	}
 }
+
+// A new file sets the waiting import aside: its buttons say so, and its
+// bytes are dropped.
+func TestNewFileSetsTheOldAside(t *testing.T) {
+	t.Parallel()
+	b := setup(t, 0)
+	u := b.user(t, "Gus")
+	first, _ := u.send(t, "a.csv", "Name,Colour\nAnn,red\n")
+	has(t, first, "“Colour”")
+	second, _ := u.send(t, "b.csv", "Task\nPay rent\nCall Bo\n")
+	has(t, second, "2 new to-dos")
+	has(t, u.click(t, first, "Ignore it"), "“a.csv” expired")
+	has(t, u.say(t, "continue the import"), "Back to “b.csv”")
+	if n := b.count(t, `SELECT count(*) FROM import_files f JOIN imports i ON i.event_id = f.event_id WHERE i.user_id = $1 AND f.content IS NOT NULL`, u.u.ID); n != 1 {
+		t.Errorf("%d files kept; want the open one's only", n)
+	}
+}
