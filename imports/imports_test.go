@@ -220,6 +220,9 @@ func TestKindQuestion(t *testing.T) {
 	if n := b.count(t, `SELECT count(*) FROM imports WHERE user_id = $1`, u.u.ID); n != 1 {
 		t.Fatalf("%d imports for one file event", n)
 	}
+	if n := b.count(t, `SELECT count(*) FROM turn_traces WHERE event_id = $1 AND intent = 'import'`, event); n != 1 {
+		t.Errorf("%d traces of the file turn", n)
+	}
 	col := u.click(t, q, "To-dos")
 	has(t, col, "“Column 1”", "the title")
 	sum := u.click(t, col, "It's the title")
