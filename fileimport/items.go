@@ -250,17 +250,19 @@ func rowItem(r []string, m Mapping, loc *time.Location, now time.Time) Item {
 	}
 }
 
-func readDate(c cell) (Date, bool) {
-	order := monthFirst
-	if c.col.DayFirst {
+func readDate(c cell) (Date, bool) { return c.col.ReadDate(c.value) }
+
+// ReadDate reads a value of the column as a date, in the column's day
+// order.
+func (c Column) ReadDate(v string) (Date, bool) {
+	order := dayFirstUnknown // the separator decides: dots day first, slashes month first
+	switch c.DateOrder {
+	case DayFirst:
 		order = dayFirst
+	case MonthFirst:
+		order = monthFirst
 	}
-	// A column whose dates never decided the order reads them the way
-	// their separator suggests (parseDate's default).
-	if !c.col.DayFirst && c.col.Source != FromLearned {
-		order = dayFirstUnknown
-	}
-	return parseDate(c.value, order)
+	return parseDate(v, order)
 }
 
 func splitList(s string) []string {

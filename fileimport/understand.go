@@ -29,11 +29,55 @@ type Column struct {
 	Confidence float64 `json:"confidence"`
 	// Source says where the mapping came from (FromHeader, …).
 	Source string `json:"source,omitempty"`
-	// DayFirst is true when the column's numeric dates put the day first
-	// (15.03.1980); false for month first (03/15/1980) or no such dates.
-	DayFirst bool `json:"day_first,omitempty"`
+	// DateOrder is how the column writes numeric dates: DayFirst
+	// (15/03/1980), MonthFirst (03/15/1980), Unsure when its values could
+	// be either and only the user can say (04/03/1980), or "" when it has
+	// no such dates or its separator decides (15.03.1980 is day first).
+	DateOrder string `json:"date_order,omitempty"`
 	// Sample is the column's first value, for questions.
 	Sample string `json:"sample,omitempty"`
+}
+
+// Date orders of a column (Column.DateOrder).
+const (
+	DayFirst   = "dmy"
+	MonthFirst = "mdy"
+	Unsure     = "?"
+)
+
+// dateOrder is the order a column's profile shows.
+func dateOrder(p profile) string {
+	switch {
+	case p.order == dayFirst:
+		return DayFirst
+	case p.order == monthFirst:
+		return MonthFirst
+	case p.ambiguous != "" && p.slashed > 0:
+		return Unsure
+	}
+	return ""
+}
+
+// IsDate reports whether the field holds dates.
+func (f Field) IsDate() bool { return f == Birthday || f == Due || f == Start || f == End || f == date }
+
+// DateQuestion is the first date column whose day order is unsure, with
+// a value that reads both ways.
+func (m Mapping) DateQuestion() (Column, bool) {
+	for _, c := range m.Columns {
+		if c.Field.IsDate() && c.DateOrder == Unsure {
+			return c, true
+		}
+	}
+	return Column{}, false
+}
+
+// BothWays reads an ambiguous numeric date day first and month first,
+// for the question that asks which.
+func BothWays(v string) (dmy, mdy Date, ok bool) {
+	d, ok1 := parseDate(v, dayFirst)
+	m, ok2 := parseDate(v, monthFirst)
+	return d, m, ok1 && ok2
 }
 
 // Sure reports whether the column needs no question.
@@ -110,13 +154,13 @@ func understand(t Table, learned *Learned, kind Kind) Mapping {
 		m.Kind, m.KindConfidence = learned.Kind, 0.99
 		for i, h := range t.Header {
 			p := profileColumn(t.Rows, i)
-			m.Columns = append(m.Columns, Column{Index: i, Header: h, Field: learned.Fields[i], Confidence: 0.99, Source: FromLearned, DayFirst: p.order == dayFirst, Sample: p.sample})
+			m.Columns = append(m.Columns, Column{Index: i, Header: h, Field: learned.Fields[i], Confidence: 0.99, Source: FromLearned, DateOrder: dateOrder(p), Sample: sampleOf(p)})
 		}
 		return m
 	}
 	for i, h := range t.Header {
 		p := profileColumn(t.Rows, i)
-		c := Column{Index: i, Header: h, DayFirst: p.order == dayFirst, Sample: p.sample}
+		c := Column{Index: i, Header: h, DateOrder: dateOrder(p), Sample: sampleOf(p)}
 		hf, byHeader := Field(""), false
 		if t.HasHeader {
 			hf, byHeader = headerField(h)
@@ -144,6 +188,15 @@ func understand(t Table, learned *Learned, kind Kind) Mapping {
 	}
 	resolve(&m)
 	return m
+}
+
+// sampleOf is the value a question shows: an ambiguous date when there
+// is one, so the date-order question can read it both ways.
+func sampleOf(p profile) string {
+	if p.ambiguous != "" && p.order == dayFirstUnknown {
+		return p.ambiguous
+	}
+	return p.sample
 }
 
 func structured(f Format) bool { return f == VCard || f == ICal }

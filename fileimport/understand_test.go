@@ -1,6 +1,7 @@
 package fileimport
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -166,6 +167,37 @@ func TestParseDate(t *testing.T) {
 		d, ok := parseDate(tt.in, tt.order)
 		if ok != tt.ok || ok && (d.Year != tt.y || int(d.Month) != tt.m || d.Day != tt.d) {
 			t.Errorf("parseDate(%q) = %+v, %v; want %d-%d-%d, %v", tt.in, d, ok, tt.y, tt.m, tt.d, tt.ok)
+		}
+	}
+}
+
+func TestDateOrder(t *testing.T) {
+	tests := []struct {
+		values []string
+		want   string
+	}{
+		{[]string{"03/04/1980", "15/03/1980"}, DayFirst},
+		{[]string{"03/04/1980", "03/15/1980"}, MonthFirst},
+		{[]string{"03/04/1980", "05/06/1980"}, Unsure},
+		{[]string{"03.04.1980", "05.06.1980"}, ""},
+		{[]string{"1980-04-03"}, ""},
+		{[]string{"01/01/1980"}, ""},
+	}
+	for _, tt := range tests {
+		csv := "Name,Birthday\n"
+		for i, v := range tt.values {
+			csv += fmt.Sprintf("P%d,%s\n", i, v)
+		}
+		tab, err := Read("p.csv", []byte(csv), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Understand(tab, nil)
+		if got := m.Columns[1].DateOrder; got != tt.want {
+			t.Errorf("%v: order %q; want %q", tt.values, got, tt.want)
+		}
+		if _, ask := m.DateQuestion(); ask != (tt.want == Unsure) {
+			t.Errorf("%v: date question %v", tt.values, ask)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package fileimport
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -77,6 +78,19 @@ type Date struct {
 	// Instant is set when the cell named its zone (RFC 3339): the
 	// instant wins over the wall-clock fields.
 	Instant time.Time
+}
+
+// String writes the date for people: "15 March 1980", "15 March" without
+// a year, with its time of day when it has one.
+func (d Date) String() string {
+	s := strconv.Itoa(d.Day) + " " + d.Month.String()
+	if d.Year != 0 {
+		s += " " + strconv.Itoa(d.Year)
+	}
+	if d.HasTime {
+		s += fmt.Sprintf(" %02d:%02d", d.Hour, d.Minute)
+	}
+	return s
 }
 
 // In is the date (at midnight, or at its time) in loc; a date without a
@@ -255,7 +269,12 @@ type profile struct {
 	email, phone, dates, times, bool float64
 	numbers                          float64
 	order                            dayOrder
-	sample                           string
+	// slashed counts numeric dates that are not year-first, written with
+	// a slash or a dash: their day order is only known from evidence.
+	slashed int
+	sample  string
+	// ambiguous is a value whose day and month could be swapped.
+	ambiguous string
 }
 
 // profileColumn looks at up to 500 of a column's values.
@@ -274,13 +293,20 @@ func profileColumn(rows [][]string, col int) profile {
 		if p.sample == "" {
 			p.sample = v
 		}
-		if g := numericDate.FindStringSubmatch(v); g != nil && len(g[1]) < 4 && p.order == dayFirstUnknown {
+		if g := numericDate.FindStringSubmatch(v); g != nil && len(g[1]) < 4 {
 			a, _ := strconv.Atoi(g[1])
 			b, _ := strconv.Atoi(g[3])
-			if a > 12 {
+			switch {
+			case p.order != dayFirstUnknown:
+			case a > 12:
 				p.order = dayFirst
-			} else if b > 12 {
+			case b > 12:
 				p.order = monthFirst
+			case a != b && p.ambiguous == "":
+				p.ambiguous = v
+			}
+			if g[2] != "." {
+				p.slashed++
 			}
 		}
 		switch {

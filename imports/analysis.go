@@ -217,7 +217,11 @@ func (s *session) summary(a analysis) string {
 	}
 	var cols []string
 	for _, c := range s.p.Mapping.Columns {
-		cols = append(cols, c.Header+" → "+c.Field.Label())
+		col := c.Header + " → " + c.Field.Label()
+		if d, ok := c.ReadDate(c.Sample); ok && c.Field.IsDate() && c.Sample != d.String() {
+			col += " (" + c.Sample + " is " + d.String() + ")"
+		}
+		cols = append(cols, col)
 	}
 	b.WriteString("\nColumns: " + strings.Join(cols, " · "))
 	if bt.Tasks == nil && bt.Events == nil && bt.Facts == nil && bt.TaskMerges == nil && bt.EventMerges == nil && bt.FactCorrections == nil {

@@ -106,6 +106,15 @@ func (s *session) click(ctx context.Context, verb string) (pipeline.Answer, erro
 		}
 		s.setField(col, fileimport.Field(f))
 		s.edit("→ " + fileimport.Field(f).Label())
+	case "order":
+		idx, order, _ := strings.Cut(arg, ":")
+		col, err := strconv.Atoi(idx)
+		if err != nil || !asking || col < 0 || col >= len(s.p.Mapping.Columns) || s.p.Mapping.Columns[col].DateOrder != fileimport.Unsure ||
+			(order != fileimport.DayFirst && order != fileimport.MonthFirst) {
+			return stale, nil
+		}
+		s.p.Mapping.Columns[col].DateOrder = order
+		s.edit(map[string]string{fileimport.DayFirst: "→ day first", fileimport.MonthFirst: "→ month first"}[order])
 	case "rest":
 		if !asking || len(s.p.Mapping.Questions()) == 0 {
 			return stale, nil

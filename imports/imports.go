@@ -47,6 +47,9 @@ type Store interface {
 	SaveMappingTx(ctx context.Context, tx pgx.Tx, userID int64, signature string, mapping json.RawMessage) error
 	ForgetMappings(ctx context.Context, userID int64) (int, error)
 	EditMessageWithButtonTx(ctx context.Context, tx pgx.Tx, conversationID int64, buttonID, text string) ([]int64, error)
+	// SaveTraceTx leaves a file turn's trace, as other turns leave
+	// theirs, so `bot turns tail` shows imports too.
+	SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error
 }
 
 // Config is what an Importer needs. Store is required.
@@ -92,56 +95,78 @@ func (im *Importer) Files(next pipeline.Handler) pipeline.Handler {
 		if t.Event.Kind != hearth.KindFile {
 			return next.HandleTurn(ctx, t)
 		}
-		loc, err := pipeline.LoadTimezone(t.User.Timezone)
-		if err != nil {
-			return pipeline.Answer{}, fmt.Errorf("import: %w", err)
+		began := time.Now()
+		ans, err := im.start(ctx, t)
+		if err == nil {
+			im.trace(&ans, t, began)
 		}
-		ref, data, reply, err := im.file(ctx, t)
-		if err != nil || reply != "" {
-			return pipeline.Reply(reply), err
-		}
-		now := im.cfg.Now()
-		tab, err := fileimport.Read(ref.Name, data, now)
-		if errors.Is(err, hearth.ErrInvalid) {
-			return pipeline.Reply(fmt.Sprintf("I couldn't import %s: %s. Nothing was changed.", fileName(ref.Name), hearth.ErrorMessage(err))), nil
-		}
-		if err != nil {
-			return pipeline.Answer{}, fmt.Errorf("import: read: %w", err)
-		}
-		var learned *fileimport.Learned
-		raw, ok, err := im.cfg.Store.LearnedMapping(ctx, t.User.ID, fileimport.Signature(tab))
-		if err != nil {
-			return pipeline.Answer{}, err
-		}
-		if ok {
-			learned = &fileimport.Learned{}
-			if json.Unmarshal(raw, learned) != nil {
-				learned = nil
-			}
-		}
-		m := fileimport.Understand(tab, learned)
-		p := plan{Mapping: m, KindSure: m.KindConfidence >= 0.6 || learned != nil, Learned: learned != nil}
-		body, err := json.Marshal(p)
-		if err != nil {
-			return pipeline.Answer{}, err
-		}
-		rec, err := im.cfg.Store.CreateImport(ctx, hearth.Import{
-			UserID: t.User.ID, ConversationID: t.Event.ConversationID, EventID: t.Event.ID,
-			FileName: ref.Name, Signature: m.Signature, Plan: body, State: hearth.ImportAsking,
-			ExpiresAt: now.Add(im.cfg.TTL),
-		})
-		if err != nil {
-			return pipeline.Answer{}, err
-		}
-		if rec.State != hearth.ImportAsking && rec.State != hearth.ImportReady {
-			return pipeline.Reply(ended(rec)), nil
-		}
-		s := &session{im: im, t: t, rec: rec, loc: loc, now: now, tab: tab, steps: rec.Steps}
-		if err := json.Unmarshal(rec.Plan, &s.p); err != nil {
-			return pipeline.Answer{}, fmt.Errorf("import %d: plan: %w", rec.ID, err)
-		}
-		return s.step(ctx, intro(tab, s.p))
+		return ans, err
 	})
+}
+
+// trace adds a file turn's trace to its unit of work.
+func (im *Importer) trace(a *pipeline.Answer, t pipeline.Turn, start time.Time) {
+	st := im.cfg.Store
+	tr := hearth.Trace{
+		EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
+		Intent: "import", Domains: []string{"import"}, Confidence: 1,
+		Timings: map[string]int64{"total": time.Since(start).Microseconds()}, Actions: []hearth.TraceAction{},
+	}
+	a.Add(func(ctx context.Context, tx pgx.Tx) error { return st.SaveTraceTx(ctx, tx, tr) })
+}
+
+// start reads a file event's file and starts (or, for a retried turn,
+// resumes) its import.
+func (im *Importer) start(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
+	loc, err := pipeline.LoadTimezone(t.User.Timezone)
+	if err != nil {
+		return pipeline.Answer{}, fmt.Errorf("import: %w", err)
+	}
+	ref, data, reply, err := im.file(ctx, t)
+	if err != nil || reply != "" {
+		return pipeline.Reply(reply), err
+	}
+	now := im.cfg.Now()
+	tab, err := fileimport.Read(ref.Name, data, now)
+	if errors.Is(err, hearth.ErrInvalid) {
+		return pipeline.Reply(fmt.Sprintf("I couldn't import %s: %s. Nothing was changed.", fileName(ref.Name), hearth.ErrorMessage(err))), nil
+	}
+	if err != nil {
+		return pipeline.Answer{}, fmt.Errorf("import: read: %w", err)
+	}
+	var learned *fileimport.Learned
+	raw, ok, err := im.cfg.Store.LearnedMapping(ctx, t.User.ID, fileimport.Signature(tab))
+	if err != nil {
+		return pipeline.Answer{}, err
+	}
+	if ok {
+		learned = &fileimport.Learned{}
+		if json.Unmarshal(raw, learned) != nil {
+			learned = nil
+		}
+	}
+	m := fileimport.Understand(tab, learned)
+	p := plan{Mapping: m, KindSure: m.KindConfidence >= 0.6 || learned != nil, Learned: learned != nil}
+	body, err := json.Marshal(p)
+	if err != nil {
+		return pipeline.Answer{}, err
+	}
+	rec, err := im.cfg.Store.CreateImport(ctx, hearth.Import{
+		UserID: t.User.ID, ConversationID: t.Event.ConversationID, EventID: t.Event.ID,
+		FileName: ref.Name, Signature: m.Signature, Plan: body, State: hearth.ImportAsking,
+		ExpiresAt: now.Add(im.cfg.TTL),
+	})
+	if err != nil {
+		return pipeline.Answer{}, err
+	}
+	if rec.State != hearth.ImportAsking && rec.State != hearth.ImportReady {
+		return pipeline.Reply(ended(rec)), nil
+	}
+	s := &session{im: im, t: t, rec: rec, loc: loc, now: now, tab: tab, steps: rec.Steps}
+	if err := json.Unmarshal(rec.Plan, &s.p); err != nil {
+		return pipeline.Answer{}, fmt.Errorf("import %d: plan: %w", rec.ID, err)
+	}
+	return s.step(ctx, intro(tab, s.p))
 }
 
 // file returns the event's file, downloading and keeping it when only

@@ -220,6 +220,9 @@ func TestKindQuestion(t *testing.T) {
 	if n := b.count(t, `SELECT count(*) FROM imports WHERE user_id = $1`, u.u.ID); n != 1 {
 		t.Fatalf("%d imports for one file event", n)
 	}
+	if n := b.count(t, `SELECT count(*) FROM turn_traces WHERE event_id = $1 AND intent = 'import'`, event); n != 1 {
+		t.Errorf("%d traces of the file turn", n)
+	}
 	col := u.click(t, q, "To-dos")
 	has(t, col, "“Column 1”", "the title")
 	sum := u.click(t, col, "It's the title")
@@ -281,5 +284,41 @@ func TestTaskMergeAndUndo(t *testing.T) {
 	has(t, u.click(t, sum, "Approve"), "1 to-do")
 	if n := b.count(t, `SELECT count(*) FROM tasks WHERE id = $1 AND priority = 0 AND due IS NULL`, rent.ID); n != 1 {
 		t.Error("a skipped match was changed")
+	}
+}
+
+// Dates that read both ways (03/04/2026) are asked about once per
+// column, with a value shown both ways, and read as answered.
+func TestDateOrderQuestion(t *testing.T) {
+	t.Parallel()
+	b := setup(t, 0)
+	u := b.user(t, "Flo")
+	q, _ := u.send(t, "todo.csv", "Task,Due\nPay rent,03/04/2026\nCall Bo,05/06/2026\n")
+	has(t, q, "How are the dates in “Due” written?", "03/04/2026")
+	if len(q.Buttons) != 2 || q.Buttons[0].Label != "3 April 2026" || q.Buttons[1].Label != "4 March 2026" {
+		t.Fatalf("buttons %+v", q.Buttons)
+	}
+	sum := u.click(t, q, "3 April 2026")
+	has(t, sum, "Due → due (03/04/2026 is 3 April 2026)")
+	has(t, u.click(t, sum, "Approve"), "2 to-dos")
+	if n := b.count(t, `SELECT count(*) FROM tasks WHERE user_id = $1 AND (due AT TIME ZONE 'Europe/Berlin')::date IN ('2026-04-03', '2026-06-05')`, u.u.ID); n != 2 {
+		t.Errorf("%d to-dos due on the dates read day first; want 2", n)
+	}
+}
+
+// A new file sets the waiting import aside: its buttons say so, and its
+// bytes are dropped.
+func TestNewFileSetsTheOldAside(t *testing.T) {
+	t.Parallel()
+	b := setup(t, 0)
+	u := b.user(t, "Gus")
+	first, _ := u.send(t, "a.csv", "Name,Colour\nAnn,red\n")
+	has(t, first, "“Colour”")
+	second, _ := u.send(t, "b.csv", "Task\nPay rent\nCall Bo\n")
+	has(t, second, "2 new to-dos")
+	has(t, u.click(t, first, "Ignore it"), "“a.csv” expired")
+	has(t, u.say(t, "continue the import"), "Back to “b.csv”")
+	if n := b.count(t, `SELECT count(*) FROM import_files f JOIN imports i ON i.event_id = f.event_id WHERE i.user_id = $1 AND f.content IS NOT NULL`, u.u.ID); n != 1 {
+		t.Errorf("%d files kept; want the open one's only", n)
 	}
 }

@@ -99,6 +99,9 @@ func (s *session) next(ctx context.Context) (string, []hearth.Button, error) {
 			return s.question(qs[0], len(qs))
 		}
 	}
+	if c, ok := m.DateQuestion(); ok {
+		return dateQuestion(id, c)
+	}
 	a, err := s.analyse(ctx)
 	if err != nil {
 		return "", nil, err
@@ -169,6 +172,21 @@ func (s *session) question(c fileimport.Column, left int) (string, []hearth.Butt
 		fmt.Fprintf(&b, " I think it's %s, but I'm not sure.", fieldWords(c.Field))
 	}
 	return b.String(), bs, nil
+}
+
+// dateQuestion asks how a column writes its dates, showing one of its
+// values read both ways.
+func dateQuestion(id string, c fileimport.Column) (string, []hearth.Button, error) {
+	prefix := ButtonPrefix + id + ":order:" + strconv.Itoa(c.Index) + ":"
+	d, m, ok := fileimport.BothWays(c.Sample)
+	dayLabel, monthLabel := "Day first (31/12)", "Month first (12/31)"
+	if ok {
+		dayLabel, monthLabel = d.String(), m.String()
+	}
+	return fmt.Sprintf("How are the dates in “%s” written? Is “%s”…", c.Header, c.Sample), []hearth.Button{
+		{ID: prefix + fileimport.DayFirst, Label: strings.TrimSpace(dayLabel)},
+		{ID: prefix + fileimport.MonthFirst, Label: strings.TrimSpace(monthLabel)},
+	}, nil
 }
 
 func (s *session) setField(col int, f fileimport.Field) {

@@ -90,7 +90,9 @@ func scanImport(row pgx.Row) (hearth.Import, error) {
 }
 
 // CreateImport starts the import of a file event, or returns the one a
-// previous attempt at the same event started.
+// previous attempt at the same event started. A new import sets aside
+// (expires) the user's earlier open ones in the conversation, whose
+// buttons then say so: one file at a time per chat.
 func (s *Store) CreateImport(ctx context.Context, im hearth.Import) (hearth.Import, error) {
 	if len(im.Plan) == 0 {
 		im.Plan = json.RawMessage("{}")
@@ -98,19 +100,43 @@ func (s *Store) CreateImport(ctx context.Context, im hearth.Import) (hearth.Impo
 	if im.State == "" {
 		im.State = hearth.ImportAsking
 	}
-	got, err := scanImport(s.pool.QueryRow(ctx, `
-		WITH ins AS (
-			INSERT INTO imports (user_id, conversation_id, event_id, file_name, signature, plan, state, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (event_id) DO NOTHING
-			RETURNING `+importColumns+`
-		)
-		SELECT `+importColumns+` FROM ins
-		UNION ALL
-		SELECT `+importColumns+` FROM imports WHERE event_id = $3 AND NOT EXISTS (SELECT 1 FROM ins)`,
-		im.UserID, im.ConversationID, im.EventID, im.FileName, im.Signature, im.Plan, string(im.State), im.ExpiresAt))
+	var got hearth.Import
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		got, err = scanImport(tx.QueryRow(ctx, `
+			WITH ins AS (
+				INSERT INTO imports (user_id, conversation_id, event_id, file_name, signature, plan, state, expires_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+				ON CONFLICT (event_id) DO NOTHING
+				RETURNING `+importColumns+`
+			)
+			SELECT `+importColumns+` FROM ins
+			UNION ALL
+			SELECT `+importColumns+` FROM imports WHERE event_id = $3 AND NOT EXISTS (SELECT 1 FROM ins)`,
+			im.UserID, im.ConversationID, im.EventID, im.FileName, im.Signature, im.Plan, string(im.State), im.ExpiresAt))
+		if err != nil {
+			return constraintErr(err)
+		}
+		rows, err := tx.Query(ctx, `
+			UPDATE imports SET state = 'expired', updated_at = now()
+			WHERE conversation_id = $1 AND user_id = $2 AND state IN ('asking', 'ready') AND id < $3
+			RETURNING event_id`, got.ConversationID, got.UserID, got.ID)
+		if err != nil {
+			return err
+		}
+		events, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			return err
+		}
+		for _, e := range events {
+			if err := clearFile(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return hearth.Import{}, fmt.Errorf("store create import: %w", translate(constraintErr(err)))
+		return hearth.Import{}, fmt.Errorf("store create import: %w", err)
 	}
 	return got, nil
 }

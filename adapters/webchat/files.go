@@ -85,7 +85,7 @@ func (h *Handler) postFile(w http.ResponseWriter, r *http.Request) {
 		httpreply.Reason(w, http.StatusBadRequest, "the file is empty")
 		return
 	}
-	name, key, ok := checkName(w, fields["user"])
+	name, key, ok := h.caller(w, r, fields["user"])
 	if !ok {
 		return
 	}

@@ -25,6 +25,12 @@
     if (!res.ok) throw new Error(data.error || res.statusText);
     return data;
   }
+  // What upload.js needs to send a file as this page does: the CSRF
+  // header under real sign-in, the name under development sign-in.
+  window.hearth = {
+    headers: () => (csrf ? { "X-CSRF-Token": csrf } : {}),
+    user: () => (dev ? user : ""),
+  };
 
   // render shows a message, or redraws it when it comes again: an
   // approval or a question is re-sent with its outcome and without buttons.
