@@ -187,3 +187,44 @@ func TestOwnExamples(t *testing.T) {
 		t.Errorf("domain accuracy %.1f%%, want ≥ 93%%", acc)
 	}
 }
+
+// TestOutOfScopeHeldOut measures the out-of-scope decision on the
+// project's own held-out rows, written by hand and never used in
+// training or calibration: testdata/heldout.jsonl (written before the
+// out-of-scope templates and used to choose them), testdata/unseen.jsonl
+// and testdata/unseen2.jsonl (written after, in other words and other
+// topics). Requests Hearth cannot do must almost never become actions
+// (the goal: at most 2%), and in-scope messages must keep their
+// intent.
+func TestOutOfScopeHeldOut(t *testing.T) {
+	c := newTestClassifier(t)
+	for _, name := range []string{"heldout.jsonl", "unseen.jsonl", "unseen2.jsonl"} {
+		rows := readLabelled(t, filepath.Join("testdata", name))
+		e := evaluate(c, rows)
+		flagged, in, inOK := 0, 0, 0
+		for _, r := range rows {
+			res := c.Classify(r.Text, nil, time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC))
+			if r.Intent == "out_of_scope" {
+				if res.OutOfScope {
+					flagged++
+				}
+				continue
+			}
+			in++
+			if string(res.Intent) == r.Intent {
+				inOK++
+			}
+		}
+		t.Logf("%s: out of scope as action %d/%d, flagged %d/%d; in-scope intent accuracy %.1f%% of %d",
+			name, e.oosAction, e.oos, flagged, e.oos, pct(inOK, in), in)
+		if share := pct(e.oosAction, e.oos); share > 2 {
+			t.Errorf("%s: out_of_scope predicted as action %.1f%%, want ≤ 2%%", name, share)
+		}
+		if share := pct(flagged, e.oos); share < 85 {
+			t.Errorf("%s: out_of_scope flagged %.1f%%, want ≥ 85%%", name, share)
+		}
+		if in > 0 && pct(inOK, in) < 90 {
+			t.Errorf("%s: in-scope intent accuracy %.1f%%, want ≥ 90%%", name, pct(inOK, in))
+		}
+	}
+}

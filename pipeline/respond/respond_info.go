@@ -554,6 +554,8 @@ func (r *TemplateResponder) chat(in stage.RespondInput) string {
 		return r.variant(in.Text, "thanks", "You're welcome!", "Anytime!", "Happy to help!")
 	case hasCue(lc, "bye", "goodbye", "good night", "goodnight", "see you", "see ya", "later", "ttyl"):
 		return r.variant(in.Text, "bye", "Take care!", "See you later!", "Bye for now — I'm here whenever you need me.")
+	case in.Understanding.OutOfScope:
+		return r.outOfScopeReply(in)
 	case hasCue(lc, "what can you do", "what do you do", "help", "who are you", "what are you", "are you a bot", "are you real", "how do you work", "what can i ask"):
 		return "I can keep your to-do list and remind you when things are due, add things to your calendar, remember facts like birthdays, keep notes and lists, draft emails for you to approve, and send you a briefing each morning. Try “Remind me to call mom tomorrow at 5pm” or “briefing now”."
 	case hasCue(lc, "how are you", "how's it going", "hows it going", "how are things", "how're you", "what's up", "whats up", "how have you been", "how you doing"):
