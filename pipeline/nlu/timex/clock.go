@@ -377,7 +377,7 @@ func (p *parser) clockRelative(i int) (clock, int, bool) {
 		mins, explicit, j = 30, true, j+1
 		if c, e, ok := p.hourRef(j); ok && p.word(j) != "past" && !(p.word(j) == "an" || p.word(j) == "a") {
 			// "half three" is half past three, as said in Britain.
-			if c.h >= 1 && c.h <= 12 && p.toks[j].kind == tWord || c.ampm != 0 {
+			if _, _, unit := p.unitAt(e); c.h >= 1 && c.h <= 12 && !unit || c.ampm != 0 {
 				c.m, c.grain = 30, Minute
 				return c, e, true
 			}
