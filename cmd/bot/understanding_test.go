@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
 	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
 )
 
 // TestUnderstandingScenarios drives the offline understanding of issue 16
@@ -29,4 +33,104 @@ func TestUnderstandingScenarios(t *testing.T) {
 			t.Fatalf("tasks %+v; want none", ts)
 		}
 	})
+}
+
+// TestChangingWhatExists drives changes to existing items through the web
+// chat API: each lands on the item it names, and undo takes it back.
+func TestChangingWhatExists(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+
+	t.Run("a reminder's time changes, then it is cancelled", func(t *testing.T) {
+		c := newChatter(t, base, app, "Pia", "UTC")
+		c.say("Remind me to go to the dentist tomorrow at 9am")
+		r := c.say("change the dentist reminder to 11am")
+		ts := c.tasks()
+		if len(ts) != 1 || ts[0].Due.UTC().Hour() != 11 {
+			t.Fatalf("after %q: tasks %+v; want the dentist due at 11:00", r.Text, ts)
+		}
+		r = c.say("cancel my dentist reminder")
+		if ts := c.tasks(); len(ts) != 0 {
+			t.Fatalf("after %q: tasks %+v; want none open", r.Text, ts)
+		}
+		r = c.say("undo")
+		if ts := c.tasks(); len(ts) != 1 {
+			t.Fatalf("after undo (%q): tasks %+v; want the dentist back", r.Text, ts)
+		}
+	})
+
+	t.Run("it is the item the conversation is about", func(t *testing.T) {
+		c := newChatter(t, base, app, "Quin", "UTC")
+		c.say("Remind me to call the plumber tomorrow at 10am")
+		r := c.say("Move it to 11")
+		ts := c.tasks()
+		if len(ts) != 1 || ts[0].Due.UTC().Hour() != 11 || ts[0].Title != "Call the plumber" {
+			t.Fatalf("after %q: tasks %+v; want the plumber at 11:00", r.Text, ts)
+		}
+	})
+
+	t.Run("an event is renamed and moved by its time, and undo takes the move back", func(t *testing.T) {
+		c := newChatter(t, base, app, "Sol", "UTC")
+		// An event with someone in it waits for Approve.
+		c.click(c.say("Add a call with Bob tomorrow at 3pm to my calendar"), "Approve")
+		r := c.say("rename the call with Bob to budget review")
+		evs := c.events()
+		if len(evs) != 1 || evs[0].Title != "Budget review" {
+			t.Fatalf("after %q: events %+v; want it renamed", r.Text, evs)
+		}
+		start := evs[0].Start
+		r = c.say("push my 3pm to Thursday")
+		evs = c.events()
+		if len(evs) != 1 || evs[0].Start.Weekday() != time.Thursday || evs[0].Start.UTC().Hour() != 15 {
+			t.Fatalf("after %q: events %+v; want it on Thursday at 15:00", r.Text, evs)
+		}
+		c.say("undo")
+		if evs := c.events(); len(evs) != 1 || !evs[0].Start.Equal(start) {
+			t.Fatalf("after undo: events %+v; want it back at %v", evs, start)
+		}
+	})
+
+	t.Run("a name with a slip still finds the task, and two matches ask with buttons", func(t *testing.T) {
+		c := newChatter(t, base, app, "Tove", "UTC")
+		c.say("Remind me to renew the passport on Friday")
+		r := c.say("move the pasport to Saturday")
+		if ts := c.tasks(); len(ts) != 1 || ts[0].Due.Weekday() != time.Saturday {
+			t.Fatalf("after %q: tasks %+v; want the passport on Saturday", r.Text, ts)
+		}
+		c.say("Remind me to call the bank tomorrow at 9am")
+		c.say("Remind me to call the school tomorrow at 10am")
+		q := c.say("change the call reminder to 4pm")
+		if len(q.Buttons) != 2 {
+			t.Fatalf("reply %q with buttons %v; want a question with two options", q.Text, q.Buttons)
+		}
+		c.click(q, q.Buttons[1].Label)
+		for _, task := range c.tasks() {
+			if task.Title == "Call the school" && task.Due.UTC().Hour() != 16 {
+				t.Fatalf("after the click: %+v; want the school at 16:00", task)
+			}
+			if task.Title == "Call the bank" && task.Due.UTC().Hour() != 9 {
+				t.Fatalf("after the click: %+v; want the bank unchanged", task)
+			}
+		}
+	})
+
+	t.Run("saying a chore is done completes it", func(t *testing.T) {
+		c := newChatter(t, base, app, "Rue", "UTC")
+		c.say("Remind me to do the laundry tomorrow")
+		r := c.say("I already did the laundry")
+		if ts := c.tasks(); len(ts) != 1 || ts[0].Status != hearth.TaskDone {
+			t.Fatalf("after %q: tasks %+v; want the laundry done", r.Text, ts)
+		}
+	})
+}
+
+// events lists the user's events from yesterday to a fortnight ahead.
+func (c *chatter) events() []hearth.CalendarEvent {
+	c.t.Helper()
+	now := time.Now()
+	evs, err := c.app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 14)})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return evs
 }
