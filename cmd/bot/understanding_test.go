@@ -67,6 +67,10 @@ func TestChangingWhatExists(t *testing.T) {
 		if len(ts) != 1 || ts[0].Due.UTC().Hour() != 11 || ts[0].Title != "Call the plumber" {
 			t.Fatalf("after %q: tasks %+v; want the plumber at 11:00", r.Text, ts)
 		}
+		r = c.say("cancel it")
+		if ts := c.tasks(); len(ts) != 0 {
+			t.Fatalf("after %q: tasks %+v; want it cancelled", r.Text, ts)
+		}
 	})
 
 	t.Run("an event is renamed and moved by its time, and undo takes the move back", func(t *testing.T) {

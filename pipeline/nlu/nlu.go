@@ -184,6 +184,15 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 
 	ctx := lastBotTurn(recent)
 	ans := answerKind(tokens)
+	if ctx.known && !ctx.open && len(recent) > 0 && recent[len(recent)-1].FromBot && pointsBack(tokens) {
+		// "cancel it", "mark that done", "move it to 11" after a reply
+		// about an item: a change to that item, not small talk.
+		res.Intent, res.Confidence, res.OutOfScope, ans = RequestAction, max(res.Confidence, 0.9), false, notAnswer
+		res.Domains = []Domain{Task}
+		res.RequiresAction = true
+		res.Slots = extractSlots(text, tokens, res, ctx, ref)
+		return res
+	}
 	switch {
 	case ctx.open && (ans != notAnswer || res.Intent == Followup):
 		res.Intent, res.Confidence = Followup, max(res.Confidence, 0.95)
@@ -214,6 +223,25 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
 	return res
+}
+
+// pointsBack reports a short request to change the item just talked
+// about: a change verb and "it", "that" or "this" ("cancel it", "delete
+// that one", "mark it as done", "move it to 11", "push that to Friday").
+func pointsBack(tokens []string) bool {
+	if len(tokens) < 2 || len(tokens) > 8 {
+		return false
+	}
+	switch tokens[0] {
+	case "cancel", "delete", "remove", "drop", "mark", "move", "push", "reschedule", "postpone", "change", "rename", "bump", "shift":
+	default:
+		return false
+	}
+	switch tokens[1] {
+	case "it", "that", "this":
+		return true
+	}
+	return false
 }
 
 // abstainShare is how much of the probability the abstain class must hold

@@ -303,3 +303,26 @@ func TestOutOfScope(t *testing.T) {
 		}
 	}
 }
+
+// TestPointsBack checks that "cancel it" after a reply about an item is a
+// request to change it, and still an answer after a question.
+func TestPointsBack(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	done := []Turn{{Text: "remind me to call the plumber"}, {FromBot: true, Text: "Got it — I'll remind you: “Call the plumber”, tomorrow at 10:00 AM."}}
+	asked := []Turn{{Text: "email Sarah"}, {FromBot: true, Text: "Here's the draft. Shall I send it?", Options: []string{"Approve", "Cancel"}}}
+	for _, tt := range []struct {
+		text   string
+		recent []Turn
+		want   Intent
+	}{
+		{"cancel it", done, RequestAction},
+		{"move it to 11", done, RequestAction},
+		{"mark that as done", done, RequestAction},
+		{"cancel it", asked, Followup},
+	} {
+		if got := c.Classify(tt.text, tt.recent, ref); got.Intent != tt.want {
+			t.Errorf("Classify(%q) after %q = %s; want %s", tt.text, tt.recent[1].Text, got.Intent, tt.want)
+		}
+	}
+}
