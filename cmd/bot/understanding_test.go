@@ -138,3 +138,28 @@ func (c *chatter) events() []hearth.CalendarEvent {
 	}
 	return evs
 }
+
+// TestQuestionsAboutTime asks about the user's own time through the web
+// chat API: the answers come from their events and tasks.
+func TestQuestionsAboutTime(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Uma", "UTC")
+	c.say("Add the dentist appointment tomorrow at 2pm to my calendar")
+	c.say("Remind me to pay the water bill tomorrow")
+
+	r := c.say("What do I have tomorrow?")
+	mustContain(t, r, "dentist", "water bill")
+
+	r = c.say("how does my week look?")
+	mustContain(t, r, "dentist", "water bill")
+
+	r = c.say("when am I free tomorrow afternoon?")
+	mustContain(t, r, "12:00 PM–2:00 PM", "3:00 PM–7:00 PM")
+
+	r = c.say("what's overdue?")
+	mustContain(t, r, "nothing")
+	if n := c.actions(); n != 2 {
+		t.Fatalf("%d actions; questions must not act", n)
+	}
+}

@@ -210,6 +210,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Intent, res.Confidence = Chat, 0.9
 	}
 	res.Domains = c.pickDomains(res.Intent, c.clauseDomains(text, s.domain))
+	if res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Calendar}) && agendaQuestion(tokens) {
+		// "What do I have tomorrow?", "how does my week look?": the
+		// events and the tasks due then.
+		res.Domains = append(res.Domains, Task)
+	}
 	if res.Intent == RequestAction && slices.Equal(res.Domains, []Domain{Keep}) && noteLookup(tokens) {
 		// "Find my note on the trip" changes nothing: it asks for a note.
 		res.Intent = AskInfo
@@ -223,6 +228,27 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
 	return res
+}
+
+// agendaQuestion reports a question about one's own time in general
+// ("what do I have tomorrow?", "how does my week look?", "what's on
+// Friday?", "what does my day look like?") rather than about meetings
+// or the calendar by name, which only events answer.
+func agendaQuestion(tokens []string) bool {
+	general := false
+	for i, t := range tokens {
+		switch t {
+		case "calendar", "meeting", "meetings", "event", "events", "appointment", "appointments", "call", "calls", "free", "available", "busy":
+			return false
+		case "look", "looking", "looks", "agenda", "plans", "schedule", "planned":
+			general = true
+		case "have", "got":
+			general = general || i > 0 && (tokens[i-1] == "i" || tokens[i-1] == "ive")
+		case "on":
+			general = general || i > 0 && (tokens[i-1] == "whats" || tokens[i-1] == "is")
+		}
+	}
+	return general
 }
 
 // pointsBack reports a short request to change the item just talked

@@ -35,6 +35,10 @@ const (
 	minCount   = 2   // a feature must occur in this many examples to be kept
 	compounds  = 900 // generated multi-clause examples
 	domainMass = 1.0 // weight of the domain loss next to the intent loss
+	// oosWeight scales the abstain class's share of the loss: enough that
+	// requests Hearth cannot do are refused, not so much that short
+	// requests it can do are taken for them.
+	oosWeight = 0.6
 )
 
 // build reads the templates, trains, fits the temperature on the hand
@@ -188,6 +192,9 @@ func train(rng *rand.Rand, exs []example) (*linear.Model, string) {
 			d.domain[slices.Index(allDomains, dom)] = 1
 		}
 		d.weight = float64(len(exs)) / float64(len(intents)*perIntent[e.intent])
+		if e.intent == "out_of_scope" {
+			d.weight *= oosWeight
+		}
 		data[i] = d
 	}
 	k := len(intents) + len(allDomains)
