@@ -177,6 +177,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	if len(tokens) == 0 {
 		return Result{Intent: Chat, Domains: []Domain{}, Confidence: 0.5}
 	}
+	if OtherLanguage(text) {
+		// Hearth understands English for now: the reply says so, and
+		// nothing is planned from words it cannot read.
+		return Result{Intent: Chat, Domains: []Domain{}, Confidence: 0.95}
+	}
 	s := c.score(tokens, question)
 	oos := c.abstain(s.intent)
 	best := argmax(s.intent)

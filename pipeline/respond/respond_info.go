@@ -558,6 +558,8 @@ func (r *TemplateResponder) chat(in stage.RespondInput) string {
 		name = " " + f[0]
 	}
 	switch {
+	case nlu.OtherLanguage(in.Text):
+		return englishOnly
 	case hasCue(lc, "joke", "make me laugh", "something funny"):
 		return r.variant(in.Text, "joke", builtinJokes...)
 	case hasCue(lc, "thanks", "thank you", "thx", "ty", "cheers", "appreciate it", "much appreciated"):

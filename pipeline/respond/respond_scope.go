@@ -54,3 +54,6 @@ func (r *TemplateResponder) outOfScopeReply(in stage.RespondInput) string {
 		"That's not something I can do. "+canDo,
 		"Sorry, I can't help with that one. "+canDo)
 }
+
+// englishOnly is the one line for a message in another language.
+const englishOnly = "Sorry — I only understand English for now. Could you say that in English?"

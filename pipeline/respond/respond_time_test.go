@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
 )
@@ -48,5 +49,34 @@ func TestQuestionsAboutTime(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOtherLanguages answers a message in another language with one line
+// saying Hearth understands English, and leaves English alone.
+func TestOtherLanguages(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text    string
+		foreign bool
+	}{
+		{"recuérdame llamar a mi madre mañana", true},
+		{"rappelle moi de appeler le médecin demain", true},
+		{"erinnere mich morgen an den Zahnarzt bitte", true},
+		{"напомни мне позвонить маме", true},
+		{"明日母に電話することを思い出させて", true},
+		{"hola", false},
+		{"remind me to buy tortillas for el taco night", false},
+		{"what's the weather like", false},
+	} {
+		if got := nlu.OtherLanguage(tt.text); got != tt.foreign {
+			t.Errorf("OtherLanguage(%q) = %v; want %v", tt.text, got, tt.foreign)
+		}
+		if u := stagetest.Classifier().Classify(tt.text, []nlu.Turn{}, time.Now()); tt.foreign && u.Intent != nlu.Chat {
+			t.Errorf("Classify(%q) = %s; a message in another language is chat", tt.text, u.Intent)
+		}
+	}
+	if got := respondTo(t, stage.RespondInput{Text: "rappelle moi de appeler le médecin demain"}); got != englishOnly {
+		t.Errorf("reply %q; want %q", got, englishOnly)
 	}
 }
