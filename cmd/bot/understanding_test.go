@@ -163,3 +163,37 @@ func TestQuestionsAboutTime(t *testing.T) {
 		t.Fatalf("%d actions; questions must not act", n)
 	}
 }
+
+// TestTimezoneQuestion: a user with no zone is asked for one, may answer
+// with a city or pick among the zones of an ambiguous name, and the
+// request the question interrupted is then carried out in that zone.
+func TestTimezoneQuestion(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+
+	t.Run("a city answers, and the interrupted request is carried out", func(t *testing.T) {
+		c := newChatter(t, base, app, "Vic", "")
+		mustContain(t, c.say("Remind me to call mom tomorrow at 5pm"), "which time zone")
+		r := c.say("Chicago")
+		mustContain(t, r, "America/Chicago")
+		ts := c.tasks()
+		chicago, _ := time.LoadLocation("America/Chicago")
+		if len(ts) != 1 || ts[0].Due.In(chicago).Hour() != 17 {
+			t.Fatalf("after %q: tasks %+v; want call mom at 17:00 Chicago time", r.Text, ts)
+		}
+	})
+
+	t.Run("an ambiguous abbreviation asks with buttons", func(t *testing.T) {
+		c := newChatter(t, base, app, "Wes", "")
+		c.say("hello")
+		q := c.say("CST")
+		if len(q.Buttons) != 2 {
+			t.Fatalf("reply %q with buttons %v; want two zones to pick from", q.Text, q.Buttons)
+		}
+		r := c.click(q, "America/Chicago")
+		mustContain(t, r, "America/Chicago")
+		if tz := c.contact().User.Timezone; tz != "America/Chicago" {
+			t.Fatalf("zone %q; want America/Chicago", tz)
+		}
+	})
+}
