@@ -83,9 +83,9 @@ func RequireTimezone(store TimezoneSetter, next Handler) Handler {
 	})
 }
 
-// interrupted returns the message that the time-zone question first
-// answered in the conversation, or "" when there is none (or no way to
-// read the conversation).
+// interrupted returns the request (three words or more) that the
+// time-zone question first interrupted in the conversation, or "" when
+// there is none (or no way to read the conversation).
 func interrupted(ctx context.Context, store TimezoneSetter, conversationID int64) string {
 	h, ok := store.(recentMessages)
 	if !ok || conversationID == 0 {
@@ -97,7 +97,8 @@ func interrupted(ctx context.Context, store TimezoneSetter, conversationID int64
 	}
 	for i, m := range msgs {
 		if m.From == hearth.FromBot && strings.Contains(m.Text, "which time zone") {
-			if i > 0 && msgs[i-1].From != hearth.FromBot {
+			// A request, not a greeting: "hello" needs no second answer.
+			if i > 0 && msgs[i-1].From != hearth.FromBot && len(strings.Fields(msgs[i-1].Text)) >= 3 {
 				return msgs[i-1].Text
 			}
 			return ""
