@@ -95,6 +95,8 @@ func validateInbound(in hearth.Inbound) error {
 		return hearth.Invalidf("user is required")
 	case !utf8.ValidString(in.Text):
 		return hearth.Invalidf("text is not valid UTF-8")
+	case strings.IndexByte(in.Text, 0) >= 0:
+		return hearth.Invalidf("text contains a NUL character")
 	case len(in.Text) > MaxTextBytes:
 		return hearth.Invalidf("text is longer than %d bytes", MaxTextBytes)
 	}

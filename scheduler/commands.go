@@ -370,8 +370,11 @@ func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 	}
 	switch len(hits) {
 	case 0:
-		if !strings.Contains(text, "reminder") {
-			// "cancel the second one" may answer another question.
+		if !strings.Contains(text, "reminder") || reCancel.MatchString(text) && !reCancelN.MatchString(text) {
+			// "cancel the second one" may answer another question, and
+			// "cancel my dentist reminder" may name a task whose
+			// reminders are not planned yet, or an event: the pipeline
+			// looks for it.
 			return "", false, nil
 		}
 		if len(list) == 0 {
@@ -379,6 +382,23 @@ func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 		}
 		return "I couldn't tell which reminder you meant. Say \"list my reminders\" and then \"cancel reminder 2\".", true, nil
 	case 1:
+		if sc := hits[0]; sc.Kind == hearth.ScheduleTask && c.actions != nil {
+			// Cancelling a task's reminder cancels the task: muted, it
+			// would stay open and in the briefing. Through the action
+			// engine, so it is audited and "undo" brings it back.
+			a, err := action.New(action.TaskDelete, action.TaskRefArgs{ID: sc.ItemID, Title: sc.Title})
+			if err != nil {
+				return "", true, fmt.Errorf("cancel task %d: %w", sc.ItemID, err)
+			}
+			recs, err := c.actions.Run(ctx, action.Turn{EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID}, []action.Action{a})
+			if err != nil {
+				return "", true, fmt.Errorf("cancel task %d: %w", sc.ItemID, err)
+			}
+			if len(recs) != 1 || recs[0].State != action.StateDone {
+				return "I couldn't cancel “" + sc.Title + "” — it may have been deleted already.", true, nil
+			}
+			return "Cancelled “" + sc.Title + "” and its reminders. Say “undo” to bring it back.", true, nil
+		}
 		// Muted with the reply: a retried turn would otherwise find the
 		// list renumbered and cancel a second reminder.
 		id := hits[0].ID

@@ -6,6 +6,7 @@
 package webchat
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"embed"
@@ -374,8 +375,16 @@ func (h *Handler) contact(w http.ResponseWriter, r *http.Request, key string) (h
 // decode reads one JSON object from the body, answering 400 or 413 itself
 // when it cannot.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
-	err := dec.Decode(v)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err == nil && !utf8.Valid(body) {
+		// encoding/json would quietly turn the bad bytes into U+FFFD.
+		httpreply.Reason(w, http.StatusBadRequest, "body is not valid UTF-8")
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err == nil {
+		err = dec.Decode(v)
+	}
 	if err == nil && dec.More() {
 		err = errors.New("trailing data")
 	}

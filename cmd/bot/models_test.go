@@ -157,7 +157,7 @@ func TestModelTurns(t *testing.T) {
 
 	t.Run("an unsure message is classified by the fast model and answered by the strong one", func(t *testing.T) {
 		c := newChatter(t, base, app, "Mia", "Europe/London")
-		r := c.say("ugh mondays")
+		r := c.say("blorp fizzle")
 		if !strings.HasPrefix(r.Text, "Happy to help!") {
 			t.Fatalf("reply %q; want the model's", r.Text)
 		}
@@ -217,7 +217,7 @@ func TestModelTurns(t *testing.T) {
 			return llmtest.Answer{Text: `{"intent":"chat","domains":[],"confidence":0.9}`}, true
 		})
 		defer b.set(nil)
-		c.say("ugh mondays")
+		c.say("blorp fizzle")
 		tr := c.lastTrace()
 		if tr.Intent != "chat" || len(tr.Models) == 0 || tr.Models[0].Calls != 2 || tr.Models[0].Error != "" {
 			t.Fatalf("trace %+v; want the intent answered after one repair (2 calls)", tr)
@@ -252,7 +252,7 @@ func TestModelHangs(t *testing.T) {
 	base, app, _ := startModelApp(t, b, func(c *Config) { c.LLMDeadline = 400 * time.Millisecond })
 	c := newChatter(t, base, app, "Pia", "Europe/Paris")
 	start := time.Now()
-	r := c.say("ugh mondays")
+	r := c.say("blorp fizzle")
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("reply after %v; want within 3s", d)
 	}
@@ -295,15 +295,15 @@ func TestModelDailyBudget(t *testing.T) {
 	b := newBrain(t)
 	base, app, fake := startModelApp(t, b, func(c *Config) { c.LLMDailyTokens = 50 })
 	c := newChatter(t, base, app, "Quinn", "Asia/Tokyo")
-	if r := c.say("ugh mondays"); !strings.HasPrefix(r.Text, "Happy to help!") {
+	if r := c.say("blorp fizzle"); !strings.HasPrefix(r.Text, "Happy to help!") {
 		t.Fatalf("first reply %q; want the model's", r.Text)
 	}
 	calls := len(fake.Calls())
-	second := c.say("ugh mondays")
+	second := c.say("blorp fizzle")
 	if !strings.Contains(second.Text, "today's model budget") {
 		t.Fatalf("second reply %q; want the budget notice", second.Text)
 	}
-	third := c.say("ugh mondays")
+	third := c.say("blorp fizzle")
 	if strings.Contains(third.Text, "budget") || third.Text == "" {
 		t.Fatalf("third reply %q; want an offline reply without the notice again", third.Text)
 	}
@@ -386,7 +386,7 @@ func TestModelEmbeddingsAndMetrics(t *testing.T) {
 	if !embedded {
 		t.Fatalf("trace %+v; want the query embedded", c.lastTrace().Models)
 	}
-	c.say("ugh mondays") // one model turn for the metrics
+	c.say("blorp fizzle") // one model turn for the metrics
 	res, err := http.Get(base + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -422,7 +422,7 @@ func TestModelFallbackChain(t *testing.T) {
 		c.BedrockURL, c.BedrockRegion, c.BedrockModel, c.BedrockFast = bedrock.URL, "eu-west-1", "claude-strong", "claude-fast"
 	})
 	c := newChatter(t, base, app, "Sol", "UTC")
-	if r := c.say("ugh mondays"); !strings.HasPrefix(r.Text, "Happy to help!") {
+	if r := c.say("blorp fizzle"); !strings.HasPrefix(r.Text, "Happy to help!") {
 		t.Fatalf("reply %q; want Bedrock's", r.Text)
 	}
 	tr := c.lastTrace()

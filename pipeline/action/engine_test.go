@@ -173,7 +173,7 @@ func TestExpiredApprovalIsRefused(t *testing.T) {
 	b := setup(t)
 	b.engine.ApprovalTTL = time.Millisecond
 	ctx := context.Background()
-	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.TaskDelete, action.TaskRefArgs{ID: 1})})
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.MemoryForget, action.MemoryRefArgs{ID: 1})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,8 @@ func TestBulkNeedsApproval(t *testing.T) {
 		{action.Action{Kind: action.CalendarCreate, Payload: []byte(`{"title":"x","start":"2026-01-01T10:00:00Z","end":"2026-01-01T11:00:00Z"}`)}, action.Low},
 		{action.Action{Kind: action.CalendarCreate, Payload: []byte(`{"title":"x","start":"2026-01-01T10:00:00Z","end":"2026-01-01T11:00:00Z","attendees":["a@b.c"]}`)}, action.High},
 		{action.Action{Kind: action.EmailSend, Payload: []byte(`{"to":["a"],"subject":"s","body":"b"}`)}, action.High},
-		{action.Action{Kind: action.TaskDelete, Payload: []byte(`{"id":1}`)}, action.High},
+		{action.Action{Kind: action.TaskDelete, Payload: []byte(`{"id":1}`)}, action.Low},
+		{action.Action{Kind: action.CalendarDelete, Payload: []byte(`{"id":1}`)}, action.High},
 		{action.Action{Kind: action.MemoryForget, Payload: []byte(`{"id":1}`)}, action.High},
 	}
 	for _, tt := range tests {

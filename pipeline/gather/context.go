@@ -73,6 +73,12 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 	for _, d := range u.Domains {
 		domains[d] = true
 	}
+	if u.Intent == nlu.RequestAction && (domains[nlu.Task] || domains[nlu.Calendar]) && plan.IsChange(text) {
+		// A change may name a task or an event whichever the classifier
+		// said ("cancel my dentist reminder", "move it to 11"): the
+		// planner looks in both.
+		domains[nlu.Task], domains[nlu.Calendar] = true, true
+	}
 	uid := user.ID
 	switch u.Intent {
 	case nlu.DiscussWork:

@@ -110,6 +110,9 @@ func (s ModelIntent) Understand(ctx context.Context, text string, recent []nlu.T
 func mergeIntent(u stage.Understanding, intent nlu.Intent, domains []nlu.Domain, conf float64) stage.Understanding {
 	u.Intent = intent
 	u.RequiresAction = intent == nlu.RequestAction
+	// The out-of-scope flag is the offline classifier's: it stands only
+	// when the model also answers chat.
+	u.OutOfScope = u.OutOfScope && intent == nlu.Chat
 	u.Domains = []nlu.Domain{}
 	if intent != nlu.Chat && intent != nlu.Followup {
 		for _, d := range domains {

@@ -44,8 +44,13 @@
 //     "note to self: …", "add milk to my shopping list".
 //   - Task is reminders, to-do lists and alarms; Calendar is events and
 //     meetings; Email is mail.
-//   - Requests outside these domains (music, weather, flights) and general
-//     knowledge questions are Chat, never actions.
+//   - Requests outside these domains (music, weather, flights, banking,
+//     directions, code) and general knowledge questions are Chat, never
+//     actions. The model has an abstain class for them, trained on
+//     generated requests Hearth cannot do (the out_of_scope section of
+//     data/intents.txt): when it beats Chat, or holds a third of the
+//     probability against a request, the result is Chat with OutOfScope
+//     set, and the reply says what Hearth can do instead.
 //
 // # Limits
 //

@@ -273,3 +273,56 @@ func BenchmarkClassify10KB(b *testing.B) {
 		c.Classify(msg, nil, testRef)
 	}
 }
+
+// TestOutOfScope checks that requests Hearth cannot carry out are chat
+// with the out-of-scope flag, and that its own requests are not.
+func TestOutOfScope(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text string
+		oos  bool
+	}{
+		{"find directions to the car wash", true},
+		{"play something by nina simone", true},
+		{"what's my savings balance", true},
+		{"order a new phone charger", true},
+		{"turn off the bedroom lights", true},
+		{"remind me to call the bank tomorrow at 9", false},
+		{"add dish soap to the shopping list", false},
+		{"put the car service on my calendar friday at 8", false},
+		{"remember that the spare key is with the neighbours", false},
+		{"hello", false},
+	} {
+		got := c.Classify(tt.text, []Turn{}, ref)
+		if got.OutOfScope != tt.oos {
+			t.Errorf("Classify(%q) = %s %v, out of scope %v; want out of scope %v", tt.text, got.Intent, got.Domains, got.OutOfScope, tt.oos)
+		}
+		if tt.oos && (got.Intent != Chat || len(got.Domains) != 0) {
+			t.Errorf("Classify(%q) = %s %v; an out-of-scope request is chat with no domains", tt.text, got.Intent, got.Domains)
+		}
+	}
+}
+
+// TestPointsBack checks that "cancel it" after a reply about an item is a
+// request to change it, and still an answer after a question.
+func TestPointsBack(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	done := []Turn{{Text: "remind me to call the plumber"}, {FromBot: true, Text: "Got it — I'll remind you: “Call the plumber”, tomorrow at 10:00 AM."}}
+	asked := []Turn{{Text: "email Sarah"}, {FromBot: true, Text: "Here's the draft. Shall I send it?", Options: []string{"Approve", "Cancel"}}}
+	for _, tt := range []struct {
+		text   string
+		recent []Turn
+		want   Intent
+	}{
+		{"cancel it", done, RequestAction},
+		{"move it to 11", done, RequestAction},
+		{"mark that as done", done, RequestAction},
+		{"cancel it", asked, Followup},
+	} {
+		if got := c.Classify(tt.text, tt.recent, ref); got.Intent != tt.want {
+			t.Errorf("Classify(%q) after %q = %s; want %s", tt.text, tt.recent[1].Text, got.Intent, tt.want)
+		}
+	}
+}

@@ -31,10 +31,15 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	switch {
+	case words.StartsWithAny(lc, RenameVerbs...):
+		return planRename(in, text)
 	case words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear "):
 		return planEventDelete(in, text)
 	case words.StartsWithAny(lc, "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward "):
 		return planEventMove(in, text, whole)
+	}
+	if ref, target, ok := changeTarget(in, text); ok {
+		return planEventMove(in, "move "+ref+" to "+target, false)
 	}
 	return planEventCreate(in, text, whole)
 }
@@ -110,11 +115,18 @@ func MatchEvents(ref string, when *timex.Match, c stage.Context) []hearth.Calend
 func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 	ref := eventRef(text, in.Context)
 	p := stage.Plan{Understood: "cancel an event"}
+	if isPronounRef(ref) {
+		ref = resolveRef(ref, in.Context)
+	}
 	if ref == "" || isPronoun(ref) {
 		return p, needDetails("which event")
 	}
 	p.Understood = "cancel " + ref
 	hits := MatchEvents(ref, whenOf(in, text, true), in.Context)
+	if len(hits) == 0 && hasTask(taskRef(ref), in.Context) {
+		// "cancel my dentist reminder" named a task.
+		return planTaskRef(in, action.TaskDelete, taskRef(ref))
+	}
 	if len(hits) == 0 {
 		return p, needDetails("no event matches %q", ref)
 	}
@@ -165,16 +177,26 @@ func MoveRef(in stage.PlanInput, text string) (ref string, located *timex.Match,
 
 func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
 	p := stage.Plan{Understood: "move an event"}
+	if r := eventRef(text, in.Context); r != "" && isPronounRef(r) {
+		// "move it to 11": the item the last reply was about.
+		if t := lastMentioned(in.Context); t != "" {
+			_, target, _ := words.CutBefore(text, "to ", "until ")
+			text = "move " + t + " to " + target
+		}
+	}
 	// A date before "to" only finds the event: "move my dentist
 	// appointment tomorrow to 4pm", "move tomorrow's dentist to 4pm".
 	ref, located, target, ok := MoveRef(in, text)
 	if !ok {
 		return p, needDetails("which event")
 	}
+	if ref != "" && !hasEvent(ref, in.Context) && hasTask(taskRef(ref), in.Context) {
+		return planTaskMove(in, text)
+	}
 	if ref != "" {
 		p.Understood = "move " + ref
 	}
-	m := whenOf(in, target, false)
+	m := targetWhen(in, target)
 	if m == nil {
 		return p, needDetails("when to move it to")
 	}

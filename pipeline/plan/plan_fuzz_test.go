@@ -39,6 +39,9 @@ func FuzzPlan(f *testing.F) {
 		"untick  on the list",
 		"put back on list",
 		"tick off off on on the list",
+		"change the call reminder to 4pm", "move it to 11", "cancel it", "rename it to", "rename  to x",
+		"rename the call with Bob to budget review", "push my 3pm to Thursday", "change to to to",
+		"move the pasport to Saturday", "change the time of to 5",
 	} {
 		f.Add(s)
 	}

@@ -28,14 +28,25 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return stage.Plan{Understood: "look at your tasks"}, nil
 	}
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if words.StartsWithAny(lc, RenameVerbs...) {
+		return planRename(in, text)
+	}
 	if kind, ref, ok := taskRefRequest(text); ok {
+		ref = resolveRef(ref, in.Context)
+		if kind == action.TaskDelete && !hasTask(ref, in.Context) && hasEvent(ref, in.Context) {
+			return planEventDelete(in, "cancel "+ref)
+		}
 		return planTaskRef(in, kind, ref)
 	}
 	if done := CompletedTasks(text, in.Context.Tasks); len(done) > 0 {
 		return planTasksDone(in, done)
 	}
-	if words.StartsWithAny(words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))), MoveVerbs...) {
+	if words.StartsWithAny(lc, MoveVerbs...) {
 		return planTaskMove(in, text)
+	}
+	if ref, target, ok := changeTarget(in, text); ok {
+		return moveTask(in, ref, target)
 	}
 	return planTaskCreate(in, text, whole)
 }
@@ -133,22 +144,32 @@ func planTasksDone(in stage.PlanInput, done []hearth.Task) (stage.Plan, error) {
 // Friday", "push call mom to 6pm". Like an event, a task keeps its date
 // when only a time is given, and its time of day when only a date is.
 func planTaskMove(in stage.PlanInput, text string) (stage.Plan, error) {
-	p := stage.Plan{Understood: "move a task"}
 	rest, _, _ := words.AfterAny(text, MoveVerbs...)
 	refText, target, found := words.CutBefore(rest, "to ", "until ")
 	if !found {
-		return p, needDetails("when to move it to")
+		return stage.Plan{Understood: "move a task"}, needDetails("when to move it to")
 	}
-	ref := taskRef(stripTimeWords(refText, in.Context))
+	return moveTask(in, refText, target)
+}
+
+// moveTask moves the open task refText names ("it": the one the last
+// reply was about) to the time target names; an event of that name is
+// moved instead when no task has it.
+func moveTask(in stage.PlanInput, refText, target string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "move a task"}
+	ref := resolveRef(taskRef(stripTimeWords(refText, in.Context)), in.Context)
 	if ref == "" || isPronoun(ref) {
 		return p, needDetails("which task")
 	}
 	p.Understood = "move “" + ref + "”"
-	m := whenOf(in, target, false)
+	m := targetWhen(in, target)
 	if m == nil {
 		return p, needDetails("when to move it to")
 	}
 	matched := matchingOpenTasks(ref, in.Context.Tasks)
+	if len(matched) == 0 && hasEvent(ref, in.Context) {
+		return planEventMove(in, "move "+ref+" to "+target, false)
+	}
 	if len(matched) == 0 {
 		return p, needDetails("no open task matches %q", ref)
 	}

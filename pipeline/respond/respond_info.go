@@ -29,6 +29,10 @@ func (r *TemplateResponder) answer(in stage.RespondInput) string {
 	if len(domains) == 0 {
 		domains = []nlu.Domain{nlu.Memory}
 	}
+	if slices.Contains(domains, nlu.Calendar) && slices.Contains(domains, nlu.Task) && !freeQuestion(in.Text) && !overdueQuestion(in.Text) {
+		// "What do I have tomorrow?": events and tasks due, together.
+		return r.answerAgenda(in)
+	}
 	var parts []string
 	for _, d := range domains {
 		var s string
@@ -110,6 +114,9 @@ func questionSpan(in stage.RespondInput) askSpan {
 }
 
 func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {
+	if freeQuestion(in.Text) {
+		return r.answerFree(in)
+	}
 	sp := questionSpan(in)
 	var evs []hearth.CalendarEvent
 	for _, e := range in.Context.Events {
@@ -227,6 +234,9 @@ func taskItem(t hearth.Task, c stage.Context) string {
 }
 
 func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
+	if overdueQuestion(in.Text) {
+		return r.answerOverdue(in)
+	}
 	tasks := openTasksByUrgency(in.Context)
 	label := ""
 	if in.Understanding.Slots.When != nil {
@@ -551,6 +561,8 @@ func (r *TemplateResponder) chat(in stage.RespondInput) string {
 		name = " " + f[0]
 	}
 	switch {
+	case nlu.OtherLanguage(in.Text):
+		return englishOnly
 	case hasCue(lc, "joke", "make me laugh", "something funny"):
 		return r.variant(in.Text, "joke", builtinJokes...)
 	case hasCue(lc, "thanks", "thank you", "thx", "ty", "cheers", "appreciate it", "much appreciated"):
@@ -561,6 +573,8 @@ func (r *TemplateResponder) chat(in stage.RespondInput) string {
 		return "I can keep your to-do list and remind you when things are due, add things to your calendar, remember facts like birthdays, keep notes and lists, draft emails for you to approve, and send you a briefing each morning. Try “Remind me to call mom tomorrow at 5pm” or “briefing now”."
 	case hasCue(lc, "how are you", "how's it going", "hows it going", "how are things", "how're you", "what's up", "whats up", "how have you been", "how you doing"):
 		return r.variant(in.Text, "howareyou", "Doing well, thanks for asking! What can I do for you?", "I'm good, thanks! How can I help today?", "All good here! What's on your mind?")
+	case in.Understanding.OutOfScope:
+		return r.outOfScopeReply(in)
 	case hasCue(lc, "hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "yo", "morning"):
 		return r.variant(in.Text, "hello", "Hey"+name+"! What can I do for you?", "Hi"+name+"! How can I help?", "Hello"+name+"! What's on your mind?")
 	case strings.HasSuffix(lc, "?") || hasCue(lc, "who", "what", "when", "where", "why", "how", "which", "tell me about", "define", "explain"):

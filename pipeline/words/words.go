@@ -230,17 +230,60 @@ func matchScore(ref, candidate string) float64 {
 	if len(rw) == 0 {
 		return 0
 	}
-	hit := 0
+	hit, typo := 0.0, false
 	for _, w := range rw {
-		if slices.Contains(cw, w) {
+		switch {
+		case slices.Contains(cw, w):
 			hit++
+		case slices.ContainsFunc(cw, func(c string) bool { return oneTypo(w, c) }):
+			// "dentsit" for "dentist": a slip counts, a little less.
+			hit += 0.9
+			typo = true
 		}
 	}
-	score := float64(hit) / float64(len(rw))
-	if score == 1 && len(cw) == len(rw) {
+	score := hit / float64(len(rw))
+	if score == 1 && len(cw) == len(rw) && !typo {
 		return 1.5 // same words, different case or articles
 	}
 	return score
+}
+
+// oneTypo reports whether a and b, both at least five letters long, differ
+// by one slip: a letter changed, added, dropped, or two neighbours swapped.
+func oneTypo(a, b string) bool {
+	if len(a) < 5 || len(b) < 5 || a == b {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch len(b) - len(a) {
+	case 0:
+		diff := []int{}
+		for i := 0; i < len(a); i++ {
+			if a[i] != b[i] {
+				diff = append(diff, i)
+				if len(diff) > 2 {
+					return false
+				}
+			}
+		}
+		switch len(diff) {
+		case 1:
+			return true
+		case 2:
+			i, j := diff[0], diff[1]
+			return j == i+1 && a[i] == b[j] && a[j] == b[i]
+		}
+		return false
+	case 1:
+		i := 0
+		for i < len(a) && a[i] == b[i] {
+			i++
+		}
+		return a[i:] == b[i+1:]
+	}
+	return false
 }
 
 // bestMatches returns the indexes of the candidates that match ref

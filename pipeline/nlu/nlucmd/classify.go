@@ -18,7 +18,10 @@ type classified struct {
 	Domain     *nlu.Domain  `json:"domain"`
 	Domains    []nlu.Domain `json:"domains"`
 	Confidence float64      `json:"confidence"`
-	Error      string       `json:"error,omitempty"`
+	// OutOfScope is printed when the message asks for something Hearth
+	// cannot do (its intent is then chat).
+	OutOfScope bool   `json:"out_of_scope,omitempty"`
+	Error      string `json:"error,omitempty"`
 }
 
 // runClassify implements `bot nlu classify`: one JSON line out for every
@@ -50,7 +53,7 @@ func classifyLine(c *nlu.Classifier, b []byte, env Env) classified {
 		text = *row.Text
 	}
 	res := c.Classify(text, nil, env.Now())
-	out := classified{Text: text, Intent: res.Intent, Domains: res.Domains, Confidence: res.Confidence}
+	out := classified{Text: text, Intent: res.Intent, Domains: res.Domains, Confidence: res.Confidence, OutOfScope: res.OutOfScope}
 	if len(res.Domains) > 0 {
 		out.Domain = &res.Domains[0]
 	}
@@ -89,7 +92,7 @@ func testIntents(ctx context.Context, env Env, rows []json.RawMessage) error {
 		labels[i] = string(in)
 	}
 	confusion := map[[2]string]int{}
-	var n, correct, domN, domOK, oos, oosAction int
+	var n, correct, domN, domOK, oos, oosAction, oosFlagged, inN, inOK int
 	var bins [10]struct {
 		n, ok int
 		conf  float64
@@ -133,6 +136,14 @@ func testIntents(ctx context.Context, env Env, rows []json.RawMessage) error {
 			if res.Intent == nlu.RequestAction {
 				oosAction++
 			}
+			if res.OutOfScope {
+				oosFlagged++
+			}
+		} else {
+			inN++
+			if ok {
+				inOK++
+			}
 		}
 		domainOK := true
 		if r.Domain != nil {
@@ -144,7 +155,11 @@ func testIntents(ctx context.Context, env Env, rows []json.RawMessage) error {
 			}
 		}
 		if !ok || !domainOK {
-			misses = append(misses, fmt.Sprintf("want %s/%s got %s/%v (%.2f): %q", r.Intent, strOrDash(r.Domain), got, res.Domains, res.Confidence, r.Text))
+			flag := ""
+			if res.OutOfScope {
+				flag = " out of scope"
+			}
+			misses = append(misses, fmt.Sprintf("want %s/%s got %s/%v%s (%.2f): %q", r.Intent, strOrDash(r.Domain), got, res.Domains, flag, res.Confidence, r.Text))
 		}
 	}
 
@@ -154,6 +169,8 @@ func testIntents(ctx context.Context, env Env, rows []json.RawMessage) error {
 	fmt.Fprintf(w, "domain accuracy\t%s\t(%d rows with a domain)\t\n", percent(domOK, domN), domN)
 	if oos > 0 {
 		fmt.Fprintf(w, "out_of_scope as action\t%s\t(%d of %d)\t\n", percent(oosAction, oos), oosAction, oos)
+		fmt.Fprintf(w, "out_of_scope flagged\t%s\t(%d of %d)\t\n", percent(oosFlagged, oos), oosFlagged, oos)
+		fmt.Fprintf(w, "in-scope intent accuracy\t%s\t(%d rows)\t\n", percent(inOK, inN), inN)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "intent\tprecision\trecall\tF1\tsupport\t")

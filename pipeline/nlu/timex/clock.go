@@ -55,7 +55,12 @@ func (p *parser) clockAt(i int, strong bool) (clock, int, bool) {
 			j, prefixed = k, true
 			continue
 		}
-		if k, ok := p.oneOf(j, "around", "about", "approximately", "approx", "circa", "roughly"); ok {
+		if k, ok := p.oneOf(j, "around", "approximately", "approx", "circa", "roughly"); ok {
+			// "around 1030", "around 3": a time, like "at".
+			j, prefixed = k, true
+			continue
+		}
+		if k, ok := p.oneOf(j, "about"); ok {
 			j = k
 			continue
 		}
@@ -70,7 +75,10 @@ func (p *parser) clockAt(i int, strong bool) (clock, int, bool) {
 	if !ok {
 		return clock{}, i, false
 	}
-	if c.packed && c.ampm == 0 && !atPrefix {
+	if c.bare && !prefixed && countingNouns[p.word(j-1)] {
+		return clock{}, i, false // "plant number 4", "room 12", "page 3"
+	}
+	if c.packed && c.ampm == 0 && !atPrefix && !p.ish(end) {
 		return clock{}, i, false // "2014", "Pay ABC 2000"
 	}
 	if p.is(end, "-") && p.glued(end) && p.glued(end+1) && p.is(end+2, "-") && p.glued(end+2) {
@@ -95,8 +103,36 @@ func (p *parser) clockAt(i int, strong bool) (clock, int, bool) {
 		c.hasTZ, c.tzOff, end = true, off, end+1
 		c.weak, c.bare, c.grain = false, false, min(c.grain, Minute)
 	}
-	end = p.opt(end, "sharp", "approximately", "approx", "ish")
+	end = p.opt(end, "sharp", "approximately", "approx")
+	// "3ish", "3-ish", "10:30 ish": an approximate time is still a time.
+	k := end
+	if p.is(k, "-") && p.glued(k) {
+		k++
+	}
+	if p.word(k) == "ish" {
+		c.weak, c.bare, c.packed, end = false, false, false, k+1
+	}
 	return c, end, true
+}
+
+// ish reports an "ish" ("3ish", "3-ish") at token i.
+func (p *parser) ish(i int) bool {
+	if p.is(i, "-") && p.glued(i) {
+		i++
+	}
+	return p.word(i) == "ish"
+}
+
+// countingNouns are words after which a bare number counts things or
+// names them ("plant number 4", "room 12") rather than telling the time.
+var countingNouns = map[string]bool{
+	"number": true, "no": true, "#": true, "room": true, "gate": true, "page": true, "pages": true,
+	"chapter": true, "step": true, "item": true, "level": true, "floor": true, "row": true,
+	"seat": true, "table": true, "bus": true, "route": true, "apartment": true, "apt": true,
+	"unit": true, "suite": true, "exit": true, "platform": true, "track": true, "lesson": true,
+	"part": true, "episode": true, "season": true, "question": true, "problem": true,
+	"version": true, "volume": true, "aisle": true, "lane": true, "box": true, "order": true,
+	"size": true, "grade": true, "class": true, "team": true, "line": true, "bed": true,
 }
 
 // clockCore reads the time itself.
@@ -339,6 +375,13 @@ func (p *parser) clockRelative(i int) (clock, int, bool) {
 		mins, explicit, j = 15, true, j+1
 	case p.word(j) == "half":
 		mins, explicit, j = 30, true, j+1
+		if c, e, ok := p.hourRef(j); ok && p.word(j) != "past" && !(p.word(j) == "an" || p.word(j) == "a") {
+			// "half three" is half past three, as said in Britain.
+			if _, _, unit := p.unitAt(e); c.h >= 1 && c.h <= 12 && !unit || c.ampm != 0 {
+				c.m, c.grain = 30, Minute
+				return c, e, true
+			}
+		}
 	default:
 		n, e, ok := p.cardinal(j, 59)
 		if !ok || n == 0 {
@@ -348,13 +391,18 @@ func (p *parser) clockRelative(i int) (clock, int, bool) {
 		if k, ok := p.oneOf(j, "minutes", "minute", "mins", "min"); ok {
 			j, explicit = k, true
 		}
+		// "twenty after 3pm", "ten to six": minutes in words that a
+		// clock face shows are a time, not a count or a range.
+		if !explicit && p.toks[i].kind == tWord && n%5 == 0 && n < 60 && !p.rangeLead(i) {
+			explicit = true
+		}
 	}
 	dir := 0
 	switch p.word(j) {
 	case "past":
 		dir = 1
 	case "after":
-		if explicit {
+		if explicit || p.pmAhead(j+1) {
 			dir = 1
 		}
 	case "to", "till", "before", "of":
@@ -396,6 +444,23 @@ func (p *parser) clockRelative(i int) (clock, int, bool) {
 		}
 	}
 	return c, e, true
+}
+
+// rangeLead reports that the words before token i open a range ("from
+// ten to six", "between five and ten"), where "ten to six" is not 5:50.
+func (p *parser) rangeLead(i int) bool {
+	switch p.word(i - 1) {
+	case "from", "between":
+		return true
+	}
+	return false
+}
+
+// pmAhead reports an hour with am/pm at token i ("3pm", "3 p.m."), which
+// makes "20 after 3pm" a time.
+func (p *parser) pmAhead(i int) bool {
+	c, _, ok := p.hourRef(i)
+	return ok && c.ampm != 0
 }
 
 // ParseClock reads text that is only a time of day ("6:45", "6.45",

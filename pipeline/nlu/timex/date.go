@@ -275,14 +275,33 @@ func (p *parser) dateMonthDay(i int, on bool) (dateResult, bool) {
 			c.y, c.hasY = y, true
 			return c, e
 		}
-		// "31-Oct-74": a glued two-digit year after day-hyphen-month.
-		if p.is(end, "-") && p.glued(end) && p.glued(end+1) && p.is(end-2, "-") && p.toks[end-3].kind == tNum {
-			if n, ok := p.num(end+1, 2); ok && len(p.toks[end+1].s) == 2 {
-				c.y, c.hasY = twoDigitYear(n), true
-				return c, end + 2
+		// "31-Oct-74", "31/Oct/1974": a glued year after day, separator,
+		// month and the same separator.
+		if sep := p.word(end); (p.is(end, "-") || p.is(end, "/")) && sep == "" && p.glued(end) && p.glued(end+1) && end >= 3 && p.is(end-2, p.toks[end].s) && p.toks[end-3].kind == tNum {
+			if n, ok := p.num(end+1, 4); ok {
+				switch len(p.toks[end+1].s) {
+				case 2:
+					c.y, c.hasY = twoDigitYear(n), true
+					return c, end + 2
+				case 4:
+					c.y, c.hasY = n, true
+					return c, end + 2
+				}
 			}
 		}
 		return c, end
+	}
+	// "next March", "this April", "last December", "next March 3rd".
+	if dir, ok := relWords[p.word(i)]; ok {
+		if m, j, ok := p.monthWord(i + 1); ok {
+			y := p.relativeMonthYear(m, dir)
+			c := calDate{y: y, hasY: true, m: m, hasM: true}
+			keep(dateResult{d: cal(c), end: j})
+			if d, e, _, ok := p.dayOfMonth(p.opt(j, "the")); ok && d <= daysIn(y, m) && !p.is(e, ":") {
+				c.d, c.hasD = d, true
+				keep(dateResult{d: cal(c), end: e})
+			}
+		}
 	}
 	// Month first: "March 15th", "march the 3rd", "March 2015", "March".
 	if m, j, ok := p.monthWord(i); ok {
@@ -305,7 +324,13 @@ func (p *parser) dateMonthDay(i int, on bool) (dateResult, bool) {
 			}
 			keep(dateResult{d: cal(calDate{y: y, hasY: true, m: m, hasM: true}), end: j + 2})
 		}
-		keep(dateResult{d: cal(c), end: j, latent: !on})
+		// A bare month is a date when its name is only a month: "may"
+		// and abbreviations ("mar", "sat") are words too.
+		keep(dateResult{d: cal(c), end: j, latent: !on && (!plainMonth[p.word(i)] || verbLead[p.word(i-1)])})
+		// "April next year", "March last year", "June this year".
+		if dir, ok := relWords[p.word(j)]; ok && p.word(j+1) == "year" {
+			keep(dateResult{d: cal(calDate{y: p.today.Year() + dir, hasY: true, m: m, hasM: true}), end: j + 2})
+		}
 	}
 	// Day first: "15th of March", "15 february 2015", "the 15th", "4 of july".
 	j := i
@@ -315,8 +340,8 @@ func (p *parser) dateMonthDay(i int, on bool) (dateResult, bool) {
 	}
 	if d, e, ord, ok := p.dayOfMonth(j); ok {
 		k := e
-		if p.is(k, "-") && p.glued(k) {
-			k++
+		if (p.is(k, "-") || p.is(k, "/")) && p.glued(k) {
+			k++ // "31-Oct-74", "31/Oct/1974"
 		}
 		k = p.opt(k, "of")
 		if m, e2, ok := p.monthWord(k); ok && (k > e || p.word(k-1) == "of" || p.toks[k].sp || p.glued(k)) {
@@ -357,11 +382,17 @@ func (p *parser) dateNumeric(i int) (dateResult, bool) {
 	if sep == "" {
 		return dateResult{}, false
 	}
+	spaced := i+2 < len(p.toks) && (p.toks[i+1].sp || p.toks[i+2].sp)
+	if y, ok := p.num(i+2, 4); ok && len(p.toks[i+2].s) == 4 && sep != "." && !spaced && len(p.toks[i].s) <= 2 && a >= 1 && a <= 12 && y >= 1900 && y < 2200 {
+		// "2/2013", "10-2026": a month and a year.
+		if !(p.is(i+3, sep) && p.glued(i+3)) {
+			return dateResult{d: dpart{kind: dkCal, cal: calDate{y: y, m: a, hasY: true, hasM: true}}, end: i + 3}, true
+		}
+	}
 	b, ok := p.num(i+2, 2)
 	if !ok {
 		return dateResult{}, false
 	}
-	spaced := p.toks[i+1].sp || p.toks[i+2].sp
 	if sep == "." && spaced {
 		return dateResult{}, false
 	}
@@ -425,6 +456,39 @@ func (p *parser) dateNumeric(i int) (dateResult, bool) {
 		}
 	}
 	return cal(calDate{m: m, d: d, hasM: true, hasD: true}, e)
+}
+
+// plainMonth lists the month names that are rarely anything else: a bare
+// one is a date in strict mode ("due October", "taxes are due March"). "may"
+// (the verb), "jan" (the name) and short forms that are words stay latent.
+var plainMonth = map[string]bool{
+	"january": true, "february": true, "feb": true, "march": true, "april": true, "june": true,
+	"july": true, "august": true, "aug": true, "september": true, "sept": true, "october": true,
+	"oct": true, "november": true, "nov": true, "december": true, "dec": true,
+}
+
+// verbLead are words after which a month name is a verb ("want to march
+// on", "we march at dawn").
+var verbLead = map[string]bool{
+	"to": true, "i": true, "we": true, "you": true, "they": true, "he": true, "she": true,
+	"will": true, "would": true, "can": true, "could": true, "should": true, "must": true,
+	"might": true, "lets": true, "s": true, "not": true, "dont": true, "t": true,
+}
+
+// relativeMonthYear is the year of "this/next/last <month>": this is the
+// month's next occurrence (this month included), next the first one after
+// this month, last the most recent one before this month.
+func (p *parser) relativeMonthYear(m, dir int) int {
+	y, cur := p.today.Year(), int(p.today.Month())
+	switch {
+	case dir > 0 && m <= cur:
+		return y + 1
+	case dir < 0 && m >= cur:
+		return y - 1
+	case dir == 0 && m < cur:
+		return y + 1
+	}
+	return y
 }
 
 // dateYear reads "2014", "in 2014", "2014 A.D.", "14 a.d.". A bare year is

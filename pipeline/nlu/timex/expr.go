@@ -149,11 +149,19 @@ func (p *parser) frameAt(i int, strong bool) (frame, int, bool) {
 	for {
 		k := j
 		if f.pieces > 0 {
-			for p.is(k, ",") || p.word(k) == "of" || p.word(k) == "and" && false {
+			for p.is(k, ",") || p.word(k) == "of" {
 				k++
+			}
+			if p.is(k, "'") && p.glued(k) && p.word(k+1) == "s" && p.glued(k+1) {
+				k += 2 // a possessive: "tomorrow's 3pm", "friday's 9am"
 			}
 		}
 		pc, ok := p.pieceAt(k, strong && f.pieces == 0)
+		if ok && f.hasClock && f.clock.bare && pc.f.hasClock && !pc.f.clock.bare {
+			// "water plant 4 tomorrow at 5pm": the sentence gives its
+			// time, so the bare number before it belongs to the task.
+			return frame{}, i, false
+		}
 		if !ok || !f.merge(pc.f) {
 			break
 		}

@@ -325,9 +325,9 @@ var boundaryAbbrevs = map[string]struct {
 // boundaryPart reads "beginning", "start", "end", "middle", "mid", "rest".
 func boundaryPart(w string) string {
 	switch w {
-	case "beginning", "begining", "start":
+	case "beginning", "begining", "start", "early":
 		return "beginning"
-	case "end":
+	case "end", "late":
 		return "end"
 	case "middle", "mid":
 		return "middle"

@@ -393,12 +393,15 @@ func (p *parser) offsetFrom(base time.Time, baseIsDay bool, q float64, u unit, s
 // fridays from now", "2 thursdays ago", "a year from christmas".
 func (p *parser) dateOffset(i int) (dateResult, bool) {
 	if p.word(i) == "in" {
-		j := p.opt(i+1, "about", "around", "approximately", "roughly", "just")
+		j := p.opt(i+1, "about", "around", "approximately", "roughly", "just", "another")
 		q, k, ok := p.quantity(j)
 		if !ok {
 			return dateResult{}, false
 		}
 		u, e, ok := p.unitAt(k)
+		if dq, du, de, dok := p.durationAt(j); dok && de > e {
+			q, u, e, ok = dq, du, de, true
+		}
 		switch {
 		case ok:
 		case p.is(k, "\"") && p.glued(k):
@@ -434,7 +437,7 @@ func (p *parser) dateOffset(i int) (dateResult, bool) {
 		}
 		return dateResult{}, false
 	}
-	u, e, ok := p.unitAt(k)
+	q, u, e, ok := p.durationAt(i)
 	if !ok {
 		return dateResult{}, false
 	}
@@ -458,6 +461,21 @@ func (p *parser) dateOffset(i int) (dateResult, bool) {
 		// before new year's eve": an offset from a day.
 		r, ok := p.dateAt(e + 1)
 		if !ok || r.latent {
+			// "15 minutes from 1pm", "2 hours after noon": an offset
+			// from a time of day.
+			if f, fe, ok := p.frameAt(e+1, true); ok && f.hasClock {
+				if base, ok := p.resolve(f); ok {
+					sign := int64(1)
+					if w == "before" {
+						sign = -1
+					}
+					s, ok := p.offsetFrom(base.start, false, q, u, sign)
+					if ok && s.g < Minute {
+						s = p.periodSpan(s.start, Minute)
+					}
+					return dateResult{d: spanDate(s), end: fe}, ok
+				}
+			}
 			return dateResult{}, false
 		}
 		base, ok := p.resolveDate(r.d)
@@ -475,6 +493,52 @@ func (p *parser) dateOffset(i int) (dateResult, bool) {
 		return dateResult{d: spanDate(s), end: r.end}, ok
 	}
 	return dateResult{}, false
+}
+
+// unitSeconds is the length of the fixed units, which durations may mix
+// ("an hour and 30 minutes").
+var unitSeconds = map[Grain]float64{Second: 1, Minute: 60, Hour: 3600, Day: 86400, Week: 7 * 86400}
+
+// durationAt reads an amount of time: "2 hours", "2 more minutes", "two
+// and a half hours", "an hour and a half", "1 hour and 30 minutes", "a
+// day and 2 hours". It returns the amount in the finest unit it names.
+func (p *parser) durationAt(i int) (float64, unit, int, bool) {
+	q, k, ok := p.quantity(i)
+	if !ok {
+		return 0, unit{}, i, false
+	}
+	k = p.opt(k, "more", "additional", "extra", "further")
+	if p.word(k) == "and" {
+		// "two and a half hours"
+		if f, k2, ok := p.quantity(k + 1); ok && f < 1 && f > 0 {
+			if _, _, ok := p.unitAt(k2); ok {
+				q, k = q+f, k2
+			}
+		}
+	}
+	u, e, ok := p.unitAt(k)
+	if !ok {
+		return 0, unit{}, i, false
+	}
+	if e2, ok := p.phrase(e, "and a half"); ok {
+		return q + 0.5, u, e2, true
+	}
+	j := e
+	if p.word(j) == "and" || p.is(j, ",") {
+		j++
+	}
+	q2, k2, ok := p.quantity(j)
+	if !ok {
+		return q, u, e, true
+	}
+	u2, e2, ok := p.unitAt(k2)
+	big, ok1 := unitSeconds[u.g]
+	small, ok2 := unitSeconds[u2.g]
+	if !ok || !ok1 || !ok2 || u2.g >= u.g {
+		return q, u, e, true
+	}
+	total := q*float64(u.n)*big/small + q2*float64(u2.n)
+	return total, unit{u2.g, 1}, e2, true
 }
 
 // dateUpcoming reads "upcoming two weeks" and "2 upcoming days": the unit

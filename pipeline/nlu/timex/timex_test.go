@@ -287,6 +287,11 @@ func FuzzFind(f *testing.F) {
 		"10/31/74", "end of the month", "until 2pm", "after 5", "July 13-15",
 		"last weekend of October", "2015-03-28 17:00:00/2015-03-29 21:00:00",
 		"in 2.5 hours", "mañana à 5pm", "at 650-650-6500",
+		"half three", "twenty after 3pm", "ten to six", "3ish", "around 1030", "5-ish",
+		"in two and a half hours", "in an hour and a half", "in 2 more minutes",
+		"15 minutes from 1pm", "the 20th of next month", "the week of October 6th",
+		"31/Oct/1974", "2/2013", "next March", "tomorrow's 3pm", "plant number 4 tomorrow at 5pm",
+		"1 hour and 2 minutes and 3 seconds from 4pm", "half half half", "'s's's", "12/2013/12",
 	} {
 		f.Add(s)
 	}

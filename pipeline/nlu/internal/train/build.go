@@ -16,9 +16,12 @@ import (
 	"github.com/hearthbot/hearth/pipeline/nlu/internal/linear"
 )
 
-// The label sets, in the order of the model's outputs.
+// The label sets, in the order of the model's outputs. The model has one
+// output more than package nlu has intents: out_of_scope, the abstain
+// class, trained on generated requests Hearth cannot carry out; package
+// nlu reports it as chat with the out-of-scope flag.
 var (
-	intents    = []string{"chat", "ask_info", "request_action", "discuss_work", "followup"}
+	intents    = []string{"chat", "ask_info", "request_action", "discuss_work", "followup", "out_of_scope"}
 	allDomains = []string{"memory", "task", "calendar", "email", "keep"}
 )
 
@@ -32,6 +35,10 @@ const (
 	minCount   = 2   // a feature must occur in this many examples to be kept
 	compounds  = 900 // generated multi-clause examples
 	domainMass = 1.0 // weight of the domain loss next to the intent loss
+	// oosWeight scales the abstain class's share of the loss: enough that
+	// requests Hearth cannot do are refused, not so much that short
+	// requests it can do are taken for them.
+	oosWeight = 0.6
 )
 
 // build reads the templates, trains, fits the temperature on the hand
@@ -86,6 +93,23 @@ func compound(rng *rand.Rand, exs []example, n int) []example {
 	openers := []string{"thanks", "thank you", "thanks so much", "hi", "hey", "hello", "ok", "okay", "great", "perfect", "cool", "good morning", "awesome thanks", "oh and", "also", "one more thing", "by the way", "yes", "no"}
 	joins := []string{", and ", ". ", "! ", ", ", " and ", " and also ", ". also "}
 	var out []example
+	// Out-of-scope requests get the same openers and politeness as the
+	// rest, so that length and "thanks, …" do not decide the class.
+	var oos []example
+	for _, e := range exs {
+		if e.intent == "out_of_scope" {
+			oos = append(oos, e)
+		}
+	}
+	tails := []string{" please", " for me", " right now", " thanks", " asap", " when you get a chance", " if you can"}
+	for i := 0; i < n/3 && len(oos) > 0; i++ {
+		o := oos[rng.IntN(len(oos))]
+		text := openers[rng.IntN(len(openers))] + joins[rng.IntN(len(joins))] + o.text
+		if i%2 == 1 {
+			text = o.text + tails[rng.IntN(len(tails))]
+		}
+		out = append(out, example{text: text, intent: o.intent})
+	}
 	for i := 0; i < n; i++ {
 		a := actions[rng.IntN(len(actions))]
 		switch i % 3 {
@@ -168,6 +192,9 @@ func train(rng *rand.Rand, exs []example) (*linear.Model, string) {
 			d.domain[slices.Index(allDomains, dom)] = 1
 		}
 		d.weight = float64(len(exs)) / float64(len(intents)*perIntent[e.intent])
+		if e.intent == "out_of_scope" {
+			d.weight *= oosWeight
+		}
 		data[i] = d
 	}
 	k := len(intents) + len(allDomains)
@@ -257,7 +284,7 @@ func readHeldOut(path string) ([]heldOut, error) {
 		}
 		// Rows that depend on the previous bot turn are decided by rules,
 		// not by the model's softmax, so they do not calibrate it.
-		if r.PrevBot == "" && slices.Contains(intents, r.Intent) {
+		if r.PrevBot == "" && slices.Contains(intents, r.Intent) && r.Intent != "out_of_scope" {
 			out = append(out, r)
 		}
 	}
@@ -278,6 +305,7 @@ func fitTemperature(m *linear.Model, rows []heldOut) float64 {
 		gold   int
 	}
 	var xs []scored
+	chat, oos := slices.Index(intents, "chat"), slices.Index(intents, "out_of_scope")
 	for _, r := range rows {
 		logits := append([]float64(nil), m.Bias...)
 		toks, q := features.Tokens(nil, r.Text)
@@ -291,7 +319,12 @@ func fitTemperature(m *linear.Model, rows []heldOut) float64 {
 		for _, x := range xs {
 			p := append([]float64(nil), x.logits...)
 			linear.Softmax(p, t)
-			nll -= math.Log(max(p[x.gold], 1e-12))
+			q := p[x.gold]
+			if x.gold == chat {
+				// Package nlu reports out_of_scope as chat.
+				q += p[oos]
+			}
+			nll -= math.Log(max(q, 1e-12))
 		}
 		if nll < bestNLL-1e-9 {
 			best, bestNLL = t, nll

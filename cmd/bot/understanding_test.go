@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+)
+
+// TestUnderstandingScenarios drives the offline understanding of issue 16
+// through the web chat API: what Hearth cannot do is answered honestly and
+// stores nothing.
+func TestUnderstandingScenarios(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+
+	t.Run("a request Hearth cannot do gets an honest answer and stores nothing", func(t *testing.T) {
+		c := newChatter(t, base, app, "Oona", "America/Chicago")
+		for _, tt := range []struct{ text, says string }{
+			{"Find directions to the car wash", "can't look up directions"},
+			{"play some jazz in the kitchen", "can't play music"},
+			{"transfer 200 dollars from savings to checking", "can't get into bank accounts"},
+			{"book me a flight to Denver next Friday", "can't book travel"},
+		} {
+			r := c.say(tt.text)
+			mustContain(t, r, tt.says, "tasks, calendar")
+			if n := c.actions(); n != 0 {
+				t.Fatalf("after %q: %d actions; want none", tt.text, n)
+			}
+		}
+		if ts := c.tasks(); len(ts) != 0 {
+			t.Fatalf("tasks %+v; want none", ts)
+		}
+	})
+}
+
+// TestChangingWhatExists drives changes to existing items through the web
+// chat API: each lands on the item it names, and undo takes it back.
+func TestChangingWhatExists(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+
+	t.Run("a reminder's time changes, then it is cancelled", func(t *testing.T) {
+		c := newChatter(t, base, app, "Pia", "UTC")
+		c.say("Remind me to go to the dentist tomorrow at 9am")
+		r := c.say("change the dentist reminder to 11am")
+		ts := c.tasks()
+		if len(ts) != 1 || ts[0].Due.UTC().Hour() != 11 {
+			t.Fatalf("after %q: tasks %+v; want the dentist due at 11:00", r.Text, ts)
+		}
+		r = c.say("cancel my dentist reminder")
+		if ts := c.tasks(); len(ts) != 0 {
+			t.Fatalf("after %q: tasks %+v; want none open", r.Text, ts)
+		}
+		r = c.say("undo")
+		if ts := c.tasks(); len(ts) != 1 {
+			t.Fatalf("after undo (%q): tasks %+v; want the dentist back", r.Text, ts)
+		}
+	})
+
+	t.Run("it is the item the conversation is about", func(t *testing.T) {
+		c := newChatter(t, base, app, "Quin", "UTC")
+		c.say("Remind me to call the plumber tomorrow at 10am")
+		r := c.say("Move it to 11")
+		ts := c.tasks()
+		if len(ts) != 1 || ts[0].Due.UTC().Hour() != 11 || ts[0].Title != "Call the plumber" {
+			t.Fatalf("after %q: tasks %+v; want the plumber at 11:00", r.Text, ts)
+		}
+		r = c.say("cancel it")
+		if ts := c.tasks(); len(ts) != 0 {
+			t.Fatalf("after %q: tasks %+v; want it cancelled", r.Text, ts)
+		}
+	})
+
+	t.Run("an event is renamed and moved by its time, and undo takes the move back", func(t *testing.T) {
+		c := newChatter(t, base, app, "Sol", "UTC")
+		// An event with someone in it waits for Approve.
+		c.click(c.say("Add a call with Bob tomorrow at 3pm to my calendar"), "Approve")
+		r := c.say("rename the call with Bob to budget review")
+		evs := c.events()
+		if len(evs) != 1 || evs[0].Title != "Budget review" {
+			t.Fatalf("after %q: events %+v; want it renamed", r.Text, evs)
+		}
+		start := evs[0].Start
+		r = c.say("push my 3pm to Thursday")
+		evs = c.events()
+		if len(evs) != 1 || evs[0].Start.Weekday() != time.Thursday || evs[0].Start.UTC().Hour() != 15 {
+			t.Fatalf("after %q: events %+v; want it on Thursday at 15:00", r.Text, evs)
+		}
+		c.say("undo")
+		if evs := c.events(); len(evs) != 1 || !evs[0].Start.Equal(start) {
+			t.Fatalf("after undo: events %+v; want it back at %v", evs, start)
+		}
+	})
+
+	t.Run("a name with a slip still finds the task, and two matches ask with buttons", func(t *testing.T) {
+		c := newChatter(t, base, app, "Tove", "UTC")
+		c.say("Remind me to renew the passport on Friday")
+		r := c.say("move the pasport to Saturday")
+		if ts := c.tasks(); len(ts) != 1 || ts[0].Due.Weekday() != time.Saturday {
+			t.Fatalf("after %q: tasks %+v; want the passport on Saturday", r.Text, ts)
+		}
+		c.say("Remind me to call the bank tomorrow at 9am")
+		c.say("Remind me to call the school tomorrow at 10am")
+		q := c.say("change the call reminder to 4pm")
+		if len(q.Buttons) != 2 {
+			t.Fatalf("reply %q with buttons %v; want a question with two options", q.Text, q.Buttons)
+		}
+		c.click(q, q.Buttons[1].Label)
+		for _, task := range c.tasks() {
+			if task.Title == "Call the school" && task.Due.UTC().Hour() != 16 {
+				t.Fatalf("after the click: %+v; want the school at 16:00", task)
+			}
+			if task.Title == "Call the bank" && task.Due.UTC().Hour() != 9 {
+				t.Fatalf("after the click: %+v; want the bank unchanged", task)
+			}
+		}
+	})
+
+	t.Run("saying a chore is done completes it", func(t *testing.T) {
+		c := newChatter(t, base, app, "Rue", "UTC")
+		c.say("Remind me to do the laundry tomorrow")
+		r := c.say("I already did the laundry")
+		if ts := c.tasks(); len(ts) != 1 || ts[0].Status != hearth.TaskDone {
+			t.Fatalf("after %q: tasks %+v; want the laundry done", r.Text, ts)
+		}
+	})
+}
+
+// events lists the user's events from yesterday to a fortnight ahead.
+func (c *chatter) events() []hearth.CalendarEvent {
+	c.t.Helper()
+	now := time.Now()
+	evs, err := c.app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(0, 0, 14)})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return evs
+}
+
+// TestQuestionsAboutTime asks about the user's own time through the web
+// chat API: the answers come from their events and tasks.
+func TestQuestionsAboutTime(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Uma", "UTC")
+	c.say("Add the dentist appointment tomorrow at 2pm to my calendar")
+	c.say("Remind me to pay the water bill tomorrow")
+
+	r := c.say("What do I have tomorrow?")
+	mustContain(t, r, "dentist", "water bill")
+
+	r = c.say("how does my week look?")
+	mustContain(t, r, "dentist", "water bill")
+
+	r = c.say("when am I free tomorrow afternoon?")
+	mustContain(t, r, "12:00 PM–2:00 PM", "3:00 PM–7:00 PM")
+
+	r = c.say("what's overdue?")
+	mustContain(t, r, "nothing")
+	if n := c.actions(); n != 2 {
+		t.Fatalf("%d actions; questions must not act", n)
+	}
+}
+
+// TestTimezoneQuestion: a user with no zone is asked for one, may answer
+// with a city or pick among the zones of an ambiguous name, and the
+// request the question interrupted is then carried out in that zone.
+func TestTimezoneQuestion(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+
+	t.Run("a city answers, and the interrupted request is carried out", func(t *testing.T) {
+		c := newChatter(t, base, app, "Vic", "")
+		mustContain(t, c.say("Remind me to call mom tomorrow at 5pm"), "which time zone")
+		r := c.say("Chicago")
+		mustContain(t, r, "America/Chicago")
+		ts := c.tasks()
+		chicago, _ := time.LoadLocation("America/Chicago")
+		if len(ts) != 1 || ts[0].Due.In(chicago).Hour() != 17 {
+			t.Fatalf("after %q: tasks %+v; want call mom at 17:00 Chicago time", r.Text, ts)
+		}
+	})
+
+	t.Run("an ambiguous abbreviation asks with buttons", func(t *testing.T) {
+		c := newChatter(t, base, app, "Wes", "")
+		c.say("hello")
+		q := c.say("CST")
+		if len(q.Buttons) != 2 {
+			t.Fatalf("reply %q with buttons %v; want two zones to pick from", q.Text, q.Buttons)
+		}
+		r := c.click(q, "America/Chicago")
+		mustContain(t, r, "America/Chicago")
+		if tz := c.contact().User.Timezone; tz != "America/Chicago" {
+			t.Fatalf("zone %q; want America/Chicago", tz)
+		}
+	})
+}

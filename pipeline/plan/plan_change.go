@@ -1,0 +1,176 @@
+package plan
+
+import (
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// Changing what exists: the task and calendar planners share how a
+// request names the item it changes. The item is named by its title
+// words (matched loosely: "the dentist" finds "Dentist appointment", a
+// slip like "dentsit" still counts), by its time ("my 3pm"), or by "it"
+// and "that", which mean the item the bot's last reply was about. Where
+// the user named a task but the calendar planner was asked (or the other
+// way round), the planner hands over to the other one, so the change
+// lands on the item the user has.
+
+// ChangeVerbs start a request to change when an existing task or event
+// is ("change the dentist reminder to 11am"); unlike MoveVerbs they also
+// start other requests ("update my note"), so they count only with a
+// time after "to".
+var ChangeVerbs = []string{"change ", "update ", "switch ", "make "}
+
+// RenameVerbs start a request to rename an existing task or event.
+var RenameVerbs = []string{"rename ", "retitle ", "change the name of ", "change the title of "}
+
+// IsChange reports whether text asks to change, cancel, rename or
+// complete something that exists rather than to make something new.
+func IsChange(text string) bool {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if words.StartsWithAny(lc, MoveVerbs...) || words.StartsWithAny(lc, RenameVerbs...) {
+		return true
+	}
+	if words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "mark ", "check off ", "cross off ") {
+		return true
+	}
+	return words.StartsWithAny(lc, ChangeVerbs...) && strings.Contains(lc, " to ")
+}
+
+// isPronounRef reports a reference that only points back ("it", "that
+// one", "the reminder", "this meeting").
+func isPronounRef(ref string) bool {
+	r := words.TrimWordsRight(words.TrimWordsLeft(words.ASCIILower(strings.TrimSpace(ref)), "the", "that", "this", "it", "my"),
+		"one", "reminder", "task", "event", "meeting", "appointment")
+	return isPronoun(ref) || r == "" && ref != ""
+}
+
+// lastMentioned returns the title the bot's latest reply quoted
+// ("Got it — I'll remind you: “Call the plumber”, …"): what "it" and
+// "that" refer to. "" when the conversation has none.
+func lastMentioned(c stage.Context) string {
+	for i := len(c.Recent) - 1; i >= 0; i-- {
+		m := c.Recent[i]
+		if m.From != hearth.FromBot {
+			continue
+		}
+		_, rest, ok := strings.Cut(m.Text, "“")
+		if !ok {
+			return ""
+		}
+		title, _, ok := strings.Cut(rest, "”")
+		if !ok {
+			return ""
+		}
+		return strings.TrimSpace(title)
+	}
+	return ""
+}
+
+// resolveRef turns a pronoun reference into the title it points at, and
+// leaves any other reference as it is.
+func resolveRef(ref string, c stage.Context) string {
+	if ref == "" || isPronounRef(ref) {
+		if t := lastMentioned(c); t != "" {
+			return t
+		}
+	}
+	return ref
+}
+
+// changeTarget reads "change the dentist reminder to 11am": the reference
+// and the text of the new time, when there is one.
+func changeTarget(in stage.PlanInput, text string) (ref, target string, ok bool) {
+	rest, _, found := words.AfterAny(text, ChangeVerbs...)
+	if !found {
+		return "", "", false
+	}
+	refText, target, found := words.CutBefore(rest, "to ")
+	if !found || targetWhen(in, target) == nil {
+		return "", "", false
+	}
+	refText, _, _ = words.CutBefore(refText, "time of ", "date of ")
+	if r, _, cut := words.AfterAny(refText, "time of ", "date of "); cut {
+		refText = r
+	}
+	return refText, target, true
+}
+
+// targetWhen reads the new time of a move or change: "to Friday", and
+// also a bare hour ("move it to 11"), which only a move makes a time.
+func targetWhen(in stage.PlanInput, target string) *timex.Match {
+	if m := whenOf(in, target, false); m != nil {
+		return m
+	}
+	t := strings.TrimSpace(target)
+	if t == "" || t[0] < '0' || t[0] > '9' {
+		return nil
+	}
+	return whenOf(in, "at "+t, false)
+}
+
+// planRename renames the task or event the user named: "rename the call
+// with Bob to budget review", "change the name of my reminder to buy
+// stamps".
+func planRename(in stage.PlanInput, text string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "rename something"}
+	rest, _, _ := words.AfterAny(text, RenameVerbs...)
+	refText, newTitle, found := words.CutBefore(rest, "to ", "as ")
+	newTitle = prose.UpperFirst(words.TidySlot(strings.Trim(words.TidySlot(newTitle), "\"'“”")))
+	if !found || newTitle == "" {
+		return p, needDetails("the new name")
+	}
+	ref := resolveRef(taskRef(eventRefWords(refText)), in.Context)
+	if ref == "" {
+		return p, needDetails("what to rename")
+	}
+	p.Understood = "rename “" + ref + "” to “" + newTitle + "”"
+	var labels []string
+	var acts []action.Action
+	for _, e := range MatchEvents(ref, nil, in.Context) {
+		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Update: hearth.CalendarEventUpdate{Title: &newTitle}})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts, labels = append(acts, a), append(labels, eventLabel(e, in.Context))
+	}
+	if len(acts) == 0 {
+		for _, t := range matchingOpenTasks(ref, in.Context.Tasks) {
+			a, err := action.New(action.TaskUpdate, action.TaskUpdateArgs{ID: t.ID, Update: hearth.TaskUpdate{Title: &newTitle}})
+			if err != nil {
+				return plannedErr(p, err)
+			}
+			acts, labels = append(acts, a), append(labels, taskLabel(t, in.Context))
+		}
+	}
+	switch len(acts) {
+	case 0:
+		return p, needDetails("nothing matches %q", ref)
+	case 1:
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I rename?", labels, acts)
+	return p, nil
+}
+
+// eventRefWords trims what an event reference says besides its name.
+func eventRefWords(s string) string {
+	s = words.TrimWordsLeft(words.TidySlot(s), "my", "the", "our", "a", "an", "event", "meeting called", "task called", "reminder called")
+	return words.TidySlot(words.TrimWordsRight(s, "event", "on", "at", "for"))
+}
+
+// hasTask reports whether ref names one of the open tasks in c.
+func hasTask(ref string, c stage.Context) bool {
+	return ref != "" && len(matchingOpenTasks(ref, c.Tasks)) > 0
+}
+
+// hasEvent reports whether ref names one of the events in c.
+func hasEvent(ref string, c stage.Context) bool {
+	return ref != "" && len(MatchEvents(ref, nil, c)) > 0
+}

@@ -1,0 +1,82 @@
+package respond
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
+)
+
+// TestQuestionsAboutTime answers questions about the user's own time from
+// the fixture's day (Tuesday 10 March 2026, 9:00 in New York).
+func TestQuestionsAboutTime(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	z := c.Location
+	late := c
+	late.Tasks = append([]hearth.Task{{ID: 9, Title: "Return the library books", Status: hearth.TaskOpen, Due: time.Date(2026, 3, 8, 0, 0, 0, 0, z), AllDay: true}}, c.Tasks...)
+	tests := []struct {
+		name    string
+		text    string
+		c       stage.Context
+		want    []string
+		notWant []string
+	}{
+		{"events and tasks due tomorrow", "What do I have tomorrow?", c, []string{"2:00 PM Team meeting"}, []string{"Call mom", "quarterly"}},
+		{"events and tasks due Thursday", "what's on thursday?", c, []string{"Team meeting", "Due Thursday: Finish the quarterly report"}, nil},
+		{"the week", "how does my week look?", c, []string{"Dentist appointment", "Team meeting", "Call mom", "Finish the quarterly report"}, nil},
+		{"free on an afternoon", "when am I free on Wednesday afternoon?", c, []string{"12:00 PM–2:00 PM", "3:00 PM–7:00 PM"}, nil},
+		{"free all day", "am I free on Saturday?", c, []string{"free all"}, nil},
+		{"nothing overdue", "what's overdue?", c, []string{"Nothing is overdue"}, nil},
+		{"overdue", "what's overdue?", late, []string{"one overdue task", "Return the library books"}, []string{"Call mom"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := respondTo(t, stage.RespondInput{Text: tt.text, Context: tt.c})
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q: reply %q\nwant it to contain %q", tt.text, got, w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("%q: reply %q\nmust not contain %q", tt.text, got, w)
+				}
+			}
+		})
+	}
+}
+
+// TestOtherLanguages answers a message in another language with one line
+// saying Hearth understands English, and leaves English alone.
+func TestOtherLanguages(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text    string
+		foreign bool
+	}{
+		{"recuérdame llamar a mi madre mañana", true},
+		{"rappelle moi de appeler le médecin demain", true},
+		{"erinnere mich morgen an den Zahnarzt bitte", true},
+		{"напомни мне позвонить маме", true},
+		{"明日母に電話することを思い出させて", true},
+		{"hola", false},
+		{"remind me to buy tortillas for el taco night", false},
+		{"what's the weather like", false},
+	} {
+		if got := nlu.OtherLanguage(tt.text); got != tt.foreign {
+			t.Errorf("OtherLanguage(%q) = %v; want %v", tt.text, got, tt.foreign)
+		}
+		if u := stagetest.Classifier().Classify(tt.text, []nlu.Turn{}, time.Now()); tt.foreign && u.Intent != nlu.Chat {
+			t.Errorf("Classify(%q) = %s; a message in another language is chat", tt.text, u.Intent)
+		}
+	}
+	if got := respondTo(t, stage.RespondInput{Text: "rappelle moi de appeler le médecin demain"}); got != englishOnly {
+		t.Errorf("reply %q; want %q", got, englishOnly)
+	}
+}
