@@ -16,6 +16,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/integrations/google/googletest"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
+	"github.com/hearthbot/hearth/scheduler"
 )
 
 // startGoogleApp runs Hearth with Google pointed at a fake Google, and the
@@ -195,4 +196,47 @@ func TestGoogleRevokedGrant(t *testing.T) {
 	// Reconnecting makes Google work again.
 	connectGoogle(t, bob, fake, "bob@example.com")
 	mustContain(t, bob.say("google status"), "connected as bob@example.com")
+}
+
+// TestGoogleEventReminderFollowsGoogle: a meeting made and then moved in
+// Google itself reaches Hearth by push, and its reminder moves with it.
+func TestGoogleEventReminderFollowsGoogle(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	cy := newChatter(t, base, app, "Cy", "Europe/Berlin")
+	cy.say("stop my briefings")
+	connectGoogle(t, cy, fake, "cy@example.com")
+	mustContain(t, cy.say("remind me 30 minutes before meetings"), "30 minutes")
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	tomorrow := time.Now().In(berlin).AddDate(0, 0, 1)
+	ten := time.Date(tomorrow.Year(), tomorrow.Month(), tomorrow.Day(), 10, 0, 0, 0, berlin)
+	uid := cy.contact().User.ID
+	synced := func(start time.Time) {
+		t.Helper()
+		if st := fake.Push("cy@example.com", "primary"); len(st) != 1 || st[0] != 200 {
+			t.Fatalf("push %v", st)
+		}
+		pipelinetest.WaitForJobs(t, app.River, "the meeting synced", func() bool {
+			es, _ := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: uid, Query: "board meeting"})
+			return len(es) == 1 && es[0].Start.Equal(start)
+		})
+	}
+	ev := fake.PutEvent("cy@example.com", "primary", &calendar.Event{Summary: "Board meeting",
+		Start: &calendar.EventDateTime{DateTime: ten.Format(time.RFC3339)},
+		End:   &calendar.EventDateTime{DateTime: ten.Add(time.Hour).Format(time.RFC3339)}})
+	synced(ten)
+	clock := &fakeClock{t: time.Now()}
+	sched := scheduler.New(scheduler.Config{Store: app.Store, Now: clock.Now,
+		Visible: func(ch hearth.Channel) bool { return ch == hearth.ChannelWebchat }})
+	fireDue(t, app, sched) // plans the 09:30 reminder
+	// Moved to 11:00 in Google.
+	ev.Start.DateTime = ten.Add(time.Hour).Format(time.RFC3339)
+	ev.End.DateTime = ten.Add(2 * time.Hour).Format(time.RFC3339)
+	fake.PutEvent("cy@example.com", "primary", ev)
+	synced(ten.Add(time.Hour))
+	for _, at := range []time.Time{ten.Add(-30 * time.Minute), ten.Add(30 * time.Minute)} {
+		clock.Set(at)
+		fireDue(t, app, sched)
+	}
+	mustContain(t, cy.reply("the moved meeting's reminder"), "In 30 minutes", "Board meeting", "11:00 AM")
 }
