@@ -29,6 +29,8 @@ type GoogleCalendar struct {
 	Summary    string
 	// Default is the calendar new events go to.
 	Default bool
+	// Family is the calendar events about the family go to.
+	Family bool
 	// SyncToken continues incremental sync; empty means a full sync next.
 	SyncToken string
 	// Generation counts full syncs (mark and sweep).

@@ -98,13 +98,13 @@ func (s *Store) DeleteGoogleAccount(ctx context.Context, userID int64) error {
 	return nil
 }
 
-const googleCalendarColumns = `user_id, calendar_id, summary, is_default, COALESCE(sync_token, ''), generation, synced_at, pushed_at,
+const googleCalendarColumns = `user_id, calendar_id, summary, is_default, is_family, COALESCE(sync_token, ''), generation, synced_at, pushed_at,
 	COALESCE(channel_id, ''), COALESCE(channel_resource_id, ''), channel_expires_at`
 
 func scanGoogleCalendar(row pgx.Row) (hearth.GoogleCalendar, error) {
 	var c hearth.GoogleCalendar
 	var synced, pushed, expires *time.Time
-	err := row.Scan(&c.UserID, &c.CalendarID, &c.Summary, &c.Default, &c.SyncToken, &c.Generation, &synced, &pushed,
+	err := row.Scan(&c.UserID, &c.CalendarID, &c.Summary, &c.Default, &c.Family, &c.SyncToken, &c.Generation, &synced, &pushed,
 		&c.ChannelID, &c.ChannelResourceID, &expires)
 	c.SyncedAt, c.PushedAt, c.ChannelExpiresAt = utcOrZero(synced), utcOrZero(pushed), utcOrZero(expires)
 	return c, err
@@ -119,7 +119,7 @@ func collectGoogleCalendars(rows pgx.Rows, err error) ([]hearth.GoogleCalendar, 
 }
 
 // AddGoogleCalendar adds a calendar to those synced (or renames it). A
-// default calendar takes the default from the user's others.
+// default (or family) calendar takes that role from the user's others.
 func (s *Store) AddGoogleCalendar(ctx context.Context, c hearth.GoogleCalendar) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if c.Default {
@@ -128,11 +128,18 @@ func (s *Store) AddGoogleCalendar(ctx context.Context, c hearth.GoogleCalendar) 
 				return err
 			}
 		}
+		if c.Family {
+			if _, err := tx.Exec(ctx, `UPDATE google_calendars SET is_family = false
+				WHERE user_id = $1 AND calendar_id <> $2 AND is_family`, c.UserID, c.CalendarID); err != nil {
+				return err
+			}
+		}
 		_, err := tx.Exec(ctx, `
-			INSERT INTO google_calendars (user_id, calendar_id, summary, is_default) VALUES ($1, $2, $3, $4)
+			INSERT INTO google_calendars (user_id, calendar_id, summary, is_default, is_family) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (user_id, calendar_id) DO UPDATE SET summary = EXCLUDED.summary,
-				is_default = google_calendars.is_default OR EXCLUDED.is_default`,
-			c.UserID, c.CalendarID, c.Summary, c.Default)
+				is_default = google_calendars.is_default OR EXCLUDED.is_default,
+				is_family = google_calendars.is_family OR EXCLUDED.is_family`,
+			c.UserID, c.CalendarID, c.Summary, c.Default, c.Family)
 		return err
 	})
 	if err != nil {

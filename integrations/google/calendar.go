@@ -49,18 +49,43 @@ func eventID(key string) string {
 	return strings.ToLower(eventIDs.EncodeToString(b))
 }
 
-// defaultCalendar is where the user's new events go.
-func (g *Google) defaultCalendar(ctx context.Context, userID int64) (string, error) {
-	cals, err := g.cfg.Store.GoogleCalendars(ctx, userID)
+// calendarFor is where a new event goes: the family calendar for family
+// things when the user chose one, else the default calendar.
+func (g *Google) calendarFor(ctx context.Context, e hearth.CalendarEvent) (string, error) {
+	cals, err := g.cfg.Store.GoogleCalendars(ctx, e.UserID)
 	if err != nil {
 		return "", err
 	}
+	def := "primary"
 	for _, c := range cals {
-		if c.Default {
+		if c.Family && familyThing(e.Title) {
 			return c.CalendarID, nil
 		}
+		if c.Default {
+			def = c.CalendarID
+		}
 	}
-	return "primary", nil
+	return def, nil
+}
+
+// familyWords mark an event as a family thing ("Emma's school play",
+// "dinner at mom's").
+var familyWords = map[string]bool{
+	"family": true, "kids": true, "kid": true, "children": true, "school": true, "parents": true,
+	"mom": true, "mum": true, "dad": true, "mother": true, "father": true, "grandma": true, "grandpa": true,
+	"son": true, "daughter": true, "sister": true, "brother": true, "wife": true, "husband": true,
+	"aunt": true, "uncle": true, "cousin": true, "nephew": true, "niece": true, "birthday": true,
+}
+
+func familyThing(title string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+		return !('a' <= r && r <= 'z') && r != '\''
+	}) {
+		if familyWords[strings.TrimSuffix(w, "'s")] {
+			return true
+		}
+	}
+	return false
 }
 
 // sendUpdates: invitations go out when there are attendees (the action
@@ -84,7 +109,7 @@ func (c Calendar) CreateEvent(ctx context.Context, key string, e hearth.Calendar
 	if err != nil {
 		return hearth.CalendarEvent{}, err
 	}
-	cal, err := c.g.defaultCalendar(ctx, e.UserID)
+	cal, err := c.g.calendarFor(ctx, e)
 	if err != nil {
 		return hearth.CalendarEvent{}, err
 	}

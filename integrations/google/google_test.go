@@ -21,8 +21,10 @@ import (
 	calendar "google.golang.org/api/calendar/v3"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/integrations/google/googletest"
+	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -524,4 +526,64 @@ func TestDisconnect(t *testing.T) {
 	if l := b.local(t); len(l) != 0 {
 		t.Fatalf("synced copies left: %v", titles(l))
 	}
+}
+
+func TestFamilyCalendar(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.connect(t)
+	ctx := context.Background()
+	b.fake.AddCalendar(email, "family123@group.calendar.google.com", "Family")
+	var cmd func(string) string
+	for _, c := range b.g.Commands() {
+		if c.Name == "google_calendar" {
+			cmd = func(norm string) string {
+				if !c.Match(norm) {
+					t.Fatalf("%q does not match", norm)
+				}
+				ans, ok, err := c.Handler.HandleCommand(ctx, commandsRequest(b.user, norm))
+				if err != nil || !ok {
+					t.Fatalf("%q: %v %v", norm, ok, err)
+				}
+				return ans.Replies[0].Text
+			}
+		}
+	}
+	if got := cmd("sync my work calendar"); !strings.Contains(got, "can't find") || !strings.Contains(got, "Family") {
+		t.Fatalf("unknown calendar: %q", got)
+	}
+	if got := cmd("put family things on the family calendar"); !strings.Contains(got, "Family calendar") {
+		t.Fatalf("family: %q", got)
+	}
+	start := time.Date(2026, 12, 4, 18, 0, 0, 0, time.UTC)
+	for key, title := range map[string]string{"t5:0": "Emma's school play", "t5:1": "Budget review"} {
+		if _, err := b.g.Calendar().CreateEvent(ctx, key, hearth.CalendarEvent{UserID: b.user.ID, Title: title, Start: start, End: start.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fam, prim := b.fake.Events(email, "family123@group.calendar.google.com"), b.fake.Events(email, "primary")
+	if len(fam) != 1 || fam[0].Summary != "Emma's school play" || len(prim) != 1 || prim[0].Summary != "Budget review" {
+		t.Fatalf("family %d, primary %d", len(fam), len(prim))
+	}
+	// Both calendars sync; an event added to the family calendar in Google
+	// comes too.
+	b.fake.PutEvent(email, "family123@group.calendar.google.com", timed("Grandma visits", start.Add(24*time.Hour), time.Hour))
+	for _, cal := range []string{"primary", "family123@group.calendar.google.com"} {
+		if err := b.g.Sync(ctx, b.user.ID, cal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := titles(b.local(t)); len(got) != 3 {
+		t.Fatalf("local %v", got)
+	}
+	if err := b.g.Renew(ctx, b.user.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.fake.Channels()) != 2 {
+		t.Fatalf("channels %d, want one per calendar", len(b.fake.Channels()))
+	}
+}
+
+func commandsRequest(u hearth.User, norm string) commands.Request {
+	return commands.Request{Turn: pipeline.Turn{User: u, Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: norm}}, Text: norm, Norm: norm}
 }
