@@ -37,6 +37,8 @@ type GoogleCalendar struct {
 	Generation int64
 	SyncedAt   time.Time
 	PushedAt   time.Time
+	// SyncStarted counts syncs begun (see SyncArgs in integrations/google).
+	SyncStarted int64
 	// ChannelID, ChannelResourceID and ChannelExpiresAt describe the push
 	// channel (events.watch); empty when there is none.
 	ChannelID         string

@@ -99,13 +99,13 @@ func (s *Store) DeleteGoogleAccount(ctx context.Context, userID int64) error {
 }
 
 const googleCalendarColumns = `user_id, calendar_id, summary, is_default, is_family, COALESCE(sync_token, ''), generation, synced_at, pushed_at,
-	COALESCE(channel_id, ''), COALESCE(channel_resource_id, ''), channel_expires_at`
+	COALESCE(channel_id, ''), COALESCE(channel_resource_id, ''), channel_expires_at, sync_started`
 
 func scanGoogleCalendar(row pgx.Row) (hearth.GoogleCalendar, error) {
 	var c hearth.GoogleCalendar
 	var synced, pushed, expires *time.Time
 	err := row.Scan(&c.UserID, &c.CalendarID, &c.Summary, &c.Default, &c.Family, &c.SyncToken, &c.Generation, &synced, &pushed,
-		&c.ChannelID, &c.ChannelResourceID, &expires)
+		&c.ChannelID, &c.ChannelResourceID, &expires, &c.SyncStarted)
 	c.SyncedAt, c.PushedAt, c.ChannelExpiresAt = utcOrZero(synced), utcOrZero(pushed), utcOrZero(expires)
 	return c, err
 }
@@ -219,32 +219,56 @@ func (s *Store) AllGoogleCalendars(ctx context.Context, afterUser int64, afterCa
 }
 
 // MarkGooglePushTx records, in the caller's transaction (which enqueues
-// the sync), that a push arrived for the calendar: a sync already running
-// will run once more.
-func (s *Store) MarkGooglePushTx(ctx context.Context, tx pgx.Tx, userID int64, calendarID string) error {
-	if _, err := tx.Exec(ctx, `UPDATE google_calendars SET pushed_at = clock_timestamp()
-		WHERE user_id = $1 AND calendar_id = $2`, userID, calendarID); err != nil {
-		return fmt.Errorf("store mark google push: %w", translate(err))
+// the sync), that a push arrived for the calendar, and returns how many
+// syncs of it have begun: the key of the sync that will see the push.
+func (s *Store) MarkGooglePushTx(ctx context.Context, tx pgx.Tx, userID int64, calendarID string) (round int64, err error) {
+	if err := tx.QueryRow(ctx, `UPDATE google_calendars SET pushed_at = clock_timestamp()
+		WHERE user_id = $1 AND calendar_id = $2 RETURNING sync_started`, userID, calendarID).Scan(&round); err != nil {
+		return 0, fmt.Errorf("store mark google push: %w", notFound(translate(err), "google calendar of user", userID))
 	}
-	return nil
+	return round, nil
 }
 
 // BeginGoogleSync starts a sync of a calendar: it returns the calendar
 // as it is now (its sync token; empty for a full sync). full forces a
 // full sync (a 410 from Google): the token is dropped and a new
 // generation begins, so EndGoogleSync can sweep what the full listing did
-// not see.
-func (s *Store) BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full bool) (hearth.GoogleCalendar, error) {
+// not see. One sync runs at a time: while another (begun less than
+// staleAfter ago) runs, it is hearth.ErrConflict. again continues the
+// sync this process began (after a 410).
+func (s *Store) BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full, again bool, staleAfter time.Duration) (hearth.GoogleCalendar, error) {
 	c, err := scanGoogleCalendar(s.pool.QueryRow(ctx, `
 		UPDATE google_calendars SET
 			sync_token = CASE WHEN $3 THEN NULL ELSE sync_token END,
-			generation = CASE WHEN $3 OR sync_token IS NULL THEN generation + 1 ELSE generation END
+			generation = CASE WHEN $3 OR sync_token IS NULL THEN generation + 1 ELSE generation END,
+			sync_started = CASE WHEN $4 THEN sync_started ELSE sync_started + 1 END,
+			sync_running_since = now()
 		WHERE user_id = $1 AND calendar_id = $2
-		RETURNING `+googleCalendarColumns, userID, calendarID, full))
+		  AND ($4 OR sync_running_since IS NULL OR sync_running_since < now() - $5::interval)
+		RETURNING `+googleCalendarColumns, userID, calendarID, full, again, staleAfter))
+	if errors.Is(err, pgx.ErrNoRows) {
+		var exists bool
+		if qerr := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM google_calendars WHERE user_id = $1 AND calendar_id = $2)`,
+			userID, calendarID).Scan(&exists); qerr != nil {
+			return c, fmt.Errorf("store begin google sync: %w", translate(qerr))
+		}
+		if exists {
+			return c, fmt.Errorf("store begin google sync: %w", hearth.Errorf(hearth.EConflict, "a sync of %s is running", calendarID))
+		}
+	}
 	if err != nil {
 		return c, fmt.Errorf("store begin google sync: %w", notFound(translate(err), "google calendar of user", userID))
 	}
 	return c, nil
+}
+
+// AbortGoogleSync ends a sync that failed, so the next may begin.
+func (s *Store) AbortGoogleSync(ctx context.Context, userID int64, calendarID string) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE google_calendars SET sync_running_since = NULL WHERE user_id = $1 AND calendar_id = $2`,
+		userID, calendarID); err != nil {
+		return fmt.Errorf("store abort google sync: %w", translate(err))
+	}
+	return nil
 }
 
 // SyncGoogleEvents writes one page of a calendar's changes into the local
@@ -287,7 +311,7 @@ func (s *Store) SyncGoogleEvents(ctx context.Context, userID int64, calendarID s
 // EndGoogleSync finishes a sync: it stores the next sync token and, after
 // a full sync (gen > 0), deletes the local copies the listing did not see.
 // again reports that a push arrived since pushedBefore (the calendar's
-// PushedAt when the sync began): the caller syncs once more.
+// PushedAt when the sync began).
 func (s *Store) EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64, pushedBefore time.Time) (again bool, err error) {
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		if sweepGen > 0 {
@@ -298,7 +322,7 @@ func (s *Store) EndGoogleSync(ctx context.Context, userID int64, calendarID, syn
 			}
 		}
 		var pushed *time.Time
-		if err := tx.QueryRow(ctx, `UPDATE google_calendars SET sync_token = NULLIF($3, ''), synced_at = now()
+		if err := tx.QueryRow(ctx, `UPDATE google_calendars SET sync_token = NULLIF($3, ''), synced_at = now(), sync_running_since = NULL
 			WHERE user_id = $1 AND calendar_id = $2 RETURNING pushed_at`, userID, calendarID, syncToken).Scan(&pushed); err != nil {
 			return notFound(err, "google calendar of user", userID)
 		}

@@ -87,13 +87,30 @@ func TestGoogleCalendarScenario(t *testing.T) {
 		t.Fatalf("dentist at %s (%s)", start.In(berlin), evs[0].Start.TimeZone)
 	}
 
+	// An overlap is said, with options; "right after" lands after it.
+	ask := ann.say("Add call with Bo tomorrow at 3:30pm")
+	mustContain(t, ask, "overlaps", "entist")
+	ann.click(ask, "Right after, at 4:00 PM")
+	var call *calendar.Event
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		if strings.Contains(ev.Summary, "Bo") {
+			call = ev
+		}
+	}
+	if call == nil {
+		t.Fatal("the call is not in Google")
+	}
+	if st, _ := time.Parse(time.RFC3339, call.Start.DateTime); st.In(berlin).Hour() != 16 {
+		t.Fatalf("call at %s", st.In(berlin))
+	}
+
 	// A person named in the title is not invited (no approval, no
 	// attendee); an invitation waits for Approve, then goes out.
 	lunch := ann.say("Schedule lunch with Marco tomorrow at noon")
 	if len(lunch.Buttons) != 0 {
 		t.Fatalf("lunch with Marco asks: %q %v", lunch.Text, lunch.Buttons)
 	}
-	invite := ann.say("Invite sam@example.com to a design review tomorrow at 4pm")
+	invite := ann.say("Invite sam@example.com to a design review tomorrow at 5pm")
 	mustContain(t, invite, "sam@example.com")
 	ann.click(invite, "Approve")
 	var invited, marco bool
@@ -166,7 +183,7 @@ func TestGoogleCalendarScenario(t *testing.T) {
 	}
 	mustContain(t, ann.say("google status"), "isn't connected")
 	mustContain(t, ann.say("Add yoga tomorrow at 8am to my calendar"), "oga")
-	if len(fake.Events("ann@example.com", "primary")) != 4 {
+	if len(fake.Events("ann@example.com", "primary")) != 5 {
 		t.Fatal("an event went to Google after disconnecting")
 	}
 }

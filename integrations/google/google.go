@@ -55,12 +55,13 @@ type Calendars interface {
 	SetGoogleChannel(ctx context.Context, userID int64, calendarID, channelID, resourceID string, expires time.Time) (hearth.GoogleCalendar, error)
 	GoogleCalendarsToWatch(ctx context.Context, before time.Time, limit int) ([]hearth.GoogleCalendar, error)
 	AllGoogleCalendars(ctx context.Context, afterUser int64, afterCalendar string, limit int) ([]hearth.GoogleCalendar, error)
-	MarkGooglePushTx(ctx context.Context, tx pgx.Tx, userID int64, calendarID string) error
+	MarkGooglePushTx(ctx context.Context, tx pgx.Tx, userID int64, calendarID string) (int64, error)
 }
 
 // Syncs writes the local copy of a calendar.
 type Syncs interface {
-	BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full bool) (hearth.GoogleCalendar, error)
+	BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full, again bool, staleAfter time.Duration) (hearth.GoogleCalendar, error)
+	AbortGoogleSync(ctx context.Context, userID int64, calendarID string) error
 	SyncGoogleEvents(ctx context.Context, userID int64, calendarID string, gen int64, events []hearth.CalendarEvent, cancelled []string) error
 	EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64, pushedBefore time.Time) (bool, error)
 	FindEvent(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error)

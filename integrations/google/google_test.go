@@ -304,8 +304,13 @@ func TestPushSyncRenewAndForgedTokens(t *testing.T) {
 	if st := b.fake.Push(email, "primary"); !slices.Equal(st, []int{200}) {
 		t.Fatalf("push answered %v", st)
 	}
-	if b.jobs(t, google.SyncArgs{}.Kind()) != 1 {
+	if b.jobs(t, google.SyncArgs{}.Kind()) != syncsBefore+1 {
 		t.Fatal("a push enqueued no sync")
+	}
+	// Another push before that sync begins adds none.
+	b.fake.Push(email, "primary")
+	if b.jobs(t, google.SyncArgs{}.Kind()) != syncsBefore+1 {
+		t.Fatal("a second push before the sync began enqueued another")
 	}
 	b.sync(t)
 	if got := titles(b.local(t)); !slices.Equal(got, []string{"Team standup"}) {
@@ -586,4 +591,25 @@ func TestFamilyCalendar(t *testing.T) {
 
 func commandsRequest(u hearth.User, norm string) commands.Request {
 	return commands.Request{Turn: pipeline.Turn{User: u, Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: norm}}, Text: norm, Norm: norm}
+}
+
+func TestOneSyncAtATime(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	ctx := context.Background()
+	if _, err := b.st.BeginGoogleSync(ctx, b.user.ID, "primary", false, false, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.g.Sync(ctx, b.user.ID, "primary"); !errors.Is(err, hearth.ErrConflict) {
+		t.Fatalf("a second sync while one runs: %v", err)
+	}
+	// One that ran longer than the stale limit (it crashed) is taken over.
+	if _, err := b.st.BeginGoogleSync(ctx, b.user.ID, "primary", false, false, time.Nanosecond); err != nil {
+		t.Fatalf("taking over a stale sync: %v", err)
+	}
+	if err := b.st.AbortGoogleSync(ctx, b.user.ID, "primary"); err != nil {
+		t.Fatal(err)
+	}
+	b.sync(t)
 }
