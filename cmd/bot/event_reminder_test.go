@@ -63,6 +63,14 @@ func TestEventReminders(t *testing.T) {
 		t.Fatalf("an event reminder has buttons %v", rem.Buttons)
 	}
 	at(dentist.Start.Add(-30 * time.Minute)) // deleted: nothing
+
+	// Meeting prep: what Hearth knows about the attendees comes along.
+	c.say("Remember that Sam prefers tea to coffee")
+	inv := c.say("Invite Sam to a budget review tomorrow at 7pm")
+	c.click(inv, "Approve")
+	budget := event("budget review")
+	at(budget.Start.Add(-30 * time.Minute))
+	mustContain(t, c.reply("the budget review reminder"), "Budget review", "with Sam", "Meeting prep", "tea")
 	// Nothing else came: the next message is the answer to this one.
 	mustContain(t, c.say("stop reminding me before meetings"), "no more reminders before events")
 	if r := c.say("list my reminders"); strings.Contains(r.Text, "entist") {
