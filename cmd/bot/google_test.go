@@ -126,6 +126,21 @@ func TestGoogleCalendarScenario(t *testing.T) {
 		t.Fatalf("lunch without attendees %v, review with sam %v: %+v", marco, invited, fake.Events("ann@example.com", "primary"))
 	}
 
+	// An attendee named without an address is invited at the address
+	// memory holds.
+	ann.say("Remember that Priya's email is priya@example.com")
+	ask = ann.say("Invite Priya to a planning session the day after tomorrow at 10am")
+	ann.click(ask, "Approve")
+	var priya bool
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		if strings.Contains(ev.Summary, "lanning") && len(ev.Attendees) == 1 && ev.Attendees[0].Email == "priya@example.com" {
+			priya = true
+		}
+	}
+	if !priya {
+		t.Fatalf("Priya not invited by address: %+v", fake.Events("ann@example.com", "primary"))
+	}
+
 	// A change in Google and a burst of 50 pushes: one or two syncs, and
 	// the change is in "what's on my calendar".
 	lists := func() int { return fake.Count("GET /calendar/v3/calendars/{id}/events") }
@@ -183,7 +198,7 @@ func TestGoogleCalendarScenario(t *testing.T) {
 	}
 	mustContain(t, ann.say("google status"), "isn't connected")
 	mustContain(t, ann.say("Add yoga tomorrow at 8am to my calendar"), "oga")
-	if len(fake.Events("ann@example.com", "primary")) != 5 {
+	if len(fake.Events("ann@example.com", "primary")) != 6 {
 		t.Fatal("an event went to Google after disconnecting")
 	}
 }

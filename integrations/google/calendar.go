@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/mail"
+	"regexp"
 	"strings"
 	"time"
 
@@ -122,9 +124,10 @@ func (c Calendar) CreateEvent(ctx context.Context, key string, e hearth.Calendar
 	if err != nil {
 		return hearth.CalendarEvent{}, err
 	}
-	ge := toGoogle(e, zoneOf(a))
+	linked := c.g.linkPeople(ctx, e)
+	ge := toGoogle(linked, zoneOf(a))
 	ge.Id = row.ExternalID
-	_, err = svc.Events.Insert(row.CalendarID, ge).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do()
+	_, err = svc.Events.Insert(row.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do()
 	switch {
 	case statusOf(err) == http.StatusConflict: // created by an earlier try
 	case errors.Is(err, ErrRevoked):
@@ -173,6 +176,7 @@ func (c Calendar) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.
 	setIf(&next.AllDay, upd.AllDay)
 	setIf(&next.Location, upd.Location)
 	setIf(&next.Attendees, upd.Attendees)
+	next = c.g.linkPeople(ctx, next)
 	patch := toGoogle(next, zoneOf(*a))
 	if upd.Attendees == nil {
 		patch.Attendees = nil // leave Google's attendees (and their answers) alone
@@ -220,9 +224,10 @@ func (c Calendar) RestoreEvent(ctx context.Context, userID, id int64) error {
 	if err != nil {
 		return err
 	}
-	ge := toGoogle(e, zoneOf(*a))
+	linked := c.g.linkPeople(ctx, e)
+	ge := toGoogle(linked, zoneOf(*a))
 	ge.Id = eventID("")
-	if _, err := svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do(); err != nil {
+	if _, err := svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do(); err != nil {
 		return fmt.Errorf("google restore event: %w", err)
 	}
 	return c.g.cfg.Store.RelinkEvent(ctx, userID, id, e.CalendarID, ge.Id)
@@ -237,6 +242,39 @@ func setIf[T any](dst *T, v *T) {
 	if v != nil {
 		*dst = *v
 	}
+}
+
+// addressRe finds an email address in what a memory says.
+var addressRe = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+
+// linkPeople replaces attendees named without an address by the address
+// a memory about them holds ("Sam's email is sam@example.com"); a name
+// memory knows no address for stays a name (and Google does not invite
+// it).
+func (g *Google) linkPeople(ctx context.Context, e hearth.CalendarEvent) hearth.CalendarEvent {
+	if g.cfg.People == nil || len(e.Attendees) == 0 {
+		return e
+	}
+	out := make([]string, 0, len(e.Attendees))
+	for _, a := range e.Attendees {
+		if !strings.Contains(a, "@") {
+			mems, err := g.cfg.People.FindMemories(ctx, hearth.MemoryFilter{UserID: e.UserID, About: a, Limit: 20})
+			if err != nil {
+				g.cfg.Log.Warn("attendee lookup failed", "error", err)
+			}
+			for _, m := range mems {
+				if addr := addressRe.FindString(m.Content); addr != "" {
+					if _, err := mail.ParseAddress(addr); err == nil {
+						a = addr
+						break
+					}
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	e.Attendees = out
+	return e
 }
 
 // emails are the attendees Google can invite: those with an address.

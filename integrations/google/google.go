@@ -79,6 +79,13 @@ type Store interface {
 	Begin(ctx context.Context) (pgx.Tx, error)
 }
 
+// People finds what Hearth remembers about a person, as the user may
+// see it: an attendee named without an address ("invite Sam") is invited
+// at the address a memory about them holds.
+type People interface {
+	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)
+}
+
 // Queue enqueues River jobs (the River client).
 type Queue interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
@@ -100,6 +107,9 @@ type Config struct {
 	// Keys are derived from HEARTH_ENCRYPTION_KEY (required).
 	Keys  *Keys
 	Store Store
+	// People links attendees named without an address to the address
+	// memory holds; nil leaves them uninvited.
+	People People
 	// Queue enqueues sync jobs; set it (to the River client) before the
 	// server takes requests.
 	Queue Queue
