@@ -18,6 +18,25 @@
     return data;
   }
 
+  // appendText adds text to el with its http(s) links clickable (a
+  // "connect google" consent link, say), as text nodes and anchors only:
+  // never parsed as HTML.
+  function appendText(el, text) {
+    const re = /https?:\/\/[^\s<>"]+/g;
+    let last = 0;
+    for (const m of text.matchAll(re)) {
+      el.appendChild(document.createTextNode(text.slice(last, m.index)));
+      const a = document.createElement("a");
+      a.href = m[0];
+      a.textContent = m[0];
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      el.appendChild(a);
+      last = m.index + m[0].length;
+    }
+    el.appendChild(document.createTextNode(text.slice(last)));
+  }
+
   // render shows a message, or redraws it when it comes again: an
   // approval or a question is re-sent with its outcome and without buttons.
   function render(m) {
@@ -30,7 +49,8 @@
     } else if (!m.seq) {
       return; // our own optimistic copy of a message already shown
     }
-    li.textContent = m.text;
+    li.textContent = "";
+    appendText(li, m.text);
     if (m.buttons && m.buttons.length) {
       const row = document.createElement("div");
       row.className = "buttons";
