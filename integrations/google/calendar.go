@@ -133,6 +133,13 @@ func (c Calendar) CreateEvent(ctx context.Context, key string, e hearth.Calendar
 	case errors.Is(err, ErrRevoked):
 		// The built-in calendar takes over: the row becomes its own.
 		return row, c.g.cfg.Store.RelinkEvent(ctx, row.UserID, row.ID, "", "")
+	case statusOf(err) >= 400 && statusOf(err) < 500:
+		// Google refused the event itself: its local copy goes too (a
+		// retry that succeeds brings it back through sync).
+		if _, derr := c.g.cfg.Store.DeleteEvent(ctx, row.UserID, row.ID); derr != nil {
+			c.g.cfg.Log.Warn("local copy of a refused event not deleted", "error", derr)
+		}
+		return hearth.CalendarEvent{}, fmt.Errorf("google create event: %w", hearth.Invalidf("Google refused the event: %s", googleMessage(err)))
 	case err != nil:
 		return hearth.CalendarEvent{}, fmt.Errorf("google create event: %w", err)
 	}

@@ -187,6 +187,15 @@ func (g *Google) calendarService(ctx context.Context, a hearth.GoogleAccount) (*
 	return svc, nil
 }
 
+// googleMessage is Google's short reason for an error.
+func googleMessage(err error) string {
+	var ge *googleapi.Error
+	if errors.As(err, &ge) && ge.Message != "" {
+		return ge.Message
+	}
+	return "bad request"
+}
+
 // statusOf is the HTTP status of a Google API error, or 0.
 func statusOf(err error) int {
 	var ge *googleapi.Error

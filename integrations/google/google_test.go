@@ -613,3 +613,77 @@ func TestOneSyncAtATime(t *testing.T) {
 	}
 	b.sync(t)
 }
+
+func TestRefusedEventLeavesNoCopyAndHandshake(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	ctx := context.Background()
+	b.fake.Fail(http.MethodPost, "/calendar/v3/calendars/", http.StatusBadRequest, 1)
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	_, err := b.g.Calendar().CreateEvent(ctx, "t6:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Refused", Start: start, End: start.Add(time.Hour)})
+	if !errors.Is(err, hearth.ErrInvalid) {
+		t.Fatalf("refused create: %v", err)
+	}
+	if l := b.local(t); len(l) != 0 {
+		t.Fatalf("a refused event left a copy: %v", titles(l))
+	}
+	// The retried action succeeds and the copy is back.
+	if _, err := b.g.Calendar().CreateEvent(ctx, "t6:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Refused", Start: start, End: start.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	b.sync(t)
+	if l := b.local(t); len(l) != 1 {
+		t.Fatalf("after the retry: %v", titles(l))
+	}
+	// The watch handshake may arrive before the channel is stored: its
+	// token is enough.
+	id := "hearth-not-yet-stored"
+	req, _ := http.NewRequest(http.MethodPost, b.hook.URL+google.WebhookPath, nil)
+	req.Header.Set("X-Goog-Channel-ID", id)
+	req.Header.Set("X-Goog-Channel-Token", channelToken(t, id))
+	req.Header.Set("X-Goog-Resource-State", "sync")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("handshake: %d", res.StatusCode)
+	}
+}
+
+func channelToken(t *testing.T, id string) string {
+	t.Helper()
+	keys, err := google.NewKeys(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys.ChannelToken(id)
+}
+
+func TestReconnectAnotherAccount(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	ctx := context.Background()
+	b.fake.PutEvent(email, "primary", timed("Old account's", time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), time.Hour))
+	b.sync(t)
+	b.fake.SetConsent("second@example.com")
+	res, err := http.Get(b.g.ConnectURL(b.user.ID, google.CalendarScopes...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	a, err := b.st.GoogleAccount(ctx, b.user.ID)
+	if err != nil || a.Email != "second@example.com" {
+		t.Fatalf("account %+v %v", a, err)
+	}
+	if l := b.local(t); len(l) != 0 {
+		t.Fatalf("the old account's events stayed: %v", titles(l))
+	}
+	cals, _ := b.st.GoogleCalendars(ctx, b.user.ID)
+	if len(cals) != 1 || cals[0].SyncToken != "" {
+		t.Fatalf("calendars %+v: the old sync token must not be used", cals)
+	}
+}

@@ -308,6 +308,12 @@ func (g *Google) Webhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown channel or wrong token", http.StatusForbidden)
 		return
 	}
+	if r.Header.Get("X-Goog-Resource-State") == "sync" {
+		// The handshake may come before watch has returned and the channel
+		// is stored; the token proves Hearth made it.
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	c, err := g.cfg.Store.GoogleCalendarByChannel(r.Context(), id)
 	if errors.Is(err, hearth.ErrNotFound) {
 		// A stopped channel's late push: not ours any more.
@@ -316,10 +322,6 @@ func (g *Google) Webhook(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		http.Error(w, "try again", http.StatusServiceUnavailable)
-		return
-	}
-	if r.Header.Get("X-Goog-Resource-State") == "sync" {
-		w.WriteHeader(http.StatusOK)
 		return
 	}
 	if err := g.enqueueSync(r.Context(), c); err != nil {
