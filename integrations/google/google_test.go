@@ -182,6 +182,29 @@ func TestConnect(t *testing.T) {
 	if len(cals) != 1 || cals[0].CalendarID != "primary" || !cals[0].Default {
 		t.Fatalf("calendars %+v", cals)
 	}
+	// What the Gmail and Keep features build on: scopes granted so far,
+	// and client options acting as the user.
+	ctx := context.Background()
+	if ok, _ := b.g.HasScope(ctx, b.user.ID, google.ScopeCalendar); !ok {
+		t.Fatal("calendar scope not recorded")
+	}
+	if ok, _ := b.g.HasScope(ctx, b.user.ID, "https://www.googleapis.com/auth/gmail.modify"); ok {
+		t.Fatal("a scope never asked for is granted")
+	}
+	if _, err := b.g.ClientOptions(ctx, b.user.ID+99, "calendar/v3/"); !errors.Is(err, hearth.ErrNotFound) {
+		t.Fatalf("options for a stranger: %v", err)
+	}
+	opts, err := b.g.ClientOptions(ctx, b.user.ID, "calendar/v3/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := calendar.NewService(ctx, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Events.List("primary").Do(); err != nil {
+		t.Fatalf("a client from ClientOptions: %v", err)
+	}
 }
 
 func TestCallbackRefusesBadState(t *testing.T) {
