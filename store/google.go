@@ -309,11 +309,10 @@ func (s *Store) SyncGoogleEvents(ctx context.Context, userID int64, calendarID s
 }
 
 // EndGoogleSync finishes a sync: it stores the next sync token and, after
-// a full sync (gen > 0), deletes the local copies the listing did not see.
-// again reports that a push arrived since pushedBefore (the calendar's
-// PushedAt when the sync began).
-func (s *Store) EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64, pushedBefore time.Time) (again bool, err error) {
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
+// a full sync (sweepGen > 0), deletes the local copies the listing did
+// not see; the next sync may begin.
+func (s *Store) EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if sweepGen > 0 {
 			if _, err := tx.Exec(ctx, `UPDATE events SET deleted_at = now()
 				WHERE user_id = $1 AND calendar_id = $2 AND deleted_at IS NULL
@@ -321,18 +320,17 @@ func (s *Store) EndGoogleSync(ctx context.Context, userID int64, calendarID, syn
 				return err
 			}
 		}
-		var pushed *time.Time
-		if err := tx.QueryRow(ctx, `UPDATE google_calendars SET sync_token = NULLIF($3, ''), synced_at = now(), sync_running_since = NULL
-			WHERE user_id = $1 AND calendar_id = $2 RETURNING pushed_at`, userID, calendarID, syncToken).Scan(&pushed); err != nil {
-			return notFound(err, "google calendar of user", userID)
+		tag, err := tx.Exec(ctx, `UPDATE google_calendars SET sync_token = NULLIF($3, ''), synced_at = now(), sync_running_since = NULL
+			WHERE user_id = $1 AND calendar_id = $2`, userID, calendarID, syncToken)
+		if err == nil && tag.RowsAffected() == 0 {
+			err = fmt.Errorf("google calendar %s of user %d: %w", calendarID, userID, hearth.ErrNotFound)
 		}
-		again = pushed != nil && pushed.After(pushedBefore)
-		return nil
+		return err
 	})
 	if err != nil {
-		return false, fmt.Errorf("store end google sync: %w", translate(err))
+		return fmt.Errorf("store end google sync: %w", translate(err))
 	}
-	return again, nil
+	return nil
 }
 
 // FindEvent returns one of the user's events, deleted or not.

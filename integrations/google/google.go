@@ -63,7 +63,7 @@ type Syncs interface {
 	BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full, again bool, staleAfter time.Duration) (hearth.GoogleCalendar, error)
 	AbortGoogleSync(ctx context.Context, userID int64, calendarID string) error
 	SyncGoogleEvents(ctx context.Context, userID int64, calendarID string, gen int64, events []hearth.CalendarEvent, cancelled []string) error
-	EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64, pushedBefore time.Time) (bool, error)
+	EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64) error
 	FindEvent(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error)
 	RelinkEvent(ctx context.Context, userID, id int64, calendarID, externalID string) error
 }

@@ -20,8 +20,8 @@ import (
 const QueueGoogle = "google"
 
 // pendingStates make a job unique while it waits or runs (River requires
-// running in the set): a burst of pushes becomes one job, and a push that
-// arrives while it runs makes it run once more (pushed_at).
+// running in the set): a burst of pushes becomes one job. A sync's Round
+// keeps a push during a running sync from being folded into it.
 var pendingStates = []rivertype.JobState{
 	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
 	rivertype.JobStateScheduled, rivertype.JobStateRetryable,
@@ -148,8 +148,7 @@ func (g *Google) Sync(ctx context.Context, userID int64, calendarID string) erro
 		if c.SyncToken == "" {
 			sweep = c.Generation
 		}
-		_, err = g.cfg.Store.EndGoogleSync(ctx, userID, calendarID, next, sweep, c.PushedAt)
-		return err
+		return g.cfg.Store.EndGoogleSync(ctx, userID, calendarID, next, sweep)
 	}
 	g.cfg.Store.AbortGoogleSync(context.WithoutCancel(ctx), userID, calendarID) //nolint:errcheck // reported below
 	return fmt.Errorf("google sync %s: the sync token expired twice", calendarID)
