@@ -29,12 +29,16 @@ type GoogleCalendar struct {
 	Summary    string
 	// Default is the calendar new events go to.
 	Default bool
+	// Family is the calendar events about the family go to.
+	Family bool
 	// SyncToken continues incremental sync; empty means a full sync next.
 	SyncToken string
 	// Generation counts full syncs (mark and sweep).
 	Generation int64
 	SyncedAt   time.Time
 	PushedAt   time.Time
+	// SyncStarted counts syncs begun (see SyncArgs in integrations/google).
+	SyncStarted int64
 	// ChannelID, ChannelResourceID and ChannelExpiresAt describe the push
 	// channel (events.watch); empty when there is none.
 	ChannelID         string

@@ -88,6 +88,10 @@ type ScheduleSettings struct {
 	BirthdayDays   int
 	// EventLeadMinutes remind before each timed calendar event; 0 is off.
 	EventLeadMinutes int
+	// QuietFrom and QuietTo ("HH:MM", local) are the quiet hours: reminders
+	// the user did not set for that time are held until QuietTo. Both
+	// empty: none.
+	QuietFrom, QuietTo string
 }
 
 // DefaultScheduleSettings are the settings of a user who changed none.
@@ -123,6 +127,9 @@ type ScheduleSettingsUpdate struct {
 	BirthdayDays   *int
 	// EventLeadMinutes: 0 turns reminders before events off.
 	EventLeadMinutes *int
+	// QuietFrom and QuietTo set the quiet hours ("HH:MM"); both "" clear
+	// them.
+	QuietFrom, QuietTo *string
 }
 
 // Briefing is what a daily briefing reports.

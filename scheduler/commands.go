@@ -67,6 +67,12 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Comman
 			return ok
 		},
 		Handler: c.handler("list my reminders"),
+	}, {
+		Name: "quiet", Args: "[FROM to TO | off]", NeedsZone: true,
+		Help:     "quiet hours: reminders you didn't set for that time wait until they end",
+		Examples: []string{"don't message me after 9pm", "quiet hours from 10pm to 7am", "no quiet hours"},
+		Match:    anyOf(reQuietAfter, reQuietFromTo, reQuietOff, reQuietShow),
+		Handler:  c.handler(""),
 	}}
 }
 
@@ -142,6 +148,10 @@ var (
 	reLead        = regexp.MustCompile(`^remind me (\d+(?:(?:,| and|, and) \d+)*) days? (?:before|ahead of) (?:my |the )?(deadlines|due dates|tasks|birthdays|anniversaries|birthdays and anniversaries)$`)
 	reEventLead   = regexp.MustCompile(`^remind me (?:(\d+|an?|one) (minutes?|mins?|hours?|hrs?) )?(?:before|ahead of) (?:my |all my |the |all )?(?:meetings|events|appointments)$`)
 	reEventOff    = regexp.MustCompile(`^(?:stop|don'?t|do not|no more|no) remind(?:ing|ers?)? (?:me )?(?:before|ahead of) (?:my |the )?(?:meetings|events|appointments)$`)
+	reQuietAfter  = regexp.MustCompile(`^(?:don'?t|do not|never) (?:message|text|ping|bother|disturb|remind|notify|write to) me after (.+?)(?: (?:or|and) before (.+))?$`)
+	reQuietFromTo = regexp.MustCompile(`^(?:set )?(?:my )?quiet(?: hours?| time)? (?:from |between )?(.+?) (?:to|until|till|and) (.+)$`)
+	reQuietOff    = regexp.MustCompile(`^(?:no|stop|turn off|cancel|remove|clear) (?:my |the )?quiet(?: hours?| time)?$|^you can (?:message|text) me (?:at )?any ?time$`)
+	reQuietShow   = regexp.MustCompile(`^(?:/?quiet(?: hours?)?|(?:what are|show) my quiet hours)$`)
 	reRemindMe    = regexp.MustCompile(`(?i)^\s*(?:please )?(?:remind me|reminder)\b(?: to)?`)
 	reSpaces      = regexp.MustCompile(`\s+`)
 	reDigits      = regexp.MustCompile(`\d+`)
@@ -266,6 +276,41 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 			return "", true, err
 		}
 		return "Okay, no more reminders before events.", true, nil
+	case reQuietAfter.MatchString(text) || reQuietFromTo.MatchString(text):
+		g := reQuietAfter.FindStringSubmatch(text)
+		if g == nil {
+			g = reQuietFromTo.FindStringSubmatch(text)
+		}
+		from, ok := parseClockWords(g[1])
+		to := recur.TimeOfDay{Hour: 7} // "after 9pm": until the morning
+		if ok && g[2] != "" {
+			to, ok = parseClockWords(g[2])
+		}
+		if !ok || from == to {
+			return "I didn't catch the times. Try \"don't message me after 9pm\" or \"quiet hours from 10pm to 7am\".", true, nil
+		}
+		f, e := from.String(), to.String()
+		if _, err := set(hearth.ScheduleSettingsUpdate{QuietFrom: &f, QuietTo: &e}); err != nil {
+			return "", true, err
+		}
+		return "Okay — between " + clockWords(from) + " and " + clockWords(to) + " I'll hold reminders you didn't set for that time (before events, ahead of deadlines and birthdays) until " + clockWords(to) + ". Reminders you set for a time, and your briefing, still come when you asked.", true, nil
+	case reQuietOff.MatchString(text):
+		none := ""
+		if _, err := set(hearth.ScheduleSettingsUpdate{QuietFrom: &none, QuietTo: &none}); err != nil {
+			return "", true, err
+		}
+		return "Okay, no quiet hours: reminders come when they are due.", true, nil
+	case reQuietShow.MatchString(text):
+		st, err := set(hearth.ScheduleSettingsUpdate{})
+		if err != nil {
+			return "", true, err
+		}
+		if st.QuietFrom == "" {
+			return "You have no quiet hours. Say \"don't message me after 9pm\" to set some.", true, nil
+		}
+		from, _ := parseClock(st.QuietFrom)
+		to, _ := parseClock(st.QuietTo)
+		return "Your quiet hours: " + clockWords(from) + " to " + clockWords(to) + ".", true, nil
 	case reList.MatchString(text):
 		list, err := c.st.UpcomingSchedules(ctx, uid, 20)
 		if err != nil {

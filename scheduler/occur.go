@@ -43,8 +43,63 @@ func (z *zones) load(name string) (*time.Location, bool) {
 
 // Next returns the first occurrence of sc strictly after after, or the
 // zero time when there is none (the item is done, gone or muted, the
-// user's zone is unknown, or nothing is left to remind of).
+// user's zone is unknown, or nothing is left to remind of). An occurrence
+// in the user's quiet hours that the user did not ask for at that time is
+// held until the quiet hours end.
 func (z *zones) Next(sc hearth.Schedule, after time.Time) time.Time {
+	loc, ok := z.load(sc.Timezone)
+	from, fok := parseClock(sc.Settings.QuietFrom)
+	to, tok := parseClock(sc.Settings.QuietTo)
+	if !ok || !fok || !tok || from == to {
+		return z.next(sc, after)
+	}
+	// An occurrence held past after may lie up to a day before it: look
+	// back that far, and take the first that, held or not, comes after.
+	t := after.Add(-25 * time.Hour)
+	for range 64 {
+		t = z.next(sc, t)
+		if t.IsZero() {
+			return t
+		}
+		if held := holdQuiet(sc, t, from, to, loc); held.After(after) {
+			return held
+		}
+	}
+	return time.Time{}
+}
+
+// holdQuiet moves an occurrence inside the quiet hours [from, to) to
+// their end, unless the user asked for exactly that time: a recurring
+// reminder, a snooze, the briefing, a task at its due time.
+func holdQuiet(sc hearth.Schedule, t time.Time, from, to recur.TimeOfDay, loc *time.Location) time.Time {
+	switch sc.Kind {
+	case hearth.ScheduleReminder, hearth.ScheduleSnooze, hearth.ScheduleBriefing:
+		return t
+	case hearth.ScheduleTask:
+		if !sc.AllDay && t.Equal(sc.Due) {
+			return t
+		}
+	}
+	local := t.In(loc)
+	m, f, e := local.Hour()*60+local.Minute(), from.Hour*60+from.Minute, to.Hour*60+to.Minute
+	var quiet bool
+	if f < e {
+		quiet = m >= f && m < e
+	} else { // across midnight: 21:00 to 07:00
+		quiet = m >= f || m < e
+	}
+	if !quiet {
+		return t
+	}
+	d := recur.DateOf(t, loc)
+	end := recur.At(d, to, loc)
+	if !end.After(t) {
+		end = recur.At(d.AddDays(1), to, loc)
+	}
+	return end
+}
+
+func (z *zones) next(sc hearth.Schedule, after time.Time) time.Time {
 	if sc.Muted || sc.Done || sc.Gone {
 		return time.Time{}
 	}

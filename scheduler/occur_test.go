@@ -224,3 +224,49 @@ func FuzzParseClockWords(f *testing.F) {
 func daysIn(m time.Month) int {
 	return time.Date(2024, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
+
+// TestQuietHoursHold: occurrences the user did not set for a time are held
+// to the end of the quiet hours (across midnight or not), those they set
+// are not, and a held occurrence is itself an occurrence (the fire job
+// finds it).
+func TestQuietHoursHold(t *testing.T) {
+	berlin := mustLoc(t, "Europe/Berlin")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 11, d, h, m, 0, 0, berlin) }
+	quiet := func(from, to string) hearth.ScheduleSettings {
+		s := hearth.DefaultScheduleSettings()
+		s.QuietFrom, s.QuietTo, s.EventLeadMinutes = from, to, 30
+		return s
+	}
+	event := func(start time.Time, s hearth.ScheduleSettings) hearth.Schedule {
+		return hearth.Schedule{Kind: hearth.ScheduleEvent, Timezone: "Europe/Berlin", Due: start, Settings: s}
+	}
+	task := func(due time.Time, s hearth.ScheduleSettings) hearth.Schedule {
+		return hearth.Schedule{Kind: hearth.ScheduleTask, Timezone: "Europe/Berlin", Due: due, Settings: s}
+	}
+	tests := []struct {
+		name  string
+		sc    hearth.Schedule
+		after time.Time
+		want  time.Time
+	}{
+		{"no quiet hours", event(at(26, 6, 30), hearth.DefaultScheduleSettings()), at(25, 12, 0), time.Time{}}, // lead 0: off
+		{"before an early event: held to 07:00", event(at(26, 6, 30), quiet("21:00", "07:00")), at(25, 12, 0), at(26, 7, 0)},
+		{"late evening event: held to the morning", event(at(25, 23, 0), quiet("21:00", "07:00")), at(25, 12, 0), at(26, 7, 0)},
+		{"outside the quiet hours: on time", event(at(26, 10, 0), quiet("21:00", "07:00")), at(25, 12, 0), at(26, 9, 30)},
+		{"a daytime quiet window", event(at(26, 14, 0), quiet("13:00", "15:00")), at(25, 12, 0), at(26, 15, 0)},
+		{"a task at its due time is asked for", task(at(25, 22, 0), quiet("21:00", "07:00")), at(25, 21, 59), at(25, 22, 0)},
+		{"held, and after the held instant: none", event(at(26, 6, 30), quiet("21:00", "07:00")), at(26, 7, 0), time.Time{}},
+	}
+	var z zones
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := z.Next(tt.sc, tt.after)
+			if !got.Equal(tt.want) {
+				t.Fatalf("Next = %v, want %v", got, tt.want)
+			}
+			if !got.IsZero() && !z.IsOccurrence(tt.sc, got) {
+				t.Fatalf("%v is not an occurrence", got)
+			}
+		})
+	}
+}

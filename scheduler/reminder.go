@@ -86,6 +86,9 @@ func eventReminder(sc hearth.Schedule, at time.Time, loc *time.Location) string 
 		}
 	}
 	text := "📅 In " + in + ": “" + sc.Title + "” at " + sc.Due.In(loc).Format("3:04 PM")
+	if mins <= 0 { // held through the quiet hours past its start
+		text = "📅 While your quiet hours held this back: “" + sc.Title + "” at " + sc.Due.In(loc).Format("3:04 PM")
+	}
 	if sc.Location != "" {
 		text += ", " + sc.Location
 	}

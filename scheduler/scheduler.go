@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -292,6 +293,13 @@ func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
 		out = hearth.Outbound{Text: text}
 	} else {
 		out = reminderMessage(sc, at, loc, a)
+		if sc.Kind == hearth.ScheduleEvent && len(sc.Attendees) > 0 {
+			prep, err := s.meetingPrep(ctx, sc)
+			if err != nil {
+				return err
+			}
+			out.Text += prep
+		}
 	}
 	if late > lateNote {
 		out.Text = fmt.Sprintf("(A little late: this was for %s, while I was offline.)\n\n", at.In(loc).Format("3:04 PM")) + out.Text
@@ -302,6 +310,26 @@ func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
 	}
 	log.InfoContext(ctx, "occurrence fired", "stored", stored, "late", late.Round(time.Second))
 	return nil
+}
+
+// meetingPrep is what Hearth knows about an event's attendees (the
+// briefing's meeting prep, for this event alone), or "".
+func (s *Scheduler) meetingPrep(ctx context.Context, sc hearth.Schedule) (string, error) {
+	d, err := s.cfg.Store.BriefingData(ctx, sc.UserID, sc.Due, sc.Due.Add(time.Minute), sc.Due)
+	if err != nil {
+		return "", err
+	}
+	var notes []string
+	for _, a := range sc.Attendees {
+		notes = append(notes, d.Memories[a]...)
+		for _, t := range d.Tasks[a] {
+			notes = append(notes, "open task: "+t)
+		}
+	}
+	if len(notes) == 0 {
+		return "", nil
+	}
+	return "\nMeeting prep: " + strings.Join(dedupe(notes), "; "), nil
 }
 
 // lateNote is how late an occurrence must be to say so.

@@ -27,6 +27,17 @@ func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd he
 	if upd.EventLeadMinutes != nil && (*upd.EventLeadMinutes < 0 || *upd.EventLeadMinutes > 1440) {
 		return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("reminders before events can be 0 to 1440 minutes ahead, not %d", *upd.EventLeadMinutes))
 	}
+	for _, q := range []*string{upd.QuietFrom, upd.QuietTo} {
+		if q == nil || *q == "" {
+			continue
+		}
+		if _, err := time.Parse("15:04", *q); err != nil {
+			return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("quiet hours %q is not HH:MM", *q))
+		}
+	}
+	if (upd.QuietFrom == nil) != (upd.QuietTo == nil) {
+		return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("quiet hours need a start and an end"))
+	}
 	if upd.BriefingAt != nil {
 		if _, err := time.Parse("15:04", *upd.BriefingAt); err != nil {
 			return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", hearth.Invalidf("briefing time %q is not HH:MM", *upd.BriefingAt))
@@ -53,11 +64,15 @@ func (s *Store) UpdateScheduleSettings(ctx context.Context, userID int64, upd he
 				lead_days = COALESCE($7, lead_days),
 				birthday_days = COALESCE($8, birthday_days),
 				event_lead_minutes = COALESCE($9, event_lead_minutes),
+				quiet_from = CASE WHEN $10::text IS NULL THEN quiet_from ELSE NULLIF($10, '')::time END,
+				quiet_to = CASE WHEN $11::text IS NULL THEN quiet_to ELSE NULLIF($11, '')::time END,
 				updated_at = now()
 			WHERE user_id = $1
-			RETURNING briefing_enabled, to_char(briefing_at, 'HH24:MI'), briefing_skip, COALESCE(conversation_id, 0), lead_days, birthday_days, event_lead_minutes`,
-			userID, upd.BriefingEnabled, upd.BriefingAt, upd.Skip, upd.Unskip, upd.ConversationID, lead, upd.BirthdayDays, upd.EventLeadMinutes).
-			Scan(&st.BriefingEnabled, &st.BriefingAt, &st.BriefingSkip, &st.ConversationID, &lead, &bdays, &eventLead)
+			RETURNING briefing_enabled, to_char(briefing_at, 'HH24:MI'), briefing_skip, COALESCE(conversation_id, 0), lead_days, birthday_days, event_lead_minutes,
+				COALESCE(to_char(quiet_from, 'HH24:MI'), ''), COALESCE(to_char(quiet_to, 'HH24:MI'), '')`,
+			userID, upd.BriefingEnabled, upd.BriefingAt, upd.Skip, upd.Unskip, upd.ConversationID, lead, upd.BirthdayDays, upd.EventLeadMinutes,
+			upd.QuietFrom, upd.QuietTo).
+			Scan(&st.BriefingEnabled, &st.BriefingAt, &st.BriefingSkip, &st.ConversationID, &lead, &bdays, &eventLead, &st.QuietFrom, &st.QuietTo)
 	})
 	if err != nil {
 		return hearth.ScheduleSettings{}, fmt.Errorf("store update schedule settings: %w", constraintErr(err))

@@ -98,14 +98,14 @@ func (s *Store) DeleteGoogleAccount(ctx context.Context, userID int64) error {
 	return nil
 }
 
-const googleCalendarColumns = `user_id, calendar_id, summary, is_default, COALESCE(sync_token, ''), generation, synced_at, pushed_at,
-	COALESCE(channel_id, ''), COALESCE(channel_resource_id, ''), channel_expires_at`
+const googleCalendarColumns = `user_id, calendar_id, summary, is_default, is_family, COALESCE(sync_token, ''), generation, synced_at, pushed_at,
+	COALESCE(channel_id, ''), COALESCE(channel_resource_id, ''), channel_expires_at, sync_started`
 
 func scanGoogleCalendar(row pgx.Row) (hearth.GoogleCalendar, error) {
 	var c hearth.GoogleCalendar
 	var synced, pushed, expires *time.Time
-	err := row.Scan(&c.UserID, &c.CalendarID, &c.Summary, &c.Default, &c.SyncToken, &c.Generation, &synced, &pushed,
-		&c.ChannelID, &c.ChannelResourceID, &expires)
+	err := row.Scan(&c.UserID, &c.CalendarID, &c.Summary, &c.Default, &c.Family, &c.SyncToken, &c.Generation, &synced, &pushed,
+		&c.ChannelID, &c.ChannelResourceID, &expires, &c.SyncStarted)
 	c.SyncedAt, c.PushedAt, c.ChannelExpiresAt = utcOrZero(synced), utcOrZero(pushed), utcOrZero(expires)
 	return c, err
 }
@@ -119,7 +119,7 @@ func collectGoogleCalendars(rows pgx.Rows, err error) ([]hearth.GoogleCalendar, 
 }
 
 // AddGoogleCalendar adds a calendar to those synced (or renames it). A
-// default calendar takes the default from the user's others.
+// default (or family) calendar takes that role from the user's others.
 func (s *Store) AddGoogleCalendar(ctx context.Context, c hearth.GoogleCalendar) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if c.Default {
@@ -128,11 +128,18 @@ func (s *Store) AddGoogleCalendar(ctx context.Context, c hearth.GoogleCalendar) 
 				return err
 			}
 		}
+		if c.Family {
+			if _, err := tx.Exec(ctx, `UPDATE google_calendars SET is_family = false
+				WHERE user_id = $1 AND calendar_id <> $2 AND is_family`, c.UserID, c.CalendarID); err != nil {
+				return err
+			}
+		}
 		_, err := tx.Exec(ctx, `
-			INSERT INTO google_calendars (user_id, calendar_id, summary, is_default) VALUES ($1, $2, $3, $4)
+			INSERT INTO google_calendars (user_id, calendar_id, summary, is_default, is_family) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (user_id, calendar_id) DO UPDATE SET summary = EXCLUDED.summary,
-				is_default = google_calendars.is_default OR EXCLUDED.is_default`,
-			c.UserID, c.CalendarID, c.Summary, c.Default)
+				is_default = google_calendars.is_default OR EXCLUDED.is_default,
+				is_family = google_calendars.is_family OR EXCLUDED.is_family`,
+			c.UserID, c.CalendarID, c.Summary, c.Default, c.Family)
 		return err
 	})
 	if err != nil {
@@ -212,32 +219,56 @@ func (s *Store) AllGoogleCalendars(ctx context.Context, afterUser int64, afterCa
 }
 
 // MarkGooglePushTx records, in the caller's transaction (which enqueues
-// the sync), that a push arrived for the calendar: a sync already running
-// will run once more.
-func (s *Store) MarkGooglePushTx(ctx context.Context, tx pgx.Tx, userID int64, calendarID string) error {
-	if _, err := tx.Exec(ctx, `UPDATE google_calendars SET pushed_at = clock_timestamp()
-		WHERE user_id = $1 AND calendar_id = $2`, userID, calendarID); err != nil {
-		return fmt.Errorf("store mark google push: %w", translate(err))
+// the sync), that a push arrived for the calendar, and returns how many
+// syncs of it have begun: the key of the sync that will see the push.
+func (s *Store) MarkGooglePushTx(ctx context.Context, tx pgx.Tx, userID int64, calendarID string) (round int64, err error) {
+	if err := tx.QueryRow(ctx, `UPDATE google_calendars SET pushed_at = clock_timestamp()
+		WHERE user_id = $1 AND calendar_id = $2 RETURNING sync_started`, userID, calendarID).Scan(&round); err != nil {
+		return 0, fmt.Errorf("store mark google push: %w", notFound(translate(err), "google calendar of user", userID))
 	}
-	return nil
+	return round, nil
 }
 
 // BeginGoogleSync starts a sync of a calendar: it returns the calendar
 // as it is now (its sync token; empty for a full sync). full forces a
 // full sync (a 410 from Google): the token is dropped and a new
 // generation begins, so EndGoogleSync can sweep what the full listing did
-// not see.
-func (s *Store) BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full bool) (hearth.GoogleCalendar, error) {
+// not see. One sync runs at a time: while another (begun less than
+// staleAfter ago) runs, it is hearth.ErrConflict. again continues the
+// sync this process began (after a 410).
+func (s *Store) BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full, again bool, staleAfter time.Duration) (hearth.GoogleCalendar, error) {
 	c, err := scanGoogleCalendar(s.pool.QueryRow(ctx, `
 		UPDATE google_calendars SET
 			sync_token = CASE WHEN $3 THEN NULL ELSE sync_token END,
-			generation = CASE WHEN $3 OR sync_token IS NULL THEN generation + 1 ELSE generation END
+			generation = CASE WHEN $3 OR sync_token IS NULL THEN generation + 1 ELSE generation END,
+			sync_started = CASE WHEN $4 THEN sync_started ELSE sync_started + 1 END,
+			sync_running_since = now()
 		WHERE user_id = $1 AND calendar_id = $2
-		RETURNING `+googleCalendarColumns, userID, calendarID, full))
+		  AND ($4 OR sync_running_since IS NULL OR sync_running_since < now() - $5::interval)
+		RETURNING `+googleCalendarColumns, userID, calendarID, full, again, staleAfter))
+	if errors.Is(err, pgx.ErrNoRows) {
+		var exists bool
+		if qerr := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM google_calendars WHERE user_id = $1 AND calendar_id = $2)`,
+			userID, calendarID).Scan(&exists); qerr != nil {
+			return c, fmt.Errorf("store begin google sync: %w", translate(qerr))
+		}
+		if exists {
+			return c, fmt.Errorf("store begin google sync: %w", hearth.Errorf(hearth.EConflict, "a sync of %s is running", calendarID))
+		}
+	}
 	if err != nil {
 		return c, fmt.Errorf("store begin google sync: %w", notFound(translate(err), "google calendar of user", userID))
 	}
 	return c, nil
+}
+
+// AbortGoogleSync ends a sync that failed, so the next may begin.
+func (s *Store) AbortGoogleSync(ctx context.Context, userID int64, calendarID string) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE google_calendars SET sync_running_since = NULL WHERE user_id = $1 AND calendar_id = $2`,
+		userID, calendarID); err != nil {
+		return fmt.Errorf("store abort google sync: %w", translate(err))
+	}
+	return nil
 }
 
 // SyncGoogleEvents writes one page of a calendar's changes into the local
@@ -278,11 +309,10 @@ func (s *Store) SyncGoogleEvents(ctx context.Context, userID int64, calendarID s
 }
 
 // EndGoogleSync finishes a sync: it stores the next sync token and, after
-// a full sync (gen > 0), deletes the local copies the listing did not see.
-// again reports that a push arrived since pushedBefore (the calendar's
-// PushedAt when the sync began): the caller syncs once more.
-func (s *Store) EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64, pushedBefore time.Time) (again bool, err error) {
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
+// a full sync (sweepGen > 0), deletes the local copies the listing did
+// not see; the next sync may begin.
+func (s *Store) EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if sweepGen > 0 {
 			if _, err := tx.Exec(ctx, `UPDATE events SET deleted_at = now()
 				WHERE user_id = $1 AND calendar_id = $2 AND deleted_at IS NULL
@@ -290,18 +320,17 @@ func (s *Store) EndGoogleSync(ctx context.Context, userID int64, calendarID, syn
 				return err
 			}
 		}
-		var pushed *time.Time
-		if err := tx.QueryRow(ctx, `UPDATE google_calendars SET sync_token = NULLIF($3, ''), synced_at = now()
-			WHERE user_id = $1 AND calendar_id = $2 RETURNING pushed_at`, userID, calendarID, syncToken).Scan(&pushed); err != nil {
-			return notFound(err, "google calendar of user", userID)
+		tag, err := tx.Exec(ctx, `UPDATE google_calendars SET sync_token = NULLIF($3, ''), synced_at = now(), sync_running_since = NULL
+			WHERE user_id = $1 AND calendar_id = $2`, userID, calendarID, syncToken)
+		if err == nil && tag.RowsAffected() == 0 {
+			err = fmt.Errorf("google calendar %s of user %d: %w", calendarID, userID, hearth.ErrNotFound)
 		}
-		again = pushed != nil && pushed.After(pushedBefore)
-		return nil
+		return err
 	})
 	if err != nil {
-		return false, fmt.Errorf("store end google sync: %w", translate(err))
+		return fmt.Errorf("store end google sync: %w", translate(err))
 	}
-	return again, nil
+	return nil
 }
 
 // FindEvent returns one of the user's events, deleted or not.

@@ -36,6 +36,7 @@ const scheduleSelect = `
 	       COALESCE(st.briefing_enabled, true), to_char(COALESCE(st.briefing_at, '07:30'), 'HH24:MI'),
 	       COALESCE(st.briefing_skip, '{}'), COALESCE(st.conversation_id, 0),
 	       COALESCE(st.lead_days, '{7,3,1}'), COALESCE(st.birthday_days, 3), COALESCE(st.event_lead_minutes, 0),
+	       COALESCE(to_char(st.quiet_from, 'HH24:MI'), ''), COALESCE(to_char(st.quiet_to, 'HH24:MI'), ''),
 	       ` + scheduleGone + `,
 	       COALESCE(t.title, r.text, ev.title, ''), COALESCE(t.due, ev.starts_at), COALESCE(t.all_day, false), ` + scheduleDone + `,
 	       COALESCE(ev.location, ''), COALESCE(ev.attendees, '{}'),
@@ -61,7 +62,7 @@ func scanSchedule(row pgx.Row) (hearth.Schedule, error) {
 	var detail []byte
 	err := row.Scan(&sc.ID, &sc.UserID, &sc.Kind, &sc.ItemID, &next, &sc.Muted, &detail, &sc.Timezone,
 		&sc.Settings.BriefingEnabled, &sc.Settings.BriefingAt, &sc.Settings.BriefingSkip, &sc.Settings.ConversationID,
-		&lead, &bdays, &eventLead, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Location, &sc.Attendees,
+		&lead, &bdays, &eventLead, &sc.Settings.QuietFrom, &sc.Settings.QuietTo, &sc.Gone, &sc.Title, &due, &sc.AllDay, &sc.Done, &sc.Location, &sc.Attendees,
 		&sc.Rule, &planned, &changed)
 	if err != nil {
 		return sc, err

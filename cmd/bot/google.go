@@ -28,7 +28,7 @@ func openGoogle(cfg Config, st *store.Store, log *slog.Logger) (*google.Google, 
 	}
 	g, err := google.New(google.Config{
 		ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, PublicURL: cfg.PublicURL,
-		Endpoint: cfg.GoogleEndpoint, Keys: keys, Store: st, PollInterval: cfg.GooglePollInterval,
+		Endpoint: cfg.GoogleEndpoint, Keys: keys, Store: st, People: st, PollInterval: cfg.GooglePollInterval,
 		Log: log.With("component", "google"),
 	})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/integrations/google/googletest"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
+	"github.com/hearthbot/hearth/scheduler"
 )
 
 // startGoogleApp runs Hearth with Google pointed at a fake Google, and the
@@ -86,13 +87,30 @@ func TestGoogleCalendarScenario(t *testing.T) {
 		t.Fatalf("dentist at %s (%s)", start.In(berlin), evs[0].Start.TimeZone)
 	}
 
+	// An overlap is said, with options; "right after" lands after it.
+	ask := ann.say("Add call with Bo tomorrow at 3:30pm")
+	mustContain(t, ask, "overlaps", "entist")
+	ann.click(ask, "Right after, at 4:00 PM")
+	var call *calendar.Event
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		if strings.Contains(ev.Summary, "Bo") {
+			call = ev
+		}
+	}
+	if call == nil {
+		t.Fatal("the call is not in Google")
+	}
+	if st, _ := time.Parse(time.RFC3339, call.Start.DateTime); st.In(berlin).Hour() != 16 {
+		t.Fatalf("call at %s", st.In(berlin))
+	}
+
 	// A person named in the title is not invited (no approval, no
 	// attendee); an invitation waits for Approve, then goes out.
 	lunch := ann.say("Schedule lunch with Marco tomorrow at noon")
 	if len(lunch.Buttons) != 0 {
 		t.Fatalf("lunch with Marco asks: %q %v", lunch.Text, lunch.Buttons)
 	}
-	invite := ann.say("Invite sam@example.com to a design review tomorrow at 4pm")
+	invite := ann.say("Invite sam@example.com to a design review tomorrow at 5pm")
 	mustContain(t, invite, "sam@example.com")
 	ann.click(invite, "Approve")
 	var invited, marco bool
@@ -106,6 +124,21 @@ func TestGoogleCalendarScenario(t *testing.T) {
 	}
 	if !marco || !invited {
 		t.Fatalf("lunch without attendees %v, review with sam %v: %+v", marco, invited, fake.Events("ann@example.com", "primary"))
+	}
+
+	// An attendee named without an address is invited at the address
+	// memory holds.
+	ann.say("Remember that Priya's email is priya@example.com")
+	ask = ann.say("Invite Priya to a planning session the day after tomorrow at 10am")
+	ann.click(ask, "Approve")
+	var priya bool
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		if strings.Contains(ev.Summary, "lanning") && len(ev.Attendees) == 1 && ev.Attendees[0].Email == "priya@example.com" {
+			priya = true
+		}
+	}
+	if !priya {
+		t.Fatalf("Priya not invited by address: %+v", fake.Events("ann@example.com", "primary"))
 	}
 
 	// A change in Google and a burst of 50 pushes: one or two syncs, and
@@ -165,7 +198,7 @@ func TestGoogleCalendarScenario(t *testing.T) {
 	}
 	mustContain(t, ann.say("google status"), "isn't connected")
 	mustContain(t, ann.say("Add yoga tomorrow at 8am to my calendar"), "oga")
-	if len(fake.Events("ann@example.com", "primary")) != 4 {
+	if len(fake.Events("ann@example.com", "primary")) != 6 {
 		t.Fatal("an event went to Google after disconnecting")
 	}
 }
@@ -195,4 +228,47 @@ func TestGoogleRevokedGrant(t *testing.T) {
 	// Reconnecting makes Google work again.
 	connectGoogle(t, bob, fake, "bob@example.com")
 	mustContain(t, bob.say("google status"), "connected as bob@example.com")
+}
+
+// TestGoogleEventReminderFollowsGoogle: a meeting made and then moved in
+// Google itself reaches Hearth by push, and its reminder moves with it.
+func TestGoogleEventReminderFollowsGoogle(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	cy := newChatter(t, base, app, "Cy", "Europe/Berlin")
+	cy.say("stop my briefings")
+	connectGoogle(t, cy, fake, "cy@example.com")
+	mustContain(t, cy.say("remind me 30 minutes before meetings"), "30 minutes")
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	tomorrow := time.Now().In(berlin).AddDate(0, 0, 1)
+	ten := time.Date(tomorrow.Year(), tomorrow.Month(), tomorrow.Day(), 10, 0, 0, 0, berlin)
+	uid := cy.contact().User.ID
+	synced := func(start time.Time) {
+		t.Helper()
+		if st := fake.Push("cy@example.com", "primary"); len(st) != 1 || st[0] != 200 {
+			t.Fatalf("push %v", st)
+		}
+		pipelinetest.WaitForJobs(t, app.River, "the meeting synced", func() bool {
+			es, _ := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: uid, Query: "board meeting"})
+			return len(es) == 1 && es[0].Start.Equal(start)
+		})
+	}
+	ev := fake.PutEvent("cy@example.com", "primary", &calendar.Event{Summary: "Board meeting",
+		Start: &calendar.EventDateTime{DateTime: ten.Format(time.RFC3339)},
+		End:   &calendar.EventDateTime{DateTime: ten.Add(time.Hour).Format(time.RFC3339)}})
+	synced(ten)
+	clock := &fakeClock{t: time.Now()}
+	sched := scheduler.New(scheduler.Config{Store: app.Store, Now: clock.Now,
+		Visible: func(ch hearth.Channel) bool { return ch == hearth.ChannelWebchat }})
+	fireDue(t, app, sched) // plans the 09:30 reminder
+	// Moved to 11:00 in Google.
+	ev.Start.DateTime = ten.Add(time.Hour).Format(time.RFC3339)
+	ev.End.DateTime = ten.Add(2 * time.Hour).Format(time.RFC3339)
+	fake.PutEvent("cy@example.com", "primary", ev)
+	synced(ten.Add(time.Hour))
+	for _, at := range []time.Time{ten.Add(-30 * time.Minute), ten.Add(30 * time.Minute)} {
+		clock.Set(at)
+		fireDue(t, app, sched)
+	}
+	mustContain(t, cy.reply("the moved meeting's reminder"), "In 30 minutes", "Board meeting", "11:00 AM")
 }

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/mail"
+	"regexp"
 	"strings"
 	"time"
 
@@ -49,18 +51,43 @@ func eventID(key string) string {
 	return strings.ToLower(eventIDs.EncodeToString(b))
 }
 
-// defaultCalendar is where the user's new events go.
-func (g *Google) defaultCalendar(ctx context.Context, userID int64) (string, error) {
-	cals, err := g.cfg.Store.GoogleCalendars(ctx, userID)
+// calendarFor is where a new event goes: the family calendar for family
+// things when the user chose one, else the default calendar.
+func (g *Google) calendarFor(ctx context.Context, e hearth.CalendarEvent) (string, error) {
+	cals, err := g.cfg.Store.GoogleCalendars(ctx, e.UserID)
 	if err != nil {
 		return "", err
 	}
+	def := "primary"
 	for _, c := range cals {
-		if c.Default {
+		if c.Family && familyThing(e.Title) {
 			return c.CalendarID, nil
 		}
+		if c.Default {
+			def = c.CalendarID
+		}
 	}
-	return "primary", nil
+	return def, nil
+}
+
+// familyWords mark an event as a family thing ("Emma's school play",
+// "dinner at mom's").
+var familyWords = map[string]bool{
+	"family": true, "kids": true, "kid": true, "children": true, "school": true, "parents": true,
+	"mom": true, "mum": true, "dad": true, "mother": true, "father": true, "grandma": true, "grandpa": true,
+	"son": true, "daughter": true, "sister": true, "brother": true, "wife": true, "husband": true,
+	"aunt": true, "uncle": true, "cousin": true, "nephew": true, "niece": true, "birthday": true,
+}
+
+func familyThing(title string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+		return !('a' <= r && r <= 'z') && r != '\''
+	}) {
+		if familyWords[strings.TrimSuffix(w, "'s")] {
+			return true
+		}
+	}
+	return false
 }
 
 // sendUpdates: invitations go out when there are attendees (the action
@@ -84,7 +111,7 @@ func (c Calendar) CreateEvent(ctx context.Context, key string, e hearth.Calendar
 	if err != nil {
 		return hearth.CalendarEvent{}, err
 	}
-	cal, err := c.g.defaultCalendar(ctx, e.UserID)
+	cal, err := c.g.calendarFor(ctx, e)
 	if err != nil {
 		return hearth.CalendarEvent{}, err
 	}
@@ -97,14 +124,22 @@ func (c Calendar) CreateEvent(ctx context.Context, key string, e hearth.Calendar
 	if err != nil {
 		return hearth.CalendarEvent{}, err
 	}
-	ge := toGoogle(e, zoneOf(a))
+	linked := c.g.linkPeople(ctx, e)
+	ge := toGoogle(linked, zoneOf(a))
 	ge.Id = row.ExternalID
-	_, err = svc.Events.Insert(row.CalendarID, ge).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do()
+	_, err = svc.Events.Insert(row.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do()
 	switch {
 	case statusOf(err) == http.StatusConflict: // created by an earlier try
 	case errors.Is(err, ErrRevoked):
 		// The built-in calendar takes over: the row becomes its own.
 		return row, c.g.cfg.Store.RelinkEvent(ctx, row.UserID, row.ID, "", "")
+	case statusOf(err) >= 400 && statusOf(err) < 500:
+		// Google refused the event itself: its local copy goes too (a
+		// retry that succeeds brings it back through sync).
+		if _, derr := c.g.cfg.Store.DeleteEvent(ctx, row.UserID, row.ID); derr != nil {
+			c.g.cfg.Log.Warn("local copy of a refused event not deleted", "error", derr)
+		}
+		return hearth.CalendarEvent{}, fmt.Errorf("google create event: %w", hearth.Invalidf("Google refused the event: %s", googleMessage(err)))
 	case err != nil:
 		return hearth.CalendarEvent{}, fmt.Errorf("google create event: %w", err)
 	}
@@ -148,6 +183,7 @@ func (c Calendar) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.
 	setIf(&next.AllDay, upd.AllDay)
 	setIf(&next.Location, upd.Location)
 	setIf(&next.Attendees, upd.Attendees)
+	next = c.g.linkPeople(ctx, next)
 	patch := toGoogle(next, zoneOf(*a))
 	if upd.Attendees == nil {
 		patch.Attendees = nil // leave Google's attendees (and their answers) alone
@@ -195,9 +231,10 @@ func (c Calendar) RestoreEvent(ctx context.Context, userID, id int64) error {
 	if err != nil {
 		return err
 	}
-	ge := toGoogle(e, zoneOf(*a))
+	linked := c.g.linkPeople(ctx, e)
+	ge := toGoogle(linked, zoneOf(*a))
 	ge.Id = eventID("")
-	if _, err := svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do(); err != nil {
+	if _, err := svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do(); err != nil {
 		return fmt.Errorf("google restore event: %w", err)
 	}
 	return c.g.cfg.Store.RelinkEvent(ctx, userID, id, e.CalendarID, ge.Id)
@@ -212,6 +249,39 @@ func setIf[T any](dst *T, v *T) {
 	if v != nil {
 		*dst = *v
 	}
+}
+
+// addressRe finds an email address in what a memory says.
+var addressRe = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
+
+// linkPeople replaces attendees named without an address by the address
+// a memory about them holds ("Sam's email is sam@example.com"); a name
+// memory knows no address for stays a name (and Google does not invite
+// it).
+func (g *Google) linkPeople(ctx context.Context, e hearth.CalendarEvent) hearth.CalendarEvent {
+	if g.cfg.People == nil || len(e.Attendees) == 0 {
+		return e
+	}
+	out := make([]string, 0, len(e.Attendees))
+	for _, a := range e.Attendees {
+		if !strings.Contains(a, "@") {
+			mems, err := g.cfg.People.FindMemories(ctx, hearth.MemoryFilter{UserID: e.UserID, About: a, Limit: 20})
+			if err != nil {
+				g.cfg.Log.Warn("attendee lookup failed", "error", err)
+			}
+			for _, m := range mems {
+				if addr := addressRe.FindString(m.Content); addr != "" {
+					if _, err := mail.ParseAddress(addr); err == nil {
+						a = addr
+						break
+					}
+				}
+			}
+		}
+		out = append(out, a)
+	}
+	e.Attendees = out
+	return e
 }
 
 // emails are the attendees Google can invite: those with an address.

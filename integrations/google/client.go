@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -170,21 +171,69 @@ func (g *Google) httpClient(a hearth.GoogleAccount) (*http.Client, error) {
 	return &http.Client{Transport: &transport{g: g, tokens: &userTokens{g: g, userID: a.UserID, tok: tok}}}, nil
 }
 
-// calendarService is the Calendar API as the user.
-func (g *Google) calendarService(ctx context.Context, a hearth.GoogleAccount) (*calendar.Service, error) {
+// ClientOptions are the options that make a google.golang.org/api client
+// act as the user: their token (refreshed and persisted, 401 retried,
+// 429/5xx backed off, a refused grant marked) and, with
+// HEARTH_GOOGLE_ENDPOINT, the base URL plus the API's own path
+// ("calendar/v3/", "gmail/v1/"… as the library's base path has it; empty
+// for APIs whose base path is the host alone). A user with no working
+// account is hearth.ErrNotFound.
+func (g *Google) ClientOptions(ctx context.Context, userID int64, apiPath string) ([]option.ClientOption, error) {
+	a, err := g.active(ctx, userID)
+	if errors.Is(err, errNotConnected) {
+		return nil, fmt.Errorf("google: user %d: %w", userID, hearth.ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return g.clientOptions(a, apiPath)
+}
+
+func (g *Google) clientOptions(a hearth.GoogleAccount, apiPath string) ([]option.ClientOption, error) {
 	hc, err := g.httpClient(a)
 	if err != nil {
 		return nil, err
 	}
 	opts := []option.ClientOption{option.WithHTTPClient(hc)}
-	if g.ends.Calendar != "" {
-		opts = append(opts, option.WithEndpoint(g.ends.Calendar))
+	if g.ends.API != "" {
+		opts = append(opts, option.WithEndpoint(g.ends.API+apiPath))
+	}
+	return opts, nil
+}
+
+// HasScope reports whether the user granted a scope (asked incrementally:
+// a feature that needs one asks with ConnectURL(userID, scope)).
+func (g *Google) HasScope(ctx context.Context, userID int64, scope string) (bool, error) {
+	a, err := g.active(ctx, userID)
+	if errors.Is(err, errNotConnected) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(a.Scopes, scope), nil
+}
+
+// calendarService is the Calendar API as the user.
+func (g *Google) calendarService(ctx context.Context, a hearth.GoogleAccount) (*calendar.Service, error) {
+	opts, err := g.clientOptions(a, "calendar/v3/")
+	if err != nil {
+		return nil, err
 	}
 	svc, err := calendar.NewService(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("calendar client: %w", err)
 	}
 	return svc, nil
+}
+
+// googleMessage is Google's short reason for an error.
+func googleMessage(err error) string {
+	var ge *googleapi.Error
+	if errors.As(err, &ge) && ge.Message != "" {
+		return ge.Message
+	}
+	return "bad request"
 }
 
 // statusOf is the HTTP status of a Google API error, or 0.

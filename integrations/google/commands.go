@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -43,6 +44,22 @@ func (g *Google) Commands() []commands.Command {
 			}),
 		},
 		{
+			Name: "google_calendar", Args: "NAME", Private: true, NeedsZone: true,
+			Help:     "sync another of your Google calendars, or put family things on one",
+			Examples: []string{"sync my Family calendar", "put family things on the Family calendar"},
+			Match:    func(norm string) bool { return reSyncCalendar.MatchString(norm) || reFamilyCalendar.MatchString(norm) },
+			Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
+				name, family := strings.TrimSpace(r.Args), false
+				if m := reFamilyCalendar.FindStringSubmatch(r.Norm); m != nil && !r.ByName {
+					name, family = m[1], true
+				} else if m := reSyncCalendar.FindStringSubmatch(r.Norm); m != nil && !r.ByName {
+					name = m[1]
+				}
+				text, err := g.pickCalendar(ctx, r.User.ID, name, family)
+				return pipeline.Reply(text), err == nil, err
+			}),
+		},
+		{
 			Name: "google_status", Private: true, NeedsZone: true,
 			Help:     "which Google account is connected, which calendars sync, and when",
 			Examples: []string{"google status", "is google connected?"},
@@ -53,6 +70,69 @@ func (g *Google) Commands() []commands.Command {
 			}),
 		},
 	}
+}
+
+var (
+	// Not "add …": "add dentist to my calendar" is an event.
+	reSyncCalendar   = regexp.MustCompile(`^(?:also )?(?:sync|follow|watch) (?:my |the |our )?([a-z0-9'@. -]{1,60}?) (?:google )?calendar(?: too| as well)?$`)
+	reFamilyCalendar = regexp.MustCompile(`^(?:put|add|keep|save) (?:family|family things|family stuff|family events|the family's things|things for the family) (?:on|in|into|to) (?:my |the |our )?(.+?) calendar$`)
+)
+
+// pickCalendar adds one of the account's calendars (by name) to those
+// synced, as the family calendar if asked.
+func (g *Google) pickCalendar(ctx context.Context, userID int64, name string, family bool) (string, error) {
+	a, err := g.active(ctx, userID)
+	if errors.Is(err, errNotConnected) {
+		return "Google isn't connected. Say “connect google” first.", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if name == "" {
+		return "Which calendar? Say, for example, “sync my Family calendar”.", nil
+	}
+	svc, err := g.calendarService(ctx, a)
+	if err != nil {
+		return "", err
+	}
+	list, err := svc.CalendarList.List().Context(ctx).Do()
+	if errors.Is(err, ErrRevoked) {
+		return "Google stopped accepting my access. Say “connect google” to reconnect.", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("google calendar list: %w", err)
+	}
+	var names []string
+	for _, it := range list.Items {
+		label := it.Summary
+		if it.Primary {
+			label = "primary"
+		}
+		names = append(names, label)
+		if !strings.EqualFold(it.Summary, name) && !strings.EqualFold(it.Id, name) && !(it.Primary && strings.EqualFold(name, "primary")) {
+			continue
+		}
+		id := it.Id
+		if it.Primary {
+			id = "primary"
+		}
+		if err := g.cfg.Store.AddGoogleCalendar(ctx, hearth.GoogleCalendar{UserID: userID, CalendarID: id, Summary: it.Summary, Family: family}); err != nil {
+			return "", err
+		}
+		if g.cfg.Queue != nil {
+			if _, err := g.cfg.Queue.Insert(ctx, SyncArgs{UserID: userID, CalendarID: id}, nil); err != nil {
+				return "", fmt.Errorf("enqueue sync: %w", err)
+			}
+			if _, err := g.cfg.Queue.Insert(ctx, WatchArgs{UserID: userID}, nil); err != nil {
+				return "", fmt.Errorf("enqueue watch: %w", err)
+			}
+		}
+		if family {
+			return fmt.Sprintf("Okay — family things (school, birthdays, mom and dad, the kids…) go on your %s calendar from now on, and I keep it in sync. Everything else goes to your primary calendar.", it.Summary), nil
+		}
+		return fmt.Sprintf("Okay — I'm syncing your %s calendar too: its events show in what's on your calendar and your briefing.", it.Summary), nil
+	}
+	return fmt.Sprintf("I can't find a calendar called %q in your Google account. Yours are: %s.", name, strings.Join(names, ", ")), nil
 }
 
 // phrase matches a normalised message starting with one of the phrases.
@@ -119,6 +199,9 @@ func (g *Google) status(ctx context.Context, u hearth.User) (string, error) {
 		}
 		if c.Default {
 			b.WriteString("; new events go here")
+		}
+		if c.Family {
+			b.WriteString("; family things go here")
 		}
 	}
 	return b.String(), nil

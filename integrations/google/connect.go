@@ -86,6 +86,14 @@ func (g *Google) connect(ctx context.Context, userID int64, code string) (string
 	if err != nil {
 		return "", err
 	}
+	// Another account than before: the old one's calendars, sync state and
+	// synced copies go (its channels expire on their own; their pushes
+	// find no channel).
+	if old, err := g.cfg.Store.GoogleAccount(ctx, userID); err == nil && old.Email != email {
+		if err := g.cfg.Store.DeleteGoogleAccount(ctx, userID); err != nil {
+			return "", err
+		}
+	}
 	if err := g.cfg.Store.SaveGoogleAccount(ctx, hearth.GoogleAccount{UserID: userID, Email: email, Token: sealed, Scopes: scopes}); err != nil {
 		return "", err
 	}

@@ -9,6 +9,13 @@
 // Users who did not connect Google, or whose grant Google refused, keep
 // the built-in calendar: the provider routes each call by user.
 //
+// Other Google features (Gmail, Keep) build on the same account: ask for
+// their scope with ConnectURL (consent is incremental), check it with
+// HasScope, and make their google.golang.org/api client with
+// ClientOptions, which carries the user's sealed token (refreshed and
+// stored again, a 401 retried once, 429/5xx backed off, a refused grant
+// marked so the built-in providers take over).
+//
 // Every Google host can be replaced by one base URL (HEARTH_GOOGLE_ENDPOINT)
 // keeping Google's paths, which is how googletest's fake server stands in
 // for Google, driven through the real client libraries.

@@ -13,12 +13,9 @@ type Endpoints struct {
 	OAuth    oauth2.Endpoint
 	Revoke   string
 	UserInfo string
-	// API is the base of the REST APIs (calendar/v3, gmail/v1, …), for
-	// option.WithEndpoint; empty means each library's own default.
+	// API is the base of the REST APIs: calendar/v3/, gmail/v1/ … follow
+	// it (option.WithEndpoint); empty means each library's own default.
 	API string
-	// Calendar is the Calendar API's base, for option.WithEndpoint; empty
-	// means the library's default.
-	Calendar string
 }
 
 // EndpointsFor returns Google's endpoints, or those under base (with or
@@ -45,6 +42,5 @@ func EndpointsFor(base string) Endpoints {
 		Revoke:   base + "/revoke",
 		UserInfo: base + "/v1/userinfo",
 		API:      base + "/",
-		Calendar: base + "/calendar/v3/",
 	}
 }

@@ -55,14 +55,15 @@ type Calendars interface {
 	SetGoogleChannel(ctx context.Context, userID int64, calendarID, channelID, resourceID string, expires time.Time) (hearth.GoogleCalendar, error)
 	GoogleCalendarsToWatch(ctx context.Context, before time.Time, limit int) ([]hearth.GoogleCalendar, error)
 	AllGoogleCalendars(ctx context.Context, afterUser int64, afterCalendar string, limit int) ([]hearth.GoogleCalendar, error)
-	MarkGooglePushTx(ctx context.Context, tx pgx.Tx, userID int64, calendarID string) error
+	MarkGooglePushTx(ctx context.Context, tx pgx.Tx, userID int64, calendarID string) (int64, error)
 }
 
 // Syncs writes the local copy of a calendar.
 type Syncs interface {
-	BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full bool) (hearth.GoogleCalendar, error)
+	BeginGoogleSync(ctx context.Context, userID int64, calendarID string, full, again bool, staleAfter time.Duration) (hearth.GoogleCalendar, error)
+	AbortGoogleSync(ctx context.Context, userID int64, calendarID string) error
 	SyncGoogleEvents(ctx context.Context, userID int64, calendarID string, gen int64, events []hearth.CalendarEvent, cancelled []string) error
-	EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64, pushedBefore time.Time) (bool, error)
+	EndGoogleSync(ctx context.Context, userID int64, calendarID, syncToken string, sweepGen int64) error
 	FindEvent(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error)
 	RelinkEvent(ctx context.Context, userID, id int64, calendarID, externalID string) error
 }
@@ -76,6 +77,13 @@ type Store interface {
 	Calendars
 	Syncs
 	Begin(ctx context.Context) (pgx.Tx, error)
+}
+
+// People finds what Hearth remembers about a person, as the user may
+// see it: an attendee named without an address ("invite Sam") is invited
+// at the address a memory about them holds.
+type People interface {
+	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)
 }
 
 // Queue enqueues River jobs (the River client).
@@ -99,6 +107,9 @@ type Config struct {
 	// Keys are derived from HEARTH_ENCRYPTION_KEY (required).
 	Keys  *Keys
 	Store Store
+	// People links attendees named without an address to the address
+	// memory holds; nil leaves them uninvited.
+	People People
 	// Queue enqueues sync jobs; set it (to the River client) before the
 	// server takes requests.
 	Queue Queue

@@ -21,8 +21,10 @@ import (
 	calendar "google.golang.org/api/calendar/v3"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/integrations/google/googletest"
+	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -180,6 +182,29 @@ func TestConnect(t *testing.T) {
 	if len(cals) != 1 || cals[0].CalendarID != "primary" || !cals[0].Default {
 		t.Fatalf("calendars %+v", cals)
 	}
+	// What the Gmail and Keep features build on: scopes granted so far,
+	// and client options acting as the user.
+	ctx := context.Background()
+	if ok, _ := b.g.HasScope(ctx, b.user.ID, google.ScopeCalendar); !ok {
+		t.Fatal("calendar scope not recorded")
+	}
+	if ok, _ := b.g.HasScope(ctx, b.user.ID, "https://www.googleapis.com/auth/gmail.modify"); ok {
+		t.Fatal("a scope never asked for is granted")
+	}
+	if _, err := b.g.ClientOptions(ctx, b.user.ID+99, "calendar/v3/"); !errors.Is(err, hearth.ErrNotFound) {
+		t.Fatalf("options for a stranger: %v", err)
+	}
+	opts, err := b.g.ClientOptions(ctx, b.user.ID, "calendar/v3/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := calendar.NewService(ctx, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Events.List("primary").Do(); err != nil {
+		t.Fatalf("a client from ClientOptions: %v", err)
+	}
 }
 
 func TestCallbackRefusesBadState(t *testing.T) {
@@ -302,8 +327,13 @@ func TestPushSyncRenewAndForgedTokens(t *testing.T) {
 	if st := b.fake.Push(email, "primary"); !slices.Equal(st, []int{200}) {
 		t.Fatalf("push answered %v", st)
 	}
-	if b.jobs(t, google.SyncArgs{}.Kind()) != 1 {
+	if b.jobs(t, google.SyncArgs{}.Kind()) != syncsBefore+1 {
 		t.Fatal("a push enqueued no sync")
+	}
+	// Another push before that sync begins adds none.
+	b.fake.Push(email, "primary")
+	if b.jobs(t, google.SyncArgs{}.Kind()) != syncsBefore+1 {
+		t.Fatal("a second push before the sync began enqueued another")
 	}
 	b.sync(t)
 	if got := titles(b.local(t)); !slices.Equal(got, []string{"Team standup"}) {
@@ -523,5 +553,160 @@ func TestDisconnect(t *testing.T) {
 	}
 	if l := b.local(t); len(l) != 0 {
 		t.Fatalf("synced copies left: %v", titles(l))
+	}
+}
+
+func TestFamilyCalendar(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.connect(t)
+	ctx := context.Background()
+	b.fake.AddCalendar(email, "family123@group.calendar.google.com", "Family")
+	var cmd func(string) string
+	for _, c := range b.g.Commands() {
+		if c.Name == "google_calendar" {
+			cmd = func(norm string) string {
+				if !c.Match(norm) {
+					t.Fatalf("%q does not match", norm)
+				}
+				ans, ok, err := c.Handler.HandleCommand(ctx, commandsRequest(b.user, norm))
+				if err != nil || !ok {
+					t.Fatalf("%q: %v %v", norm, ok, err)
+				}
+				return ans.Replies[0].Text
+			}
+		}
+	}
+	if got := cmd("sync my work calendar"); !strings.Contains(got, "can't find") || !strings.Contains(got, "Family") {
+		t.Fatalf("unknown calendar: %q", got)
+	}
+	if got := cmd("put family things on the family calendar"); !strings.Contains(got, "Family calendar") {
+		t.Fatalf("family: %q", got)
+	}
+	start := time.Date(2026, 12, 4, 18, 0, 0, 0, time.UTC)
+	for key, title := range map[string]string{"t5:0": "Emma's school play", "t5:1": "Budget review"} {
+		if _, err := b.g.Calendar().CreateEvent(ctx, key, hearth.CalendarEvent{UserID: b.user.ID, Title: title, Start: start, End: start.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fam, prim := b.fake.Events(email, "family123@group.calendar.google.com"), b.fake.Events(email, "primary")
+	if len(fam) != 1 || fam[0].Summary != "Emma's school play" || len(prim) != 1 || prim[0].Summary != "Budget review" {
+		t.Fatalf("family %d, primary %d", len(fam), len(prim))
+	}
+	// Both calendars sync; an event added to the family calendar in Google
+	// comes too.
+	b.fake.PutEvent(email, "family123@group.calendar.google.com", timed("Grandma visits", start.Add(24*time.Hour), time.Hour))
+	for _, cal := range []string{"primary", "family123@group.calendar.google.com"} {
+		if err := b.g.Sync(ctx, b.user.ID, cal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := titles(b.local(t)); len(got) != 3 {
+		t.Fatalf("local %v", got)
+	}
+	if err := b.g.Renew(ctx, b.user.ID); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.fake.Channels()) != 2 {
+		t.Fatalf("channels %d, want one per calendar", len(b.fake.Channels()))
+	}
+}
+
+func commandsRequest(u hearth.User, norm string) commands.Request {
+	return commands.Request{Turn: pipeline.Turn{User: u, Event: hearth.InboundEvent{Kind: hearth.KindMessage, Text: norm}}, Text: norm, Norm: norm}
+}
+
+func TestOneSyncAtATime(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	ctx := context.Background()
+	if _, err := b.st.BeginGoogleSync(ctx, b.user.ID, "primary", false, false, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.g.Sync(ctx, b.user.ID, "primary"); !errors.Is(err, hearth.ErrConflict) {
+		t.Fatalf("a second sync while one runs: %v", err)
+	}
+	// One that ran longer than the stale limit (it crashed) is taken over.
+	if _, err := b.st.BeginGoogleSync(ctx, b.user.ID, "primary", false, false, time.Nanosecond); err != nil {
+		t.Fatalf("taking over a stale sync: %v", err)
+	}
+	if err := b.st.AbortGoogleSync(ctx, b.user.ID, "primary"); err != nil {
+		t.Fatal(err)
+	}
+	b.sync(t)
+}
+
+func TestRefusedEventLeavesNoCopyAndHandshake(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	ctx := context.Background()
+	b.fake.Fail(http.MethodPost, "/calendar/v3/calendars/", http.StatusBadRequest, 1)
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	_, err := b.g.Calendar().CreateEvent(ctx, "t6:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Refused", Start: start, End: start.Add(time.Hour)})
+	if !errors.Is(err, hearth.ErrInvalid) {
+		t.Fatalf("refused create: %v", err)
+	}
+	if l := b.local(t); len(l) != 0 {
+		t.Fatalf("a refused event left a copy: %v", titles(l))
+	}
+	// The retried action succeeds and the copy is back.
+	if _, err := b.g.Calendar().CreateEvent(ctx, "t6:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Refused", Start: start, End: start.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	b.sync(t)
+	if l := b.local(t); len(l) != 1 {
+		t.Fatalf("after the retry: %v", titles(l))
+	}
+	// The watch handshake may arrive before the channel is stored: its
+	// token is enough.
+	id := "hearth-not-yet-stored"
+	req, _ := http.NewRequest(http.MethodPost, b.hook.URL+google.WebhookPath, nil)
+	req.Header.Set("X-Goog-Channel-ID", id)
+	req.Header.Set("X-Goog-Channel-Token", channelToken(t, id))
+	req.Header.Set("X-Goog-Resource-State", "sync")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("handshake: %d", res.StatusCode)
+	}
+}
+
+func channelToken(t *testing.T, id string) string {
+	t.Helper()
+	keys, err := google.NewKeys(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys.ChannelToken(id)
+}
+
+func TestReconnectAnotherAccount(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connect(t)
+	ctx := context.Background()
+	b.fake.PutEvent(email, "primary", timed("Old account's", time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), time.Hour))
+	b.sync(t)
+	b.fake.SetConsent("second@example.com")
+	res, err := http.Get(b.g.ConnectURL(b.user.ID, google.CalendarScopes...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	a, err := b.st.GoogleAccount(ctx, b.user.ID)
+	if err != nil || a.Email != "second@example.com" {
+		t.Fatalf("account %+v %v", a, err)
+	}
+	if l := b.local(t); len(l) != 0 {
+		t.Fatalf("the old account's events stayed: %v", titles(l))
+	}
+	cals, _ := b.st.GoogleCalendars(ctx, b.user.ID)
+	if len(cals) != 1 || cals[0].SyncToken != "" {
+		t.Fatalf("calendars %+v: the old sync token must not be used", cals)
 	}
 }

@@ -117,11 +117,11 @@ func TestEndpointsFor(t *testing.T) {
 	for _, base := range []string{"http://fake:1", "http://fake:1/"} {
 		e := EndpointsFor(base)
 		if e.OAuth.AuthURL != "http://fake:1/o/oauth2/auth" || e.OAuth.TokenURL != "http://fake:1/token" ||
-			e.Revoke != "http://fake:1/revoke" || e.Calendar != "http://fake:1/calendar/v3/" {
+			e.Revoke != "http://fake:1/revoke" || e.API != "http://fake:1/" {
 			t.Fatalf("%s: %+v", base, e)
 		}
 	}
-	if g := EndpointsFor(""); !strings.HasPrefix(g.OAuth.AuthURL, "https://accounts.google.com/") || g.Calendar != "" {
+	if g := EndpointsFor(""); !strings.HasPrefix(g.OAuth.AuthURL, "https://accounts.google.com/") || g.API != "" {
 		t.Fatalf("google's: %+v", g)
 	}
 }

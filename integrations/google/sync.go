@@ -20,17 +20,22 @@ import (
 const QueueGoogle = "google"
 
 // pendingStates make a job unique while it waits or runs (River requires
-// running in the set): a burst of pushes becomes one job, and a push that
-// arrives while it runs makes it run once more (pushed_at).
+// running in the set): a burst of pushes becomes one job. A sync's Round
+// keeps a push during a running sync from being folded into it.
 var pendingStates = []rivertype.JobState{
 	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRunning,
 	rivertype.JobStateScheduled, rivertype.JobStateRetryable,
 }
 
-// SyncArgs syncs one calendar into the local copy.
+// SyncArgs syncs one calendar into the local copy. Round is how many
+// syncs of it had begun when the cause (a push, the poll) arrived: pushes
+// before the next sync begins share one job, and a push while a sync runs
+// gets the job that runs after it, even while River still counts a
+// finished job as running.
 type SyncArgs struct {
 	UserID     int64  `json:"user_id"`
 	CalendarID string `json:"calendar_id"`
+	Round      int64  `json:"round,omitempty"`
 }
 
 // Kind is the River job kind; stable across releases.
@@ -71,7 +76,12 @@ func (PollArgs) InsertOpts() river.InsertOpts {
 // Workers registers the sync, watch and poll workers.
 func (g *Google) Workers(w *river.Workers) {
 	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[SyncArgs]) error {
-		return g.Sync(ctx, j.Args.UserID, j.Args.CalendarID)
+		err := g.Sync(ctx, j.Args.UserID, j.Args.CalendarID)
+		if errors.Is(err, hearth.ErrConflict) {
+			// The previous round is still running: this one comes after.
+			return river.JobSnooze(250 * time.Millisecond)
+		}
+		return err
 	}))
 	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[WatchArgs]) error {
 		return g.Renew(ctx, j.Args.UserID)
@@ -88,62 +98,60 @@ func (g *Google) PeriodicJob() *river.PeriodicJob {
 	}, &river.PeriodicJobOpts{RunOnStart: true, ID: "google_poll"})
 }
 
+// staleSync is how long a sync may run before another may begin over it
+// (the first crashed).
+const staleSync = 5 * time.Minute
+
 // Sync brings the local copy of a calendar up to date: incrementally from
 // the stored sync token, or fully (marking what it sees and sweeping the
-// rest) when there is none or Google answers 410 Gone. A push that
-// arrives meanwhile makes it go round again (at most a few times; the
-// next push or poll does the rest).
+// rest) when there is none or Google answers 410 Gone. One sync of a
+// calendar runs at a time; while another runs it is hearth.ErrConflict.
 func (g *Google) Sync(ctx context.Context, userID int64, calendarID string) error {
-	for range 3 {
-		again, err := g.syncOnce(ctx, userID, calendarID)
-		if err != nil || !again {
-			return err
-		}
-	}
-	return nil
-}
-
-func (g *Google) syncOnce(ctx context.Context, userID int64, calendarID string) (again bool, err error) {
 	a, err := g.active(ctx, userID)
 	if errors.Is(err, errNotConnected) {
-		return false, nil // disconnected or revoked since the job was queued
+		return nil // disconnected or revoked since the job was queued
 	}
 	if err != nil {
-		return false, err
+		return err
 	}
 	svc, err := g.calendarService(ctx, a)
 	if err != nil {
-		return false, err
+		return err
 	}
 	loc := zoneOf(a)
-	full := false
+	full, begun := false, false
 	for attempt := 0; attempt < 2; attempt++ {
-		c, err := g.cfg.Store.BeginGoogleSync(ctx, userID, calendarID, full)
+		c, err := g.cfg.Store.BeginGoogleSync(ctx, userID, calendarID, full, begun, staleSync)
 		if errors.Is(err, hearth.ErrNotFound) {
-			return false, nil
+			return nil
 		}
 		if err != nil {
-			return false, err
+			return err
 		}
+		begun = true
 		next, err := g.pages(ctx, svc, c, loc)
 		if statusOf(err) == http.StatusGone && c.SyncToken != "" {
 			g.cfg.Log.Info("google sync token expired; full resync", "user", userID, "calendar", calendarID)
 			full = true
 			continue
 		}
-		if errors.Is(err, ErrRevoked) {
-			return false, nil
-		}
 		if err != nil {
-			return false, fmt.Errorf("google sync %s: %w", calendarID, err)
+			if aerr := g.cfg.Store.AbortGoogleSync(context.WithoutCancel(ctx), userID, calendarID); aerr != nil {
+				g.cfg.Log.Warn("google sync not released", "error", aerr)
+			}
+			if errors.Is(err, ErrRevoked) {
+				return nil
+			}
+			return fmt.Errorf("google sync %s: %w", calendarID, err)
 		}
 		var sweep int64
 		if c.SyncToken == "" {
 			sweep = c.Generation
 		}
-		return g.cfg.Store.EndGoogleSync(ctx, userID, calendarID, next, sweep, c.PushedAt)
+		return g.cfg.Store.EndGoogleSync(ctx, userID, calendarID, next, sweep)
 	}
-	return false, fmt.Errorf("google sync %s: the sync token expired twice", calendarID)
+	g.cfg.Store.AbortGoogleSync(context.WithoutCancel(ctx), userID, calendarID) //nolint:errcheck // reported below
+	return fmt.Errorf("google sync %s: the sync token expired twice", calendarID)
 }
 
 // pages reads every page of changes (or the full listing) into the local
@@ -277,7 +285,7 @@ func (g *Google) Poll(ctx context.Context) error {
 			return err
 		}
 		for _, c := range cals {
-			if _, err := g.cfg.Queue.Insert(ctx, SyncArgs{UserID: c.UserID, CalendarID: c.CalendarID}, nil); err != nil {
+			if _, err := g.cfg.Queue.Insert(ctx, SyncArgs{UserID: c.UserID, CalendarID: c.CalendarID, Round: c.SyncStarted}, nil); err != nil {
 				return fmt.Errorf("enqueue google sync: %w", err)
 			}
 		}
@@ -299,6 +307,12 @@ func (g *Google) Webhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown channel or wrong token", http.StatusForbidden)
 		return
 	}
+	if r.Header.Get("X-Goog-Resource-State") == "sync" {
+		// The handshake may come before watch has returned and the channel
+		// is stored; the token proves Hearth made it.
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	c, err := g.cfg.Store.GoogleCalendarByChannel(r.Context(), id)
 	if errors.Is(err, hearth.ErrNotFound) {
 		// A stopped channel's late push: not ours any more.
@@ -307,10 +321,6 @@ func (g *Google) Webhook(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		http.Error(w, "try again", http.StatusServiceUnavailable)
-		return
-	}
-	if r.Header.Get("X-Goog-Resource-State") == "sync" {
-		w.WriteHeader(http.StatusOK)
 		return
 	}
 	if err := g.enqueueSync(r.Context(), c); err != nil {
@@ -327,10 +337,11 @@ func (g *Google) enqueueSync(ctx context.Context, c hearth.GoogleCalendar) error
 		return err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // after commit, a no-op
-	if err := g.cfg.Store.MarkGooglePushTx(ctx, tx, c.UserID, c.CalendarID); err != nil {
+	round, err := g.cfg.Store.MarkGooglePushTx(ctx, tx, c.UserID, c.CalendarID)
+	if err != nil {
 		return err
 	}
-	if _, err := g.cfg.Queue.InsertTx(ctx, tx, SyncArgs{UserID: c.UserID, CalendarID: c.CalendarID}, nil); err != nil {
+	if _, err := g.cfg.Queue.InsertTx(ctx, tx, SyncArgs{UserID: c.UserID, CalendarID: c.CalendarID, Round: round}, nil); err != nil {
 		return fmt.Errorf("enqueue google sync: %w", err)
 	}
 	return tx.Commit(ctx)

@@ -309,8 +309,40 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 	if err != nil {
 		return plannedErr(p, err)
 	}
+	if other, ok := overlapping(args, in.Context.Events); ok {
+		// Says so and offers options: add it anyway, or right after the
+		// other one (the same length). Saying anything else drops it.
+		later := args
+		later.Start, later.End = other.End, other.End.Add(end.Sub(start))
+		b, err := action.New(action.CalendarCreate, later)
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		p.Question = &stage.Question{
+			Text: title + " (" + stage.FormatWhen(start, false, in.Context) + ") overlaps “" + other.Title + "” (" +
+				stage.ClockOf(other.Start, in.Context) + "–" + stage.ClockOf(other.End, in.Context) + "). Add it anyway, or right after?",
+			Options: []stage.Option{
+				{Label: "Add anyway", Actions: []action.Action{a}},
+				{Label: "Right after, at " + stage.ClockOf(later.Start, in.Context), Actions: []action.Action{b}},
+			},
+		}
+		return p, nil
+	}
 	p.Actions = []action.Action{a}
 	return p, nil
+}
+
+// overlapping finds a timed event the new timed one overlaps.
+func overlapping(e action.EventCreateArgs, events []hearth.CalendarEvent) (hearth.CalendarEvent, bool) {
+	if e.AllDay {
+		return hearth.CalendarEvent{}, false
+	}
+	for _, o := range events {
+		if !o.AllDay && o.Start.Before(e.End) && e.Start.Before(o.End) && !strings.EqualFold(o.Title, e.Title) {
+			return o, true
+		}
+	}
+	return hearth.CalendarEvent{}, false
 }
 
 // eventTitleOf reads an event's title from the text: "schedule lunch with

@@ -303,10 +303,26 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v", e)
 			}
 		}},
-		{"Add team sync tomorrow from 2 to 3pm", func(t *testing.T, p plannedTurn) {
+		{"Add team sync tomorrow from 4 to 5pm", func(t *testing.T, p plannedTurn) {
 			e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
-			if e.Title != "Team sync" || !e.Start.Equal(at(11, 14, 0)) || !e.End.Equal(at(11, 15, 0)) {
+			if e.Title != "Team sync" || !e.Start.Equal(at(11, 16, 0)) || !e.End.Equal(at(11, 17, 0)) {
 				t.Errorf("got %+v", e)
+			}
+		}},
+		{"Add team sync tomorrow from 2 to 3pm", func(t *testing.T, p plannedTurn) {
+			// Tomorrow's team meeting is 2 to 3: the overlap is said, and
+			// the options are adding it anyway or right after.
+			if len(p.actions) != 0 || len(p.questions) != 1 || len(p.questions[0].Options) != 2 {
+				t.Fatalf("want a question with two options, got %v %v", kindsOf(p.actions), p.questions)
+			}
+			q := p.questions[0]
+			if !strings.Contains(q.Text, "overlaps “Team meeting”") {
+				t.Errorf("question %q", q.Text)
+			}
+			anyway := decode[action.EventCreateArgs](t, q.Options[0].Actions[0])
+			after := decode[action.EventCreateArgs](t, q.Options[1].Actions[0])
+			if !anyway.Start.Equal(at(11, 14, 0)) || !after.Start.Equal(at(11, 15, 0)) || !after.End.Equal(at(11, 16, 0)) {
+				t.Errorf("options %+v %+v", anyway, after)
 			}
 		}},
 		{"Invite Anna to dinner on Saturday", func(t *testing.T, p plannedTurn) {

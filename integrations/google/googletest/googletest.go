@@ -65,6 +65,9 @@ type account struct {
 	scopes  []string
 	revoked bool
 	events  map[string]map[string]*event // calendar id → event id → event
+	// calendars are the account's calendars besides its primary one, by
+	// id, with their names.
+	calendars map[string]string
 }
 
 type event struct {
@@ -252,6 +255,14 @@ func (s *Server) DeleteEvent(email, calendarID, id string) {
 	}
 }
 
+// AddCalendar gives an account another calendar (a shared "Family"
+// calendar, say), listed by calendarList.
+func (s *Server) AddCalendar(email, id, summary string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.account(email).calendars[id] = summary
+}
+
 // Push sends a change notification ("exists") to every channel watching
 // the calendar, as Google does after a change, and returns the statuses
 // Hearth answered.
@@ -298,7 +309,7 @@ func (s *Server) send(c calendar.Channel, state string) int {
 func (s *Server) account(email string) *account {
 	a := s.accounts[email]
 	if a == nil {
-		a = &account{email: email, events: map[string]map[string]*event{}}
+		a = &account{email: email, events: map[string]map[string]*event{}, calendars: map[string]string{}}
 		s.accounts[email] = a
 	}
 	return a
@@ -526,6 +537,22 @@ func (s *Server) calendarAPI(w http.ResponseWriter, r *http.Request) {
 		delete(s.channels, c.Id)
 		delete(s.chanCal, c.Id)
 		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if rest == "users/me/calendarList" && r.Method == http.MethodGet {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		list := &calendar.CalendarList{Kind: "calendar#calendarList", Items: []*calendar.CalendarListEntry{
+			{Id: a.email, Summary: a.email, Primary: true, AccessRole: "owner"}}}
+		ids := make([]string, 0, len(a.calendars))
+		for id := range a.calendars {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			list.Items = append(list.Items, &calendar.CalendarListEntry{Id: id, Summary: a.calendars[id], AccessRole: "owner"})
+		}
+		writeJSON(w, list)
 		return
 	}
 	parts := strings.Split(rest, "/")
