@@ -268,3 +268,95 @@ func tail(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestDrillDatabaseDown cuts the database away from a running Hearth under
+// web chat load and brings it back: while it is down every request is
+// answered 503 (never a hang or a 500) and /readyz says not ready; after,
+// Hearth recovers by itself and every acknowledged message (and every
+// refused one, sent again) is answered exactly once. Times are reported.
+func TestDrillDatabaseDown(t *testing.T) {
+	t.Parallel()
+	dbURL := storetest.NewDatabase(t)
+	proxy, proxied := storetest.NewProxy(t, dbURL)
+	base, app, _ := startAppWith(t, func(c *Config) { c.DatabaseURL = proxied })
+	client := &http.Client{Timeout: 15 * time.Second}
+	post := func(path string, body map[string]string) (int, time.Duration) {
+		b, _ := json.Marshal(body)
+		start := time.Now()
+		res, err := client.Post(base+path, "application/json", bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v (a hang or a broken connection, not an answer)", path, err)
+		}
+		io.Copy(io.Discard, res.Body) //nolint:errcheck // only the status matters
+		res.Body.Close()
+		if res.StatusCode == http.StatusServiceUnavailable && res.Header.Get("Retry-After") == "" {
+			t.Errorf("503 without Retry-After on %s", path)
+		}
+		return res.StatusCode, time.Since(start)
+	}
+	const users = 6
+	for u := range users {
+		if code, _ := post("/api/webchat/users", map[string]string{"user": fmt.Sprintf("db user %d", u), "tz": "UTC"}); code != 200 {
+			t.Fatalf("sign in: %d", code)
+		}
+	}
+	send := func(round int) (refused []map[string]string, slowest time.Duration) {
+		for u := range users {
+			body := map[string]string{"user": fmt.Sprintf("db user %d", u), "id": fmt.Sprintf("%d-%d", u, round), "text": fmt.Sprintf("remind me to check meter %d tomorrow at 9am", round)}
+			code, took := post("/api/webchat/messages", body)
+			slowest = max(slowest, took)
+			switch code {
+			case http.StatusAccepted:
+			case http.StatusServiceUnavailable:
+				refused = append(refused, body)
+			default:
+				t.Errorf("message answered %d; want 202 or 503", code)
+			}
+		}
+		return refused, slowest
+	}
+	if refused, _ := send(0); len(refused) > 0 {
+		t.Fatalf("%d refused with the database up", len(refused))
+	}
+	proxy.Cut()
+	downAt := time.Now()
+	refused, slowest := send(1)
+	if len(refused) != users {
+		t.Errorf("%d of %d messages refused with the database down; want all (503)", len(refused), users)
+	}
+	res, err := client.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("/readyz with the database down = %d; want 503", res.StatusCode)
+	}
+	proxy.Restore()
+	upAt := time.Now()
+	// The clients send the refused messages again, as a 503 asks.
+	for _, body := range refused {
+		if code, _ := post("/api/webchat/messages", body); code != http.StatusAccepted {
+			t.Fatalf("resent after recovery: %d", code)
+		}
+	}
+	var pending int
+	pipelinetest.WaitForJobs(t, app.River, "every message answered after recovery", func() bool {
+		if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE processed_at IS NULL`).Scan(&pending); err != nil {
+			return false // still reconnecting
+		}
+		return pending == 0
+	})
+	var events, replies, multi, tasks int
+	if err := app.Store.Pool().QueryRow(context.Background(), `
+		SELECT (SELECT count(*) FROM inbound_events), (SELECT count(*) FROM messages WHERE sender = 'bot'),
+		       (SELECT count(*) FROM (SELECT inbound_event_id FROM messages WHERE sender = 'bot' GROUP BY 1 HAVING count(*) > 1) x),
+		       (SELECT count(*) FROM tasks)`).Scan(&events, &replies, &multi, &tasks); err != nil {
+		t.Fatal(err)
+	}
+	if want := users * 2; events != want || replies != want || multi != 0 || tasks != want {
+		t.Errorf("%d events, %d replies (%d answered twice), %d reminders; want %d, %d, 0, %d", events, replies, multi, tasks, want, want, want)
+	}
+	t.Logf("database down for %s: slowest refusal %s; everything answered %s after it came back",
+		upAt.Sub(downAt).Round(time.Millisecond), slowest.Round(time.Millisecond), time.Since(upAt).Round(time.Millisecond))
+}
