@@ -263,6 +263,12 @@ func (s *Store) FindUserByName(ctx context.Context, name string) (hearth.User, e
 // (signed in by a link sent there).
 func (s *Store) WebContact(ctx context.Context, userID int64) (string, hearth.Contact, error) {
 	key, err := s.IdentityKey(ctx, userID, hearth.ChannelWebchat)
+	if err == nil {
+		// The usual case, on every request of a session: two reads.
+		if c, ferr := s.FindContact(ctx, hearth.ChannelWebchat, key, key); ferr == nil {
+			return key, c, nil
+		}
+	}
 	if errors.Is(err, hearth.ErrNotFound) {
 		key = "user:" + strconv.FormatInt(userID, 10)
 		_, err = s.pool.Exec(ctx, `INSERT INTO identities (channel, external_id, user_id, display_name)
