@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth/adapters/telegram"
+	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
@@ -149,7 +151,11 @@ func killDrill(t *testing.T, restart bool) {
 	}
 	model := llmtest.New(t, func(c llmtest.Call) llmtest.Answer { return llmtest.Answer{Hang: true} })
 	dbURL := storetest.NewDatabase(t)
+	api := telegramtest.NewServer(t)
+	const tgSecret = "drill-secret"
 	env := append(os.Environ(), "DATABASE_URL="+dbURL, "HEARTH_DEV_SIGNIN=true", "HEARTH_LOG_FORMAT=json",
+		"TELEGRAM_BOT_TOKEN="+telegramtest.Token, "TELEGRAM_API_URL="+api.URL, "TELEGRAM_WEBHOOK_SECRET="+tgSecret,
+		"HEARTH_PUBLIC_URL=https://hearth.drill.test",
 		"HEARTH_SCHEDULER=false", "HEARTH_DB_MAX_CONNS=10", "HEARTH_FETCH_POLL_INTERVAL=50ms",
 		"HEARTH_LLM=openai", "OPENAI_BASE_URL="+model.OpenAIBaseURL(), "OPENAI_API_KEY=test", "OPENAI_MODEL=slow",
 		"HEARTH_LLM_TURN_DEADLINE=1s", "HEARTH_LLM_TIMEOUT=1s", "HEARTH_SHUTDOWN_TIMEOUT=2s")
@@ -193,7 +199,36 @@ func killDrill(t *testing.T, restart bool) {
 		}
 		t.Errorf("no replica took %v", body)
 	}
-	const users, rounds = 12, 4
+	const users, rounds, chats = 12, 4, 4
+	// Telegram's updates come to any replica's webhook; a refused or
+	// broken delivery is sent again by Telegram, to another replica.
+	var updateMu sync.Mutex
+	updateID := 0
+	hook := func(i, chat int, text string) {
+		updateMu.Lock()
+		updateID++
+		id := updateID
+		updateMu.Unlock()
+		body := fmt.Sprintf(`{"update_id":%d,"message":{"message_id":%d,"date":1700000000,"chat":{"id":%d,"type":"private"},"from":{"id":%d,"is_bot":false,"first_name":"Chat %d"},"text":%q}}`,
+			id, id, 9000+chat, 9000+chat, chat, text)
+		for k := range 3 {
+			req, _ := http.NewRequest("POST", replicas[(i+k)%3].base+telegram.WebhookPath, strings.NewReader(body))
+			req.Header.Set(telegram.SecretHeader, tgSecret)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				continue
+			}
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		t.Errorf("no replica took Telegram update %d", id)
+	}
+	for c := range chats {
+		hook(c, c, "hello")
+		hook(c+1, c, "Europe/Berlin")
+	}
 	for u := range users {
 		b, _ := json.Marshal(map[string]string{"user": fmt.Sprintf("drill user %d", u), "tz": "Europe/London"})
 		res, err := http.Post(replicas[u%3].base+"/api/webchat/users", "application/json", bytes.NewReader(b))
@@ -210,6 +245,9 @@ func killDrill(t *testing.T, restart bool) {
 				post(u+round, map[string]string{"user": user, "id": fmt.Sprintf("chat-%d-%d", u, round), "text": "how are you doing today?"})
 				post(u+round+1, map[string]string{"user": user, "id": fmt.Sprintf("task-%d-%d", u, round), "text": fmt.Sprintf("remind me to water plant %d tomorrow at 5pm", round)})
 			})
+		}
+		for c := range chats {
+			wg.Go(func() { hook(c+round, c, fmt.Sprintf("remind me to feed cat %d tomorrow at 6pm", round)) })
 		}
 		wg.Wait()
 	}
@@ -249,7 +287,8 @@ func killDrill(t *testing.T, restart bool) {
 	var lastReply time.Time
 	answered := func() bool {
 		var pending int
-		if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE processed_at IS NULL`).Scan(&pending); err != nil {
+		if err := st.Pool().QueryRow(context.Background(), `SELECT (SELECT count(*) FROM inbound_events WHERE processed_at IS NULL) +
+			(SELECT count(*) FROM river_job WHERE kind = 'deliver' AND state NOT IN ('completed', 'cancelled', 'discarded'))`).Scan(&pending); err != nil {
 			t.Fatal(err)
 		}
 		return pending == 0
@@ -277,12 +316,28 @@ func killDrill(t *testing.T, restart bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := users * rounds * 2; events != want || replies != want || multi != 0 {
+	if want := users*rounds*2 + chats*(rounds+2); events != want || replies != want || multi != 0 {
 		t.Errorf("%d events, %d replies, %d events answered more than once; want %d, %d, 0", events, replies, multi, want, want)
 	}
-	if want := users * rounds; tasks != want {
+	if want := (users + chats) * rounds; tasks != want {
 		t.Errorf("%d reminders made; want %d (one per request)", tasks, want)
 	}
+	// Telegram got every reply; a reply sent by the killed replica just
+	// before it recorded the send would be sent again (at least once to
+	// the platform): counted and reported.
+	perChat := map[string]int{}
+	for _, c := range api.Calls("sendMessage") {
+		perChat[c.Form["chat_id"]]++
+	}
+	resent := 0
+	for c := range chats {
+		got := perChat[fmt.Sprint(9000+c)]
+		if got < rounds+2 {
+			t.Errorf("chat %d got %d replies on Telegram; want %d", c, got, rounds+2)
+		}
+		resent += max(0, got-(rounds+2))
+	}
+	t.Logf("drill: %d Telegram replies sent twice (a send the killed replica made but had not recorded)", resent)
 	if err := st.Pool().QueryRow(context.Background(), `
 		SELECT max(m.created_at) FROM messages m JOIN inbound_events e ON e.id = m.inbound_event_id
 		WHERE m.sender = 'bot' AND e.received_at < $1`, killedAt).Scan(&lastReply); err != nil {
