@@ -456,3 +456,27 @@ func TestDrillDatabaseDown(t *testing.T) {
 	t.Logf("database down for %s: slowest refusal %s; everything answered %s after it came back",
 		upAt.Sub(downAt).Round(time.Millisecond), slowest.Round(time.Millisecond), time.Since(upAt).Round(time.Millisecond))
 }
+
+// TestDrillModelDown: the model provider fails (503) and then comes
+// back. Meanwhile every message gets a clear offline answer and a
+// reminder is still made; once it is back, replies are the model's again
+// with nothing to restart.
+func TestDrillModelDown(t *testing.T) {
+	t.Parallel()
+	b := newBrain(t)
+	base, app, _ := startModelApp(t, b, func(c *Config) { c.LLMDeadline = 800 * time.Millisecond })
+	c := newChatter(t, base, app, "Maya", "Europe/Rome")
+	b.set(func(llmtest.Call) (llmtest.Answer, bool) { return llmtest.Answer{Status: http.StatusServiceUnavailable}, true })
+	down := c.say("ugh mondays")
+	if down.Text == "" || strings.HasPrefix(down.Text, "Happy to help!") {
+		t.Fatalf("reply with the model down %q; want the offline one", down.Text)
+	}
+	mustContain(t, c.say("Remind me to book the dentist tomorrow at 11am"), "dentist")
+	if n := len(c.tasks()); n != 1 {
+		t.Fatalf("%d reminders made with the model down; want 1", n)
+	}
+	b.set(nil) // the provider is back
+	if up := c.say("ugh tuesdays"); !strings.HasPrefix(up.Text, "Happy to help!") {
+		t.Fatalf("reply after the model came back %q; want the model's", up.Text)
+	}
+}
