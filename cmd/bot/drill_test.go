@@ -466,7 +466,9 @@ func TestDrillModelDown(t *testing.T) {
 	b := newBrain(t)
 	base, app, _ := startModelApp(t, b, func(c *Config) { c.LLMDeadline = 800 * time.Millisecond })
 	c := newChatter(t, base, app, "Maya", "Europe/Rome")
-	b.set(func(llmtest.Call) (llmtest.Answer, bool) { return llmtest.Answer{Status: http.StatusServiceUnavailable}, true })
+	b.set(func(llmtest.Call) (llmtest.Answer, bool) {
+		return llmtest.Answer{Status: http.StatusServiceUnavailable}, true
+	})
 	down := c.say("ugh mondays")
 	if down.Text == "" || strings.HasPrefix(down.Text, "Happy to help!") {
 		t.Fatalf("reply with the model down %q; want the offline one", down.Text)
