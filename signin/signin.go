@@ -73,7 +73,9 @@ type Users interface {
 	// conversation, creating them for a user from another channel.
 	WebContact(ctx context.Context, userID int64) (string, hearth.Contact, error)
 	CountUsers(ctx context.Context) (int, error)
-	AddWebUser(ctx context.Context, name string) (hearth.Contact, error)
+	// AddFirstUser makes the first user, only while there is none (a
+	// hearth.ErrConflict error otherwise).
+	AddFirstUser(ctx context.Context, name string) (hearth.Contact, error)
 }
 
 // Store is everything signing in keeps; store.Store implements it.
@@ -384,16 +386,11 @@ func (s *Service) first(w http.ResponseWriter, r *http.Request) {
 		httpreply.Reason(w, http.StatusForbidden, "the first account can only be made from the machine Hearth runs on (or with `bot user add NAME`)")
 		return
 	}
-	n, err := s.cfg.Store.CountUsers(r.Context())
-	if err != nil {
-		httpreply.Error(w, r, s.cfg.Logger, err)
-		return
-	}
-	if n > 0 {
+	c, err := s.cfg.Store.AddFirstUser(r.Context(), name)
+	if errors.Is(err, hearth.ErrConflict) {
 		httpreply.Reason(w, http.StatusForbidden, "Hearth has users already: ask one of them for a sign-in link")
 		return
 	}
-	c, err := s.cfg.Store.AddWebUser(r.Context(), name)
 	if err != nil {
 		httpreply.Error(w, r, s.cfg.Logger, err)
 		return

@@ -17,7 +17,10 @@ import (
 // CreateSession stores a web chat session of userID's: the hash of its
 // cookie token and the CSRF token the page sends back, valid for ttl.
 func (s *Store) CreateSession(ctx context.Context, userID int64, tokenHash []byte, csrf string, ttl time.Duration) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO web_sessions (token_hash, user_id, csrf_token, expires_at)
+	// The user's expired sessions go on the way: nothing else purges them.
+	_, err := s.pool.Exec(ctx, `
+		WITH gone AS (DELETE FROM web_sessions WHERE user_id = $2 AND expires_at <= now())
+		INSERT INTO web_sessions (token_hash, user_id, csrf_token, expires_at)
 		VALUES ($1, $2, $3, now() + $4::interval)`, tokenHash, userID, csrf, ttl)
 	if err != nil {
 		return fmt.Errorf("store create session: %w", constraintErr(err))
@@ -60,7 +63,11 @@ func (s *Store) DeleteSessions(ctx context.Context, userID int64) (int64, error)
 // CreateSigninLink stores a one-time sign-in link of userID's by the hash
 // of its token, valid for ttl.
 func (s *Store) CreateSigninLink(ctx context.Context, userID int64, tokenHash []byte, ttl time.Duration) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO signin_links (token_hash, user_id, expires_at)
+	// Links expired a day ago go on the way (kept a day to tell "used"
+	// from "wrong" in logs while it matters).
+	_, err := s.pool.Exec(ctx, `
+		WITH gone AS (DELETE FROM signin_links WHERE user_id = $2 AND expires_at < now() - interval '1 day')
+		INSERT INTO signin_links (token_hash, user_id, expires_at)
 		VALUES ($1, $2, now() + $3::interval)`, tokenHash, userID, ttl)
 	if err != nil {
 		return fmt.Errorf("store create sign-in link: %w", constraintErr(err))
@@ -221,6 +228,36 @@ func (s *Store) AddWebUser(ctx context.Context, name string) (hearth.Contact, er
 	return c, nil
 }
 
+// firstUserLock serialises the making of the first account.
+const firstUserLock = 0x48656173 // "Heas"
+
+// AddFirstUser creates the first user of a fresh install, like
+// AddWebUser, only while there is no user at all: of two concurrent
+// first sign-ins one wins, the other is a hearth.ErrConflict error.
+func (s *Store) AddFirstUser(ctx context.Context, name string) (hearth.Contact, error) {
+	key := strings.ToLower(name)
+	var c hearth.Contact
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, firstUserLock); err != nil {
+			return err
+		}
+		var any bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users)`).Scan(&any); err != nil {
+			return err
+		}
+		if any {
+			return hearth.Errorf(hearth.EConflict, "Hearth has users already")
+		}
+		var err error
+		c, err = upsertContact(ctx, tx, hearth.ChannelWebchat, key, name, key, "")
+		return err
+	})
+	if err != nil {
+		return hearth.Contact{}, fmt.Errorf("store add first user: %w", translate(err))
+	}
+	return c, nil
+}
+
 // FindUserByName returns the user called name: the one whose web chat
 // name it is, else the only user with that display name (any case).
 // hearth.ErrNotFound when there is none; hearth.ErrConflict when several
@@ -263,6 +300,12 @@ func (s *Store) FindUserByName(ctx context.Context, name string) (hearth.User, e
 // (signed in by a link sent there).
 func (s *Store) WebContact(ctx context.Context, userID int64) (string, hearth.Contact, error) {
 	key, err := s.IdentityKey(ctx, userID, hearth.ChannelWebchat)
+	if err == nil {
+		// The usual case, on every request of a session: two reads.
+		if c, ferr := s.FindContact(ctx, hearth.ChannelWebchat, key, key); ferr == nil {
+			return key, c, nil
+		}
+	}
 	if errors.Is(err, hearth.ErrNotFound) {
 		key = "user:" + strconv.FormatInt(userID, 10)
 		_, err = s.pool.Exec(ctx, `INSERT INTO identities (channel, external_id, user_id, display_name)

@@ -352,6 +352,12 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-wake:
 		case <-beat.C:
+			// A session signed out (here or everywhere) ends its streams.
+			if h.cfg.Sessions != nil {
+				if _, _, err := h.cfg.Sessions.Caller(r); err != nil {
+					return
+				}
+			}
 			if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil {
 				return
 			}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -292,3 +293,45 @@ var acknowledge = pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn
 		Buttons: []hearth.Button{{ID: "thanks", Label: "Thanks"}, {ID: "help", Label: "What can you do?"}},
 	}}}, nil
 })
+
+// fakeSessions decides the caller as real sign-in would, until signed out.
+type fakeSessions struct {
+	mu  sync.Mutex
+	out bool
+}
+
+func (f *fakeSessions) Caller(*http.Request) (string, string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.out {
+		return "", "", &hearth.Error{Code: hearth.EUnauthorized, Message: "sign in first"}
+	}
+	return "ann", "Ann", nil
+}
+
+func (f *fakeSessions) signOut() { f.mu.Lock(); f.out = true; f.mu.Unlock() }
+
+// TestSignedOutStreamEnds: under real sign-in, an open event stream ends
+// at its next heartbeat once its session is signed out.
+func TestSignedOutStreamEnds(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "", false)
+	if _, err := b.store.SignIn(context.Background(), hearth.ChannelWebchat, "ann", "Ann", "ann", "UTC"); err != nil {
+		t.Fatal(err)
+	}
+	sessions := &fakeSessions{}
+	srv := httptest.NewServer(webchat.New(webchat.Config{Contacts: b.store, Transcript: b.store, Sessions: sessions, Heartbeat: 10 * time.Millisecond}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/api/webchat/events?user=someone-else", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("stream: %v %v", res, err)
+	}
+	defer res.Body.Close()
+	sessions.signOut()
+	if _, err := io.Copy(io.Discard, res.Body); err != nil {
+		t.Fatalf("the stream did not end after sign-out: %v", err)
+	}
+}

@@ -47,6 +47,10 @@ type Config struct {
 	// pod name), so a restarted replica reclaims its unfinished jobs at
 	// once. Must differ between replicas running at the same time.
 	ReplicaID string `env:"HEARTH_REPLICA_ID"`
+	// OTLPEndpoint turns on OpenTelemetry traces (a span per turn and per
+	// stage), exported over OTLP/HTTP; the exporter reads the other
+	// OTEL_EXPORTER_OTLP_* variables itself.
+	OTLPEndpoint string `env:"OTEL_EXPORTER_OTLP_ENDPOINT"`
 
 	// Scheduler turns on the planner of reminders and briefings (the
 	// leader runs it every SchedulerInterval); SchedulerGrace is how late

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth/adapters/telegram"
+	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
@@ -121,6 +123,26 @@ func TestDrillKillReplica(t *testing.T) {
 		t.Skip("runs three bot processes")
 	}
 	t.Parallel()
+	killDrill(t, true)
+}
+
+// TestDrillKillReplicaSoak is the same drill without the restart: the
+// killed replica's turns wait for another replica's stuck-job rescue
+// (RescueStuckJobsAfter, 75 s, found by River's rescuer every 30 s). It
+// takes minutes, so it runs only with HEARTH_DRILL_SOAK=1:
+//
+//	HEARTH_DRILL_SOAK=1 go test -run TestDrillKillReplicaSoak -v -timeout 10m ./cmd/bot/
+func TestDrillKillReplicaSoak(t *testing.T) {
+	if os.Getenv("HEARTH_DRILL_SOAK") == "" {
+		t.Skip("set HEARTH_DRILL_SOAK=1 for the drill whose killed replica does not come back (minutes)")
+	}
+	t.Parallel()
+	killDrill(t, false)
+}
+
+// killDrill runs the load, kills replica 1 while it runs turns, and
+// restarts it (restart) or leaves it dead.
+func killDrill(t *testing.T, restart bool) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bot")
 	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
@@ -129,7 +151,11 @@ func TestDrillKillReplica(t *testing.T) {
 	}
 	model := llmtest.New(t, func(c llmtest.Call) llmtest.Answer { return llmtest.Answer{Hang: true} })
 	dbURL := storetest.NewDatabase(t)
+	api := telegramtest.NewServer(t)
+	const tgSecret = "drill-secret"
 	env := append(os.Environ(), "DATABASE_URL="+dbURL, "HEARTH_DEV_SIGNIN=true", "HEARTH_LOG_FORMAT=json",
+		"TELEGRAM_BOT_TOKEN="+telegramtest.Token, "TELEGRAM_API_URL="+api.URL, "TELEGRAM_WEBHOOK_SECRET="+tgSecret,
+		"HEARTH_PUBLIC_URL=https://hearth.drill.test",
 		"HEARTH_SCHEDULER=false", "HEARTH_DB_MAX_CONNS=10", "HEARTH_FETCH_POLL_INTERVAL=50ms",
 		"HEARTH_LLM=openai", "OPENAI_BASE_URL="+model.OpenAIBaseURL(), "OPENAI_API_KEY=test", "OPENAI_MODEL=slow",
 		"HEARTH_LLM_TURN_DEADLINE=1s", "HEARTH_LLM_TIMEOUT=1s", "HEARTH_SHUTDOWN_TIMEOUT=2s")
@@ -173,7 +199,36 @@ func TestDrillKillReplica(t *testing.T) {
 		}
 		t.Errorf("no replica took %v", body)
 	}
-	const users, rounds = 12, 4
+	const users, rounds, chats = 12, 4, 4
+	// Telegram's updates come to any replica's webhook; a refused or
+	// broken delivery is sent again by Telegram, to another replica.
+	var updateMu sync.Mutex
+	updateID := 0
+	hook := func(i, chat int, text string) {
+		updateMu.Lock()
+		updateID++
+		id := updateID
+		updateMu.Unlock()
+		body := fmt.Sprintf(`{"update_id":%d,"message":{"message_id":%d,"date":1700000000,"chat":{"id":%d,"type":"private"},"from":{"id":%d,"is_bot":false,"first_name":"Chat %d"},"text":%q}}`,
+			id, id, 9000+chat, 9000+chat, chat, text)
+		for k := range 3 {
+			req, _ := http.NewRequest("POST", replicas[(i+k)%3].base+telegram.WebhookPath, strings.NewReader(body))
+			req.Header.Set(telegram.SecretHeader, tgSecret)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				continue
+			}
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		t.Errorf("no replica took Telegram update %d", id)
+	}
+	for c := range chats {
+		hook(c, c, "hello")
+		hook(c+1, c, "Europe/Berlin")
+	}
 	for u := range users {
 		b, _ := json.Marshal(map[string]string{"user": fmt.Sprintf("drill user %d", u), "tz": "Europe/London"})
 		res, err := http.Post(replicas[u%3].base+"/api/webchat/users", "application/json", bytes.NewReader(b))
@@ -190,6 +245,9 @@ func TestDrillKillReplica(t *testing.T) {
 				post(u+round, map[string]string{"user": user, "id": fmt.Sprintf("chat-%d-%d", u, round), "text": "how are you doing today?"})
 				post(u+round+1, map[string]string{"user": user, "id": fmt.Sprintf("task-%d-%d", u, round), "text": fmt.Sprintf("remind me to water plant %d tomorrow at 5pm", round)})
 			})
+		}
+		for c := range chats {
+			wg.Go(func() { hook(c+round, c, fmt.Sprintf("remind me to feed cat %d tomorrow at 6pm", round)) })
 		}
 		wg.Wait()
 	}
@@ -220,18 +278,35 @@ func TestDrillKillReplica(t *testing.T) {
 	killedAt := time.Now()
 	send(2) // load goes on while it is down
 	restartAt := time.Now()
-	victim.start(t, bin)
+	if restart {
+		victim.start(t, bin)
+	}
 	send(3)
 
 	// Every acknowledged message is answered, once.
 	var lastReply time.Time
-	pipelinetest.Wait(t, wake, "every message answered", func() bool {
+	answered := func() bool {
 		var pending int
-		if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE processed_at IS NULL`).Scan(&pending); err != nil {
+		if err := st.Pool().QueryRow(context.Background(), `SELECT (SELECT count(*) FROM inbound_events WHERE processed_at IS NULL) +
+			(SELECT count(*) FROM river_job WHERE kind = 'deliver' AND state NOT IN ('completed', 'cancelled', 'discarded'))`).Scan(&pending); err != nil {
 			t.Fatal(err)
 		}
 		return pending == 0
-	})
+	}
+	if restart {
+		pipelinetest.Wait(t, wake, "every message answered", answered)
+	} else {
+		// The rescue takes longer than Wait's bound: wait for commits
+		// (each one notifies) up to five minutes.
+		deadline := time.After(5 * time.Minute)
+		for !answered() {
+			select {
+			case <-wake:
+			case <-deadline:
+				t.Fatal("the killed replica's turns were not rescued within 5 minutes")
+			}
+		}
+	}
 	var events, replies, multi, tasks int
 	err = st.Pool().QueryRow(context.Background(), `
 		SELECT (SELECT count(*) FROM inbound_events),
@@ -241,16 +316,37 @@ func TestDrillKillReplica(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := users * rounds * 2; events != want || replies != want || multi != 0 {
+	if want := users*rounds*2 + chats*(rounds+2); events != want || replies != want || multi != 0 {
 		t.Errorf("%d events, %d replies, %d events answered more than once; want %d, %d, 0", events, replies, multi, want, want)
 	}
-	if want := users * rounds; tasks != want {
+	if want := (users + chats) * rounds; tasks != want {
 		t.Errorf("%d reminders made; want %d (one per request)", tasks, want)
 	}
+	// Telegram got every reply; a reply sent by the killed replica just
+	// before it recorded the send would be sent again (at least once to
+	// the platform): counted and reported.
+	perChat := map[string]int{}
+	for _, c := range api.Calls("sendMessage") {
+		perChat[c.Form["chat_id"]]++
+	}
+	resent := 0
+	for c := range chats {
+		got := perChat[fmt.Sprint(9000+c)]
+		if got < rounds+2 {
+			t.Errorf("chat %d got %d replies on Telegram; want %d", c, got, rounds+2)
+		}
+		resent += max(0, got-(rounds+2))
+	}
+	t.Logf("drill: %d Telegram replies sent twice (a send the killed replica made but had not recorded)", resent)
 	if err := st.Pool().QueryRow(context.Background(), `
 		SELECT max(m.created_at) FROM messages m JOIN inbound_events e ON e.id = m.inbound_event_id
 		WHERE m.sender = 'bot' AND e.received_at < $1`, killedAt).Scan(&lastReply); err != nil {
 		t.Fatal(err)
+	}
+	if !restart {
+		t.Logf("drill without restart: %d jobs running on the killed replica; the last message sent before the kill was answered %s after the kill",
+			orphaned, lastReply.Sub(killedAt).Round(time.Millisecond))
+		return
 	}
 	reclaimed := strings.Contains(victim.logs(), "reclaimed unfinished jobs")
 	t.Logf("drill: %d jobs running on the killed replica (%d seen just before); replica down %s; reclaimed at restart: %v; "+
@@ -267,4 +363,122 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestDrillDatabaseDown cuts the database away from a running Hearth under
+// web chat load and brings it back: while it is down every request is
+// answered 503 (never a hang or a 500) and /readyz says not ready; after,
+// Hearth recovers by itself and every acknowledged message (and every
+// refused one, sent again) is answered exactly once. Times are reported.
+func TestDrillDatabaseDown(t *testing.T) {
+	t.Parallel()
+	dbURL := storetest.NewDatabase(t)
+	proxy, proxied := storetest.NewProxy(t, dbURL)
+	base, app, _ := startAppWith(t, func(c *Config) { c.DatabaseURL = proxied })
+	client := &http.Client{Timeout: 15 * time.Second}
+	post := func(path string, body map[string]string) (int, time.Duration) {
+		b, _ := json.Marshal(body)
+		start := time.Now()
+		res, err := client.Post(base+path, "application/json", bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v (a hang or a broken connection, not an answer)", path, err)
+		}
+		io.Copy(io.Discard, res.Body) //nolint:errcheck // only the status matters
+		res.Body.Close()
+		if res.StatusCode == http.StatusServiceUnavailable && res.Header.Get("Retry-After") == "" {
+			t.Errorf("503 without Retry-After on %s", path)
+		}
+		return res.StatusCode, time.Since(start)
+	}
+	const users = 6
+	for u := range users {
+		if code, _ := post("/api/webchat/users", map[string]string{"user": fmt.Sprintf("db user %d", u), "tz": "UTC"}); code != 200 {
+			t.Fatalf("sign in: %d", code)
+		}
+	}
+	send := func(round int) (refused []map[string]string, slowest time.Duration) {
+		for u := range users {
+			body := map[string]string{"user": fmt.Sprintf("db user %d", u), "id": fmt.Sprintf("%d-%d", u, round), "text": fmt.Sprintf("remind me to check meter %d tomorrow at 9am", round)}
+			code, took := post("/api/webchat/messages", body)
+			slowest = max(slowest, took)
+			switch code {
+			case http.StatusAccepted:
+			case http.StatusServiceUnavailable:
+				refused = append(refused, body)
+			default:
+				t.Errorf("message answered %d; want 202 or 503", code)
+			}
+		}
+		return refused, slowest
+	}
+	if refused, _ := send(0); len(refused) > 0 {
+		t.Fatalf("%d refused with the database up", len(refused))
+	}
+	proxy.Cut()
+	downAt := time.Now()
+	refused, slowest := send(1)
+	if len(refused) != users {
+		t.Errorf("%d of %d messages refused with the database down; want all (503)", len(refused), users)
+	}
+	res, err := client.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("/readyz with the database down = %d; want 503", res.StatusCode)
+	}
+	proxy.Restore()
+	upAt := time.Now()
+	// The clients send the refused messages again, as a 503 asks.
+	for _, body := range refused {
+		if code, _ := post("/api/webchat/messages", body); code != http.StatusAccepted {
+			t.Fatalf("resent after recovery: %d", code)
+		}
+	}
+	var pending int
+	pipelinetest.WaitForJobs(t, app.River, "every message answered after recovery", func() bool {
+		if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE processed_at IS NULL`).Scan(&pending); err != nil {
+			return false // still reconnecting
+		}
+		return pending == 0
+	})
+	var events, replies, multi, tasks int
+	if err := app.Store.Pool().QueryRow(context.Background(), `
+		SELECT (SELECT count(*) FROM inbound_events), (SELECT count(*) FROM messages WHERE sender = 'bot'),
+		       (SELECT count(*) FROM (SELECT inbound_event_id FROM messages WHERE sender = 'bot' GROUP BY 1 HAVING count(*) > 1) x),
+		       (SELECT count(*) FROM tasks)`).Scan(&events, &replies, &multi, &tasks); err != nil {
+		t.Fatal(err)
+	}
+	if want := users * 2; events != want || replies != want || multi != 0 || tasks != want {
+		t.Errorf("%d events, %d replies (%d answered twice), %d reminders; want %d, %d, 0, %d", events, replies, multi, tasks, want, want, want)
+	}
+	t.Logf("database down for %s: slowest refusal %s; everything answered %s after it came back",
+		upAt.Sub(downAt).Round(time.Millisecond), slowest.Round(time.Millisecond), time.Since(upAt).Round(time.Millisecond))
+}
+
+// TestDrillModelDown: the model provider fails (503) and then comes
+// back. Meanwhile every message gets a clear offline answer and a
+// reminder is still made; once it is back, replies are the model's again
+// with nothing to restart.
+func TestDrillModelDown(t *testing.T) {
+	t.Parallel()
+	b := newBrain(t)
+	base, app, _ := startModelApp(t, b, func(c *Config) { c.LLMDeadline = 800 * time.Millisecond })
+	c := newChatter(t, base, app, "Maya", "Europe/Rome")
+	b.set(func(llmtest.Call) (llmtest.Answer, bool) {
+		return llmtest.Answer{Status: http.StatusServiceUnavailable}, true
+	})
+	down := c.say("ugh mondays")
+	if down.Text == "" || strings.HasPrefix(down.Text, "Happy to help!") {
+		t.Fatalf("reply with the model down %q; want the offline one", down.Text)
+	}
+	mustContain(t, c.say("Remind me to book the dentist tomorrow at 11am"), "dentist")
+	if n := len(c.tasks()); n != 1 {
+		t.Fatalf("%d reminders made with the model down; want 1", n)
+	}
+	b.set(nil) // the provider is back
+	if up := c.say("ugh tuesdays"); !strings.HasPrefix(up.Text, "Happy to help!") {
+		t.Fatalf("reply after the model came back %q; want the model's", up.Text)
+	}
 }

@@ -19,19 +19,23 @@ import (
 )
 
 // traceMetrics is the store as the turn runner keeps state in it, with
-// each saved trace's stage timings recorded as metrics on the way.
+// each saved trace's stage timings recorded as metrics and spans on the
+// way.
 type traceMetrics struct {
 	*store.Store
-	m *pipeline.Metrics
+	m     *pipeline.Metrics
+	spans *turnTracer
 }
 
 func (t traceMetrics) SaveTrace(ctx context.Context, tr hearth.Trace) error {
 	t.m.ObserveTrace(tr)
+	t.spans.stages(ctx, tr)
 	return t.Store.SaveTrace(ctx, tr)
 }
 
 func (t traceMetrics) SaveTraceTx(ctx context.Context, tx pgx.Tx, tr hearth.Trace) error {
 	t.m.ObserveTrace(tr)
+	t.spans.stages(ctx, tr)
 	return t.Store.SaveTraceTx(ctx, tx, tr)
 }
 

@@ -105,6 +105,7 @@ type App struct {
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
+	stopTracing   func(context.Context) error
 }
 
 // Open migrates the database and wires every component, without starting
@@ -122,8 +123,14 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := pipeline.NewMetrics(reg)
 	reg.MustRegister(newJobsCollector(st))
+	tracer, stopTracing, err := openTracing(ctx, cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	spans := newTurnTracer(tracer)
 
-	a := &App{Config: cfg, Log: log, Store: st, Hub: &webchat.Hub{}, Registry: reg}
+	a := &App{Config: cfg, Log: log, Store: st, Hub: &webchat.Hub{}, Registry: reg, stopTracing: stopTracing}
 	a.Senders = map[hearth.Channel]pipeline.Sender{hearth.ChannelWebchat: webchat.Sender{}}
 	classifier, err := nlu.New()
 	if err != nil {
@@ -194,7 +201,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Planners:  planners,
 		Responder: responder,
 		Engine:    a.Engine,
-		State:     traceMetrics{Store: st, m: metrics},
+		State:     traceMetrics{Store: st, m: metrics, spans: spans},
 		Log:       log,
 		Models:    models,
 		Editor:    editor,
@@ -236,6 +243,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// Voice notes become text turns first, so a spoken link code or time
 	// zone works like a typed one.
 	a.Turns = pipeline.TranscribeVoice(a.voiceConfig(transcriber), a.Turns)
+	// OTEL_EXPORTER_OTLP_ENDPOINT: a span per turn, stages as its children.
+	a.Turns = spans.Handler(a.Turns)
 
 	// The workers look up the sender and handler through the App at work
 	// time, so tests can swap them after Open.
@@ -490,6 +499,9 @@ func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 		cancelHard()
 	}
 	wg.Wait()
+	if terr := a.stopTracing(deadline); terr != nil {
+		a.Log.Warn("flush traces", "error", terr)
+	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

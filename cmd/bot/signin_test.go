@@ -240,3 +240,41 @@ func TestUserCommands(t *testing.T) {
 		t.Fatal("Grace Hopper is still there")
 	}
 }
+
+// TestSigninLinkFromChat: "/signin" in a chat the person already uses
+// (Telegram here) answers with a one-time link, and the link signs the
+// browser in as that person, whose web chat is made on the way.
+func TestSigninLinkFromChat(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startAppWith(t, func(c *Config) { c.DevSignin = false })
+	tg := &flakySender{}
+	tg.fix()
+	app.Senders[hearth.ChannelTelegram] = tg
+	ctx := context.Background()
+	if _, err := app.Inbox.Accept(ctx, hearth.Inbound{
+		Channel: hearth.ChannelTelegram, ExternalID: "update:1", ConversationKey: "4242", UserKey: "4242",
+		UserName: "Tomas", Timezone: "Europe/Prague", Kind: hearth.KindMessage, Text: "/signin",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	pipelinetest.WaitForJobs(t, app.River, "the link in Telegram", func() bool { return tg.count() == 1 })
+	tg.mu.Lock()
+	reply := tg.sent[0]
+	tg.mu.Unlock()
+	_, token, ok := strings.Cut(reply, "#signin=")
+	if !ok {
+		t.Fatalf("reply %q has no sign-in link", reply)
+	}
+	token = strings.Fields(token)[0]
+	jar, _ := cookiejar.New(nil)
+	s := &session{t: t, base: base, app: app, client: &http.Client{Jar: jar}}
+	if code, body := s.do("POST", "/api/signin/link", map[string]string{"token": token}); code != 200 || body["user"] != "Tomas" {
+		t.Fatalf("signing in with the link from Telegram: %d %v", code, body)
+	}
+	if code, body := s.do("POST", "/api/webchat/users", map[string]string{}); code != 200 || body["timezone"] != "Europe/Prague" {
+		t.Fatalf("the web chat of Tomas: %d %v", code, body)
+	}
+	if code, _ := s.do("POST", "/api/signin/link", map[string]string{"token": token}); code != 401 {
+		t.Fatalf("the link from Telegram works twice: %d", code)
+	}
+}
