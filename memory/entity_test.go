@@ -64,3 +64,32 @@ func TestValidity(t *testing.T) {
 		}
 	}
 }
+
+func TestCorrection(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		said, fact, old, want string
+	}{
+		{"actually it's the 16th", "John's birthday is March 15th", "", "John's birthday is March 16th"},
+		{"Actually, it's the 2nd", "The school play is on April 1st", "", "The school play is on April 2nd"},
+		{"no, it's 555 0199", "My phone number is 555 0100", "555 0100", "My phone number is 555 0199"},
+		{"sorry, I meant March 20", "John's birthday is March 15th", "", "John's birthday is March 20"},
+		{"actually it's blue", "Emma's favourite colour is green", "", "Emma's favourite colour is blue"},
+	}
+	for _, tt := range tests {
+		v, ok := memory.Correction(tt.said)
+		if !ok {
+			t.Errorf("Correction(%q) not read", tt.said)
+			continue
+		}
+		if got, ok := memory.Correct(tt.fact, tt.old, v, now); !ok || got != tt.want {
+			t.Errorf("Correct(%q, %q) = %q, %v; want %q", tt.fact, v, got, ok, tt.want)
+		}
+	}
+	for _, s := range []string{"it's raining", "actually I like it", "make a note"} {
+		if v, ok := memory.Correction(s); ok {
+			t.Errorf("Correction(%q) = %q", s, v)
+		}
+	}
+}

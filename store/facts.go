@@ -213,21 +213,75 @@ func (s *Store) UnstoreMemory(ctx context.Context, userID, id int64) error {
 	return nil
 }
 
-// ForgetMemory deletes a memory softly and returns it; RestoreMemory
-// undoes it.
+// ForgetMemory deletes a memory for real, at once: the row goes, with
+// its embedding and its shares, and a correction it was of points at
+// nothing. It returns the fact as it was, with everything RestoreMemory
+// needs to put it back (undo). Only the owner may forget a fact.
 func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memory, error) {
-	m, err := softDelete(ctx, s, "facts", memoryColumns, scanMemory, userID, id)
+	var m hearth.Memory
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		m, err = scanMemory(tx.QueryRow(ctx, `SELECT `+memoryColumns+` FROM facts WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE`, id, userID))
+		if err != nil {
+			return notFound(err, "memory", id)
+		}
+		var f hearth.ForgottenFact
+		var key *string
+		var invalidated *time.Time
+		if err := tx.QueryRow(ctx, `SELECT source_key, importance, tags, source, learned_at, invalidated_at,
+				ARRAY(SELECT viewer_id FROM fact_shares WHERE fact_id = $1 ORDER BY viewer_id),
+				ARRAY(SELECT id FROM facts WHERE superseded_by = $1 ORDER BY id)
+			FROM facts WHERE id = $1`, id).Scan(&key, &f.Importance, &f.Tags, &f.Source, &f.LearnedAt, &invalidated, &f.SharedWith, &f.Supersedes); err != nil {
+			return err
+		}
+		if key != nil {
+			f.SourceKey = *key
+		}
+		f.LearnedAt, f.InvalidatedAt = f.LearnedAt.UTC(), utcOrZero(invalidated)
+		m.Forgotten = &f
+		_, err = tx.Exec(ctx, `DELETE FROM facts WHERE id = $1`, id)
+		return err
+	})
 	if err != nil {
-		return hearth.Memory{}, fmt.Errorf("store forget memory %d: %w", id, err)
+		return hearth.Memory{}, fmt.Errorf("store forget memory %d: %w", id, translate(err))
 	}
 	return m, nil
 }
 
-// RestoreMemory brings back a forgotten memory. Restoring a memory that is
-// not forgotten does nothing, so a retried undo succeeds.
-func (s *Store) RestoreMemory(ctx context.Context, userID, id int64) error {
-	if err := restore(ctx, s, "facts", userID, id); err != nil {
-		return fmt.Errorf("store restore memory %d: %w", id, err)
+// RestoreMemory puts a forgotten fact back as ForgetMemory returned it:
+// same id, validity, shares and links (its embedding is computed again).
+// Restoring a fact that is there already does nothing, so a retried undo
+// succeeds. Only the owner may restore it.
+func (s *Store) RestoreMemory(ctx context.Context, userID int64, m hearth.Memory) error {
+	if m.UserID != userID || m.ID <= 0 || m.Forgotten == nil {
+		return fmt.Errorf("store restore memory %d: %w", m.ID, hearth.ErrNotFound)
+	}
+	f := m.Forgotten
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `
+			INSERT INTO facts (id, source_key, user_id, family_id, content, about, category, tier, importance, tags, source,
+				valid_from, valid_to, learned_at, invalidated_at, superseded_by, told_in, entity_id, attribute, value, created_at, updated_at)
+			OVERRIDING SYSTEM VALUE
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+				(SELECT id FROM facts WHERE id = $16), (SELECT id FROM inbound_events WHERE id = $17), (SELECT id FROM entities WHERE id = $18),
+				$19, $20, $21, now()
+			WHERE $4::bigint IS NULL OR EXISTS (SELECT 1 FROM families WHERE id = $4)
+			ON CONFLICT (id) DO NOTHING`,
+			m.ID, keyArg(f.SourceKey), m.UserID, nullID(m.FamilyID), m.Content, m.About, string(m.Category), m.Tier, f.Importance, append([]string{}, f.Tags...), f.Source,
+			timeArg(m.ValidFrom), timeArg(m.ValidTo), f.LearnedAt, timeArg(f.InvalidatedAt), nullID(m.SupersededBy), nullID(m.ToldIn), nullID(m.EntityID),
+			m.Attribute, m.Value, m.CreatedAt)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO fact_shares (fact_id, viewer_id) SELECT $1, v FROM unnest($2::bigint[]) v
+			WHERE EXISTS (SELECT 1 FROM users WHERE id = v) ON CONFLICT DO NOTHING`, m.ID, f.SharedWith); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE facts SET superseded_by = $1 WHERE id = ANY($2) AND user_id = $3 AND superseded_by IS NULL`, m.ID, f.Supersedes, m.UserID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store restore memory %d: %w", m.ID, constraintErr(translate(err)))
 	}
 	return nil
 }

@@ -137,3 +137,30 @@ func TestEntityScenario(t *testing.T) {
 		t.Fatalf("own employer in 2018 = %+v, %v", mine, err)
 	}
 }
+
+// TestMemoryByPronoun: "actually it's the 16th" corrects the fact just
+// told, and "forget that" deletes it for real at once, both with undo.
+func TestMemoryByPronoun(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/Berlin")
+	ann.say("Remember that John's birthday is March 15th")
+	mustContain(t, ann.say("actually it's the 16th"), "March 16th")
+	mustContain(t, ann.say("When is John's birthday?"), "March 16th")
+	ann.say("undo")
+	mustContain(t, ann.say("When is John's birthday?"), "March 15th")
+
+	ann.say("Remember that my locker code is 4711")
+	forgot := ann.say("forget that")
+	if len(forgot.Buttons) != 0 {
+		t.Fatalf("forgetting asked for approval: %q %v", forgot.Text, forgot.Buttons)
+	}
+	var rows int
+	if err := app.Store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM facts WHERE content LIKE '%locker code%'`).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("%d rows of the forgotten fact (%v): it is deleted for real", rows, err)
+	}
+	t.Logf("forget: %q; undo: %q", forgot.Text, ann.say("undo").Text)
+	mustContain(t, ann.say("What is my locker code?"), "4711")
+	// The older fact is untouched by either.
+	mustContain(t, ann.say("When is John's birthday?"), "March 15th")
+}

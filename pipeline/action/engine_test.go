@@ -208,7 +208,7 @@ func TestBulkNeedsApproval(t *testing.T) {
 		{action.Action{Kind: action.CalendarCreate, Payload: []byte(`{"title":"x","start":"2026-01-01T10:00:00Z","end":"2026-01-01T11:00:00Z","attendees":["a@b.c"]}`)}, action.High},
 		{action.Action{Kind: action.EmailSend, Payload: []byte(`{"to":["a"],"subject":"s","body":"b"}`)}, action.High},
 		{action.Action{Kind: action.TaskDelete, Payload: []byte(`{"id":1}`)}, action.High},
-		{action.Action{Kind: action.MemoryForget, Payload: []byte(`{"id":1}`)}, action.High},
+		{action.Action{Kind: action.MemoryForget, Payload: []byte(`{"id":1}`)}, action.Low}, // one's own fact, named, with undo
 	}
 	for _, tt := range tests {
 		if got := action.RiskOf(tt.a); got != tt.want {

@@ -220,7 +220,7 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
-		return x.Memories.RestoreMemory(ctx, uid, b.ID)
+		return x.Memories.RestoreMemory(ctx, uid, b)
 	case CalendarCreate:
 		var e hearth.CalendarEvent
 		if err := json.Unmarshal(r.Result, &e); err != nil {

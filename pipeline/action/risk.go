@@ -23,10 +23,13 @@ func (r Risk) String() string {
 const BulkLimit = 5
 
 // RiskOf is the policy for one action: sending email, events with
-// attendees and every delete are high; the rest is low.
+// attendees and deletes of tasks and events are high; the rest is low.
+// Forgetting a fact is low: a fact is only ever the teller's own (others
+// see it, never change it), the user named it, and undo restores it
+// (invariant 3).
 func RiskOf(a Action) Risk {
 	switch a.Kind {
-	case EmailSend, EmailReply, TaskDelete, CalendarDelete, MemoryForget:
+	case EmailSend, EmailReply, TaskDelete, CalendarDelete:
 		return High
 	case CalendarCreate:
 		if p, err := Decode[EventCreateArgs](a); err != nil || len(p.Attendees) > 0 {

@@ -148,6 +148,16 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 					return c, fmt.Errorf("context: memories: %w", err)
 				}
 			}
+			// "Forget that", "actually it's the 16th": the fact told last.
+			if u.Intent == nlu.RequestAction && (plan.ForgetsLast(text) || isCorrection(text)) {
+				last, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, ToldBy: uid, Limit: 1})
+				if err != nil {
+					return c, fmt.Errorf("context: the last fact: %w", err)
+				}
+				if len(last) == 1 {
+					c.LastFact = last[0]
+				}
+			}
 			// A new fact about a subject the user told before corrects it:
 			// the planner needs that fact even when the words differ
 			// ("… is 555 0199" after "… is 555 0100").

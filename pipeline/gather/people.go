@@ -8,6 +8,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/plan"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
@@ -21,6 +22,22 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Memory}, false
 	return u
+}
+
+// MemoryEdit rewrites the understanding of "forget that" and "actually
+// it's the 16th" (a correction by pronoun) into a request to memory: the
+// intent stage cannot know that "that" is the fact just told.
+func MemoryEdit(u stage.Understanding, text string) stage.Understanding {
+	if !plan.ForgetsLast(text) && !isCorrection(text) {
+		return u
+	}
+	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true
+	return u
+}
+
+func isCorrection(text string) bool {
+	_, ok := memory.Correction(text)
+	return ok
 }
 
 // relations reads what a question about people and things needs, every

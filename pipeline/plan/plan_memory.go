@@ -28,7 +28,21 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return stage.Plan{Understood: "look up what I know about that"}, nil
 	}
 	if ref, ok := forgetRequest(text); ok {
+		if isPronoun(ref) && in.Context.LastFact.ID != 0 {
+			// "Forget that": what the user just told, at once, with undo.
+			last := in.Context.LastFact
+			p := stage.Plan{Understood: "forget that " + prose.LowerFirst(last.Content)}
+			a, err := action.New(action.MemoryForget, action.MemoryRefArgs{ID: last.ID, Content: last.Content})
+			if err != nil {
+				return plannedErr(p, err)
+			}
+			p.Actions = []action.Action{a}
+			return p, nil
+		}
 		return planForget(in, ref)
+	}
+	if v, ok := memory.Correction(text); ok {
+		return planCorrection(in, v)
 	}
 	fact := in.Understanding.Slots.Fact
 	if fact == "" || !whole && !strings.Contains(strings.ToLower(text), strings.ToLower(fact)) {
@@ -143,6 +157,52 @@ func askWhen(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
 		Options: []stage.Option{{Label: "Keep it without a date", Actions: []action.Action{undated}}},
 		Fill:    f,
 	}
+	return p, nil
+}
+
+// ForgetsLast reports whether text asks to forget what the user just
+// told ("forget that", "forget it").
+func ForgetsLast(text string) bool {
+	ref, ok := forgetRequest(text)
+	return ok && isPronoun(ref)
+}
+
+// planCorrection corrects the fact the user told last with a value said
+// by itself ("actually it's the 16th"): the old fact is closed and the
+// new one holds from now (memory.update), or, for an attribute's value,
+// the new value closes the old (memory.store).
+func planCorrection(in stage.PlanInput, value string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "correct what you just told me"}
+	last := in.Context.LastFact
+	if last.ID == 0 {
+		return p, needDetails("what to correct: tell me the whole fact again")
+	}
+	now := stage.UserNow(in.Context)
+	if in.Context.Now.IsZero() {
+		now = time.Now()
+	}
+	content, ok := memory.Correct(last.Content, last.Value, value, now)
+	if !ok {
+		return p, needDetails("what %q corrects in %q", value, last.Content)
+	}
+	content = prose.UpperFirst(content)
+	p.Understood = "correct it: " + prose.LowerFirst(content)
+	var a action.Action
+	var err error
+	if last.Attribute != "" && last.Value != "" && last.EntityID != 0 {
+		args := action.MemoryStoreArgs{Content: content, About: last.About, Category: last.Category, Tier: last.Tier,
+			Entity: &action.EntityArgs{Name: last.About}, Attribute: last.Attribute, Value: strings.TrimSpace(value)}
+		if last.About == "" {
+			args.Entity = &action.EntityArgs{Name: selfName(in.User), Self: true}
+		}
+		a, err = action.New(action.MemoryStore, args)
+	} else {
+		a, err = action.New(action.MemoryUpdate, action.MemoryUpdateArgs{ID: last.ID, Content: content})
+	}
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
 	return p, nil
 }
 

@@ -474,7 +474,7 @@ func TestPlanForgetAsks(t *testing.T) {
 		t.Fatalf("want a question with two memories, got %+v, %v", p, err)
 	}
 	for _, o := range p.Question.Options {
-		if len(o.Actions) != 1 || o.Actions[0].Kind != action.MemoryForget || action.RiskOf(o.Actions[0]) != action.High {
+		if len(o.Actions) != 1 || o.Actions[0].Kind != action.MemoryForget || action.RiskOf(o.Actions[0]) != action.Low {
 			t.Errorf("option %+v", o)
 		}
 	}

@@ -40,6 +40,9 @@ type Context struct {
 	// Entities are the people and things the message names that Hearth
 	// knows (an email's recipient), their attributes among Memories.
 	Entities []hearth.Entity
+	// LastFact is the fact the user told last, for "forget that" and
+	// "actually it's the 16th"; zero when not read or none.
+	LastFact hearth.Memory
 	// Notes are the notes the message's words or meaning found (the
 	// first NotesFound of them, best first), then the most recently
 	// changed ones.
