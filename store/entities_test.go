@@ -137,6 +137,25 @@ func TestEntities(t *testing.T) {
 			t.Fatalf("retried undo: %v", err)
 		}
 		_ = old
+		// Places: the nearest first, with distances in metres.
+		school := hearth.Coordinates{Lat: 51.5007, Lon: -0.1246}
+		for name, at := range map[string]hearth.Coordinates{"Lily": {Lat: 51.5033, Lon: -0.1196}, "Noah": {Lat: 51.5194, Lon: -0.1270}} {
+			e, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: name + " lives here", About: name,
+				EntityID: e.ID, Attribute: "home", Value: name + "'s house", Place: &at}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		near, err := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Attribute: "home", Near: &school})
+		if err != nil || len(near) != 2 || near[0].About != "Lily" || near[0].Distance < 400 || near[0].Distance > 500 ||
+			near[1].Distance < 2000 || near[1].Distance > 2200 || near[0].Place == nil {
+			t.Fatalf("near the school: %+v, %v", near, err)
+		}
+		_, err = b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: "x", EntityID: sarah.ID, Attribute: "home", Value: "x", Place: &hearth.Coordinates{Lat: 91}})
+		wantInvalid(t, err)
 		// An attribute needs an entity the teller may use, and a value.
 		_, err = b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: "x", Attribute: "email", Value: "x@y"})
 		wantInvalid(t, err)
