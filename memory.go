@@ -64,7 +64,9 @@ type Coordinates struct {
 }
 
 // Valid reports whether c is a point on Earth.
-func (c Coordinates) Valid() bool { return c.Lat >= -90 && c.Lat <= 90 && c.Lon >= -180 && c.Lon <= 180 }
+func (c Coordinates) Valid() bool {
+	return c.Lat >= -90 && c.Lat <= 90 && c.Lon >= -180 && c.Lon <= 180
+}
 
 // ForgottenFact is the rest of a deleted fact's row: enough to restore it
 // as it was, with its shares and the corrections that pointed at it. Its
@@ -110,6 +112,6 @@ type MemoryFilter struct {
 	Value     string
 	// Near, when set, keeps the facts with a place and measures each
 	// one's distance from it (earthdistance), nearest first.
-	Near *Coordinates
+	Near  *Coordinates
 	Limit int
 }
