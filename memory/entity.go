@@ -50,7 +50,7 @@ var attributeWords = map[string]string{
 	"email": hearth.AttrEmail, "e-mail": hearth.AttrEmail, "email address": hearth.AttrEmail, "e-mail address": hearth.AttrEmail,
 	"phone": hearth.AttrPhone, "phone number": hearth.AttrPhone, "mobile": hearth.AttrPhone, "mobile number": hearth.AttrPhone,
 	"cell": hearth.AttrPhone, "cell number": hearth.AttrPhone, "number": hearth.AttrPhone, "telephone number": hearth.AttrPhone,
-	"employer": hearth.AttrEmployer, "school": hearth.AttrSchool, "address": AttrHome, "home address": AttrHome,
+	"employer": hearth.AttrEmployer, "school": hearth.AttrSchool, "address": AttrHome, "home address": AttrHome, "home": AttrHome,
 	"work address": AttrWork, "office address": AttrWork, "school address": AttrSchoolAddress,
 }
 
@@ -95,7 +95,7 @@ var (
 
 	reRelation   = regexp.MustCompile(`^(` + name + `)\s+(?i:is|was)\s+(?i:(?:my|our)\s+(` + relAlt + `))$`)
 	reRelationMy = regexp.MustCompile(`^(?i:(?:my|our)\s+(` + relAlt + `)(?:` + poss + `\s+name)?\s+is\s+(?:called\s+|named\s+)?)(` + name + `)$`)
-	reAttrOf     = regexp.MustCompile(`^(?:` + subject + `)` + poss + `\s+(?i:(` + attrAlt + `))\s+(?i:is|was|:)\s*(.+)$`)
+	reAttrOf     = regexp.MustCompile(`^(?:` + subject + `)` + poss + `\s+(?i:(` + attrAlt + `))\s+(?i:is\s+at|was\s+at|is|was|:)\s*(.+)$`)
 	reMyAttr     = regexp.MustCompile(`^(?i:(?:my|our)\s+(` + attrAlt + `)\s+(?:is|was|:)\s*)(.+)$`)
 	reWorks      = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:works|worked|work|is working|was working|has worked|have worked|has been working|have been working|started|started working)\s+(?i:at|for)\s+(.+)$`)
 	reSchool     = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:goes|went|go|is going|attends|attended|is at|was at)\s+(?i:to\s+)?(.+?\s(?i:school|academy|college|university|elementary|primary|high|kindergarten|nursery|preschool|daycare))$`)
@@ -114,6 +114,9 @@ func ReadStatement(fact string) (Statement, bool) {
 	}
 	if g := reRelationMy.FindStringSubmatch(fact); g != nil {
 		return relationStatement(g[2], g[1]), true
+	}
+	if g := reFriendOf.FindStringSubmatch(fact); g != nil {
+		return Statement{Name: g[1], Kind: hearth.EntityPerson, Attribute: AttrFriendOf, Value: g[2]}, true
 	}
 	if g := reMyAttr.FindStringSubmatch(fact); g != nil {
 		return Statement{Self: true, Attribute: attributeWords[strings.ToLower(g[1])], Value: value(g[2])}, value(g[2]) != ""

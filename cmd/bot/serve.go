@@ -120,6 +120,21 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("offline understanding: %w", err)
 	}
 	providers := builtin.New(st)
+	geocoder, err := newGeocoder(ctx, cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if geocoder != nil {
+		providers.Geocoder = geocoder
+	}
+	walking := memory.DefaultWalking
+	if cfg.WalkingDistances != "" {
+		if walking, err = memory.ParseWalking(cfg.WalkingDistances); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("HEARTH_WALKING_DISTANCES: %w", err)
+		}
+	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
@@ -159,6 +174,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories, Entities: st,
+			Geocoding: geocoder != nil, Walking: walking,
 		},
 		Planners:  planners,
 		Responder: responder,

@@ -104,6 +104,11 @@ type (
 		Value     string    `json:"value,omitempty" jsonschema:"the attribute's value, as said"`
 		ValidFrom time.Time `json:"valid_from,omitzero" jsonschema:"when it started being true, if said"`
 		ValidTo   time.Time `json:"valid_to,omitzero" jsonschema:"when it stopped being true, if said"`
+		// Place is where the value (an address) is, when the user gave
+		// coordinates; Locate asks the geocoder, if one is configured, to
+		// place the value instead.
+		Place  *hearth.Coordinates `json:"place,omitempty" jsonschema:"coordinates the user gave for the address"`
+		Locate bool                `json:"locate,omitempty" jsonschema:"true when the value is an address to look up"`
 	}
 	// EntityArgs names the entity a fact is about.
 	EntityArgs struct {
@@ -309,6 +314,8 @@ func (p MemoryStoreArgs) check() error {
 		return fmt.Errorf("no entity kind %q", p.Entity.Kind)
 	case !p.ValidFrom.IsZero() && !p.ValidTo.IsZero() && p.ValidTo.Before(p.ValidFrom):
 		return fmt.Errorf("a fact cannot stop being true before it starts")
+	case p.Place != nil && !p.Place.Valid():
+		return fmt.Errorf("no place at %v, %v", p.Place.Lat, p.Place.Lon)
 	}
 	switch p.Category {
 	case hearth.MemoryPersonal, hearth.MemoryWork, hearth.MemoryKnowledge:

@@ -51,6 +51,11 @@ type Sources struct {
 	Entities interface {
 		FindEntities(context.Context, hearth.EntityFilter) ([]hearth.Entity, error)
 	}
+	// Geocoding is true when addresses are placed by a geocoder, for
+	// answers about distance.
+	Geocoding bool
+	// Walking is the walking distance by age; nil: memory.DefaultWalking.
+	Walking memory.WalkingTable
 }
 
 // historyTurns is how much of the conversation a turn sees.
@@ -116,6 +121,9 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		}
 		// Questions about people and things: their attributes, then.
 		if q, ok := memory.ReadQuestion(text, now); ok && u.Intent == nlu.AskInfo {
+			if q.Kind == memory.WithinWalking {
+				return c, s.proximity(ctx, &c, uid, q, now)
+			}
 			return c, s.relations(ctx, &c, uid, q)
 		}
 		// Questions are answered from memories too; actions on memories

@@ -126,6 +126,15 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 		args.ValidFrom, args.ValidTo = from, to
 		// "from 2001 to 2009" is over: the relation held, it does not now.
 	}
+	if memory.Addressed(args.Attribute) {
+		// "12 Oak Street (51.50, -0.12)": coordinates given in chat place
+		// it; otherwise the geocoder is asked, if there is one.
+		if rest, c, ok := memory.Coordinates(args.Value); ok {
+			args.Value, args.Place = rest, &c
+		} else {
+			args.Locate = true
+		}
+	}
 	if st.Attribute == hearth.AttrRelation || st.Relation != "" && st.Attribute == "" {
 		args.Tier = hearth.TierBasic
 	}
