@@ -60,7 +60,7 @@ type Config struct {
 	// Voice notes are transcribed by Transcribe: none, openai (any
 	// OpenAI-compatible /v1/audio/transcriptions) or aws (Amazon
 	// Transcribe Streaming).
-	Transcribe         string `env:"HEARTH_TRANSCRIBE" envDefault:"none"`
+	Transcribe string `env:"HEARTH_TRANSCRIBE" envDefault:"none"`
 	// Addresses are placed by Geocoder: none, or aws (an Amazon Location
 	// Service place index, AWSPlaceIndex, in GeocoderRegion or
 	// AWS_REGION; GeocoderURL replaces its endpoint).
@@ -69,7 +69,7 @@ type Config struct {
 	GeocoderURL    string `env:"HEARTH_GEOCODER_URL"`
 	GeocoderRegion string `env:"HEARTH_GEOCODER_REGION"`
 	// WalkingDistances is the walking distance by age, "AGE:METRES,…,*:METRES".
-	WalkingDistances string `env:"HEARTH_WALKING_DISTANCES" envDefault:"6:400,9:800,12:1200,*:1500"`
+	WalkingDistances   string `env:"HEARTH_WALKING_DISTANCES" envDefault:"6:400,9:800,12:1200,*:1500"`
 	TranscribeURL      string `env:"HEARTH_TRANSCRIBE_URL"`
 	TranscribeAPIKey   string `env:"HEARTH_TRANSCRIBE_API_KEY"`
 	TranscribeModel    string `env:"HEARTH_TRANSCRIBE_MODEL"`
