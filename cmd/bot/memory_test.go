@@ -42,6 +42,17 @@ func TestMemoryScenario(t *testing.T) {
 	if strings.Contains(emma.Text, "peanuts") {
 		t.Fatalf("Ben sees Ann's private fact: %q", emma.Text)
 	}
+	// In a family, a fact whose words do not say how private it is gets
+	// a question with buttons; the choice decides what Ben sees.
+	q := ann.say("Remember that Emma's locker code is 4711")
+	if len(q.Buttons) != 4 || q.Buttons[0].Label != "Personal" {
+		t.Fatalf("tier question %q %+v", q.Text, q.Buttons)
+	}
+	if strings.Contains(ben.say("What do you know about Emma?").Text, "4711") {
+		t.Fatal("Ben sees a fact not yet stored")
+	}
+	ann.click(q, "An event or milestone")
+	mustContain(t, ben.say("What do you know about Emma?"), "locker code is 4711")
 	// Ann shares the allergy with Ben, and only with him.
 	ann.say("Remember that Emma is allergic to peanuts and cashews")
 	mustContain(t, ann.say("Ben should know"), "Ben can see", "peanuts and cashews")

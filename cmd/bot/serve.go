@@ -174,7 +174,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories, Entities: st,
-			Geocoding: geocoder != nil, Walking: walking,
+			Geocoding: geocoder != nil, Walking: walking, Family: st,
 		},
 		Planners:  planners,
 		Responder: responder,

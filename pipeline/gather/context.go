@@ -7,6 +7,7 @@ package gather
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,6 +51,11 @@ type Sources struct {
 	// name.
 	Entities interface {
 		FindEntities(context.Context, hearth.EntityFilter) ([]hearth.Entity, error)
+	}
+	// Family finds the user's family. Optional: without it no one is in
+	// a family, and a new fact's tier is never asked about.
+	Family interface {
+		FindFamily(ctx context.Context, userID int64) (hearth.Family, error)
 	}
 	// Geocoding is true when addresses are placed by a geocoder, for
 	// answers about distance.
@@ -154,6 +160,16 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				f.Query = ""
 				if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
 					return c, fmt.Errorf("context: memories: %w", err)
+				}
+			}
+			// Whether a new fact's privacy matters to anyone else.
+			if u.Intent == nlu.RequestAction && s.Family != nil {
+				_, err := s.Family.FindFamily(ctx, uid)
+				switch {
+				case err == nil:
+					c.InFamily = true
+				case !errors.Is(err, hearth.ErrNotFound):
+					return c, fmt.Errorf("context: family: %w", err)
 				}
 			}
 			// "Forget that", "actually it's the 16th": the fact told last.

@@ -59,7 +59,8 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		About:    aboutOf(fact, in.Understanding.Slots.People),
 		Category: memoryCategory(fact),
 	}
-	args.Tier, _ = memory.Tier(fact)
+	var sure bool
+	args.Tier, sure = memory.Tier(fact)
 	// A fact about a person or thing ("Jon is my brother", "Sarah's email
 	// is …", "I worked at Acme from 2001 to 2009") is also one value of
 	// one of its attributes over time: a new value closes the old one.
@@ -87,11 +88,45 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		p.Actions = []action.Action{a}
 		return p, nil
 	}
+	if !sure && in.Context.InFamily {
+		// Its words do not say how private it is, and that decides what
+		// the family sees: the user picks, with buttons. (Alone, the
+		// safe middle, personal, changes nothing for anyone.)
+		return askTier(p, args)
+	}
 	a, err := action.New(action.MemoryStore, args)
 	if err != nil {
 		return plannedErr(p, err)
 	}
 	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// tierChoices are the buttons of the question asked when a fact's words
+// do not say how private it is, the safe middle first.
+var tierChoices = []struct {
+	label string
+	tier  hearth.Tier
+}{
+	{"Personal", hearth.TierPersonal},
+	{"Private (only me)", hearth.TierPrivate},
+	{"An event or milestone", hearth.TierEvents},
+	{"Basic (names, relations)", hearth.TierBasic},
+}
+
+// askTier asks how private a fact is; each button stores it at its tier.
+func askTier(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
+	q := &stage.Question{Text: "I'll remember that. How private is it? Family members see only what their access allows."}
+	for _, c := range tierChoices {
+		pick := args
+		pick.Tier = c.tier
+		a, err := action.New(action.MemoryStore, pick)
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		q.Options = append(q.Options, stage.Option{Label: c.label, Actions: []action.Action{a}})
+	}
+	p.Question = q
 	return p, nil
 }
 

@@ -43,6 +43,9 @@ type Context struct {
 	// Proximity is what a question about distance found ("which of
 	// Emma's friends live within walking distance of her school?").
 	Proximity *Proximity
+	// InFamily is true when the user is in a family, so that how private
+	// a new fact is decides what others see (read for memory requests).
+	InFamily bool
 	// LastFact is the fact the user told last, for "forget that" and
 	// "actually it's the 16th"; zero when not read or none.
 	LastFact hearth.Memory
