@@ -72,6 +72,10 @@ func TestEntities(t *testing.T) {
 		if es, err := b.st.FindEntities(b.ctx, hearth.EntityFilter{UserID: b.alice, Relation: "brother"}); err != nil || !slices.Equal(names(es), []string{"Jonathan Reed"}) {
 			t.Fatalf("by relation %v, %v", names(es), err)
 		}
+		// A member link to someone outside the owner's family is dropped.
+		if e, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: "Bob", MemberID: b.bob}); err != nil || e.MemberID != 0 {
+			t.Fatalf("linked a stranger: %+v, %v", e, err)
+		}
 		for _, e := range []hearth.Entity{{Name: "x"}, {UserID: b.alice}, {UserID: b.alice, Name: "x", Kind: "robot"}} {
 			_, err := b.st.SaveEntity(b.ctx, e)
 			wantInvalid(t, err)

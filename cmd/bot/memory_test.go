@@ -42,6 +42,11 @@ func TestMemoryScenario(t *testing.T) {
 	if strings.Contains(emma.Text, "peanuts") {
 		t.Fatalf("Ben sees Ann's private fact: %q", emma.Text)
 	}
+	// A person Ann names who is in her family is linked to their account.
+	ann.say("Remember that Ben is my husband")
+	if es, err := app.Store.FindEntities(t.Context(), hearth.EntityFilter{UserID: ann.contact().User.ID, Name: "my husband"}); err != nil || len(es) != 1 || es[0].MemberID != ben.contact().User.ID {
+		t.Fatalf("Ben's entity: %+v, %v", es, err)
+	}
 	// In a family, a fact whose words do not say how private it is gets
 	// a question with buttons; the choice decides what Ben sees.
 	q := ann.say("Remember that Emma's locker code is 4711")

@@ -118,6 +118,9 @@ type (
 		Kind     hearth.EntityKind `json:"kind,omitempty" jsonschema:"person, organisation, place, pet, project, event or concept"`
 		Relation string            `json:"relation,omitempty" jsonschema:"what the entity is to the user: daughter, colleague"`
 		Aliases  []string          `json:"aliases,omitempty" jsonschema:"other names the user calls it by: my brother, Jon"`
+		// MemberID is the Hearth user the entity is, when they are in
+		// the user's family (the store checks that they are).
+		MemberID int64 `json:"member_id,omitempty" jsonschema:"the family member's user id, when the entity is one"`
 	}
 	// MemoryUpdateArgs is the payload of memory.update.
 	MemoryUpdateArgs struct {

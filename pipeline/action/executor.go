@@ -81,7 +81,7 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 			}
 		}
 		if p.Entity != nil {
-			e := hearth.Entity{UserID: uid, Name: p.Entity.Name, Kind: p.Entity.Kind, Relation: p.Entity.Relation, Aliases: p.Entity.Aliases}
+			e := hearth.Entity{UserID: uid, Name: p.Entity.Name, Kind: p.Entity.Kind, Relation: p.Entity.Relation, Aliases: p.Entity.Aliases, MemberID: p.Entity.MemberID}
 			if p.Entity.Self {
 				e.MemberID, e.Relation = uid, "self"
 			}

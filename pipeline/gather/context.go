@@ -164,10 +164,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			}
 			// Whether a new fact's privacy matters to anyone else.
 			if u.Intent == nlu.RequestAction && s.Family != nil {
-				_, err := s.Family.FindFamily(ctx, uid)
+				fam, err := s.Family.FindFamily(ctx, uid)
 				switch {
 				case err == nil:
-					c.InFamily = true
+					c.InFamily, c.FamilyMembers = true, fam.Members
 				case !errors.Is(err, hearth.ErrNotFound):
 					return c, fmt.Errorf("context: family: %w", err)
 				}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hearthbot/hearth"
@@ -29,8 +30,13 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 // MemoryEdit rewrites the understanding of "forget that" and "actually
 // it's the 16th" (a correction by pronoun) into a request to memory: the
 // intent stage cannot know that "that" is the fact just told.
+//
+// "Remember that Ben is my husband" is a request too, whatever the
+// classifier's doubt about a statement that reads like an answer.
 func MemoryEdit(u stage.Understanding, text string) stage.Understanding {
-	if !plan.ForgetsLast(text) && !isCorrection(text) {
+	lc := strings.ToLower(strings.TrimSpace(text))
+	remember := u.Intent == nlu.AskInfo && strings.HasPrefix(lc, "remember that ") && !strings.HasSuffix(lc, "?")
+	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember {
 		return u
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true

@@ -151,6 +151,13 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 	} else if args.About == "" {
 		args.About = st.Name
 	}
+	// "Ben is my brother", when Ben is in the family: the entity is Ben.
+	for _, m := range in.Context.FamilyMembers {
+		if !st.Self && (strings.EqualFold(m.Name, st.Name) || strings.EqualFold(strings.Fields(m.Name + " x")[0], st.Name)) {
+			e.MemberID = m.UserID
+			break
+		}
+	}
 	args.Entity, args.Attribute, args.Value = e, st.Attribute, st.Value
 	switch {
 	case st.Attribute == hearth.AttrBorn && dated:

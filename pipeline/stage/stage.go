@@ -46,6 +46,9 @@ type Context struct {
 	// InFamily is true when the user is in a family, so that how private
 	// a new fact is decides what others see (read for memory requests).
 	InFamily bool
+	// FamilyMembers are the user's family's other members (read with
+	// InFamily), so that "Ben is my brother" links Ben's entity to Ben.
+	FamilyMembers []hearth.FamilyMember
 	// LastFact is the fact the user told last, for "forget that" and
 	// "actually it's the 16th"; zero when not read or none.
 	LastFact hearth.Memory
