@@ -8,6 +8,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/config v1.33.15
 	github.com/aws/aws-sdk-go-v2/credentials v1.20.15
 	github.com/aws/aws-sdk-go-v2/service/bedrockruntime v1.63.11
+	github.com/aws/aws-sdk-go-v2/service/location v1.52.2
 	github.com/aws/aws-sdk-go-v2/service/transcribestreaming v1.28.0
 	github.com/aws/smithy-go v1.28.8
 	github.com/caarlos0/env/v11 v11.4.2

@@ -42,10 +42,45 @@ type Memory struct {
 	// closes the old one. Value is that value ("sarah@example.com").
 	Attribute string `json:"attribute,omitempty"`
 	Value     string `json:"value,omitempty"`
+	// Place is where an address is, when Hearth knows (a geocoder, or
+	// coordinates given in chat).
+	Place *Coordinates `json:"place,omitempty"`
+	// Distance is how far Place is, in metres, from the point a proximity
+	// read asked about (MemoryFilter.Near); zero otherwise.
+	Distance float64 `json:"distance,omitempty"`
+	// Forgotten holds what only a forgotten fact carries, so that undo can
+	// put it back exactly (ForgetMemory deletes the row for real).
+	Forgotten *ForgottenFact `json:"forgotten,omitempty"`
 	// SupersededBy is the fact that corrected this one, if any.
 	SupersededBy int64     `json:"superseded_by,omitempty"`
 	CreatedAt    time.Time `json:"created_at,omitzero"`
 	UpdatedAt    time.Time `json:"updated_at,omitzero"`
+}
+
+// Coordinates are a point on Earth, in degrees (WGS 84).
+type Coordinates struct {
+	Lat float64 `json:"lat"`
+	Lon float64 `json:"lon"`
+}
+
+// Valid reports whether c is a point on Earth.
+func (c Coordinates) Valid() bool {
+	return c.Lat >= -90 && c.Lat <= 90 && c.Lon >= -180 && c.Lon <= 180
+}
+
+// ForgottenFact is the rest of a deleted fact's row: enough to restore it
+// as it was, with its shares and the corrections that pointed at it. Its
+// embedding is not kept; the background job computes it again.
+type ForgottenFact struct {
+	SourceKey     string    `json:"source_key,omitempty"`
+	Importance    int       `json:"importance"`
+	Tags          []string  `json:"tags,omitempty"`
+	Source        string    `json:"source"`
+	LearnedAt     time.Time `json:"learned_at"`
+	InvalidatedAt time.Time `json:"invalidated_at,omitzero"`
+	SharedWith    []int64   `json:"shared_with,omitempty"`
+	// Supersedes are the facts this one corrected.
+	Supersedes []int64 `json:"supersedes,omitempty"`
 }
 
 // MemoryFilter selects the memories a user may see: their own, their
@@ -75,5 +110,8 @@ type MemoryFilter struct {
 	// matches the value loosely ("Acme" finds "Acme Corp").
 	Attribute string
 	Value     string
-	Limit     int
+	// Near, when set, keeps the facts with a place and measures each
+	// one's distance from it (earthdistance), nearest first.
+	Near  *Coordinates
+	Limit int
 }

@@ -50,7 +50,7 @@ var attributeWords = map[string]string{
 	"email": hearth.AttrEmail, "e-mail": hearth.AttrEmail, "email address": hearth.AttrEmail, "e-mail address": hearth.AttrEmail,
 	"phone": hearth.AttrPhone, "phone number": hearth.AttrPhone, "mobile": hearth.AttrPhone, "mobile number": hearth.AttrPhone,
 	"cell": hearth.AttrPhone, "cell number": hearth.AttrPhone, "number": hearth.AttrPhone, "telephone number": hearth.AttrPhone,
-	"employer": hearth.AttrEmployer, "school": hearth.AttrSchool, "address": AttrHome, "home address": AttrHome,
+	"employer": hearth.AttrEmployer, "school": hearth.AttrSchool, "address": AttrHome, "home address": AttrHome, "home": AttrHome,
 	"work address": AttrWork, "office address": AttrWork, "school address": AttrSchoolAddress,
 }
 
@@ -95,7 +95,7 @@ var (
 
 	reRelation   = regexp.MustCompile(`^(` + name + `)\s+(?i:is|was)\s+(?i:(?:my|our)\s+(` + relAlt + `))$`)
 	reRelationMy = regexp.MustCompile(`^(?i:(?:my|our)\s+(` + relAlt + `)(?:` + poss + `\s+name)?\s+is\s+(?:called\s+|named\s+)?)(` + name + `)$`)
-	reAttrOf     = regexp.MustCompile(`^(?:` + subject + `)` + poss + `\s+(?i:(` + attrAlt + `))\s+(?i:is|was|:)\s*(.+)$`)
+	reAttrOf     = regexp.MustCompile(`^(?:` + subject + `)` + poss + `\s+(?i:(` + attrAlt + `))\s+(?i:is\s+at|was\s+at|is|was|:)\s*(.+)$`)
 	reMyAttr     = regexp.MustCompile(`^(?i:(?:my|our)\s+(` + attrAlt + `)\s+(?:is|was|:)\s*)(.+)$`)
 	reWorks      = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:works|worked|work|is working|was working|has worked|have worked|has been working|have been working|started|started working)\s+(?i:at|for)\s+(.+)$`)
 	reSchool     = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:goes|went|go|is going|attends|attended|is at|was at)\s+(?i:to\s+)?(.+?\s(?i:school|academy|college|university|elementary|primary|high|kindergarten|nursery|preschool|daycare))$`)
@@ -114,6 +114,9 @@ func ReadStatement(fact string) (Statement, bool) {
 	}
 	if g := reRelationMy.FindStringSubmatch(fact); g != nil {
 		return relationStatement(g[2], g[1]), true
+	}
+	if g := reFriendOf.FindStringSubmatch(fact); g != nil {
+		return Statement{Name: g[1], Kind: hearth.EntityPerson, Attribute: AttrFriendOf, Value: g[2]}, true
 	}
 	if g := reMyAttr.FindStringSubmatch(fact); g != nil {
 		return Statement{Self: true, Attribute: attributeWords[strings.ToLower(g[1])], Value: value(g[2])}, value(g[2]) != ""
@@ -247,4 +250,77 @@ func Historical(fact string) bool {
 		}
 	}
 	return false
+}
+
+// reCorrection reads a correction by pronoun of what the user just told:
+// "actually it's the 16th", "no, it's 555 0199", "sorry, I meant
+// Thursday".
+var reCorrection = regexp.MustCompile(`(?i)^\s*(?:(?:actually|no|nope|sorry|oops|correction|wait)[,.!:]?\s+)+(?:it's|it is|it was|that's|that is|that was|that should be|it should be|i meant|i mean)\s+(.+?)\s*[.!]*\s*$`)
+
+// Correction reports whether text corrects the last thing the user told
+// by a pronoun, and the new value. "Make it 7pm" is left to the
+// planners of events and tasks.
+func Correction(text string) (string, bool) {
+	g := reCorrection.FindStringSubmatch(text)
+	if g == nil {
+		return "", false
+	}
+	v := strings.TrimSpace(g[1])
+	return v, v != ""
+}
+
+var (
+	reDayOnly  = regexp.MustCompile(`(?i)^(?:the\s+)?(\d{1,2})(st|nd|rd|th)?$`)
+	reDayInDay = regexp.MustCompile(`(?i)\b(\d{1,2})(st|nd|rd|th)?\b`)
+)
+
+// Correct writes a fact again with a new value said by itself ("the
+// 16th" in "John's birthday is March 15th" → "John's birthday is March
+// 16th"; "555 0199" in "my phone number is 555 0100" → "my phone number is
+// 555 0199"). old is the attribute value the fact states, if known. It
+// reports false when it cannot tell what the value replaces.
+func Correct(fact, old, value string, now time.Time) (string, bool) {
+	value = strings.TrimSpace(value)
+	if old != "" && strings.Contains(fact, old) {
+		return strings.Replace(fact, old, value, 1), true
+	}
+	spans := timex.Find(fact, now, timex.Options{})
+	if g := reDayOnly.FindStringSubmatch(value); g != nil && len(spans) > 0 {
+		sp := spans[len(spans)-1]
+		day := reDayInDay.FindStringSubmatchIndex(sp.Text)
+		if day != nil {
+			suffix := g[2]
+			if suffix == "" && day[4] >= 0 {
+				suffix = ordinal(g[1])
+			}
+			text := sp.Text[:day[0]] + g[1] + suffix + sp.Text[day[1]:]
+			return fact[:sp.Start] + text + fact[sp.End:], true
+		}
+	}
+	if len(spans) > 0 && len(timex.Find(value, now, timex.Options{})) > 0 {
+		sp := spans[len(spans)-1]
+		return fact[:sp.Start] + strings.TrimPrefix(value, "the ") + fact[sp.End:], true
+	}
+	lc := words.ASCIILower(fact)
+	for _, verb := range []string{" is ", " are ", " was ", " were "} {
+		if i := strings.Index(lc, verb); i > 0 {
+			return fact[:i+len(verb)] + value, true
+		}
+	}
+	return "", false
+}
+
+func ordinal(n string) string {
+	if strings.HasSuffix(n, "11") || strings.HasSuffix(n, "12") || strings.HasSuffix(n, "13") {
+		return "th"
+	}
+	switch n[len(n)-1] {
+	case '1':
+		return "st"
+	case '2':
+		return "nd"
+	case '3':
+		return "rd"
+	}
+	return "th"
 }

@@ -64,3 +64,77 @@ func TestValidity(t *testing.T) {
 		}
 	}
 }
+
+func TestCorrection(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		said, fact, old, want string
+	}{
+		{"actually it's the 16th", "John's birthday is March 15th", "", "John's birthday is March 16th"},
+		{"Actually, it's the 2nd", "The school play is on April 1st", "", "The school play is on April 2nd"},
+		{"no, it's 555 0199", "My phone number is 555 0100", "555 0100", "My phone number is 555 0199"},
+		{"sorry, I meant March 20", "John's birthday is March 15th", "", "John's birthday is March 20"},
+		{"actually it's blue", "Emma's favourite colour is green", "", "Emma's favourite colour is blue"},
+	}
+	for _, tt := range tests {
+		v, ok := memory.Correction(tt.said)
+		if !ok {
+			t.Errorf("Correction(%q) not read", tt.said)
+			continue
+		}
+		if got, ok := memory.Correct(tt.fact, tt.old, v, now); !ok || got != tt.want {
+			t.Errorf("Correct(%q, %q) = %q, %v; want %q", tt.fact, v, got, ok, tt.want)
+		}
+	}
+	for _, s := range []string{"it's raining", "actually I like it", "make a note"} {
+		if v, ok := memory.Correction(s); ok {
+			t.Errorf("Correction(%q) = %q", s, v)
+		}
+	}
+}
+
+func TestPlaces(t *testing.T) {
+	t.Parallel()
+	rest, c, ok := memory.Coordinates("12 Oak Street (51.5033, -0.1196)")
+	if !ok || rest != "12 Oak Street" || c.Lat != 51.5033 || c.Lon != -0.1196 {
+		t.Errorf("Coordinates = %q, %v, %v", rest, c, ok)
+	}
+	if _, _, ok := memory.Coordinates("12 Oak Street"); ok {
+		t.Error("coordinates in a plain address")
+	}
+	if _, _, ok := memory.Coordinates("95.1, 10.2"); ok {
+		t.Error("a latitude beyond the pole")
+	}
+	q, _ := memory.ReadQuestion("Which of Emma's friends live within walking distance of her school?", time.Now())
+	if q.Place != "school" || q.Metres != 0 {
+		t.Errorf("walking question %+v", q)
+	}
+	q, _ = memory.ReadQuestion("Who of Emma's friends lives within 2 km of her home?", time.Now())
+	if q.Place != "home" || q.Metres != 2000 {
+		t.Errorf("2 km question %+v", q)
+	}
+	table, err := memory.ParseWalking("6:400,9:800,12:1200,*:1500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for age, want := range map[int]float64{3: 400, 6: 400, 7: 800, 9: 800, 12: 1200, 13: 1500, 40: 1500, -1: 1500} {
+		if got := table.For(age); got != want {
+			t.Errorf("For(%d) = %v; want %v", age, got, want)
+		}
+	}
+	for _, bad := range []string{"", "6:400", "6:400,*:x", "9:800,6:400,*:1", "*:1,6:400", "a:1,*:2"} {
+		if _, err := memory.ParseWalking(bad); err == nil {
+			t.Errorf("ParseWalking(%q) accepted", bad)
+		}
+	}
+	if got := table.String(); got != "up to 6 years 400 m, 7–9 800 m, 10–12 1.2 km, older 1.5 km" {
+		t.Errorf("table says %q", got)
+	}
+	if memory.Metres(345) != "350 m" || memory.Metres(1234) != "1.2 km" {
+		t.Errorf("Metres: %q %q", memory.Metres(345), memory.Metres(1234))
+	}
+	if s, ok := memory.ReadStatement("Lily is Emma's friend"); !ok || s.Name != "Lily" || s.Attribute != memory.AttrFriendOf || s.Value != "Emma" {
+		t.Errorf("friend statement %+v", s)
+	}
+}

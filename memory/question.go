@@ -2,6 +2,7 @@ package memory
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -27,6 +28,11 @@ const (
 	// WhoIsMy: "who is my dentist?", "who are my colleagues?" — the
 	// entities with Relation.
 	WhoIsMy
+	// WithinWalking: "which of Emma's friends live within walking
+	// distance of her school?" — Name's friends whose home is within the
+	// walking distance for Name's age (or Metres, when said) of Name's
+	// Place (school, home).
+	WithinWalking
 )
 
 // Question is a question about people and things, read offline.
@@ -38,6 +44,10 @@ type Question struct {
 	Relation  string
 	// From and To bound the span it asks about ("in 2019"); zero: now.
 	From, To time.Time
+	// Place is the attribute whose location a proximity question measures
+	// from ("school", "home"); Metres the distance it names, if any.
+	Place  string
+	Metres float64
 	// Past is true when it asks in the past tense without a span ("who
 	// worked at Acme?"): any time counts.
 	Past bool
@@ -54,12 +64,26 @@ var (
 	reValueOf     = regexp.MustCompile(`(?i)^\s*where\s+(?:does|did|do|has)\s+(.+?)\s+(work|live|go\s+to\s+school|study)\b\s*\??\s*$`)
 	reBornHome    = regexp.MustCompile(`(?i)^\s*where\s+did\s+(?:we|i)\s+live\s+when\s+(.+?)\s+was\s+born\s*\??\s*$`)
 	reWhoIsMy     = regexp.MustCompile(`(?i)^\s*who\s+(?:is|are|was|were)\s+(?:my|our)\s+(.+?)\s*\??\s*$`)
+	reWithin      = regexp.MustCompile(`(?i)^\s*(?:which|who)\s+(?:of\s+)?(.+?)(?:'s|’s)\s+(?:friends|classmates|buddies)\s+(?:lives?|is|are)\s+(?:within\s+)?(walking\s+distance|(\d+(?:\.\d+)?)\s*(m|km|metres|meters|kilometres|kilometers))\s+(?:of|from)\s+(?:her|his|their|.+?(?:'s|’s))\s+(school|home|house)\s*\??\s*$`)
 	valueOfVerbTo = map[string]string{"work": "employer", "live": AttrHome, "go to school": "school", "study": "school"}
 )
 
 // ReadQuestion reads a question about people and things, or reports
 // false. A span of time in it ("in 2019") is resolved in now's zone.
 func ReadQuestion(text string, now time.Time) (Question, bool) {
+	if g := reWithin.FindStringSubmatch(text); g != nil {
+		q := Question{Kind: WithinWalking, Name: trimName(g[1]), Place: strings.ToLower(g[5])}
+		if q.Place == "house" {
+			q.Place = AttrHome
+		}
+		if g[3] != "" {
+			q.Metres, _ = strconv.ParseFloat(g[3], 64)
+			if strings.HasPrefix(strings.ToLower(g[4]), "k") {
+				q.Metres *= 1000
+			}
+		}
+		return q, true
+	}
 	if g := reBornHome.FindStringSubmatch(text); g != nil {
 		return Question{Kind: LivedWhenBorn, Name: trimName(g[1]), Attribute: AttrHome}, true
 	}

@@ -26,6 +26,7 @@ func TestReadQuestion(t *testing.T) {
 		{"Where did we live when Emma was born?", memory.Question{Kind: memory.LivedWhenBorn, Attribute: "home", Name: "Emma"}, true},
 		{"Who is my dentist?", memory.Question{Kind: memory.WhoIsMy, Relation: "dentist"}, true},
 		{"Who are my colleagues?", memory.Question{Kind: memory.WhoIsMy, Relation: "colleague"}, true},
+		{"Which of Emma's friends live within walking distance of her school?", memory.Question{Kind: memory.WithinWalking, Name: "Emma"}, true},
 		{"Who is my favourite author?", memory.Question{}, false},
 		{"When is John's birthday?", memory.Question{}, false},
 		{"What's on my calendar tomorrow?", memory.Question{}, false},

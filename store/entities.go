@@ -67,6 +67,18 @@ func (s *Store) SaveEntity(ctx context.Context, e hearth.Entity) (hearth.Entity,
 	}
 	var id int64
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// A member link must be the owner, or someone in the owner's
+		// family now; any other is dropped, never trusted.
+		if e.MemberID > 0 && e.MemberID != e.UserID {
+			var ok bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM family_members a JOIN family_members b USING (family_id)
+				WHERE a.user_id = $1 AND b.user_id = $2)`, e.UserID, e.MemberID).Scan(&ok); err != nil {
+				return err
+			}
+			if !ok {
+				e.MemberID = 0
+			}
+		}
 		// The entity a name or an alias already stands for, else a new one.
 		// Concurrent saves of one new name meet at the unique index.
 		err := tx.QueryRow(ctx, `

@@ -72,6 +72,10 @@ func TestEntities(t *testing.T) {
 		if es, err := b.st.FindEntities(b.ctx, hearth.EntityFilter{UserID: b.alice, Relation: "brother"}); err != nil || !slices.Equal(names(es), []string{"Jonathan Reed"}) {
 			t.Fatalf("by relation %v, %v", names(es), err)
 		}
+		// A member link to someone outside the owner's family is dropped.
+		if e, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: "Bob", MemberID: b.bob}); err != nil || e.MemberID != 0 {
+			t.Fatalf("linked a stranger: %+v, %v", e, err)
+		}
 		for _, e := range []hearth.Entity{{Name: "x"}, {UserID: b.alice}, {UserID: b.alice, Name: "x", Kind: "robot"}} {
 			_, err := b.st.SaveEntity(b.ctx, e)
 			wantInvalid(t, err)
@@ -137,6 +141,25 @@ func TestEntities(t *testing.T) {
 			t.Fatalf("retried undo: %v", err)
 		}
 		_ = old
+		// Places: the nearest first, with distances in metres.
+		school := hearth.Coordinates{Lat: 51.5007, Lon: -0.1246}
+		for name, at := range map[string]hearth.Coordinates{"Lily": {Lat: 51.5033, Lon: -0.1196}, "Noah": {Lat: 51.5194, Lon: -0.1270}} {
+			e, err := b.st.SaveEntity(b.ctx, hearth.Entity{UserID: b.alice, Name: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: name + " lives here", About: name,
+				EntityID: e.ID, Attribute: "home", Value: name + "'s house", Place: &at}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		near, err := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Attribute: "home", Near: &school})
+		if err != nil || len(near) != 2 || near[0].About != "Lily" || near[0].Distance < 400 || near[0].Distance > 500 ||
+			near[1].Distance < 2000 || near[1].Distance > 2200 || near[0].Place == nil {
+			t.Fatalf("near the school: %+v, %v", near, err)
+		}
+		_, err = b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: "x", EntityID: sarah.ID, Attribute: "home", Value: "x", Place: &hearth.Coordinates{Lat: 91}})
+		wantInvalid(t, err)
 		// An attribute needs an entity the teller may use, and a value.
 		_, err = b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: "x", Attribute: "email", Value: "x@y"})
 		wantInvalid(t, err)

@@ -18,14 +18,24 @@ import (
 // itself (ARCHITECTURE.md, invariant 5). Writes are the owner's alone.
 
 const memoryColumns = `id, user_id, COALESCE(family_id, 0), content, about, category, tier, valid_from, valid_to,
-	COALESCE(told_in, 0), COALESCE(entity_id, 0), attribute, value, COALESCE(superseded_by, 0), created_at, updated_at`
+	COALESCE(told_in, 0), COALESCE(entity_id, 0), attribute, value, latitude, longitude, COALESCE(superseded_by, 0), created_at, updated_at`
 
 func scanMemory(row pgx.Row) (hearth.Memory, error) {
+	return scanMemoryAnd(row)
+}
+
+// scanMemoryAnd scans a fact and then the extra columns a read added
+// (a distance).
+func scanMemoryAnd(row pgx.Row, extra ...any) (hearth.Memory, error) {
 	var m hearth.Memory
 	var category string
 	var from, to *time.Time
-	err := row.Scan(&m.ID, &m.UserID, &m.FamilyID, &m.Content, &m.About, &category, &m.Tier, &from, &to,
-		&m.ToldIn, &m.EntityID, &m.Attribute, &m.Value, &m.SupersededBy, &m.CreatedAt, &m.UpdatedAt)
+	var lat, lon *float64
+	err := row.Scan(append([]any{&m.ID, &m.UserID, &m.FamilyID, &m.Content, &m.About, &category, &m.Tier, &from, &to,
+		&m.ToldIn, &m.EntityID, &m.Attribute, &m.Value, &lat, &lon, &m.SupersededBy, &m.CreatedAt, &m.UpdatedAt}, extra...)...)
+	if lat != nil && lon != nil {
+		m.Place = &hearth.Coordinates{Lat: *lat, Lon: *lon}
+	}
 	m.Category = hearth.MemoryCategory(category)
 	m.ValidFrom, m.ValidTo = utcOrZero(from), utcOrZero(to)
 	m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
@@ -93,6 +103,13 @@ func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (h
 			return hearth.Memory{}, fmt.Errorf("store store memory: %w", translate(err))
 		}
 	}
+	var lat, lon *float64
+	if m.Place != nil {
+		if !m.Place.Valid() {
+			return hearth.Memory{}, fmt.Errorf("store store memory: %w", hearth.Invalidf("no place at %v, %v", m.Place.Lat, m.Place.Lon))
+		}
+		lat, lon = &m.Place.Lat, &m.Place.Lon
+	}
 	// A family-owned fact must be the teller's own family's, and an entity
 	// the teller's own or their family's: the INSERT finds nothing to
 	// insert otherwise. A new current value of an attribute closes the
@@ -101,8 +118,8 @@ func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (h
 	created, err := createOnce(ctx, s, "facts", memoryColumns, scanMemory, key, m.UserID, `
 		WITH new AS (
 			INSERT INTO facts (source_key, user_id, content, about, category, tier, family_id, valid_from, valid_to, told_in,
-				entity_id, attribute, value)
-			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13
+				entity_id, attribute, value, latitude, longitude)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
 			WHERE ($7::bigint IS NULL OR EXISTS (SELECT 1 FROM family_members WHERE family_id = $7 AND user_id = $2))
 			  AND ($11::bigint IS NULL OR EXISTS (SELECT 1 FROM entities e WHERE e.id = $11 AND (e.user_id = $2
 			       OR e.family_id IN (SELECT family_id FROM family_members WHERE user_id = $2))))
@@ -118,7 +135,7 @@ func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (h
 		)
 		SELECT `+memoryColumns+` FROM new`,
 		keyArg(key), m.UserID, m.Content, m.About, string(m.Category), m.Tier, nullID(m.FamilyID), timeArg(m.ValidFrom), timeArg(m.ValidTo), nullID(m.ToldIn),
-		nullID(m.EntityID), m.Attribute, m.Value)
+		nullID(m.EntityID), m.Attribute, m.Value, lat, lon)
 	if err != nil {
 		return hearth.Memory{}, fmt.Errorf("store store memory: %w", err)
 	}
@@ -213,21 +230,80 @@ func (s *Store) UnstoreMemory(ctx context.Context, userID, id int64) error {
 	return nil
 }
 
-// ForgetMemory deletes a memory softly and returns it; RestoreMemory
-// undoes it.
+// ForgetMemory deletes a memory for real, at once: the row goes, with
+// its embedding and its shares, and a correction it was of points at
+// nothing. It returns the fact as it was, with everything RestoreMemory
+// needs to put it back (undo). Only the owner may forget a fact.
 func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memory, error) {
-	m, err := softDelete(ctx, s, "facts", memoryColumns, scanMemory, userID, id)
+	var m hearth.Memory
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		m, err = scanMemory(tx.QueryRow(ctx, `SELECT `+memoryColumns+` FROM facts WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE`, id, userID))
+		if err != nil {
+			return notFound(err, "memory", id)
+		}
+		var f hearth.ForgottenFact
+		var key *string
+		var invalidated *time.Time
+		if err := tx.QueryRow(ctx, `SELECT source_key, importance, tags, source, learned_at, invalidated_at,
+				ARRAY(SELECT viewer_id FROM fact_shares WHERE fact_id = $1 ORDER BY viewer_id),
+				ARRAY(SELECT id FROM facts WHERE superseded_by = $1 ORDER BY id)
+			FROM facts WHERE id = $1`, id).Scan(&key, &f.Importance, &f.Tags, &f.Source, &f.LearnedAt, &invalidated, &f.SharedWith, &f.Supersedes); err != nil {
+			return err
+		}
+		if key != nil {
+			f.SourceKey = *key
+		}
+		f.LearnedAt, f.InvalidatedAt = f.LearnedAt.UTC(), utcOrZero(invalidated)
+		m.Forgotten = &f
+		_, err = tx.Exec(ctx, `DELETE FROM facts WHERE id = $1`, id)
+		return err
+	})
 	if err != nil {
-		return hearth.Memory{}, fmt.Errorf("store forget memory %d: %w", id, err)
+		return hearth.Memory{}, fmt.Errorf("store forget memory %d: %w", id, translate(err))
 	}
 	return m, nil
 }
 
-// RestoreMemory brings back a forgotten memory. Restoring a memory that is
-// not forgotten does nothing, so a retried undo succeeds.
-func (s *Store) RestoreMemory(ctx context.Context, userID, id int64) error {
-	if err := restore(ctx, s, "facts", userID, id); err != nil {
-		return fmt.Errorf("store restore memory %d: %w", id, err)
+// RestoreMemory puts a forgotten fact back as ForgetMemory returned it:
+// same id, validity, shares and links (its embedding is computed again).
+// Restoring a fact that is there already does nothing, so a retried undo
+// succeeds. Only the owner may restore it.
+func (s *Store) RestoreMemory(ctx context.Context, userID int64, m hearth.Memory) error {
+	if m.UserID != userID || m.ID <= 0 || m.Forgotten == nil {
+		return fmt.Errorf("store restore memory %d: %w", m.ID, hearth.ErrNotFound)
+	}
+	f := m.Forgotten
+	var lat, lon *float64
+	if m.Place != nil {
+		lat, lon = &m.Place.Lat, &m.Place.Lon
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `
+			INSERT INTO facts (id, source_key, user_id, family_id, content, about, category, tier, importance, tags, source,
+				valid_from, valid_to, learned_at, invalidated_at, superseded_by, told_in, entity_id, attribute, value, created_at, updated_at,
+				latitude, longitude)
+			OVERRIDING SYSTEM VALUE
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+				(SELECT id FROM facts WHERE id = $16), (SELECT id FROM inbound_events WHERE id = $17), (SELECT id FROM entities WHERE id = $18),
+				$19, $20, $21, now(), $22, $23
+			WHERE $4::bigint IS NULL OR EXISTS (SELECT 1 FROM families WHERE id = $4)
+			ON CONFLICT (id) DO NOTHING`,
+			m.ID, keyArg(f.SourceKey), m.UserID, nullID(m.FamilyID), m.Content, m.About, string(m.Category), m.Tier, f.Importance, append([]string{}, f.Tags...), f.Source,
+			timeArg(m.ValidFrom), timeArg(m.ValidTo), f.LearnedAt, timeArg(f.InvalidatedAt), nullID(m.SupersededBy), nullID(m.ToldIn), nullID(m.EntityID),
+			m.Attribute, m.Value, m.CreatedAt, lat, lon)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO fact_shares (fact_id, viewer_id) SELECT $1, v FROM unnest($2::bigint[]) v
+			WHERE EXISTS (SELECT 1 FROM users WHERE id = v) ON CONFLICT DO NOTHING`, m.ID, f.SharedWith); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE facts SET superseded_by = $1 WHERE id = ANY($2) AND user_id = $3 AND superseded_by IS NULL`, m.ID, f.Supersedes, m.UserID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store restore memory %d: %w", m.ID, constraintErr(translate(err)))
 	}
 	return nil
 }
@@ -296,13 +372,29 @@ func (s *Store) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hear
 	if len(rank) > 0 {
 		order = "(" + strings.Join(rank, " + ") + ") DESC, " + order
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+memoryColumns+` FROM facts WHERE `+w.String()+`
+	// Distance in metres along the Earth's surface (earthdistance), 0
+	// when no point was asked about.
+	distance := "0::float8"
+	if f.Near != nil {
+		if !f.Near.Valid() {
+			return nil, fmt.Errorf("store find memories: %w", hearth.Invalidf("no place at %v, %v", f.Near.Lat, f.Near.Lon))
+		}
+		distance = "earth_distance(ll_to_earth(" + w.arg(f.Near.Lat) + ", " + w.arg(f.Near.Lon) + "), ll_to_earth(latitude, longitude))"
+		w.add("latitude IS NOT NULL")
+		order = distance + ", " + order
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+memoryColumns+`, `+distance+` FROM facts WHERE `+w.String()+`
 		ORDER BY `+order+`
 		LIMIT `+w.arg(limitOf(f.Limit)), w.args...)
 	if err != nil {
 		return nil, fmt.Errorf("store find memories: %w", translate(err))
 	}
-	memories, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Memory, error) { return scanMemory(r) })
+	memories, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Memory, error) {
+		var d float64
+		m, err := scanMemoryAnd(r, &d)
+		m.Distance = d
+		return m, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store find memories: %w", translate(err))
 	}

@@ -88,7 +88,7 @@ func TestFactPermissionMatrix(t *testing.T) {
 	}
 	vec := unit(7)
 	for _, f := range facts {
-		if _, err := st.Pool().Exec(ctx, `UPDATE facts SET embedding = $2, embedding_model = 'm' WHERE id = $1`, f.ID, pgvector.NewVector(vec)); err != nil {
+		if _, err := st.Pool().Exec(ctx, `UPDATE facts SET embedding = $2, embedding_model = 'm', latitude = 51.5, longitude = -0.12 WHERE id = $1`, f.ID, pgvector.NewVector(vec)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -129,6 +129,9 @@ func TestFactPermissionMatrix(t *testing.T) {
 		},
 		"attribute value": func(v int64) []string {
 			return findContents(t, st, hearth.MemoryFilter{UserID: v, Attribute: "code", Value: "zebra", Limit: 100})
+		},
+		"proximity": func(v int64) []string {
+			return findContents(t, st, hearth.MemoryFilter{UserID: v, Near: &hearth.Coordinates{Lat: 51.5, Lon: -0.13}, Limit: 100})
 		},
 		"entity lookup": func(v int64) []string {
 			es, err := st.FindEntities(ctx, hearth.EntityFilter{UserID: v, Name: "Zed", Limit: 100})

@@ -63,7 +63,7 @@ func TestMemories(t *testing.T) {
 		wantNotFound(t, "update by another user", err)
 		_, err = b.st.ForgetMemory(b.ctx, b.bob, after.ID)
 		wantNotFound(t, "forget by another user", err)
-		wantNotFound(t, "restore by another user", b.st.RestoreMemory(b.ctx, b.bob, after.ID))
+		wantNotFound(t, "restore by another user", b.st.RestoreMemory(b.ctx, b.bob, hearth.Memory{ID: after.ID, UserID: b.alice, Forgotten: &hearth.ForgottenFact{}}))
 		_, _, err = b.st.UpdateMemory(b.ctx, b.alice, m.ID, "Parking is on level 4")
 		wantNotFound(t, "correcting a corrected memory", err)
 
@@ -73,16 +73,39 @@ func TestMemories(t *testing.T) {
 		}
 
 		forgotten, err := b.st.ForgetMemory(b.ctx, b.alice, after.ID)
-		if err != nil || !reflect.DeepEqual(forgotten, after) {
-			t.Fatalf("forget = %+v, %v; want %+v", forgotten, err, after)
+		if err != nil || forgotten.Forgotten == nil {
+			t.Fatalf("forget = %+v, %v", forgotten, err)
+		}
+		kept := forgotten.Forgotten
+		if kept.Importance != 3 || kept.Source != "text" || !slices.Equal(kept.Supersedes, []int64{m.ID}) {
+			t.Fatalf("forgotten fact keeps %+v", kept)
+		}
+		if forgotten.Forgotten = nil; !reflect.DeepEqual(forgotten, after) {
+			t.Fatalf("forget = %+v; want %+v", forgotten, after)
+		}
+		// Deleted for real: the row is gone, not marked.
+		var rows int
+		if err := b.st.Pool().QueryRow(b.ctx, `SELECT count(*) FROM facts WHERE id = $1`, after.ID).Scan(&rows); err != nil || rows != 0 {
+			t.Fatalf("%d rows left of the forgotten fact (%v)", rows, err)
 		}
 		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking"}); len(got) != 0 {
 			t.Fatalf("forgotten memory still found: %v", contents(got))
 		}
-		if err := b.st.RestoreMemory(b.ctx, b.alice, after.ID); err != nil {
-			t.Fatal(err)
+		forgotten.Forgotten = kept
+		for range 2 { // a retried undo restores once
+			if err := b.st.RestoreMemory(b.ctx, b.alice, forgotten); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking"}); len(got) != 1 || !reflect.DeepEqual(got[0], after) {
+		if got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking", AsOf: m.CreatedAt}); len(got) != 1 || got[0].SupersededBy != after.ID {
+			t.Fatalf("restored correction does not link the old fact again: %+v", got)
+		}
+		// As it was; only updated_at moves, so the scheduler sees it again.
+		got, _ := b.st.FindMemories(b.ctx, hearth.MemoryFilter{UserID: b.alice, Query: "parking"})
+		if len(got) == 1 {
+			got[0].UpdatedAt = after.UpdatedAt
+		}
+		if len(got) != 1 || !reflect.DeepEqual(got[0], after) {
 			t.Fatalf("restored = %+v; want %+v", got, after)
 		}
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/integrations/smtp"
+	"github.com/hearthbot/hearth/memory"
 )
 
 // Config is Hearth's configuration, read from the environment. Every
@@ -76,7 +77,16 @@ type Config struct {
 	// Voice notes are transcribed by Transcribe: none, openai (any
 	// OpenAI-compatible /v1/audio/transcriptions) or aws (Amazon
 	// Transcribe Streaming).
-	Transcribe         string `env:"HEARTH_TRANSCRIBE" envDefault:"none"`
+	Transcribe string `env:"HEARTH_TRANSCRIBE" envDefault:"none"`
+	// Addresses are placed by Geocoder: none, or aws (an Amazon Location
+	// Service place index, AWSPlaceIndex, in GeocoderRegion or
+	// AWS_REGION; GeocoderURL replaces its endpoint).
+	Geocoder       string `env:"HEARTH_GEOCODER" envDefault:"none"`
+	AWSPlaceIndex  string `env:"HEARTH_AWS_PLACE_INDEX"`
+	GeocoderURL    string `env:"HEARTH_GEOCODER_URL"`
+	GeocoderRegion string `env:"HEARTH_GEOCODER_REGION"`
+	// WalkingDistances is the walking distance by age, "AGE:METRES,…,*:METRES".
+	WalkingDistances   string `env:"HEARTH_WALKING_DISTANCES" envDefault:"6:400,9:800,12:1200,*:1500"`
 	TranscribeURL      string `env:"HEARTH_TRANSCRIBE_URL"`
 	TranscribeAPIKey   string `env:"HEARTH_TRANSCRIBE_API_KEY"`
 	TranscribeModel    string `env:"HEARTH_TRANSCRIBE_MODEL"`
@@ -220,6 +230,25 @@ func (c Config) validate() error {
 	}
 	if err := c.validateTranscribe(); err != nil {
 		return err
+	}
+	switch c.Geocoder {
+	case "", "none":
+	case "aws":
+		if c.AWSPlaceIndex == "" {
+			return errors.New("config: HEARTH_AWS_PLACE_INDEX is required with HEARTH_GEOCODER=aws")
+		}
+	default:
+		return fmt.Errorf("config: HEARTH_GEOCODER must be none or aws, not %q", c.Geocoder)
+	}
+	if c.GeocoderURL != "" {
+		if u, err := url.Parse(c.GeocoderURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return fmt.Errorf("config: HEARTH_GEOCODER_URL %q is not an http(s) URL", c.GeocoderURL)
+		}
+	}
+	if c.WalkingDistances != "" {
+		if _, err := memory.ParseWalking(c.WalkingDistances); err != nil {
+			return fmt.Errorf("config: HEARTH_WALKING_DISTANCES: %w", err)
+		}
 	}
 	if err := c.validateModels(); err != nil {
 		return err

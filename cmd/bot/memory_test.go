@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/integrations/geocode/locationfake"
+	"github.com/hearthbot/hearth/memory"
 )
 
 // TestMemoryScenario: facts are told, kept with a tier, and seen across a
@@ -39,6 +42,22 @@ func TestMemoryScenario(t *testing.T) {
 	if strings.Contains(emma.Text, "peanuts") {
 		t.Fatalf("Ben sees Ann's private fact: %q", emma.Text)
 	}
+	// A person Ann names who is in her family is linked to their account.
+	ann.say("Remember that Ben is my husband")
+	if es, err := app.Store.FindEntities(t.Context(), hearth.EntityFilter{UserID: ann.contact().User.ID, Name: "my husband"}); err != nil || len(es) != 1 || es[0].MemberID != ben.contact().User.ID {
+		t.Fatalf("Ben's entity: %+v, %v", es, err)
+	}
+	// In a family, a fact whose words do not say how private it is gets
+	// a question with buttons; the choice decides what Ben sees.
+	q := ann.say("Remember that Emma's locker code is 4711")
+	if len(q.Buttons) != 4 || q.Buttons[0].Label != "Personal" {
+		t.Fatalf("tier question %q %+v", q.Text, q.Buttons)
+	}
+	if strings.Contains(ben.say("What do you know about Emma?").Text, "4711") {
+		t.Fatal("Ben sees a fact not yet stored")
+	}
+	ann.click(q, "An event or milestone")
+	mustContain(t, ben.say("What do you know about Emma?"), "locker code is 4711")
 	// Ann shares the allergy with Ben, and only with him.
 	ann.say("Remember that Emma is allergic to peanuts and cashews")
 	mustContain(t, ann.say("Ben should know"), "Ben can see", "peanuts and cashews")
@@ -135,5 +154,96 @@ func TestEntityScenario(t *testing.T) {
 	mine, err := app.Store.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, EntityID: self[0].ID, Attribute: hearth.AttrEmployer, AsOf: time.Date(2018, 1, 1, 0, 0, 0, 0, time.UTC)})
 	if err != nil || len(mine) != 1 || mine[0].Value != "Initech" || mine[0].ValidFrom.Year() != 2015 && mine[0].ValidFrom.Year() != 2016 {
 		t.Fatalf("own employer in 2018 = %+v, %v", mine, err)
+	}
+}
+
+// TestMemoryByPronoun: "actually it's the 16th" corrects the fact just
+// told, and "forget that" deletes it for real at once, both with undo.
+func TestMemoryByPronoun(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/Berlin")
+	ann.say("Remember that John's birthday is March 15th")
+	mustContain(t, ann.say("actually it's the 16th"), "March 16th")
+	mustContain(t, ann.say("When is John's birthday?"), "March 16th")
+	ann.say("undo")
+	mustContain(t, ann.say("When is John's birthday?"), "March 15th")
+
+	ann.say("Remember that my locker code is 4711")
+	forgot := ann.say("forget that")
+	if len(forgot.Buttons) != 0 {
+		t.Fatalf("forgetting asked for approval: %q %v", forgot.Text, forgot.Buttons)
+	}
+	var rows int
+	if err := app.Store.Pool().QueryRow(t.Context(), `SELECT count(*) FROM facts WHERE content LIKE '%locker code%'`).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("%d rows of the forgotten fact (%v): it is deleted for real", rows, err)
+	}
+	t.Logf("forget: %q; undo: %q", forgot.Text, ann.say("undo").Text)
+	mustContain(t, ann.say("What is my locker code?"), "4711")
+	// The older fact is untouched by either.
+	mustContain(t, ann.say("When is John's birthday?"), "March 15th")
+}
+
+// TestProximityScenario: which of Emma's friends live within walking
+// distance of her school, offline: without a geocoder the answer says why
+// it cannot judge, and coordinates given in chat place addresses.
+func TestProximityScenario(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/London")
+	const q = "Which of Emma's friends live within walking distance of her school?"
+	ann.say("Remember that Emma is my daughter")
+	ann.say("Remember that Emma was born on 3 May 2018")
+	mustContain(t, ann.say(q), "I don't know where Emma's school is")
+	ann.say("Remember that Emma goes to Lincoln Elementary School")
+	mustContain(t, ann.say(q), "can't judge distance: no geocoder is set up (HEARTH_GEOCODER)", "Lincoln Elementary School")
+	for _, s := range []string{
+		"Remember that Emma's school is at 1 School Road (51.5007, -0.1246)",
+		"Remember that Lily is Emma's friend",
+		"Remember that Lily lives at 12 Oak Street (51.5033, -0.1196)",
+		"Remember that Noah is Emma's friend",
+		"Remember that Noah lives at 3 Far Lane (51.5194, -0.1270)",
+		"Remember that Max is Emma's friend",
+	} {
+		ann.say(s)
+	}
+	age := memory.Age(time.Date(2018, 5, 3, 0, 0, 0, 0, time.UTC), time.Now())
+	r := ann.say(q)
+	mustContain(t, r, fmt.Sprintf("Emma is %d, so I count up to", age), "walking distance from Emma's school (1 School Road; by age: up to 6 years 400 m, 7–9 800 m, 10–12 1.2 km, older 1.5 km)",
+		"Lily (450 m) lives within it", "Further: Noah (2.1 km)", "I can't tell for Max")
+	mustContain(t, ann.say("Which of Emma's friends live within 3 km of her school?"), "Lily (450 m) and Noah (2.1 km) live within it")
+}
+
+// TestProximityGeocoded: with HEARTH_GEOCODER=aws, addresses told in chat
+// are placed by Amazon Location Service (a fake place index behind the
+// real SDK).
+func TestProximityGeocoded(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	t.Setenv("AWS_CONFIG_FILE", "/nonexistent")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent")
+	fake := locationfake.New(t, "hearth-places", map[string]hearth.Coordinates{
+		"1 School Road, London": {Lat: 51.5007, Lon: -0.1246},
+		"12 Oak Street, London": {Lat: 51.5033, Lon: -0.1196},
+	})
+	base, app, _ := startAppWith(t, func(c *Config) {
+		c.Geocoder, c.AWSPlaceIndex, c.GeocoderURL, c.GeocoderRegion = "aws", "hearth-places", fake.URL, "eu-west-2"
+		c.WalkingDistances = "6:300,*:1000"
+	})
+	ann := newChatter(t, base, app, "Ann", "Europe/London")
+	for _, s := range []string{
+		"Remember that Emma's school is at 1 School Road, London",
+		"Remember that Lily is Emma's friend",
+		"Remember that Lily lives at 12 Oak Street, London",
+		"Remember that Zoe is Emma's friend",
+		"Remember that Zoe lives at 99 Unknown Road",
+	} {
+		ann.say(s)
+	}
+	r := ann.say("Which of Emma's friends live within walking distance of her school?")
+	mustContain(t, r, "I don't know Emma's age, so I count up to 1 km", "by age: up to 6 years 300 m, older 1 km", "Lily (450 m) lives within it",
+		"I can't tell for Zoe: I have no location for their home.")
+	if s := fake.Searched(); len(s) != 3 {
+		t.Fatalf("geocoded %q", s)
 	}
 }

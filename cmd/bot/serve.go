@@ -156,6 +156,21 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			return nil, fmt.Errorf("config: %w", err)
 		}
 	}
+	geocoder, err := newGeocoder(ctx, cfg)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if geocoder != nil {
+		providers.Geocoder = geocoder
+	}
+	walking := memory.DefaultWalking
+	if cfg.WalkingDistances != "" {
+		if walking, err = memory.ParseWalking(cfg.WalkingDistances); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("HEARTH_WALKING_DISTANCES: %w", err)
+		}
+	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
@@ -197,6 +212,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st,
+			Geocoding: geocoder != nil, Walking: walking, Family: st,
 		},
 		Planners:  planners,
 		Responder: responder,

@@ -105,6 +105,11 @@ type (
 		Value     string    `json:"value,omitempty" jsonschema:"the attribute's value, as said"`
 		ValidFrom time.Time `json:"valid_from,omitzero" jsonschema:"when it started being true, if said"`
 		ValidTo   time.Time `json:"valid_to,omitzero" jsonschema:"when it stopped being true, if said"`
+		// Place is where the value (an address) is, when the user gave
+		// coordinates; Locate asks the geocoder, if one is configured, to
+		// place the value instead.
+		Place  *hearth.Coordinates `json:"place,omitempty" jsonschema:"coordinates the user gave for the address"`
+		Locate bool                `json:"locate,omitempty" jsonschema:"true when the value is an address to look up"`
 	}
 	// EntityArgs names the entity a fact is about.
 	EntityArgs struct {
@@ -114,6 +119,9 @@ type (
 		Kind     hearth.EntityKind `json:"kind,omitempty" jsonschema:"person, organisation, place, pet, project, event or concept"`
 		Relation string            `json:"relation,omitempty" jsonschema:"what the entity is to the user: daughter, colleague"`
 		Aliases  []string          `json:"aliases,omitempty" jsonschema:"other names the user calls it by: my brother, Jon"`
+		// MemberID is the Hearth user the entity is, when they are in
+		// the user's family (the store checks that they are).
+		MemberID int64 `json:"member_id,omitempty" jsonschema:"the family member's user id, when the entity is one"`
 	}
 	// MemoryUpdateArgs is the payload of memory.update.
 	MemoryUpdateArgs struct {
@@ -322,6 +330,8 @@ func (p MemoryStoreArgs) check() error {
 		return fmt.Errorf("no entity kind %q", p.Entity.Kind)
 	case !p.ValidFrom.IsZero() && !p.ValidTo.IsZero() && p.ValidTo.Before(p.ValidFrom):
 		return fmt.Errorf("a fact cannot stop being true before it starts")
+	case p.Place != nil && !p.Place.Valid():
+		return fmt.Errorf("no place at %v, %v", p.Place.Lat, p.Place.Lon)
 	}
 	switch p.Category {
 	case hearth.MemoryPersonal, hearth.MemoryWork, hearth.MemoryKnowledge:

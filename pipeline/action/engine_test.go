@@ -229,7 +229,7 @@ func TestBulkNeedsApproval(t *testing.T) {
 		{action.Action{Kind: action.EmailSend, Payload: []byte(`{"to":["a"],"subject":"s","body":"b"}`)}, action.High},
 		{action.Action{Kind: action.TaskDelete, Payload: []byte(`{"id":1}`)}, action.Low},
 		{action.Action{Kind: action.CalendarDelete, Payload: []byte(`{"id":1}`)}, action.High},
-		{action.Action{Kind: action.MemoryForget, Payload: []byte(`{"id":1}`)}, action.High},
+		{action.Action{Kind: action.MemoryForget, Payload: []byte(`{"id":1}`)}, action.Low}, // one's own fact, named, with undo
 	}
 	for _, tt := range tests {
 		if got := action.RiskOf(tt.a); got != tt.want {

@@ -16,6 +16,15 @@ type Executor struct {
 	Notes    Notes
 	Mail     Mail
 	Memories Memories
+	// Geocoder places addresses Hearth is told; nil: none is configured,
+	// and only coordinates given in chat place an address.
+	Geocoder Geocoder
+}
+
+// Geocoder finds where an address is; ok is false when it knows no such
+// place.
+type Geocoder interface {
+	Geocode(ctx context.Context, address string) (c hearth.Coordinates, ok bool, err error)
 }
 
 // ErrNotUndoable is returned for actions that cannot be taken back (a
@@ -62,9 +71,17 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 			return nil, nil, err
 		}
 		m := hearth.Memory{UserID: uid, Content: p.Content, About: p.About, Category: p.Category, Tier: p.Tier, ToldIn: r.EventID,
-			Attribute: p.Attribute, Value: p.Value, ValidFrom: p.ValidFrom, ValidTo: p.ValidTo}
+			Attribute: p.Attribute, Value: p.Value, ValidFrom: p.ValidFrom, ValidTo: p.ValidTo, Place: p.Place}
+		if m.Place == nil && p.Locate && x.Geocoder != nil && p.Value != "" {
+			// A geocoder that fails leaves the address without a place:
+			// the fact is still worth keeping, and a question about
+			// distance says what is missing.
+			if c, ok, err := x.Geocoder.Geocode(ctx, p.Value); err == nil && ok {
+				m.Place = &c
+			}
+		}
 		if p.Entity != nil {
-			e := hearth.Entity{UserID: uid, Name: p.Entity.Name, Kind: p.Entity.Kind, Relation: p.Entity.Relation, Aliases: p.Entity.Aliases}
+			e := hearth.Entity{UserID: uid, Name: p.Entity.Name, Kind: p.Entity.Kind, Relation: p.Entity.Relation, Aliases: p.Entity.Aliases, MemberID: p.Entity.MemberID}
 			if p.Entity.Self {
 				e.MemberID, e.Relation = uid, "self"
 			}
@@ -244,7 +261,7 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
-		return x.Memories.RestoreMemory(ctx, uid, b.ID)
+		return x.Memories.RestoreMemory(ctx, uid, b)
 	case CalendarCreate:
 		var e hearth.CalendarEvent
 		if err := json.Unmarshal(r.Result, &e); err != nil {

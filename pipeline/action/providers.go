@@ -76,6 +76,7 @@ type Memories interface {
 	// owner's, or creates it.
 	SaveEntity(ctx context.Context, e hearth.Entity) (hearth.Entity, error)
 	ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memory, error)
-	RestoreMemory(ctx context.Context, userID, id int64) error
+	// RestoreMemory puts back a fact as ForgetMemory returned it.
+	RestoreMemory(ctx context.Context, userID int64, m hearth.Memory) error
 	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)
 }

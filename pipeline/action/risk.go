@@ -23,14 +23,15 @@ func (r Risk) String() string {
 const BulkLimit = 5
 
 // RiskOf is the policy for one action: sending email, events with
-// attendees and deleting an event or a memory (which a family may share)
-// are high; the rest is low. Deleting a task is low: a task is always its
-// owner's own, named by them, and "undo" restores it (ARCHITECTURE.md,
+// attendees and deleting an event (which may have attendees, or be a
+// family's) are high; the rest is low. Deleting a task and forgetting a
+// fact are low: each is always its owner's own (others may see a fact,
+// never change it), named by them, and "undo" restores it (ARCHITECTURE.md,
 // invariant 3: "changing or deleting one of your own items that you named
 // is done at once, with undo").
 func RiskOf(a Action) Risk {
 	switch a.Kind {
-	case EmailSend, EmailReply, CalendarDelete, MemoryForget:
+	case EmailSend, EmailReply, CalendarDelete:
 		return High
 	case CalendarCreate:
 		if p, err := Decode[EventCreateArgs](a); err != nil || len(p.Attendees) > 0 {

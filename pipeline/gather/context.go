@@ -7,6 +7,7 @@ package gather
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -56,6 +57,16 @@ type Sources struct {
 	Entities interface {
 		FindEntities(context.Context, hearth.EntityFilter) ([]hearth.Entity, error)
 	}
+	// Family finds the user's family. Optional: without it no one is in
+	// a family, and a new fact's tier is never asked about.
+	Family interface {
+		FindFamily(ctx context.Context, userID int64) (hearth.Family, error)
+	}
+	// Geocoding is true when addresses are placed by a geocoder, for
+	// answers about distance.
+	Geocoding bool
+	// Walking is the walking distance by age; nil: memory.DefaultWalking.
+	Walking memory.WalkingTable
 }
 
 // historyTurns is how much of the conversation a turn sees.
@@ -132,6 +143,9 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		}
 		// Questions about people and things: their attributes, then.
 		if q, ok := memory.ReadQuestion(text, now); ok && u.Intent == nlu.AskInfo {
+			if q.Kind == memory.WithinWalking {
+				return c, s.proximity(ctx, &c, uid, q, now)
+			}
 			return c, s.relations(ctx, &c, uid, q)
 		}
 		// Questions are answered from memories too; actions on memories
@@ -162,6 +176,26 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				f.Query = ""
 				if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
 					return c, fmt.Errorf("context: memories: %w", err)
+				}
+			}
+			// Whether a new fact's privacy matters to anyone else.
+			if u.Intent == nlu.RequestAction && s.Family != nil {
+				fam, err := s.Family.FindFamily(ctx, uid)
+				switch {
+				case err == nil:
+					c.InFamily, c.FamilyMembers = true, fam.Members
+				case !errors.Is(err, hearth.ErrNotFound):
+					return c, fmt.Errorf("context: family: %w", err)
+				}
+			}
+			// "Forget that", "actually it's the 16th": the fact told last.
+			if u.Intent == nlu.RequestAction && (plan.ForgetsLast(text) || isCorrection(text)) {
+				last, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, ToldBy: uid, Limit: 1})
+				if err != nil {
+					return c, fmt.Errorf("context: the last fact: %w", err)
+				}
+				if len(last) == 1 {
+					c.LastFact = last[0]
 				}
 			}
 			// A new fact about a subject the user told before corrects it:

@@ -1,13 +1,17 @@
 package gather
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/plan"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
@@ -21,6 +25,27 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Memory}, false
 	return u
+}
+
+// MemoryEdit rewrites the understanding of "forget that" and "actually
+// it's the 16th" (a correction by pronoun) into a request to memory: the
+// intent stage cannot know that "that" is the fact just told.
+//
+// "Remember that Ben is my husband" is a request too, whatever the
+// classifier's doubt about a statement that reads like an answer.
+func MemoryEdit(u stage.Understanding, text string) stage.Understanding {
+	lc := strings.ToLower(strings.TrimSpace(text))
+	remember := u.Intent == nlu.AskInfo && strings.HasPrefix(lc, "remember that ") && !strings.HasSuffix(lc, "?")
+	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember {
+		return u
+	}
+	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true
+	return u
+}
+
+func isCorrection(text string) bool {
+	_, ok := memory.Correction(text)
+	return ok
 }
 
 // relations reads what a question about people and things needs, every
@@ -148,5 +173,80 @@ func (s Sources) relations(ctx context.Context, c *stage.Context, uid int64, q m
 			}
 		}
 	}
+	return nil
+}
+
+// proximity reads what a question about distance needs: the person, the
+// place it is measured from (their school's or home's current value and
+// location), their age, and their friends' current homes with distances
+// (earthdistance, in the store's permission-checked read).
+func (s Sources) proximity(ctx context.Context, c *stage.Context, uid int64, q memory.Question, now time.Time) error {
+	p := &stage.Proximity{Place: q.Place, Age: -1, Geocoding: s.Geocoding, Table: s.Walking.String()}
+	c.Proximity = p
+	if s.Entities == nil {
+		return nil
+	}
+	es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: q.Name, Limit: 1})
+	if err != nil || len(es) == 0 {
+		return err
+	}
+	e := es[0]
+	p.Of = e.Name
+	find := func(f hearth.MemoryFilter) ([]hearth.Memory, error) {
+		f.UserID = uid
+		ms, err := s.Memories.FindMemories(ctx, f)
+		if err != nil {
+			return nil, fmt.Errorf("context: proximity: %w", err)
+		}
+		return ms, nil
+	}
+	// Where from: the place's current value, one with a location first.
+	attrs := []string{q.Place}
+	if q.Place == hearth.AttrSchool {
+		attrs = append(attrs, memory.AttrSchoolAddress)
+	}
+	for _, a := range attrs {
+		ms, err := find(hearth.MemoryFilter{EntityID: e.ID, Attribute: a, Limit: 5})
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if p.From.ID == 0 || !p.Located && m.Place != nil {
+				p.From, p.Located = m, m.Place != nil
+			}
+		}
+	}
+	if born, err := find(hearth.MemoryFilter{EntityID: e.ID, Attribute: hearth.AttrBorn, Ever: true, Limit: 1}); err != nil {
+		return err
+	} else if len(born) == 1 {
+		if d, err := time.ParseInLocation(time.DateOnly, born[0].Value, now.Location()); err == nil {
+			p.Age = memory.Age(d, now)
+		}
+	}
+	p.Limit, p.Said = q.Metres, q.Metres > 0
+	if !p.Said {
+		p.Limit = s.Walking.For(p.Age)
+	}
+	friends, err := find(hearth.MemoryFilter{Attribute: memory.AttrFriendOf, Value: e.Name, Limit: 100})
+	if err != nil {
+		return err
+	}
+	for _, f := range friends {
+		if f.EntityID == 0 || slices.ContainsFunc(p.Homes, func(h hearth.Memory) bool { return h.EntityID == f.EntityID }) {
+			continue
+		}
+		var homes []hearth.Memory
+		if p.Located {
+			if homes, err = find(hearth.MemoryFilter{EntityID: f.EntityID, Attribute: memory.AttrHome, Near: p.From.Place, Limit: 1}); err != nil {
+				return err
+			}
+		}
+		if len(homes) == 0 {
+			p.Unplaced = append(p.Unplaced, f.About)
+			continue
+		}
+		p.Homes = append(p.Homes, homes[0])
+	}
+	slices.SortStableFunc(p.Homes, func(a, b hearth.Memory) int { return cmp.Compare(a.Distance, b.Distance) })
 	return nil
 }

@@ -103,6 +103,11 @@ func TestDecodePlan(t *testing.T) {
 		{"an attendee found only in quoted data", plan("calendar.update", `{"id":7,"update":{"attendees":["evil@example.com"]}}`), cal, "not one the user named"},
 		{"an attendee the user named", plan("calendar.create", `{"title":"x","start":"2026-03-10T10:00:00Z","end":"2026-03-10T11:00:00Z","attendees":["mom@example.com"]}`), cal, ""},
 		{"not the schema at all", json.RawMessage(`[1,2]`), cal, "plan answer"},
+		{"a fact extracted to its entity, attribute and validity", plan("memory.store", `{"content":"Jon worked at Initech","category":"work","entity":{"name":"Jon","kind":"person"},"attribute":"employer","value":"Initech","valid_from":"2015-01-01T00:00:00Z","valid_to":"2019-01-01T00:00:00Z"}`), domainKinds[nlu.Memory], ""},
+		{"an attribute without its entity", plan("memory.store", `{"content":"x","category":"personal","attribute":"email","value":"x@y.z"}`), domainKinds[nlu.Memory], "invalid"},
+		{"coordinates the user did not give", plan("memory.store", `{"content":"x","category":"personal","entity":{"name":"Jon"},"attribute":"home","value":"1 Road","place":{"lat":51.5,"lon":0.1}}`), domainKinds[nlu.Memory], "did not give"},
+		{"a recipient by name and address", plan("email.send", `{"to":["Dad <dad@example.com>"],"subject":"s","body":"b"}`), mail, ""},
+		{"a bare name as recipient", plan("email.send", `{"to":["Dad"],"subject":"s","body":"b"}`), mail, "invalid"},
 		{"a recipient that only starts like one the user wrote", plan("email.send", `{"to":["mom@example.co"],"subject":"s","body":"b"}`), mail, "not one the user named"},
 	}
 	for _, tt := range tests {

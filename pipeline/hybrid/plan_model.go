@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/mail"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -134,7 +135,17 @@ func simplePlan(acts []action.Action) bool {
 	}
 	for _, a := range acts {
 		switch a.Kind {
-		case action.MemoryStore, action.NoteCreate, action.NoteAppend, action.NoteCheck:
+		case action.NoteCreate, action.NoteAppend, action.NoteCheck:
+		case action.MemoryStore:
+			// A fact about someone the offline reader could not take
+			// apart ("Emma has been into dinosaurs since her birthday")
+			// goes to the model, which extracts its entity, attribute and
+			// validity to the same typed schema; the offline plan stays
+			// the fallback.
+			m, err := action.Decode[action.MemoryStoreArgs](a)
+			if err != nil || m.Entity == nil && m.About != "" {
+				return false
+			}
 		case action.TaskCreate:
 			t, err := action.Decode[action.TaskCreateArgs](a)
 			if err != nil || t.Title == "" || t.Due.IsZero() {
@@ -199,6 +210,13 @@ func grounded(a action.Action, in stage.PlanInput) error {
 	json.Unmarshal(a.Payload, &p) //nolint:errcheck // validated already
 	if p.ID != 0 && !knownID(a.Kind, p.ID, in.Context) {
 		return fmt.Errorf("%s: id %d is not in the context", a.Kind, p.ID)
+	}
+	if a.Kind == action.MemoryStore {
+		// Coordinates only as the user wrote them, never a model's guess.
+		m, err := action.Decode[action.MemoryStoreArgs](a)
+		if err == nil && m.Place != nil && !strings.Contains(in.Text, strconv.FormatFloat(m.Place.Lat, 'f', -1, 64)) {
+			return fmt.Errorf("%s: coordinates the user did not give", a.Kind)
+		}
 	}
 	trusted := strings.ToLower(in.Text)
 	for _, m := range in.Context.Memories {

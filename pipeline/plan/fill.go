@@ -2,6 +2,7 @@ package plan
 
 import (
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hearthbot/hearth"
@@ -31,7 +32,9 @@ func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, erro
 	switch f.Want {
 	case stage.FillEmail:
 		addr, ok := EmailAddress(text)
-		if !ok {
+		// An answer is the address, perhaps with a few words ("it's …",
+		// "her address is …"); a message that says more is a new request.
+		if !ok || len(strings.Fields(strings.Replace(text, addr, "", 1))) > 4 {
 			return nil, false, nil
 		}
 		mail, err := action.Decode[action.EmailArgs](action.Action{Kind: f.Kind, Payload: f.Payload})
@@ -52,8 +55,8 @@ func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, erro
 		}
 		return []action.Action{remember, send}, true, nil
 	case stage.FillWhen:
-		from, to, _, ok := memory.Validity(text, now)
-		if !ok {
+		from, to, rest, ok := memory.Validity(text, now)
+		if !ok || len(strings.Fields(rest)) > 3 {
 			return nil, false, nil
 		}
 		fact, err := action.Decode[action.MemoryStoreArgs](action.Action{Kind: f.Kind, Payload: f.Payload})

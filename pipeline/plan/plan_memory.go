@@ -28,7 +28,21 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return stage.Plan{Understood: "look up what I know about that"}, nil
 	}
 	if ref, ok := forgetRequest(text); ok {
+		if isPronoun(ref) && in.Context.LastFact.ID != 0 {
+			// "Forget that": what the user just told, at once, with undo.
+			last := in.Context.LastFact
+			p := stage.Plan{Understood: "forget that " + prose.LowerFirst(last.Content)}
+			a, err := action.New(action.MemoryForget, action.MemoryRefArgs{ID: last.ID, Content: last.Content})
+			if err != nil {
+				return plannedErr(p, err)
+			}
+			p.Actions = []action.Action{a}
+			return p, nil
+		}
 		return planForget(in, ref)
+	}
+	if v, ok := memory.Correction(text); ok {
+		return planCorrection(in, v)
 	}
 	fact := in.Understanding.Slots.Fact
 	if fact == "" || !whole && !strings.Contains(strings.ToLower(text), strings.ToLower(fact)) {
@@ -45,7 +59,8 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		About:    aboutOf(fact, in.Understanding.Slots.People),
 		Category: memoryCategory(fact),
 	}
-	args.Tier, _ = memory.Tier(fact)
+	var sure bool
+	args.Tier, sure = memory.Tier(fact)
 	// A fact about a person or thing ("Jon is my brother", "Sarah's email
 	// is …", "I worked at Acme from 2001 to 2009") is also one value of
 	// one of its attributes over time: a new value closes the old one.
@@ -73,11 +88,45 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		p.Actions = []action.Action{a}
 		return p, nil
 	}
+	if !sure && in.Context.InFamily {
+		// Its words do not say how private it is, and that decides what
+		// the family sees: the user picks, with buttons. (Alone, the
+		// safe middle, personal, changes nothing for anyone.)
+		return askTier(p, args)
+	}
 	a, err := action.New(action.MemoryStore, args)
 	if err != nil {
 		return plannedErr(p, err)
 	}
 	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// tierChoices are the buttons of the question asked when a fact's words
+// do not say how private it is, the safe middle first.
+var tierChoices = []struct {
+	label string
+	tier  hearth.Tier
+}{
+	{"Personal", hearth.TierPersonal},
+	{"Private (only me)", hearth.TierPrivate},
+	{"An event or milestone", hearth.TierEvents},
+	{"Basic (names, relations)", hearth.TierBasic},
+}
+
+// askTier asks how private a fact is; each button stores it at its tier.
+func askTier(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
+	q := &stage.Question{Text: "I'll remember that. How private is it? Family members see only what their access allows."}
+	for _, c := range tierChoices {
+		pick := args
+		pick.Tier = c.tier
+		a, err := action.New(action.MemoryStore, pick)
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		q.Options = append(q.Options, stage.Option{Label: c.label, Actions: []action.Action{a}})
+	}
+	p.Question = q
 	return p, nil
 }
 
@@ -102,6 +151,13 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 	} else if args.About == "" {
 		args.About = st.Name
 	}
+	// "Ben is my brother", when Ben is in the family: the entity is Ben.
+	for _, m := range in.Context.FamilyMembers {
+		if !st.Self && (strings.EqualFold(m.Name, st.Name) || strings.EqualFold(strings.Fields(m.Name + " x")[0], st.Name)) {
+			e.MemberID = m.UserID
+			break
+		}
+	}
 	args.Entity, args.Attribute, args.Value = e, st.Attribute, st.Value
 	switch {
 	case st.Attribute == hearth.AttrBorn && dated:
@@ -111,6 +167,15 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 	case dated:
 		args.ValidFrom, args.ValidTo = from, to
 		// "from 2001 to 2009" is over: the relation held, it does not now.
+	}
+	if memory.Addressed(args.Attribute) {
+		// "12 Oak Street (51.50, -0.12)": coordinates given in chat place
+		// it; otherwise the geocoder is asked, if there is one.
+		if rest, c, ok := memory.Coordinates(args.Value); ok {
+			args.Value, args.Place = rest, &c
+		} else {
+			args.Locate = true
+		}
 	}
 	if st.Attribute == hearth.AttrRelation || st.Relation != "" && st.Attribute == "" {
 		args.Tier = hearth.TierBasic
@@ -143,6 +208,52 @@ func askWhen(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
 		Options: []stage.Option{{Label: "Keep it without a date", Actions: []action.Action{undated}}},
 		Fill:    f,
 	}
+	return p, nil
+}
+
+// ForgetsLast reports whether text asks to forget what the user just
+// told ("forget that", "forget it").
+func ForgetsLast(text string) bool {
+	ref, ok := forgetRequest(text)
+	return ok && isPronoun(ref)
+}
+
+// planCorrection corrects the fact the user told last with a value said
+// by itself ("actually it's the 16th"): the old fact is closed and the
+// new one holds from now (memory.update), or, for an attribute's value,
+// the new value closes the old (memory.store).
+func planCorrection(in stage.PlanInput, value string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "correct what you just told me"}
+	last := in.Context.LastFact
+	if last.ID == 0 {
+		return p, needDetails("what to correct: tell me the whole fact again")
+	}
+	now := stage.UserNow(in.Context)
+	if in.Context.Now.IsZero() {
+		now = time.Now()
+	}
+	content, ok := memory.Correct(last.Content, last.Value, value, now)
+	if !ok {
+		return p, needDetails("what %q corrects in %q", value, last.Content)
+	}
+	content = prose.UpperFirst(content)
+	p.Understood = "correct it: " + prose.LowerFirst(content)
+	var a action.Action
+	var err error
+	if last.Attribute != "" && last.Value != "" && last.EntityID != 0 {
+		args := action.MemoryStoreArgs{Content: content, About: last.About, Category: last.Category, Tier: last.Tier,
+			Entity: &action.EntityArgs{Name: last.About}, Attribute: last.Attribute, Value: strings.TrimSpace(value)}
+		if last.About == "" {
+			args.Entity = &action.EntityArgs{Name: selfName(in.User), Self: true}
+		}
+		a, err = action.New(action.MemoryStore, args)
+	} else {
+		a, err = action.New(action.MemoryUpdate, action.MemoryUpdateArgs{ID: last.ID, Content: content})
+	}
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
 	return p, nil
 }
 

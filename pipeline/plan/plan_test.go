@@ -401,8 +401,10 @@ func TestPlanScenarios(t *testing.T) {
 			if m := decode[action.MemoryStoreArgs](t, acts[0]); m.Entity == nil || m.Entity.Name != "Priya" || m.Attribute != hearth.AttrEmail || m.Value != "priya.n@example.com" {
 				t.Errorf("remembered %+v", m)
 			}
-			if _, ok, _ := Fill(*p.questions[0].Fill, "never mind", c.Now); ok {
-				t.Error("a message without an address filled the question")
+			for _, other := range []string{"never mind", "email bob@example.org that the meeting moved to Friday"} {
+				if _, ok, _ := Fill(*p.questions[0].Fill, other, c.Now); ok {
+					t.Errorf("%q filled the question", other)
+				}
 			}
 		}},
 		{"Draft an email to the landlord about the heater", func(t *testing.T, p plannedTurn) {
@@ -499,7 +501,7 @@ func TestPlanForgetAsks(t *testing.T) {
 		t.Fatalf("want a question with two memories, got %+v, %v", p, err)
 	}
 	for _, o := range p.Question.Options {
-		if len(o.Actions) != 1 || o.Actions[0].Kind != action.MemoryForget || action.RiskOf(o.Actions[0]) != action.High {
+		if len(o.Actions) != 1 || o.Actions[0].Kind != action.MemoryForget || action.RiskOf(o.Actions[0]) != action.Low {
 			t.Errorf("option %+v", o)
 		}
 	}
@@ -605,6 +607,31 @@ func TestEmailWhichPerson(t *testing.T) {
 		o := p.questions[0].Options[i]
 		if e := decode[action.EmailArgs](t, o.Actions[0]); !slices.Equal(e.To, []string{want}) || !strings.Contains(o.Label, want) {
 			t.Errorf("option %d: %q %+v", i, o.Label, e)
+		}
+	}
+}
+
+// TestFillWhen: a historical fact without a time asks once when; the
+// answer in words fills in its validity, anything else is a new message.
+func TestFillWhen(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	p := planText(t, "Remember that I worked at Initech", c)
+	if len(p.questions) != 1 || p.questions[0].Fill == nil || p.questions[0].Fill.Want != stage.FillWhen || len(p.questions[0].Options) != 1 {
+		t.Fatalf("want a question asking when, got %v %+v %v", kindsOf(p.actions), p.questions, p.errs)
+	}
+	f := *p.questions[0].Fill
+	acts, ok, err := Fill(f, "from 2016 to 2020", c.Now)
+	if err != nil || !ok || len(acts) != 1 {
+		t.Fatalf("filled: %v %v %v", acts, ok, err)
+	}
+	m := decode[action.MemoryStoreArgs](t, acts[0])
+	if m.ValidFrom.Year() != 2016 || m.ValidTo.Year() != 2021 || m.Entity == nil || !m.Entity.Self || m.Attribute != hearth.AttrEmployer || m.Value != "Initech" {
+		t.Errorf("filled fact %+v", m)
+	}
+	for _, other := range []string{"thanks", "remind me to call the bank on Friday about the loan"} {
+		if _, ok, _ := Fill(f, other, c.Now); ok {
+			t.Errorf("%q filled the question", other)
 		}
 	}
 }

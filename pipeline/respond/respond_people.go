@@ -2,6 +2,7 @@ package respond
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -101,6 +102,8 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 			return c.Entities[0].Name + " was born on " + on + ", but I don't know where you lived then. Tell me, like “we lived at 12 Oak Street from 2010 to 2016”."
 		}
 		return "When " + c.Entities[0].Name + " was born (" + on + "), you lived at " + c.Memories[1].Value + "."
+	case memory.WithinWalking:
+		return answerProximity(c.Proximity, q)
 	case memory.WhoIsMy:
 		var names []string
 		for _, e := range c.Entities {
@@ -178,4 +181,64 @@ func validityNote(m hearth.Memory, z *time.Location) string {
 		return " (" + from.Format("2006") + " to " + end.Format("2006") + ")"
 	}
 	return " (" + day(from) + " to " + day(to) + ")"
+}
+
+// answerProximity says which friends live within the distance, stating
+// the distance used and why (the walking table and the child's age), and
+// why it cannot judge when a place has no location.
+func answerProximity(p *stage.Proximity, q memory.Question) string {
+	if p == nil || p.Of == "" {
+		return "I don't know who " + q.Name + " is yet."
+	}
+	place := prose.Possessive(p.Of) + " " + p.Place
+	if p.From.ID == 0 {
+		return "I don't know where " + place + " is. Tell me, like “" + prose.Possessive(p.Of) + " " + p.Place + " is at 1 School Road”."
+	}
+	if !p.Located {
+		if !p.Geocoding {
+			return "I can't judge distance: no geocoder is set up (HEARTH_GEOCODER), and I have no coordinates for " + place + " (" + p.From.Value +
+				"). Give them in chat, like “" + prose.Possessive(p.Of) + " " + p.Place + " is at " + p.From.Value + " (51.5007, -0.1246)”."
+		}
+		return "I couldn't find " + place + " (" + p.From.Value + ") on the map, so I can't judge distance. Give its coordinates in chat, like “(51.5007, -0.1246)”."
+	}
+	var rule string
+	switch {
+	case p.Said:
+		rule = "Within " + memory.Metres(p.Limit) + " of " + place + " (" + p.From.Value + ")"
+	case p.Age >= 0:
+		rule = p.Of + " is " + strconv.Itoa(p.Age) + ", so I count up to " + memory.Metres(p.Limit) + " as walking distance from " + place +
+			" (" + p.From.Value + "; by age: " + p.Table + ")"
+	default:
+		rule = "I don't know " + prose.Possessive(p.Of) + " age, so I count up to " + memory.Metres(p.Limit) + " as walking distance from " + place +
+			" (" + p.From.Value + "; by age: " + p.Table + ")"
+	}
+	var in, out []string
+	for _, h := range p.Homes {
+		w := h.About + " (" + memory.Metres(h.Distance) + ")"
+		if h.Distance <= p.Limit {
+			in = append(in, w)
+		} else {
+			out = append(out, w)
+		}
+	}
+	lines := []string{rule + "."}
+	switch len(in) {
+	case 0:
+		lines = append(lines, "None of the friends of "+p.Of+" whose home I know lives that close.")
+	case 1:
+		lines = append(lines, in[0]+" lives within it.")
+	default:
+		lines = append(lines, prose.List(in)+" live within it.")
+	}
+	if len(out) > 0 {
+		lines = append(lines, "Further: "+prose.List(out)+".")
+	}
+	if len(p.Unplaced) > 0 {
+		why := "I have no location for their home"
+		if !p.Geocoding {
+			why += " (no geocoder is set up, and no coordinates were given)"
+		}
+		lines = append(lines, "I can't tell for "+prose.List(p.Unplaced)+": "+why+".")
+	}
+	return strings.Join(lines, " ")
 }

@@ -40,6 +40,18 @@ type Context struct {
 	// Entities are the people and things the message names that Hearth
 	// knows (an email's recipient), their attributes among Memories.
 	Entities []hearth.Entity
+	// Proximity is what a question about distance found ("which of
+	// Emma's friends live within walking distance of her school?").
+	Proximity *Proximity
+	// InFamily is true when the user is in a family, so that how private
+	// a new fact is decides what others see (read for memory requests).
+	InFamily bool
+	// FamilyMembers are the user's family's other members (read with
+	// InFamily), so that "Ben is my brother" links Ben's entity to Ben.
+	FamilyMembers []hearth.FamilyMember
+	// LastFact is the fact the user told last, for "forget that" and
+	// "actually it's the 16th"; zero when not read or none.
+	LastFact hearth.Memory
 	// Notes are the notes the message's words or meaning found (the
 	// first NotesFound of them, best first), then the most recently
 	// changed ones.
@@ -49,6 +61,33 @@ type Context struct {
 	// Style is how the user writes email (read for email requests); the
 	// zero value is Hearth's default.
 	Style hearth.MailStyle
+}
+
+// Proximity is what the context stage found for a question about
+// distance, every read through the permission predicate.
+type Proximity struct {
+	// Of is the person asked about ("Emma"), "" when Hearth does not know
+	// them; Place what the distance is measured from ("school").
+	Of, Place string
+	// From is the place's value and location; Located is false when
+	// Hearth has no coordinates for it.
+	From    hearth.Memory
+	Located bool
+	// Age is Of's age in years, -1 when unknown; Limit the distance
+	// asked about or the walking distance for that age, in metres; Said
+	// is true when the question named the distance.
+	Age   int
+	Limit float64
+	Said  bool
+	// Table describes the walking distances by age ("up to 6 years
+	// 400 m, …"), which the answer states.
+	Table string
+	// Homes are the friends' homes with places, nearest first, each with
+	// its Distance; Unplaced the friends whose home has no place.
+	Homes    []hearth.Memory
+	Unplaced []string
+	// Geocoding is true when a geocoder is configured.
+	Geocoding bool
 }
 
 // PlanInput is what a domain planner sees.

@@ -202,6 +202,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	// "Who works at Acme?" is a question to memory, whatever the
 	// classifier made of it.
 	u = gather.MemoryQuestion(u, ev.Text, st.now)
+	u = gather.MemoryEdit(u, ev.Text)
 	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
 	for _, d := range u.Domains {
 		st.trace.Domains = append(st.trace.Domains, string(d))
