@@ -173,7 +173,7 @@ func TestExpiredApprovalIsRefused(t *testing.T) {
 	b := setup(t)
 	b.engine.ApprovalTTL = time.Millisecond
 	ctx := context.Background()
-	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.MemoryForget, action.MemoryRefArgs{ID: 1})})
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.CalendarDelete, action.EventRefArgs{ID: 1})})
 	if err != nil {
 		t.Fatal(err)
 	}
