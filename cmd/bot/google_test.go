@@ -150,6 +150,11 @@ func TestGoogleCalendarScenario(t *testing.T) {
 	fake.PutEvent("ann@example.com", "primary", &calendar.Event{Summary: "Parents evening",
 		Start: &calendar.EventDateTime{DateTime: at.Format(time.RFC3339)},
 		End:   &calendar.EventDateTime{DateTime: at.Add(time.Hour).Format(time.RFC3339)}})
+	// The sync's events.list is held while the pushes arrive, so that
+	// however slowly this machine answers them they all land while at
+	// most one sync is under way: that one, and at most one more.
+	release := fake.Hold("GET /calendar/v3/calendars/{id}/events")
+	defer release()
 	var wg sync.WaitGroup
 	statuses := make([]int, 50)
 	for i := range 50 {
@@ -165,6 +170,7 @@ func TestGoogleCalendarScenario(t *testing.T) {
 			t.Fatalf("push %d answered %d", i, st)
 		}
 	}
+	release()
 	uid := ann.contact().User.ID
 	pipelinetest.WaitForJobs(t, app.River, "the pushed change synced", func() bool {
 		es, _ := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: uid, Query: "parents evening"})

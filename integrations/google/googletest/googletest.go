@@ -58,6 +58,9 @@ type Server struct {
 	pageSize  int
 	lastAuth  url.Values
 	pushed    map[string]int // channel id → pushes sent
+	// holds are the request keys (as Count names them) whose requests
+	// wait until the channel is closed.
+	holds map[string]chan struct{}
 }
 
 type account struct {
@@ -96,6 +99,7 @@ func New(t testing.TB) *Server {
 		consent: "user@example.com", accounts: map[string]*account{}, codes: map[string]string{},
 		access: map[string]string{}, refresh: map[string]string{}, channels: map[string]*calendar.Channel{},
 		chanCal: map[string]string{}, counts: map[string]int{}, pageSize: 250, pushed: map[string]int{},
+		holds: map[string]chan struct{}{},
 	}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
@@ -123,6 +127,26 @@ func (s *Server) Fail(method, prefix string, status, n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failures = append(s.failures, failure{method, prefix, status, n})
+}
+
+// Hold makes every request for key (as Count names it) wait, counted,
+// until release is called, so a test can decide what happens while a
+// request is in flight (pushes arriving during a sync, say). A held
+// request whose client goes away is dropped.
+func (s *Server) Hold(key string) (release func()) {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	s.holds[key] = ch
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.holds, key)
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
 }
 
 // Count returns how many requests were made for a key: "METHOD /path"
@@ -335,6 +359,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	key := r.Method + " " + pattern(r.URL.Path)
 	s.counts[key]++
+	if hold := s.holds[key]; hold != nil {
+		s.mu.Unlock()
+		s.Changed.Notify()
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+			return
+		}
+		s.mu.Lock()
+	}
 	for i := range s.failures {
 		f := &s.failures[i]
 		if f.left > 0 && (f.method == "" || f.method == r.Method) && strings.HasPrefix(r.URL.Path, f.prefix) {
