@@ -231,9 +231,9 @@ type Mention struct {
 	// Source identifies the source (an inbound message, an import row):
 	// the same source counts once.
 	Source string
-	At     time.Time
-	// Day is the local date of At in the user's zone.
-	Day time.Time
+	// At is when the source said it; its day is counted in the node
+	// owner's zone.
+	At time.Time
 }
 
 // Storyline is a node mentioned across several days, promoted to a thread
@@ -252,4 +252,22 @@ type Storyline struct {
 	Sources    int       `json:"sources"`
 	FirstAt    time.Time `json:"first_at,omitzero"`
 	LastAt     time.Time `json:"last_at,omitzero"`
+}
+
+// StorylineGraph is what the weekly grouping reads for one time zone: its
+// users' storylines and the links between their nodes (a relationship
+// either way, or at least two sources mentioning both).
+type StorylineGraph struct {
+	Storylines []Storyline
+	// Links are pairs of entity ids of storylines of one owner.
+	Links [][2]int64
+}
+
+// ThemeGroup is one theme of one owner: its stable key (the smallest
+// entity id in it), its title and the entities of its storylines.
+type ThemeGroup struct {
+	UserID    int64
+	Key       int64
+	Title     string
+	EntityIDs []int64
 }
