@@ -300,4 +300,3 @@ func Themes(g hearth.StorylineGraph) ([]hearth.ThemeGroup, []int64) {
 	slices.Sort(users)
 	return out, users
 }
-
