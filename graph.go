@@ -271,3 +271,43 @@ type ThemeGroup struct {
 	Title     string
 	EntityIDs []int64
 }
+
+// GraphNoteFilter selects the live notes a viewer may see.
+type GraphNoteFilter struct {
+	// UserID is the viewer.
+	UserID int64
+	// EntityID or RelationshipID is what the notes are about; neither:
+	// every note the viewer may see.
+	EntityID, RelationshipID int64
+	// Now is the clock expiry is read against; zero means the database's.
+	Now   time.Time
+	Limit int
+}
+
+// RelationshipFilter selects the relationships a viewer may see.
+type RelationshipFilter struct {
+	// UserID is the viewer.
+	UserID int64
+	// EntityID keeps the edges touching that entity (either end).
+	EntityID int64
+	// FromID and ToID keep the edges from or to an entity.
+	FromID, ToID int64
+	// ID selects one relationship.
+	ID int64
+	// Now is the clock for the validity span and the live notes filled
+	// in; zero means the database's.
+	Now   time.Time
+	Limit int
+}
+
+// StorylineFilter selects the storylines a viewer may see.
+type StorylineFilter struct {
+	// UserID is the viewer.
+	UserID int64
+	// Name matches the storyline's title or its theme's, loosely ("the
+	// move" finds "house move").
+	Name string
+	// Since keeps those mentioned since then.
+	Since time.Time
+	Limit int
+}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -148,21 +147,21 @@ func TestGraphPermissionMatrix(t *testing.T) {
 	}
 	paths := map[string]path{
 		"all relationships": {relItems, func(item) bool { return true }, func(v int64) []string {
-			rs, err := st.FindRelationships(ctx, store.RelationshipFilter{UserID: v, Limit: 1000})
+			rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: v, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return relKeys(rs)
 		}},
 		"relationships of a node": {relItems, func(i item) bool { return i.ent == nodes[3].id || i.ent2 == nodes[3].id }, func(v int64) []string {
-			rs, err := st.FindRelationships(ctx, store.RelationshipFilter{UserID: v, EntityID: nodes[3].id, Limit: 1000})
+			rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: v, EntityID: nodes[3].id, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return relKeys(rs)
 		}},
 		"all notes": {noteItems, func(item) bool { return true }, func(v int64) []string {
-			ns, err := st.FindGraphNotes(ctx, store.GraphNoteFilter{UserID: v, Limit: 1000})
+			ns, err := st.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: v, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +170,7 @@ func TestGraphPermissionMatrix(t *testing.T) {
 		"notes on each node": {noteItems, func(i item) bool { return i.ent != 0 }, func(v int64) []string {
 			var out []string
 			for _, n := range nodes {
-				ns, err := st.FindGraphNotes(ctx, store.GraphNoteFilter{UserID: v, EntityID: n.id, Limit: 1000})
+				ns, err := st.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: v, EntityID: n.id, Limit: 1000})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -182,7 +181,7 @@ func TestGraphPermissionMatrix(t *testing.T) {
 		"notes on each relationship": {noteItems, func(i item) bool { return i.rel != 0 }, func(v int64) []string {
 			var out []string
 			for _, r := range rels {
-				ns, err := st.FindGraphNotes(ctx, store.GraphNoteFilter{UserID: v, RelationshipID: r.id, Limit: 1000})
+				ns, err := st.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: v, RelationshipID: r.id, Limit: 1000})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -191,7 +190,7 @@ func TestGraphPermissionMatrix(t *testing.T) {
 			return out
 		}},
 		"relationships' notes": {noteItems, func(i item) bool { return i.rel != 0 }, func(v int64) []string {
-			rs, err := st.FindRelationships(ctx, store.RelationshipFilter{UserID: v, Limit: 1000})
+			rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: v, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,18 +17,6 @@ import (
 // have not expired at the caller's clock; DeleteExpiredGraphNotes removes
 // the others.
 
-// GraphNoteFilter selects the live notes a viewer may see.
-type GraphNoteFilter struct {
-	// UserID is the viewer.
-	UserID int64
-	// EntityID or RelationshipID is what the notes are about; neither:
-	// every note the viewer may see.
-	EntityID, RelationshipID int64
-	// Now is the clock expiry is read against; zero means the database's.
-	Now   time.Time
-	Limit int
-}
-
 const graphNoteColumns = `n.id, n.user_id, COALESCE(n.family_id, 0), n.tier, COALESCE(n.entity_id, 0), COALESCE(n.relationship_id, 0),
 	COALESCE(e.name, rf.name || ' → ' || rt.name), n.body, n.lifetime, n.expires_at, COALESCE(n.source_event_id, 0), n.created_at`
 
@@ -118,7 +106,7 @@ func (s *Store) AddGraphNote(ctx context.Context, n hearth.GraphNote, now time.T
 
 // FindGraphNotes returns the live notes f.UserID may see, soonest to
 // expire last (forever notes last of all), newest first within that.
-func (s *Store) FindGraphNotes(ctx context.Context, f GraphNoteFilter) ([]hearth.GraphNote, error) {
+func (s *Store) FindGraphNotes(ctx context.Context, f hearth.GraphNoteFilter) ([]hearth.GraphNote, error) {
 	if f.UserID <= 0 {
 		return nil, fmt.Errorf("store find graph notes: %w", hearth.Invalidf("a note search needs a user"))
 	}

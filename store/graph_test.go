@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -36,7 +35,7 @@ func TestGraphNoteLifetimes(t *testing.T) {
 		}
 	}
 	live := func(at time.Time) []string {
-		ns, err := st.FindGraphNotes(ctx, store.GraphNoteFilter{UserID: ann, EntityID: bob.ID, Now: at})
+		ns, err := st.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: ann, EntityID: bob.ID, Now: at})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +192,7 @@ func TestRelationships(t *testing.T) {
 		t.Errorf("expired note still in embedding text: %q", p[r.ID])
 	}
 	// Reads: by entity, closest first; confirmation is one click.
-	rs, err := st.FindRelationships(ctx, store.RelationshipFilter{UserID: ann, EntityID: emma.ID})
+	rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: ann, EntityID: emma.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +214,7 @@ func TestRelationships(t *testing.T) {
 	if _, err := st.SaveRelationship(ctx, hearth.Relationship{UserID: ann, FromID: emma.ID, ToID: acme.ID, Label: "worked at", ValidFrom: past, ValidTo: past.AddDate(2, 0, 0)}); err != nil {
 		t.Fatal(err)
 	}
-	rs, _ = st.FindRelationships(ctx, store.RelationshipFilter{UserID: ann, EntityID: acme.ID})
+	rs, _ = st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: ann, EntityID: acme.ID})
 	if len(rs) != 0 {
 		t.Errorf("ended relationship is current: %+v", rs)
 	}

@@ -16,22 +16,6 @@ import (
 // 00050), owned like facts and read through fact_visible with the
 // relationship's tier, and only when both ends are visible too.
 
-// RelationshipFilter selects the relationships a viewer may see.
-type RelationshipFilter struct {
-	// UserID is the viewer.
-	UserID int64
-	// EntityID keeps the edges touching that entity (either end).
-	EntityID int64
-	// FromID and ToID keep the edges from or to an entity.
-	FromID, ToID int64
-	// ID selects one relationship.
-	ID int64
-	// Now is the clock for the validity span and the live notes filled
-	// in; zero means the database's.
-	Now   time.Time
-	Limit int
-}
-
 const relationshipColumns = `r.id, r.user_id, COALESCE(r.family_id, 0), r.tier, r.from_id, r.to_id,
 	f.name, t.name, f.kind, t.kind, r.label, r.description, r.attitude, r.proximity, r.confidence,
 	r.state, r.valid_from, r.valid_to, r.updated_at`
@@ -129,7 +113,7 @@ func (s *Store) SaveRelationship(ctx context.Context, r hearth.Relationship) (he
 	if err != nil {
 		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", constraintErr(translate(err)))
 	}
-	out, err := s.FindRelationships(ctx, RelationshipFilter{UserID: r.UserID, ID: id})
+	out, err := s.FindRelationships(ctx, hearth.RelationshipFilter{UserID: r.UserID, ID: id})
 	if err != nil || len(out) == 0 {
 		return hearth.Relationship{}, fmt.Errorf("store save relationship: read back: %w", errors.Join(err, hearth.ErrNotFound))
 	}
@@ -153,7 +137,7 @@ func (s *Store) ConfirmRelationship(ctx context.Context, viewerID, id int64) (bo
 // FindRelationships returns the relationships f.UserID may see that match
 // f and hold at f.Now (or were never bounded; one asked for by ID is
 // returned whenever it held), closest first, each with its live notes.
-func (s *Store) FindRelationships(ctx context.Context, f RelationshipFilter) ([]hearth.Relationship, error) {
+func (s *Store) FindRelationships(ctx context.Context, f hearth.RelationshipFilter) ([]hearth.Relationship, error) {
 	if f.UserID <= 0 {
 		return nil, fmt.Errorf("store find relationships: %w", hearth.Invalidf("a relationship search needs a user"))
 	}
@@ -190,7 +174,7 @@ func (s *Store) FindRelationships(ctx context.Context, f RelationshipFilter) ([]
 		return nil, fmt.Errorf("store find relationships: %w", translate(err))
 	}
 	for i := range out {
-		notes, err := s.FindGraphNotes(ctx, GraphNoteFilter{UserID: f.UserID, RelationshipID: out[i].ID, Now: f.Now})
+		notes, err := s.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: f.UserID, RelationshipID: out[i].ID, Now: f.Now})
 		if err != nil {
 			return nil, err
 		}

@@ -192,18 +192,6 @@ func (s *Store) SaveThemes(ctx context.Context, userIDs []int64, groups []hearth
 	return changed, nil
 }
 
-// StorylineFilter selects the storylines a viewer may see.
-type StorylineFilter struct {
-	// UserID is the viewer.
-	UserID int64
-	// Name matches the storyline's title or its theme's, loosely ("the
-	// move" finds "house move").
-	Name string
-	// Since keeps those mentioned since then.
-	Since time.Time
-	Limit int
-}
-
 const storylineColumns = `s.id, s.user_id, COALESCE(s.family_id, 0), s.tier, s.entity_id, s.title, COALESCE(s.theme_id, 0),
 	COALESCE(th.title, ''), s.days, s.sources, s.first_at, s.last_at`
 
@@ -217,7 +205,7 @@ func scanStoryline(row pgx.Row) (hearth.Storyline, error) {
 // FindStorylines returns the storylines f.UserID may see, most recently
 // mentioned first. A storyline is read like its node: its owner, family
 // and tier through fact_visible, and the node visible too.
-func (s *Store) FindStorylines(ctx context.Context, f StorylineFilter) ([]hearth.Storyline, error) {
+func (s *Store) FindStorylines(ctx context.Context, f hearth.StorylineFilter) ([]hearth.Storyline, error) {
 	if f.UserID <= 0 {
 		return nil, fmt.Errorf("store find storylines: %w", hearth.Invalidf("a storyline search needs a user"))
 	}

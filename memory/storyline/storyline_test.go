@@ -82,7 +82,7 @@ func TestPromotion(t *testing.T) {
 	if len(r.Zones) != 1 || r.Zones[0] != "Europe/Rome" || r.Promoted != 1 {
 		t.Fatalf("first night: %+v", r)
 	}
-	ss, err := st.FindStorylines(ctx, store.StorylineFilter{UserID: ann})
+	ss, err := st.FindStorylines(ctx, hearth.StorylineFilter{UserID: ann})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +120,10 @@ func TestPromotion(t *testing.T) {
 		t.Fatalf("next night: %+v %v", r, err)
 	}
 	// Nobody else sees Ann's storylines.
-	if ss, _ := st.FindStorylines(ctx, store.StorylineFilter{UserID: ned}); len(ss) != 1 || ss[0].Title != "boat repair" {
+	if ss, _ := st.FindStorylines(ctx, hearth.StorylineFilter{UserID: ned}); len(ss) != 1 || ss[0].Title != "boat repair" {
 		t.Errorf("Ned sees %+v", ss)
 	}
-	if ss, _ := st.FindStorylines(ctx, store.StorylineFilter{UserID: ann, Name: "the move"}); len(ss) != 1 {
+	if ss, _ := st.FindStorylines(ctx, hearth.StorylineFilter{UserID: ann, Name: "the move"}); len(ss) != 1 {
 		t.Errorf("the move: %+v", ss)
 	}
 }
@@ -159,7 +159,7 @@ func TestThemes(t *testing.T) {
 	if err != nil || r.Regroup != 3 {
 		t.Fatalf("weekly: %+v %v", r, err)
 	}
-	ss, _ := st.FindStorylines(ctx, store.StorylineFilter{UserID: ann})
+	ss, _ := st.FindStorylines(ctx, hearth.StorylineFilter{UserID: ann})
 	themes := map[string]string{}
 	for _, s := range ss {
 		themes[s.Title] = s.ThemeTitle
@@ -178,7 +178,7 @@ func TestThemes(t *testing.T) {
 		t.Errorf("Monday: %+v %v", r, err)
 	}
 	// "What's been going on with the move?" finds it by theme too.
-	if ss, _ := st.FindStorylines(ctx, store.StorylineFilter{UserID: ann, Name: "the house move"}); len(ss) != 3 {
+	if ss, _ := st.FindStorylines(ctx, hearth.StorylineFilter{UserID: ann, Name: "the house move"}); len(ss) != 3 {
 		t.Errorf("by theme: %+v", ss)
 	}
 }
