@@ -190,4 +190,3 @@ func TestGraphCommands(t *testing.T) {
 		t.Errorf("going on: %q", got)
 	}
 }
-
