@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jackc/pgx/v5"
 
@@ -230,6 +231,31 @@ func (s *Store) FindStorylines(ctx context.Context, f hearth.StorylineFilter) ([
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Storyline, error) { return scanStoryline(r) })
 	if err != nil {
 		return nil, fmt.Errorf("store find storylines: %w", translate(err))
+	}
+	return out, nil
+}
+
+// MentionedEntities returns the ids of the entities userID may see whose
+// name or an alias appears in text as whole words, ignoring case and
+// punctuation.
+func (s *Store) MentionedEntities(ctx context.Context, userID int64, text string) ([]int64, error) {
+	norm := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	}), " ") + " "
+	if strings.TrimSpace(norm) == "" {
+		return nil, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT e.id FROM entities e
+		WHERE `+entityVisibleTo("$1", "e")+`
+			AND (strpos($2, ' ' || lower(e.name) || ' ') > 0
+			  OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND strpos($2, ' ' || lower(a.alias) || ' ') > 0))
+		ORDER BY e.id LIMIT 50`, userID, norm)
+	if err != nil {
+		return nil, fmt.Errorf("store mentioned entities: %w", translate(err))
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("store mentioned entities: %w", translate(err))
 	}
 	return out, nil
 }

@@ -230,6 +230,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.Commands.RegisterButtons(imports.ButtonPrefix, importer.Buttons())
 	a.Commands.RegisterButtons(memory.GraphButtonPrefix, memory.GraphButtons(st))
 	a.Turns = a.Commands.Handler(pipeline.RequireTimezone(st, importer.Files(runner)))
+	// Every message counts toward the memory graph's mention counters.
+	a.Turns = memory.CountMentions(st, log.With("component", "memory_graph"), nil, a.Turns)
 	if a.Google != nil {
 		a.Turns = google.Notice(st, a.Turns)
 	}
