@@ -147,45 +147,53 @@ func (s *Store) StorylineGraph(ctx context.Context, zone string) (hearth.Storyli
 // again changes nothing and returns 0; otherwise it returns how many
 // storylines changed theme.
 func (s *Store) SaveThemes(ctx context.Context, userIDs []int64, groups []hearth.ThemeGroup, now time.Time) (int, error) {
+	// Set-based, four statements whatever the number of groups: the
+	// groups and their members go in as arrays. Keys are entity ids, so
+	// they are unique across owners too.
+	users, keys, titles := []int64{}, []int64{}, []string{}
+	memberKeys, members := []int64{}, []int64{}
+	for _, g := range groups {
+		users, keys, titles = append(users, g.UserID), append(keys, g.Key), append(titles, g.Title)
+		for _, id := range g.EntityIDs {
+			memberKeys, members = append(memberKeys, g.Key), append(members, id)
+		}
+	}
+	if userIDs == nil {
+		userIDs = []int64{}
+	}
 	changed := 0
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		keep := map[int64][]int64{}
-		for _, g := range groups {
-			var id int64
-			err := tx.QueryRow(ctx, `
-				INSERT INTO themes (user_id, family_id, tier, key, title, updated_at)
-				SELECT $1, min(s.family_id), max(s.tier), $2, $3, $4 FROM storylines s WHERE s.entity_id = ANY($5)
-				ON CONFLICT (user_id, key) DO UPDATE SET title = EXCLUDED.title, family_id = EXCLUDED.family_id,
-					tier = EXCLUDED.tier, updated_at = CASE WHEN (themes.title, themes.family_id, themes.tier)
-						IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.family_id, EXCLUDED.tier) THEN EXCLUDED.updated_at ELSE themes.updated_at END
-				RETURNING id`, g.UserID, g.Key, g.Title, now, g.EntityIDs).Scan(&id)
-			if err != nil {
-				return err
-			}
-			keep[g.UserID] = append(keep[g.UserID], id)
-			tag, err := tx.Exec(ctx, `UPDATE storylines SET theme_id = $1
-				WHERE user_id = $2 AND entity_id = ANY($3) AND theme_id IS DISTINCT FROM $1`, id, g.UserID, g.EntityIDs)
-			if err != nil {
-				return err
-			}
-			changed += int(tag.RowsAffected())
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO themes (user_id, family_id, tier, key, title, updated_at)
+			SELECT g.user_id, min(s.family_id), max(s.tier), g.key, g.title, $6
+			FROM unnest($1::bigint[], $2::bigint[], $3::text[]) g(user_id, key, title)
+			JOIN unnest($4::bigint[], $5::bigint[]) m(key, entity_id) ON m.key = g.key
+			JOIN storylines s ON s.entity_id = m.entity_id AND s.user_id = g.user_id
+			GROUP BY g.user_id, g.key, g.title
+			ON CONFLICT (user_id, key) DO UPDATE SET title = EXCLUDED.title, family_id = EXCLUDED.family_id,
+				tier = EXCLUDED.tier, updated_at = EXCLUDED.updated_at
+			WHERE (themes.title, themes.family_id, themes.tier) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.family_id, EXCLUDED.tier)`,
+			users, keys, titles, memberKeys, members, now); err != nil {
+			return err
 		}
-		for _, u := range userIDs {
-			ids := keep[u]
-			if ids == nil {
-				ids = []int64{}
-			}
-			tag, err := tx.Exec(ctx, `UPDATE storylines SET theme_id = NULL
-				WHERE user_id = $1 AND theme_id IS NOT NULL AND NOT theme_id = ANY($2)`, u, ids)
-			if err != nil {
-				return err
-			}
-			changed += int(tag.RowsAffected())
-			if _, err := tx.Exec(ctx, `DELETE FROM themes WHERE user_id = $1 AND NOT id = ANY($2)`, u, ids); err != nil {
-				return err
-			}
+		tag, err := tx.Exec(ctx, `
+			UPDATE storylines s SET theme_id = th.id
+			FROM unnest($1::bigint[], $2::bigint[]) m(key, entity_id)
+			JOIN storylines o ON o.entity_id = m.entity_id
+			JOIN themes th ON th.user_id = o.user_id AND th.key = m.key
+			WHERE s.entity_id = m.entity_id AND s.theme_id IS DISTINCT FROM th.id`, memberKeys, members)
+		if err != nil {
+			return err
 		}
-		return nil
+		changed += int(tag.RowsAffected())
+		tag, err = tx.Exec(ctx, `UPDATE storylines SET theme_id = NULL
+			WHERE user_id = ANY($1) AND theme_id IS NOT NULL AND NOT entity_id = ANY($2)`, userIDs, members)
+		if err != nil {
+			return err
+		}
+		changed += int(tag.RowsAffected())
+		_, err = tx.Exec(ctx, `DELETE FROM themes t WHERE t.user_id = ANY($1) AND NOT t.key = ANY($2)`, userIDs, keys)
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store save themes: %w", translate(err))
