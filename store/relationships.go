@@ -208,3 +208,41 @@ func refreshRelationshipText(ctx context.Context, tx pgx.Tx, id int64, now time.
 		id, hearth.RelationshipEmbedText(r, notes))
 	return err
 }
+
+// ConsolidateDescriptions gives the relationships of zone's users that
+// have no description one from their notes live at now: the first
+// sentence of the newest (at most 200 characters), and rewrites their
+// embedding text. A relationship with a description keeps it (a model
+// may rewrite it; offline, what the user said stands). It returns how
+// many it changed; a second run changes nothing.
+func (s *Store) ConsolidateDescriptions(ctx context.Context, zone string, now time.Time) (int, error) {
+	n := 0
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `
+			UPDATE relationships r SET description = left(substring(l.body FROM '^[^.!?]*[.!?]?'), 200), updated_at = $2
+			FROM (SELECT DISTINCT ON (n.relationship_id) n.relationship_id, n.body
+				FROM graph_notes n JOIN relationships o ON o.id = n.relationship_id JOIN users u ON u.id = o.user_id
+				WHERE COALESCE(u.timezone, 'UTC') = $1 AND o.description = '' AND (n.expires_at IS NULL OR n.expires_at > $2)
+				ORDER BY n.relationship_id, n.created_at DESC, n.id DESC) l
+			WHERE r.id = l.relationship_id AND r.description = ''
+			RETURNING r.id`, zone, now)
+		if err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			return err
+		}
+		n = len(ids)
+		for _, id := range ids {
+			if err := refreshRelationshipText(ctx, tx, id, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store consolidate descriptions in %s: %w", zone, translate(err))
+	}
+	return n, nil
+}

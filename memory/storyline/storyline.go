@@ -1,9 +1,10 @@
 // Package storyline runs the memory graph's background work: each night
 // in each household's time zone it deletes the graph notes that expired
 // and promotes nodes mentioned across several days into storylines, and
-// each week it groups storylines into themes. Both are River periodic
-// jobs that tick hourly on the leader and act on the zones where it is
-// night; every step converges (a second run changes nothing), so a
+// each week it groups storylines into themes; each night, too, a
+// relationship with no description gets one from its notes. Both are
+// River periodic jobs that tick hourly on the leader and act on the zones
+// where it is night; every step converges (a second run changes nothing), so a
 // repeated tick, a restart or two replicas at once are harmless.
 package storyline
 
@@ -29,6 +30,7 @@ type Store interface {
 	TimeZones(ctx context.Context) ([]string, error)
 	DeleteExpiredGraphNotes(ctx context.Context, now time.Time) (int, error)
 	PromoteStorylines(ctx context.Context, zone string, now, since time.Time, minDays int) (int, error)
+	ConsolidateDescriptions(ctx context.Context, zone string, now time.Time) (int, error)
 	StorylineGraph(ctx context.Context, zone string) (hearth.StorylineGraph, error)
 	SaveThemes(ctx context.Context, userIDs []int64, groups []hearth.ThemeGroup, now time.Time) (int, error)
 }
@@ -153,7 +155,9 @@ type Report struct {
 	Zones    []string
 	Expired  int
 	Promoted int
-	Regroup  int
+	// Described counts relationships given a description from their notes.
+	Described int
+	Regroup   int
 }
 
 // nightZones are the zones where now falls in the night hour (and, for
@@ -179,8 +183,9 @@ func (j *Jobs) nightZones(ctx context.Context, now time.Time, weekly bool) ([]st
 }
 
 // Nightly deletes the graph notes expired at now (everyone's: a note's
-// expiry is an instant) and promotes storylines in the zones where it is
-// night.
+// expiry is an instant), and in the zones where it is night promotes
+// storylines and gives relationships without a description one from
+// their notes.
 func (j *Jobs) Nightly(ctx context.Context, now time.Time) (Report, error) {
 	var r Report
 	var err error
@@ -196,6 +201,11 @@ func (j *Jobs) Nightly(ctx context.Context, now time.Time) (Report, error) {
 			return r, err
 		}
 		r.Promoted += n
+		d, err := j.store.ConsolidateDescriptions(ctx, z, now)
+		if err != nil {
+			return r, fmt.Errorf("memory graph nightly: %w", err)
+		}
+		r.Described += d
 	}
 	return r, nil
 }

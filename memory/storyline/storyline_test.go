@@ -199,3 +199,50 @@ func TestThemesGrouping(t *testing.T) {
 		t.Errorf("groups %+v users %v", groups, users)
 	}
 }
+
+// TestConsolidateDescriptions: at night a relationship without a
+// description gets the first sentence of its newest live note, once; one
+// with a description keeps it.
+func TestConsolidateDescriptions(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	ann := newUser(t, st, "Ann", "Europe/Rome")
+	emma, lily := entity(t, st, ann, "Emma", hearth.EntityPerson), entity(t, st, ann, "Lily", hearth.EntityPerson)
+	acme := entity(t, st, ann, "Acme", hearth.EntityOrganisation)
+	bare, err := st.SaveRelationship(ctx, hearth.Relationship{UserID: ann, FromID: emma.ID, ToID: lily.ID, Label: "friend"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	told, err := st.SaveRelationship(ctx, hearth.Relationship{UserID: ann, FromID: emma.ID, ToID: acme.ID, Description: "Emma interned at Acme."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	night := time.Date(2026, 3, 6, 2, 10, 0, 0, time.UTC)
+	for _, n := range []hearth.GraphNote{
+		{AddedBy: ann, RelationshipID: bare.ID, Body: "They met at swimming. Lily is a year older."},
+		{AddedBy: ann, RelationshipID: told.ID, Body: "She liked it."},
+	} {
+		if _, err := st.AddGraphNote(ctx, n, night.Add(-time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jobs := storyline.New(st, storyline.Config{})
+	for i, want := range []int{1, 0} {
+		r, err := jobs.Nightly(ctx, night)
+		if err != nil || r.Described != want {
+			t.Fatalf("night %d: %+v %v", i, r, err)
+		}
+	}
+	rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: ann, EntityID: emma.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]string{}
+	for _, r := range rs {
+		got[r.ID] = r.Description
+	}
+	if got[bare.ID] != "They met at swimming." || got[told.ID] != "Emma interned at Acme." {
+		t.Errorf("descriptions %v", got)
+	}
+}
