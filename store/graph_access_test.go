@@ -18,9 +18,10 @@ import (
 // 4), and node (each tier, and one the family owns), relationship (each
 // tier between two of those nodes, and one the family owns) and note
 // (each tier on each node and relationship, and one the family owns), and
-// reads through every query path that returns notes or relationships. A
+// reads through every query path that returns notes, relationships or
+// storylines (the nodes' own, promoted from their mentions). A
 // relationship is visible only with both its ends, a note only with what
-// it is about: 0 leaks, 0 misses.
+// it is about, a storyline only with its node: 0 leaks, 0 misses.
 func TestGraphPermissionMatrix(t *testing.T) {
 	t.Parallel()
 	st, _ := storetest.Open(t)
@@ -61,7 +62,7 @@ func TestGraphPermissionMatrix(t *testing.T) {
 	owns := []own{{hearth.TierPrivate, false}, {hearth.TierPersonal, false}, {hearth.TierEvents, false}, {hearth.TierBasic, false}, {hearth.TierPrivate, true}}
 	var nodes []node
 	for i, o := range owns {
-		e, err := st.SaveEntity(ctx, hearth.Entity{UserID: owner, Name: fmt.Sprintf("Node %d", i), Tier: o.tier})
+		e, err := st.SaveEntity(ctx, hearth.Entity{UserID: owner, Name: fmt.Sprintf("Node %d", i), Tier: o.tier, Kind: hearth.EntityProject})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,6 +70,18 @@ func TestGraphPermissionMatrix(t *testing.T) {
 			setFamily("entities", e.ID)
 		}
 		nodes = append(nodes, node{o, e.ID})
+	}
+	// Every node is mentioned on three days and becomes a storyline.
+	now := time.Now()
+	for _, n := range nodes {
+		for d := range 3 {
+			if err := st.RecordMentions(ctx, []hearth.Mention{{EntityID: n.id, Source: fmt.Sprint("src", d), At: now.AddDate(0, 0, -d)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n, err := st.PromoteStorylines(ctx, "Europe/Rome", now, now.AddDate(0, 0, -30), 3); err != nil || n != len(nodes) {
+		t.Fatalf("promoted %d: %v", n, err)
 	}
 	var rels []rel
 	for i, o := range owns {
@@ -87,7 +100,6 @@ func TestGraphPermissionMatrix(t *testing.T) {
 		}
 		rels = append(rels, rel{o, r.ID, from, to})
 	}
-	now := time.Now()
 	var notes []note
 	for _, o := range owns {
 		for _, n := range nodes {
@@ -119,7 +131,10 @@ func TestGraphPermissionMatrix(t *testing.T) {
 		ent2  int64
 		rel   int64
 	}
-	var relItems, noteItems []item
+	var relItems, noteItems, storyItems []item
+	for i, n := range nodes {
+		storyItems = append(storyItems, item{fmt.Sprintf("Node %d", i), []own{n.own}, n.id, 0, 0})
+	}
 	for _, r := range rels {
 		relItems = append(relItems, item{fmt.Sprint(r.id), []own{r.own, r.from.own, r.to.own}, r.from.id, r.to.id, r.id})
 	}
@@ -145,7 +160,36 @@ func TestGraphPermissionMatrix(t *testing.T) {
 		keep  func(item) bool
 		read  func(v int64) []string
 	}
+	storyKeys := func(ss []hearth.Storyline) []string {
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.Title)
+		}
+		return out
+	}
 	paths := map[string]path{
+		"storylines": {storyItems, func(item) bool { return true }, func(v int64) []string {
+			ss, err := st.FindStorylines(ctx, hearth.StorylineFilter{UserID: v, Limit: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return storyKeys(ss)
+		}},
+		"storylines by name": {storyItems, func(item) bool { return true }, func(v int64) []string {
+			ss, err := st.FindStorylines(ctx, hearth.StorylineFilter{UserID: v, Name: "node", Limit: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return storyKeys(ss)
+		}},
+		"briefing going-on line": {storyItems, func(item) bool { return true }, func(v int64) []string {
+			day := now.Truncate(24 * time.Hour)
+			d, err := st.BriefingData(ctx, v, day, day.Add(24*time.Hour), day.Add(7*24*time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return storyKeys(d.Storylines)
+		}},
 		"all relationships": {relItems, func(item) bool { return true }, func(v int64) []string {
 			rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: v, Limit: 1000})
 			if err != nil {
@@ -247,5 +291,5 @@ func TestGraphPermissionMatrix(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d cases (viewers × grants × query paths; %d relationships, %d notes): %d leaks, %d misses", cases, len(rels), len(notes), leaks, misses)
+	t.Logf("%d cases (viewers × grants × query paths; %d relationships, %d notes, %d storylines): %d leaks, %d misses", cases, len(rels), len(notes), len(nodes), leaks, misses)
 }
