@@ -120,6 +120,11 @@ type GraphQuestion struct {
 	Name string
 }
 
+// notAName are first words that make "how do I know if it rains" a
+// question about something other than a node.
+var notAName = map[string]bool{"if": true, "whether": true, "when": true, "what": true, "where": true, "why": true,
+	"how": true, "that": true, "which": true, "who": true, "it": true, "this": true, "you": true, "about": true}
+
 // ReadGraphQuestion reads a question to the memory graph, or reports
 // false.
 func ReadGraphQuestion(text string) (GraphQuestion, bool) {
@@ -130,7 +135,7 @@ func ReadGraphQuestion(text string) (GraphQuestion, bool) {
 	}{{reNotesOn, NotesOn}, {reCloseTo, CloseTo}, {reHowKnow, HowKnow}, {reInto, Into}, {reGoingOnOf, GoingOn}} {
 		if g := c.re.FindStringSubmatch(t); g != nil {
 			name := trimName(g[1])
-			if name == "" || len(strings.Fields(name)) > 5 {
+			if name == "" || len(strings.Fields(name)) > 5 || notAName[strings.ToLower(strings.Fields(name)[0])] {
 				return GraphQuestion{}, false
 			}
 			return GraphQuestion{Kind: c.kind, Name: name}, true
@@ -273,6 +278,11 @@ func answerGraph(ctx context.Context, st GraphStore, u hearth.User, q GraphQuest
 	e, found, err := node(ctx, st, u.ID, name)
 	if err != nil {
 		return pipeline.Answer{}, true, fmt.Errorf("graph question: %w", err)
+	}
+	if !found && q.Kind == HowKnow {
+		// "How do I know Zed?" about no one Hearth knows: the turn goes
+		// on, as a question the pipeline may answer otherwise.
+		return pipeline.Answer{}, false, nil
 	}
 	if !found {
 		return pipeline.Reply("I don't know anyone or anything called " + q.Name + " yet."), true, nil

@@ -59,6 +59,8 @@ func TestReadGraphQuestion(t *testing.T) {
 		{"what's going on?", memory.GraphQuestion{Kind: memory.GoingOn}, true},
 		{"what is on my calendar", memory.GraphQuestion{}, false},
 		{"who is my dentist?", memory.GraphQuestion{}, false},
+		{"how do I know if it will rain?", memory.GraphQuestion{}, false},
+		{"how do we know when the bus comes", memory.GraphQuestion{}, false},
 	}
 	for _, tt := range tests {
 		got, ok := memory.ReadGraphQuestion(tt.text)
@@ -164,6 +166,9 @@ func TestGraphCommands(t *testing.T) {
 	}
 	if got := say("how do I know Priya?").Text; !strings.Contains(got, "through Acme") || !strings.Contains(got, "involved-with") {
 		t.Errorf("how do I know: %q", got)
+	}
+	if got := say("how do I know Zed?").Text; got != "(pipeline)" {
+		t.Errorf("an unknown name is the pipeline's: %q", got)
 	}
 	if got := say("what is Bob into?").Text; !strings.Contains(got, "chess (plays; passionate, experienced)") || !strings.Contains(got, "sailing") {
 		t.Errorf("into: %q", got)
