@@ -3,7 +3,7 @@ package hearth
 // Embeddable is a memory or a note whose embedding is missing or was made
 // by another model.
 type Embeddable struct {
-	// Kind is "memory" or "note".
+	// Kind is "memory", "note" or "relationship".
 	Kind   string
 	ID     int64
 	UserID int64

@@ -153,6 +153,9 @@ type Briefing struct {
 	// Lists are the user's family's lists that still have items to
 	// tick off, most recently changed first.
 	Lists []Note
+	// Storylines are the user's storylines mentioned in the two weeks
+	// before the day, most recent first (the "what's going on" line).
+	Storylines []Storyline
 }
 
 // BirthdaySchedule is the yearly schedule a birthday or anniversary fact

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
@@ -177,6 +178,10 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		}
 	}
 	add(SectionLists, "Family lists", lists)
+	// What's going on: the memory graph's storylines, one line.
+	if line := memory.GoingOnLine(d.Storylines); line != "" {
+		sections = append(sections, line)
+	}
 
 	if len(sections) == 0 {
 		return greeting + " " + EmptyDay

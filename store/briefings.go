@@ -157,6 +157,16 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 		d.Lists, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Note, error) { return scanNote(r) })
 		return err
 	})
+	// What's going on: the storylines mentioned lately, as FindStorylines
+	// reads them (the permission predicate decides).
+	b.Queue(`SELECT `+storylineColumns+` FROM storylines s
+		JOIN entities e ON e.id = s.entity_id LEFT JOIN themes th ON th.id = s.theme_id
+		WHERE `+entityVisibleTo("$1", "s")+` AND `+entityVisibleTo("$1", "e")+` AND s.last_at >= $2::timestamptz - interval '14 days'
+		ORDER BY s.last_at DESC, s.id LIMIT 8`, userID, dayStart).Query(func(rows pgx.Rows) error {
+		var err error
+		d.Storylines, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Storyline, error) { return scanStoryline(r) })
+		return err
+	})
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return hearth.Briefing{}, fmt.Errorf("store briefing data: %w", translate(err))
 	}

@@ -24,7 +24,8 @@ const (
 	noteEmbedText   = `concat_ws(E'\n', title, nullif(body, ''), nullif((SELECT string_agg(i->>'text', ', ') FROM jsonb_array_elements(items) i), ''))`
 )
 
-// Unembedded returns up to limit live memories and notes that have no
+// Unembedded returns up to limit live memories, notes and relationships
+// (their embed_text, written by SaveRelationship) that have no
 // embedding from model, oldest first.
 func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]hearth.Embeddable, error) {
 	rows, err := s.pool.Query(ctx, `
@@ -33,6 +34,9 @@ func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]hear
 		UNION ALL
 		(SELECT 'note', id, user_id, `+noteEmbedText+` FROM notes
 		 WHERE deleted_at IS NULL AND (embedding IS NULL OR embedding_model <> $1) ORDER BY id LIMIT $2)
+		UNION ALL
+		(SELECT 'relationship', id, user_id, embed_text FROM relationships
+		 WHERE embed_text <> '' AND (embedding IS NULL OR embedding_model <> $1) ORDER BY id LIMIT $2)
 		LIMIT $2`, model, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store unembedded: %w", translate(err))
@@ -60,6 +64,8 @@ func (s *Store) SaveEmbedding(ctx context.Context, e hearth.Embeddable, model st
 		q = `UPDATE facts SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND deleted_at IS NULL AND ` + memoryEmbedText + ` = $4`
 	case "note":
 		q = `UPDATE notes SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND deleted_at IS NULL AND ` + noteEmbedText + ` = $4`
+	case "relationship":
+		q = `UPDATE relationships SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND embed_text = $4`
 	default:
 		return false, fmt.Errorf("store save embedding: %w", hearth.Invalidf("unknown kind %q", e.Kind))
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/hearthbot/hearth/integrations/smtp"
 	"github.com/hearthbot/hearth/link"
 	"github.com/hearthbot/hearth/memory"
+	"github.com/hearthbot/hearth/memory/storyline"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/embedding"
@@ -232,6 +233,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)
+	cmds = append(cmds, memory.GraphCommands(st, nil)...)
 	cmds = append(cmds, runner.Commands()...)
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
@@ -249,7 +251,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	}
 	a.Commands.RegisterButtons(scheduler.ButtonPrefix, a.Scheduler.Buttons(st, a.Engine))
 	a.Commands.RegisterButtons(imports.ButtonPrefix, importer.Buttons())
+	a.Commands.RegisterButtons(memory.GraphButtonPrefix, memory.GraphButtons(st))
 	a.Turns = a.Commands.Handler(pipeline.RequireTimezone(st, importer.Files(runner)))
+	// Every message counts toward the memory graph's mention counters.
+	a.Turns = memory.CountMentions(st, log.With("component", "memory_graph"), nil, a.Turns)
 	if a.Google != nil {
 		a.Turns = google.Notice(st, a.Turns)
 	}
@@ -292,6 +297,14 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		a.Google.Workers(workers)
 		periodic = append(periodic, a.Google.PeriodicJob())
 	}
+	// The memory graph's nightly and weekly work: expired notes,
+	// storylines, themes (per household time zone, leader only), with
+	// the scheduler (HEARTH_SCHEDULER).
+	graphJobs := storyline.New(st, storyline.Config{Log: log.With("component", "memory_graph")})
+	graphJobs.Workers(workers)
+	if cfg.Scheduler {
+		periodic = append(periodic, graphJobs.PeriodicJobs()...)
+	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		// A stable id (HEARTH_REPLICA_ID, the pod name) lets a restarted
 		// replica reclaim its own unfinished jobs at start; empty: random.
@@ -307,6 +320,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			embedding.Queue:          {MaxWorkers: 1}, // empty unless HEARTH_EMBEDDINGS is set
 			scheduler.QueueScheduler: {MaxWorkers: cmp.Or(cfg.SchedulerWorkers, 8)},
 			google.QueueGoogle:       {MaxWorkers: 4}, // empty unless Google is configured
+			storyline.Queue:          {MaxWorkers: 1},
 		},
 		PeriodicJobs: periodic,
 		// A crashed replica's running jobs are retried after this; turns

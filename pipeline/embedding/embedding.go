@@ -1,5 +1,5 @@
-// Package embedding keeps the embeddings of memories and notes up to date
-// in the background: a River job, run periodically by the leader, embeds
+// Package embedding keeps the embeddings of memories, notes and the memory
+// graph's relationships up to date in the background: a River job, run periodically by the leader, embeds
 // what has no embedding from the configured model yet (new rows, edited
 // rows, rows embedded by an earlier model), in batches. Turns never embed
 // stored data inline; they only embed their query (gather.Recall).
