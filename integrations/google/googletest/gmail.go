@@ -120,7 +120,9 @@ func (s *Server) labelled(email, label string) []Mail {
 			ms = append(ms, m)
 		}
 	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].at.Before(ms[j].at) || ms[i].at.Equal(ms[j].at) && ms[i].id < ms[j].id })
+	sort.Slice(ms, func(i, j int) bool {
+		return ms[i].at.Before(ms[j].at) || ms[i].at.Equal(ms[j].at) && ms[i].id < ms[j].id
+	})
 	out := make([]Mail, len(ms))
 	for i, m := range ms {
 		out[i] = parseMail(m)
@@ -317,7 +319,9 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, mb *mailbo
 	for _, m := range mb.messages {
 		ms = append(ms, m)
 	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].at.After(ms[j].at) || ms[i].at.Equal(ms[j].at) && ms[i].id > ms[j].id })
+	sort.Slice(ms, func(i, j int) bool {
+		return ms[i].at.After(ms[j].at) || ms[i].at.Equal(ms[j].at) && ms[i].id > ms[j].id
+	})
 	for _, m := range ms {
 		if !matches(m, q.Get("q"), q["labelIds"]) {
 			continue
