@@ -99,6 +99,9 @@ type App struct {
 	// Google is the Google integration, when its client and the
 	// encryption key are set; nil otherwise.
 	Google *google.Google
+	// Gmail is the mail provider routing users who granted Gmail to it,
+	// when Google is on; nil otherwise.
+	Gmail *google.Mail
 	// SignIn is the web chat's real sign-in; nil under development
 	// sign-in (HEARTH_DEV_SIGNIN).
 	SignIn *signin.Service
@@ -148,6 +151,12 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			st.Close()
 			return nil, fmt.Errorf("config: %w", err)
 		}
+	}
+	if a.Google != nil {
+		// Users who granted Gmail write Gmail drafts and send from Gmail;
+		// everyone else keeps the outbox (or SMTP).
+		a.Gmail = a.Google.Mail(st, providers.Mail)
+		providers.Mail = a.Gmail
 	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
 	transcriber, err := newTranscriber(ctx, cfg)
@@ -212,6 +221,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds = append(cmds, runner.Commands()...)
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
+		cmds = append(cmds, a.Gmail.Commands(st)...)
 	}
 	if a.SignIn, err = newSignIn(cfg, st, log); err != nil {
 		st.Close()
@@ -266,6 +276,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if a.Google != nil {
 		a.Google.Workers(workers)
 		periodic = append(periodic, a.Google.PeriodicJob())
+		a.Gmail.Workers(workers)
+		periodic = append(periodic, a.Gmail.PeriodicJob())
 	}
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		// A stable id (HEARTH_REPLICA_ID, the pod name) lets a restarted

@@ -26,8 +26,9 @@ import (
 const ScopeGmail = "https://www.googleapis.com/auth/gmail.modify"
 
 // GmailScopes are the scopes "connect gmail" asks for (on top of those
-// granted before).
-var GmailScopes = []string{ScopeOpenID, ScopeEmail, ScopeGmail}
+// granted before): the calendar too, since a connected account is where
+// the user's events go.
+var GmailScopes = []string{ScopeOpenID, ScopeEmail, ScopeCalendar, ScopeGmail}
 
 // MailStore is what the Gmail provider keeps in Hearth's database: the
 // outbox (every draft has a row there, Gmail or not), the link to the
