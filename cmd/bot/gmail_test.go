@@ -92,3 +92,42 @@ func TestGmailScenario(t *testing.T) {
 		t.Fatalf("outbox %+v after reading the email", all)
 	}
 }
+
+func TestKeepScenario(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	const ann, bob = "ann@example.com", "bob@example.com"
+	fake.EnableKeep(ann) // a Workspace account; bob's is a consumer one
+
+	a := newChatter(t, base, app, "Ann", "UTC")
+	a.say("stop my briefings")
+	connectKeep(t, a, fake, ann)
+	mustContain(t, a.say("Add passport and charger to my packing list"), "Google Keep")
+	if kn := fake.KeepNotes(ann); len(kn) != 1 {
+		t.Fatalf("keep notes %+v", kn)
+	}
+
+	b := newChatter(t, base, app, "Bob", "UTC")
+	b.say("stop my briefings")
+	connectKeep(t, b, fake, bob)
+	mustContain(t, b.say("Add passport and charger to my packing list"), "Hearth's notes", "Keep API")
+	mustContain(t, b.say("What's on my packing list?"), "passport")
+}
+
+// connectKeep says "connect keep" and opens the link.
+func connectKeep(t *testing.T, c *chatter, fake *googletest.Server, email string) {
+	t.Helper()
+	fake.SetConsent(email)
+	link := reLink.FindString(c.say("connect keep").Text)
+	if !strings.Contains(link, "keep") {
+		t.Fatalf("no Keep consent link: %q", link)
+	}
+	res, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("callback %d", res.StatusCode)
+	}
+}

@@ -157,6 +157,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		// everyone else keeps the outbox (or SMTP).
 		a.Gmail = a.Google.Mail(st, providers.Mail)
 		providers.Mail = a.Gmail
+		// Notes go to Keep where the account has its API (Workspace);
+		// family lists and everyone else's notes stay built-in.
+		providers.Notes = a.Google.Notes(st)
 	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
 	transcriber, err := newTranscriber(ctx, cfg)

@@ -332,6 +332,14 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	default:
 		t.past, t.verb = "took care of that", "do that"
 	}
+	// A provider other than the built-in notes says where the note went
+	// (Google Keep, or why not).
+	if n, ok := o.Result.(hearth.Note); ok && n.Where != "" && t.past != "" {
+		t.past += " " + n.Where
+		for i := range t.alone {
+			t.alone[i] += " It's " + n.Where + "."
+		}
+	}
 	return t
 }
 

@@ -46,6 +46,24 @@ func (s *Server) KeepNotes(email string) []*keep.Note {
 	return s.keepbox(email).list()
 }
 
+// PutKeepNote adds a note as one made in Keep itself would be, and
+// returns it.
+func (s *Server) PutKeepNote(email string, n *keep.Note) *keep.Note {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n.Name = "notes/" + newID()
+	n.CreateTime = time.Now().UTC().Format(time.RFC3339Nano)
+	s.keepbox(email).notes[n.Name] = n
+	return n
+}
+
+// DeleteKeepNote deletes a note as the user would in Keep.
+func (s *Server) DeleteKeepNote(email, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.keepbox(email).notes, name)
+}
+
 func (k *keepbox) list() []*keep.Note {
 	var out []*keep.Note
 	for _, n := range k.notes {
