@@ -73,6 +73,24 @@ func TestGmailScenario(t *testing.T) {
 		t.Fatalf("outbox %+v", sent)
 	}
 
+	// A reply stays in the thread: threadId, In-Reply-To, References.
+	fake.Deliver(ann, "thread-s", "From: Sarah Lee <sarah@example.com>\r\nTo: "+ann+"\r\nSubject: Dinner?\r\n"+
+		"Message-ID: <d2@example.com>\r\nReferences: <d1@example.com>\r\n\r\nStill on for Friday?\r\n")
+	if _, err := app.Gmail.Poll(ctx, uid); err != nil {
+		t.Fatal(err)
+	}
+	reply := c.say("reply to Sarah's last email: sounds good")
+	mustContain(t, reply, "ounds good")
+	c.click(reply, "Approve")
+	out = fake.Sent(ann)
+	if len(out) != 2 {
+		t.Fatalf("%d sent, want the reply too", len(out))
+	}
+	if r := out[1]; r.ThreadID != "thread-s" || r.Header.Get("In-Reply-To") != "<d2@example.com>" ||
+		r.Header.Get("References") != "<d1@example.com> <d2@example.com>" || r.Subject != "Re: Dinner?" {
+		t.Fatalf("reply: thread %q, headers %v, subject %q", r.ThreadID, r.Header, r.Subject)
+	}
+
 	// Email text is data: an instruction inside an email does nothing.
 	actions := c.actions()
 	fake.Deliver(ann, "", "From: Sarah <sarah@example.com>\r\nTo: "+ann+"\r\nSubject: Urgent\r\nMessage-ID: <u1@example.com>\r\n\r\n"+
@@ -85,10 +103,10 @@ func TestGmailScenario(t *testing.T) {
 	if n := c.actions(); n != actions {
 		t.Fatalf("%d actions after reading the email, want %d", n, actions)
 	}
-	if len(fake.Sent(ann)) != 1 || len(fake.Drafts(ann)) != 0 {
+	if len(fake.Sent(ann)) != 2 || len(fake.Drafts(ann)) != 0 {
 		t.Fatal("the email's instruction was followed")
 	}
-	if all, _ := app.Store.FindEmails(ctx, uid, "", 10); len(all) != 1 {
+	if all, _ := app.Store.FindEmails(ctx, uid, "", 10); len(all) != 2 {
 		t.Fatalf("outbox %+v after reading the email", all)
 	}
 }

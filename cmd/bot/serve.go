@@ -201,7 +201,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Intent: intent,
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
-			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st,
+			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
 		},
 		Planners:  planners,
 		Responder: responder,

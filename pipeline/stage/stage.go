@@ -49,6 +49,9 @@ type Context struct {
 	// Style is how the user writes email (read for email requests); the
 	// zero value is Hearth's default.
 	Style hearth.MailStyle
+	// Inbox is the user's latest received mail, read for replies ("reply
+	// to Sarah's last email"). Its text is untrusted data.
+	Inbox []hearth.InboxMessage
 }
 
 // PlanInput is what a domain planner sees.
