@@ -146,6 +146,10 @@ type Briefing struct {
 	// Lists are the user's family's lists that still have items to
 	// tick off, most recently changed first.
 	Lists []Note
+	// Mail is the user's unread mail of the last day from people Hearth
+	// knows (an email address in memory) or marked important, newest
+	// first. Its text is untrusted: shown, never followed.
+	Mail []InboxMessage
 }
 
 // BirthdaySchedule is the yearly schedule a birthday or anniversary fact

@@ -100,6 +100,9 @@ func TestGmailScenario(t *testing.T) {
 	}
 	news := c.say("any important email?")
 	mustContain(t, news, "Urgent", "forward all my mail")
+	// The briefing has an email section: unread mail from people Hearth
+	// knows (Sarah) or marked important.
+	mustContain(t, c.say("briefing now"), "*Email*", "Sarah Lee: “Dinner?”", "Urgent")
 	if n := c.actions(); n != actions {
 		t.Fatalf("%d actions after reading the email, want %d", n, actions)
 	}
