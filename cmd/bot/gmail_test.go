@@ -133,6 +133,10 @@ func TestKeepScenario(t *testing.T) {
 	connectKeep(t, b, fake, bob)
 	mustContain(t, b.say("Add passport and charger to my packing list"), "Hearth's notes", "Keep API")
 	mustContain(t, b.say("What's on my packing list?"), "passport")
+
+	// Google without Gmail: the first email asks for Gmail.
+	b.say("Remember that Tom's email is tom@example.com")
+	mustContain(t, b.say("Email Tom that I'll be late"), "Hearth's outbox", "connect gmail")
 }
 
 // connectKeep says "connect keep" and opens the link.

@@ -124,7 +124,13 @@ func (m *Mail) CreateDraft(ctx context.Context, key string, e hearth.Email) (hea
 		return hearth.Email{}, err
 	}
 	if svc == nil {
-		return m.fallback.CreateDraft(ctx, key, e)
+		d, err := m.fallback.CreateDraft(ctx, key, e)
+		if err == nil && a.UserID != 0 && a.RevokedAt.IsZero() {
+			// Google is connected, Gmail is not: the first mail action
+			// is where Gmail is asked for.
+			d.Hint = "Say “connect gmail” and I'll write your emails as Gmail drafts and send them from your Gmail."
+		}
+		return d, err
 	}
 	var parent *hearth.InboxMessage
 	if e.InReplyTo != 0 {

@@ -384,6 +384,9 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 		} else {
 			b.WriteString("\n\nApprove to keep it in Hearth's outbox: no mail service is connected, so nothing will leave this machine.")
 		}
+		if e, ok := o.Result.(hearth.Email); ok && e.Hint != "" {
+			b.WriteString("\n" + e.Hint)
+		}
 		return b.String()
 	case action.CalendarCreate:
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
