@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -174,4 +175,57 @@ func (s *Store) GmailUsers(ctx context.Context, scope string, afterUser int64, l
 		return nil, fmt.Errorf("store gmail users: %w", translate(err))
 	}
 	return ids, nil
+}
+
+// AdoptGmailDraft moves the Gmail draft of userID's draft deleted within
+// window before now (the draft an edit replaced), to the same
+// recipients, onto the new email emailID, so the edit updates that Gmail
+// draft instead of making another. It returns the Gmail draft and thread
+// ids, or "" when there is none to adopt. One adoption per Gmail draft:
+// the move is one conditional statement.
+func (s *Store) AdoptGmailDraft(ctx context.Context, userID, emailID int64, window time.Duration) (draftID, threadID string, err error) {
+	err = s.pool.QueryRow(ctx, `
+		WITH old AS (
+			SELECT g.email_id FROM gmail_drafts g
+			JOIN emails o ON o.id = g.email_id
+			JOIN emails n ON n.id = $2 AND n.user_id = $1
+			WHERE g.user_id = $1 AND o.deleted_at IS NOT NULL AND o.status = 'draft'
+			  AND o.deleted_at > now() - $3::interval AND o.to_addrs = n.to_addrs
+			  AND NOT EXISTS (SELECT 1 FROM gmail_drafts x WHERE x.email_id = $2)
+			ORDER BY o.deleted_at DESC LIMIT 1
+			FOR UPDATE OF g SKIP LOCKED
+		)
+		UPDATE gmail_drafts g SET email_id = $2 FROM old WHERE g.email_id = old.email_id
+		RETURNING g.draft_id, g.thread_id`, userID, emailID, window).Scan(&draftID, &threadID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", nil
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("store adopt gmail draft: %w", constraintErr(translate(err)))
+	}
+	return draftID, threadID, nil
+}
+
+// DiscardedGmailDraft returns the Gmail draft still linked to userID's
+// deleted draft emailID (not adopted by an edit); "" when none.
+func (s *Store) DiscardedGmailDraft(ctx context.Context, userID, emailID int64) (string, error) {
+	var d string
+	err := s.pool.QueryRow(ctx, `SELECT g.draft_id FROM gmail_drafts g JOIN emails e ON e.id = g.email_id
+		WHERE g.email_id = $1 AND g.user_id = $2 AND e.deleted_at IS NOT NULL`, emailID, userID).Scan(&d)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store discarded gmail draft: %w", translate(err))
+	}
+	return d, nil
+}
+
+// DropGmailDraft forgets the Gmail draft of userID's deleted draft, once
+// it is deleted in Gmail.
+func (s *Store) DropGmailDraft(ctx context.Context, userID, emailID int64, draftID string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM gmail_drafts WHERE email_id = $1 AND user_id = $2 AND draft_id = $3`, emailID, userID, draftID); err != nil {
+		return fmt.Errorf("store drop gmail draft: %w", translate(err))
+	}
+	return nil
 }

@@ -61,6 +61,9 @@ func TestGmailScenario(t *testing.T) {
 	if ds := fake.Drafts(ann); len(ds) != 1 || !strings.Contains(ds[0].Body, "Dear Sarah,") {
 		t.Fatalf("Gmail drafts after the edit %+v, want only the edited one", ds)
 	}
+	if n := fake.Count("PUT /gmail/v1/users/me/drafts/{id}"); n != 1 {
+		t.Fatalf("the edit made %d drafts.update calls, want 1", n)
+	}
 	c.click(formal, "Approve")
 	c.clickStatus(formal, "Approve") // a double click: acknowledged, dropped
 	c.say("thanks")                  // a later turn: the second click is behind it

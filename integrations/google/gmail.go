@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riverqueue/river"
 	gmail "google.golang.org/api/gmail/v1"
 	"google.golang.org/api/option"
 
@@ -41,6 +42,9 @@ type MailStore interface {
 	FinishSend(ctx context.Context, userID, id int64, via hearth.MailVia, messageID string) (hearth.Email, error)
 	SetGmailDraft(ctx context.Context, userID, emailID int64, draftID, threadID string) error
 	GmailDraft(ctx context.Context, userID, emailID int64) (e hearth.Email, draftID, threadID string, err error)
+	AdoptGmailDraft(ctx context.Context, userID, emailID int64, window time.Duration) (draftID, threadID string, err error)
+	DiscardedGmailDraft(ctx context.Context, userID, emailID int64) (string, error)
+	DropGmailDraft(ctx context.Context, userID, emailID int64, draftID string) error
 	InboxMessage(ctx context.Context, userID, id int64) (hearth.InboxMessage, error)
 	SaveInbox(ctx context.Context, userID int64, msgs []hearth.InboxMessage, historyID string) ([]hearth.InboxMessage, error)
 	GmailHistory(ctx context.Context, userID int64) (string, error)
@@ -162,6 +166,25 @@ func (m *Mail) CreateDraft(ctx context.Context, key string, e hearth.Email) (hea
 	if parent != nil {
 		msg.ThreadId = parent.ThreadID
 	}
+	// An edit: the draft it replaces left its Gmail draft to this one,
+	// which updates it (Gmail keeps one draft, with the edited text).
+	old, oldThread, err := m.st.AdoptGmailDraft(ctx, d.UserID, d.ID, AdoptWindow)
+	if err != nil {
+		return hearth.Email{}, err
+	}
+	if old != "" {
+		if msg.ThreadId == "" {
+			msg.ThreadId = oldThread
+		}
+		_, err := svc.Users.Drafts.Update("me", old, &gmail.Draft{Id: old, Message: msg}).Context(ctx).Do()
+		if err == nil {
+			return gmailMark(d), nil
+		}
+		if statusOf(err) != http.StatusNotFound {
+			return hearth.Email{}, fmt.Errorf("gmail update draft: %w", unavailable(err))
+		}
+		// Deleted in Gmail meanwhile: make a new one.
+	}
 	gd, err := svc.Users.Drafts.Create("me", &gmail.Draft{Message: msg}).Context(ctx).Do()
 	if err != nil {
 		return hearth.Email{}, fmt.Errorf("gmail create draft: %w", unavailable(err))
@@ -242,7 +265,47 @@ func (m *Mail) SendEmail(ctx context.Context, userID, id int64) (hearth.Email, e
 	return sent, nil
 }
 
-// DeleteDraft deletes a draft, in Gmail too.
+// AdoptWindow is how long the Gmail draft of a deleted draft waits for
+// an edit to take it over (the edited draft of the same recipients)
+// before it is deleted in Gmail.
+const AdoptWindow = time.Minute
+
+// GmailDiscardArgs deletes the Gmail draft of a deleted draft, unless an
+// edit took it over meanwhile.
+type GmailDiscardArgs struct {
+	UserID  int64 `json:"user_id"`
+	EmailID int64 `json:"email_id"`
+}
+
+// Kind names the job.
+func (GmailDiscardArgs) Kind() string { return "google_gmail_discard" }
+
+// InsertOpts puts the job on Google's queue.
+func (GmailDiscardArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueGoogle, MaxAttempts: 5}
+}
+
+// Discard deletes the Gmail draft of a deleted draft, unless an edit
+// adopted it.
+func (m *Mail) Discard(ctx context.Context, userID, emailID int64) error {
+	draftID, err := m.st.DiscardedGmailDraft(ctx, userID, emailID)
+	if err != nil || draftID == "" {
+		return err
+	}
+	svc, _, err := m.gmailFor(ctx, userID)
+	if err != nil {
+		return err
+	}
+	if svc != nil {
+		if err := svc.Users.Drafts.Delete("me", draftID).Context(ctx).Do(); err != nil && statusOf(err) != http.StatusNotFound {
+			return fmt.Errorf("gmail delete draft: %w", unavailable(err))
+		}
+	}
+	return m.st.DropGmailDraft(ctx, userID, emailID, draftID)
+}
+
+// DeleteDraft deletes a draft; its Gmail draft goes AdoptWindow later,
+// unless an edit takes it over (at once when no queue is set).
 func (m *Mail) DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error) {
 	_, draftID, _, err := m.st.GmailDraft(ctx, userID, id)
 	if err != nil {
@@ -254,6 +317,13 @@ func (m *Mail) DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email,
 	d, err := m.st.DeleteDraft(ctx, userID, id)
 	if err != nil {
 		return d, err
+	}
+	if q := m.g.cfg.Queue; q != nil {
+		_, err := q.Insert(ctx, GmailDiscardArgs{UserID: userID, EmailID: id}, &river.InsertOpts{ScheduledAt: m.g.cfg.Now().Add(AdoptWindow)})
+		if err != nil {
+			return gmailMark(d), fmt.Errorf("enqueue gmail discard: %w", err)
+		}
+		return gmailMark(d), nil
 	}
 	svc, _, err := m.gmailFor(ctx, userID)
 	if err != nil || svc == nil {

@@ -68,6 +68,14 @@ func TestGmailDraftEditApproveSendsOnce(t *testing.T) {
 	if ds := b.fake.Drafts(email); len(ds) != 1 || !strings.Contains(ds[0].Body, "Friday at ten?") {
 		t.Fatalf("after the edit, gmail drafts %+v", ds)
 	}
+	// The edit updated the Gmail draft: one drafts.create, one drafts.update.
+	if c, u := b.fake.Count("POST /gmail/v1/users/me/drafts"), b.fake.Count("PUT /gmail/v1/users/me/drafts/{id}"); c != 1 || u != 1 {
+		t.Fatalf("drafts.create %d, drafts.update %d; want 1 and 1", c, u)
+	}
+	// The discard job finds the Gmail draft adopted and leaves it.
+	if err := m.Discard(ctx, b.user.ID, first.ID); err != nil || len(b.fake.Drafts(email)) != 1 {
+		t.Fatalf("discard after the edit: %v, %d drafts", err, len(b.fake.Drafts(email)))
+	}
 	// Approve, clicked twice at once, then retried after a "restart".
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
@@ -241,4 +249,30 @@ func FuzzMessage(f *testing.F) {
 			t.Fatalf("To does not parse: %v", err)
 		}
 	})
+}
+
+func TestGmailCancelDeletesTheGmailDraft(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connectWith(t, google.GmailScopes...)
+	m, ctx := b.mail(), context.Background()
+	d, err := m.CreateDraft(ctx, "c:0", hearth.Email{UserID: b.user.ID, To: []string{"bob@example.org"}, Subject: "Hi", Body: "Hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.DeleteDraft(ctx, b.user.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if b.jobs(t, google.GmailDiscardArgs{}.Kind()) != 1 {
+		t.Fatal("no discard job")
+	}
+	if err := m.Discard(ctx, b.user.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ds := b.fake.Drafts(email); len(ds) != 0 {
+		t.Fatalf("the cancelled draft is still in Gmail: %+v", ds)
+	}
+	if err := m.Discard(ctx, b.user.ID, d.ID); err != nil { // a retried job
+		t.Fatal(err)
+	}
 }

@@ -33,7 +33,7 @@ func (MailSweepArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueGoogle, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: pendingStates}}
 }
 
-// Workers registers the mail poll and sweep workers.
+// Workers registers the mail poll, sweep and draft discard workers.
 func (m *Mail) Workers(w *river.Workers) {
 	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[MailPollArgs]) error {
 		if _, err := m.Poll(ctx, j.Args.UserID); err != nil {
@@ -41,6 +41,9 @@ func (m *Mail) Workers(w *river.Workers) {
 		}
 		_, err := m.RefreshStyle(ctx, j.Args.UserID)
 		return err
+	}))
+	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[GmailDiscardArgs]) error {
+		return m.Discard(ctx, j.Args.UserID, j.Args.EmailID)
 	}))
 	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[MailSweepArgs]) error {
 		return m.Sweep(ctx)
