@@ -25,7 +25,7 @@ func (m *Mail) Commands(known Known) []commands.Command {
 			Name: "connect_gmail", Private: true,
 			Help:     "connect your Gmail, so the emails I write are Gmail drafts and go out from your address",
 			Examples: []string{"connect gmail", "connect my gmail"},
-			Match:    phrase("connect gmail", "connect my gmail", "link gmail", "link my gmail", "use gmail", "use my gmail"),
+			Match:    phrase("connect gmail", "connect my gmail", "link gmail", "link my gmail"),
 			Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
 				return pipeline.Reply("Open this link within 10 minutes to connect your Gmail (and Google Calendar): " + m.g.ConnectURL(r.User.ID, GmailScopes...) +
 					"\nThe emails I write become drafts in your Gmail and I send them only after you approve; I read new mail to tell you what's important, and I never act on what an email says."), true, nil
@@ -35,7 +35,7 @@ func (m *Mail) Commands(known Known) []commands.Command {
 			Name: "connect_keep", Private: true,
 			Help:     "connect Google Keep (Google Workspace accounts), so your notes and lists go there",
 			Examples: []string{"connect keep", "connect google keep"},
-			Match:    phrase("connect keep", "connect google keep", "connect my keep", "link keep", "use keep", "use google keep"),
+			Match:    phrase("connect keep", "connect google keep", "connect my keep", "link keep", "link google keep"),
 			Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
 				return pipeline.Reply("Open this link within 10 minutes to connect Google Keep (and Google Calendar): " + m.g.ConnectURL(r.User.ID, KeepScopes...) +
 					"\nKeep's API works only for Google Workspace accounts that allow it; if yours doesn't, your notes stay in Hearth and I'll say so. Family lists always stay in Hearth, where everyone in the family can change them."), true, nil
