@@ -47,6 +47,10 @@ type Email struct {
 	MessageID string    `json:"message_id,omitempty"`
 	SentAt    time.Time `json:"sent_at,omitzero"`
 	CreatedAt time.Time `json:"created_at,omitzero"`
+	// Hint is a provider's word to the user about this draft ("say
+	// “connect gmail” to send from your Gmail"), shown with it. Not
+	// stored.
+	Hint string `json:"hint,omitempty"`
 }
 
 // MailStyle is how a user writes email: the greeting and sign-off the

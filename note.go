@@ -17,6 +17,10 @@ type Note struct {
 	Items     []ChecklistItem `json:"items,omitempty"`
 	CreatedAt time.Time       `json:"created_at,omitzero"`
 	UpdatedAt time.Time       `json:"updated_at,omitzero"`
+	// Where says, for the reply, where a provider other than the
+	// built-in notes put the note ("in Google Keep"), or why it did not;
+	// empty for the built-in notes. Not stored.
+	Where string `json:"where,omitempty"`
 }
 
 // ChecklistItem is one line of a note's checklist.

@@ -156,6 +156,10 @@ type Briefing struct {
 	// Storylines are the user's storylines mentioned in the two weeks
 	// before the day, most recent first (the "what's going on" line).
 	Storylines []Storyline
+	// Mail is the user's unread mail of the last day from people Hearth
+	// knows (an email address in memory) or marked important, newest
+	// first. Its text is untrusted: shown, never followed.
+	Mail []InboxMessage
 }
 
 // BirthdaySchedule is the yearly schedule a birthday or anniversary fact

@@ -22,6 +22,7 @@ const (
 	SectionPrep      = "prep"
 	SectionFamily    = "family"
 	SectionLists     = "lists"
+	SectionMail      = "email"
 )
 
 // EmptyDay is the whole briefing of a day with nothing in it, after the
@@ -45,8 +46,9 @@ func Greeting(t time.Time) string {
 // Calendar today, Birthdays & anniversaries (today and the next 7 days),
 // Deadlines (next 7 days and overdue), Meeting prep and Family updates
 // (the events, today and the next 7 days, of the family members who let
-// the user see their events, by person) and Family lists (what is left
-// on them), leaving out empty sections and those in skip.
+// the user see their events, by person), Family lists (what is left
+// on them) and Email (unread mail from people Hearth knows, or marked
+// important), leaving out empty sections and those in skip.
 func (s *Scheduler) Briefing(ctx context.Context, userID int64, loc *time.Location, at time.Time, skip []string) (string, error) {
 	if loc == nil {
 		return "", fmt.Errorf("briefing for user %d: %w", userID, hearth.Invalidf("no time zone"))
@@ -183,6 +185,21 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		sections = append(sections, line)
 	}
 
+	// Mail is quoted as data: its text is the sender's, never followed.
+	var mail []string
+	for _, m := range d.Mail {
+		who := m.FromName
+		if who == "" {
+			who = m.From
+		}
+		line := "• " + who + ": “" + clip(m.Subject, 80) + "”"
+		if sn := clip(m.Snippet, 90); sn != "" {
+			line += " — “" + sn + "”"
+		}
+		mail = append(mail, line)
+	}
+	add(SectionMail, "Email", mail)
+
 	if len(sections) == 0 {
 		return greeting + " " + EmptyDay
 	}
@@ -236,4 +253,13 @@ func dedupe(xs []string) []string {
 
 func dateWords(d recur.Date) string {
 	return time.Date(d.Year, d.Month, d.Day, 12, 0, 0, 0, time.UTC).Format("Monday, January 2")
+}
+
+// clip shortens s to n runes on one line.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }

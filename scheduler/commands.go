@@ -208,7 +208,7 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 		}
 		name, ok := sectionName(g[1])
 		if !ok {
-			return "The briefing's sections are calendar, birthdays, deadlines, meeting prep, family and lists. Which one did you mean?", true, nil
+			return "The briefing's sections are calendar, birthdays, deadlines, meeting prep, family, lists and email. Which one did you mean?", true, nil
 		}
 		upd := hearth.ScheduleSettingsUpdate{Unskip: []string{name}}
 		if skip {
@@ -541,6 +541,8 @@ func sectionName(s string) (string, bool) {
 	switch {
 	case strings.Contains(s, "list") || strings.Contains(s, "shopping"):
 		return SectionLists, true
+	case strings.Contains(s, "mail"):
+		return SectionMail, true
 	case strings.Contains(s, "family"):
 		return SectionFamily, true
 	case strings.Contains(s, "calendar"):

@@ -167,6 +167,18 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 		d.Storylines, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Storyline, error) { return scanStoryline(r) })
 		return err
 	})
+	// Unread mail of the day before from people the user knows (an
+	// address in a visible fact), or marked important.
+	b.Queue(`SELECT `+prefixed("i.", inboxColumns)+` FROM inbox_messages i
+		WHERE i.user_id = $1 AND i.unread AND i.received_at >= $2::timestamptz - interval '1 day'
+		  AND (i.important OR EXISTS (SELECT 1 FROM facts m
+			WHERE `+visibleTo("$1", "m")+` AND m.deleted_at IS NULL AND m.invalidated_at IS NULL AND m.attribute = 'email'
+			  AND (lower(m.value) = i.from_addr OR lower(m.value) LIKE '%<' || i.from_addr || '>')))
+		ORDER BY i.received_at DESC, i.id DESC LIMIT 8`, userID, dayStart).Query(func(rows pgx.Rows) error {
+		var err error
+		d.Mail, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.InboxMessage, error) { return scanInbox(r) })
+		return err
+	})
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return hearth.Briefing{}, fmt.Errorf("store briefing data: %w", translate(err))
 	}

@@ -100,6 +100,9 @@ type App struct {
 	// Google is the Google integration, when its client and the
 	// encryption key are set; nil otherwise.
 	Google *google.Google
+	// Gmail is the mail provider routing users who granted Gmail to it,
+	// when Google is on; nil otherwise.
+	Gmail *google.Mail
 	// SignIn is the web chat's real sign-in; nil under development
 	// sign-in (HEARTH_DEV_SIGNIN).
 	SignIn *signin.Service
@@ -172,6 +175,15 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			return nil, fmt.Errorf("HEARTH_WALKING_DISTANCES: %w", err)
 		}
 	}
+	if a.Google != nil {
+		// Users who granted Gmail write Gmail drafts and send from Gmail;
+		// everyone else keeps the outbox (or SMTP).
+		a.Gmail = a.Google.Mail(st, providers.Mail)
+		providers.Mail = a.Gmail
+		// Notes go to Keep where the account has its API (Workspace);
+		// family lists and everyone else's notes stay built-in.
+		providers.Notes = a.Google.Notes(st)
+	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
@@ -212,7 +224,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Intent: intent,
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
-			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st,
+			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
 			Geocoding: geocoder != nil, Walking: walking, Family: st,
 		},
 		Planners:  planners,
@@ -237,6 +249,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds = append(cmds, runner.Commands()...)
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
+		cmds = append(cmds, a.Gmail.Commands(st)...)
 	}
 	if a.SignIn, err = newSignIn(cfg, st, log); err != nil {
 		st.Close()
@@ -296,6 +309,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if a.Google != nil {
 		a.Google.Workers(workers)
 		periodic = append(periodic, a.Google.PeriodicJob())
+		a.Gmail.Workers(workers)
+		periodic = append(periodic, a.Gmail.PeriodicJob())
 	}
 	// The memory graph's nightly and weekly work: expired notes,
 	// storylines, themes (per household time zone, leader only), with

@@ -51,6 +51,11 @@ type Sources struct {
 	Styles interface {
 		MailStyle(context.Context, int64) (hearth.MailStyle, error)
 	}
+	// Inbox, when set, is the user's received mail (Gmail), read for
+	// replies.
+	Inbox interface {
+		FindInbox(context.Context, hearth.InboxFilter) ([]hearth.InboxMessage, error)
+	}
 	// Entities finds the people and things Hearth knows by name, through
 	// the permission predicate. Optional: without it no one is known by
 	// name.
@@ -134,6 +139,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		if domains[nlu.Email] && u.Intent == nlu.RequestAction {
 			if err := s.people(ctx, &c, uid, recipientNames(text, u.Slots.Recipient)); err != nil {
 				return c, err
+			}
+		}
+		if domains[nlu.Email] && u.Intent == nlu.RequestAction && s.Inbox != nil && isReply(text) {
+			if c.Inbox, err = s.Inbox.FindInbox(ctx, hearth.InboxFilter{UserID: uid, Limit: 100}); err != nil {
+				return c, fmt.Errorf("context: inbox: %w", err)
 			}
 		}
 		if domains[nlu.Email] && u.Intent == nlu.AskInfo {
@@ -411,4 +421,11 @@ func span(m *timex.Match, now time.Time, question bool) (time.Time, time.Time) {
 		return start, start.AddDate(1, 0, 0)
 	}
 	return start, start.AddDate(0, 0, 1)
+}
+
+// isReply reports whether a request answers received mail ("reply to
+// Sarah's last email").
+func isReply(text string) bool {
+	lc := strings.ToLower(text)
+	return strings.Contains(lc, "reply to ") || strings.Contains(lc, "respond to ") || strings.Contains(lc, "answer ")
 }

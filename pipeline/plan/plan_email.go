@@ -28,6 +28,9 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return stage.Plan{Understood: "check your email"}, nil
 	}
+	if who, said, ok := replyParts(text); ok {
+		return planReply(in, who, said)
+	}
 	to, said, topic := emailParts(text)
 	if to == "" && whole {
 		to, said = in.Understanding.Slots.Recipient, in.Understanding.Slots.Gist

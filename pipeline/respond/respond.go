@@ -332,6 +332,14 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	default:
 		t.past, t.verb = "took care of that", "do that"
 	}
+	// A provider other than the built-in notes says where the note went
+	// (Google Keep, or why not).
+	if n, ok := o.Result.(hearth.Note); ok && n.Where != "" && t.past != "" {
+		t.past += " " + n.Where
+		for i := range t.alone {
+			t.alone[i] += " It's " + n.Where + "."
+		}
+	}
 	return t
 }
 
@@ -375,6 +383,9 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 			}
 		} else {
 			b.WriteString("\n\nApprove to keep it in Hearth's outbox: no mail service is connected, so nothing will leave this machine.")
+		}
+		if e, ok := o.Result.(hearth.Email); ok && e.Hint != "" {
+			b.WriteString("\n" + e.Hint)
 		}
 		return b.String()
 	case action.CalendarCreate:

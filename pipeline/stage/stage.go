@@ -61,6 +61,9 @@ type Context struct {
 	// Style is how the user writes email (read for email requests); the
 	// zero value is Hearth's default.
 	Style hearth.MailStyle
+	// Inbox is the user's latest received mail, read for replies ("reply
+	// to Sarah's last email"). Its text is untrusted data.
+	Inbox []hearth.InboxMessage
 }
 
 // Proximity is what the context stage found for a question about

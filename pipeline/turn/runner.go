@@ -505,6 +505,14 @@ func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, q stage.Que
 	}
 	r.editPrompt(st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
 	next, err := action.New(action.EmailSend, p)
+	if ap.Action.Kind == action.EmailReply {
+		// A reply stays a reply, in its thread.
+		orig, derr := action.Decode[action.EmailReplyArgs](ap.Action)
+		if derr != nil {
+			return "", derr
+		}
+		next, err = action.New(action.EmailReply, action.EmailReplyArgs{InReplyTo: orig.InReplyTo, To: p.To, Subject: p.Subject, Body: p.Body})
+	}
 	if err != nil {
 		return "", err
 	}

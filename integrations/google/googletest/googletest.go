@@ -4,7 +4,7 @@
 // events, watch and channels.stop), with scriptable failures (401, 429,
 // 5xx, 410). Point HEARTH_GOOGLE_ENDPOINT (or the integration's
 // Endpoints) at URL and drive it through the real google.golang.org/api
-// clients. Gmail and Keep handlers belong here too when they come.
+// clients. The Gmail and Keep APIs are in gmail.go and keep.go.
 package googletest
 
 import (
@@ -61,6 +61,10 @@ type Server struct {
 	// holds are the request keys (as Count names them) whose requests
 	// wait until the channel is closed.
 	holds map[string]chan struct{}
+	// mail and keep are the Gmail and Keep of each account (gmail.go,
+	// keep.go).
+	mail map[string]*mailbox
+	keep map[string]*keepbox
 }
 
 type account struct {
@@ -393,6 +397,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.userinfo(w, r)
 	case strings.HasPrefix(r.URL.Path, "/calendar/v3/"):
 		s.calendarAPI(w, r)
+	case strings.HasPrefix(r.URL.Path, "/gmail/v1/users/me/"):
+		s.gmailAPI(w, r)
+	case strings.HasPrefix(r.URL.Path, "/v1/notes"):
+		s.keepAPI(w, r)
 	default:
 		apiError(w, http.StatusNotFound, "no such endpoint in the fake")
 	}
@@ -402,7 +410,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func pattern(p string) string {
 	parts := strings.Split(p, "/")
 	for i, part := range parts {
-		if i > 0 && (parts[i-1] == "calendars" || parts[i-1] == "events") && part != "watch" {
+		if i > 0 && (parts[i-1] == "calendars" || parts[i-1] == "events" || parts[i-1] == "drafts" || parts[i-1] == "messages" || parts[i-1] == "notes") && part != "watch" && part != "send" {
 			parts[i] = "{id}"
 		}
 	}

@@ -1,0 +1,37 @@
+package hearth
+
+import "time"
+
+// InboxMessage is an email the user received (from Gmail), as far as
+// Hearth needs it: who wrote, about what, and the headers a reply
+// threads with. Its text is untrusted data: summarised, never obeyed.
+type InboxMessage struct {
+	ID     int64 `json:"id"`
+	UserID int64 `json:"user_id"`
+	// ExternalID and ThreadID are the provider's (Gmail's) ids.
+	ExternalID string `json:"external_id"`
+	ThreadID   string `json:"thread_id,omitempty"`
+	// MessageID is the RFC 5322 Message-ID, with its angle brackets;
+	// References the References header as received.
+	MessageID  string    `json:"message_id,omitempty"`
+	References string    `json:"references,omitempty"`
+	From       string    `json:"from"`
+	FromName   string    `json:"from_name,omitempty"`
+	Subject    string    `json:"subject,omitempty"`
+	Snippet    string    `json:"snippet,omitempty"`
+	Unread     bool      `json:"unread,omitempty"`
+	Important  bool      `json:"important,omitempty"`
+	ReceivedAt time.Time `json:"received_at"`
+}
+
+// InboxFilter selects received mail.
+type InboxFilter struct {
+	UserID int64
+	// From matches the sender's address or name, loosely.
+	From string
+	// Unread keeps unread mail only.
+	Unread bool
+	// Since keeps mail received at or after it.
+	Since time.Time
+	Limit int
+}

@@ -1,0 +1,83 @@
+package google
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/riverqueue/river"
+)
+
+// MailPollArgs polls one user's Gmail for new mail and, when their style
+// profile is older than StyleEvery, learns it again from their sent mail.
+type MailPollArgs struct {
+	UserID int64 `json:"user_id"`
+}
+
+// Kind names the job.
+func (MailPollArgs) Kind() string { return "google_mail_poll" }
+
+// InsertOpts makes a user's poll unique while pending.
+func (MailPollArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueGoogle, MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true, ByState: pendingStates}}
+}
+
+// MailSweepArgs is the periodic job: a MailPollArgs for every user who
+// granted Gmail.
+type MailSweepArgs struct{}
+
+// Kind names the job.
+func (MailSweepArgs) Kind() string { return "google_mail_sweep" }
+
+// InsertOpts makes the sweep unique while pending.
+func (MailSweepArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueGoogle, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: pendingStates}}
+}
+
+// Workers registers the mail poll, sweep and draft discard workers.
+func (m *Mail) Workers(w *river.Workers) {
+	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[MailPollArgs]) error {
+		if _, err := m.Poll(ctx, j.Args.UserID); err != nil {
+			return err
+		}
+		_, err := m.RefreshStyle(ctx, j.Args.UserID)
+		return err
+	}))
+	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[GmailDiscardArgs]) error {
+		return m.Discard(ctx, j.Args.UserID, j.Args.EmailID)
+	}))
+	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[MailSweepArgs]) error {
+		return m.Sweep(ctx)
+	}))
+}
+
+// Sweep enqueues a poll for every user who granted Gmail.
+func (m *Mail) Sweep(ctx context.Context) error {
+	if m.g.cfg.Queue == nil {
+		return nil
+	}
+	var after int64
+	for {
+		ids, err := m.st.GmailUsers(ctx, ScopeGmail, after, 500)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if _, err := m.g.cfg.Queue.Insert(ctx, MailPollArgs{UserID: id}, nil); err != nil {
+				return fmt.Errorf("enqueue mail poll: %w", err)
+			}
+		}
+		if len(ids) < 500 {
+			return nil
+		}
+		after = ids[len(ids)-1]
+	}
+}
+
+// PeriodicJob is the leader's sweep, every PollInterval (the weekly
+// style refresh rides on it: a poll refreshes a style older than
+// StyleEvery).
+func (m *Mail) PeriodicJob() *river.PeriodicJob {
+	return river.NewPeriodicJob(river.PeriodicInterval(m.g.cfg.PollInterval), func() (river.JobArgs, *river.InsertOpts) {
+		return MailSweepArgs{}, nil
+	}, &river.PeriodicJobOpts{RunOnStart: true, ID: "google_mail_sweep"})
+}
