@@ -286,6 +286,12 @@ func TestScenarios(t *testing.T) {
 		mustContain(t, late, "already")
 	})
 
+	t.Run("connecting Google where it is not set up says why", func(t *testing.T) {
+		c := newChatter(t, base, app, "Gwen", "UTC")
+		mustContain(t, c.say("connect google"), "Google isn't set up on this Hearth", "HEARTH_GOOGLE_CLIENT_ID")
+		mustContain(t, c.say("connect gmail"), "Google isn't set up on this Hearth")
+	})
+
 	t.Run("an email draft can be edited before it is approved", func(t *testing.T) {
 		c := newChatter(t, base, app, "Jo", "UTC")
 		r := c.say("Email sarah@example.com that I'll be late on Tuesday")

@@ -250,6 +250,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
 		cmds = append(cmds, a.Gmail.Commands(st)...)
+	} else {
+		cmds = append(cmds, google.OffCommand())
 	}
 	if a.SignIn, err = newSignIn(cfg, st, log); err != nil {
 		st.Close()
