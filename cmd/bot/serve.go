@@ -228,7 +228,11 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.Commands = &commands.Registry{Traces: st}
 	// Files sent to import: downloaded in the turn through the channel's
 	// downloader, as voice notes are.
-	importer := imports.New(imports.Config{Store: st, Fetcher: a.voiceConfig(nil).Fetcher})
+	icfg := imports.Config{Store: st, Fetcher: a.voiceConfig(nil).Fetcher}
+	if a.Google != nil {
+		icfg.Mirror = a.Google // imported events go out to Google after the commit
+	}
+	importer := imports.New(icfg)
 	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)

@@ -76,6 +76,7 @@ type Store interface {
 	Accounts
 	Calendars
 	Syncs
+	Imports
 	Begin(ctx context.Context) (pgx.Tx, error)
 }
 
@@ -90,6 +91,7 @@ type People interface {
 type Queue interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	InsertManyTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error)
 }
 
 // Config configures the integration.
