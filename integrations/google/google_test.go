@@ -710,3 +710,51 @@ func TestReconnectAnotherAccount(t *testing.T) {
 		t.Fatalf("calendars %+v: the old sync token must not be used", cals)
 	}
 }
+
+// TestImportedEventJobIsIdempotent: the job that sends an imported event
+// to Google, run twice (a retry), makes one Google event, linked to the
+// local row, so a sync adds no second copy; an event deleted before its
+// job runs (the import undone) is not sent.
+func TestImportedEventJobIsIdempotent(t *testing.T) {
+	b := setup(t, "Europe/Berlin")
+	b.connect(t)
+	b.sync(t)
+	ctx := context.Background()
+	start := time.Now().Add(48 * time.Hour).Truncate(time.Hour).UTC()
+	mk := func(title string) hearth.CalendarEvent {
+		e, err := b.st.CreateEvent(ctx, "", hearth.CalendarEvent{UserID: b.user.ID, Title: title, Start: start, End: start.Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	e := mk("Imported talk")
+	for range 2 {
+		if err := b.g.ImportEvent(ctx, google.ImportEventArgs{UserID: b.user.ID, ImportID: 7, EventID: e.ID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs := b.fake.Events(email, "primary")
+	if len(evs) != 1 || evs[0].Summary != "Imported talk" {
+		t.Fatalf("google has %+v", evs)
+	}
+	got, err := b.st.FindEvent(ctx, b.user.ID, e.ID)
+	if err != nil || got.ExternalID != evs[0].Id || got.CalendarID != "primary" {
+		t.Fatalf("local row %+v (%v) not linked to %s", got, err, evs[0].Id)
+	}
+	b.sync(t)
+	if es, _ := b.st.FindEvents(ctx, hearth.CalendarEventFilter{UserID: b.user.ID}); len(es) != 1 {
+		t.Fatalf("%d local events after the sync; want 1", len(es))
+	}
+
+	gone := mk("Undone talk")
+	if _, err := b.st.DeleteEvent(ctx, b.user.ID, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.g.ImportEvent(ctx, google.ImportEventArgs{UserID: b.user.ID, ImportID: 7, EventID: gone.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(b.fake.Events(email, "primary")); n != 1 {
+		t.Fatalf("google has %d events; the deleted one went out", n)
+	}
+}
