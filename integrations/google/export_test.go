@@ -3,4 +3,6 @@ package google
 import "context"
 
 // ImportEvent runs an imported event's job, for tests.
-func (g *Google) ImportEvent(ctx context.Context, j ImportEventArgs) error { return g.importEvent(ctx, j) }
+func (g *Google) ImportEvent(ctx context.Context, j ImportEventArgs) error {
+	return g.importEvent(ctx, j)
+}
