@@ -138,7 +138,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("offline understanding: %w", err)
 	}
 	providers := builtin.New(st)
-	a.Google, err = openGoogle(cfg, st, log)
+	a.Google, err = openGoogle(cfg, st, log, func(ch hearth.Channel) bool {
+		_, ok := a.Senders[ch].(pipeline.TranscriptSender)
+		return ok
+	})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -254,9 +257,6 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.Commands.RegisterButtons(scheduler.ButtonPrefix, a.Scheduler.Buttons(st, a.Engine))
 	a.Commands.RegisterButtons(imports.ButtonPrefix, importer.Buttons())
 	a.Turns = a.Commands.Handler(pipeline.RequireTimezone(st, importer.Files(runner)))
-	if a.Google != nil {
-		a.Turns = google.Notice(st, a.Turns)
-	}
 	// A channel that knows the user's zone and name (Slack) fills them in
 	// before the time-zone question would be asked.
 	a.Turns = pipeline.ProfileFromChannel(a.profileConfig(), a.Turns)

@@ -77,6 +77,7 @@ type Store interface {
 	Calendars
 	Syncs
 	Imports
+	Messages
 	Begin(ctx context.Context) (pgx.Tx, error)
 }
 
@@ -112,6 +113,10 @@ type Config struct {
 	// People links attendees named without an address to the address
 	// memory holds; nil leaves them uninvited.
 	People People
+	// Visible reports whether a channel shows messages by committing them
+	// to the transcript (the web chat) rather than by a delivery job, as
+	// for the scheduler's messages.
+	Visible func(hearth.Channel) bool
 	// Queue enqueues sync jobs; set it (to the River client) before the
 	// server takes requests.
 	Queue Queue

@@ -115,7 +115,9 @@ const staleSync = 5 * time.Minute
 func (g *Google) Sync(ctx context.Context, userID int64, calendarID string) error {
 	a, err := g.active(ctx, userID)
 	if errors.Is(err, errNotConnected) {
-		return nil // disconnected or revoked since the job was queued
+		// Disconnected or revoked since the job was queued: a revoked
+		// grant's user is asked to reconnect, if not yet.
+		return g.notifyRevoked(ctx, userID)
 	}
 	if err != nil {
 		return err
