@@ -81,10 +81,11 @@ type Store interface {
 	Begin(ctx context.Context) (pgx.Tx, error)
 }
 
-// People finds what Hearth remembers about a person, as the user may
-// see it: an attendee named without an address ("invite Sam") is invited
-// at the address a memory about them holds.
+// People finds the people Hearth knows and what it remembers about them,
+// as the user may see them: an attendee named without an address
+// ("invite Sam") is invited at the email address memory holds for them.
 type People interface {
+	FindEntities(ctx context.Context, f hearth.EntityFilter) ([]hearth.Entity, error)
 	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)
 }
 
@@ -110,8 +111,8 @@ type Config struct {
 	// Keys are derived from HEARTH_ENCRYPTION_KEY (required).
 	Keys  *Keys
 	Store Store
-	// People links attendees named without an address to the address
-	// memory holds; nil leaves them uninvited.
+	// People links attendees named without an address to the people
+	// memory knows and their email addresses; nil leaves them uninvited.
 	People People
 	// Visible reports whether a channel shows messages by committing them
 	// to the transcript (the web chat) rather than by a delivery job, as
