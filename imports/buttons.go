@@ -171,7 +171,7 @@ func (s *session) approve(ctx context.Context) (pipeline.Answer, error) {
 	if err != nil {
 		return pipeline.Answer{}, err
 	}
-	st, rec, batch, learned := s.im.cfg.Store, s.rec, a.batch, s.learned()
+	st, mirror, rec, batch, learned := s.im.cfg.Store, s.im.cfg.Mirror, s.rec, a.batch, s.learned()
 	s.edit("✔ Approved.")
 	c := hearth.ImportCounts{Tasks: len(batch.Tasks), Events: len(batch.Events), Facts: len(batch.Facts) + len(batch.FactCorrections),
 		Merged: len(batch.TaskMerges) + len(batch.EventMerges) + len(batch.FactCorrections)}
@@ -180,6 +180,11 @@ func (s *session) approve(ctx context.Context) (pipeline.Answer, error) {
 	ans.Add(func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := st.CommitImportTx(ctx, tx, rec.UserID, rec.ID, batch); err != nil {
 			return err
+		}
+		if mirror != nil && len(batch.Events) > 0 {
+			if err := mirror.ImportedTx(ctx, tx, rec.UserID, rec.ID); err != nil {
+				return err
+			}
 		}
 		return st.SaveMappingTx(ctx, tx, rec.UserID, rec.Signature, learned)
 	})

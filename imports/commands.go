@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/pipeline"
@@ -72,7 +74,11 @@ func (im *Importer) undo(ctx context.Context, r commands.Request) (pipeline.Answ
 	if err != nil {
 		return pipeline.Answer{}, false, err
 	}
-	return pipeline.Reply(fmt.Sprintf("Undone: the import of %s is taken back (%s removed or restored).", fileName(rec.FileName), countWords(c))), true, nil
+	ans := pipeline.Reply(fmt.Sprintf("Undone: the import of %s is taken back (%s removed or restored).", fileName(rec.FileName), countWords(c)))
+	if m := im.cfg.Mirror; m != nil && c.Events > 0 {
+		ans.Add(func(ctx context.Context, tx pgx.Tx) error { return m.UndoneTx(ctx, tx, rec.UserID, rec.ID) })
+	}
+	return ans, true, nil
 }
 
 // resume asks the open import's current question again.

@@ -52,9 +52,20 @@ type Store interface {
 	SaveTraceTx(ctx context.Context, tx pgx.Tx, t hearth.Trace) error
 }
 
+// Mirror copies imported events to an outside calendar (Google) after
+// the commit: each method enqueues, in the import's or the undo's own
+// transaction, the jobs that do it.
+type Mirror interface {
+	ImportedTx(ctx context.Context, tx pgx.Tx, userID, importID int64) error
+	UndoneTx(ctx context.Context, tx pgx.Tx, userID, importID int64) error
+}
+
 // Config is what an Importer needs. Store is required.
 type Config struct {
 	Store Store
+	// Mirror, when set, sends the events of each import to the user's
+	// outside calendar and takes them back on undo.
+	Mirror Mirror
 	// Fetcher returns the downloader of a channel whose files arrive as
 	// references (Telegram, Slack); voice notes download the same way.
 	Fetcher func(hearth.Channel) (pipeline.AudioFetcher, bool)

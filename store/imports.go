@@ -544,3 +544,51 @@ func (s *Store) ForgetMappings(ctx context.Context, userID int64) (int, error) {
 	}
 	return int(tag.RowsAffected()), nil
 }
+
+// ImportEventIDsTx returns the live events import importID created, in
+// tx (the commit's own, so jobs for them go out with it).
+func (s *Store) ImportEventIDsTx(ctx context.Context, tx pgx.Tx, importID int64) ([]int64, error) {
+	rows, err := tx.Query(ctx, `SELECT id FROM events WHERE import_id = $1 AND deleted_at IS NULL ORDER BY id`, importID)
+	if err != nil {
+		return nil, fmt.Errorf("store import events %d: %w", importID, translate(err))
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("store import events %d: %w", importID, translate(err))
+	}
+	return ids, nil
+}
+
+// LinkImportedEvent links userID's imported event id to an outside
+// calendar's event, unless it is linked already, and returns it as
+// linked; ok is false when the event is deleted (its import was undone),
+// and then nothing changes.
+func (s *Store) LinkImportedEvent(ctx context.Context, userID, id int64, calendarID, externalID string) (hearth.CalendarEvent, bool, error) {
+	e, err := scanEvent(s.pool.QueryRow(ctx, `
+		UPDATE events SET calendar_id = COALESCE(calendar_id, NULLIF($3, '')), external_id = COALESCE(external_id, NULLIF($4, '')), updated_at = now()
+		WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL
+		RETURNING `+eventColumns, id, userID, calendarID, externalID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return e, false, nil
+	}
+	if err != nil {
+		return e, false, fmt.Errorf("store link imported event %d: %w", id, translate(constraintErr(err)))
+	}
+	return e, true, nil
+}
+
+// UndoneImportEvents returns the events userID's import importID created
+// that are deleted (the import was undone) and still linked to an
+// outside calendar's event.
+func (s *Store) UndoneImportEvents(ctx context.Context, userID, importID int64) ([]hearth.CalendarEvent, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+eventColumns+` FROM events
+		WHERE import_id = $1 AND user_id = $2 AND deleted_at IS NOT NULL AND external_id IS NOT NULL ORDER BY id`, importID, userID)
+	if err != nil {
+		return nil, fmt.Errorf("store undone import events %d: %w", importID, translate(err))
+	}
+	es, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.CalendarEvent, error) { return scanEvent(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store undone import events %d: %w", importID, translate(err))
+	}
+	return es, nil
+}

@@ -106,6 +106,26 @@ func TestImports(t *testing.T) {
 		t.Error("a done to-do was not imported done")
 	}
 
+	// The imported events, linked to an outside calendar once.
+	tx, _ = st.Begin(ctx)
+	ids, err := st.ImportEventIDsTx(ctx, tx, im.ID)
+	tx.Rollback(ctx) //nolint:errcheck // read only
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("import events %v, %v", ids, err)
+	}
+	if e, ok, err := st.LinkImportedEvent(ctx, r.UserID, ids[0], "primary", "abc"); err != nil || !ok || e.ExternalID != "abc" || e.CalendarID != "primary" {
+		t.Fatalf("link %+v, %v, %v", e, ok, err)
+	}
+	if e, ok, err := st.LinkImportedEvent(ctx, r.UserID, ids[0], "other", "xyz"); err != nil || !ok || e.ExternalID != "abc" {
+		t.Fatalf("a second link %+v, %v, %v; want the first kept", e, ok, err)
+	}
+	if _, ok, err := st.LinkImportedEvent(ctx, other.UserID, ids[0], "primary", "abc"); err != nil || ok {
+		t.Fatalf("another user's link: %v, %v", ok, err)
+	}
+	if es, err := st.UndoneImportEvents(ctx, r.UserID, im.ID); err != nil || len(es) != 0 {
+		t.Fatalf("undone events before the undo: %+v, %v", es, err)
+	}
+
 	if _, err := st.UndoImport(ctx, other.UserID, im.ID); !errors.Is(err, hearth.ErrConflict) {
 		t.Fatalf("another user's undo: %v; want a conflict", err)
 	}
@@ -115,6 +135,12 @@ func TestImports(t *testing.T) {
 	}
 	if _, err := st.UndoImport(ctx, r.UserID, im.ID); !errors.Is(err, hearth.ErrConflict) {
 		t.Fatalf("a second undo: %v; want a conflict", err)
+	}
+	if es, err := st.UndoneImportEvents(ctx, r.UserID, im.ID); err != nil || len(es) != 1 || es[0].ExternalID != "abc" {
+		t.Fatalf("undone events: %+v, %v", es, err)
+	}
+	if _, ok, err := st.LinkImportedEvent(ctx, r.UserID, ids[0], "primary", "abc"); err != nil || ok {
+		t.Fatalf("link after the undo: %v, %v; want refused", ok, err)
 	}
 	tasks, _ := st.FindTasks(ctx, hearth.TaskFilter{UserID: r.UserID, IncludeUndated: true})
 	if len(tasks) != 0 {

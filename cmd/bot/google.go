@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/store"
 )
@@ -10,7 +11,9 @@ import (
 // openGoogle wires the Google integration, or returns nil (with one log
 // line saying why) when it is not configured: Hearth then keeps the
 // built-in calendar for everyone.
-func openGoogle(cfg Config, st *store.Store, log *slog.Logger) (*google.Google, error) {
+// visible says which channels show messages by committing them (as for
+// the scheduler's).
+func openGoogle(cfg Config, st *store.Store, log *slog.Logger, visible func(hearth.Channel) bool) (*google.Google, error) {
 	switch {
 	case cfg.GoogleClientID == "" && cfg.GoogleClientSecret == "":
 		log.Info("google is off: set HEARTH_GOOGLE_CLIENT_ID, HEARTH_GOOGLE_CLIENT_SECRET and HEARTH_ENCRYPTION_KEY to connect Google Calendar")
@@ -29,7 +32,7 @@ func openGoogle(cfg Config, st *store.Store, log *slog.Logger) (*google.Google, 
 	g, err := google.New(google.Config{
 		ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, PublicURL: cfg.PublicURL,
 		Endpoint: cfg.GoogleEndpoint, Keys: keys, Store: st, People: st, PollInterval: cfg.GooglePollInterval,
-		Log: log.With("component", "google"),
+		Log: log.With("component", "google"), Visible: visible,
 	})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	calendar "google.golang.org/api/calendar/v3"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/integrations/google/googletest"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/scheduler"
@@ -215,25 +216,82 @@ func TestGoogleRevokedGrant(t *testing.T) {
 	bob := newChatter(t, base, app, "Bob", "Europe/London")
 	bob.say("stop my briefings")
 	connectGoogle(t, bob, fake, "bob@example.com")
+	uid := bob.contact().User.ID
+	ctx := context.Background()
+	notices := func() int {
+		return bob.count(`SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+			WHERE c.user_id = $1 AND m.sender = 'bot' AND m.text LIKE 'Google stopped accepting%'`, uid)
+	}
+	syncs := func() int {
+		return bob.count(`SELECT count(*) FROM river_job WHERE kind = 'google_sync' AND state = 'completed'`)
+	}
 
-	// Bob revokes Hearth's access in Google's settings.
+	// Bob revokes Hearth's access in Google's settings; the next sync
+	// finds out, and Bob gets one message of its own asking to reconnect.
 	fake.RevokeGrant("bob@example.com")
+	done := syncs()
+	if _, err := app.River.Insert(ctx, google.SyncArgs{UserID: uid, CalendarID: "primary", Round: 100}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, bob.reply("the reconnect notice"), "Google stopped accepting my access", "bob@example.com", "connect google")
+	pipelinetest.WaitForJobs(t, app.River, "the sync that found the revoked grant", func() bool { return syncs() > done })
+	// Another sync: no second message.
+	done = syncs()
+	if _, err := app.River.Insert(ctx, google.SyncArgs{UserID: uid, CalendarID: "primary", Round: 101}, nil); err != nil {
+		t.Fatal(err)
+	}
+	pipelinetest.WaitForJobs(t, app.River, "the second sync", func() bool { return syncs() > done })
+	if n := notices(); n != 1 {
+		t.Fatalf("%d reconnect messages; want 1", n)
+	}
+
+	// The built-in calendar takes over, and replies carry no notice.
 	r := bob.say("Add gym tomorrow at 7am to my calendar")
 	mustContain(t, r, "ym")
-	mustContain(t, bob.reply("the reconnect notice"), "Google stopped accepting my access", "connect google")
-	// Once only; the built-in calendar has the event.
-	r = bob.say("Add swim tomorrow at 8am to my calendar")
 	if strings.Contains(r.Text, "stopped accepting") {
-		t.Fatalf("told twice: %q", r.Text)
+		t.Fatalf("told again: %q", r.Text)
 	}
-	es, err := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: bob.contact().User.ID})
-	if err != nil || len(es) != 2 || es[0].ExternalID != "" || es[1].ExternalID != "" {
+	es, err := app.Store.FindEvents(ctx, hearth.CalendarEventFilter{UserID: uid})
+	if err != nil || len(es) != 1 || es[0].ExternalID != "" {
 		t.Fatalf("events %+v %v", es, err)
+	}
+	if n := notices(); n != 1 {
+		t.Fatalf("%d reconnect messages after an action; want 1", n)
 	}
 	mustContain(t, bob.say("google status"), "stopped accepting", "connect google")
 	// Reconnecting makes Google work again.
 	connectGoogle(t, bob, fake, "bob@example.com")
 	mustContain(t, bob.say("google status"), "connected as bob@example.com")
+}
+
+// TestGoogleRevokedDuringAction: a grant found revoked by an action
+// (not a sync) gives the same one message, apart from the reply, and the
+// event lands in the built-in calendar.
+func TestGoogleRevokedDuringAction(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	dee := newChatter(t, base, app, "Dee", "Europe/London")
+	dee.say("stop my briefings")
+	connectGoogle(t, dee, fake, "dee@example.com")
+	uid := dee.contact().User.ID
+	fake.RevokeGrant("dee@example.com")
+	first := dee.say("Add swim tomorrow at 8am to my calendar")
+	second := dee.reply("the other message")
+	texts := first.Text + "\n---\n" + second.Text
+	if !strings.Contains(texts, "wim") || !strings.Contains(texts, "Google stopped accepting") {
+		t.Fatalf("want the reply and the notice, got %q", texts)
+	}
+	if strings.Contains(first.Text, "wim") == strings.Contains(first.Text, "stopped accepting") {
+		t.Fatalf("the notice is not a message of its own: %q", texts)
+	}
+	if n := dee.count(`SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id
+		WHERE c.user_id = $1 AND m.text LIKE 'Google stopped accepting%'`, uid); n != 1 {
+		t.Fatalf("%d reconnect messages; want 1", n)
+	}
+	es, err := app.Store.FindEvents(context.Background(), hearth.CalendarEventFilter{UserID: uid})
+	if err != nil || len(es) != 1 || es[0].ExternalID != "" {
+		t.Fatalf("events %+v %v", es, err)
+	}
 }
 
 // TestGoogleEventReminderFollowsGoogle: a meeting made and then moved in

@@ -142,7 +142,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("offline understanding: %w", err)
 	}
 	providers := builtin.New(st)
-	a.Google, err = openGoogle(cfg, st, log)
+	a.Google, err = openGoogle(cfg, st, log, func(ch hearth.Channel) bool {
+		_, ok := a.Senders[ch].(pipeline.TranscriptSender)
+		return ok
+	})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -241,7 +244,11 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.Commands = &commands.Registry{Traces: st}
 	// Files sent to import: downloaded in the turn through the channel's
 	// downloader, as voice notes are.
-	importer := imports.New(imports.Config{Store: st, Fetcher: a.voiceConfig(nil).Fetcher})
+	icfg := imports.Config{Store: st, Fetcher: a.voiceConfig(nil).Fetcher}
+	if a.Google != nil {
+		icfg.Mirror = a.Google // imported events go out to Google after the commit
+	}
+	importer := imports.New(icfg)
 	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)
@@ -270,9 +277,6 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.Turns = a.Commands.Handler(pipeline.RequireTimezone(st, importer.Files(runner)))
 	// Every message counts toward the memory graph's mention counters.
 	a.Turns = memory.CountMentions(st, log.With("component", "memory_graph"), nil, a.Turns)
-	if a.Google != nil {
-		a.Turns = google.Notice(st, a.Turns)
-	}
 	// A channel that knows the user's zone and name (Slack) fills them in
 	// before the time-zone question would be asked.
 	a.Turns = pipeline.ProfileFromChannel(a.profileConfig(), a.Turns)

@@ -255,9 +255,12 @@ func setIf[T any](dst *T, v *T) {
 var addressRe = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`)
 
 // linkPeople replaces attendees named without an address by the address
-// a memory about them holds ("Sam's email is sam@example.com"); a name
-// memory knows no address for stays a name (and Google does not invite
-// it).
+// memory holds for them: first the current email attribute of the people
+// (entities) the name stands for, as the user may see them; when no such
+// person has one, an address a memory about the name states ("Sam's
+// email is sam@example.com", told before people were kept as entities).
+// A name memory knows no address for, or that stands for several people
+// with different addresses, stays a name (and Google does not invite it).
 func (g *Google) linkPeople(ctx context.Context, e hearth.CalendarEvent) hearth.CalendarEvent {
 	if g.cfg.People == nil || len(e.Attendees) == 0 {
 		return e
@@ -265,23 +268,73 @@ func (g *Google) linkPeople(ctx context.Context, e hearth.CalendarEvent) hearth.
 	out := make([]string, 0, len(e.Attendees))
 	for _, a := range e.Attendees {
 		if !strings.Contains(a, "@") {
-			mems, err := g.cfg.People.FindMemories(ctx, hearth.MemoryFilter{UserID: e.UserID, About: a, Limit: 20})
+			addr, ok, err := g.entityAddress(ctx, e.UserID, a)
 			if err != nil {
 				g.cfg.Log.Warn("attendee lookup failed", "error", err)
 			}
-			for _, m := range mems {
-				if addr := addressRe.FindString(m.Content); addr != "" {
-					if _, err := mail.ParseAddress(addr); err == nil {
-						a = addr
-						break
-					}
+			if !ok && err == nil {
+				addr, err = g.memoryAddress(ctx, e.UserID, a)
+				if err != nil {
+					g.cfg.Log.Warn("attendee lookup failed", "error", err)
 				}
+			}
+			if addr != "" {
+				a = addr
 			}
 		}
 		out = append(out, a)
 	}
 	e.Attendees = out
 	return e
+}
+
+// entityAddress is the one current email address of the people name
+// stands for; found reports whether any of them has one (an ambiguous
+// name is found with no address).
+func (g *Google) entityAddress(ctx context.Context, userID int64, name string) (addr string, found bool, err error) {
+	people, err := g.cfg.People.FindEntities(ctx, hearth.EntityFilter{UserID: userID, Name: name, Limit: 5})
+	if err != nil {
+		return "", false, err
+	}
+	seen := map[string]bool{}
+	for _, p := range people {
+		if p.Kind != hearth.EntityPerson {
+			continue
+		}
+		mems, err := g.cfg.People.FindMemories(ctx, hearth.MemoryFilter{UserID: userID, EntityID: p.ID, Attribute: hearth.AttrEmail, Limit: 5})
+		if err != nil {
+			return "", false, err
+		}
+		for _, m := range mems {
+			if m.SupersededBy != 0 {
+				continue
+			}
+			if parsed, perr := mail.ParseAddress(m.Value); perr == nil {
+				seen[strings.ToLower(parsed.Address)] = true
+				break // the newest current value
+			}
+		}
+	}
+	if len(seen) != 1 {
+		return "", len(seen) > 0, nil
+	}
+	for a := range seen {
+		addr = a
+	}
+	return addr, true, nil
+}
+
+// memoryAddress is an address a memory about name states in its words.
+func (g *Google) memoryAddress(ctx context.Context, userID int64, name string) (string, error) {
+	mems, err := g.cfg.People.FindMemories(ctx, hearth.MemoryFilter{UserID: userID, About: name, Limit: 20})
+	for _, m := range mems {
+		if addr := addressRe.FindString(m.Content); addr != "" {
+			if _, perr := mail.ParseAddress(addr); perr == nil {
+				return addr, err
+			}
+		}
+	}
+	return "", err
 }
 
 // emails are the attendees Google can invite: those with an address.

@@ -76,6 +76,11 @@ func (u *userTokens) token(ctx context.Context, force bool) (*oauth2.Token, erro
 				return nil, rerr
 			}
 			u.g.cfg.Log.Warn("google refused a grant; the user will be asked to reconnect", "user", u.userID)
+			// Told at once; a notice that fails here is sent by the next
+			// sync of the user's calendars.
+			if nerr := u.g.notifyRevoked(context.WithoutCancel(ctx), u.userID); nerr != nil {
+				u.g.cfg.Log.Warn("google reconnect notice not sent yet", "user", u.userID, "error", nerr)
+			}
 			return nil, ErrRevoked
 		}
 		return nil, fmt.Errorf("refresh google token: %w", err)

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/pipeline"
@@ -205,34 +203,4 @@ func (g *Google) status(ctx context.Context, u hearth.User) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-// NoticeStore claims the one message asking a user to reconnect.
-type NoticeStore interface {
-	GoogleAccount(ctx context.Context, userID int64) (hearth.GoogleAccount, error)
-	ClaimGoogleNoticeTx(ctx context.Context, tx pgx.Tx, userID int64) (bool, error)
-}
-
-// Notice tells a user whose grant Google refused, once, in their next
-// turn, that the built-in calendar took over and how to reconnect.
-func Notice(st NoticeStore, next pipeline.Handler) pipeline.Handler {
-	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
-		ans, err := next.HandleTurn(ctx, t)
-		if err != nil {
-			return ans, err
-		}
-		a, aerr := st.GoogleAccount(ctx, t.User.ID)
-		if aerr != nil || a.RevokedAt.IsZero() || !a.NotifiedAt.IsZero() {
-			return ans, nil
-		}
-		// Claimed with the reply's commit: a retried turn that was
-		// answered before does not say it twice.
-		ans.Add(func(ctx context.Context, tx pgx.Tx) error {
-			_, err := st.ClaimGoogleNoticeTx(ctx, tx, t.User.ID)
-			return err
-		})
-		ans.Replies = append(ans.Replies, hearth.Outbound{Text: "Google stopped accepting my access to your calendar (" + a.Email +
-			"), so I'm using Hearth's own calendar for now. Say “connect google” to reconnect."})
-		return ans, nil
-	})
 }

@@ -76,13 +76,16 @@ type Store interface {
 	Accounts
 	Calendars
 	Syncs
+	Imports
+	Messages
 	Begin(ctx context.Context) (pgx.Tx, error)
 }
 
-// People finds what Hearth remembers about a person, as the user may
-// see it: an attendee named without an address ("invite Sam") is invited
-// at the address a memory about them holds.
+// People finds the people Hearth knows and what it remembers about them,
+// as the user may see them: an attendee named without an address
+// ("invite Sam") is invited at the email address memory holds for them.
 type People interface {
+	FindEntities(ctx context.Context, f hearth.EntityFilter) ([]hearth.Entity, error)
 	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)
 }
 
@@ -90,6 +93,7 @@ type People interface {
 type Queue interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	InsertManyTx(ctx context.Context, tx pgx.Tx, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error)
 }
 
 // Config configures the integration.
@@ -107,9 +111,13 @@ type Config struct {
 	// Keys are derived from HEARTH_ENCRYPTION_KEY (required).
 	Keys  *Keys
 	Store Store
-	// People links attendees named without an address to the address
-	// memory holds; nil leaves them uninvited.
+	// People links attendees named without an address to the people
+	// memory knows and their email addresses; nil leaves them uninvited.
 	People People
+	// Visible reports whether a channel shows messages by committing them
+	// to the transcript (the web chat) rather than by a delivery job, as
+	// for the scheduler's messages.
+	Visible func(hearth.Channel) bool
 	// Queue enqueues sync jobs; set it (to the River client) before the
 	// server takes requests.
 	Queue Queue

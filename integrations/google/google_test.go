@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -78,7 +79,7 @@ func setup(t *testing.T, tz string) *testBundle {
 	}
 	b.g, err = google.New(google.Config{
 		ClientID: googletest.ClientID, ClientSecret: googletest.ClientSecret, PublicURL: b.hook.URL,
-		Endpoint: b.fake.URL + "/", Keys: keys, Store: st, Queue: rc, Now: b.clock.Now,
+		Endpoint: b.fake.URL + "/", Keys: keys, Store: st, People: st, Queue: rc, Now: b.clock.Now,
 		Backoff: func(n int) time.Duration {
 			b.mu.Lock()
 			b.backoff = append(b.backoff, n)
@@ -708,5 +709,116 @@ func TestReconnectAnotherAccount(t *testing.T) {
 	cals, _ := b.st.GoogleCalendars(ctx, b.user.ID)
 	if len(cals) != 1 || cals[0].SyncToken != "" {
 		t.Fatalf("calendars %+v: the old sync token must not be used", cals)
+	}
+}
+
+// TestImportedEventJobIsIdempotent: the job that sends an imported event
+// to Google, run twice (a retry), makes one Google event, linked to the
+// local row, so a sync adds no second copy; an event deleted before its
+// job runs (the import undone) is not sent.
+func TestImportedEventJobIsIdempotent(t *testing.T) {
+	b := setup(t, "Europe/Berlin")
+	b.connect(t)
+	b.sync(t)
+	ctx := context.Background()
+	start := time.Now().Add(48 * time.Hour).Truncate(time.Hour).UTC()
+	mk := func(title string) hearth.CalendarEvent {
+		e, err := b.st.CreateEvent(ctx, "", hearth.CalendarEvent{UserID: b.user.ID, Title: title, Start: start, End: start.Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	e := mk("Imported talk")
+	for range 2 {
+		if err := b.g.ImportEvent(ctx, google.ImportEventArgs{UserID: b.user.ID, ImportID: 7, EventID: e.ID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs := b.fake.Events(email, "primary")
+	if len(evs) != 1 || evs[0].Summary != "Imported talk" {
+		t.Fatalf("google has %+v", evs)
+	}
+	got, err := b.st.FindEvent(ctx, b.user.ID, e.ID)
+	if err != nil || got.ExternalID != evs[0].Id || got.CalendarID != "primary" {
+		t.Fatalf("local row %+v (%v) not linked to %s", got, err, evs[0].Id)
+	}
+	b.sync(t)
+	if es, _ := b.st.FindEvents(ctx, hearth.CalendarEventFilter{UserID: b.user.ID}); len(es) != 1 {
+		t.Fatalf("%d local events after the sync; want 1", len(es))
+	}
+
+	gone := mk("Undone talk")
+	if _, err := b.st.DeleteEvent(ctx, b.user.ID, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.g.ImportEvent(ctx, google.ImportEventArgs{UserID: b.user.ID, ImportID: 7, EventID: gone.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(b.fake.Events(email, "primary")); n != 1 {
+		t.Fatalf("google has %d events; the deleted one went out", n)
+	}
+}
+
+// TestAttendeesLinkedToPeople: an attendee named without an address is
+// invited at the current email of the person (entity) the name stands
+// for; a name standing for several people with different addresses is
+// not invited; a name with no person falls back to a memory's words.
+func TestAttendeesLinkedToPeople(t *testing.T) {
+	b := setup(t, "UTC")
+	b.connect(t)
+	ctx := context.Background()
+	uid := b.user.ID
+	person := func(name string, aliases []string, emails ...string) {
+		t.Helper()
+		e, err := b.st.SaveEntity(ctx, hearth.Entity{UserID: uid, Kind: hearth.EntityPerson, Name: name, Aliases: aliases})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, addr := range emails {
+			if _, err := b.st.StoreMemory(ctx, "", hearth.Memory{UserID: uid, EntityID: e.ID, About: name, Attribute: hearth.AttrEmail, Value: addr,
+				Content: name + "'s email is " + addr}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	person("Sam Kim", []string{"Sammy"}, "sam.old@example.com", "sam.kim@example.com")
+	person("Alex Park", nil, "alex.park@example.com")
+	person("Alex Ruiz", nil, "alex.ruiz@example.com")
+	person("Noor Haddad", nil)
+	if _, err := b.st.StoreMemory(ctx, "", hearth.Memory{UserID: uid, About: "Priya", Content: "Priya's email is priya@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC)
+	for i, tc := range []struct {
+		attendee, want string
+	}{
+		{"Sam Kim", "sam.kim@example.com"},
+		{"Sammy", "sam.kim@example.com"},
+		{"Sam", "sam.kim@example.com"},
+		{"Alex", ""},
+		{"Alex Ruiz", "alex.ruiz@example.com"},
+		{"Priya", "priya@example.com"},
+		{"Noor", ""},
+		{"Zed", ""},
+	} {
+		t.Run(tc.attendee, func(t *testing.T) {
+			title := fmt.Sprintf("Meeting %d", i)
+			if _, err := b.g.Calendar().CreateEvent(ctx, fmt.Sprintf("att:%d", i), hearth.CalendarEvent{UserID: uid, Title: title,
+				Start: start, End: start.Add(time.Hour), Attendees: []string{tc.attendee}}); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, ev := range b.fake.Events(email, "primary") {
+				if ev.Summary == title {
+					for _, a := range ev.Attendees {
+						got = append(got, a.Email)
+					}
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(slices.DeleteFunc([]string{tc.want}, func(s string) bool { return s == "" })) {
+				t.Fatalf("%s invited %v; want %q", tc.attendee, got, tc.want)
+			}
+		})
 	}
 }

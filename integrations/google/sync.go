@@ -73,7 +73,7 @@ func (PollArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueGoogle, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByState: pendingStates}}
 }
 
-// Workers registers the sync, watch and poll workers.
+// Workers registers the sync, watch, poll and import workers.
 func (g *Google) Workers(w *river.Workers) {
 	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[SyncArgs]) error {
 		err := g.Sync(ctx, j.Args.UserID, j.Args.CalendarID)
@@ -88,6 +88,12 @@ func (g *Google) Workers(w *river.Workers) {
 	}))
 	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[PollArgs]) error {
 		return g.Poll(ctx)
+	}))
+	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[ImportEventArgs]) error {
+		return g.importEvent(ctx, j.Args)
+	}))
+	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[UnimportArgs]) error {
+		return g.unimport(ctx, j.Args)
 	}))
 }
 
@@ -109,7 +115,9 @@ const staleSync = 5 * time.Minute
 func (g *Google) Sync(ctx context.Context, userID int64, calendarID string) error {
 	a, err := g.active(ctx, userID)
 	if errors.Is(err, errNotConnected) {
-		return nil // disconnected or revoked since the job was queued
+		// Disconnected or revoked since the job was queued: a revoked
+		// grant's user is asked to reconnect, if not yet.
+		return g.notifyRevoked(ctx, userID)
 	}
 	if err != nil {
 		return err

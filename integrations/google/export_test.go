@@ -1,0 +1,8 @@
+package google
+
+import "context"
+
+// ImportEvent runs an imported event's job, for tests.
+func (g *Google) ImportEvent(ctx context.Context, j ImportEventArgs) error {
+	return g.importEvent(ctx, j)
+}
