@@ -203,13 +203,17 @@ func schedulerDrill(t *testing.T, users, perUser int, spread time.Duration, kill
 		t.Errorf("%d reminders stored but never shown", hidden)
 	}
 	slices.Sort(lateness)
+	var leaderAfter string
+	if err := st.Pool().QueryRow(ctx, `SELECT leader_id FROM river_leader`).Scan(&leaderAfter); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		t.Fatal(err)
+	}
 	role := "a replica that is not the leader"
 	if victim.id == leader {
 		role = "the leader"
 	}
 	t.Logf("scheduler drill: %d reminders for %d users over %s; killed %s (%s) with %d jobs running after %d had fired; down %s; "+
-		"reminder lateness median %s, p95 %s, max %s; reclaimed at restart: %v",
+		"reminder lateness median %s, p95 %s, max %s; reclaimed at restart: %v; leader now %s",
 		n, users, spread, role, victim.id, running, before, restartedAt.Sub(killedAt).Round(time.Millisecond),
 		lateness[len(lateness)/2].Round(time.Millisecond), lateness[len(lateness)*95/100].Round(time.Millisecond),
-		lateness[len(lateness)-1].Round(time.Millisecond), strings.Contains(victim.logs(), "reclaimed unfinished jobs"))
+		lateness[len(lateness)-1].Round(time.Millisecond), strings.Contains(victim.logs(), "reclaimed unfinished jobs"), leaderAfter)
 }
