@@ -355,3 +355,48 @@ func (s *Store) RelinkEvent(ctx context.Context, userID, id int64, calendarID, e
 	}
 	return nil
 }
+
+// ResealGoogleTokens rewrites every stored Google token through reseal
+// (`bot keys rotate`: open under any key, seal under the current one), in
+// one transaction holding the rows: if reseal fails for any token, nothing
+// is written. reseal reports whether it changed a token; only changed
+// tokens are written. It returns how many were re-sealed, of how many.
+func (s *Store) ResealGoogleTokens(ctx context.Context, reseal func(userID int64, token []byte) ([]byte, bool, error)) (resealed, total int, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		resealed, total = 0, 0
+		rows, err := tx.Query(ctx, `SELECT user_id, token FROM google_accounts ORDER BY user_id FOR UPDATE`)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			userID int64
+			token  []byte
+		}
+		all, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+			var x row
+			return x, r.Scan(&x.userID, &x.token)
+		})
+		if err != nil {
+			return err
+		}
+		total = len(all)
+		for _, x := range all {
+			token, changed, err := reseal(x.userID, x.token)
+			if err != nil {
+				return fmt.Errorf("token of user %d: %w", x.userID, err)
+			}
+			if !changed {
+				continue
+			}
+			if _, err := tx.Exec(ctx, `UPDATE google_accounts SET token = $2, updated_at = now() WHERE user_id = $1`, x.userID, token); err != nil {
+				return err
+			}
+			resealed++
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("store reseal google tokens: %w", err)
+	}
+	return resealed, total, nil
+}

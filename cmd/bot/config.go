@@ -124,6 +124,9 @@ type Config struct {
 	// EncryptionKey seals OAuth tokens at rest and keys every signature
 	// (32 random bytes, base64).
 	EncryptionKey string `env:"HEARTH_ENCRYPTION_KEY"`
+	// EncryptionOldKeys are earlier encryption keys, comma-separated, kept
+	// for reading only while `bot keys rotate` re-seals under the current one.
+	EncryptionOldKeys string `env:"HEARTH_ENCRYPTION_OLD_KEYS"`
 	// Mail (issue 15): with SMTPURL set, approved email is sent through
 	// that server from SMTPFrom; without it, it stays in Hearth's outbox.
 	SMTPURL  string `env:"HEARTH_SMTP_URL"`
@@ -178,9 +181,11 @@ func (c Config) validate() error {
 		}
 	}
 	if c.EncryptionKey != "" {
-		if _, err := google.ParseKey(c.EncryptionKey); err != nil {
+		if _, err := google.ParseKeys(c.EncryptionKey, c.EncryptionOldKeys); err != nil {
 			return fmt.Errorf("config: %w", err)
 		}
+	} else if c.EncryptionOldKeys != "" {
+		return errors.New("config: HEARTH_ENCRYPTION_OLD_KEYS is set without HEARTH_ENCRYPTION_KEY")
 	}
 	if c.GoogleEndpoint != "" {
 		u, err := url.Parse(c.GoogleEndpoint)

@@ -100,6 +100,17 @@ func (r *replica) stop() {
 	}
 }
 
+// buildBot builds the bot binary for a drill's processes.
+func buildBot(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "bot")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build bot: %v\n%s", err, out)
+	}
+	return bin
+}
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -143,12 +154,7 @@ func TestDrillKillReplicaSoak(t *testing.T) {
 // killDrill runs the load, kills replica 1 while it runs turns, and
 // restarts it (restart) or leaves it dead.
 func killDrill(t *testing.T, restart bool) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "bot")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build bot: %v\n%s", err, out)
-	}
+	bin := buildBot(t)
 	model := llmtest.New(t, func(c llmtest.Call) llmtest.Answer { return llmtest.Answer{Hang: true} })
 	dbURL := storetest.NewDatabase(t)
 	api := telegramtest.NewServer(t)

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/hearthbot/hearth"
@@ -25,7 +29,7 @@ func openGoogle(cfg Config, st *store.Store, log *slog.Logger, visible func(hear
 		log.Warn("google is off: HEARTH_ENCRYPTION_KEY is not set, and Google tokens are only stored encrypted (make one with `openssl rand -base64 32`)")
 		return nil, nil
 	}
-	keys, err := google.ParseKey(cfg.EncryptionKey)
+	keys, err := google.ParseKeys(cfg.EncryptionKey, cfg.EncryptionOldKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -43,4 +47,28 @@ func openGoogle(cfg Config, st *store.Store, log *slog.Logger, visible func(hear
 		log.Info("google is on", "redirect_uri", g.RedirectURL())
 	}
 	return g, nil
+}
+
+// KeysRotate re-seals every stored Google token under HEARTH_ENCRYPTION_KEY,
+// opening each under it or one of HEARTH_ENCRYPTION_OLD_KEYS, in one
+// transaction: a token no key opens aborts the rotation with nothing written.
+func KeysRotate(ctx context.Context, cfg Config, stdout io.Writer) error {
+	if cfg.EncryptionKey == "" {
+		return errors.New("keys rotate: HEARTH_ENCRYPTION_KEY is not set")
+	}
+	keys, err := google.ParseKeys(cfg.EncryptionKey, cfg.EncryptionOldKeys)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: 2})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	resealed, total, err := st.ResealGoogleTokens(ctx, keys.Reseal)
+	if err != nil {
+		return fmt.Errorf("keys rotate (nothing was changed): %w", err)
+	}
+	fmt.Fprintf(stdout, "re-sealed %d of %d stored tokens under the current key (%d already were)\n", resealed, total, total-resealed)
+	return nil
 }

@@ -46,6 +46,7 @@ commands:
   health                 ask the server on this machine whether it is ready (exit 1 if not)
   jobs failed [-n N]     dead letters: jobs given up on, their last error and the turn they belong to
   jobs retry ID          run a failed job again
+  keys rotate            re-seal every stored token under HEARTH_ENCRYPTION_KEY (old keys in HEARTH_ENCRYPTION_OLD_KEYS)
 `
 
 func main() {
@@ -157,6 +158,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return JobsRetry(ctx, cfg, n, stdout)
 		}
 		return JobsFailed(ctx, cfg, int(n), stdout)
+	case "keys":
+		if len(args) != 2 || args[1] != "rotate" {
+			fmt.Fprint(stderr, usage)
+			return errors.New("usage: bot keys rotate")
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		return KeysRotate(ctx, cfg, stdout)
 	case "doctor":
 		cfg, err := LoadConfig()
 		if err != nil {

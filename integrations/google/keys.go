@@ -23,12 +23,48 @@ const (
 
 // Keys are the keys derived from HEARTH_ENCRYPTION_KEY: one sealing
 // tokens at rest (AES-256-GCM), one signing OAuth states, one making
-// channel tokens.
+// channel tokens. Keys derived from old secrets
+// (HEARTH_ENCRYPTION_OLD_KEYS) are kept for reading only: Open, ParseState
+// and ValidChannelToken try the current key, then each old one; Seal,
+// NewState and ChannelToken use only the current key.
 type Keys struct {
 	tokens  cipher.AEAD
 	state   []byte
 	channel []byte
+	old     []*Keys
 }
+
+// ParseKeys reads HEARTH_ENCRYPTION_KEY and HEARTH_ENCRYPTION_OLD_KEYS
+// (comma-separated, each like the current key; empty means none) and
+// derives the keys: the current one for writing and reading, the old ones
+// for reading what was written before a rotation.
+func ParseKeys(current, old string) (*Keys, error) {
+	k, err := ParseKey(current)
+	if err != nil {
+		return nil, err
+	}
+	for i, o := range strings.Split(old, ",") {
+		if strings.TrimSpace(o) == "" {
+			continue
+		}
+		ok, err := ParseKey(o)
+		if err != nil {
+			return nil, fmt.Errorf("HEARTH_ENCRYPTION_OLD_KEYS entry %d: %w", i+1, err)
+		}
+		k.old = append(k.old, ok)
+	}
+	return k, nil
+}
+
+// WithOld returns the keys with old added for reading only.
+func (k *Keys) WithOld(old ...*Keys) *Keys {
+	c := *k
+	c.old = append(append([]*Keys(nil), k.old...), old...)
+	return &c
+}
+
+// all is the current key, then each old one.
+func (k *Keys) all() []*Keys { return append([]*Keys{k}, k.old...) }
 
 // ParseKey reads HEARTH_ENCRYPTION_KEY (32 random bytes in standard
 // base64, as `openssl rand -base64 32` prints them) and derives the keys.
@@ -78,17 +114,39 @@ func (k *Keys) Seal(userID int64, plaintext []byte) []byte {
 	return k.tokens.Seal(nonce, nonce, plaintext, userAAD(userID))
 }
 
-// Open decrypts what Seal sealed for the same user.
+// Open decrypts what Seal sealed for the same user, under the current key
+// or an old one.
 func (k *Keys) Open(userID int64, sealed []byte) ([]byte, error) {
+	plain, _, err := k.open(userID, sealed)
+	return plain, err
+}
+
+// open is Open, also reporting whether the current key opened it.
+func (k *Keys) open(userID int64, sealed []byte) (plain []byte, current bool, err error) {
 	n := k.tokens.NonceSize()
 	if len(sealed) < n {
-		return nil, errors.New("sealed token too short")
+		return nil, false, errors.New("sealed token too short")
 	}
-	plain, err := k.tokens.Open(nil, sealed[:n], sealed[n:], userAAD(userID))
+	for i, kk := range k.all() {
+		if plain, err := kk.tokens.Open(nil, sealed[:n], sealed[n:], userAAD(userID)); err == nil {
+			return plain, i == 0, nil
+		}
+	}
+	return nil, false, errors.New("sealed token opens with neither HEARTH_ENCRYPTION_KEY nor any of HEARTH_ENCRYPTION_OLD_KEYS (was the key changed without keeping the old one?)")
+}
+
+// Reseal opens a stored token and seals it again under the current key,
+// for `bot keys rotate`. It reports whether the token was under an old key
+// (one already under the current key comes back unchanged).
+func (k *Keys) Reseal(userID int64, sealed []byte) (resealed []byte, changed bool, err error) {
+	plain, current, err := k.open(userID, sealed)
 	if err != nil {
-		return nil, errors.New("sealed token does not open (was HEARTH_ENCRYPTION_KEY changed?)")
+		return nil, false, err
 	}
-	return plain, nil
+	if current {
+		return sealed, false, nil
+	}
+	return k.Seal(userID, plain), true, nil
 }
 
 func userAAD(userID int64) []byte { return fmt.Appendf(nil, "user:%d", userID) }
@@ -100,10 +158,20 @@ func (k *Keys) ChannelToken(channelID string) string {
 	return base64.RawURLEncoding.EncodeToString(mac(k.channel, channelID))
 }
 
-// ValidChannelToken checks a push's token against its channel id.
+// ValidChannelToken checks a push's token against its channel id, under
+// the current key or an old one: a channel made before a rotation keeps
+// working until it expires (ChannelTTL) or the poll renews it.
 func (k *Keys) ValidChannelToken(channelID, token string) bool {
 	got, err := base64.RawURLEncoding.DecodeString(token)
-	return err == nil && hmac.Equal(got, mac(k.channel, channelID))
+	if err != nil {
+		return false
+	}
+	for _, kk := range k.all() {
+		if hmac.Equal(got, mac(kk.channel, channelID)) {
+			return true
+		}
+	}
+	return false
 }
 
 func mac(key []byte, msg string) []byte {

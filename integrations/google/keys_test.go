@@ -125,3 +125,70 @@ func TestEndpointsFor(t *testing.T) {
 		t.Fatalf("google's: %+v", g)
 	}
 }
+
+// TestOldKeys: what the old key sealed or signed still reads after a
+// rotation (tokens, consent links, push channels); new writes use only
+// the current key.
+func TestOldKeys(t *testing.T) {
+	a, b := testKeys(t, 1), testKeys(t, 2)
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	sealed, state, channel := a.Seal(7, []byte("tok")), a.NewState(42, now), a.ChannelToken("c1")
+	rotated := b.WithOld(a)
+	if got, err := rotated.Open(7, sealed); err != nil || string(got) != "tok" {
+		t.Fatalf("old token: %q %v", got, err)
+	}
+	if id, err := rotated.ParseState(state, now); err != nil || id != 42 {
+		t.Fatalf("old state: %d %v", id, err)
+	}
+	if !rotated.ValidChannelToken("c1", channel) || rotated.ValidChannelToken("c2", channel) {
+		t.Fatal("old channel token")
+	}
+	resealed, changed, err := rotated.Reseal(7, sealed)
+	if err != nil || !changed {
+		t.Fatalf("reseal: %v %v", changed, err)
+	}
+	if got, err := b.Open(7, resealed); err != nil || string(got) != "tok" {
+		t.Fatalf("resealed under the current key alone: %q %v", got, err)
+	}
+	if again, changed, err := rotated.Reseal(7, resealed); err != nil || changed || !bytes.Equal(again, resealed) {
+		t.Fatalf("reseal of a current token: %v %v", changed, err)
+	}
+	if _, err := a.Open(7, rotated.Seal(7, []byte("x"))); err == nil {
+		t.Fatal("a new seal used the old key")
+	}
+	if _, _, err := b.Reseal(7, sealed); err == nil || !strings.Contains(err.Error(), "HEARTH_ENCRYPTION_OLD_KEYS") {
+		t.Fatalf("reseal without the old key: %v", err)
+	}
+}
+
+func TestParseKeys(t *testing.T) {
+	one := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{1}, 32))
+	two := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{2}, 32))
+	tests := []struct {
+		name, old string
+		nOld      int
+		ok        bool
+	}{
+		{"none", "", 0, true},
+		{"one", two, 1, true},
+		{"two with spaces", " " + two + " , " + one + " ,", 2, true},
+		{"a bad one", two + ",short", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k, err := ParseKeys(one, tt.old)
+			if (err == nil) != tt.ok {
+				t.Fatalf("ParseKeys: %v", err)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), "HEARTH_ENCRYPTION_OLD_KEYS entry 2") {
+					t.Fatalf("error does not say which entry: %v", err)
+				}
+				return
+			}
+			if len(k.old) != tt.nOld {
+				t.Fatalf("%d old keys, want %d", len(k.old), tt.nOld)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +29,9 @@ func (k *Keys) NewState(userID int64, now time.Time) string {
 	return body + "." + base64.RawURLEncoding.EncodeToString(mac(k.state, body))
 }
 
-// ParseState checks a state's signature and expiry and returns its user.
+// ParseState checks a state's signature (under the current key or an old
+// one, so a consent link made just before a rotation still works for its
+// StateTTL) and expiry, and returns its user.
 func (k *Keys) ParseState(state string, now time.Time) (int64, error) {
 	i := strings.LastIndexByte(state, '.')
 	if i < 0 {
@@ -36,7 +39,7 @@ func (k *Keys) ParseState(state string, now time.Time) (int64, error) {
 	}
 	body, sig := state[:i], state[i+1:]
 	got, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, mac(k.state, body)) {
+	if err != nil || !slices.ContainsFunc(k.all(), func(kk *Keys) bool { return hmac.Equal(got, mac(kk.state, body)) }) {
 		return 0, errBadState
 	}
 	parts := strings.Split(body, ".")
