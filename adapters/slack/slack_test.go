@@ -729,3 +729,30 @@ func TestUserProfileUnknownZone(t *testing.T) {
 		t.Fatalf("%d users.info calls; want 1", n)
 	}
 }
+
+// A reply's Markdown reaches Slack as mrkdwn: single-asterisk bold, <url|text>
+// links and &, <, > escaped, in both the blocks and the fallback text.
+func TestSendRendersMarkdown(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "")
+	ctx := context.Background()
+	const text = "**Today**\n- 9:00 AM Dentist & <checkup>\nSee [the plan](https://x.test/p)"
+	const want = "*Today*\n• 9:00 AM Dentist &amp; &lt;checkup&gt;\nSee <https://x.test/p|the plan>"
+	if _, err := b.sl.Send(ctx, hearth.Delivery{MessageID: 1, Channel: hearth.ChannelSlack, ConversationKey: "D1", Text: text}); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	sent := b.api.Calls("chat.postMessage")
+	if len(sent) != 1 || sent[0].Form.Get("text") != want {
+		t.Fatalf("chat.postMessage text: %+v; want %q", sent, want)
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text struct{ Type, Text string }
+	}
+	if err := json.Unmarshal([]byte(sent[0].Form.Get("blocks")), &blocks); err != nil {
+		t.Fatalf("blocks %q: %v", sent[0].Form.Get("blocks"), err)
+	}
+	if len(blocks) != 1 || blocks[0].Text.Type != "mrkdwn" || blocks[0].Text.Text != want {
+		t.Fatalf("blocks: %+v; want one mrkdwn section %q", blocks, want)
+	}
+}

@@ -481,3 +481,28 @@ func TestSetWebhook(t *testing.T) {
 		}
 	}
 }
+
+// A reply's Markdown reaches Telegram as escaped HTML with parse_mode HTML,
+// which the fake parses as Telegram does; an edit is rendered the same way.
+func TestSendRendersMarkdown(t *testing.T) {
+	t.Parallel()
+	api := telegramtest.NewServer(t)
+	tg, err := telegram.New(context.Background(), telegram.Config{Token: telegramtest.Token, APIURL: api.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "**Today**\n- 9:00 AM Dentist & <checkup>, *bring* `card`\nSee [the plan](https://x.test/p?a=1&b=2)"
+	const want = "<b>Today</b>\n• 9:00 AM Dentist &amp; &lt;checkup&gt;, <i>bring</i> <code>card</code>\nSee <a href=\"https://x.test/p?a=1&amp;b=2\">the plan</a>"
+	if _, err := tg.Send(context.Background(), hearth.Delivery{MessageID: 9, ConversationKey: "1001", Text: text}); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if err := tg.Edit(context.Background(), hearth.Delivery{MessageID: 9, ConversationKey: "1001", PlatformMessageID: "42", Text: text}); err != nil {
+		t.Fatalf("edit: %v", err)
+	}
+	for _, method := range []string{"sendMessage", "editMessageText"} {
+		sent := api.Calls(method)
+		if len(sent) != 1 || sent[0].Form["parse_mode"] != "HTML" || sent[0].Form["text"] != want {
+			t.Errorf("%s requests: %+v; want parse_mode HTML and %q", method, sent, want)
+		}
+	}
+}
