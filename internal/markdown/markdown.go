@@ -9,7 +9,6 @@
 package markdown
 
 import (
-	"html"
 	"regexp"
 	"strings"
 )
@@ -138,12 +137,19 @@ func Slack(s string) string {
 	})
 }
 
+// htmlEscaper escapes what Telegram's HTML requires in text: &, < and >
+// (quotes and apostrophes stay as they are, readable in logs and tests).
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// attrEscaper also escapes the double quote that would end an attribute.
+var attrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
+
 // TelegramHTML renders Markdown s as the HTML Telegram accepts with
 // parse_mode HTML: <b>, <i>, <code> and <a href>, everything else
 // escaped.
 func TelegramHTML(s string) string {
 	return render(s, func(b *strings.Builder, sp span) {
-		t := html.EscapeString(sp.text)
+		t := htmlEscaper.Replace(sp.text)
 		switch sp.kind {
 		case bold:
 			b.WriteString("<b>" + t + "</b>")
@@ -152,7 +158,7 @@ func TelegramHTML(s string) string {
 		case code:
 			b.WriteString("<code>" + t + "</code>")
 		case link:
-			b.WriteString(`<a href="` + html.EscapeString(sp.href) + `">` + t + "</a>")
+			b.WriteString(`<a href="` + attrEscaper.Replace(sp.href) + `">` + t + "</a>")
 		default:
 			b.WriteString(t)
 		}

@@ -26,6 +26,8 @@ func TestRender(t *testing.T) {
 		{"markup in bold", "**<script>**", "*&lt;script&gt;*", "<b>&lt;script&gt;</b>", "<script>"},
 		{"bullets", "- milk\n* eggs", "• milk\n• eggs", "• milk\n• eggs", "• milk\n• eggs"},
 		{"lone asterisk", "5 * 3", "5 * 3", "5 * 3", "5 * 3"},
+		{"quotes stay", `Heard: "it's 5"`, `Heard: "it's 5"`, `Heard: "it's 5"`, `Heard: "it's 5"`},
+		{"quote in a link", `[a](https://x.test/"b)`, `<https://x.test/"b|a>`, `<a href="https://x.test/&quot;b">a</a>`, `a (https://x.test/"b)`},
 		{"slack pipe in link", "[a](https://x.test/a|b)", "<https://x.test/a%7Cb|a>", `<a href="https://x.test/a|b">a</a>`, "a (https://x.test/a|b)"},
 	}
 	for _, tt := range tests {
