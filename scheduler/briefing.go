@@ -70,7 +70,7 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		if len(lines) == 0 || slices.Contains(skip, name) {
 			return
 		}
-		sections = append(sections, "*"+title+"*\n"+strings.Join(lines, "\n"))
+		sections = append(sections, "**"+title+"**\n"+strings.Join(lines, "\n"))
 	}
 
 	var cal []string

@@ -543,7 +543,7 @@ func TestBriefingFamilySection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "*Family updates*\nEmma:\n• Ongoing — Grandma's visit (Home)\n• Today at 4:00 PM — Swimming\n• Tomorrow at 6:00 PM — School play (Town hall)\nOpa:\n• Wednesday, March 6 (all day) — Garden club"
+	want := "**Family updates**\nEmma:\n• Ongoing — Grandma's visit (Home)\n• Today at 4:00 PM — Swimming\n• Tomorrow at 6:00 PM — School play (Town hall)\nOpa:\n• Wednesday, March 6 (all day) — Garden club"
 	if !strings.HasSuffix(text, want) {
 		t.Fatalf("briefing:\n%s\nwant it to end with:\n%s", text, want)
 	}

@@ -100,7 +100,7 @@ func (a *Adapter) ServeCommands(w http.ResponseWriter, r *http.Request) {
 		if _, err := a.cfg.Inbox.Accept(r.Context(), in); err != nil {
 			if errors.Is(err, hearth.ErrInvalid) {
 				// Shown to the user, who can fix it (an overly long text).
-				httpreply.JSON(w, http.StatusOK, ephemeral("Sorry, I can't take that: "+hearth.ErrorMessage(err)))
+				httpreply.JSON(w, http.StatusOK, ephemeral(refusal(err)))
 				return
 			}
 			httpreply.Error(w, r, a.cfg.Logger, err)

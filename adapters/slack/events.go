@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,7 +84,15 @@ func (a *Adapter) ServeEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec, err := a.cfg.Inbox.Accept(r.Context(), in)
-	if err != nil {
+	switch {
+	case errors.Is(err, hearth.ErrInvalid):
+		// Slack would only send the same bytes again, so it gets a 200;
+		// the person who wrote gets the reason (for an over-long message,
+		// the limit) in a short reply.
+		a.refuse(r.Context(), in, err)
+		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true, "reason": hearth.ErrorMessage(err)})
+		return
+	case err != nil:
 		httpreply.Error(w, r, a.cfg.Logger, err)
 		return
 	}
@@ -182,4 +191,20 @@ func (a *Adapter) withoutMention(text string) string {
 		return text
 	}
 	return stripped
+}
+
+// refusal is the short reply to a message the inbox refuses, with its
+// reason ("text is longer than 65536 bytes").
+func refusal(err error) string {
+	return "Sorry, I can't take that: " + hearth.ErrorMessage(err) + "."
+}
+
+// refuse tells the writer of in why it was not taken, in its
+// conversation. Nothing was stored, so the reply is sent directly rather
+// than through the outbox; a failure to send is only logged.
+func (a *Adapter) refuse(ctx context.Context, in hearth.Inbound, reason error) {
+	_, err := a.Send(ctx, hearth.Delivery{Channel: hearth.ChannelSlack, ConversationKey: in.ConversationKey, Text: refusal(reason)})
+	if err != nil {
+		a.cfg.Logger.WarnContext(ctx, "slack: could not tell the user why a message was refused", "conversation", in.ConversationKey, "error", err)
+	}
 }

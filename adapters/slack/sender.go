@@ -11,6 +11,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -43,7 +44,7 @@ func (a *Adapter) Send(ctx context.Context, d hearth.Delivery) (string, error) {
 		return "", fmt.Errorf("slack send message %d: %w: %w", d.MessageID, hearth.ErrPermanent, err)
 	}
 	// The text is also the notification and screen-reader fallback.
-	opts := []slack.MsgOption{slack.MsgOptionText(d.Text, true), slack.MsgOptionBlocks(blocks...)}
+	opts := []slack.MsgOption{slack.MsgOptionText(markdown.Slack(d.Text), false), slack.MsgOptionBlocks(blocks...)}
 	if thread != "" {
 		opts = append(opts, slack.MsgOptionTS(thread))
 	}
@@ -68,7 +69,7 @@ func (a *Adapter) Edit(ctx context.Context, d hearth.Delivery) error {
 	if err != nil {
 		return fmt.Errorf("slack edit message %d: %w: %w", d.MessageID, hearth.ErrPermanent, err)
 	}
-	if _, _, _, err := a.api.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(d.Text, true), slack.MsgOptionBlocks(blocks...)); err != nil {
+	if _, _, _, err := a.api.UpdateMessageContext(ctx, channel, ts, slack.MsgOptionText(markdown.Slack(d.Text), false), slack.MsgOptionBlocks(blocks...)); err != nil {
 		return fmt.Errorf("slack edit message %d: %w", d.MessageID, sendError(err))
 	}
 	return nil
@@ -76,12 +77,12 @@ func (a *Adapter) Edit(ctx context.Context, d hearth.Delivery) error {
 
 var _ pipeline.Editor = (*Adapter)(nil)
 
-// messageBlocks lays out d: plain-text sections (plain text needs no
-// escaping of Slack's mrkdwn), then the buttons.
+// messageBlocks lays out d: its Markdown text rendered as mrkdwn
+// sections, then the buttons.
 func messageBlocks(d hearth.Delivery) ([]slack.Block, error) {
 	var blocks []slack.Block
-	for _, part := range splitText(d.Text, maxSectionText) {
-		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.PlainTextType, part, true, false), nil, nil))
+	for _, part := range splitText(markdown.Slack(d.Text), maxSectionText) {
+		blocks = append(blocks, slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, part, false, true), nil, nil))
 	}
 	var buttons []slack.BlockElement
 	for i, b := range d.Buttons {

@@ -729,3 +729,59 @@ func TestUserProfileUnknownZone(t *testing.T) {
 		t.Fatalf("%d users.info calls; want 1", n)
 	}
 }
+
+// A reply's Markdown reaches Slack as mrkdwn: single-asterisk bold, <url|text>
+// links and &, <, > escaped, in both the blocks and the fallback text.
+func TestSendRendersMarkdown(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "")
+	ctx := context.Background()
+	const text = "**Today**\n- 9:00 AM Dentist & <checkup>\nSee [the plan](https://x.test/p)"
+	const want = "*Today*\n• 9:00 AM Dentist &amp; &lt;checkup&gt;\nSee <https://x.test/p|the plan>"
+	if _, err := b.sl.Send(ctx, hearth.Delivery{MessageID: 1, Channel: hearth.ChannelSlack, ConversationKey: "D1", Text: text}); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	sent := b.api.Calls("chat.postMessage")
+	if len(sent) != 1 || sent[0].Form.Get("text") != want {
+		t.Fatalf("chat.postMessage text: %+v; want %q", sent, want)
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text struct{ Type, Text string }
+	}
+	if err := json.Unmarshal([]byte(sent[0].Form.Get("blocks")), &blocks); err != nil {
+		t.Fatalf("blocks %q: %v", sent[0].Form.Get("blocks"), err)
+	}
+	if len(blocks) != 1 || blocks[0].Text.Type != "mrkdwn" || blocks[0].Text.Text != want {
+		t.Fatalf("blocks: %+v; want one mrkdwn section %q", blocks, want)
+	}
+}
+
+// An over-long direct message or mention is not stored; Slack gets a 200
+// (a retry would send the same bytes) and the writer a short reply with
+// the limit, in the conversation (the mention's thread).
+func TestOverLongMessageGetsTheLimit(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "")
+	long := strings.Repeat("word ", pipeline.MaxTextBytes/5+1)
+	tests := []struct {
+		name, event, channel, thread string
+	}{
+		{"direct message", dm("U1", long), "D1", ""},
+		{"mention", mention("<@UHEARTH> "+long, "1700000009.000100", ""), "C1", "1700000009.000100"},
+	}
+	for i, tt := range tests {
+		code, out := b.do(t, signed(slack.EventsPath, callback(fmt.Sprintf("EvLong%d", i), tt.event)))
+		if code != http.StatusOK || out["ignored"] != true {
+			t.Fatalf("%s: %d %v; want 200, ignored", tt.name, code, out)
+		}
+		sent := b.api.WaitCalls(t, "chat.postMessage", i+1)[i]
+		limit := strconv.Itoa(pipeline.MaxTextBytes)
+		if sent.Form.Get("channel") != tt.channel || sent.Form.Get("thread_ts") != tt.thread || !strings.Contains(sent.Form.Get("text"), limit) {
+			t.Errorf("%s: reply %+v; want one in %s (thread %q) stating the limit %s", tt.name, sent.Form, tt.channel, tt.thread, limit)
+		}
+	}
+	if n := b.count(t, "true"); n != 0 {
+		t.Fatalf("%d inbound events stored; want none", n)
+	}
+}

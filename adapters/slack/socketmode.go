@@ -93,7 +93,9 @@ func (a *Adapter) onSocketEvent(ctx context.Context, sm *socketmode.Client, evt 
 		case errors.Is(err, hearth.ErrInvalid):
 			log.WarnContext(ctx, "slack socket mode: event refused", "error", err)
 			if evt.Type == socketmode.EventTypeSlashCommand {
-				reply = ephemeral("Sorry, I can't take that.")
+				reply = ephemeral(refusal(err))
+			} else if in.Kind != hearth.KindButton {
+				a.refuse(ctx, in, err)
 			}
 		case err != nil:
 			// Not acknowledged: Slack redelivers the envelope.

@@ -3,12 +3,15 @@ package slack_test
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/slack/slackfake"
+	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -114,5 +117,30 @@ func TestSocketModeAcksOnlyWhatIsStored(t *testing.T) {
 	var n int
 	if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE external_id = 'event:EvSockDown'`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("%d events stored (%v); want 1", n, err)
+	}
+}
+
+// Over Socket Mode too, an over-long message is acknowledged (Slack would
+// only send it again) and answered with the limit.
+func TestSocketModeOverLongMessageGetsTheLimit(t *testing.T) {
+	t.Parallel()
+	_, inbox := pipelinetest.NewInbox(t, storetest.NewDatabase(t))
+	api := slackfake.NewServer(t)
+	sl, err := slack.New(context.Background(), slack.Config{BotToken: "xoxb-test", AppToken: "xapp-test", APIURL: api.URL(), Inbox: inbox})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error, 1)
+	go func() { stopped <- sl.RunSocketMode(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-stopped
+	})
+	long := strings.Repeat("word ", pipeline.MaxTextBytes/5+1)
+	api.SendEnvelope(fmt.Sprintf(`{"envelope_id":"env-long","type":"events_api","accepts_response_payload":false,"payload":%s}`, callback("EvSockLong", dm("U1", long))))
+	sent := api.WaitCalls(t, "chat.postMessage", 1)
+	if sent[0].Form.Get("channel") != "D1" || !strings.Contains(sent[0].Form.Get("text"), strconv.Itoa(pipeline.MaxTextBytes)) {
+		t.Fatalf("reply %+v; want one in D1 stating the limit", sent[0].Form)
 	}
 }

@@ -65,6 +65,8 @@ func (a *Adapter) onPolledUpdate(ctx context.Context, _ *bot.Bot, upd *models.Up
 			log.WarnContext(ctx, "telegram: update refused", "error", err)
 			if upd.CallbackQuery != nil {
 				a.answerCallback(ctx, upd.CallbackQuery, "This button can't be used here.")
+			} else {
+				a.refuse(ctx, in, err)
 			}
 			return
 		}

@@ -13,17 +13,19 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
-// Send delivers d to its chat (d.ConversationKey is the chat id) with one
+// Send delivers d to its chat (d.ConversationKey is the chat id), its
+// Markdown text rendered as Telegram's HTML (parse_mode HTML), with one
 // inline keyboard row per button, and returns Telegram's message id.
 // Errors wrap pipeline.ErrPermanent when resending cannot help (the chat
 // is gone, the bot was blocked, Telegram refused the message itself); a
 // rate limit or a network failure is returned as is, for the deliver job
 // to retry with backoff.
 func (a *Adapter) Send(ctx context.Context, d hearth.Delivery) (string, error) {
-	params := &bot.SendMessageParams{ChatID: d.ConversationKey, Text: d.Text}
+	params := &bot.SendMessageParams{ChatID: d.ConversationKey, Text: markdown.TelegramHTML(d.Text), ParseMode: models.ParseModeHTML}
 	if len(d.Buttons) > 0 {
 		kb := &models.InlineKeyboardMarkup{InlineKeyboard: make([][]models.InlineKeyboardButton, 0, len(d.Buttons))}
 		for _, b := range d.Buttons {
@@ -45,13 +47,14 @@ func (a *Adapter) Send(ctx context.Context, d hearth.Delivery) (string, error) {
 }
 
 // Edit rewrites a message sent before (an answered prompt) with its new
-// text; without buttons, the inline keyboard goes away.
+// text, rendered as Send renders it; without buttons, the inline keyboard
+// goes away.
 func (a *Adapter) Edit(ctx context.Context, d hearth.Delivery) error {
 	id, err := strconv.Atoi(d.PlatformMessageID)
 	if err != nil {
 		return fmt.Errorf("telegram edit message %d: %w: platform id %q", d.MessageID, hearth.ErrPermanent, d.PlatformMessageID)
 	}
-	params := &bot.EditMessageTextParams{ChatID: d.ConversationKey, MessageID: id, Text: d.Text}
+	params := &bot.EditMessageTextParams{ChatID: d.ConversationKey, MessageID: id, Text: markdown.TelegramHTML(d.Text), ParseMode: models.ParseModeHTML}
 	if len(d.Buttons) > 0 {
 		kb := &models.InlineKeyboardMarkup{}
 		for _, b := range d.Buttons {

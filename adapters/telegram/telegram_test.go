@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
+	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
@@ -479,5 +481,64 @@ func TestSetWebhook(t *testing.T) {
 		if err := b.tg.SetWebhook(ctx, bad.url, bad.secret); err == nil {
 			t.Errorf("SetWebhook(%q, %q) succeeded", bad.url, bad.secret)
 		}
+	}
+}
+
+// A reply's Markdown reaches Telegram as escaped HTML with parse_mode HTML,
+// which the fake parses as Telegram does; an edit is rendered the same way.
+func TestSendRendersMarkdown(t *testing.T) {
+	t.Parallel()
+	api := telegramtest.NewServer(t)
+	tg, err := telegram.New(context.Background(), telegram.Config{Token: telegramtest.Token, APIURL: api.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "**Today**\n- 9:00 AM Dentist & <checkup>, *bring* `card`\nSee [the plan](https://x.test/p?a=1&b=2)"
+	const want = "<b>Today</b>\n• 9:00 AM Dentist &amp; &lt;checkup&gt;, <i>bring</i> <code>card</code>\nSee <a href=\"https://x.test/p?a=1&amp;b=2\">the plan</a>"
+	if _, err := tg.Send(context.Background(), hearth.Delivery{MessageID: 9, ConversationKey: "1001", Text: text}); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if err := tg.Edit(context.Background(), hearth.Delivery{MessageID: 9, ConversationKey: "1001", PlatformMessageID: "42", Text: text}); err != nil {
+		t.Fatalf("edit: %v", err)
+	}
+	for _, method := range []string{"sendMessage", "editMessageText"} {
+		sent := api.Calls(method)
+		if len(sent) != 1 || sent[0].Form["parse_mode"] != "HTML" || sent[0].Form["text"] != want {
+			t.Errorf("%s requests: %+v; want parse_mode HTML and %q", method, sent, want)
+		}
+	}
+}
+
+// An over-long message is not stored; Telegram gets a 200 (a 400 would
+// only make it redeliver) and the writer a short reply with the limit,
+// whether it came by webhook or by polling.
+func TestOverLongMessageGetsTheLimit(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "")
+	long := strings.Repeat("word ", pipeline.MaxTextBytes/5+1)
+	limit := strconv.Itoa(pipeline.MaxTextBytes)
+	code, out := b.post(t, testSecret, privateText(90, 1001, long))
+	if code != http.StatusOK || out["ignored"] != true {
+		t.Fatalf("webhook: %d %v; want 200, ignored", code, out)
+	}
+	sent := b.api.WaitCalls(t, "sendMessage", 1)
+	if sent[0].Form["chat_id"] != "1001" || !strings.Contains(sent[0].Form["text"], limit) {
+		t.Fatalf("reply %+v; want one to 1001 stating the limit %s", sent[0].Form, limit)
+	}
+
+	b.api.Queue(privateText(91, 1002, long))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.tg.Poll(ctx) }()
+	sent = b.api.WaitCalls(t, "sendMessage", 2)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("poll: %v", err)
+	}
+	if sent[1].Form["chat_id"] != "1002" || !strings.Contains(sent[1].Form["text"], limit) {
+		t.Fatalf("polled reply %+v; want one to 1002 stating the limit %s", sent[1].Form, limit)
+	}
+	if n := b.count(t, "true"); n != 0 {
+		t.Fatalf("%d events stored; want none", n)
 	}
 }

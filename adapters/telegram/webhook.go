@@ -69,6 +69,13 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.answerCallback(r.Context(), upd.CallbackQuery, "This button can't be used here.")
 		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true})
 		return
+	case errors.Is(err, hearth.ErrInvalid):
+		// A message that can never be accepted (an over-long one): a 400
+		// would only make Telegram redeliver it, so the writer gets the
+		// reason, with the limit, in a short reply instead.
+		a.refuse(r.Context(), in, err)
+		httpreply.JSON(w, http.StatusOK, map[string]any{"ok": true, "ignored": true, "reason": hearth.ErrorMessage(err)})
+		return
 	default:
 		httpreply.Error(w, r, a.cfg.Logger, err)
 		return
@@ -289,5 +296,21 @@ func (a *Adapter) answerCallback(ctx context.Context, q *models.CallbackQuery, t
 	defer cancel()
 	if _, err := a.bot.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: text}); err != nil {
 		a.cfg.Logger.WarnContext(ctx, "telegram: answer callback query", "error", err)
+	}
+}
+
+// refusal is the short reply to a message the inbox refuses, with its
+// reason ("text is longer than 65536 bytes").
+func refusal(err error) string {
+	return "Sorry, I can't take that: " + hearth.ErrorMessage(err) + "."
+}
+
+// refuse tells the writer of in why it was not taken, in its chat.
+// Nothing was stored, so the reply is sent directly rather than through
+// the outbox; a failure to send is only logged.
+func (a *Adapter) refuse(ctx context.Context, in hearth.Inbound, reason error) {
+	_, err := a.Send(ctx, hearth.Delivery{Channel: hearth.ChannelTelegram, ConversationKey: in.ConversationKey, Text: refusal(reason)})
+	if err != nil {
+		a.cfg.Logger.WarnContext(ctx, "telegram: could not tell the user why a message was refused", "chat", in.ConversationKey, "error", err)
 	}
 }

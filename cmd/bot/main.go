@@ -4,6 +4,7 @@
 //	bot migrate            apply database migrations and exit
 //	bot nlu classify|time|test --file F.jsonl
 //	                       offline understanding tools
+//	bot eval [--file F]    run labelled conversations, offline, and score them
 //	bot llm check          try each configured model provider
 //	bot llm usage          model use per user and day
 //	bot user add NAME      add a web chat user and print a sign-in link
@@ -35,6 +36,9 @@ commands:
   nlu classify           classify JSON lines or text lines from stdin (offline)
   nlu time               resolve date/time expressions from JSON lines on stdin
   nlu test --file F      score labelled JSON lines (intents or times)
+  eval [--file F] [-v]   run labelled conversations (default testdata/eval/conversations.jsonl)
+                         offline in a scratch database: intent accuracy, action precision and
+                         recall, model calls, tokens and latency per turn
   turns tail [-n N]      print the traces of the last N turns (default 20)
   llm check              list the configured model providers and try each one
   llm usage [-days N]    model calls, tokens and cost per user and day (default 7 days)
@@ -83,6 +87,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprint(stderr, usage)
 		}
 		return err
+	case "eval":
+		file, verbose, err := evalArgs(args[1:])
+		if err != nil {
+			fmt.Fprint(stderr, usage)
+			return err
+		}
+		cfg, err := LoadConfig()
+		if err != nil {
+			return err
+		}
+		return Eval(ctx, cfg, file, verbose, stdout)
 	case "turns":
 		if len(args) < 2 || args[1] != "tail" {
 			fmt.Fprint(stderr, usage)

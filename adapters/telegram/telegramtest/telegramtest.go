@@ -2,12 +2,14 @@
 // enough for the real go-telegram/bot client (getMe, sendMessage,
 // editMessageText, answerCallbackQuery, setWebhook, deleteWebhook,
 // getUpdates from a queue, and getFile with file downloads of what AddFile
-// put there), recording every call.
+// put there), recording every call. Text sent with parse_mode HTML is
+// checked as Telegram checks it, and refused the same way.
 package telegramtest
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
 
 	"github.com/hearthbot/hearth/internal/signal"
 )
@@ -92,6 +96,13 @@ func (f *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if failing {
 		w.Write([]byte(failure)) //nolint:errcheck // test server
 		return
+	}
+	if form["parse_mode"] == "HTML" && (method == "sendMessage" || method == "editMessageText") {
+		if err := checkHTML(form["text"]); err != nil {
+			// What Telegram answers for markup it cannot parse.
+			fmt.Fprintf(w, `{"ok":false,"error_code":400,"description":%q}`, "Bad Request: can't parse entities: "+err.Error())
+			return
+		}
 	}
 	var result any
 	switch method {
@@ -213,4 +224,52 @@ func (f *Server) callsLocked(method string) []Call {
 		}
 	}
 	return out
+}
+
+// telegramTags are the HTML elements the fake accepts, a subset of
+// Telegram's list (the ones Hearth uses, and their aliases).
+var telegramTags = map[string]bool{"b": true, "strong": true, "i": true, "em": true, "code": true, "pre": true, "a": true, "u": true, "s": true}
+
+// checkHTML refuses what Telegram refuses with parse_mode HTML: unknown
+// or unbalanced elements, and a < or & that does not start a tag or an
+// entity.
+func checkHTML(text string) error {
+	var open []string
+	z := html.NewTokenizer(strings.NewReader(text))
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			if len(open) > 0 {
+				return fmt.Errorf("can't find end tag corresponding to start tag %q", open[len(open)-1])
+			}
+			return nil
+		case html.TextToken:
+			raw := string(z.Raw())
+			if strings.Contains(raw, "<") || strings.Contains(raw, ">") {
+				return fmt.Errorf("unsupported start tag in %q", raw)
+			}
+			for i := strings.IndexByte(raw, '&'); i >= 0; i = strings.IndexByte(raw, '&') {
+				raw = raw[i+1:]
+				end := strings.IndexByte(raw, ';')
+				if end <= 0 || strings.ContainsAny(raw[:end], " &<") {
+					return errors.New("unsupported entity: & must be escaped")
+				}
+			}
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			if !telegramTags[string(name)] {
+				return fmt.Errorf("unsupported start tag %q", name)
+			}
+			open = append(open, string(name))
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if len(open) == 0 || open[len(open)-1] != string(name) {
+				return fmt.Errorf("unmatched end tag %q", name)
+			}
+			open = open[:len(open)-1]
+		default:
+			return fmt.Errorf("unsupported markup %q", z.Raw())
+		}
+	}
 }

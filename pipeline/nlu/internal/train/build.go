@@ -64,6 +64,8 @@ func build(dir string, w io.Writer) (string, error) {
 		return "", err
 	}
 	exs = append(exs, compound(rng, exs, compounds)...)
+	// Voice transcripts of all of the above (issue 16, §6).
+	exs = append(exs, spoken(rng, exs, spokenCount)...)
 	held, err := readHeldOut(filepath.Join(dir, "testdata", "intents.jsonl"))
 	if err != nil {
 		return "", err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,5 +68,24 @@ func TestParseTemplate(t *testing.T) {
 		if _, err := parseSeq(bad); err == nil {
 			t.Errorf("parseSeq(%q) succeeded, want an error", bad)
 		}
+	}
+}
+
+// A spoken-style copy is lower case and unpunctuated, says clock times
+// as words or digits, and keeps the request's words apart from a slip or
+// two; the same seed gives the same copy.
+func TestSpeak(t *testing.T) {
+	for i, text := range []string{"Remind me to call Mom at 5:30pm, please!", "What's on my calendar tomorrow?", "Add 'oat milk' to the list."} {
+		rng := rand.New(rand.NewPCG(uint64(i), 1))
+		got := speak(rng, text)
+		if got != strings.ToLower(got) || strings.ContainsAny(got, ".,!?:\"") || strings.Contains(got, " '") || strings.HasPrefix(got, "'") {
+			t.Errorf("speak(%q) = %q: not lower case and unpunctuated", text, got)
+		}
+		if again := speak(rand.New(rand.NewPCG(uint64(i), 1)), text); again != got {
+			t.Errorf("speak(%q) = %q, then %q: not deterministic", text, got, again)
+		}
+	}
+	if got := clockRule.ReplaceAllString("at 6:15 tomorrow", "<$1|$2|$3>"); got != "at <6|15|> tomorrow" {
+		t.Errorf("clock rule: %q", got)
 	}
 }

@@ -1,0 +1,59 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// CreateScratchDatabase creates an empty database with a fresh name
+// ("<prefix>_<random>") on the server serverURL points at, for a run
+// that must not touch that database's data (bot eval). It returns the new
+// database's URL and a function that drops it. serverURL must be a
+// postgres:// URL and its role allowed to create databases.
+func CreateScratchDatabase(ctx context.Context, serverURL, prefix string) (string, func(context.Context) error, error) {
+	u, err := url.Parse(serverURL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return "", nil, fmt.Errorf("store scratch database: %q is not a postgres:// URL", redacted(serverURL))
+	}
+	var b [6]byte
+	rand.Read(b[:]) //nolint:errcheck // never fails
+	name := strings.ToLower(prefix) + "_" + hex.EncodeToString(b[:])
+	conn, err := pgx.Connect(ctx, serverURL)
+	if err != nil {
+		return "", nil, fmt.Errorf("store scratch database: %w", translate(err))
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+		return "", nil, fmt.Errorf("store scratch database %s: %w", name, translate(err))
+	}
+	drop := func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, serverURL)
+		if err != nil {
+			return fmt.Errorf("store drop scratch database %s: %w", name, translate(err))
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
+			return fmt.Errorf("store drop scratch database %s: %w", name, translate(err))
+		}
+		return nil
+	}
+	u.Path = "/" + name
+	return u.String(), drop, nil
+}
+
+func redacted(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "the database URL"
+	}
+	return u.Redacted()
+}
