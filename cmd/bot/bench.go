@@ -94,14 +94,15 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dbURL, err := store.CreateScratchDatabase(ctx, cfg.DatabaseURL, "hearth_bench_")
+	serverURL := cfg.DatabaseURL
+	dbURL, err := store.CreateScratchDatabase(ctx, serverURL, "hearth_bench_")
 	if err != nil {
 		return fmt.Errorf("bench: %w (the role in DATABASE_URL needs CREATEDB)", err)
 	}
 	defer func() {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if err := store.DropScratchDatabase(dctx, cfg.DatabaseURL, dbURL); err != nil {
+		if err := store.DropScratchDatabase(dctx, serverURL, dbURL); err != nil {
 			fmt.Fprintln(stderr, "bench:", err)
 		}
 	}()
@@ -263,7 +264,9 @@ func benchApp(ctx context.Context, cfg Config, stderr io.Writer) (*App, string, 
 // web chat on with name-only sign-in, quiet logs.
 func benchAppConfig(cfg Config) Config {
 	cfg.Webchat, cfg.DevSignin = true, true
-	cfg.LogLevel, cfg.LogFormat = 8, "text" // errors only
+	// Logs off: turns cut short when the bench stops would log their
+	// cancellation; the bench counts its own errors.
+	cfg.LogLevel, cfg.LogFormat = 12, "text"
 	cfg.PublicURL, cfg.TLSCert, cfg.TLSKey, cfg.OTLPEndpoint = "", "", "", ""
 	cfg.TelegramToken, cfg.SlackBotToken, cfg.SlackAppToken = "", "", ""
 	cfg.LLM, cfg.LLMFallback, cfg.Embeddings, cfg.Transcribe, cfg.Geocoder = "none", nil, "none", "none", "none"

@@ -6,14 +6,29 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
 // TestBenchCommands runs each bench at a tiny size and checks the JSON
 // it prints: the shape, and that the counts add up. Timings are not
-// asserted.
+// asserted. Each run drops the scratch database it made.
 func TestBenchCommands(t *testing.T) {
 	t.Setenv("DATABASE_URL", storetest.ServerURL())
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, storetest.ServerURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	scratch := func() (n int) {
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_database WHERE datname LIKE 'hearth\_bench\_%'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := scratch()
 	tests := []struct {
 		name  string
 		args  []string
@@ -47,6 +62,9 @@ func TestBenchCommands(t *testing.T) {
 			}
 			if tt.river != (res.River != nil) || (tt.river && (res.River.Count != 12 || res.RatioToRiver <= 0)) {
 				t.Errorf("river = %+v ratio %v, want a River run of 12 and a ratio: %v", res.River, res.RatioToRiver, tt.river)
+			}
+			if n := scratch(); n != before {
+				t.Errorf("%d scratch databases after the run, %d before: want it dropped", n, before)
 			}
 		})
 	}
