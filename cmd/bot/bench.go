@@ -87,6 +87,9 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	kind := args[0]
 	f, err := parseBenchFlags(kind, args[1:], stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
