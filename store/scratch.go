@@ -57,3 +57,33 @@ func redacted(raw string) string {
 	}
 	return u.Redacted()
 }
+
+// ReplyLatencies returns, for every user message that has a bot reply
+// to the same inbound event, the time from the message stored to its
+// first reply stored, and how many user messages have no reply yet.
+func (s *Store) ReplyLatencies(ctx context.Context) (latencies []time.Duration, unanswered int, err error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT extract(epoch FROM (SELECT min(b.created_at) FROM messages b
+		         WHERE b.inbound_event_id = u.inbound_event_id AND b.sender = 'bot') - u.created_at)::float8
+		FROM messages u
+		WHERE u.sender = 'user' AND u.inbound_event_id IS NOT NULL`)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store reply latencies: %w", translate(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d *float64
+		if err := rows.Scan(&d); err != nil {
+			return nil, 0, fmt.Errorf("store reply latencies: %w", err)
+		}
+		if d == nil {
+			unanswered++
+			continue
+		}
+		latencies = append(latencies, time.Duration(*d*float64(time.Second)))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("store reply latencies: %w", translate(err))
+	}
+	return latencies, unanswered, nil
+}

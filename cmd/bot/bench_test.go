@@ -18,17 +18,6 @@ import (
 	"github.com/hearthbot/hearth/adapters/webchat"
 )
 
-// benchMessages is a mix of what people say: small talk, questions,
-// requests that act.
-var benchMessages = []string{
-	"Hey, how's it going?",
-	"Remind me to water the plants tomorrow at 6pm",
-	"What's on my calendar tomorrow?",
-	"Remember that Priya's favourite tea is jasmine",
-	"Add oat milk to my shopping list",
-	"What do I have to do this week?",
-}
-
 // BenchmarkPipeline measures whole turns, offline: 32 conversations each
 // send a message through the web chat API and wait for the delivered reply
 // on their event stream before sending the next. It reports turns/s and

@@ -11,6 +11,8 @@
 //	bot signin-link USER   print a one-time web chat sign-in link
 //	bot doctor             check the configuration, database and services
 //	bot jobs failed|retry  dead letters, and running one again
+//	bot bench river|ingress|turns
+//	                       measure River, the web chat ingress and turns
 //
 // Configuration comes from the environment; see .env.example.
 package main
@@ -51,6 +53,12 @@ commands:
   jobs failed [-n N]     dead letters: jobs given up on, their last error and the turn they belong to
   jobs retry ID          run a failed job again
   keys rotate            re-seal every stored token under HEARTH_ENCRYPTION_KEY (old keys in HEARTH_ENCRYPTION_OLD_KEYS)
+  bench river            River alone: one job inserted per transaction, N clients (-clients 16)
+  bench ingress          the web chat HTTP handler over loopback: acknowledgement rate and latency
+                         (-clients 16 -users 1000; -pause-turns; -with-river for the ratio)
+  bench turns -rate N    paced offline turns: message stored to first reply stored
+                         (each bench: -count, -duration; a scratch database on DATABASE_URL's
+                         server, created and dropped; prints one JSON object)
 `
 
 func main() {
@@ -183,6 +191,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		return KeysRotate(ctx, cfg, stdout)
+	case "bench":
+		err := Bench(ctx, args[1:], stdout, stderr)
+		if err != nil && len(args) < 2 {
+			fmt.Fprint(stderr, usage)
+		}
+		return err
 	case "doctor":
 		cfg, err := LoadConfig()
 		if err != nil {

@@ -1,0 +1,466 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/store"
+)
+
+// benchMessages is a mix of what people say: small talk, questions,
+// requests that act.
+var benchMessages = []string{
+	"Hey, how's it going?",
+	"Remind me to water the plants tomorrow at 6pm",
+	"What's on my calendar tomorrow?",
+	"Remember that Priya's favourite tea is jasmine",
+	"Add oat milk to my shopping list",
+	"What do I have to do this week?",
+}
+
+// Bounds on what one bench run may do, whatever its flags say.
+const (
+	benchMaxCount    = 1_000_000
+	benchMaxDuration = 10 * time.Minute
+	benchMaxClients  = 512
+	benchMaxUsers    = 100_000
+	benchDrainWait   = 2 * time.Minute // turns: how long to wait for the last replies
+)
+
+// benchResult is what each bench prints: one JSON object. Count is
+// OK + Errors; Rate is OK per second of Seconds; the percentiles are of
+// the OK operations.
+type benchResult struct {
+	Bench    string         `json:"bench"`
+	Count    int            `json:"count"`
+	OK       int            `json:"ok"`
+	Errors   int            `json:"errors"`
+	Seconds  float64        `json:"seconds"`
+	Rate     float64        `json:"rate"`
+	P50MS    float64        `json:"p50_ms"`
+	P95MS    float64        `json:"p95_ms"`
+	P99MS    float64        `json:"p99_ms"`
+	Settings map[string]any `json:"settings"`
+	// River is the River run made in the same invocation (ingress
+	// --with-river), and RatioToRiver this run's rate over River's.
+	River        *benchResult `json:"river,omitempty"`
+	RatioToRiver float64      `json:"ratio_to_river,omitempty"`
+	// Unanswered (turns) counts messages with no reply stored when the
+	// bench gave up waiting.
+	Unanswered int `json:"unanswered,omitempty"`
+	// FirstError is one error met, to say why Errors is not zero.
+	FirstError string `json:"first_error,omitempty"`
+}
+
+// benchFlags are the settings every bench takes.
+type benchFlags struct {
+	clients   int
+	count     int
+	duration  time.Duration
+	users     int
+	rate      float64
+	pause     bool
+	withRiver bool
+}
+
+// Bench runs `bot bench river|ingress|turns` on a scratch database it
+// creates on DATABASE_URL's server and drops at the end, and prints one
+// JSON object.
+func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || (args[0] != "river" && args[0] != "ingress" && args[0] != "turns") {
+		return errors.New("usage: bot bench river|ingress|turns [flags] (bot bench KIND -h lists them)")
+	}
+	kind := args[0]
+	f, err := parseBenchFlags(kind, args[1:], stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	cfg, err := LoadConfig()
+	if err != nil {
+		return err
+	}
+	serverURL := cfg.DatabaseURL
+	dbURL, drop, err := store.CreateScratchDatabase(ctx, serverURL, "hearth_bench")
+	if err != nil {
+		return fmt.Errorf("bench: %w (the role in DATABASE_URL needs CREATEDB)", err)
+	}
+	defer func() {
+		if err := drop(ctx); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+		}
+	}()
+	cfg.DatabaseURL = dbURL
+	if err := store.Migrate(ctx, dbURL, newLogger(benchAppConfig(cfg), stderr)); err != nil {
+		return err
+	}
+
+	var res benchResult
+	switch kind {
+	case "river":
+		res, err = benchRiver(ctx, dbURL, f)
+	case "ingress":
+		var rv *benchResult
+		if f.withRiver {
+			r, err := benchRiver(ctx, dbURL, f)
+			if err != nil {
+				return err
+			}
+			rv = &r
+		}
+		res, err = benchIngress(ctx, cfg, f, stderr)
+		if err == nil && rv != nil {
+			res.River = rv
+			if rv.Rate > 0 {
+				res.RatioToRiver = res.Rate / rv.Rate
+			}
+		}
+	case "turns":
+		res, err = benchTurns(ctx, cfg, f, stderr)
+	}
+	if err != nil {
+		return err
+	}
+	res.Settings["database"] = "scratch database, created and dropped by this run"
+	enc := json.NewEncoder(stdout)
+	return enc.Encode(res)
+}
+
+func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, error) {
+	fs := flag.NewFlagSet("bot bench "+kind, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f benchFlags
+	fs.IntVar(&f.clients, "clients", 16, "concurrent clients")
+	defCount := map[string]int{"river": 5000, "ingress": 5000, "turns": 1000}[kind]
+	fs.IntVar(&f.count, "count", defCount, "operations (jobs, requests, messages) at most")
+	fs.DurationVar(&f.duration, "duration", 30*time.Second, "time at most (the run stops at whichever bound comes first)")
+	if kind != "river" {
+		fs.IntVar(&f.users, "users", map[string]int{"ingress": 1000, "turns": 100}[kind], "web chat users the messages are spread over")
+	}
+	if kind == "ingress" {
+		fs.BoolVar(&f.pause, "pause-turns", false, "pause the turns queue: measure the acknowledging path alone")
+		fs.BoolVar(&f.withRiver, "with-river", false, "first run `bench river` in the same invocation and print the ratio")
+	}
+	if kind == "turns" {
+		fs.Float64Var(&f.rate, "rate", 100, "messages offered per second")
+	}
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return f, fmt.Errorf("bench %s: unexpected argument %q", kind, fs.Arg(0))
+	case f.clients < 1 || f.clients > benchMaxClients:
+		return f, fmt.Errorf("bench: --clients must be from 1 to %d", benchMaxClients)
+	case f.count < 1 || f.count > benchMaxCount:
+		return f, fmt.Errorf("bench: --count must be from 1 to %d", benchMaxCount)
+	case f.duration <= 0 || f.duration > benchMaxDuration:
+		return f, fmt.Errorf("bench: --duration must be positive and at most %s", benchMaxDuration)
+	case kind != "river" && (f.users < 1 || f.users > benchMaxUsers):
+		return f, fmt.Errorf("bench: --users must be from 1 to %d", benchMaxUsers)
+	case kind == "turns" && (f.rate <= 0 || f.rate > 100_000):
+		return f, errors.New("bench: --rate must be positive and at most 100000")
+	}
+	return f, nil
+}
+
+// benchJob is the job River alone inserts; nothing works it.
+type benchJob struct{ N int }
+
+// Kind names the job for River.
+func (benchJob) Kind() string { return "bench_noop" }
+
+// benchRiver inserts one job per transaction from f.clients clients.
+func benchRiver(ctx context.Context, dbURL string, f benchFlags) (benchResult, error) {
+	st, err := store.Open(ctx, dbURL, store.Config{MaxConns: int32(f.clients)})
+	if err != nil {
+		return benchResult{}, err
+	}
+	defer st.Close()
+	client, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
+	if err != nil {
+		return benchResult{}, fmt.Errorf("bench river: %w", err)
+	}
+	pool := st.Pool()
+	res := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(ctx) //nolint:errcheck // after Commit, a no-op
+		if _, err := client.InsertTx(ctx, tx, benchJob{N: i}, &river.InsertOpts{Queue: "bench"}); err != nil {
+			return err
+		}
+		return tx.Commit(ctx)
+	})
+	res.Bench = "river"
+	res.Settings = map[string]any{
+		"clients": f.clients, "count": f.count, "duration": f.duration.String(),
+		"pool_max_conns": f.clients, "mode": "begin, InsertTx, commit: one job per transaction; no workers",
+	}
+	return res, nil
+}
+
+// benchApp starts Hearth as `bot serve` does, on a loopback listener,
+// and returns its base URL and a stop function.
+func benchApp(ctx context.Context, cfg Config, stderr io.Writer) (*App, string, func() error, error) {
+	cfg = benchAppConfig(cfg)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cfg.HTTPAddr = ln.Addr().String()
+	if err := cfg.validate(); err != nil {
+		ln.Close()
+		return nil, "", nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	app, err := Open(ctx, cfg, stderr)
+	if err != nil {
+		cancel()
+		ln.Close()
+		return nil, "", nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- app.RunListener(ctx, ln) }()
+	base := "http://" + ln.Addr().String()
+	stop := func() error { cancel(); return <-done }
+	// Ready when /readyz says so.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		res, err := http.Get(base + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			stop() //nolint:errcheck // already failing
+			return nil, "", nil, errors.New("bench: the server did not become ready in 30s")
+		}
+		time.Sleep(20 * time.Millisecond) // waiting on an outside server to come up
+	}
+	return app, base, stop, nil
+}
+
+// benchAppConfig is cfg as shipped (workers, pool, fetch settings from
+// the environment), offline and with every outside service turned off,
+// web chat on with name-only sign-in, quiet logs.
+func benchAppConfig(cfg Config) Config {
+	cfg.Webchat, cfg.DevSignin = true, true
+	// Logs off: turns cut short when the bench stops would log their
+	// cancellation; the bench counts its own errors.
+	cfg.LogLevel, cfg.LogFormat = 12, "text"
+	cfg.PublicURL, cfg.TLSCert, cfg.TLSKey, cfg.OTLPEndpoint = "", "", "", ""
+	cfg.TelegramToken, cfg.SlackBotToken, cfg.SlackAppToken = "", "", ""
+	cfg.LLM, cfg.LLMFallback, cfg.Embeddings, cfg.Transcribe, cfg.Geocoder = "none", nil, "none", "none", "none"
+	cfg.GoogleClientID, cfg.GoogleClientSecret, cfg.SMTPURL = "", "", ""
+	cfg.Scheduler = false
+	return cfg
+}
+
+func appSettings(cfg Config, f benchFlags) map[string]any {
+	return map[string]any{
+		"clients": f.clients, "count": f.count, "duration": f.duration.String(), "users": f.users,
+		"turn_workers": cfg.TurnWorkers, "deliver_workers": cfg.DeliverWorkers, "action_workers": cfg.ActionWorkers,
+		"db_max_conns": cfg.DBMaxConns, "fetch_cooldown": cfg.FetchCooldown.String(),
+		"fetch_poll_interval": cfg.FetchPollInterval.String(), "llm": "none", "scheduler": false,
+	}
+}
+
+// benchUsers signs in n web chat users, bench0..bench(n-1).
+func benchUsers(ctx context.Context, client *http.Client, base string, n, clients int) error {
+	res := drive(ctx, clients, n, benchMaxDuration, func(ctx context.Context, i int) error {
+		return benchPost(ctx, client, base+"/api/webchat/users", fmt.Sprintf(`{"user":"bench%d","tz":"Europe/Berlin"}`, i))
+	})
+	if res.Errors > 0 {
+		return fmt.Errorf("bench: signing in %d users: %s", n, res.FirstError)
+	}
+	return nil
+}
+
+// benchIngress posts web chat messages from f.clients clients over
+// f.users users and times each acknowledgement.
+func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer) (benchResult, error) {
+	app, base, stop, err := benchApp(ctx, cfg, stderr)
+	if err != nil {
+		return benchResult{}, err
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: f.clients}, Timeout: 30 * time.Second}
+	if err := benchUsers(ctx, client, base, f.users, f.clients); err != nil {
+		stop() //nolint:errcheck // already failing
+		return benchResult{}, err
+	}
+	if f.pause {
+		if err := pauseTurns(ctx, app); err != nil {
+			stop() //nolint:errcheck // already failing
+			return benchResult{}, err
+		}
+	}
+	res := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
+		return benchPost(ctx, client, base+"/api/webchat/messages",
+			fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, benchMessages[i%len(benchMessages)]))
+	})
+	if err := stop(); err != nil {
+		return benchResult{}, fmt.Errorf("bench: stopping the server: %w", err)
+	}
+	res.Bench = "ingress"
+	res.Settings = appSettings(app.Config, f)
+	res.Settings["pause_turns"] = f.pause
+	return res, nil
+}
+
+// pauseTurns pauses the turns queue; River records the queue when its
+// producer starts, shortly after the server is ready.
+func pauseTurns(ctx context.Context, app *App) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := app.River.QueuePause(ctx, pipeline.QueueTurns, nil)
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("bench: pause the turns queue: %w", err)
+		}
+		time.Sleep(20 * time.Millisecond) // waiting for River's producer to record the queue
+	}
+}
+
+// benchTurns offers f.rate messages a second over f.users users, waits
+// for their replies, and reports the time from each message stored to
+// its first reply stored.
+func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer) (benchResult, error) {
+	app, base, stop, err := benchApp(ctx, cfg, stderr)
+	if err != nil {
+		return benchResult{}, err
+	}
+	defer stop() //nolint:errcheck // the result is read from the database first
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: f.clients}, Timeout: 30 * time.Second}
+	if err := benchUsers(ctx, client, base, f.users, f.clients); err != nil {
+		return benchResult{}, err
+	}
+	start := time.Now()
+	posted := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
+		time.Sleep(time.Until(start.Add(time.Duration(float64(i) / f.rate * float64(time.Second))))) // pacing the offered load
+		return benchPost(ctx, client, base+"/api/webchat/messages",
+			fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, benchMessages[i%len(benchMessages)]))
+	})
+	var lat []time.Duration
+	unanswered := 0
+	for deadline := time.Now().Add(benchDrainWait); ; {
+		lat, unanswered, err = app.Store.ReplyLatencies(ctx)
+		if err != nil {
+			return benchResult{}, err
+		}
+		if unanswered == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond) // waiting for the turns to drain
+	}
+	elapsed := time.Since(start)
+	res := summarize(lat, posted.Errors+unanswered, elapsed)
+	res.Bench = "turns"
+	res.Unanswered = unanswered
+	res.FirstError = posted.FirstError
+	res.Settings = appSettings(app.Config, f)
+	res.Settings["rate"] = f.rate
+	res.Settings["posted_rate"] = posted.Rate
+	res.Settings["measure"] = "user message stored to first bot reply stored (messages.created_at)"
+	return res, nil
+}
+
+func benchPost(ctx context.Context, client *http.Client, url, body string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	io.Copy(io.Discard, res.Body) //nolint:errcheck // draining for keep-alive
+	if res.StatusCode >= 300 {
+		return fmt.Errorf("POST %s: %s", url, res.Status)
+	}
+	return nil
+}
+
+// drive runs op from clients goroutines, each taking the next index,
+// until count operations were started, d passed or ctx ended, and
+// summarizes their latencies.
+func drive(ctx context.Context, clients, count int, d time.Duration, op func(ctx context.Context, i int) error) benchResult {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	var (
+		next     atomic.Int64
+		mu       sync.Mutex
+		errs     int
+		firstErr string
+		wg       sync.WaitGroup
+	)
+	lat := make([][]time.Duration, clients)
+	start := time.Now()
+	for c := range clients {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= count {
+					return
+				}
+				t0 := time.Now()
+				if err := op(ctx, i); err != nil {
+					if ctx.Err() != nil {
+						return // stopped by the time bound: not counted
+					}
+					mu.Lock()
+					errs++
+					if firstErr == "" {
+						firstErr = err.Error()
+					}
+					mu.Unlock()
+					continue
+				}
+				lat[c] = append(lat[c], time.Since(t0))
+			}
+		})
+	}
+	wg.Wait()
+	res := summarize(slices.Concat(lat...), errs, time.Since(start))
+	res.FirstError = firstErr
+	return res
+}
+
+// summarize turns latencies of successful operations into a result.
+func summarize(lat []time.Duration, errs int, elapsed time.Duration) benchResult {
+	slices.Sort(lat)
+	pct := func(p int) float64 {
+		if len(lat) == 0 {
+			return 0
+		}
+		return float64(lat[min(len(lat)-1, len(lat)*p/100)].Microseconds()) / 1000
+	}
+	return benchResult{
+		Count: len(lat) + errs, OK: len(lat), Errors: errs,
+		Seconds: elapsed.Seconds(), Rate: float64(len(lat)) / elapsed.Seconds(),
+		P50MS: pct(50), P95MS: pct(95), P99MS: pct(99),
+	}
+}

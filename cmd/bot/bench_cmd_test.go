@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+// TestBenchCommands runs each bench at a tiny size and checks the JSON
+// it prints: the shape, and that the counts add up. Timings are not
+// asserted. Each run drops the scratch database it made.
+func TestBenchCommands(t *testing.T) {
+	t.Setenv("DATABASE_URL", storetest.ServerURL())
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, storetest.ServerURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	scratch := func() (n int) {
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_database WHERE datname LIKE 'hearth\_bench\_%'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := scratch()
+	tests := []struct {
+		name  string
+		args  []string
+		count int
+		river bool
+	}{
+		{"river", []string{"bench", "river", "-clients", "2", "-count", "20"}, 20, false},
+		{"ingress", []string{"bench", "ingress", "-clients", "2", "-users", "3", "-count", "12", "-pause-turns", "-with-river"}, 12, true},
+		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6"}, 6, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if err := run(context.Background(), tt.args, nil, &out, &errOut); err != nil {
+				t.Fatalf("run: %v\n%s", err, errOut.String())
+			}
+			var res benchResult
+			dec := json.NewDecoder(&out)
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&res); err != nil {
+				t.Fatalf("output is not one bench JSON object: %v\n%s", err, out.String())
+			}
+			if res.Bench != tt.name || res.Count != tt.count || res.OK+res.Errors != res.Count || res.Errors != 0 {
+				t.Errorf("bench=%q count=%d ok=%d errors=%d (%s), want %q, %d all ok", res.Bench, res.Count, res.OK, res.Errors, res.FirstError, tt.name, tt.count)
+			}
+			if res.Rate <= 0 || res.P50MS > res.P95MS || res.P95MS > res.P99MS {
+				t.Errorf("rate=%v p50=%v p95=%v p99=%v: want a rate and ordered percentiles", res.Rate, res.P50MS, res.P95MS, res.P99MS)
+			}
+			if res.Settings["clients"] != float64(2) || res.Settings["database"] == nil {
+				t.Errorf("settings = %v, want clients 2 and the database named", res.Settings)
+			}
+			if tt.river != (res.River != nil) || (tt.river && (res.River.Count != 12 || res.RatioToRiver <= 0)) {
+				t.Errorf("river = %+v ratio %v, want a River run of 12 and a ratio: %v", res.River, res.RatioToRiver, tt.river)
+			}
+			if n := scratch(); n != before {
+				t.Errorf("%d scratch databases after the run, %d before: want it dropped", n, before)
+			}
+		})
+	}
+}
