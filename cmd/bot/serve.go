@@ -108,6 +108,9 @@ type App struct {
 	stopTracing   func(context.Context) error
 }
 
+// eraseInterval is how often forgets past their undo window are erased.
+const eraseInterval = 15 * time.Minute
+
 // Open migrates the database and wires every component, without starting
 // anything.
 func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
@@ -172,6 +175,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		}
 	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
+	a.Engine.UndoWindow = cfg.UndoWindow
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
 		st.Close()
@@ -276,9 +280,11 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	river.AddWorker(workers, a.turnWorker)
 	river.AddWorker(workers, a.deliverWorker)
 	river.AddWorker(workers, action.NewWorker(a.Engine))
-	// Leader-run periodic work: embeddings (HEARTH_EMBEDDINGS) and the
+	// Leader-run periodic work: erasing what forgets kept once their undo
+	// window has passed, embeddings (HEARTH_EMBEDDINGS) and the
 	// scheduler's planner (HEARTH_SCHEDULER).
-	var periodic []*river.PeriodicJob
+	river.AddWorker(workers, &action.EraseWorker{Store: st, Window: cfg.UndoWindow})
+	periodic := []*river.PeriodicJob{action.ErasePeriodic(min(cfg.UndoWindow, eraseInterval))}
 	if embedder != nil {
 		a.Embeddings = &embedding.Worker{Store: st, Embedder: embedder, Model: embedModel, Log: log.With("component", "embeddings")}
 		river.AddWorker(workers, a.Embeddings)
