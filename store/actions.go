@@ -289,12 +289,24 @@ func (s *Store) MarkUndone(ctx context.Context, r action.Record) (bool, error) {
 	return undone, nil
 }
 
+// jsonInner is the SQL for text parameter p as it is written inside a JSON
+// string (escaped, without the quotes), to find and replace it in jsonb
+// as text without breaking the JSON.
+func jsonInner(p string) string {
+	return "substr(to_json(" + p + "::text)::text, 2, length(to_json(" + p + "::text)::text) - 2)"
+}
+
+// forgottenText stands where a forgotten fact was quoted in a conversation.
+const forgottenText = "[forgotten]"
+
 // EraseForgotten really forgets: for up to limit forgets executed before
 // cutoff (the end of their undo window) and not undone, it erases every
 // copy of the forgotten fact Hearth kept for undo and audit: the payload,
 // result and before of the forget and of every earlier memory action on
 // the same fact or carrying its text, their approvals' payloads, and
-// their audit entries (and an import's entry for the fact). The forget's
+// their audit entries (and an import's entry for the fact); and where the
+// user's messages and Hearth's replies quote it word for word, the quote
+// becomes "[forgotten]". The forget's
 // row stays as a content-free record that something was forgotten, with
 // the fact's id and erased_at. The fact's row, its embedding and its
 // shares went when it was forgotten. It returns how many forgets it
@@ -346,6 +358,24 @@ func (s *Store) EraseForgotten(ctx context.Context, cutoff time.Time, limit int)
 				f.ID, f.UserID, f.FactID, f.Content)
 			if err != nil {
 				return fmt.Errorf("erase forget %d: %w", f.ID, err)
+			}
+			if f.Content == "" {
+				continue
+			}
+			// The conversation: the user's messages and Hearth's replies that
+			// quote the fact keep everything else they said.
+			if _, err := tx.Exec(ctx, `
+				UPDATE inbound_events SET text = replace(text, $2, $3), payload = replace(payload::text, `+jsonInner("$2")+`, $3)::jsonb
+				WHERE user_id = $1 AND (strpos(text, $2) > 0 OR strpos(payload::text, `+jsonInner("$2")+`) > 0)`,
+				f.UserID, f.Content, forgottenText); err != nil {
+				return fmt.Errorf("erase forget %d: requests: %w", f.ID, err)
+			}
+			if _, err := tx.Exec(ctx, `
+				UPDATE messages SET text = replace(text, $2, $3), buttons = replace(buttons::text, `+jsonInner("$2")+`, $3)::jsonb
+				WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM inbound_events WHERE user_id = $1)
+				  AND (strpos(text, $2) > 0 OR strpos(buttons::text, `+jsonInner("$2")+`) > 0)`,
+				f.UserID, f.Content, forgottenText); err != nil {
+				return fmt.Errorf("erase forget %d: messages: %w", f.ID, err)
 			}
 		}
 		n = len(forgets)

@@ -12,15 +12,15 @@ import (
 )
 
 // copiesOf counts the rows of every table that could hold a fact's text
-// (the fact, its shares, the action records, approvals, audit entries and
-// open questions) whose text form contains s.
+// (the fact, its shares, the action records, approvals, audit entries,
+// open questions, and the conversation) whose JSON form contains s.
 func copiesOf(t *testing.T, b *testBundle, s string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, table := range []string{"facts", "fact_shares", "actions", "approvals", "audit_log", "open_questions"} {
+	for _, table := range []string{"facts", "fact_shares", "actions", "approvals", "audit_log", "open_questions", "inbound_events", "messages"} {
 		var n int
 		if err := b.store.Pool().QueryRow(context.Background(),
-			`SELECT count(*) FROM `+table+` r WHERE strpos(r::text, $1) > 0`, s).Scan(&n); err != nil {
+			`SELECT count(*) FROM `+table+` r WHERE strpos(to_jsonb(r)::text, substr(to_json($1::text)::text, 2, length(to_json($1::text)::text) - 2)) > 0`, s).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n > 0 {
@@ -60,7 +60,7 @@ func TestForgetIsErasedAfterTheUndoWindow(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	ctx := context.Background()
-	const secret = "The alarm code is 4417"
+	const secret = `The "alarm" code is 4417`
 	now := time.Now()
 	b.engine.Now = func() time.Time { return now }
 	eraser := &action.EraseWorker{Store: b.store, Now: func() time.Time { return now }}
@@ -72,6 +72,13 @@ func TestForgetIsErasedAfterTheUndoWindow(t *testing.T) {
 	var m hearth.Memory
 	if err := json.Unmarshal(recs[0].Result, &m); err != nil || m.ID == 0 {
 		t.Fatalf("remembered %s: %v", recs[0].Result, err)
+	}
+	// The conversation quotes it: the request and the reply.
+	if _, err := b.store.Pool().Exec(ctx, `UPDATE inbound_events SET text = 'remember that ' || $2, payload = jsonb_build_object('text', 'remember that ' || $2) WHERE id = $1`, b.turn.EventID, secret); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.store.Pool().Exec(ctx, `INSERT INTO messages (conversation_id, sender, text, buttons) VALUES ($1, 'bot', 'Got it: “' || $2 || '”.', jsonb_build_array(jsonb_build_object('label', 'Private: ' || $2)))`, b.turn.ConversationID, secret); err != nil {
+		t.Fatal(err)
 	}
 	// "Tell Bob too": a share row, in a family of two.
 	if _, err := b.store.Pool().Exec(ctx, `WITH f AS (INSERT INTO families (name) VALUES ('home') RETURNING id)
@@ -124,6 +131,10 @@ func TestForgetIsErasedAfterTheUndoWindow(t *testing.T) {
 		t.Fatalf("the record that something was forgotten: %v", err)
 	}
 	t.Logf("left: %s %s", kind, payload)
+	var reply string
+	if err := b.store.Pool().QueryRow(ctx, `SELECT text FROM messages WHERE conversation_id = $1 AND sender = 'bot'`, b.turn.ConversationID).Scan(&reply); err != nil || reply != "Got it: “[forgotten]”." {
+		t.Fatalf("the reply that quoted it: %q, %v", reply, err)
+	}
 
 	if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID); !ok || !errors.Is(err, action.ErrTooLate) {
 		t.Fatalf("undo after the window: ok=%v err=%v; want ErrTooLate", ok, err)
