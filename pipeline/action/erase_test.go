@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -171,5 +172,48 @@ func TestUndoAfterTheWindowIsTooLate(t *testing.T) {
 	}
 	if tasks, _ := b.store.FindTasks(ctx, hearth.TaskFilter{UserID: b.turn.UserID, IncludeUndated: true}); len(tasks) != 1 {
 		t.Fatalf("tasks after a refused undo: %+v", tasks)
+	}
+}
+
+// Erasers running at once (replicas, or a run overlapping the next) erase
+// each forget once between them.
+func TestErasersAtOnceEraseEachForgetOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	const forgets = 6
+	for i := range forgets {
+		recs, err := b.engine.Run(ctx, b.newTurn(t, "ann"), []action.Action{newAction(t, action.MemoryStore, action.MemoryStoreArgs{Content: "fact " + string(rune('a'+i)), Category: hearth.MemoryPersonal})})
+		if err != nil || recs[0].State != action.StateDone {
+			t.Fatalf("remember: %+v, %v", recs, err)
+		}
+		var m hearth.Memory
+		if err := json.Unmarshal(recs[0].Result, &m); err != nil {
+			t.Fatal(err)
+		}
+		if recs, err := b.engine.Run(ctx, b.newTurn(t, "ann"), []action.Action{newAction(t, action.MemoryForget, action.MemoryRefArgs{ID: m.ID})}); err != nil || recs[0].State != action.StateDone {
+			t.Fatalf("forget: %+v, %v", recs, err)
+		}
+	}
+	later := func() time.Time { return time.Now().Add(action.DefaultUndoWindow + time.Hour) }
+	var wg sync.WaitGroup
+	counts := make([]int, 3)
+	for i := range counts {
+		w := &action.EraseWorker{Store: b.store, Now: later, Batch: 1}
+		wg.Go(func() {
+			n, err := w.Run(ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			counts[i] = n
+		})
+	}
+	wg.Wait()
+	if total := counts[0] + counts[1] + counts[2]; total != forgets {
+		t.Fatalf("erasers at once erased %v = %d; want %d in all", counts, total, forgets)
+	}
+	var left int
+	if err := b.store.Pool().QueryRow(ctx, `SELECT count(*) FROM actions WHERE kind = 'memory.forget' AND erased_at IS NULL`).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("forgets left unerased: %d, %v", left, err)
 	}
 }
