@@ -305,10 +305,10 @@ const forgottenText = "[forgotten]"
 // result and before of the forget and of every earlier memory action on
 // the same fact or carrying its text, their approvals' payloads, and
 // their audit entries (and an import's entry for the fact); and where the
-// user's messages and Hearth's replies quote it word for word, the quote
-// becomes "[forgotten]". The forget's
-// row stays as a content-free record that something was forgotten, with
-// the fact's id and erased_at. The fact's row, its embedding and its
+// user's messages, Hearth's replies and its questions quote it word for
+// word, the quote becomes "[forgotten]". The forget's row stays as a
+// content-free record that something was forgotten, with the fact's id
+// and erased_at. The fact's row, its embedding and its
 // shares went when it was forgotten. It returns how many forgets it
 // erased; a forget is erased once, so running it again changes nothing,
 // and replicas running it at once skip each other's rows.
@@ -376,6 +376,13 @@ func (s *Store) EraseForgotten(ctx context.Context, cutoff time.Time, limit int)
 				  AND (strpos(text, $2) > 0 OR strpos(buttons::text, `+jsonInner("$2")+`) > 0)`,
 				f.UserID, f.Content, forgottenText); err != nil {
 				return fmt.Errorf("erase forget %d: messages: %w", f.ID, err)
+			}
+			if _, err := tx.Exec(ctx, `
+				UPDATE open_questions SET question = replace(question::text, `+jsonInner("$2")+`, $3)::jsonb
+				WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM inbound_events WHERE user_id = $1)
+				  AND strpos(question::text, `+jsonInner("$2")+`) > 0`,
+				f.UserID, f.Content, forgottenText); err != nil {
+				return fmt.Errorf("erase forget %d: questions: %w", f.ID, err)
 			}
 		}
 		n = len(forgets)

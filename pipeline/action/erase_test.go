@@ -81,6 +81,12 @@ func TestForgetIsErasedAfterTheUndoWindow(t *testing.T) {
 	if _, err := b.store.Pool().Exec(ctx, `INSERT INTO messages (conversation_id, sender, text, buttons) VALUES ($1, 'bot', 'Got it: “' || $2 || '”.', jsonb_build_array(jsonb_build_object('label', 'Private: ' || $2)))`, b.turn.ConversationID, secret); err != nil {
 		t.Fatal(err)
 	}
+	// A question about it ("how private is it?") carries it in its options.
+	if _, err := b.store.Pool().Exec(ctx, `INSERT INTO open_questions (event_id, conversation_id, question, state)
+		VALUES ($1, $2, jsonb_build_object('options', jsonb_build_array(jsonb_build_object('label', 'Private', 'content', $3::text))), 'answered')`,
+		b.turn.EventID, b.turn.ConversationID, secret); err != nil {
+		t.Fatal(err)
+	}
 	// "Tell Bob too": a share row, in a family of two.
 	if _, err := b.store.Pool().Exec(ctx, `WITH f AS (INSERT INTO families (name) VALUES ('home') RETURNING id)
 		INSERT INTO family_members (family_id, user_id) SELECT f.id, u FROM f, unnest($1::bigint[]) u`,
