@@ -175,7 +175,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		}
 	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
-	a.Engine.UndoWindow = cfg.UndoWindow
+	a.Engine.UndoWindow = cmp.Or(cfg.UndoWindow, action.DefaultUndoWindow)
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
 		st.Close()
@@ -283,8 +283,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// Leader-run periodic work: erasing what forgets kept once their undo
 	// window has passed, embeddings (HEARTH_EMBEDDINGS) and the
 	// scheduler's planner (HEARTH_SCHEDULER).
-	river.AddWorker(workers, &action.EraseWorker{Store: st, Window: cfg.UndoWindow})
-	periodic := []*river.PeriodicJob{action.ErasePeriodic(min(cfg.UndoWindow, eraseInterval))}
+	river.AddWorker(workers, &action.EraseWorker{Store: st, Window: a.Engine.UndoWindow})
+	periodic := []*river.PeriodicJob{action.ErasePeriodic(min(a.Engine.UndoWindow, eraseInterval))}
 	if embedder != nil {
 		a.Embeddings = &embedding.Worker{Store: st, Embedder: embedder, Model: embedModel, Log: log.With("component", "embeddings")}
 		river.AddWorker(workers, a.Embeddings)
