@@ -288,3 +288,108 @@ func (s *Store) MarkUndone(ctx context.Context, r action.Record) (bool, error) {
 	}
 	return undone, nil
 }
+
+// jsonInner is the SQL for text parameter p as it is written inside a JSON
+// string (escaped, without the quotes), to find and replace it in jsonb
+// as text without breaking the JSON.
+func jsonInner(p string) string {
+	return "substr(to_json(" + p + "::text)::text, 2, length(to_json(" + p + "::text)::text) - 2)"
+}
+
+// forgottenText stands where a forgotten fact was quoted in a conversation.
+const forgottenText = "[forgotten]"
+
+// EraseForgotten really forgets: for up to limit forgets executed before
+// cutoff (the end of their undo window) and not undone, it erases every
+// copy of the forgotten fact Hearth kept for undo and audit: the payload,
+// result and before of the forget and of every earlier memory action on
+// the same fact or carrying its text, their approvals' payloads, and
+// their audit entries (and an import's entry for the fact); and where the
+// user's messages, Hearth's replies and its questions quote it word for
+// word, the quote becomes "[forgotten]". The forget's row stays as a
+// content-free record that something was forgotten, with the fact's id
+// and erased_at. The fact's row, its embedding and its
+// shares went when it was forgotten. It returns how many forgets it
+// erased; a forget is erased once, so running it again changes nothing,
+// and replicas running it at once skip each other's rows.
+func (s *Store) EraseForgotten(ctx context.Context, cutoff time.Time, limit int) (int, error) {
+	type forget struct {
+		ID, UserID, FactID int64
+		Content            string
+	}
+	var n int
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		rows, _ := tx.Query(ctx, `
+			SELECT id, user_id, COALESCE((payload->>'id')::bigint, 0), COALESCE(before->>'content', payload->>'content', '')
+			FROM actions
+			WHERE kind = 'memory.forget' AND state = 'done' AND erased_at IS NULL AND executed_at < $1
+			ORDER BY executed_at, id LIMIT $2
+			FOR UPDATE SKIP LOCKED`, cutoff, limit)
+		forgets, err := pgx.CollectRows(rows, pgx.RowToStructByPos[forget])
+		if err != nil {
+			return fmt.Errorf("list forgets: %w", err)
+		}
+		for _, f := range forgets {
+			// related: the forget, and the user's actions that carry the fact,
+			// by its id in a memory action's record or by its text anywhere.
+			_, err := tx.Exec(ctx, `
+				WITH related AS (
+					SELECT id FROM actions a
+					WHERE a.user_id = $2 AND (a.id = $1
+						OR (a.kind LIKE 'memory.%' AND $3::bigint::text IN (a.payload->>'id', a.result->>'id', a.before->>'id'))
+						OR ($4 <> '' AND (
+							jsonb_path_exists(a.payload, '$.** ? (@ == $c)', jsonb_build_object('c', $4::text))
+							OR jsonb_path_exists(COALESCE(a.result, 'null'), '$.** ? (@ == $c)', jsonb_build_object('c', $4::text))
+							OR jsonb_path_exists(COALESCE(a.before, 'null'), '$.** ? (@ == $c)', jsonb_build_object('c', $4::text)))))
+				), erased AS (
+					UPDATE actions SET payload = jsonb_build_object('fact_id', $3::bigint, 'erased', true),
+						result = NULL, before = NULL, erased_at = now()
+					WHERE id IN (SELECT id FROM related)
+				), approved AS (
+					UPDATE approvals SET payload = jsonb_build_object('fact_id', $3::bigint, 'erased', true)
+					WHERE action_id IN (SELECT id FROM related)
+				)
+				UPDATE audit_log SET before = NULL, after = jsonb_build_object('fact_id', $3::bigint, 'erased', true)
+				WHERE user_id = $2 AND (action_id IN (SELECT id FROM related)
+					OR (kind = 'import.create' AND after->>'kind' = 'fact' AND after->>'id' = $3::bigint::text)
+					OR ($4 <> '' AND (
+						jsonb_path_exists(COALESCE(before, 'null'), '$.** ? (@ == $c)', jsonb_build_object('c', $4::text))
+						OR jsonb_path_exists(COALESCE(after, 'null'), '$.** ? (@ == $c)', jsonb_build_object('c', $4::text)))))`,
+				f.ID, f.UserID, f.FactID, f.Content)
+			if err != nil {
+				return fmt.Errorf("erase forget %d: %w", f.ID, err)
+			}
+			if f.Content == "" {
+				continue
+			}
+			// The conversation: the user's messages and Hearth's replies that
+			// quote the fact keep everything else they said.
+			if _, err := tx.Exec(ctx, `
+				UPDATE inbound_events SET text = replace(text, $2, $3), payload = replace(payload::text, `+jsonInner("$2")+`, $3)::jsonb
+				WHERE user_id = $1 AND (strpos(text, $2) > 0 OR strpos(payload::text, `+jsonInner("$2")+`) > 0)`,
+				f.UserID, f.Content, forgottenText); err != nil {
+				return fmt.Errorf("erase forget %d: requests: %w", f.ID, err)
+			}
+			if _, err := tx.Exec(ctx, `
+				UPDATE messages SET text = replace(text, $2, $3), buttons = replace(buttons::text, `+jsonInner("$2")+`, $3)::jsonb
+				WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM inbound_events WHERE user_id = $1)
+				  AND (strpos(text, $2) > 0 OR strpos(buttons::text, `+jsonInner("$2")+`) > 0)`,
+				f.UserID, f.Content, forgottenText); err != nil {
+				return fmt.Errorf("erase forget %d: messages: %w", f.ID, err)
+			}
+			if _, err := tx.Exec(ctx, `
+				UPDATE open_questions SET question = replace(question::text, `+jsonInner("$2")+`, $3)::jsonb
+				WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM inbound_events WHERE user_id = $1)
+				  AND strpos(question::text, `+jsonInner("$2")+`) > 0`,
+				f.UserID, f.Content, forgottenText); err != nil {
+				return fmt.Errorf("erase forget %d: questions: %w", f.ID, err)
+			}
+		}
+		n = len(forgets)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store erase forgotten: %w", translate(err))
+	}
+	return n, nil
+}

@@ -30,6 +30,9 @@ import (
 // sequential scan under the same permission predicate. Run it with
 //
 //	HEARTH_BENCH_FACTS=100000 go test -run NONE -bench FactSearch -benchtime 1x -timeout 60m ./store/
+//
+// With HEARTH_BENCH_EXPLAIN=1 it also logs EXPLAIN (ANALYZE, BUFFERS) of
+// one viewer's hybrid search before measuring.
 func BenchmarkFactSearch(b *testing.B) {
 	n := 2000
 	if v, err := strconv.Atoi(os.Getenv("HEARTH_BENCH_FACTS")); err == nil && v > 0 {
@@ -146,6 +149,20 @@ func BenchmarkFactSearch(b *testing.B) {
 			b.Fatal(err)
 		}
 		return ids
+	}
+	if os.Getenv("HEARTH_BENCH_EXPLAIN") != "" {
+		// Warm the caches the way the measured loop does, then show the plan
+		// of one viewer's hybrid search.
+		for _, q := range qs[:20] {
+			if _, err := st.SearchMemories(ctx, q.viewer, q.text, "bench", q.vec, 10); err != nil {
+				b.Fatal(err)
+			}
+		}
+		plan, err := st.ExplainSearchMemories(ctx, qs[0].viewer, qs[0].text, "bench", qs[0].vec, 10)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("hybrid search plan for viewer %d, %q:\n%s", qs[0].viewer, qs[0].text, plan)
 	}
 	var hybrid, ann []time.Duration
 	hits, total := 0, 0

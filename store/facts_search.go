@@ -27,13 +27,30 @@ const rrfK = 60
 // nothing the viewer may not see is ever ranked. vec may be nil (no
 // embeddings), text may be empty; model names the embeddings to compare.
 func (s *Store) SearchMemories(ctx context.Context, viewer int64, text, model string, vec []float32, limit int) ([]hearth.Memory, error) {
+	q, args, err := searchMemoriesQuery(viewer, text, model, vec, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store search memories: %w", err)
+	}
+	var out []hearth.Memory
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err == nil {
+		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Memory, error) { return scanMemory(r) })
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store search memories: %w", translate(err))
+	}
+	return out, nil
+}
+
+// searchMemoriesQuery builds SearchMemories' SQL and its arguments.
+func searchMemoriesQuery(viewer int64, text, model string, vec []float32, limit int) (string, []any, error) {
 	if viewer <= 0 {
-		return nil, fmt.Errorf("store search memories: %w", hearth.Invalidf("a memory search needs a user"))
+		return "", nil, hearth.Invalidf("a memory search needs a user")
 	}
 	text = strings.TrimSpace(text)
 	d := len(vec)
 	if d > 0 && !slices.Contains(EmbeddingDimensions, d) {
-		return nil, fmt.Errorf("store search memories: %w", hearth.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
+		return "", nil, hearth.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions)
 	}
 	k := max(limitOf(limit)*4, 40) // candidates per search
 	args := []any{viewer, k}
@@ -61,7 +78,7 @@ func (s *Store) SearchMemories(ctx context.Context, viewer int64, text, model st
 			FROM facts WHERE about <% `+t+` AND `+visible+` ORDER BY word_similarity(about, `+t+`) DESC, id DESC LIMIT $2`)
 	}
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("store search memories: %w", hearth.Invalidf("a memory search needs words or a vector"))
+		return "", nil, hearth.Invalidf("a memory search needs words or a vector")
 	}
 	q := `WITH ranked AS (` + "(" + strings.Join(parts, ") UNION ALL (") + ")" + `),
 		fused AS (SELECT id, sum(1.0 / (` + strconv.Itoa(rrfK) + ` + r)) AS score FROM ranked GROUP BY id)
@@ -71,13 +88,5 @@ func (s *Store) SearchMemories(ctx context.Context, viewer int64, text, model st
 		       + 0.0001 / (1 + extract(epoch FROM now() - learned_at) / 2592000) DESC, id DESC
 		LIMIT ` + arg(limitOf(limit)) + `
 `
-	var out []hearth.Memory
-	rows, err := s.pool.Query(ctx, q, args...)
-	if err == nil {
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Memory, error) { return scanMemory(r) })
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store search memories: %w", translate(err))
-	}
-	return out, nil
+	return q, args, nil
 }

@@ -61,6 +61,11 @@ type Config struct {
 	SchedulerGrace    time.Duration `env:"HEARTH_SCHEDULER_GRACE" envDefault:"6h"`
 	SchedulerWorkers  int           `env:"HEARTH_SCHEDULER_WORKERS" envDefault:"8"`
 
+	// UndoWindow is how long after an action "undo" still takes it back;
+	// a forgotten fact's last copies are erased once it has passed. Zero
+	// means action.DefaultUndoWindow.
+	UndoWindow time.Duration `env:"HEARTH_UNDO_WINDOW" envDefault:"24h"`
+
 	// Telegram is on when a bot token is set: by webhook when
 	// HEARTH_PUBLIC_URL is set, by long polling otherwise.
 	TelegramToken         string `env:"TELEGRAM_BOT_TOKEN"`
@@ -216,6 +221,8 @@ func (c Config) validate() error {
 		return errors.New("config: HEARTH_FETCH_POLL_INTERVAL must be at least 1ms")
 	case c.ShutdownTimeout <= 0:
 		return errors.New("config: HEARTH_SHUTDOWN_TIMEOUT must be positive")
+	case c.UndoWindow < 0:
+		return errors.New("config: HEARTH_UNDO_WINDOW must not be negative")
 	case c.Scheduler && c.SchedulerInterval < time.Second:
 		return errors.New("config: HEARTH_SCHEDULER_INTERVAL must be at least 1s")
 	case c.SchedulerGrace < 0:

@@ -112,6 +112,9 @@ type App struct {
 	stopTracing   func(context.Context) error
 }
 
+// eraseInterval is how often forgets past their undo window are erased.
+const eraseInterval = 15 * time.Minute
+
 // Open migrates the database and wires every component, without starting
 // anything.
 func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
@@ -188,6 +191,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		providers.Notes = a.Google.Notes(st)
 	}
 	a.Engine = action.NewEngine(st, providers, log.With("component", "actions"))
+	a.Engine.UndoWindow = cmp.Or(cfg.UndoWindow, action.DefaultUndoWindow)
 	transcriber, err := newTranscriber(ctx, cfg)
 	if err != nil {
 		st.Close()
@@ -300,9 +304,11 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	river.AddWorker(workers, a.turnWorker)
 	river.AddWorker(workers, a.deliverWorker)
 	river.AddWorker(workers, action.NewWorker(a.Engine))
-	// Leader-run periodic work: embeddings (HEARTH_EMBEDDINGS) and the
+	// Leader-run periodic work: erasing what forgets kept once their undo
+	// window has passed, embeddings (HEARTH_EMBEDDINGS) and the
 	// scheduler's planner (HEARTH_SCHEDULER).
-	var periodic []*river.PeriodicJob
+	river.AddWorker(workers, &action.EraseWorker{Store: st, Window: a.Engine.UndoWindow})
+	periodic := []*river.PeriodicJob{action.ErasePeriodic(min(a.Engine.UndoWindow, eraseInterval))}
 	if embedder != nil {
 		a.Embeddings = &embedding.Worker{Store: st, Embedder: embedder, Model: embedModel, Log: log.With("component", "embeddings")}
 		river.AddWorker(workers, a.Embeddings)

@@ -53,6 +53,12 @@ type Engine struct {
 	// StaleAfter is how long a running action may be silent before
 	// another runner takes it over. Defaults to 2 minutes.
 	StaleAfter time.Duration
+	// UndoWindow is how long after it ran an action can be undone; after
+	// it, "undo" says it is too late, and what a forget kept for undo is
+	// erased (EraseArgs). Defaults to DefaultUndoWindow.
+	UndoWindow time.Duration
+	// Now is the clock undo is judged by. Defaults to time.Now.
+	Now func() time.Time
 	// Client inserts the backstop jobs. Defaults to the River client of
 	// the job the engine is called from.
 	Client *river.Client[pgx.Tx]
@@ -63,8 +69,15 @@ func NewEngine(store Store, exec *Executor, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{store: store, exec: exec, log: log, ApprovalTTL: 24 * time.Hour, Backstop: 30 * time.Second, StaleAfter: 2 * time.Minute}
+	return &Engine{store: store, exec: exec, log: log, ApprovalTTL: 24 * time.Hour, UndoWindow: DefaultUndoWindow, Now: time.Now, Backstop: 30 * time.Second, StaleAfter: 2 * time.Minute}
 }
+
+// DefaultUndoWindow is how long an action can be undone unless configured
+// otherwise (HEARTH_UNDO_WINDOW).
+const DefaultUndoWindow = 24 * time.Hour
+
+// ErrTooLate is returned by Undo for an action older than the undo window.
+var ErrTooLate = errors.New("too late to undo")
 
 // Turn identifies the turn a plan belongs to.
 type Turn struct {
@@ -254,11 +267,15 @@ func (e *Engine) PendingApproval(ctx context.Context, conversationID, userID int
 // false when there is nothing to undo. A high-risk action is not undone by
 // a bare "undo" unless its undo is a restore (a delete, a forget): undoing
 // an approved event with attendees would cancel it for them, unasked;
-// ErrNotUndoable says so.
+// ErrNotUndoable says so. An action that ran longer than UndoWindow ago is
+// not undone: ErrTooLate.
 func (e *Engine) Undo(ctx context.Context, conversationID, userID int64) (Record, bool, error) {
 	r, ok, err := e.store.LastUndoable(ctx, conversationID, userID)
 	if err != nil || !ok {
 		return r, false, err
+	}
+	if e.now().Sub(r.ExecutedAt) > e.undoWindow() {
+		return r, true, ErrTooLate
 	}
 	if r.Risk == High && !restores(r.Action.Kind) {
 		return r, true, ErrNotUndoable
@@ -271,6 +288,20 @@ func (e *Engine) Undo(ctx context.Context, conversationID, userID int64) (Record
 	}
 	r.State = StateUndone
 	return r, true, nil
+}
+
+func (e *Engine) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+func (e *Engine) undoWindow() time.Duration {
+	if e.UndoWindow <= 0 {
+		return DefaultUndoWindow
+	}
+	return e.UndoWindow
 }
 
 // ActionArgs is the backstop job of one action.

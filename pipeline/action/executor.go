@@ -258,8 +258,14 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		return x.Memories.RevertMemory(ctx, uid, b.ID)
 	case MemoryForget:
 		var b hearth.Memory
-		if err := json.Unmarshal(r.Before, &b); err != nil {
-			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		if len(r.Before) > 0 {
+			if err := json.Unmarshal(r.Before, &b); err != nil {
+				return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+			}
+		}
+		if b.Forgotten == nil {
+			// Erased after its undo window (EraseArgs): nothing to restore.
+			return ErrTooLate
 		}
 		return x.Memories.RestoreMemory(ctx, uid, b)
 	case CalendarCreate:

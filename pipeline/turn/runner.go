@@ -560,6 +560,8 @@ func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
 	switch {
 	case errors.Is(err, action.ErrNotUndoable):
 		return "I can't undo that one, sorry — " + undoableWhy(rec.Action.Kind) + ".", nil
+	case errors.Is(err, action.ErrTooLate):
+		return "It's too late to undo that: I can only undo what I did in the last " + spanWords(r.cfg.Engine.UndoWindow) + ".", nil
 	case err != nil:
 		return "", err
 	case !ok:
@@ -601,6 +603,22 @@ func decidedWord(s action.ApprovalState) string {
 		return "tried, and it failed"
 	}
 	return "approved"
+}
+
+// spanWords says a span the way a reply does: "24 hours", "30 minutes".
+func spanWords(d time.Duration) string {
+	if d <= 0 {
+		d = action.DefaultUndoWindow
+	}
+	switch {
+	case d%time.Hour == 0 && d != time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + " hours"
+	case d == time.Hour:
+		return "hour"
+	case d%time.Minute == 0:
+		return strconv.Itoa(int(d/time.Minute)) + " minutes"
+	}
+	return d.String()
 }
 
 func undoableWhy(k action.Kind) string {

@@ -3,6 +3,7 @@ package turn
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/hearthbot/hearth/commands"
 )
@@ -24,6 +25,25 @@ func TestShortAnswers(t *testing.T) {
 		n := commands.Normalise(tt.text)
 		if yes, no := slices.Contains(yesWords, n), slices.Contains(noWords, n); yes != tt.yes || no != tt.no {
 			t.Errorf("%q → %q: yes %v, no %v; want %v, %v", tt.text, n, yes, no, tt.yes, tt.no)
+		}
+	}
+}
+
+// "Too late to undo" names the undo window as a person would.
+func TestSpanWords(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "24 hours"},
+		{24 * time.Hour, "24 hours"},
+		{time.Hour, "hour"},
+		{30 * time.Minute, "30 minutes"},
+		{90 * time.Second, "1m30s"},
+	}
+	for _, tt := range tests {
+		if got := spanWords(tt.d); got != tt.want {
+			t.Errorf("spanWords(%s) = %q; want %q", tt.d, got, tt.want)
 		}
 	}
 }
