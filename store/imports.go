@@ -418,6 +418,34 @@ func (s *Store) CommitImportTx(ctx context.Context, tx pgx.Tx, userID, importID 
 		}
 		c.Merged += int(tag.RowsAffected())
 	}
+	// The people in the file become people memory knows: an entity per
+	// name (one already known keeps its own), every fact about them linked
+	// to it, and the contact details the import writes as sentences
+	// ("X's email is …", "X's phone number is …", "X works at …") become
+	// its attributes, so "email Sarah" finds the address.
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO entities (user_id, kind, name, import_id)
+		SELECT DISTINCT ON (lower(about)) $2::bigint, 'person', about, $1::bigint FROM facts
+		WHERE import_id = $1 AND about <> '' AND deleted_at IS NULL
+		ON CONFLICT (user_id, lower(name)) DO NOTHING`, importID, userID); err != nil {
+		return fail("people", err)
+	}
+	if _, err := tx.Exec(ctx, `
+		UPDATE facts f SET entity_id = e.id,
+			attribute = CASE
+				WHEN left(f.content, length(f.about) + 12) = f.about || '''s email is ' THEN 'email'
+				WHEN left(f.content, length(f.about) + 19) = f.about || '''s phone number is ' THEN 'phone'
+				WHEN left(f.content, length(f.about) + 10) = f.about || ' works at ' THEN 'employer'
+				ELSE '' END,
+			value = CASE
+				WHEN left(f.content, length(f.about) + 12) = f.about || '''s email is ' THEN substr(f.content, length(f.about) + 13)
+				WHEN left(f.content, length(f.about) + 19) = f.about || '''s phone number is ' THEN substr(f.content, length(f.about) + 20)
+				WHEN left(f.content, length(f.about) + 10) = f.about || ' works at ' THEN substr(f.content, length(f.about) + 11)
+				ELSE '' END
+		FROM entities e
+		WHERE f.import_id = $1 AND f.about <> '' AND e.user_id = $2 AND lower(e.name) = lower(f.about)`, importID, userID); err != nil {
+		return fail("people's facts", err)
+	}
 	// The audit trail: one entry per row created or changed.
 	_, err = tx.Exec(ctx, `
 		INSERT INTO audit_log (user_id, kind, after)
@@ -473,6 +501,13 @@ func (s *Store) UndoImport(ctx context.Context, userID, importID int64) (hearth.
 				return fmt.Errorf("delete %s: %w", t.table, err)
 			}
 			*t.n = int(tag.RowsAffected())
+		}
+		// The people it brought in go too, unless something else is now
+		// known about them.
+		if _, err := tx.Exec(ctx, `
+			DELETE FROM entities e WHERE e.import_id = $1 AND e.user_id = $2
+			AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.entity_id = e.id AND f.deleted_at IS NULL)`, importID, userID); err != nil {
+			return fmt.Errorf("delete people: %w", err)
 		}
 		tag, err = tx.Exec(ctx, `
 			UPDATE tasks t SET due = (m.before->>'due')::timestamptz, all_day = (m.before->>'all_day')::boolean,

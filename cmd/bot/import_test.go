@@ -162,3 +162,31 @@ func TestImportConversation(t *testing.T) {
 		t.Errorf("%d imports; want only the approved one", n)
 	}
 }
+
+// TestImportedPeopleAreKnown: the people a contacts file brings in are
+// people memory knows, so "email Sarah" finds the address the file held;
+// undoing the import removes them again.
+func TestImportedPeopleAreKnown(t *testing.T) {
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Iris", "UTC")
+	uid := c.contact().User.ID
+	q := c.send("contacts.csv", []byte("Name,Email,Phone\nSarah Kim,sarah.kim@example.com,+1 555 0100\nTom Berg,tom@example.com,\n"))
+	for i := 0; i < 5 && len(q.Buttons) > 0 && !strings.Contains(q.Text, "Nothing is written until you approve"); i++ {
+		q = c.click(q, q.Buttons[0].Label)
+	}
+	mustContain(t, c.click(q, "Approve"), "Imported from “contacts.csv”")
+	if n := c.count(`SELECT count(*) FROM entities WHERE user_id = $1 AND import_id IS NOT NULL`, uid); n != 2 {
+		t.Fatalf("%d people made by the import; want 2", n)
+	}
+	if n := c.count(`SELECT count(*) FROM facts f JOIN entities e ON e.id = f.entity_id
+		WHERE f.user_id = $1 AND f.attribute = 'email' AND f.value = 'sarah.kim@example.com' AND e.name = 'Sarah Kim'`, uid); n != 1 {
+		t.Fatalf("Sarah's address is not her email attribute (%d)", n)
+	}
+	draft := c.say("Email Sarah that I'll be late")
+	mustContain(t, draft, "sarah.kim@example.com", "I'll be late")
+
+	mustContain(t, c.say("undo the import"), "Undone")
+	if n := c.count(`SELECT count(*) FROM entities WHERE user_id = $1`, uid); n != 0 {
+		t.Fatalf("%d people left after undo; want none", n)
+	}
+}
