@@ -74,9 +74,9 @@ func (c Config) validateModels() error {
 	}
 	uses := func(p string) bool { return slices.Contains(c.providerNames(), p) || c.embeddings() == p }
 	switch c.Embeddings {
-	case "", "none", "openai", "bedrock":
+	case "", "none", "offline", "openai", "bedrock":
 	default:
-		return fmt.Errorf("config: HEARTH_EMBEDDINGS %q must be none, openai or bedrock", c.Embeddings)
+		return fmt.Errorf("config: HEARTH_EMBEDDINGS %q must be none, offline, openai or bedrock", c.Embeddings)
 	}
 	if slices.Contains(c.providerNames(), "openai") && c.OpenAIModel == "" {
 		return errors.New("config: OPENAI_MODEL is required when openai is a model provider (HEARTH_LLM or HEARTH_LLM_FALLBACK)")
@@ -150,6 +150,9 @@ func openProvider(ctx context.Context, cfg Config, name string, metrics *llm.Met
 	// asks to wait longer than a second is skipped for the next one.
 	pol := llm.Policy{Timeout: cfg.llmTimeout(), MaxAttempts: 2, BaseDelay: 200 * time.Millisecond, MaxDelay: time.Second}
 	switch name {
+	case "offline":
+		// Embeddings only: word and word-piece vectors made here, no model.
+		return provider{name: name, embed: llm.Hashed{Dims: cfg.EmbeddingDims}}, nil
 	case "openai":
 		fast := cfg.OpenAIFast
 		if fast == "" {
@@ -208,8 +211,11 @@ func openModels(ctx context.Context, cfg Config, metrics *llm.Metrics, usage hyb
 			return nil, nil, "", err
 		}
 		model := cfg.OpenAIEmbed
-		if p.name == "bedrock" {
+		switch p.name {
+		case "bedrock":
 			model = cfg.BedrockEmbed
+		case "offline":
+			model = llm.HashedModel
 		}
 		embedder = &llm.InstrumentedEmbedder{Provider: p.name, Model: model, Embedder: p.embed, Metrics: metrics}
 		// Rows embedded under another name (model or size) are embedded

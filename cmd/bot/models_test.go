@@ -339,6 +339,9 @@ func TestModelConfig(t *testing.T) {
 		{"zero confidence", func(c *Config) { c.LLM, c.OpenAIModel, c.LLMConfident = "openai", "m", 0 }, "HEARTH_LLM_CONFIDENT"},
 		{"titan cannot make 1536", func(c *Config) { c.Embeddings, c.EmbeddingDims = "bedrock", 1536 }, "HEARTH_EMBEDDING_DIMENSIONS"},
 		{"unindexed dimension", func(c *Config) { c.Embeddings, c.EmbeddingDims = "openai", 768 }, "HEARTH_EMBEDDING_DIMENSIONS"},
+		{"offline embeddings", func(c *Config) { c.Embeddings = "offline" }, ""},
+		{"offline embeddings, unindexed dimension", func(c *Config) { c.Embeddings, c.EmbeddingDims = "offline", 768 }, "HEARTH_EMBEDDING_DIMENSIONS"},
+		{"unknown embeddings", func(c *Config) { c.Embeddings = "word2vec" }, "HEARTH_EMBEDDINGS"},
 		{"bad prices", func(c *Config) { c.LLMPrices = "gpt=1" }, "HEARTH_LLM_PRICES"},
 		{"good prices", func(c *Config) { c.LLMPrices = "gpt-4o-mini=0.15/0.6, claude=3/15" }, ""},
 	}
@@ -436,5 +439,42 @@ func TestModelFallbackChain(t *testing.T) {
 	}
 	if len(down.Calls()) != 4 || len(bedrock.Calls()) != 2 {
 		t.Fatalf("openai got %d calls, bedrock %d; want 4 and 2", len(down.Calls()), len(bedrock.Calls()))
+	}
+}
+
+// TestOfflineEmbeddings: HEARTH_EMBEDDINGS=offline embeds memories with no
+// model and no network, in the background job, under its own model name
+// (so a switch to or from a model re-embeds everything).
+func TestOfflineEmbeddings(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startAppWith(t, func(c *Config) {
+		c.Embeddings, c.EmbeddingDims, c.EmbedInterval = "offline", 256, 50*time.Millisecond
+	})
+	if app.Embeddings.Model != "offline/hashed-v1@256" {
+		t.Fatalf("embedding model %q", app.Embeddings.Model)
+	}
+	c := newChatter(t, base, app, "Oda", "UTC")
+	c.say("Remember that John's birthday is March 15th")
+	pipelinetest.WaitForJobs(t, app.River, "the memory's offline embedding", func() bool {
+		left, err := app.Store.Unembedded(context.Background(), app.Embeddings.Model, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(left) == 0
+	})
+	var n int
+	if err := app.Store.Pool().QueryRow(context.Background(),
+		`SELECT count(*) FROM facts WHERE embedding IS NOT NULL AND vector_dims(embedding) = 256`).Scan(&n); err != nil || n == 0 {
+		t.Fatalf("%d facts embedded (%v); want the birthday", n, err)
+	}
+	mustContain(t, c.say("When is John's birthday?"), "March 15")
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if want := `hearth_llm_calls_total{model="hashed-v1",provider="offline",stage="embed"}`; !strings.Contains(string(body), want) {
+		t.Fatalf("metrics lack %s", want)
 	}
 }
