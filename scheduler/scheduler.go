@@ -451,20 +451,15 @@ func (s *Scheduler) deliver(ctx context.Context, userID int64, key string, out h
 		return false, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
-	id, conv, ch, stored, err := st.StoreScheduledTx(ctx, tx, userID, key, out)
+	// The job's own River client enqueues the delivery (none is needed
+	// for the web chat, which shows the message at commit).
+	var q pipeline.TxInserter
+	if client, err := river.ClientFromContextSafely[pgx.Tx](ctx); err == nil {
+		q = client
+	}
+	stored, err := pipeline.PushTx(ctx, tx, st, q, s.cfg.Visible, userID, key, out)
 	if err != nil || !stored {
 		return false, err
-	}
-	if s.cfg.Visible != nil && s.cfg.Visible(ch) {
-		err = st.MarkVisibleTx(ctx, tx, conv, []int64{id})
-	} else {
-		var client *river.Client[pgx.Tx]
-		if client, err = river.ClientFromContextSafely[pgx.Tx](ctx); err == nil {
-			_, err = client.InsertTx(ctx, tx, pipeline.DeliverArgs{MessageID: id}, nil)
-		}
-	}
-	if err != nil {
-		return false, fmt.Errorf("deliver %s: %w", key, err)
 	}
 	return true, st.Commit(ctx, tx)
 }

@@ -49,19 +49,9 @@ func (g *Google) notifyRevoked(ctx context.Context, userID int64) error {
 		return err
 	}
 	key := fmt.Sprintf("google-reconnect:%d:%d", userID, a.RevokedAt.UnixMicro())
-	id, conv, ch, stored, err := g.cfg.Store.StoreScheduledTx(ctx, tx, userID, key, hearth.Outbound{Text: reconnectText(a)})
+	stored, err := pipeline.PushTx(ctx, tx, g.cfg.Store, g.cfg.Queue, g.cfg.Visible, userID, key, hearth.Outbound{Text: reconnectText(a)})
 	if err != nil {
 		return fmt.Errorf("google notice: %w", err)
-	}
-	if stored {
-		if g.cfg.Visible != nil && g.cfg.Visible(ch) {
-			err = g.cfg.Store.MarkVisibleTx(ctx, tx, conv, []int64{id})
-		} else if g.cfg.Queue != nil {
-			_, err = g.cfg.Queue.InsertTx(ctx, tx, pipeline.DeliverArgs{MessageID: id}, nil)
-		}
-		if err != nil {
-			return fmt.Errorf("google notice: %w", err)
-		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("google notice: %w", err)
