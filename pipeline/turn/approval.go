@@ -1,0 +1,214 @@
+package turn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/respond"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// A turn that answers a button or a pending approval: Approve, Cancel and
+// Edit, the options of a question, and the edit of a draft it leads to.
+
+// button handles a click: an approval decision or a question's option.
+func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
+	kind, rest, _ := strings.Cut(st.t.Event.ButtonID, ":")
+	switch kind {
+	case "approve", "cancel":
+		id, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			return "I don't recognise that button.", nil
+		}
+		return r.decide(ctx, st, id, kind == "approve")
+	case "edit":
+		id, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			return "I don't recognise that button.", nil
+		}
+		ap, ok, err := r.cfg.Engine.PendingApproval(ctx, st.t.Event.ConversationID, st.t.User.ID)
+		if err != nil {
+			return "", err
+		}
+		if !ok || ap.ID != id || ap.UserID != st.t.User.ID {
+			return "That draft can't be edited any more.", nil
+		}
+		if _, err := r.cfg.State.SaveQuestion(ctx, st.t.Event.ID, st.t.Event.ConversationID, stage.Question{Text: "edit", EditApproval: id}); err != nil {
+			return "", err
+		}
+		return "Sure — how should I change it? For example \"say Friday instead\", \"make it shorter\" or \"more formal\".", nil
+	case "opt":
+		qs, ns, _ := strings.Cut(rest, ":")
+		qid, err1 := strconv.ParseInt(qs, 10, 64)
+		n, err2 := strconv.Atoi(ns)
+		if err1 != nil || err2 != nil {
+			return "I don't recognise that button.", nil
+		}
+		var q stage.Question
+		open, err := r.cfg.State.Question(ctx, st.t.Event.ConversationID, st.t.User.ID, qid, &q)
+		if errors.Is(err, hearth.ErrNotFound) || n < 1 || n > len(q.Options) {
+			return "I don't recognise that button.", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if !open {
+			return "That question was already answered.", nil
+		}
+		return r.pick(ctx, st, qid, q, n-1)
+	}
+	return "I don't recognise that button any more. What would you like to do?", nil
+}
+
+// decide applies Approve/Cancel and edits the prompt to show the outcome.
+func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, approve bool) (string, error) {
+	began := time.Now()
+	ap, rec, err := r.cfg.Engine.Decide(ctx, approvalID, st.t.User.ID, approve)
+	defer st.lap("action", began)
+	switch {
+	case errors.Is(err, action.ErrNotYours):
+		return "Only the person who asked can approve or cancel that.", nil
+	case errors.Is(err, action.ErrAlreadyDecided):
+		return fmt.Sprintf("That one was already %s.", decidedWord(ap.State)), nil
+	case errors.Is(err, action.ErrExpired):
+		r.editPrompt(st, "approve:"+strconv.FormatInt(approvalID, 10), "⌛ Expired.")
+		return "That request expired, so I didn't do it. Ask me again if you still want it.", nil
+	case errors.Is(err, action.ErrTampered):
+		return "Something about that request changed after you saw it, so I didn't do it. Please ask again.", nil
+	case errors.Is(err, hearth.ErrNotFound):
+		return "I can't find that request any more.", nil
+	case err != nil:
+		return "", err
+	}
+	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error})
+	button := "approve:" + strconv.FormatInt(approvalID, 10)
+	if !approve {
+		r.editPrompt(st, button, "✖ Cancelled.")
+		return "Okay, I cancelled that. Nothing was sent or changed.", nil
+	}
+	if rec.State != action.StateDone {
+		r.editPrompt(st, button, "⚠ Failed: "+rec.Error)
+		return fmt.Sprintf("I tried, but it didn't go through: %s.", rec.Error), nil
+	}
+	r.editPrompt(st, button, "✔ Approved and done.")
+	return respond.DoneFallback([]stage.Outcome{{Action: rec.Action, Status: stage.Done, Result: decodeResult(rec)}}), nil
+}
+
+// edit changes a pending email as the user's message says: an
+// instruction goes to the Editor; when it cannot apply it, the user is
+// asked for the new text, and their next message (q.EditText) is the
+// body. The old approval is then cancelled and a new one, for exactly the
+// edited payload, is asked for.
+func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, q stage.Question, ap action.Approval, text string) (string, error) {
+	began := time.Now()
+	if _, err := r.cfg.State.AnswerQuestion(ctx, qid); err != nil {
+		return "", err
+	}
+	p, err := action.Decode[action.EmailArgs](action.Action{Kind: action.EmailSend, Payload: ap.Action.Payload})
+	if err != nil {
+		return "", err
+	}
+	what := ""
+	if q.EditText {
+		p.Body = strings.TrimSpace(text)
+	} else {
+		edited, err := r.editDraft(ctx, st, p, text)
+		if err != nil {
+			return "", err
+		}
+		if !edited.Changed {
+			if _, err := r.cfg.State.SaveQuestion(ctx, st.t.Event.ID, st.t.Event.ConversationID, stage.Question{Text: "edit", EditApproval: ap.ID, EditText: true}); err != nil {
+				return "", err
+			}
+			st.lap("action", began)
+			return "I can't make that change on my own. What should the email say? Send me the new text and I'll show you the draft again.", nil
+		}
+		p, what = edited.Draft, edited.What
+	}
+	if _, _, err := r.cfg.Engine.Decide(ctx, ap.ID, st.t.User.ID, false); err != nil {
+		return "That draft was decided meanwhile, so I left it as it was.", nil
+	}
+	r.editPrompt(st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
+	next, err := action.New(action.EmailSend, p)
+	if ap.Action.Kind == action.EmailReply {
+		// A reply stays a reply, in its thread.
+		orig, derr := action.Decode[action.EmailReplyArgs](ap.Action)
+		if derr != nil {
+			return "", derr
+		}
+		next, err = action.New(action.EmailReply, action.EmailReplyArgs{InReplyTo: orig.InReplyTo, To: p.To, Subject: p.Subject, Body: p.Body})
+	}
+	if err != nil {
+		return "", err
+	}
+	outs, err := r.run(ctx, st, []action.Action{next})
+	if err != nil {
+		return "", err
+	}
+	began = st.lap("action", began)
+	reply := r.respond(ctx, st, stage.RespondInput{Text: text, User: st.t.User, Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Email}},
+		Context: stage.Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}, began)
+	if what != "" {
+		reply = "I " + what + ".\n\n" + reply
+	}
+	return reply, nil
+}
+
+// editDraft asks the Editor to apply an instruction to a draft, in the
+// user's style.
+func (r *Runner) editDraft(ctx context.Context, st *turnState, p action.EmailArgs, text string) (stage.DraftEdited, error) {
+	if r.cfg.Editor == nil {
+		return stage.DraftEdited{Draft: p}, nil
+	}
+	in := stage.DraftEdit{Instruction: text, Draft: p, User: st.t.User, Now: st.now}
+	if s := r.cfg.Sources.Styles; s != nil {
+		style, err := s.MailStyle(ctx, st.t.User.ID)
+		if err != nil {
+			return stage.DraftEdited{}, err
+		}
+		in.Style = style
+	}
+	edited, err := r.cfg.Editor.EditDraft(ctx, in)
+	if err != nil {
+		r.cfg.Log.WarnContext(ctx, "editing the draft failed; asking for the text", "turn_id", st.t.Event.ID, "error", err)
+		return stage.DraftEdited{Draft: p}, nil
+	}
+	// Whoever edited, the recipients are the approved ones.
+	edited.Draft.To = p.To
+	return edited, nil
+}
+
+func (r *Runner) editPrompt(st *turnState, buttonID, outcome string) {
+	conv, version := st.t.Event.ConversationID, st.t.Event.ID
+	// The edit commits with the turn, and so does the job that carries it
+	// to platforms which can edit a sent message.
+	st.writes = append(st.writes, func(ctx context.Context, tx pgx.Tx) error {
+		ids, err := r.cfg.State.EditMessageWithButtonTx(ctx, tx, conv, buttonID, outcome)
+		if err != nil {
+			return err
+		}
+		return pipeline.EnqueueEdits(ctx, tx, ids, version)
+	})
+}
+
+func decidedWord(s action.ApprovalState) string {
+	switch s {
+	case action.ApprovalRejected:
+		return "cancelled"
+	case action.ApprovalExpired:
+		return "expired"
+	case action.ApprovalFailed:
+		return "tried, and it failed"
+	}
+	return "approved"
+}
