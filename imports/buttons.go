@@ -178,7 +178,7 @@ func (s *session) approve(ctx context.Context) (pipeline.Answer, error) {
 	text := fmt.Sprintf("Imported from %s: %s. Say “undo the import” to take it all back.", fileName(rec.FileName), countWords(c))
 	ans := pipeline.Answer{Replies: []hearth.Outbound{{Text: text}}, Writes: s.writes}
 	ans.Add(func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := st.CommitImportTx(ctx, tx, rec.UserID, rec.ID, batch); err != nil {
+		if _, err := st.CommitImportTx(ctx, tx, rec.UserID, rec.ID, s.now, batch); err != nil {
 			return err
 		}
 		if mirror != nil && len(batch.Events) > 0 {

@@ -41,7 +41,7 @@ type Store interface {
 	SaveImportTx(ctx context.Context, tx pgx.Tx, im hearth.Import, steps int) (bool, error)
 	EndImportTx(ctx context.Context, tx pgx.Tx, userID, id int64, state hearth.ImportState) (bool, error)
 	ImportExisting(ctx context.Context, userID int64, titles, abouts []string) (hearth.ImportExisting, error)
-	CommitImportTx(ctx context.Context, tx pgx.Tx, userID, importID int64, b hearth.ImportBatch) (hearth.ImportCounts, error)
+	CommitImportTx(ctx context.Context, tx pgx.Tx, userID, importID int64, now time.Time, b hearth.ImportBatch) (hearth.ImportCounts, error)
 	UndoImport(ctx context.Context, userID, importID int64) (hearth.ImportCounts, error)
 	LearnedMapping(ctx context.Context, userID int64, signature string) (json.RawMessage, bool, error)
 	SaveMappingTx(ctx context.Context, tx pgx.Tx, userID int64, signature string, mapping json.RawMessage) error

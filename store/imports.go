@@ -274,14 +274,15 @@ func (s *Store) ImportExisting(ctx context.Context, userID int64, titles, abouts
 // committed once, and hearth.ErrConflict says it was not ready), every
 // new row is copied in tagged with the import, merged rows keep their
 // state before, and every row written leaves an audit entry. It returns
-// what was written.
-func (s *Store) CommitImportTx(ctx context.Context, tx pgx.Tx, userID, importID int64, b hearth.ImportBatch) (hearth.ImportCounts, error) {
+// what was written. now is the caller's clock: an import that has
+// expired by it is not committed (the expiry was set by the same clock).
+func (s *Store) CommitImportTx(ctx context.Context, tx pgx.Tx, userID, importID int64, now time.Time, b hearth.ImportBatch) (hearth.ImportCounts, error) {
 	var c hearth.ImportCounts
 	var eventID int64
 	err := tx.QueryRow(ctx, `
 		UPDATE imports SET state = 'committed', committed_at = now(), updated_at = now()
-		WHERE id = $1 AND user_id = $2 AND state = 'ready' AND expires_at > now()
-		RETURNING event_id`, importID, userID).Scan(&eventID)
+		WHERE id = $1 AND user_id = $2 AND state = 'ready' AND expires_at > $3
+		RETURNING event_id`, importID, userID, now).Scan(&eventID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return c, fmt.Errorf("store commit import %d: %w", importID, hearth.Errorf(hearth.EConflict, "the import is no longer awaiting approval"))
 	}

@@ -64,7 +64,7 @@ func TestImports(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer tx.Rollback(ctx) //nolint:errcheck // after Commit a no-op
-		c, err := st.CommitImportTx(ctx, tx, userID, id, b)
+		c, err := st.CommitImportTx(ctx, tx, userID, id, time.Now(), b)
 		if err != nil {
 			return c, err
 		}

@@ -106,9 +106,17 @@ func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, erro
 		switch {
 		case slices.Contains(claimed, recs[i].ID):
 			wg.Go(func() { recs[i] = e.perform(ctx, recs[i]) })
-		case recs[i].State == StatePlanned || recs[i].State == StateRunning:
+		case recs[i].State == StatePlanned:
 			// Left by an earlier attempt at this turn.
-			wg.Go(func() { recs[i] = e.execute(ctx, recs[i]) })
+			wg.Go(func() { recs[i] = e.execute(ctx, recs[i], e.StaleAfter) })
+		case recs[i].State == StateRunning:
+			// Claimed by an earlier attempt at this turn that ended without
+			// recording the outcome (the database went away mid-way, the
+			// process died). That attempt is over — a turn is retried only
+			// after its attempt ends — and nothing else will run the action,
+			// so it is taken over now rather than after StaleAfter: creates
+			// are keyed by the action, so running it again makes nothing twice.
+			wg.Go(func() { recs[i] = e.execute(ctx, recs[i], 0) })
 		case recs[i].State == StateAwaitingApproval:
 			if recs[i].Action.Kind == EmailSend || recs[i].Action.Kind == EmailReply {
 				wg.Go(func() {
@@ -169,8 +177,8 @@ func (e *Engine) enqueueLater(ctx context.Context, tx pgx.Tx, ids []int64) error
 // execute claims and runs one action, returning its record afterwards.
 // Failures are recorded on the row (with a user-safe reason), not
 // returned: the reply reports them honestly.
-func (e *Engine) execute(ctx context.Context, r Record) Record {
-	claimed, ok, err := e.store.ClaimAction(ctx, r.ID, e.StaleAfter)
+func (e *Engine) execute(ctx context.Context, r Record, staleAfter time.Duration) Record {
+	claimed, ok, err := e.store.ClaimAction(ctx, r.ID, staleAfter)
 	if err != nil {
 		r.State, r.Error = StateFailed, "I couldn't reach my database"
 		return r
@@ -245,7 +253,7 @@ func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve b
 		e.store.SetApprovalOutcome(ctx, ap.ID, ApprovalFailed) //nolint:errcheck // reported below
 		return ap, rec, ErrTampered
 	}
-	rec = e.execute(ctx, rec)
+	rec = e.execute(ctx, rec, e.StaleAfter)
 	outcome := ApprovalExecuted
 	if rec.State != StateDone {
 		outcome = ApprovalFailed
@@ -343,7 +351,7 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[ActionArgs]) error {
 		return nil
 	}
 	// execute takes over a running action only once its runner is stale.
-	r = w.engine.execute(ctx, r)
+	r = w.engine.execute(ctx, r, w.engine.StaleAfter)
 	if r.State == StateRunning {
 		return river.JobSnooze(w.engine.StaleAfter)
 	}

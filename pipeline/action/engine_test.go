@@ -292,6 +292,32 @@ func TestStaleActionIsTakenOverOnce(t *testing.T) {
 	}
 }
 
+// TestRetriedTurnRunsWhatItsEarlierAttemptLeftRunning: an attempt that
+// claimed an action and died before recording its outcome (the database
+// went away mid-way) leaves it running; the turn's retry runs it at once
+// instead of replying without it, and only once.
+func TestRetriedTurnRunsWhatItsEarlierAttemptLeftRunning(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	a := newAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Check the meter"})
+	// Planned and claimed, never executed: what the failed attempt leaves.
+	claimed, _, err := b.store.PlanActions(ctx, b.turn.EventID, b.turn.ConversationID, b.turn.UserID, []action.Action{a}, action.Risks([]action.Action{a}), time.Hour)
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("PlanActions claimed %v, %v", claimed, err)
+	}
+	for range 2 {
+		recs, err := b.engine.Run(ctx, b.turn, []action.Action{a})
+		if err != nil || len(recs) != 1 || recs[0].State != action.StateDone {
+			t.Fatalf("retried turn: %+v %v; want the action done", recs, err)
+		}
+	}
+	tasks, err := b.store.FindTasks(ctx, hearth.TaskFilter{UserID: b.turn.UserID, IncludeUndated: true})
+	if err != nil || len(tasks) != 1 || tasks[0].Title != "Check the meter" {
+		t.Fatalf("tasks %+v (%v); want the one task", tasks, err)
+	}
+}
+
 func TestUndoRevertsTheLastAction(t *testing.T) {
 	t.Parallel()
 	b := setup(t)

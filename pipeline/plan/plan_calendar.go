@@ -99,6 +99,26 @@ func MatchEvents(ref string, when *timex.Match, c stage.Context) []hearth.Calend
 		}
 	}
 	z := stage.UserZone(c)
+	if when.Kind == timex.Value && when.Grain < timex.Day && when.ClockOnly {
+		// "my 3pm" names a time of day, not a date: the date timex gave it
+		// is only a default (today, or tomorrow once 3pm has passed), so
+		// the event is the next one at that time, whatever its day.
+		at := fixClock(when.Value.In(z), when.Text, false)
+		keep(func(e hearth.CalendarEvent) bool {
+			s := e.Start.In(z)
+			return s.Hour() == at.Hour() && s.Minute() == at.Minute()
+		})
+		if ref == "" && len(hits) > 1 {
+			next := hits[0]
+			for _, e := range hits[1:] {
+				if e.Start.Before(next.Start) {
+					next = e
+				}
+			}
+			hits = []hearth.CalendarEvent{next}
+		}
+		return hits
+	}
 	day := stage.MidnightIn(when.Value, z)
 	if when.Kind == timex.Interval {
 		day = stage.MidnightIn(when.From, z)

@@ -45,6 +45,11 @@ func TestPlanEventMoveKeepsItsDate(t *testing.T) {
 		{"move the meeting to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
 		{"reschedule my 2pm meeting on Thursday to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
 		{"move lunch with Sam to 1pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+		// "my 2pm" names a time of day: the next event then, whether the
+		// clock has passed 2pm today or not.
+		{"push my 2pm to Friday", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(13, 14, 0), 30 * time.Minute},
+		{"push my 2pm to Friday", at(10, 16, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(13, 14, 0), 30 * time.Minute},
+		{"push my 10am to Friday", at(10, 9, 0), []hearth.CalendarEvent{later, dentist, lunch}, 40, at(13, 10, 0), time.Hour},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
