@@ -39,7 +39,8 @@ func IsChange(text string) bool {
 	if words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "mark ", "check off ", "cross off ") {
 		return true
 	}
-	return words.StartsWithAny(lc, ChangeVerbs...) && strings.Contains(lc, " to ")
+	// "make the vitamins reminder 8am instead" says no "to".
+	return words.StartsWithAny(lc, ChangeVerbs...) && (strings.Contains(lc, " to ") || strings.HasSuffix(strings.TrimRight(lc, ".!"), " instead"))
 }
 
 // isPronounRef reports a reference that only points back ("it", "that

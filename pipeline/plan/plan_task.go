@@ -32,6 +32,9 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if words.StartsWithAny(lc, RenameVerbs...) {
 		return planRename(in, text)
 	}
+	if p, ok, err := planReminderChange(in, text); ok {
+		return p, err
+	}
 	if kind, ref, ok := taskRefRequest(text); ok {
 		ref = resolveRef(ref, in.Context)
 		if kind == action.TaskDelete && !hasTask(ref, in.Context) && hasEvent(ref, in.Context) {

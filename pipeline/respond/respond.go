@@ -221,6 +221,15 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			name = quoted(*p.Update.Title)
 		}
 		t.past, t.verb = "updated "+name, "update "+name
+	case action.ReminderUpdate:
+		p, _ := action.Decode[action.ReminderUpdateArgs](o.Action)
+		title := quotedOr(p.Title, "your reminder")
+		t.past = "changed " + title + " to " + p.Rule.String()
+		t.verb = "change " + title
+		if sc, ok := o.Result.(hearth.Schedule); ok && !sc.NextAt.IsZero() {
+			t.alone = []string{"Done — " + title + " is now " + p.Rule.String() + ". Next one: " +
+				stage.FormatWhen(sc.NextAt, false, c) + ". Say “undo” to put it back."}
+		}
 	case action.MemoryStore:
 		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
 		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")

@@ -37,6 +37,9 @@ type Context struct {
 	Tasks    []hearth.Task
 	Events   []hearth.CalendarEvent
 	Memories []hearth.Memory
+	// Reminders are the user's recurring reminders (schedules of kind
+	// reminder), read for a request that changes something.
+	Reminders []hearth.Schedule
 	// Entities are the people and things the message names that Hearth
 	// knows (an email's recipient), their attributes among Memories.
 	Entities []hearth.Entity

@@ -450,6 +450,8 @@ func describe(a action.Action, result any) string {
 		return fmt.Sprintf("the note %q", v.Title)
 	case hearth.Email:
 		return fmt.Sprintf("the draft %q", v.Subject)
+	case hearth.Schedule:
+		return fmt.Sprintf("the reminder %q", v.Title)
 	}
 	return strings.ReplaceAll(string(a.Kind), ".", " ")
 }
@@ -474,6 +476,8 @@ func decodeResult(r action.Record) any {
 		v = &hearth.Note{}
 	case action.EmailDraft, action.EmailSend, action.EmailReply:
 		v = &hearth.Email{}
+	case action.ReminderUpdate:
+		v = &hearth.Schedule{}
 	default:
 		return nil
 	}
@@ -492,6 +496,8 @@ func decodeResult(r action.Record) any {
 	case *hearth.Note:
 		return *p
 	case *hearth.Email:
+		return *p
+	case *hearth.Schedule:
 		return *p
 	}
 	return nil
