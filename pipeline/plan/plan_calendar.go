@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -319,7 +320,7 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 			return plannedErr(p, err)
 		}
 		p.Question = &stage.Question{
-			Text: title + " (" + stage.FormatWhen(start, false, in.Context) + ") overlaps “" + other.Title + "” (" +
+			Text: markdown.Escape(title) + " (" + stage.FormatWhen(start, false, in.Context) + ") overlaps “" + markdown.Escape(other.Title) + "” (" +
 				stage.ClockOf(other.Start, in.Context) + "–" + stage.ClockOf(other.End, in.Context) + "). Add it anyway, or right after?",
 			Options: []stage.Option{
 				{Label: "Add anyway", Actions: []action.Action{a}},

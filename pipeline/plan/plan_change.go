@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
@@ -68,7 +69,8 @@ func lastMentioned(c stage.Context) string {
 		if !ok {
 			return ""
 		}
-		return strings.TrimSpace(title)
+		// The reply is Markdown: the title as the user typed it.
+		return strings.TrimSpace(markdown.Plain(title))
 	}
 	return ""
 }
@@ -130,7 +132,7 @@ func planRename(in stage.PlanInput, text string) (stage.Plan, error) {
 	if ref == "" {
 		return p, needDetails("what to rename")
 	}
-	p.Understood = "rename “" + ref + "” to “" + newTitle + "”"
+	p.Understood = "rename “" + markdown.Escape(ref) + "” to “" + markdown.Escape(newTitle) + "”"
 	var labels []string
 	var acts []action.Action
 	for _, e := range MatchEvents(ref, nil, in.Context) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -56,7 +57,7 @@ func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 		// planner's move (or its question) decides.
 		return p, false, nil
 	}
-	p.Understood = "change when “" + in.Context.Reminders[hits[0]].Title + "” reminds you"
+	p.Understood = "change when “" + markdown.Escape(in.Context.Reminders[hits[0]].Title) + "” reminds you"
 	var labels []string
 	var acts []action.Action
 	for _, i := range hits {

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/gather"
@@ -441,17 +442,17 @@ func undoableWhy(k action.Kind) string {
 func describe(a action.Action, result any) string {
 	switch v := result.(type) {
 	case hearth.Task:
-		return fmt.Sprintf("the task %q", v.Title)
+		return "the task “" + markdown.Escape(v.Title) + "”"
 	case hearth.CalendarEvent:
-		return fmt.Sprintf("the event %q", v.Title)
+		return "the event “" + markdown.Escape(v.Title) + "”"
 	case hearth.Memory:
-		return fmt.Sprintf("the memory %q", v.Content)
+		return "the memory “" + markdown.Escape(v.Content) + "”"
 	case hearth.Note:
-		return fmt.Sprintf("the note %q", v.Title)
+		return "the note “" + markdown.Escape(v.Title) + "”"
 	case hearth.Email:
-		return fmt.Sprintf("the draft %q", v.Subject)
+		return "the draft “" + markdown.Escape(v.Subject) + "”"
 	case hearth.Schedule:
-		return fmt.Sprintf("the reminder %q", v.Title)
+		return "the reminder “" + markdown.Escape(v.Title) + "”"
 	}
 	return strings.ReplaceAll(string(a.Kind), ".", " ")
 }
