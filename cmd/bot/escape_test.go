@@ -19,7 +19,9 @@ func TestUserTextEscaped(t *testing.T) {
 		t.Run(title, func(t *testing.T) {
 			r := c.say("remind me to " + title + " tomorrow at 5pm")
 			// The title is capitalised: compare without case.
-			shows := func(md string) bool { return strings.Contains(strings.ToLower(markdown.Plain(md)), strings.ToLower(title)) }
+			shows := func(md string) bool {
+				return strings.Contains(strings.ToLower(markdown.Plain(md)), strings.ToLower(title))
+			}
 			if !shows(r.Text) {
 				t.Fatalf("reply %q shows %q; want the title %q as typed", r.Text, markdown.Plain(r.Text), title)
 			}
