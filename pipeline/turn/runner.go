@@ -142,7 +142,7 @@ func (r *Runner) begin(t pipeline.Turn) (*turnState, error) {
 func (r *Runner) end(st *turnState, text string) pipeline.Answer {
 	st.trace.Timings["total"] = time.Since(st.start).Microseconds()
 	trace := st.trace
-	ans := pipeline.Answer{Replies: []hearth.Outbound{{Text: text, Buttons: st.buttons}}, Writes: st.writes}
+	ans := pipeline.Answer{Replies: []hearth.Outbound{{Text: text, Buttons: st.buttons}}, Writes: st.writes, Traced: true}
 	ans.Add(func(ctx context.Context, tx pgx.Tx) error { return r.cfg.State.SaveTraceTx(ctx, tx, trace) })
 	return ans
 }
@@ -210,6 +210,12 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	}
 	began = st.lap("intent", began)
 
+	if u.Intent == nlu.Followup && u.RequiresAction {
+		// "Move it to 2pm", "also add lemons": a followup that asks for a
+		// change (the trace keeps "followup") is gathered, planned and
+		// answered as the request it is.
+		u.Intent = nlu.RequestAction
+	}
 	if u.Intent == nlu.Followup {
 		var q stage.Question
 		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
