@@ -205,6 +205,13 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// domains are the classifier's (a list, tasks).
 		res.Intent, res.RequiresAction = Followup, true
 		res.Domains = c.pickDomains(RequestAction, c.clauseDomains(text, s.domain))
+		if len(recent) >= 2 && !recent[len(recent)-2].FromBot {
+			// "add sponges as well" goes where the request it continues
+			// went, whatever its own few words suggest.
+			if prev := c.Classify(recent[len(recent)-2].Text, nil, ref); prev.Intent == RequestAction && len(prev.Domains) > 0 {
+				res.Domains = prev.Domains
+			}
+		}
 		res.Slots = extractSlots(text, tokens, res, ctx, ref)
 		return res
 	}

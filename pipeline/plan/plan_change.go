@@ -53,8 +53,10 @@ func isPronounRef(ref string) bool {
 }
 
 // lastMentioned returns the title the bot's latest reply quoted
-// ("Got it — I'll remind you: “Call the plumber”, …"): what "it" and
-// "that" refer to. "" when the conversation has none.
+// ("Got it — I'll remind you: “Call the plumber”, …"), or else the
+// longest title of a task or event it names ("Added dinner at Marco's to
+// your calendar"): what "it" and "that" refer to. "" when the
+// conversation has none.
 func lastMentioned(c stage.Context) string {
 	for i := len(c.Recent) - 1; i >= 0; i-- {
 		m := c.Recent[i]
@@ -63,7 +65,7 @@ func lastMentioned(c stage.Context) string {
 		}
 		_, rest, ok := strings.Cut(m.Text, "“")
 		if !ok {
-			return ""
+			return namedIn(markdown.Plain(m.Text), c)
 		}
 		title, _, ok := strings.Cut(rest, "”")
 		if !ok {
@@ -176,4 +178,22 @@ func hasTask(ref string, c stage.Context) bool {
 // hasEvent reports whether ref names one of the events in c.
 func hasEvent(ref string, c stage.Context) bool {
 	return ref != "" && len(MatchEvents(ref, nil, c)) > 0
+}
+
+// namedIn is the longest title of a task or event in c that text names.
+func namedIn(text string, c stage.Context) string {
+	lc := strings.ToLower(text)
+	best := ""
+	consider := func(title string) {
+		if len(title) > len(best) && strings.Contains(lc, strings.ToLower(title)) {
+			best = title
+		}
+	}
+	for _, t := range c.Tasks {
+		consider(t.Title)
+	}
+	for _, e := range c.Events {
+		consider(e.Title)
+	}
+	return best
 }
