@@ -184,7 +184,11 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("history: %w", err)
 	}
-	u, err := r.cfg.Intent.Understand(ctx, ev.Text, toTurns(recent, ev.Text), st.now)
+	understand := r.cfg.Intent.Understand
+	if si, ok := r.cfg.Intent.(stage.SpokenIntent); ok && ev.Spoken {
+		understand = si.UnderstandSpoken
+	}
+	u, err := understand(ctx, ev.Text, toTurns(recent, ev.Text), st.now)
 	if err != nil {
 		// A failed classification is a chat, never an action.
 		r.cfg.Log.WarnContext(ctx, "intent failed; treating as chat", "turn_id", ev.ID, "error", err)
