@@ -100,6 +100,26 @@ func MatchEvents(ref string, when *timex.Match, c stage.Context) []hearth.Calend
 		}
 	}
 	z := stage.UserZone(c)
+	if when.Kind == timex.Value && when.ClockOnly {
+		// "my 3pm" names a time of day, not a date: the soonest event
+		// that starts then, which need not be today's (timex reads a
+		// bare 3pm as the next 3pm).
+		at := fixClock(when.Value.In(z), when.Text, false)
+		keep(func(e hearth.CalendarEvent) bool {
+			s := e.Start.In(z)
+			return s.Hour() == at.Hour() && s.Minute() == at.Minute() || e.Start.Equal(when.Value)
+		})
+		if len(hits) > 1 {
+			first := stage.MidnightIn(hits[0].Start, z)
+			for _, e := range hits[1:] {
+				if d := stage.MidnightIn(e.Start, z); d.Before(first) {
+					first = d
+				}
+			}
+			keep(func(e hearth.CalendarEvent) bool { return stage.MidnightIn(e.Start, z).Equal(first) })
+		}
+		return hits
+	}
 	day := stage.MidnightIn(when.Value, z)
 	if when.Kind == timex.Interval {
 		day = stage.MidnightIn(when.From, z)
