@@ -117,6 +117,10 @@ type InboundEvent struct {
 	ReceivedAt     time.Time
 	// Attempts counts earlier failed tries at this event.
 	Attempts int
+	// Spoken is true when Text is the transcript of a voice note (set by
+	// the turn that transcribed it): spoken words have no punctuation and
+	// their own slips, so the intent stage may be more careful.
+	Spoken bool
 }
 
 // Author says who wrote a transcript message.

@@ -216,7 +216,9 @@ func (g *Registry) Handler(next pipeline.Handler) pipeline.Handler {
 				return pipeline.Answer{}, fmt.Errorf("command %s: %w", c.cmd.Name, err)
 			}
 			if ok {
-				g.trace(&ans, t, c.cmd.Name, start)
+				if !ans.Traced {
+					g.trace(&ans, t, c.cmd.Name, start)
+				}
 				return ans, nil
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 )
@@ -248,7 +249,7 @@ func addNote(ctx context.Context, st GraphStore, r commands.Request, name, body 
 	if err != nil {
 		return "", fmt.Errorf("note: %w", err)
 	}
-	return "Noted on " + e.Name + ", " + expiry(n, zoneOf(r.User)) + ": “" + n.Body + "”.", nil
+	return "Noted on " + markdown.Escape(e.Name) + ", " + expiry(n, zoneOf(r.User)) + ": “" + markdown.Escape(n.Body) + "”.", nil
 }
 
 func zoneOf(u hearth.User) *time.Location {
@@ -385,7 +386,7 @@ func NotesAnswer(name string, ns []hearth.GraphNote, loc *time.Location) string 
 	}
 	lines := []string{"Notes on " + name + ":"}
 	for _, n := range ns {
-		lines = append(lines, "• "+n.Body+" ("+expiry(n, loc)+")")
+		lines = append(lines, "• "+markdown.Escape(n.Body)+" ("+expiry(n, loc)+")")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -440,7 +441,7 @@ func IntoAnswer(e hearth.Entity, rs []hearth.Relationship, ns []hearth.GraphNote
 		lines = append(lines, e.Name+" is into "+prose.List(parts)+".")
 	}
 	for _, n := range ns {
-		lines = append(lines, "Noted: "+n.Body)
+		lines = append(lines, "Noted: "+markdown.Escape(n.Body))
 	}
 	if len(lines) == 0 {
 		return "I don't know what " + e.Name + " is into yet."

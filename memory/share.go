@@ -9,6 +9,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 )
@@ -94,7 +95,7 @@ func share(ctx context.Context, st Store, uid int64, who string) (string, error)
 		if _, err := st.GiveMemoryToFamily(ctx, uid, m.ID); err != nil {
 			return "", fmt.Errorf("share: %w", err)
 		}
-		return "Done — “" + m.Content + "” now belongs to " + fam.Name + ": everyone in it sees it, and it stays with the family.", nil
+		return "Done — “" + markdown.Escape(m.Content) + "” now belongs to " + markdown.Escape(fam.Name) + ": everyone in it sees it, and it stays with the family.", nil
 	}
 	var hits []hearth.FamilyMember
 	for _, mem := range fam.Members {
@@ -119,5 +120,5 @@ func share(ctx context.Context, st Store, uid int64, who string) (string, error)
 	if err := st.ShareMemory(ctx, uid, m.ID, hits[0].UserID); err != nil {
 		return "", fmt.Errorf("share: %w", err)
 	}
-	return "Okay — " + hits[0].Name + " can see “" + m.Content + "” too. Nothing else of yours changes.", nil
+	return "Okay — " + markdown.Escape(hits[0].Name) + " can see “" + markdown.Escape(m.Content) + "” too. Nothing else of yours changes.", nil
 }

@@ -25,6 +25,10 @@ type Answer struct {
 	// None run when the turn fails, or when it had been answered before
 	// (a retried job).
 	Writes []Write
+	// Traced is true when Writes already store the turn's trace (the
+	// runner's own, with its intent and actions), so the commands
+	// registry adds none of its own over it.
+	Traced bool
 }
 
 // Write is one write of a turn's unit of work, run by the turn worker in

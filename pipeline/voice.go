@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"strings"
 )
 
@@ -103,12 +104,12 @@ func TranscribeVoice(cfg VoiceConfig, next Handler) Handler {
 				return Answer{}, fmt.Errorf("voice note: %w", err)
 			}
 		}
-		t.Event.Kind, t.Event.Text = hearth.KindMessage, text
+		t.Event.Kind, t.Event.Text, t.Event.Spoken = hearth.KindMessage, text, true
 		ans, err := next.HandleTurn(ctx, t)
 		if err != nil {
 			return Answer{}, err
 		}
-		heard := `Heard: "` + text + `"`
+		heard := `Heard: "` + markdown.Escape(text) + `"` // what was heard, shown as heard
 		if len(ans.Replies) == 0 {
 			ans.Replies = []hearth.Outbound{{Text: heard}}
 			return ans, nil

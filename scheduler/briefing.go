@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/scheduler/recur"
@@ -81,13 +82,13 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		} else {
 			line += e.Start.In(loc).Format("3:04 PM")
 		}
-		line += " " + e.Title
+		line += " " + markdown.Escape(e.Title)
 		var extra []string
 		if e.Location != "" {
-			extra = append(extra, e.Location)
+			extra = append(extra, markdown.Escape(e.Location))
 		}
 		if len(e.Attendees) > 0 {
-			extra = append(extra, "with "+strings.Join(e.Attendees, ", "))
+			extra = append(extra, "with "+strings.Join(escaped(e.Attendees), ", "))
 		}
 		if len(extra) > 0 {
 			line += " (" + strings.Join(extra, "; ") + ")"
@@ -105,7 +106,7 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		for in := 0; in <= 7; in++ {
 			day := today.AddDays(in)
 			if int(day.Month) == b.Month && day.Day == b.Day {
-				what := prose.Possessive(b.About) + " " + b.What
+				what := markdown.Escape(prose.Possessive(b.About) + " " + b.What)
 				switch in {
 				case 0:
 					bdays = append(bdays, bday{in, "• Today: " + what + " 🎉"})
@@ -132,9 +133,9 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 			when += " " + due.Format("3:04 PM")
 		}
 		if t.Due.Before(dayStart) {
-			dl = append(dl, "• "+t.Title+" — overdue since "+when)
+			dl = append(dl, "• "+markdown.Escape(t.Title)+" — overdue since "+when)
 		} else {
-			dl = append(dl, "• "+t.Title+" — due "+when)
+			dl = append(dl, "• "+markdown.Escape(t.Title)+" — due "+when)
 		}
 	}
 	add(SectionDeadlines, "Deadlines", dl)
@@ -144,14 +145,14 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		var notes []string
 		for _, a := range e.Attendees {
 			for _, m := range d.Memories[a] {
-				notes = append(notes, m)
+				notes = append(notes, markdown.Escape(m))
 			}
 			for _, t := range d.Tasks[a] {
-				notes = append(notes, "open task: "+t)
+				notes = append(notes, "open task: "+markdown.Escape(t))
 			}
 		}
 		if len(notes) > 0 {
-			prep = append(prep, "• "+e.Title+": "+strings.Join(dedupe(notes), "; "))
+			prep = append(prep, "• "+markdown.Escape(e.Title)+": "+strings.Join(dedupe(notes), "; "))
 		}
 	}
 	add(SectionPrep, "Meeting prep", prep)
@@ -161,9 +162,9 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 	for _, e := range d.Family {
 		if e.UserID != member {
 			member = e.UserID
-			fam = append(fam, e.Member+":")
+			fam = append(fam, markdown.Escape(e.Member)+":")
 		}
-		fam = append(fam, "• "+s.familyWhen(e, today, loc)+" — "+e.Title+placeWords(e.Location))
+		fam = append(fam, "• "+s.familyWhen(e, today, loc)+" — "+markdown.Escape(e.Title)+placeWords(e.Location))
 	}
 	add(SectionFamily, "Family updates", fam)
 
@@ -172,11 +173,11 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		var left []string
 		for _, it := range n.Items {
 			if !it.Done {
-				left = append(left, it.Text)
+				left = append(left, markdown.Escape(it.Text))
 			}
 		}
 		if len(left) > 0 {
-			lists = append(lists, "• "+n.Title+": "+strings.Join(left, ", "))
+			lists = append(lists, "• "+markdown.Escape(n.Title)+": "+strings.Join(left, ", "))
 		}
 	}
 	add(SectionLists, "Family lists", lists)
@@ -192,9 +193,9 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 		if who == "" {
 			who = m.From
 		}
-		line := "• " + who + ": “" + clip(m.Subject, 80) + "”"
+		line := "• " + markdown.Escape(who) + ": “" + markdown.Escape(clip(m.Subject, 80)) + "”"
 		if sn := clip(m.Snippet, 90); sn != "" {
-			line += " — “" + sn + "”"
+			line += " — “" + markdown.Escape(sn) + "”"
 		}
 		mail = append(mail, line)
 	}
@@ -238,7 +239,7 @@ func placeWords(location string) string {
 	if location == "" {
 		return ""
 	}
-	return " (" + location + ")"
+	return " (" + markdown.Escape(location) + ")"
 }
 
 func dedupe(xs []string) []string {
@@ -262,4 +263,13 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// escaped is texts escaped for Markdown (markdown.Escape).
+func escaped(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, s := range texts {
+		out[i] = markdown.Escape(s)
+	}
+	return out
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
@@ -373,16 +374,16 @@ func (c *cmds) describe(sc hearth.Schedule, loc *time.Location) string {
 	case hearth.ScheduleReminder:
 		var r recur.Rule
 		if json.Unmarshal(sc.Rule, &r) == nil {
-			return "“" + sc.Title + "” " + r.String() + " (next: " + when + ")"
+			return "“" + markdown.Escape(sc.Title) + "” " + r.String() + " (next: " + when + ")"
 		}
 	case hearth.ScheduleBirthday:
-		return prose.UpperFirst(prose.Possessive(sc.Detail.About)+" "+sc.Detail.What) + " (next reminder: " + when + ")"
+		return markdown.Escape(prose.UpperFirst(prose.Possessive(sc.Detail.About)+" "+sc.Detail.What)) + " (next reminder: " + when + ")"
 	case hearth.ScheduleTask:
-		return "“" + sc.Title + "” (task; next reminder: " + when + ")"
+		return "“" + markdown.Escape(sc.Title) + "” (task; next reminder: " + when + ")"
 	case hearth.ScheduleEvent:
-		return "“" + sc.Title + "” (event; reminder: " + when + ")"
+		return "“" + markdown.Escape(sc.Title) + "” (event; reminder: " + when + ")"
 	}
-	return "“" + sc.Title + "” (" + when + ")"
+	return "“" + markdown.Escape(sc.Title) + "” (" + when + ")"
 }
 
 // cancel stops a reminder named by number or by a word of its
@@ -401,7 +402,7 @@ func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 	} else {
 		words := strings.Fields(reCancel.FindStringSubmatch(text)[1])
 		for _, sc := range list {
-			d := strings.ToLower(c.describe(sc, loc))
+			d := strings.ToLower(markdown.Plain(c.describe(sc, loc)))
 			all := true
 			for _, w := range words {
 				if !strings.Contains(d, w) {
@@ -440,9 +441,9 @@ func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 				return "", true, fmt.Errorf("cancel task %d: %w", sc.ItemID, err)
 			}
 			if len(recs) != 1 || recs[0].State != action.StateDone {
-				return "I couldn't cancel “" + sc.Title + "” — it may have been deleted already.", true, nil
+				return "I couldn't cancel “" + markdown.Escape(sc.Title) + "” — it may have been deleted already.", true, nil
 			}
-			return "Cancelled “" + sc.Title + "” and its reminders. Say “undo” to bring it back.", true, nil
+			return "Cancelled “" + markdown.Escape(sc.Title) + "” and its reminders. Say “undo” to bring it back.", true, nil
 		}
 		// Muted with the reply: a retried turn would otherwise find the
 		// list renumbered and cancel a second reminder.
@@ -504,10 +505,10 @@ func (c *cmds) button(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 			}
 			if len(recs) != 1 || recs[0].State != action.StateDone {
 				// Deleted meanwhile, most likely; the buttons stay closed.
-				reply = "I couldn't mark “" + sc.Title + "” done — it may have been deleted."
+				reply = "I couldn't mark “" + markdown.Escape(sc.Title) + "” done — it may have been deleted."
 				break
 			}
-			reply = "Nice work — “" + sc.Title + "” is done. ✓"
+			reply = "Nice work — “" + markdown.Escape(sc.Title) + "” is done. ✓"
 		} else {
 			reply = "Great — done. ✓"
 		}

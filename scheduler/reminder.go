@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/scheduler/recur"
 )
@@ -33,7 +34,7 @@ func reminderButtons(a FireArgs) []hearth.Button {
 // reminderMessage words one occurrence of a reminder.
 func reminderMessage(sc hearth.Schedule, at time.Time, loc *time.Location, a FireArgs) hearth.Outbound {
 	var text string
-	title := "“" + sc.Title + "”"
+	title := "“" + markdown.Escape(sc.Title) + "”"
 	switch sc.Kind {
 	case hearth.ScheduleTask:
 		dueDay, atDay := recur.DateOf(sc.Due, loc), recur.DateOf(at, loc)
@@ -57,7 +58,7 @@ func reminderMessage(sc hearth.Schedule, at time.Time, loc *time.Location, a Fir
 			bday.Year++
 			days = recur.DateOf(at, loc).DaysUntil(bday)
 		}
-		what := prose.Possessive(sc.Detail.About) + " " + sc.Detail.What
+		what := markdown.Escape(prose.Possessive(sc.Detail.About) + " " + sc.Detail.What)
 		if days == 0 {
 			text = "🎂 Today is " + what + "!"
 		} else {
@@ -67,7 +68,7 @@ func reminderMessage(sc hearth.Schedule, at time.Time, loc *time.Location, a Fir
 		// Nothing to mark done or snooze: the event comes when it comes.
 		return hearth.Outbound{Text: eventReminder(sc, at, loc)}
 	default:
-		text = "⏰ Reminder: " + sc.Title
+		text = "⏰ Reminder: " + markdown.Escape(sc.Title)
 	}
 	return hearth.Outbound{Text: text, Buttons: reminderButtons(a)}
 }
@@ -85,15 +86,15 @@ func eventReminder(sc hearth.Schedule, at time.Time, loc *time.Location) string 
 			in += "s"
 		}
 	}
-	text := "📅 In " + in + ": “" + sc.Title + "” at " + sc.Due.In(loc).Format("3:04 PM")
+	text := "📅 In " + in + ": “" + markdown.Escape(sc.Title) + "” at " + sc.Due.In(loc).Format("3:04 PM")
 	if mins <= 0 { // held through the quiet hours past its start
-		text = "📅 While your quiet hours held this back: “" + sc.Title + "” at " + sc.Due.In(loc).Format("3:04 PM")
+		text = "📅 While your quiet hours held this back: “" + markdown.Escape(sc.Title) + "” at " + sc.Due.In(loc).Format("3:04 PM")
 	}
 	if sc.Location != "" {
-		text += ", " + sc.Location
+		text += ", " + markdown.Escape(sc.Location)
 	}
 	if len(sc.Attendees) > 0 {
-		text += ", with " + prose.List(sc.Attendees)
+		text += ", with " + prose.List(escaped(sc.Attendees))
 	}
 	return text + "."
 }

@@ -374,6 +374,36 @@ func (s *Store) CreateReminder(ctx context.Context, key string, userID int64, te
 	return scheduleID, nil
 }
 
+// SetReminderRule gives a user's recurring reminder (named by its
+// schedule id) a new rule and moves its next occurrence to next, in one
+// transaction, returning the schedule before and after. A schedule that
+// is not the user's, not a recurring reminder, or cancelled is
+// hearth.ErrNotFound. An occurrence of the old rule already handed to
+// River is dropped when it fires: it is no longer an occurrence.
+func (s *Store) SetReminderRule(ctx context.Context, userID, id int64, rule json.RawMessage, next time.Time) (before, after hearth.Schedule, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		before, err = scanSchedule(tx.QueryRow(ctx, scheduleSelect+`
+			WHERE s.id = $1 AND s.user_id = $2 AND s.kind = 'reminder' AND NOT s.muted AND NOT (`+scheduleGone+`)
+			FOR UPDATE OF s`, id, userID))
+		if err != nil {
+			return notFound(err, "reminder", id)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE reminders SET rule = $2 WHERE id = $1`, before.ItemID, rule); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE schedules SET next_at = $2, updated_at = now() WHERE id = $1`, id, timeArg(next)); err != nil {
+			return err
+		}
+		after, err = scanSchedule(tx.QueryRow(ctx, scheduleSelect+` WHERE s.id = $1`, id))
+		return err
+	})
+	if err != nil {
+		return before, after, fmt.Errorf("store set reminder rule: %w", translate(err))
+	}
+	return before, after, nil
+}
+
 // Snooze schedules the reminder message messageID to come again at at,
 // once: a second snooze of the same message (a double click, or the other
 // snooze button) changes nothing and reports false.

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +116,45 @@ func TestLinkingMovesReminders(t *testing.T) {
 	up, err := st.UpcomingSchedules(ctx, web.User.ID, 10)
 	if err != nil || len(up) != 1 || up[0].ID != id || up[0].Title != "Water the plants" {
 		t.Fatalf("after linking: %+v, %v", up, err)
+	}
+}
+
+// TestSetReminderRule checks that a recurring reminder's rule and next
+// occurrence change together, for its owner only, and never once it is
+// cancelled.
+func TestSetReminderRule(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	ann, err := st.SignIn(ctx, hearth.ChannelWebchat, "ann", "Ann", "ann", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := st.SignIn(ctx, hearth.ChannelWebchat, "bob", "Bob", "bob", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	id, err := st.CreateReminder(ctx, "k", ann.User.ID, "Stretch", []byte(`{"freq":"daily","at":"09:00"}`), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := next.Add(30 * time.Minute)
+	if _, _, err := st.SetReminderRule(ctx, bob.User.ID, id, []byte(`{"freq":"daily","at":"09:30"}`), moved); !errors.Is(err, hearth.ErrNotFound) {
+		t.Fatalf("another user's change: %v; want not found", err)
+	}
+	before, after, err := st.SetReminderRule(ctx, ann.User.ID, id, []byte(`{"freq":"daily","at":"09:30"}`), moved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(before.Rule), `"09:00"`) || !before.NextAt.Equal(next) ||
+		!strings.Contains(string(after.Rule), `"09:30"`) || !after.NextAt.Equal(moved) || after.Title != "Stretch" {
+		t.Fatalf("before %s at %v, after %s at %v", before.Rule, before.NextAt, after.Rule, after.NextAt)
+	}
+	if err := st.MuteSchedule(ctx, ann.User.ID, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.SetReminderRule(ctx, ann.User.ID, id, []byte(`{"freq":"daily","at":"10:00"}`), moved); !errors.Is(err, hearth.ErrNotFound) {
+		t.Fatalf("a cancelled reminder's change: %v; want not found", err)
 	}
 }

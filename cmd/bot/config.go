@@ -98,26 +98,28 @@ type Config struct {
 	TranscribeLanguage string `env:"HEARTH_TRANSCRIBE_LANGUAGE"`
 	TranscribeRegion   string `env:"HEARTH_TRANSCRIBE_REGION"`
 	// Models (issue 5): none keeps Hearth fully offline.
-	LLM            string        `env:"HEARTH_LLM" envDefault:"none"`
-	LLMFallback    []string      `env:"HEARTH_LLM_FALLBACK"`
-	LLMTimeout     time.Duration `env:"HEARTH_LLM_TIMEOUT" envDefault:"10s"`
-	LLMDeadline    time.Duration `env:"HEARTH_LLM_TURN_DEADLINE" envDefault:"2500ms"`
-	LLMConfident   float64       `env:"HEARTH_LLM_CONFIDENT" envDefault:"0.8"`
-	LLMDailyTokens int           `env:"HEARTH_LLM_DAILY_TOKENS" envDefault:"0"`
-	LLMPrices      string        `env:"HEARTH_LLM_PRICES"`
-	OpenAIBaseURL  string        `env:"OPENAI_BASE_URL"`
-	OpenAIAPIKey   string        `env:"OPENAI_API_KEY"`
-	OpenAIModel    string        `env:"OPENAI_MODEL"`
-	OpenAIFast     string        `env:"OPENAI_FAST_MODEL"`
-	OpenAIEmbed    string        `env:"OPENAI_EMBEDDING_MODEL" envDefault:"text-embedding-3-small"`
-	BedrockRegion  string        `env:"BEDROCK_REGION"`
-	BedrockURL     string        `env:"BEDROCK_ENDPOINT_URL"`
-	BedrockModel   string        `env:"BEDROCK_MODEL_ID"`
-	BedrockFast    string        `env:"BEDROCK_FAST_MODEL_ID"`
-	BedrockEmbed   string        `env:"BEDROCK_EMBEDDING_MODEL_ID" envDefault:"amazon.titan-embed-text-v2:0"`
-	Embeddings     string        `env:"HEARTH_EMBEDDINGS" envDefault:"none"`
-	EmbeddingDims  int           `env:"HEARTH_EMBEDDING_DIMENSIONS" envDefault:"1024"`
-	EmbedInterval  time.Duration `env:"HEARTH_EMBED_INTERVAL" envDefault:"1m"`
+	LLM          string        `env:"HEARTH_LLM" envDefault:"none"`
+	LLMFallback  []string      `env:"HEARTH_LLM_FALLBACK"`
+	LLMTimeout   time.Duration `env:"HEARTH_LLM_TIMEOUT" envDefault:"10s"`
+	LLMDeadline  time.Duration `env:"HEARTH_LLM_TURN_DEADLINE" envDefault:"2500ms"`
+	LLMConfident float64       `env:"HEARTH_LLM_CONFIDENT" envDefault:"0.8"`
+	// LLMSpokenConfident is LLMConfident for voice notes' transcripts.
+	LLMSpokenConfident float64       `env:"HEARTH_LLM_SPOKEN_CONFIDENT" envDefault:"0.95"`
+	LLMDailyTokens     int           `env:"HEARTH_LLM_DAILY_TOKENS" envDefault:"0"`
+	LLMPrices          string        `env:"HEARTH_LLM_PRICES"`
+	OpenAIBaseURL      string        `env:"OPENAI_BASE_URL"`
+	OpenAIAPIKey       string        `env:"OPENAI_API_KEY"`
+	OpenAIModel        string        `env:"OPENAI_MODEL"`
+	OpenAIFast         string        `env:"OPENAI_FAST_MODEL"`
+	OpenAIEmbed        string        `env:"OPENAI_EMBEDDING_MODEL" envDefault:"text-embedding-3-small"`
+	BedrockRegion      string        `env:"BEDROCK_REGION"`
+	BedrockURL         string        `env:"BEDROCK_ENDPOINT_URL"`
+	BedrockModel       string        `env:"BEDROCK_MODEL_ID"`
+	BedrockFast        string        `env:"BEDROCK_FAST_MODEL_ID"`
+	BedrockEmbed       string        `env:"BEDROCK_EMBEDDING_MODEL_ID" envDefault:"amazon.titan-embed-text-v2:0"`
+	Embeddings         string        `env:"HEARTH_EMBEDDINGS" envDefault:"none"`
+	EmbeddingDims      int           `env:"HEARTH_EMBEDDING_DIMENSIONS" envDefault:"1024"`
+	EmbedInterval      time.Duration `env:"HEARTH_EMBED_INTERVAL" envDefault:"1m"`
 
 	// Google (issue 14) is on when the OAuth client and the encryption
 	// key are set. GoogleEndpoint replaces every Google host (tests,

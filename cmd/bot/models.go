@@ -101,6 +101,8 @@ func (c Config) validateModels() error {
 		return errors.New("config: HEARTH_LLM_TURN_DEADLINE must not be negative (0 means 2.5s)")
 	case len(c.providerNames()) > 0 && (c.LLMConfident <= 0 || c.LLMConfident > 1):
 		return errors.New("config: HEARTH_LLM_CONFIDENT must be above 0 and at most 1")
+	case len(c.providerNames()) > 0 && (c.LLMSpokenConfident < 0 || c.LLMSpokenConfident > 1):
+		return errors.New("config: HEARTH_LLM_SPOKEN_CONFIDENT must be between 0 and 1")
 	case c.LLMDailyTokens < 0:
 		return errors.New("config: HEARTH_LLM_DAILY_TOKENS must not be negative")
 	case c.embeddings() != "" && c.EmbedInterval <= 0:
@@ -227,7 +229,7 @@ func openModels(ctx context.Context, cfg Config, metrics *llm.Metrics, usage hyb
 	}
 	prices, _ := parsePrices(cfg.LLMPrices) // validated with the configuration
 	return &hybrid.Models{
-		Chat: chain, Fast: fast, Confident: cfg.LLMConfident, TurnDeadline: cfg.LLMDeadline,
+		Chat: chain, Fast: fast, Confident: cfg.LLMConfident, SpokenConfident: cfg.LLMSpokenConfident, TurnDeadline: cfg.LLMDeadline,
 		DailyTokens: cfg.LLMDailyTokens, Prices: prices, Usage: usage, Log: log.With("component", "models"),
 	}, embedder, embedModel, nil
 }

@@ -227,12 +227,15 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			return ok
 		},
 	})
+	// Recurring reminders change through the action engine (audited,
+	// undone), their next occurrence computed by the scheduler.
+	providers.Reminders = a.Scheduler.Reminders(st)
 	runner := turn.NewRunner(turn.Config{
 		Intent: intent,
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
-			Geocoding: geocoder != nil, Walking: walking, Family: st,
+			Geocoding: geocoder != nil, Walking: walking, Family: st, Reminders: st,
 		},
 		Planners:  planners,
 		Responder: responder,

@@ -6,11 +6,19 @@
 // `code`, [text](https://…) links, bare http(s) links, "- " bullets and
 // line breaks. Everything else is text, escaped for the channel, so
 // nothing a user typed can become markup.
+//
+// A backslash before ASCII punctuation or "•" makes that character
+// plain text ("\\*x\\*" shows *x*), also inside bold, italic and link
+// text. Escape writes user text that way: every reply template that puts
+// user or untrusted text (a title, a name, an email subject) into Markdown
+// passes it through Escape, so "*x*" or "[a](javascript:…)" shows as typed
+// on every channel.
 package markdown
 
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // kind is the sort of one inline span.
@@ -33,14 +41,24 @@ type span struct {
 }
 
 // inlineRule matches the inline forms in the same order of precedence as
-// the web chat page, so a reply looks the same on every channel.
+// the web chat page (adapters/webchat/static/app.js, which has the same
+// expression), so a reply looks the same on every channel. An escaped
+// character (group 13) comes first; inside bold, italic, code and link
+// text an escaped marker does not end the span.
 var inlineRule = regexp.MustCompile(
-	`(\*\*([^*]+)\*\*)|` + // 1, 2: bold
-		"(`([^`]+)`)|" + // 3, 4: code
-		`(\[([^\]]+)\]\(([^)\s]+)\))|` + // 5, 6, 7: link
-		`((?:https?://|mailto:)[^\s<>()]+[^\s<>().,;:!?'"])|` + // 8: bare link
-		`(\*([^*\s][^*]*)\*)|` + // 9, 10: italic
-		`(\b_([^_]+)_\b)`) // 11, 12: italic
+	`(\\([!-/:-@\[-` + "`" + `{-~]|•))|` + // 1, 2: an escaped character
+		`(\*\*((?:\\\S|[^*\\])+)\*\*)|` + // 3, 4: bold
+		"(`((?:\\\\\\S|[^`\\\\])+)`)|" + // 5, 6: code
+		`(\[((?:\\\S|[^\]\\])+)\]\(([^)\s]+)\))|` + // 7, 8, 9: link
+		`((?:https?://|mailto:)[^\s<>()]+[^\s<>().,;:!?'"])|` + // 10: bare link
+		`(\*((?:\\\S|[^*\s\\])(?:\\\S|[^*\\])*)\*)|` + // 11, 12: italic
+		`(\b_((?:\\\S|[^_\\])+)_\b)`) // 13, 14: italic
+
+// unescapeRule matches one escaped character.
+var unescapeRule = regexp.MustCompile(`\\([!-/:-@\[-` + "`" + `{-~]|•)`)
+
+// unescape turns escaped characters back into themselves.
+func unescape(s string) string { return unescapeRule.ReplaceAllString(s, "$1") }
 
 // bulletRule matches a list item: "- ", "* " or "• " at the line start.
 var bulletRule = regexp.MustCompile(`^\s*[-*•]\s+(.*)$`)
@@ -68,21 +86,23 @@ func parseInline(s string) []span {
 		has := func(i int) bool { return m[2*i] >= 0 }
 		switch {
 		case has(1):
-			out = append(out, span{kind: bold, text: group(2)})
+			out = append(out, span{kind: text, text: group(2)})
 		case has(3):
-			out = append(out, span{kind: code, text: group(4)})
+			out = append(out, span{kind: bold, text: unescape(group(4))})
 		case has(5):
-			if safeHref(group(7)) {
-				out = append(out, span{kind: link, text: group(6), href: group(7)})
+			out = append(out, span{kind: code, text: unescape(group(6))})
+		case has(7):
+			if safeHref(group(9)) {
+				out = append(out, span{kind: link, text: unescape(group(8)), href: group(9)})
 			} else {
-				out = append(out, span{kind: text, text: group(6)})
+				out = append(out, span{kind: text, text: unescape(group(8))})
 			}
-		case has(8):
-			out = append(out, span{kind: link, text: group(8), href: group(8)})
-		case has(9):
-			out = append(out, span{kind: italic, text: group(10)})
+		case has(10):
+			out = append(out, span{kind: link, text: group(10), href: group(10)})
+		case has(11):
+			out = append(out, span{kind: italic, text: unescape(group(12))})
 		default:
-			out = append(out, span{kind: italic, text: group(12)})
+			out = append(out, span{kind: italic, text: unescape(group(14))})
 		}
 		s = s[m[1]:]
 	}
@@ -111,11 +131,36 @@ func render(s string, each func(b *strings.Builder, sp span)) string {
 // slackEscaper escapes the three characters Slack's mrkdwn requires.
 var slackEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
+// slackText escapes text for mrkdwn. mrkdwn has no escape for its
+// formatting markers and formats only a marker that opens at a word
+// boundary, so a zero-width space goes before each marker that follows
+// no letter or digit and is followed by text: a task called *x* shows as typed, and file_name
+// keeps its underscores as they are.
+func slackText(s string) string {
+	s = slackEscaper.Replace(s)
+	if !strings.ContainsAny(s, "*_~`") {
+		return s
+	}
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		opens := i+1 < len(rs) && !unicode.IsSpace(rs[i+1])
+		if strings.ContainsRune("*_~`", r) && opens && (i == 0 || !unicode.IsLetter(rs[i-1]) && !unicode.IsDigit(rs[i-1])) {
+			b.WriteString("\u200b")
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// slackHrefEscaper escapes a link's address for mrkdwn.
+var slackHrefEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // Slack renders Markdown s as Slack mrkdwn: *bold*, _italic_, `code`,
 // <url|text> links, with &, < and > escaped everywhere else.
 func Slack(s string) string {
 	return render(s, func(b *strings.Builder, sp span) {
-		t := slackEscaper.Replace(sp.text)
+		t := slackText(sp.text)
 		switch sp.kind {
 		case bold:
 			b.WriteString("*" + t + "*")
@@ -125,7 +170,7 @@ func Slack(s string) string {
 			b.WriteString("`" + t + "`")
 		case link:
 			// "|" ends the URL part and cannot be escaped inside it.
-			href := slackEscaper.Replace(strings.ReplaceAll(sp.href, "|", "%7C"))
+			href := slackHrefEscaper.Replace(strings.ReplaceAll(sp.href, "|", "%7C"))
 			if sp.text == sp.href {
 				b.WriteString("<" + href + ">")
 			} else {
@@ -175,4 +220,39 @@ func Plain(s string) string {
 		}
 		b.WriteString(sp.text)
 	})
+}
+
+// Escape writes text so that it renders as itself: every character that
+// could start or end a span (\\ * _ ` [ ]), a bullet marker at the start
+// of a line, and the colon of a bare link's "http:", "https:" or
+// "mailto:" get a backslash. Replies put user and untrusted text into
+// their Markdown through it: Plain(Escape(s)) is s.
+func Escape(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	lineStart := true
+	for _, r := range s {
+		if lineStart {
+			switch r {
+			case ' ', '\t', '\f', '\r':
+				b.WriteRune(r)
+				continue
+			case '-', '•':
+				b.WriteByte('\\')
+			}
+			lineStart = false
+		}
+		switch r {
+		case '\\', '*', '_', '`', '[', ']':
+			b.WriteByte('\\')
+		case ':':
+			if o := b.String(); strings.HasSuffix(o, "http") || strings.HasSuffix(o, "https") || strings.HasSuffix(o, "mailto") {
+				b.WriteByte('\\')
+			}
+		case '\n':
+			lineStart = true
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

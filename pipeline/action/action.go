@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 // Kind names what an action does, as "<domain>.<verb>". Kinds are stored
@@ -38,6 +39,8 @@ const (
 	NoteCreate     Kind = "note.create"
 	NoteAppend     Kind = "note.append"
 	NoteCheck      Kind = "note.check"
+	// ReminderUpdate changes when a recurring reminder comes (its rule).
+	ReminderUpdate Kind = "reminder.update"
 )
 
 // Action is one planned step: a kind and its payload, whose JSON must
@@ -197,6 +200,14 @@ type (
 		Items []string `json:"items" jsonschema:"the texts of the items, as on the list"`
 		Done  bool     `json:"done"`
 	}
+	// ReminderUpdateArgs is the payload of reminder.update: the recurring
+	// reminder's schedule and its whole new rule, in the user's local
+	// wall-clock terms (the next occurrence is computed when it runs).
+	ReminderUpdateArgs struct {
+		ID    int64      `json:"id" jsonschema:"the reminder's schedule id"`
+		Title string     `json:"title,omitempty" jsonschema:"the reminder's text, for the reply"`
+		Rule  recur.Rule `json:"rule" jsonschema:"the new recurrence rule"`
+	}
 )
 
 // payloadTypes maps each kind to its payload type: the schema and the
@@ -219,6 +230,7 @@ var payloadTypes = map[Kind]reflect.Type{
 	NoteCreate:     reflect.TypeFor[NoteCreateArgs](),
 	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
 	NoteCheck:      reflect.TypeFor[NoteCheckArgs](),
+	ReminderUpdate: reflect.TypeFor[ReminderUpdateArgs](),
 }
 
 // schemas derives and resolves every kind's schema once, on first use.
@@ -228,6 +240,8 @@ var schemas = sync.OnceValues(func() (map[Kind]*jsonschema.Resolved, error) {
 		s, err := jsonschema.ForType(t, &jsonschema.ForOptions{
 			TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 				reflect.TypeFor[time.Time](): {Type: "string", Format: "date-time"},
+				// A rule has its own JSON form, validated when decoded.
+				reflect.TypeFor[recur.Rule](): {Type: "object"},
 			},
 		})
 		if err != nil {
@@ -395,4 +409,11 @@ func (p NoteAppendArgs) check() error {
 		return fmt.Errorf("nothing to append")
 	}
 	return nil
+}
+
+func (p ReminderUpdateArgs) check() error {
+	if p.ID <= 0 {
+		return fmt.Errorf("which reminder")
+	}
+	return p.Rule.Validate()
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 // Executor carries actions out against the providers, and reverts them.
@@ -16,6 +17,9 @@ type Executor struct {
 	Notes    Notes
 	Mail     Mail
 	Memories Memories
+	// Reminders changes recurring reminders; nil: the scheduler is not
+	// wired, and reminder.update fails.
+	Reminders Reminders
 	// Geocoder places addresses Hearth is told; nil: none is configured,
 	// and only coordinates given in chat place an address.
 	Geocoder Geocoder
@@ -172,6 +176,16 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		}
 		b, n, err := x.Notes.CheckItems(ctx, key, uid, p.ID, p.Items, p.Done)
 		return n, b, err
+	case ReminderUpdate:
+		p, err := Decode[ReminderUpdateArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		if x.Reminders == nil {
+			return nil, nil, fmt.Errorf("reminder.update: no reminders provider")
+		}
+		b, sc, err := x.Reminders.UpdateReminder(ctx, uid, p.ID, p.Rule)
+		return sc, b, err
 	}
 	return nil, nil, hearth.Invalidf("unknown action kind %q", a.Kind)
 }
@@ -310,6 +324,22 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
 		_, err := x.Mail.DeleteDraft(ctx, uid, e.ID)
+		return err
+	case ReminderUpdate:
+		var b hearth.Schedule
+		var rule recur.Rule
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		if err := json.Unmarshal(b.Rule, &rule); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		if x.Reminders == nil {
+			return fmt.Errorf("undo %s: no reminders provider", r.Action.Kind)
+		}
+		// The old rule again, its next occurrence counted from now: the
+		// one it had may have passed meanwhile.
+		_, _, err := x.Reminders.UpdateReminder(ctx, uid, b.ID, rule)
 		return err
 	}
 	return ErrNotUndoable

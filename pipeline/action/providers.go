@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 // The interfaces below are where actions land. The built-in providers
@@ -79,4 +80,12 @@ type Memories interface {
 	// RestoreMemory puts back a fact as ForgetMemory returned it.
 	RestoreMemory(ctx context.Context, userID int64, m hearth.Memory) error
 	FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error)
+}
+
+// Reminders are a user's recurring reminders ("remind me every Monday at
+// 9 to …"), each named by its schedule's id.
+type Reminders interface {
+	// UpdateReminder gives the reminder a new rule and moves its next
+	// occurrence to the rule's first one from now, in the user's zone.
+	UpdateReminder(ctx context.Context, userID, id int64, rule recur.Rule) (before, after hearth.Schedule, err error)
 }

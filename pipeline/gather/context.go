@@ -67,6 +67,12 @@ type Sources struct {
 	Family interface {
 		FindFamily(ctx context.Context, userID int64) (hearth.Family, error)
 	}
+	// Reminders, when set, lists the user's schedules, read for a change
+	// that may name a recurring reminder ("change my daily standup
+	// reminder to 9:30"). Optional: without it none is changed by chat.
+	Reminders interface {
+		UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]hearth.Schedule, error)
+	}
 	// Geocoding is true when addresses are placed by a geocoder, for
 	// answers about distance.
 	Geocoding bool
@@ -108,6 +114,17 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		if domains[nlu.Task] || u.Intent == nlu.AskInfo && len(domains) == 0 {
 			if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 50}); err != nil {
 				return c, fmt.Errorf("context: tasks: %w", err)
+			}
+		}
+		if domains[nlu.Task] && u.Intent == nlu.RequestAction && s.Reminders != nil && plan.IsChange(text) {
+			scs, err := s.Reminders.UpcomingSchedules(ctx, uid, 50)
+			if err != nil {
+				return c, fmt.Errorf("context: reminders: %w", err)
+			}
+			for _, sc := range scs {
+				if sc.Kind == hearth.ScheduleReminder {
+					c.Reminders = append(c.Reminders, sc)
+				}
 			}
 		}
 		if domains[nlu.Calendar] {

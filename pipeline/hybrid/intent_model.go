@@ -67,7 +67,10 @@ type ModelIntent struct {
 	Offline stage.Intent
 }
 
-var _ stage.Intent = ModelIntent{}
+var (
+	_ stage.Intent       = ModelIntent{}
+	_ stage.SpokenIntent = ModelIntent{}
+)
 
 // Intent returns the hybrid intent stage over offline.
 func (m *Models) Intent(offline stage.Intent) stage.Intent {
@@ -77,11 +80,23 @@ func (m *Models) Intent(offline stage.Intent) stage.Intent {
 // Understand classifies offline and, below the confidence threshold, asks
 // the model; any model failure keeps the offline result.
 func (s ModelIntent) Understand(ctx context.Context, text string, recent []nlu.Turn, now time.Time) (stage.Understanding, error) {
+	return s.understand(ctx, text, recent, now, s.Models.confident())
+}
+
+// UnderstandSpoken is Understand for a voice note's transcript: the model
+// decides below Models.SpokenConfident, a higher bar than for typed text,
+// because the offline classifier is surer of typed words than of
+// transcripts (no punctuation, misheard words).
+func (s ModelIntent) UnderstandSpoken(ctx context.Context, text string, recent []nlu.Turn, now time.Time) (stage.Understanding, error) {
+	return s.understand(ctx, text, recent, now, s.Models.spokenConfident())
+}
+
+func (s ModelIntent) understand(ctx context.Context, text string, recent []nlu.Turn, now time.Time, confident float64) (stage.Understanding, error) {
 	u, err := s.Offline.Understand(ctx, text, recent, now)
 	if err != nil {
 		return u, err
 	}
-	if u.Confidence >= s.Models.confident() {
+	if u.Confidence >= confident {
 		skip(ctx, "intent", skipConfident)
 		return u, nil
 	}

@@ -45,6 +45,9 @@ type Models struct {
 	// Confident is the offline confidence at or above which the model's
 	// intent call is skipped. Defaults to 0.8.
 	Confident float64
+	// SpokenConfident is Confident for a voice note's transcript.
+	// Defaults to 0.95 (and is never below Confident).
+	SpokenConfident float64
 	// TurnDeadline bounds the time from the user's message to the end of
 	// the model work of its turn; past it the offline result answers.
 	// Defaults to 2.5s, leaving room to answer within 3s.
@@ -120,6 +123,14 @@ func (m *Models) confident() float64 {
 		return m.Confident
 	}
 	return 0.8
+}
+
+func (m *Models) spokenConfident() float64 {
+	c := m.SpokenConfident
+	if c <= 0 {
+		c = 0.95
+	}
+	return max(c, m.confident())
 }
 
 func (m *Models) turnDeadline() time.Duration {

@@ -218,3 +218,33 @@ func TestPlanPromptBudget(t *testing.T) {
 		t.Fatalf("err = %v; want errOverBudget", err)
 	}
 }
+
+// TestModelIntentSpoken checks the higher bar for transcripts: between
+// Confident and SpokenConfident the model is asked for a spoken message
+// only; above both, for neither.
+func TestModelIntentSpoken(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		conf          float64
+		typed, spoken bool // whether the model is asked
+	}{
+		{0.5, true, true},
+		{0.9, false, true},
+		{0.97, false, false},
+	} {
+		calls := 0
+		chat := llm.ChatFunc(func(context.Context, llm.Request) (llm.Response, error) {
+			calls++
+			return llm.Response{}, llm.ErrUnavailable
+		})
+		m := &Models{Chat: chat, Confident: 0.8, SpokenConfident: 0.95}
+		in := m.Intent(offlineIntent{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Task}, Confidence: tt.conf}).(ModelIntent)
+		if _, err := in.Understand(context.Background(), "wake me up at seven", nil, time.Now()); err != nil || (calls == 1) != tt.typed {
+			t.Errorf("typed at %.2f: %d model calls (%v); want asked %v", tt.conf, calls, err, tt.typed)
+		}
+		calls = 0
+		if _, err := in.UnderstandSpoken(context.Background(), "wake me up at seven", nil, time.Now()); err != nil || (calls == 1) != tt.spoken {
+			t.Errorf("spoken at %.2f: %d model calls (%v); want asked %v", tt.conf, calls, err, tt.spoken)
+		}
+	}
+}

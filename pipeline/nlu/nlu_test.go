@@ -305,24 +305,44 @@ func TestOutOfScope(t *testing.T) {
 }
 
 // TestPointsBack checks that "cancel it" after a reply about an item is a
-// request to change it, and still an answer after a question.
+// followup that changes it (RequiresAction), "also add …" after Hearth
+// added something is more of the same, and "cancel it" after a question
+// is still an answer.
 func TestPointsBack(t *testing.T) {
 	c := newTestClassifier(t)
 	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 	done := []Turn{{Text: "remind me to call the plumber"}, {FromBot: true, Text: "Got it — I'll remind you: “Call the plumber”, tomorrow at 10:00 AM."}}
+	listed := []Turn{{Text: "add eggs to my shopping list"}, {FromBot: true, Text: "I started a shopping list with eggs."}}
 	asked := []Turn{{Text: "email Sarah"}, {FromBot: true, Text: "Here's the draft. Shall I send it?", Options: []string{"Approve", "Cancel"}}}
 	for _, tt := range []struct {
 		text   string
 		recent []Turn
 		want   Intent
+		acts   bool
 	}{
-		{"cancel it", done, RequestAction},
-		{"move it to 11", done, RequestAction},
-		{"mark that as done", done, RequestAction},
-		{"cancel it", asked, Followup},
+		{"cancel it", done, Followup, true},
+		{"move it to 11", done, Followup, true},
+		{"mark that as done", done, Followup, true},
+		{"also add flour and butter", listed, Followup, true},
+		{"add flour too", listed, Followup, true},
+		{"add flour to my shopping list", listed, RequestAction, true},
+		{"cancel it", asked, Followup, false},
 	} {
-		if got := c.Classify(tt.text, tt.recent, ref); got.Intent != tt.want {
-			t.Errorf("Classify(%q) after %q = %s; want %s", tt.text, tt.recent[1].Text, got.Intent, tt.want)
+		if got := c.Classify(tt.text, tt.recent, ref); got.Intent != tt.want || got.RequiresAction != tt.acts {
+			t.Errorf("Classify(%q) after %q = %s (acts %v); want %s (acts %v)", tt.text, tt.recent[1].Text, got.Intent, got.RequiresAction, tt.want, tt.acts)
+		}
+	}
+}
+
+// TestRemindIsATask checks that a request for a reminder is a task even
+// when it names a call or a meeting.
+func TestRemindIsATask(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"remind me about the call with Tomas on Thursday at 3pm", "remind me about the team meeting tomorrow at 9"} {
+		got := c.Classify(text, []Turn{}, ref)
+		if got.Intent != RequestAction || !slices.Contains(got.Domains, Task) || slices.Contains(got.Domains, Calendar) {
+			t.Errorf("Classify(%q) = %s %v; want request_action with task, not calendar", text, got.Intent, got.Domains)
 		}
 	}
 }

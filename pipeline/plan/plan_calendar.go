@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -99,23 +100,23 @@ func MatchEvents(ref string, when *timex.Match, c stage.Context) []hearth.Calend
 		}
 	}
 	z := stage.UserZone(c)
-	if when.Kind == timex.Value && when.Grain < timex.Day && when.ClockOnly {
-		// "my 3pm" names a time of day, not a date: the date timex gave it
-		// is only a default (today, or tomorrow once 3pm has passed), so
-		// the event is the next one at that time, whatever its day.
+	if when.Kind == timex.Value && when.ClockOnly {
+		// "my 3pm" names a time of day, not a date: the soonest event
+		// that starts then, which need not be today's (timex reads a
+		// bare 3pm as the next 3pm).
 		at := fixClock(when.Value.In(z), when.Text, false)
 		keep(func(e hearth.CalendarEvent) bool {
 			s := e.Start.In(z)
-			return s.Hour() == at.Hour() && s.Minute() == at.Minute()
+			return s.Hour() == at.Hour() && s.Minute() == at.Minute() || e.Start.Equal(when.Value)
 		})
-		if ref == "" && len(hits) > 1 {
-			next := hits[0]
+		if len(hits) > 1 {
+			first := stage.MidnightIn(hits[0].Start, z)
 			for _, e := range hits[1:] {
-				if e.Start.Before(next.Start) {
-					next = e
+				if d := stage.MidnightIn(e.Start, z); d.Before(first) {
+					first = d
 				}
 			}
-			hits = []hearth.CalendarEvent{next}
+			keep(func(e hearth.CalendarEvent) bool { return stage.MidnightIn(e.Start, z).Equal(first) })
 		}
 		return hits
 	}
@@ -339,7 +340,7 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 			return plannedErr(p, err)
 		}
 		p.Question = &stage.Question{
-			Text: title + " (" + stage.FormatWhen(start, false, in.Context) + ") overlaps “" + other.Title + "” (" +
+			Text: markdown.Escape(title) + " (" + stage.FormatWhen(start, false, in.Context) + ") overlaps “" + markdown.Escape(other.Title) + "” (" +
 				stage.ClockOf(other.Start, in.Context) + "–" + stage.ClockOf(other.End, in.Context) + "). Add it anyway, or right after?",
 			Options: []stage.Option{
 				{Label: "Add anyway", Actions: []action.Action{a}},

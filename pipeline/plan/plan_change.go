@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
@@ -39,7 +40,8 @@ func IsChange(text string) bool {
 	if words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "mark ", "check off ", "cross off ") {
 		return true
 	}
-	return words.StartsWithAny(lc, ChangeVerbs...) && strings.Contains(lc, " to ")
+	// "make the vitamins reminder 8am instead" says no "to".
+	return words.StartsWithAny(lc, ChangeVerbs...) && (strings.Contains(lc, " to ") || strings.HasSuffix(strings.TrimRight(lc, ".!"), " instead"))
 }
 
 // isPronounRef reports a reference that only points back ("it", "that
@@ -51,8 +53,10 @@ func isPronounRef(ref string) bool {
 }
 
 // lastMentioned returns the title the bot's latest reply quoted
-// ("Got it — I'll remind you: “Call the plumber”, …"): what "it" and
-// "that" refer to. "" when the conversation has none.
+// ("Got it — I'll remind you: “Call the plumber”, …"), or else the
+// longest title of a task or event it names ("Added dinner at Marco's to
+// your calendar"): what "it" and "that" refer to. "" when the
+// conversation has none.
 func lastMentioned(c stage.Context) string {
 	for i := len(c.Recent) - 1; i >= 0; i-- {
 		m := c.Recent[i]
@@ -61,13 +65,14 @@ func lastMentioned(c stage.Context) string {
 		}
 		_, rest, ok := strings.Cut(m.Text, "“")
 		if !ok {
-			return ""
+			return namedIn(markdown.Plain(m.Text), c)
 		}
 		title, _, ok := strings.Cut(rest, "”")
 		if !ok {
 			return ""
 		}
-		return strings.TrimSpace(title)
+		// The reply is Markdown: the title as the user typed it.
+		return strings.TrimSpace(markdown.Plain(title))
 	}
 	return ""
 }
@@ -129,7 +134,7 @@ func planRename(in stage.PlanInput, text string) (stage.Plan, error) {
 	if ref == "" {
 		return p, needDetails("what to rename")
 	}
-	p.Understood = "rename “" + ref + "” to “" + newTitle + "”"
+	p.Understood = "rename “" + markdown.Escape(ref) + "” to “" + markdown.Escape(newTitle) + "”"
 	var labels []string
 	var acts []action.Action
 	for _, e := range MatchEvents(ref, nil, in.Context) {
@@ -173,4 +178,22 @@ func hasTask(ref string, c stage.Context) bool {
 // hasEvent reports whether ref names one of the events in c.
 func hasEvent(ref string, c stage.Context) bool {
 	return ref != "" && len(MatchEvents(ref, nil, c)) > 0
+}
+
+// namedIn is the longest title of a task or event in c that text names.
+func namedIn(text string, c stage.Context) string {
+	lc := strings.ToLower(text)
+	best := ""
+	consider := func(title string) {
+		if len(title) > len(best) && strings.Contains(lc, strings.ToLower(title)) {
+			best = title
+		}
+	}
+	for _, t := range c.Tasks {
+		consider(t.Title)
+	}
+	for _, e := range c.Events {
+		consider(e.Title)
+	}
+	return best
 }

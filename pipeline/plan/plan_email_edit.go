@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
@@ -54,7 +55,7 @@ func editDraft(in stage.DraftEdit) stage.DraftEdited {
 	}
 	if b, dropped := dropSentence(lc, d.Body); dropped != "" {
 		d.Body = b
-		what = append(what, "dropped “"+strings.TrimRight(dropped, ".")+"”")
+		what = append(what, "dropped “"+markdown.Escape(strings.TrimRight(dropped, "."))+"”")
 	}
 	if len(what) == 0 || strings.TrimSpace(d.Body) == "" {
 		return out

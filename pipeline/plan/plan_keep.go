@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -36,6 +37,13 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	if list != "" {
 		return planListAdd(in, item, list, listScopeOf(text))
+	}
+	if item, ok := moreItems(text); ok {
+		// "also add rye bread and lemons": to the list Hearth's last
+		// reply was about.
+		if n, ok := listInReply(in.Context); ok {
+			return planListAdd(in, item, n.Title, anyListOf(n))
+		}
 	}
 	body := noteBody(text)
 	if body == "" && whole {
@@ -94,4 +102,54 @@ func splitItems(s string) []hearth.ChecklistItem {
 		}
 	}
 	return out
+}
+
+// moreItems reads a request to add more without naming where ("also add
+// rye bread and lemons", "add eggs too") and returns what to add.
+func moreItems(text string) (string, bool) {
+	lc := words.ASCIILower(strings.TrimSpace(text)) // politeness would take "also" too
+	head := words.StripPoliteness(words.TrimWordsLeft(lc, "and", "oh", "also", "please"))
+	verbs := []string{"add ", "put ", "throw in ", "include ", "stick ", "pop "}
+	if !words.StartsWithAny(head, verbs...) {
+		return "", false
+	}
+	rest, _, _ := words.AfterAny(head, verbs...)
+	rest = words.TidySlot(rest)
+	item := words.TrimWordsRight(rest, "too", "as well", "also")
+	if head == lc && item == rest || item == "" || isPronoun(item) {
+		return "", false // no "also", "too" or "as well": not more of the same
+	}
+	// The items as the user wrote them, case and all.
+	if i := strings.Index(words.ASCIILower(text), item); i >= 0 {
+		item = text[i : i+len(item)]
+	}
+	return item, true
+}
+
+// listInReply is the list (a note with items) whose title the bot's last
+// reply names: what "also add …" adds to.
+func listInReply(c stage.Context) (hearth.Note, bool) {
+	for i := len(c.Recent) - 1; i >= 0; i-- {
+		m := c.Recent[i]
+		if m.From != hearth.FromBot {
+			continue
+		}
+		said := strings.ToLower(markdown.Plain(m.Text))
+		for _, n := range c.Notes {
+			if len(n.Items) > 0 && n.Title != "" && strings.Contains(said, strings.ToLower(n.Title)) {
+				return n, true
+			}
+		}
+		return hearth.Note{}, false
+	}
+	return hearth.Note{}, false
+}
+
+// anyListOf is the scope that finds n again by its title: the family's
+// for a family list.
+func anyListOf(n hearth.Note) listScope {
+	if n.Family {
+		return familyList
+	}
+	return myList
 }

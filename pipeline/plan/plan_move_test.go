@@ -1,11 +1,13 @@
 package plan
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
@@ -109,5 +111,27 @@ func TestPlanTaskMove(t *testing.T) {
 				t.Fatalf("update %+v (due %v); want task %d due %s all day %v", a, a.Update.Due, tt.id, tt.due, tt.allDay)
 			}
 		})
+	}
+}
+
+// TestMyClockTimeIsTheNextEventThen checks that "my 3pm" finds the
+// soonest event starting at 3 PM, tomorrow's when today has none (a bare
+// "3pm" parses as today's 3 PM while it is still ahead).
+func TestMyClockTimeIsTheNextEventThen(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 27, 5, 30, 0, 0, time.UTC) // a Friday morning
+	at := func(d, h int) time.Time { return time.Date(2026, 11, d, h, 0, 0, 0, time.UTC) }
+	review := hearth.CalendarEvent{ID: 7, Title: "Budget review", Start: at(28, 15), End: at(28, 16)}
+	later := hearth.CalendarEvent{ID: 8, Title: "Piano", Start: at(30, 15), End: at(30, 16)}
+	in := stage.PlanInput{Text: "push my 3pm to Thursday",
+		Context: stage.Context{Now: now, Location: time.UTC, Events: []hearth.CalendarEvent{review, later}}}
+	in.Understanding.Intent, in.Understanding.Domains = nlu.RequestAction, []nlu.Domain{nlu.Calendar}
+	p, err := planCalendar(context.Background(), in)
+	if err != nil || len(p.Actions) != 1 {
+		t.Fatalf("plan %+v, %v; want one move", p, err)
+	}
+	got, _ := action.Decode[action.EventUpdateArgs](p.Actions[0])
+	if got.ID != review.ID || got.Update.Start == nil || !got.Update.Start.Equal(at(29, 0).AddDate(0, 0, 4).Add(15*time.Hour)) {
+		t.Fatalf("moved %+v; want the budget review to Thursday Dec 3 at 15:00", got)
 	}
 }

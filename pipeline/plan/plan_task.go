@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -31,6 +32,9 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	if words.StartsWithAny(lc, RenameVerbs...) {
 		return planRename(in, text)
+	}
+	if p, ok, err := planReminderChange(in, text); ok {
+		return p, err
 	}
 	if kind, ref, ok := taskRefRequest(text); ok {
 		ref = resolveRef(ref, in.Context)
@@ -100,7 +104,7 @@ func taskRef(s string) string {
 func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, error) {
 	verb := map[action.Kind]string{action.TaskComplete: "mark a task as done", action.TaskDelete: "delete a task"}[kind]
 	if ref != "" {
-		verb = map[action.Kind]string{action.TaskComplete: "mark “" + ref + "” as done", action.TaskDelete: "delete the task “" + ref + "”"}[kind]
+		verb = map[action.Kind]string{action.TaskComplete: "mark “" + markdown.Escape(ref) + "” as done", action.TaskDelete: "delete the task “" + markdown.Escape(ref) + "”"}[kind]
 	}
 	p := stage.Plan{Understood: verb}
 	if ref == "" {
@@ -136,7 +140,7 @@ func actOnTasks(p stage.Plan, kind action.Kind, tasks []hearth.Task, c stage.Con
 // planTasksDone completes the open task a statement of something done
 // named ("I paid the rent"), asking which when several match as well.
 func planTasksDone(in stage.PlanInput, done []hearth.Task) (stage.Plan, error) {
-	p := stage.Plan{Understood: "mark “" + done[0].Title + "” as done"}
+	p := stage.Plan{Understood: "mark “" + markdown.Escape(done[0].Title) + "” as done"}
 	return actOnTasks(p, action.TaskComplete, done, in.Context, "Which one did you do?")
 }
 
@@ -161,7 +165,7 @@ func moveTask(in stage.PlanInput, refText, target string) (stage.Plan, error) {
 	if ref == "" || isPronoun(ref) {
 		return p, needDetails("which task")
 	}
-	p.Understood = "move “" + ref + "”"
+	p.Understood = "move “" + markdown.Escape(ref) + "”"
 	m := targetWhen(in, target)
 	if m == nil {
 		return p, needDetails("when to move it to")

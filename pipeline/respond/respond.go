@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -221,39 +222,49 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			name = quoted(*p.Update.Title)
 		}
 		t.past, t.verb = "updated "+name, "update "+name
+	case action.ReminderUpdate:
+		p, _ := action.Decode[action.ReminderUpdateArgs](o.Action)
+		title := quotedOr(p.Title, "your reminder")
+		t.past = "changed " + title + " to " + p.Rule.String()
+		t.verb = "change " + title
+		if sc, ok := o.Result.(hearth.Schedule); ok && !sc.NextAt.IsZero() {
+			t.alone = []string{"Done — " + title + " is now " + p.Rule.String() + ". Next one: " +
+				stage.FormatWhen(sc.NextAt, false, c) + ". Say “undo” to put it back."}
+		}
 	case action.MemoryStore:
 		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
-		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
+		fact := markdown.Escape(strings.TrimRight(toSecondPerson(p.Content), ".!"))
 		t.past, t.verb = "noted that "+prose.LowerFirst(fact), "save that "+prose.LowerFirst(fact)
 		t.alone = []string{"Noted: " + prose.UpperFirst(fact) + ".", "Got it, I'll remember that " + words.LowerLead(fact) + "."}
 	case action.MemoryUpdate:
 		p, _ := action.Decode[action.MemoryUpdateArgs](o.Action)
-		fact := strings.TrimRight(toSecondPerson(p.Content), ".!")
+		fact := markdown.Escape(strings.TrimRight(toSecondPerson(p.Content), ".!"))
 		t.past, t.verb = "updated what I know: "+prose.LowerFirst(fact), "update that memory"
 	case action.MemoryForget:
 		p, _ := action.Decode[action.MemoryRefArgs](o.Action)
 		what := "that"
 		if p.Content != "" {
-			what = "that " + prose.LowerFirst(strings.TrimRight(toSecondPerson(p.Content), ".!"))
+			what = "that " + prose.LowerFirst(markdown.Escape(strings.TrimRight(toSecondPerson(p.Content), ".!")))
 		}
 		t.past, t.verb = "forgot "+what, "forget "+what
 		t.alone = []string{"Okay, I've forgotten " + what + "."}
 	case action.CalendarCreate:
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
 		when := stage.FormatWhen(p.Start, p.AllDay, c)
-		t.past = "added " + p.Title + " to your calendar for " + when
-		t.verb = "add " + p.Title + " to your calendar"
+		title := markdown.Escape(p.Title)
+		t.past = "added " + title + " to your calendar for " + when
+		t.verb = "add " + title + " to your calendar"
 		t.alone = []string{
-			"Added " + p.Title + " to your calendar for " + when + ".",
-			"Done — " + p.Title + " is on your calendar for " + when + ".",
+			"Added " + title + " to your calendar for " + when + ".",
+			"Done — " + title + " is on your calendar for " + when + ".",
 		}
 	case action.CalendarUpdate:
 		p, _ := action.Decode[action.EventUpdateArgs](o.Action)
 		name := "the event"
 		if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Title != "" {
-			name = e.Title
+			name = markdown.Escape(e.Title)
 		} else if p.Update.Title != nil {
-			name = *p.Update.Title
+			name = markdown.Escape(*p.Update.Title)
 		}
 		t.past, t.verb = "updated "+name, "update "+name
 		if p.Update.Start != nil {
@@ -263,7 +274,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		}
 	case action.CalendarDelete:
 		p, _ := action.Decode[action.EventRefArgs](o.Action)
-		name := p.Title
+		name := markdown.Escape(p.Title)
 		if name == "" {
 			name = "the event"
 		}
@@ -275,7 +286,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		}
 	case action.EmailDraft, action.EmailSend:
 		p, _ := action.Decode[action.EmailArgs](o.Action)
-		to := prose.List(p.To)
+		to := prose.List(escaped(p.To))
 		if o.Action.Kind == action.EmailDraft {
 			t.past, t.verb = "saved a draft to "+to, "save the draft to "+to
 			t.alone = []string{"I saved a draft to " + to + ": " + quoted(p.Subject) + ". It's in your drafts whenever you're ready."}
@@ -284,7 +295,8 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		}
 	case action.EmailReply:
 		p, _ := action.Decode[action.EmailReplyArgs](o.Action)
-		t.past, t.verb = sentPast("your reply to "+prose.List(p.To), o.Result), "send the reply to "+prose.List(p.To)
+		to := prose.List(escaped(p.To))
+		t.past, t.verb = sentPast("your reply to "+to, o.Result), "send the reply to "+to
 	case action.NoteCreate:
 		p, _ := action.Decode[action.NoteCreateArgs](o.Action)
 		switch {
@@ -295,7 +307,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past = "started a " + listName(p.Title) + " with " + prose.List(itemTexts(p.Items))
 			t.verb = "start the " + listName(p.Title)
 		case p.Body != "":
-			t.past = "saved a note: " + prose.LowerFirst(strings.TrimRight(p.Body, "."))
+			t.past = "saved a note: " + prose.LowerFirst(markdown.Escape(strings.TrimRight(p.Body, ".")))
 			t.verb = "save the note"
 		default:
 			t.past, t.verb = "created the note "+quoted(p.Title), "create the note "+quoted(p.Title)
@@ -303,7 +315,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	case action.NoteAppend:
 		p, _ := action.Decode[action.NoteAppendArgs](o.Action)
 		list := ownedList(p.Title, o.Result)
-		what := p.Text
+		what := markdown.Escape(p.Text)
 		if len(p.Items) > 0 {
 			what = prose.List(itemTexts(p.Items))
 		}
@@ -311,22 +323,23 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	case action.NoteCheck:
 		p, _ := action.Decode[action.NoteCheckArgs](o.Action)
 		list := ownedList(p.Title, o.Result)
+		ticked := prose.List(escaped(p.Items))
 		if p.Done {
-			t.past, t.verb = "ticked "+prose.List(p.Items)+" off "+list, "tick "+prose.List(p.Items)+" off "+list
+			t.past, t.verb = "ticked "+ticked+" off "+list, "tick "+ticked+" off "+list
 		} else {
-			t.past, t.verb = "put "+prose.List(p.Items)+" back on "+list, "put "+prose.List(p.Items)+" back on "+list
+			t.past, t.verb = "put "+ticked+" back on "+list, "put "+ticked+" back on "+list
 		}
 		if n, ok := o.Result.(hearth.Note); ok && p.Done {
 			var left []string
 			for _, it := range n.Items {
 				if !it.Done {
-					left = append(left, it.Text)
+					left = append(left, markdown.Escape(it.Text))
 				}
 			}
 			if len(left) == 0 {
-				t.alone = []string{"Ticked " + prose.List(p.Items) + " off " + list + " — that's everything on it."}
+				t.alone = []string{"Ticked " + ticked + " off " + list + " — that's everything on it."}
 			} else {
-				t.alone = []string{"Ticked " + prose.List(p.Items) + " off " + list + ". Still on it: " + prose.List(left) + "."}
+				t.alone = []string{"Ticked " + ticked + " off " + list + ". Still on it: " + prose.List(left) + "."}
 			}
 		}
 	default:
@@ -364,11 +377,11 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 	case action.EmailSend, action.EmailReply:
 		p, _ := action.Decode[action.EmailArgs](o.Action)
 		var b strings.Builder
-		fmt.Fprintf(&b, "Here's the draft to %s:\n\n", prose.List(p.To))
+		fmt.Fprintf(&b, "Here's the draft to %s:\n\n", prose.List(escaped(p.To)))
 		if p.Subject != "" {
-			fmt.Fprintf(&b, "Subject: %s\n\n", p.Subject)
+			fmt.Fprintf(&b, "Subject: %s\n\n", markdown.Escape(p.Subject))
 		}
-		b.WriteString(p.Body)
+		b.WriteString(markdown.Escape(p.Body))
 		if e, ok := o.Result.(hearth.Email); ok && e.Via.LeavesMachine() {
 			var unknown []string
 			for _, to := range p.To {
@@ -377,7 +390,7 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 				}
 			}
 			if len(unknown) > 0 {
-				fmt.Fprintf(&b, "\n\nI don't have an email address for %s, so it can't go out yet: tell me (\"%s email is …\") and ask me again.", prose.List(unknown), prose.Possessive(unknown[0]))
+				fmt.Fprintf(&b, "\n\nI don't have an email address for %s, so it can't go out yet: tell me (\"%s email is …\") and ask me again.", prose.List(escaped(unknown)), markdown.Escape(prose.Possessive(unknown[0])))
 			} else {
 				b.WriteString("\n\nShall I send it?")
 			}
@@ -390,9 +403,9 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 		return b.String()
 	case action.CalendarCreate:
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
-		s := "Shall I add " + p.Title + " to your calendar for " + stage.FormatWhen(p.Start, p.AllDay, c)
+		s := "Shall I add " + markdown.Escape(p.Title) + " to your calendar for " + stage.FormatWhen(p.Start, p.AllDay, c)
 		if len(p.Attendees) > 0 {
-			s += " and invite " + prose.List(p.Attendees)
+			s += " and invite " + prose.List(escaped(p.Attendees))
 		}
 		return s + "?"
 	case action.CalendarDelete:
@@ -446,7 +459,7 @@ func DoneFallback(outcomes []stage.Outcome) string {
 
 // quoted puts a title in curly quotes, the way the reply names things the
 // user typed.
-func quoted(s string) string { return "“" + s + "”" }
+func quoted(s string) string { return "“" + markdown.Escape(s) + "”" }
 
 func quotedOr(s, fallback string) string {
 	if s == "" {
@@ -473,13 +486,23 @@ func listName(title string) string {
 	if title == "" {
 		return "list"
 	}
-	return prose.LowerFirst(title)
+	return prose.LowerFirst(markdown.Escape(title))
 }
 
 func itemTexts(items []hearth.ChecklistItem) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		out = append(out, it.Text)
+		out = append(out, markdown.Escape(it.Text))
+	}
+	return out
+}
+
+// escaped is texts escaped for Markdown (markdown.Escape), for lists of
+// what the user named: recipients, items.
+func escaped(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, s := range texts {
+		out[i] = markdown.Escape(s)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -151,11 +152,11 @@ func eventsSentenceSpan(evs []hearth.CalendarEvent, sp askSpan, c stage.Context)
 	for i, e := range evs {
 		switch {
 		case sp.oneDay && e.AllDay:
-			items[i] = e.Title + " (all day)"
+			items[i] = markdown.Escape(e.Title) + " (all day)"
 		case sp.oneDay:
-			items[i] = stage.ClockOf(e.Start, c) + " " + e.Title
+			items[i] = stage.ClockOf(e.Start, c) + " " + markdown.Escape(e.Title)
 		default:
-			items[i] = stage.FormatWhen(e.Start, e.AllDay, c) + " " + e.Title
+			items[i] = stage.FormatWhen(e.Start, e.AllDay, c) + " " + markdown.Escape(e.Title)
 		}
 	}
 	return "You have " + countOf(len(evs), "thing", "things") + " " + sp.label + ": " + prose.List(items) + "."
@@ -228,9 +229,9 @@ func urgencyOf(t hearth.Task, c stage.Context) int {
 // taskItem names a task in a list, with its due time.
 func taskItem(t hearth.Task, c stage.Context) string {
 	if t.Due.IsZero() {
-		return t.Title
+		return markdown.Escape(t.Title)
 	}
-	return t.Title + " (" + stage.FormatWhen(t.Due, t.AllDay, c) + ")"
+	return markdown.Escape(t.Title) + " (" + stage.FormatWhen(t.Due, t.AllDay, c) + ")"
 }
 
 func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
@@ -288,7 +289,7 @@ func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
 	}
 	var out []string
 	for _, m := range hits {
-		out = append(out, words.AsSentence(toSecondPerson(m.Content)))
+		out = append(out, markdown.Escape(words.AsSentence(toSecondPerson(m.Content))))
 	}
 	if len(out) == 1 {
 		return out[0]
@@ -367,9 +368,9 @@ func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) strin
 		if m.CreatedAt.In(z).Year() != in.Context.Now.In(z).Year() {
 			told = m.CreatedAt.In(z).Format("2 January 2006")
 		}
-		groups[m.Category] = append(groups[m.Category], "• "+words.AsSentence(toSecondPerson(m.Content))+" (you told me on "+told+")")
+		groups[m.Category] = append(groups[m.Category], "• "+markdown.Escape(words.AsSentence(toSecondPerson(m.Content)))+" (you told me on "+told+")")
 	}
-	head := "Here's what I know about " + who + ":"
+	head := "Here's what I know about " + markdown.Escape(who) + ":"
 	if who == "" {
 		head = "Here's what you've told me:"
 	}
@@ -436,14 +437,14 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	}
 	n := notes[hits[0]]
 	if n.Title == "" {
-		return "Your note says: " + n.Body
+		return "Your note says: " + markdown.Escape(n.Body)
 	}
 	name := ownedList(n.Title, n)
 	if len(n.Items) > 0 {
 		var todo []string
 		for _, it := range n.Items {
 			if !it.Done {
-				todo = append(todo, it.Text)
+				todo = append(todo, markdown.Escape(it.Text))
 			}
 		}
 		if len(todo) == 0 {
@@ -452,7 +453,7 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		return prose.UpperFirst(name) + " has " + prose.List(todo) + "."
 	}
 	if n.Body != "" {
-		return prose.UpperFirst(name) + " says: " + n.Body
+		return prose.UpperFirst(name) + " says: " + markdown.Escape(n.Body)
 	}
 	return prose.UpperFirst(name) + " is empty."
 }
@@ -461,7 +462,7 @@ func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {
 	var drafts []string
 	for _, e := range in.Context.Drafts {
 		if e.Status == hearth.EmailDraft || e.Status == "" {
-			drafts = append(drafts, "to "+prose.List(e.To)+" — "+quoted(e.Subject))
+			drafts = append(drafts, "to "+prose.List(escaped(e.To))+" — "+quoted(e.Subject))
 		}
 	}
 	if len(drafts) == 0 {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -44,7 +45,7 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 		for _, m := range ms {
 			if n := m.About; n != "" && !slices.Contains(seen, n) {
 				seen = append(seen, n)
-				names = append(names, n+validityNote(m, z))
+				names = append(names, markdown.Escape(n)+validityNote(m, z))
 			}
 		}
 		if len(names) == 0 {
@@ -52,10 +53,10 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 			if when != "" {
 				then = " " + orNow(when)
 			}
-			return "I don't know anyone who " + pick(verbs, 1, past) + " " + q.Value + then + ". Tell me, like “Jon works at " + q.Value + "”."
+			return "I don't know anyone who " + pick(verbs, 1, past) + " " + markdown.Escape(q.Value) + then + ". Tell me, like “Jon works at " + markdown.Escape(q.Value) + "”."
 		}
 		verb := pick(verbs, len(names), past)
-		return prose.UpperFirst(lead + prose.List(names) + " " + verb + " " + q.Value + ".")
+		return prose.UpperFirst(lead + prose.List(names) + " " + verb + " " + markdown.Escape(q.Value) + ".")
 	case memory.WhoWithMe:
 		if len(c.Entities) == 0 || !slices.ContainsFunc(c.Memories, func(m hearth.Memory) bool { return m.EntityID == c.Entities[0].ID }) {
 			return "I don't know where you worked " + orNow(when) + ". Tell me, like “I worked at Acme from 2015 to 2019”."
@@ -65,9 +66,9 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 		for _, m := range c.Memories {
 			switch {
 			case m.EntityID == me:
-				places = append(places, m.Value)
-			case m.About != "" && !slices.Contains(people, m.About):
-				people = append(people, m.About)
+				places = append(places, markdown.Escape(m.Value))
+			case m.About != "" && !slices.Contains(people, markdown.Escape(m.About)):
+				people = append(people, markdown.Escape(m.About))
 			}
 		}
 		head := prose.UpperFirst(lead + "you were at " + prose.List(places))
@@ -77,37 +78,37 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 		return head + ", with " + prose.List(people) + "."
 	case memory.ValueOf:
 		if len(c.Entities) == 0 {
-			return "I don't know who " + q.Name + " is yet."
+			return "I don't know who " + markdown.Escape(q.Name) + " is yet."
 		}
-		who := c.Entities[0].Name
+		who := markdown.Escape(c.Entities[0].Name)
 		if len(c.Memories) == 0 {
 			return "I don't know where " + who + " " + strings.Fields(verbs[1])[0] + " " + orNow(when) + "."
 		}
 		var vals []string
 		for _, m := range c.Memories {
-			vals = append(vals, m.Value+validityNote(m, z))
+			vals = append(vals, markdown.Escape(m.Value)+validityNote(m, z))
 		}
 		return prose.UpperFirst(lead + who + " " + pick(verbs, 1, past) + " " + prose.List(vals) + ".")
 	case memory.LivedWhenBorn:
 		if len(c.Entities) == 0 || len(c.Memories) == 0 {
-			return "I don't know when " + q.Name + " was born. Tell me, like “" + q.Name + " was born on 3 May 2015”."
+			return "I don't know when " + markdown.Escape(q.Name) + " was born. Tell me, like “" + markdown.Escape(q.Name) + " was born on 3 May 2015”."
 		}
 		born := c.Memories[0]
 		day, err := time.Parse(time.DateOnly, born.Value)
 		if err != nil {
-			return "I don't know when " + born.About + " was born."
+			return "I don't know when " + markdown.Escape(born.About) + " was born."
 		}
 		on := day.Format("2 January 2006")
 		if len(c.Memories) == 1 {
-			return c.Entities[0].Name + " was born on " + on + ", but I don't know where you lived then. Tell me, like “we lived at 12 Oak Street from 2010 to 2016”."
+			return markdown.Escape(c.Entities[0].Name) + " was born on " + on + ", but I don't know where you lived then. Tell me, like “we lived at 12 Oak Street from 2010 to 2016”."
 		}
-		return "When " + c.Entities[0].Name + " was born (" + on + "), you lived at " + c.Memories[1].Value + "."
+		return "When " + markdown.Escape(c.Entities[0].Name) + " was born (" + on + "), you lived at " + markdown.Escape(c.Memories[1].Value) + "."
 	case memory.WithinWalking:
 		return answerProximity(c.Proximity, q)
 	case memory.WhoIsMy:
 		var names []string
 		for _, e := range c.Entities {
-			names = append(names, e.Name)
+			names = append(names, markdown.Escape(e.Name))
 		}
 		switch len(names) {
 		case 0:
@@ -188,33 +189,33 @@ func validityNote(m hearth.Memory, z *time.Location) string {
 // why it cannot judge when a place has no location.
 func answerProximity(p *stage.Proximity, q memory.Question) string {
 	if p == nil || p.Of == "" {
-		return "I don't know who " + q.Name + " is yet."
+		return "I don't know who " + markdown.Escape(q.Name) + " is yet."
 	}
-	place := prose.Possessive(p.Of) + " " + p.Place
+	place := markdown.Escape(prose.Possessive(p.Of)) + " " + p.Place
 	if p.From.ID == 0 {
-		return "I don't know where " + place + " is. Tell me, like “" + prose.Possessive(p.Of) + " " + p.Place + " is at 1 School Road”."
+		return "I don't know where " + place + " is. Tell me, like “" + markdown.Escape(prose.Possessive(p.Of)) + " " + p.Place + " is at 1 School Road”."
 	}
 	if !p.Located {
 		if !p.Geocoding {
-			return "I can't judge distance: no geocoder is set up (HEARTH_GEOCODER), and I have no coordinates for " + place + " (" + p.From.Value +
-				"). Give them in chat, like “" + prose.Possessive(p.Of) + " " + p.Place + " is at " + p.From.Value + " (51.5007, -0.1246)”."
+			return "I can't judge distance: no geocoder is set up (HEARTH_GEOCODER), and I have no coordinates for " + place + " (" + markdown.Escape(p.From.Value) +
+				"). Give them in chat, like “" + markdown.Escape(prose.Possessive(p.Of)) + " " + p.Place + " is at " + markdown.Escape(p.From.Value) + " (51.5007, -0.1246)”."
 		}
-		return "I couldn't find " + place + " (" + p.From.Value + ") on the map, so I can't judge distance. Give its coordinates in chat, like “(51.5007, -0.1246)”."
+		return "I couldn't find " + place + " (" + markdown.Escape(p.From.Value) + ") on the map, so I can't judge distance. Give its coordinates in chat, like “(51.5007, -0.1246)”."
 	}
 	var rule string
 	switch {
 	case p.Said:
-		rule = "Within " + memory.Metres(p.Limit) + " of " + place + " (" + p.From.Value + ")"
+		rule = "Within " + memory.Metres(p.Limit) + " of " + place + " (" + markdown.Escape(p.From.Value) + ")"
 	case p.Age >= 0:
-		rule = p.Of + " is " + strconv.Itoa(p.Age) + ", so I count up to " + memory.Metres(p.Limit) + " as walking distance from " + place +
-			" (" + p.From.Value + "; by age: " + p.Table + ")"
+		rule = markdown.Escape(p.Of) + " is " + strconv.Itoa(p.Age) + ", so I count up to " + memory.Metres(p.Limit) + " as walking distance from " + place +
+			" (" + markdown.Escape(p.From.Value) + "; by age: " + p.Table + ")"
 	default:
-		rule = "I don't know " + prose.Possessive(p.Of) + " age, so I count up to " + memory.Metres(p.Limit) + " as walking distance from " + place +
-			" (" + p.From.Value + "; by age: " + p.Table + ")"
+		rule = "I don't know " + markdown.Escape(prose.Possessive(p.Of)) + " age, so I count up to " + memory.Metres(p.Limit) + " as walking distance from " + place +
+			" (" + markdown.Escape(p.From.Value) + "; by age: " + p.Table + ")"
 	}
 	var in, out []string
 	for _, h := range p.Homes {
-		w := h.About + " (" + memory.Metres(h.Distance) + ")"
+		w := markdown.Escape(h.About) + " (" + memory.Metres(h.Distance) + ")"
 		if h.Distance <= p.Limit {
 			in = append(in, w)
 		} else {
@@ -224,7 +225,7 @@ func answerProximity(p *stage.Proximity, q memory.Question) string {
 	lines := []string{rule + "."}
 	switch len(in) {
 	case 0:
-		lines = append(lines, "None of the friends of "+p.Of+" whose home I know lives that close.")
+		lines = append(lines, "None of the friends of "+markdown.Escape(p.Of)+" whose home I know lives that close.")
 	case 1:
 		lines = append(lines, in[0]+" lives within it.")
 	default:
@@ -238,7 +239,7 @@ func answerProximity(p *stage.Proximity, q memory.Question) string {
 		if !p.Geocoding {
 			why += " (no geocoder is set up, and no coordinates were given)"
 		}
-		lines = append(lines, "I can't tell for "+prose.List(p.Unplaced)+": "+why+".")
+		lines = append(lines, "I can't tell for "+prose.List(escaped(p.Unplaced))+": "+why+".")
 	}
 	return strings.Join(lines, " ")
 }

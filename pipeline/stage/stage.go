@@ -27,6 +27,15 @@ type Intent interface {
 	Understand(ctx context.Context, text string, recent []nlu.Turn, now time.Time) (Understanding, error)
 }
 
+// SpokenIntent is an Intent that reads a voice note's transcript with
+// more care (an optional ability, discovered at run time like
+// http.Flusher): the hybrid stage asks its model below a higher
+// confidence than for typed text. An Intent without it reads transcripts
+// as typed text.
+type SpokenIntent interface {
+	UnderstandSpoken(ctx context.Context, text string, recent []nlu.Turn, now time.Time) (Understanding, error)
+}
+
 // Context is what the context stage gathered for a turn: plain data, read
 // through permission-aware queries, never by a model.
 type Context struct {
@@ -37,6 +46,9 @@ type Context struct {
 	Tasks    []hearth.Task
 	Events   []hearth.CalendarEvent
 	Memories []hearth.Memory
+	// Reminders are the user's recurring reminders (schedules of kind
+	// reminder), read for a request that changes something.
+	Reminders []hearth.Schedule
 	// Entities are the people and things the message names that Hearth
 	// knows (an email's recipient), their attributes among Memories.
 	Entities []hearth.Entity

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/gather"
@@ -141,7 +142,7 @@ func (r *Runner) begin(t pipeline.Turn) (*turnState, error) {
 func (r *Runner) end(st *turnState, text string) pipeline.Answer {
 	st.trace.Timings["total"] = time.Since(st.start).Microseconds()
 	trace := st.trace
-	ans := pipeline.Answer{Replies: []hearth.Outbound{{Text: text, Buttons: st.buttons}}, Writes: st.writes}
+	ans := pipeline.Answer{Replies: []hearth.Outbound{{Text: text, Buttons: st.buttons}}, Writes: st.writes, Traced: true}
 	ans.Add(func(ctx context.Context, tx pgx.Tx) error { return r.cfg.State.SaveTraceTx(ctx, tx, trace) })
 	return ans
 }
@@ -183,7 +184,11 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("history: %w", err)
 	}
-	u, err := r.cfg.Intent.Understand(ctx, ev.Text, toTurns(recent, ev.Text), st.now)
+	understand := r.cfg.Intent.Understand
+	if si, ok := r.cfg.Intent.(stage.SpokenIntent); ok && ev.Spoken {
+		understand = si.UnderstandSpoken
+	}
+	u, err := understand(ctx, ev.Text, toTurns(recent, ev.Text), st.now)
 	if err != nil {
 		// A failed classification is a chat, never an action.
 		r.cfg.Log.WarnContext(ctx, "intent failed; treating as chat", "turn_id", ev.ID, "error", err)
@@ -209,6 +214,12 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	}
 	began = st.lap("intent", began)
 
+	if u.Intent == nlu.Followup && u.RequiresAction {
+		// "Move it to 2pm", "also add lemons": a followup that asks for a
+		// change (the trace keeps "followup") is gathered, planned and
+		// answered as the request it is.
+		u.Intent = nlu.RequestAction
+	}
 	if u.Intent == nlu.Followup {
 		var q stage.Question
 		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
@@ -441,15 +452,17 @@ func undoableWhy(k action.Kind) string {
 func describe(a action.Action, result any) string {
 	switch v := result.(type) {
 	case hearth.Task:
-		return fmt.Sprintf("the task %q", v.Title)
+		return "the task “" + markdown.Escape(v.Title) + "”"
 	case hearth.CalendarEvent:
-		return fmt.Sprintf("the event %q", v.Title)
+		return "the event “" + markdown.Escape(v.Title) + "”"
 	case hearth.Memory:
-		return fmt.Sprintf("the memory %q", v.Content)
+		return "the memory “" + markdown.Escape(v.Content) + "”"
 	case hearth.Note:
-		return fmt.Sprintf("the note %q", v.Title)
+		return "the note “" + markdown.Escape(v.Title) + "”"
 	case hearth.Email:
-		return fmt.Sprintf("the draft %q", v.Subject)
+		return "the draft “" + markdown.Escape(v.Subject) + "”"
+	case hearth.Schedule:
+		return "the reminder “" + markdown.Escape(v.Title) + "”"
 	}
 	return strings.ReplaceAll(string(a.Kind), ".", " ")
 }
@@ -474,6 +487,8 @@ func decodeResult(r action.Record) any {
 		v = &hearth.Note{}
 	case action.EmailDraft, action.EmailSend, action.EmailReply:
 		v = &hearth.Email{}
+	case action.ReminderUpdate:
+		v = &hearth.Schedule{}
 	default:
 		return nil
 	}
@@ -492,6 +507,8 @@ func decodeResult(r action.Record) any {
 	case *hearth.Note:
 		return *p
 	case *hearth.Email:
+		return *p
+	case *hearth.Schedule:
 		return *p
 	}
 	return nil

@@ -92,7 +92,13 @@
     return frag;
   }
 
-  const inlineRule = /(\*\*([^*]+)\*\*)|(`([^`]+)`)|(\[([^\]]+)\]\(([^)\s]+)\))|((?:https?:\/\/|mailto:)[^\s<>()]+[^\s<>().,;:!?'"])|(\*([^*\s][^*]*)\*)|(\b_([^_]+)_\b)/;
+  // The same expression as internal/markdown's inlineRule: an escaped
+  // character (a backslash before ASCII punctuation or "•") first, then
+  // bold, code, links, bare links and italics, whose text may hold
+  // escaped characters.
+  const inlineRule = /(\\([!-\/:-@\[-`{-~]|•))|(\*\*((?:\\\S|[^*\\])+)\*\*)|(`((?:\\\S|[^`\\])+)`)|(\[((?:\\\S|[^\]\\])+)\]\(([^)\s]+)\))|((?:https?:\/\/|mailto:)[^\s<>()]+[^\s<>().,;:!?'"])|(\*((?:\\\S|[^*\s\\])(?:\\\S|[^*\\])*)\*)|(\b_((?:\\\S|[^_\\])+)_\b)/;
+  const unescapeRule = /\\([!-\/:-@\[-`{-~]|•)/g;
+  const unescape = (t) => t.replace(unescapeRule, "$1");
 
   function inline(parent, text) {
     while (text) {
@@ -104,21 +110,23 @@
       if (m.index > 0) parent.appendChild(document.createTextNode(text.slice(0, m.index)));
       let el;
       if (m[1]) {
-        el = document.createElement("strong");
-        el.textContent = m[2];
+        el = document.createTextNode(m[2]);
       } else if (m[3]) {
-        el = document.createElement("code");
-        el.textContent = m[4];
+        el = document.createElement("strong");
+        el.textContent = unescape(m[4]);
       } else if (m[5]) {
-        el = link(m[7], m[6]);
-      } else if (m[8]) {
-        el = link(m[8], m[8]);
-      } else if (m[9]) {
+        el = document.createElement("code");
+        el.textContent = unescape(m[6]);
+      } else if (m[7]) {
+        el = link(m[9], unescape(m[8]));
+      } else if (m[10]) {
+        el = link(m[10], m[10]);
+      } else if (m[11]) {
         el = document.createElement("em");
-        el.textContent = m[10];
+        el.textContent = unescape(m[12]);
       } else {
         el = document.createElement("em");
-        el.textContent = m[12];
+        el.textContent = unescape(m[14]);
       }
       parent.appendChild(el);
       text = text.slice(m.index + m[0].length);

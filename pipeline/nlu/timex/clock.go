@@ -250,6 +250,23 @@ func (p *parser) clockDigits(i int) (clock, int, bool) {
 	}
 	c := clock{h: n, grain: Hour, h24: n > 12 || n == 0 || digits == 2 && n < 10}
 	j := i + 1
+	if p.is(j, ".") && p.glued(j) && p.glued(j+1) {
+		// "7.30pm", "at 19.45": a dot between hour and minutes, as
+		// written in Britain and much of Europe. Only with am/pm after it
+		// or "at", "by", "from", "until" before it: alone, "7.30" is as
+		// likely a price or a decimal.
+		if m, ok := p.num(j+1, 2); ok && len(p.toks[j+1].s) == 2 && m < 60 {
+			dotted := c
+			dotted.m, dotted.grain = m, Minute
+			if c2, e := p.clockAMPM(dotted, j+2); e > j+2 {
+				return c2, e, true
+			}
+			switch p.word(i - 1) {
+			case "at", "by", "from", "until", "till", "before", "after", "around":
+				return dotted, j + 2, true
+			}
+		}
+	}
 	switch {
 	case p.is(j, ":") && p.glued(j) && p.glued(j+1):
 		m, ok := p.num(j+1, 2)

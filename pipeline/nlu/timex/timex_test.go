@@ -106,6 +106,11 @@ func TestParse(t *testing.T) {
 		// times
 		{"6pm", want{span: "6pm", value: "2026-06-17 18:00:00", grain: Hour}},
 		{"18:45", want{span: "18:45", value: "2026-06-17 18:45:00", grain: Minute}},
+		// a dot between hour and minutes, with am/pm or after "at"; a bare
+		// "7.30" is a price or a decimal, not a time
+		{"7.30pm", want{span: "7.30pm", value: "2026-06-17 19:30:00", grain: Minute}},
+		{"at 19.45", want{span: "at 19.45", value: "2026-06-17 19:45:00", grain: Minute}},
+		{"it costs 7.30", want{}},
 		{"noon", want{span: "noon", value: "2026-06-18 12:00:00", grain: Hour}},
 		{"at 9am", want{span: "at 9am", value: "2026-06-18 09:00:00", grain: Hour}},
 		{"at 2:05", want{span: "at 2:05", value: "2026-06-17 14:05:00", grain: Minute}},

@@ -1,0 +1,219 @@
+package plan
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+	"github.com/hearthbot/hearth/scheduler/recur"
+)
+
+// Changing a recurring reminder ("remind me every day at 9 to join the
+// standup") by chat: "change my daily standup reminder to 9:30", "move
+// my weekly bins reminder to Thursdays", "make the vitamins reminder 8am
+// instead". The reminder is named by its words, matched as task titles
+// are; the new time and days are read by timex's recurrence grammar, the
+// same one that made the reminder, and replace only what was said: a new
+// time keeps the days, new days keep the time. The next occurrence is
+// computed when the change runs, in the user's zone.
+
+// recurringWords say a reference is to a recurring reminder; they are
+// not part of its name.
+var recurringWords = []string{"daily", "weekly", "monthly", "yearly", "annual", "recurring", "repeating", "regular",
+	"everyday", "morning", "evening", "nightly", "weekday", "weekend"}
+
+// planReminderChange plans reminder.update when text changes when one of
+// the user's recurring reminders comes. ok is false when the text names
+// none of them or no new time or days, so the caller goes on as before.
+func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool, err error) {
+	if len(in.Context.Reminders) == 0 {
+		return p, false, nil
+	}
+	now := stage.UserNow(in.Context)
+	refText, target, found := reminderChangeParts(text, now)
+	if !found {
+		return p, false, nil
+	}
+	ref, cued := reminderRef(refText)
+	if ref == "" {
+		return p, false, nil
+	}
+	titles := make([]string, len(in.Context.Reminders))
+	for i, sc := range in.Context.Reminders {
+		titles[i] = sc.Title
+	}
+	hits := words.BestMatches(ref, titles)
+	if len(hits) == 0 {
+		return p, false, nil
+	}
+	if !cued && hasTask(ref, in.Context) {
+		// "move the report to 3pm" names a task as well: the task
+		// planner's move (or its question) decides.
+		return p, false, nil
+	}
+	p.Understood = "change when “" + markdown.Escape(in.Context.Reminders[hits[0]].Title) + "” reminds you"
+	var labels []string
+	var acts []action.Action
+	for _, i := range hits {
+		sc := in.Context.Reminders[i]
+		var old recur.Rule
+		if err := json.Unmarshal(sc.Rule, &old); err != nil {
+			continue // a rule this build cannot read is left alone
+		}
+		rule, changed := changedRule(old, target, now)
+		if !changed {
+			return p, true, needDetails("the new time or days")
+		}
+		if err := rule.Validate(); err != nil {
+			return p, true, needDetails("a time or days I can repeat (%v)", err)
+		}
+		a, err := action.New(action.ReminderUpdate, action.ReminderUpdateArgs{ID: sc.ID, Title: sc.Title, Rule: rule})
+		if err != nil {
+			p, err = plannedErr(p, err)
+			return p, true, err
+		}
+		acts = append(acts, a)
+		labels = append(labels, reminderLabel(sc, old))
+	}
+	switch len(acts) {
+	case 0:
+		return p, false, nil
+	case 1:
+		p.Actions = acts
+		return p, true, nil
+	}
+	p.Question = askChoice("Which reminder should I change?", labels, acts)
+	return p, true, nil
+}
+
+// reminderChangeParts splits a change request into how it names the
+// reminder and what it should become: "change my daily standup reminder
+// to 9:30" → "my daily standup reminder", "9:30"; "make the vitamins
+// reminder 8am instead" → "the vitamins reminder", "8am".
+func reminderChangeParts(text string, now time.Time) (ref, target string, ok bool) {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if !words.StartsWithAny(lc, MoveVerbs...) && !words.StartsWithAny(lc, ChangeVerbs...) && !words.StartsWithAny(lc, "set ") {
+		return "", "", false
+	}
+	rest, _, _ := words.AfterAny(text, append(append([]string{"set "}, MoveVerbs...), ChangeVerbs...)...)
+	rest = words.TrimWordsRight(words.TidySlot(rest), "instead", "from now on", "going forward", "now")
+	if r, t, found := words.CutBefore(rest, "to ", "until ", "for "); found && r != "" {
+		return r, t, true
+	}
+	// No "to": the new time starts where the first time or day does.
+	ms := timex.Find(rest, now, timex.Options{})
+	if len(ms) == 0 || ms[0].Start == 0 {
+		return "", "", false
+	}
+	return strings.TrimSpace(rest[:ms[0].Start]), strings.TrimSpace(rest[ms[0].Start:]), true
+}
+
+// reminderRef cleans a reference to a recurring reminder ("my daily
+// standup reminder" → "standup"); cued says it used a word only a
+// recurring reminder has ("daily", "weekly").
+func reminderRef(s string) (ref string, cued bool) {
+	s = words.TidySlot(s)
+	var kept []string
+	for _, f := range strings.Fields(s) {
+		lf := strings.Trim(words.ASCIILower(f), ",.")
+		switch {
+		case lf == "my" || lf == "the" || lf == "our" || lf == "reminder" || lf == "reminders" || lf == "time" || lf == "of":
+		case containsFold(recurringWords, lf):
+			cued = true
+		default:
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, " "), cued
+}
+
+func containsFold(list []string, w string) bool {
+	for _, l := range list {
+		if l == w {
+			return true
+		}
+	}
+	return false
+}
+
+// changedRule is old with the time and days target says: "9:30" changes
+// the time, "Thursdays" the days of a weekly (or daily) rule, "weekdays at
+// 7" both, "every day" makes it daily. changed is false when target says
+// neither.
+func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, changed bool) {
+	t := words.TidySlot(words.ASCIILower(target))
+	t = words.TrimWordsLeft(t, "to", "at", "on", "for", "every")
+	t = words.TrimWordsRight(t, "instead", "now", "please")
+	if t == "" {
+		return old, false
+	}
+	r = old
+	// Days: the recurrence grammar reads "every thursday(s) at 10",
+	// "every weekday", "every tuesday and friday", "every day".
+	if days, _, ok := timex.ParseRecurrence("every " + t); ok && namesDays(t) {
+		switch days.Freq {
+		case recur.Weekly:
+			r.Freq, r.Weekdays, r.MonthDay, r.Month = recur.Weekly, days.Weekdays, 0, 0
+		case recur.Daily:
+			r.Freq, r.Weekdays, r.MonthDay, r.Month, r.Interval = recur.Daily, 0, 0, 0, 0
+		}
+		changed = days.Weekdays != 0 || days.Freq == recur.Daily
+		if hasClock(t, now) {
+			r.At = days.At
+			changed = true
+		}
+		return r, changed
+	}
+	if !hasClock(t, now) {
+		return old, false
+	}
+	// A time alone, read as the grammar reads a reminder's time ("3" is
+	// 15:00, "8am" 08:00, "half past 9" 09:30).
+	day, _, ok := timex.ParseRecurrence("every day at " + t)
+	if !ok {
+		return old, false
+	}
+	r.At = day.At
+	return r, true
+}
+
+// namesDays reports whether t names days of the week or every day.
+func namesDays(t string) bool {
+	for _, f := range strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' }) {
+		f = strings.TrimSuffix(f, "s")
+		switch f {
+		case "day", "daily", "weekday", "weekend", "everyday":
+			return true
+		}
+		if _, ok := weekdayNames[f]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+var weekdayNames = map[string]bool{
+	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
+	"mon": true, "tue": true, "tues": true, "wed": true, "thu": true, "thur": true, "thurs": true, "fri": true, "sat": true, "sun": true,
+}
+
+// hasClock reports whether t says a time of day.
+func hasClock(t string, now time.Time) bool {
+	for _, m := range timex.Find(t, now, timex.Options{}) {
+		if m.Grain < timex.Day {
+			return true
+		}
+	}
+	return false
+}
+
+// reminderLabel names a recurring reminder on a button.
+func reminderLabel(sc hearth.Schedule, r recur.Rule) string {
+	return sc.Title + " (" + r.String() + ")"
+}
