@@ -9,6 +9,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/fileimport"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/memory"
 )
 
@@ -96,7 +97,7 @@ func (s *session) analyse(ctx context.Context) (analysis, error) {
 		if old, ok := subjects[memory.Subject(f.Content)]; ok && memory.Subject(f.Content) != "" {
 			a.matched++
 			if a.example == "" {
-				a.example = "“" + old.Content + "”"
+				a.example = "“" + markdown.Escape(old.Content) + "”"
 			}
 			if merge {
 				a.batch.FactCorrections = append(a.batch.FactCorrections, hearth.FactCorrection{OldID: old.ID, New: f})
@@ -117,7 +118,7 @@ func (s *session) analyse(ctx context.Context) (analysis, error) {
 			if old, ok := tasks[strings.ToLower(t.Title)]; ok {
 				a.matched++
 				if a.example == "" {
-					a.example = "the to-do “" + old.Title + "”"
+					a.example = "the to-do “" + markdown.Escape(old.Title) + "”"
 				}
 				if merge {
 					t.ID = old.ID
@@ -134,7 +135,7 @@ func (s *session) analyse(ctx context.Context) (analysis, error) {
 			if old, ok := events[eventKey(e)]; ok {
 				a.matched++
 				if a.example == "" {
-					a.example = "the event “" + old.Title + "”"
+					a.example = "the event “" + markdown.Escape(old.Title) + "”"
 				}
 				if merge {
 					e.ID = old.ID

@@ -23,6 +23,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/fileimport"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -221,7 +222,7 @@ func fileName(name string) string {
 	if name == "" {
 		return "that file"
 	}
-	return "“" + name + "”"
+	return "“" + markdown.Escape(name) + "”"
 }
 
 // ended is the answer about an import that is over.

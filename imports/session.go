@@ -13,6 +13,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/fileimport"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline"
 )
@@ -163,9 +164,10 @@ func (s *session) question(c fileimport.Column, left int) (string, []hearth.Butt
 		bs = append(bs, hearth.Button{ID: ButtonPrefix + id + ":rest:" + string(fileimport.Ignore), Label: fmt.Sprintf("Ignore it and the %d others", left-1)})
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "What is the column “%s”", c.Header)
+	// A file's words are untrusted text: escaped, they show as written.
+	fmt.Fprintf(&b, "What is the column “%s”", markdown.Escape(c.Header))
 	if c.Sample != "" {
-		fmt.Fprintf(&b, " (for example “%s”)", clip(c.Sample, 60))
+		fmt.Fprintf(&b, " (for example “%s”)", markdown.Escape(clip(c.Sample, 60)))
 	}
 	b.WriteString("?")
 	if c.Field != "" && c.Field != fileimport.Ignore {
@@ -183,7 +185,7 @@ func dateQuestion(id string, c fileimport.Column) (string, []hearth.Button, erro
 	if ok {
 		dayLabel, monthLabel = d.String(), m.String()
 	}
-	return fmt.Sprintf("How are the dates in “%s” written? Is “%s”…", c.Header, c.Sample), []hearth.Button{
+	return fmt.Sprintf("How are the dates in “%s” written? Is “%s”…", markdown.Escape(c.Header), markdown.Escape(c.Sample)), []hearth.Button{
 		{ID: prefix + fileimport.DayFirst, Label: strings.TrimSpace(dayLabel)},
 		{ID: prefix + fileimport.MonthFirst, Label: strings.TrimSpace(monthLabel)},
 	}, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -118,9 +119,10 @@ func Summary(msgs []hearth.InboxMessage, loc *time.Location) string {
 		if who == "" {
 			who = msg.From
 		}
-		fmt.Fprintf(&b, "• %s (%s): “%s”", who, msg.ReceivedAt.In(loc).Format("Mon 3:04 PM"), clip(msg.Subject, 80))
+		// Mail is untrusted text: escaped, it shows as sent and links nowhere.
+		fmt.Fprintf(&b, "• %s (%s): “%s”", markdown.Escape(who), msg.ReceivedAt.In(loc).Format("Mon 3:04 PM"), markdown.Escape(clip(msg.Subject, 80)))
 		if s := clip(msg.Snippet, 100); s != "" {
-			fmt.Fprintf(&b, " — “%s”", s)
+			fmt.Fprintf(&b, " — “%s”", markdown.Escape(s))
 		}
 	}
 	return b.String()

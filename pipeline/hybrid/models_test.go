@@ -14,6 +14,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/llm"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 func TestFit(t *testing.T) {
@@ -246,5 +247,27 @@ func TestModelIntentSpoken(t *testing.T) {
 		if _, err := in.UnderstandSpoken(context.Background(), "wake me up at seven", nil, time.Now()); err != nil || (calls == 1) != tt.spoken {
 			t.Errorf("spoken at %.2f: %d model calls (%v); want asked %v", tt.conf, calls, err, tt.spoken)
 		}
+	}
+}
+
+// TestReminderChangeKeepsTheOfflinePlan checks that a change to a
+// recurring reminder the offline planner resolved is not sent to the
+// model, which has no reminder kinds to answer with.
+func TestReminderChangeKeepsTheOfflinePlan(t *testing.T) {
+	t.Parallel()
+	a, err := action.New(action.ReminderUpdate, action.ReminderUpdateArgs{ID: 4, Title: "Stretch", Rule: recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 9, Minute: 30}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offline := stage.PlannerFunc(func(context.Context, stage.PlanInput) (stage.Plan, error) {
+		return stage.Plan{Actions: []action.Action{a}}, nil
+	})
+	m := &Models{Chat: llm.ChatFunc(func(context.Context, llm.Request) (llm.Response, error) {
+		t.Error("the model was asked")
+		return llm.Response{}, llm.ErrUnavailable
+	})}
+	p, err := m.Planners(map[nlu.Domain]stage.Planner{nlu.Task: offline})[nlu.Task].Plan(context.Background(), stage.PlanInput{Text: "change my stretch reminder to 9:30"})
+	if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.ReminderUpdate {
+		t.Fatalf("plan %+v, %v; want the offline reminder.update", p, err)
 	}
 }

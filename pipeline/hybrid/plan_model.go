@@ -136,6 +136,9 @@ func simplePlan(acts []action.Action) bool {
 	for _, a := range acts {
 		switch a.Kind {
 		case action.NoteCreate, action.NoteAppend, action.NoteCheck:
+		case action.ReminderUpdate:
+			// A recurring reminder the user named, its new rule read by
+			// the grammar that made it; models get no reminder kinds.
 		case action.MemoryStore:
 			// A fact about someone the offline reader could not take
 			// apart ("Emma has been into dinosaurs since her birthday")

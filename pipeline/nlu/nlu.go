@@ -338,12 +338,10 @@ func pointsBack(tokens []string) bool {
 // for a message the model would otherwise take as a request or a
 // question about the user's data to be out of scope instead. It was
 // chosen on the project's own held-out rows (testdata/heldout.jsonl):
-// lower, and in-scope requests start to be refused. Session 5 lowered it
-// from 0.3 to 0.25 after two new blind sets of out-of-scope requests
-// (one request fewer acted on in each of two sets of 60 and 117) for two
-// CLINC development rows of 3,115 in scope: acting on what Hearth cannot
-// do costs more than asking to rephrase.
-const abstainShare = 0.25
+// lower, and in-scope requests start to be refused (session 5 tried 0.25:
+// one out-of-scope request fewer acted on in each of two new sets, but
+// "Where is the spare key?", a question to memory, became out of scope).
+const abstainShare = 0.3
 
 // abstain folds the abstain class into Chat in p (which then sums over
 // the five intents) and reports whether the message is out of scope: the
