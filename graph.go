@@ -311,3 +311,27 @@ type StorylineFilter struct {
 	Since time.Time
 	Limit int
 }
+
+// RelationshipChange is what recording one statement about a relationship
+// changed, so it can be taken back exactly ("undo"): the relationships it
+// created, those whose validity it closed, and those it moved from
+// candidate to confirmed.
+type RelationshipChange struct {
+	Created   []int64 `json:"created,omitempty"`
+	Closed    []int64 `json:"closed,omitempty"`
+	Confirmed []int64 `json:"confirmed,omitempty"`
+}
+
+// Empty reports whether c changed nothing.
+func (c RelationshipChange) Empty() bool {
+	return len(c.Created) == 0 && len(c.Closed) == 0 && len(c.Confirmed) == 0
+}
+
+// GraphShare counts what giving a node's part of the graph to the family
+// (or taking it back) changed: the node and the other ends of its
+// relationships, its relationships, and the notes on them.
+type GraphShare struct {
+	Entities      int `json:"entities"`
+	Relationships int `json:"relationships"`
+	Notes         int `json:"notes"`
+}
