@@ -173,7 +173,7 @@ var (
 
 	// "I'm into", "we're friends": the copula apart from the subject.
 	reContraction = regexp.MustCompile(`(?i)\b(I|we|they|you)'(m|re)\b`)
-	reHedge = regexp.MustCompile(`(?i)^(?:i\s+think|i\s+believe|i\s+guess|i\s+suppose|i\s+heard|i'm\s+told|apparently|maybe|probably|perhaps|it\s+seems|i\s+gather)(?:\s+that)?[,\s]+`)
+	reHedge       = regexp.MustCompile(`(?i)^(?:i\s+think|i\s+believe|i\s+guess|i\s+suppose|i\s+heard|i'm\s+told|apparently|maybe|probably|perhaps|it\s+seems|i\s+gather)(?:\s+that)?[,\s]+`)
 	// "Lily is Emma's best friend", "Priya is my manager", "Priya isn't
 	// my manager anymore".
 	reRoleOf = regexp.MustCompile(`^(.+?)\s+(?i:(?:is|'s)(\s+(?:not|no\s+longer))?|(isn't))\s+(` + possNP + `)\s+(?i:(?:(` + modAlt + `)\s+)?(` + roleAlt + `))(` + ended + `)?$`)
