@@ -452,7 +452,11 @@ func IntoAnswer(e hearth.Entity, rs []hearth.Relationship, ns []hearth.GraphNote
 // or something.
 func HowKnowAnswer(e hearth.Entity, path []hearth.Relationship) string {
 	say := func(r hearth.Relationship) string {
-		return r.FromName + " → " + r.ToName + " (" + closeness(r) + ")"
+		s := r.FromName + " → " + r.ToName + " (" + closeness(r) + ")"
+		if r.Description != "" {
+			s += ", " + prose.LowerFirst(strings.TrimRight(r.Description, "."))
+		}
+		return s
 	}
 	switch len(path) {
 	case 1:

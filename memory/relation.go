@@ -229,9 +229,7 @@ func readRelation(fact string) (Relation, bool) {
 		if !ok || !ok2 {
 			return Relation{}, false
 		}
-		r := roleRelation(from, to, g[5], g[6])
-		r.Ended = g[2] != "" || g[3] != "" || g[7] != ""
-		return r, true
+		return endRole(roleRelation(from, to, g[5], g[6]), g[2] != "" || g[3] != "" || g[7] != ""), true
 	}
 	if g := reRoleIs.FindStringSubmatch(fact); g != nil {
 		from, ok := possessor(g[1])
@@ -263,9 +261,7 @@ func readRelation(fact string) (Relation, bool) {
 		if _, ok := roles[role]; !ok {
 			role = strings.TrimSuffix(role, "s")
 		}
-		r := roleRelation(a, b, g[5], role)
-		r.Ended = negated
-		return r, true
+		return endRole(roleRelation(a, b, g[5], role), negated), true
 	}
 	if g := reVerb.FindStringSubmatch(fact); g != nil {
 		return verbRelation(g)
@@ -288,6 +284,15 @@ func roleRelation(from, to Party, mod, role string) Relation {
 		to.Relation = label
 	}
 	return Relation{From: from, To: to, Label: label, Attitude: v[0], Proximity: v[1]}
+}
+
+// endRole marks a role that no longer holds: it closes the relationship
+// of that label, and says nothing of how close the two are now.
+func endRole(r Relation, ended bool) Relation {
+	if ended {
+		r.Ended, r.Attitude, r.Proximity = true, 0, 0
+	}
+	return r
 }
 
 // verbRelation reads the groups of reVerb: subject, copula, negation,

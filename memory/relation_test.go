@@ -54,7 +54,7 @@ func TestReadRelation(t *testing.T) {
 		{"Tom is my new neighbour", "me → Tom: neighbour 0/2"},
 		// Two people together.
 		{"Bob and I aren't close anymore", "me → Bob:  3/2 ended"},
-		{"Bob and I aren't friends anymore", "me → Bob: friend 4/0 ended"},
+		{"Bob and I aren't friends anymore", "me → Bob: friend 0/0 ended"},
 		{"Emma and Lily are best friends", "Emma → Lily: friend 5/5"},
 		{"I and Bob are close", "me → Bob:  5/4"},
 		// Verbs: to concepts, organisations, people.

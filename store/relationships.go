@@ -154,7 +154,7 @@ func (s *Store) FindRelationships(ctx context.Context, f hearth.RelationshipFilt
 	var w where
 	w.add(relationshipVisibleTo(w.arg(f.UserID), "r", "f", "t"))
 	now := "now()"
-	if !f.Now.IsZero() {
+	if !f.Now.IsZero() && f.ID == 0 {
 		now = w.arg(f.Now) + "::timestamptz"
 	}
 	if f.ID > 0 {

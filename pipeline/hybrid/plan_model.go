@@ -143,7 +143,7 @@ func simplePlan(acts []action.Action) bool {
 			// validity to the same typed schema; the offline plan stays
 			// the fallback.
 			m, err := action.Decode[action.MemoryStoreArgs](a)
-			if err != nil || m.Entity == nil && m.About != "" {
+			if err != nil || m.Entity == nil && m.About != "" && m.Relationship == nil {
 				return false
 			}
 		case action.TaskCreate:
@@ -268,6 +268,15 @@ func relabel(a action.Action, c stage.Context) (action.Action, error) {
 		if i := slices.IndexFunc(c.Notes, func(n hearth.Note) bool { return n.ID == p.ID }); i >= 0 {
 			p.Title = c.Notes[i].Title
 		}
+		return action.New(a.Kind, p)
+	case action.MemoryStore:
+		// A relationship a model reads is inferred: a candidate the user
+		// confirms, never confirmed by the model's say-so.
+		p, err := action.Decode[action.MemoryStoreArgs](a)
+		if err != nil || p.Relationship == nil || !p.Relationship.Confirmed {
+			return a, err
+		}
+		p.Relationship.Confirmed = false
 		return action.New(a.Kind, p)
 	case action.MemoryForget:
 		p, err := action.Decode[action.MemoryRefArgs](a)

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hearthbot/hearth"
+)
+
+// relationships lists the user's relationships that hold now, as
+// "From → To: label att/prox state".
+func (c *chatter) relationships() []string {
+	c.t.Helper()
+	rs, err := c.app.Store.FindRelationships(context.Background(), hearth.RelationshipFilter{UserID: c.contact().User.ID, Limit: 100})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rs {
+		out = append(out, fmt.Sprintf("%s → %s: %s %d/%d %s", r.FromName, r.ToName, r.Label, r.Attitude, r.Proximity, r.State))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestRelationshipsFromChat: statements in the web chat, offline, become
+// relationships (confirmed when stated, candidates when hedged, with the
+// scales their words say), the graph questions answer from them, a
+// hedged one is confirmed with its button, an ended one is closed, and
+// undo takes a statement's relationship back with its fact.
+func TestRelationshipsFromChat(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/London")
+	for _, s := range []string{
+		"Remember that Lily is Emma's best friend",
+		"Remember that Priya is my manager",
+		"Remember that I know Sam from college",
+		"Remember that Emma loves dinosaurs",
+		"Remember that I volunteer at the food bank",
+		"Remember that Bob and I are close friends",
+		"Remember that I think Noah is Emma's friend",
+	} {
+		r := ann.say(s)
+		t.Logf("%s → %s", s, r.Text)
+	}
+	want := []string{
+		"Ann → Bob: friend 5/4 confirmed",
+		"Ann → Priya: manager 3/3 confirmed",
+		"Ann → Sam: knows 3/3 confirmed",
+		"Ann → food bank: volunteers at 4/4 confirmed",
+		"Emma → Lily: friend 5/5 confirmed",
+		"Emma → Noah: friend 4/3 candidate",
+		"Emma → dinosaurs: loves 5/3 confirmed",
+	}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("relationships:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	mustContain(t, ann.say("what is Emma into?"), "dinosaurs (loves; passionate")
+	mustContain(t, ann.say("how do I know Sam?"), "You know Sam directly", "known from college")
+	close := ann.say("who is Emma close to?")
+	mustContain(t, close, "Lily (friend; close, intimate-knowledge)", "Noah (friend; friendly, familiar; not confirmed)")
+	mustContain(t, ann.click(close, "Confirm Emma → Noah"), "confirmed")
+	if got := ann.relationships(); !slices.Contains(got, "Emma → Noah: friend 4/3 confirmed") {
+		t.Errorf("after confirming: %v", got)
+	}
+
+	// A changed relationship closes the old one; undo reopens it.
+	ann.say("Remember that Bob and I aren't friends anymore")
+	if got := ann.relationships(); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "Ann → Bob") }) {
+		t.Errorf("Bob's friendship still holds: %v", got)
+	}
+	ann.say("undo")
+	if got := ann.relationships(); !slices.Contains(got, "Ann → Bob: friend 5/4 confirmed") {
+		t.Errorf("after undo: %v", got)
+	}
+	ann.say("Remember that Bob and I aren't close anymore")
+	if got := ann.relationships(); !slices.Contains(got, "Ann → Bob: friend 3/2 confirmed") || slices.Contains(got, "Ann → Bob: friend 5/4 confirmed") {
+		t.Errorf("no longer close: %v", got)
+	}
+	var closed int
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships WHERE valid_to IS NOT NULL`).Scan(&closed); err != nil || closed != 1 {
+		t.Errorf("closed relationships: %d %v", closed, err)
+	}
+	// Undo of a new relationship removes it and its fact.
+	ann.say("Remember that Emma loves horses")
+	ann.say("undo")
+	if got := ann.relationships(); slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "horses") }) {
+		t.Errorf("undone relationship still there: %v", got)
+	}
+}
