@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
 )
 
 // relationships lists the user's relationships that hold now, as
@@ -68,6 +70,12 @@ func TestRelationshipsFromChat(t *testing.T) {
 		t.Errorf("after confirming: %v", got)
 	}
 
+	// "Tell me about Emma": her facts, her relationships and her notes.
+	ann.say("note on Emma: nervous about her first swim lesson for a week")
+	mustContain(t, ann.say("tell me about Emma"), "Emma loves dinosaurs", "Relationships:", "Emma → Lily: friend (close, intimate-knowledge)",
+		"Emma → dinosaurs: loves (passionate, understands)", "Notes:", "Nervous about her first swim lesson. (until")
+	mustContain(t, ann.say("what do you know about Priya?"), "Ann → Priya: manager (neutral, familiar)")
+
 	// A changed relationship closes the old one; undo reopens it.
 	ann.say("Remember that Bob and I aren't friends anymore")
 	if got := ann.relationships(); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "Ann → Bob") }) {
@@ -90,5 +98,46 @@ func TestRelationshipsFromChat(t *testing.T) {
 	ann.say("undo")
 	if got := ann.relationships(); slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "horses") }) {
 		t.Errorf("undone relationship still there: %v", got)
+	}
+}
+
+// TestRelationshipsWithAModel: a relationship the offline reader cannot
+// read goes to the model through the same typed memory.store schema, and
+// is kept as a candidate even when the model calls it confirmed; the
+// graph around a person the user asks about reaches the model's prompt
+// as quoted data.
+func TestRelationshipsWithAModel(t *testing.T) {
+	t.Parallel()
+	b := newBrain(t)
+	base, app, fake := startModelApp(t, b, nil)
+	b.set(func(c llmtest.Call) (llmtest.Answer, bool) {
+		msg := message(c.User)
+		if !strings.HasPrefix(c.System, "You plan") || !strings.Contains(msg, "obsessed") {
+			return llmtest.Answer{}, false
+		}
+		payload, _ := json.Marshal(map[string]any{"content": "Emma has been obsessed with dinosaurs", "about": "Emma", "category": "personal",
+			"relationship": map[string]any{"from": map[string]any{"name": "Emma", "kind": "person"}, "to": map[string]any{"name": "dinosaurs", "kind": "concept"},
+				"label": "obsessed with", "attitude": 5, "proximity": 4, "confirmed": true}})
+		out, _ := json.Marshal(map[string]any{"understood": "remember Emma's dinosaurs", "actions": []any{map[string]any{"kind": "memory.store", "payload": string(payload)}}})
+		return llmtest.Answer{Text: string(out)}, true
+	})
+	ann := newChatter(t, base, app, "Ann", "Europe/London")
+	t.Logf("%s", ann.say("Remember that Emma's been obsessed with dinosaurs since the museum trip").Text)
+	if got := ann.relationships(); !slices.Equal(got, []string{"Emma → dinosaurs: obsessed with 5/4 candidate"}) {
+		t.Fatalf("relationships: %v", got)
+	}
+	ann.say("note on Emma: wants a T. rex cake for her birthday forever")
+	before := len(fake.Calls())
+	r := ann.say("what do you know about Emma?")
+	t.Logf("%s", r.Text)
+	var prompt string
+	for _, c := range fake.Calls()[before:] {
+		if strings.Contains(c.User, `<data label="relationship id=`) {
+			prompt = c.User
+		}
+	}
+	if !strings.Contains(prompt, "Emma engages_with dinosaurs (obsessed with); attitude: passionate; proximity: experienced") ||
+		!strings.Contains(prompt, `<data label="note on Emma">`+"\nwants a T. rex cake for her birthday\n</data>") {
+		t.Fatalf("no quoted graph in the prompts:\n%s", prompt)
 	}
 }

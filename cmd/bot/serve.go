@@ -232,7 +232,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
-			Geocoding: geocoder != nil, Walking: walking, Family: st,
+			Geocoding: geocoder != nil, Walking: walking, Family: st, Graph: st,
 		},
 		Planners:  planners,
 		Responder: responder,

@@ -114,27 +114,33 @@ type (
 		// Relationship, when set, is the relationship the fact states
 		// between two people or things; it is recorded with the fact and
 		// undone with it.
-		Relationship *RelationshipArgs `json:"relationship,omitempty" jsonschema:"the relationship the fact states between two people, organisations, places or concepts"`
+		Relationship *RelationshipArgs `json:"relationship,omitempty"`
 	}
 	// RelationshipArgs is a relationship a fact states: From → To ("Emma
 	// → Lily: friend" for "Lily is Emma's friend").
 	RelationshipArgs struct {
-		From  EntityArgs `json:"from" jsonschema:"whose relationship it is: the user (self true), a person, or a thing"`
-		To    EntityArgs `json:"to" jsonschema:"whom or what it is with"`
-		Label string     `json:"label,omitempty" jsonschema:"what To is to From, or what From does with To: friend, manager, daughter, loves, plays, volunteers at"`
+		From  EndArgs `json:"from"`
+		To    EndArgs `json:"to"`
+		Label string  `json:"label,omitempty" jsonschema:"friend, manager, loves, volunteers at"`
 		// Attitude and Proximity are 1 to 5; zero: not said (3).
-		Attitude  int `json:"attitude,omitempty" jsonschema:"1 hostile or dislikes … 5 close or passionate; 0 when the words do not say"`
-		Proximity int `json:"proximity,omitempty" jsonschema:"1 stranger or unfamiliar … 5 intimate or expert; 0 when the words do not say"`
-		// Confidence is 0 to 1; zero means 0.8.
-		Confidence  float64 `json:"confidence,omitempty" jsonschema:"0 to 1: how sure the words make it"`
-		Description string  `json:"description,omitempty" jsonschema:"one sentence the fact adds about the relationship, if any"`
+		Attitude  int `json:"attitude,omitempty" jsonschema:"1-5, 0 unsaid"`
+		Proximity int `json:"proximity,omitempty" jsonschema:"1-5, 0 unsaid"`
+		Description string `json:"description,omitempty"`
 		// Confirmed is true only for a relationship the user stated
 		// directly, as the offline reader decides; a model's reading is
 		// a candidate the user confirms (the planner clears it).
-		Confirmed bool `json:"confirmed,omitempty" jsonschema:"leave false"`
+		Confirmed bool `json:"confirmed,omitempty"`
 		// Ended is true when the fact says the relationship no longer
 		// holds ("Bob and I aren't friends anymore").
-		Ended bool `json:"ended,omitempty" jsonschema:"true when the fact says it no longer holds"`
+		Ended bool `json:"ended,omitempty"`
+	}
+	// EndArgs is one end of a relationship: the user (Self), or an
+	// entity found by name or alias, or created. (What an end is to the
+	// user is the fact's Entity's: the schema stays short for prompts.)
+	EndArgs struct {
+		Name string            `json:"name"`
+		Self bool              `json:"self,omitempty"`
+		Kind hearth.EntityKind `json:"kind,omitempty"`
 	}
 	// EntityArgs names the entity a fact is about.
 	EntityArgs struct {
@@ -368,8 +374,6 @@ func (p MemoryStoreArgs) check() error {
 			return fmt.Errorf("no entity kind %q or %q", r.From.Kind, r.To.Kind)
 		case r.Attitude < 0 || r.Attitude > 5 || r.Proximity < 0 || r.Proximity > 5:
 			return fmt.Errorf("attitude and proximity are 1 to 5")
-		case r.Confidence < 0 || r.Confidence > 1:
-			return fmt.Errorf("confidence is 0 to 1")
 		case len(r.Label) > 100 || len(r.Description) > 500:
 			return fmt.Errorf("a relationship's label is at most 100 characters, its description 500")
 		}

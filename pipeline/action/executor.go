@@ -225,22 +225,22 @@ func (x *Executor) entity(ctx context.Context, uid int64, a EntityArgs) (hearth.
 // (or now).
 func (x *Executor) relate(ctx context.Context, uid int64, p MemoryStoreArgs) (RelationshipOutcome, error) {
 	ra := p.Relationship
-	from, err := x.entity(ctx, uid, ra.From)
+	from, err := x.entity(ctx, uid, ra.From.entity())
 	if err != nil {
 		return RelationshipOutcome{}, err
 	}
-	to, err := x.entity(ctx, uid, ra.To)
+	to, err := x.entity(ctx, uid, ra.To.entity())
 	if err != nil {
 		return RelationshipOutcome{}, err
 	}
 	r := hearth.Relationship{UserID: uid, Tier: p.Tier, FromID: from.ID, ToID: to.ID, Label: ra.Label, Description: ra.Description,
-		Attitude: ra.Attitude, Proximity: ra.Proximity, Confidence: ra.Confidence, State: hearth.RelationshipCandidate,
+		Attitude: ra.Attitude, Proximity: ra.Proximity, Confidence: inferredConfidence, State: hearth.RelationshipCandidate,
 		ValidFrom: p.ValidFrom, ValidTo: p.ValidTo}
 	if r.Tier == 0 {
 		r.Tier = hearth.TierPersonal // as the fact's
 	}
 	if ra.Confirmed {
-		r.State = hearth.RelationshipConfirmed
+		r.State, r.Confidence = hearth.RelationshipConfirmed, statedConfidence
 	}
 	at := p.ValidFrom
 	if at.IsZero() {
@@ -248,6 +248,17 @@ func (x *Executor) relate(ctx context.Context, uid int64, p MemoryStoreArgs) (Re
 	}
 	rel, change, err := x.Relationships.ApplyRelationship(ctx, r, ra.Ended, at)
 	return RelationshipOutcome{Relationship: rel, Change: change}, err
+}
+
+// How sure Hearth is of a relationship: stated by the user, or inferred
+// (hedged words, a model's reading) and a candidate until confirmed.
+const (
+	statedConfidence   = 0.9
+	inferredConfidence = 0.6
+)
+
+func (e EndArgs) entity() EntityArgs {
+	return EntityArgs{Name: e.Name, Self: e.Self, Kind: e.Kind}
 }
 
 func (x *Executor) now() time.Time {

@@ -67,6 +67,13 @@ type Sources struct {
 	Family interface {
 		FindFamily(ctx context.Context, userID int64) (hearth.Family, error)
 	}
+	// Graph reads the memory graph around the people and things a
+	// message names (relationships and notes), through the permission
+	// predicate. Optional: without it the context has none.
+	Graph interface {
+		FindRelationships(context.Context, hearth.RelationshipFilter) ([]hearth.Relationship, error)
+		FindGraphNotes(context.Context, hearth.GraphNoteFilter) ([]hearth.GraphNote, error)
+	}
 	// Geocoding is true when addresses are placed by a geocoder, for
 	// answers about distance.
 	Geocoding bool
@@ -96,6 +103,9 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		domains[nlu.Task], domains[nlu.Calendar] = true, true
 	}
 	uid := user.ID
+	if err := s.graph(ctx, &c, uid, u, text, now); err != nil {
+		return c, err
+	}
 	switch u.Intent {
 	case nlu.DiscussWork:
 		if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100}); err != nil {

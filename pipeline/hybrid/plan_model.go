@@ -335,7 +335,7 @@ func planPrompt(m *Models, d nlu.Domain, kinds []action.Kind, in stage.PlanInput
 		return prompt{}, err
 	}
 	msg := "The user's message: " + in.Text
-	budget := m.Budgets.plan()
+	budget := m.Budgets.planOf(d)
 	fixed := EstimateTokens(system) + EstimateTokens(msg) + 8
 	if fixed > budget {
 		return prompt{}, errOverBudget
@@ -405,19 +405,46 @@ func contextItems(c stage.Context, d nlu.Domain) []string {
 	for _, e := range c.Drafts {
 		drafts = append(drafts, llm.Quote(fmt.Sprintf("email id=%d to=%s", e.ID, strings.Join(e.To, ",")), joinNonEmpty(e.Subject, e.Body)))
 	}
+	// The memory graph around the people named: what Hearth was told, and
+	// notes that may quote anything, so quoted too.
+	graph := graphItems(c)
 	order := map[nlu.Domain][][]string{
-		nlu.Task:     {tasks, events, memories, notes, drafts},
-		nlu.Calendar: {events, tasks, memories, notes, drafts},
-		nlu.Memory:   {memories, tasks, events, notes, drafts},
-		nlu.Email:    {memories, drafts, events, tasks, notes},
-		nlu.Keep:     {notes, memories, tasks, events, drafts},
+		nlu.Task:     {tasks, events, memories, graph, notes, drafts},
+		nlu.Calendar: {events, tasks, memories, graph, notes, drafts},
+		nlu.Memory:   {memories, graph, tasks, events, notes, drafts},
+		nlu.Email:    {memories, graph, drafts, events, tasks, notes},
+		nlu.Keep:     {notes, memories, graph, tasks, events, drafts},
 	}[d]
 	if order == nil {
-		order = [][]string{memories, events, tasks, notes, drafts}
+		order = [][]string{memories, graph, events, tasks, notes, drafts}
 	}
 	var out []string
 	for _, group := range order {
 		out = append(out, group...)
+	}
+	return out
+}
+
+// graphItems renders the context's relationships (names, relation and
+// label, the scale words, description, state) and graph notes, each as
+// quoted data.
+func graphItems(c stage.Context) []string {
+	var out []string
+	for _, r := range c.Relationships {
+		label := fmt.Sprintf("relationship id=%d %s", r.ID, r.State)
+		text := r.FromName + " " + r.Scale().Relation + " " + r.ToName
+		if r.Label != "" {
+			text += " (" + r.Label + ")"
+		}
+		text += "; attitude: " + r.AttitudeWord() + "; proximity: " + r.ProximityWord()
+		out = append(out, llm.Quote(label, joinNonEmpty(text, r.Description)))
+	}
+	for _, n := range c.GraphNotes {
+		label := fmt.Sprintf("note on %s", n.About)
+		if !n.ExpiresAt.IsZero() {
+			label += " until " + n.ExpiresAt.In(stage.UserZone(c)).Format(time.DateOnly)
+		}
+		out = append(out, llm.Quote(label, n.Body))
 	}
 	return out
 }

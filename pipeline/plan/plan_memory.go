@@ -212,18 +212,14 @@ func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs)
 	if !ok {
 		return false
 	}
-	end := func(p memory.Party) action.EntityArgs {
+	end := func(p memory.Party) action.EndArgs {
 		if p.Self {
-			return action.EntityArgs{Name: selfName(in.User), Self: true}
+			return action.EndArgs{Name: selfName(in.User), Self: true}
 		}
-		e := action.EntityArgs{Name: p.Name, Kind: p.Kind, Relation: p.Relation}
-		if strings.HasPrefix(p.Name, "my ") {
-			e.Aliases = []string{p.Name}
-		}
-		return e
+		return action.EndArgs{Name: p.Name, Kind: p.Kind}
 	}
 	args.Relationship = &action.RelationshipArgs{From: end(r.From), To: end(r.To), Label: r.Label, Attitude: r.Attitude,
-		Proximity: r.Proximity, Confidence: r.Confidence(), Description: r.Description, Confirmed: !r.Hedged, Ended: r.Ended}
+		Proximity: r.Proximity, Description: r.Description, Confirmed: !r.Hedged, Ended: r.Ended}
 	if r.From.Self && r.To.Kind == "" && args.Entity == nil {
 		// "Priya is my manager": the relation to the user is Priya's.
 		args.Tier = hearth.TierBasic

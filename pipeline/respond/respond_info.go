@@ -350,42 +350,6 @@ func questionNames(q string) []string {
 	return out
 }
 
-// answerAbout lists everything Hearth knows about someone (the user when
-// who is ""), grouped by topic, each with when it was told.
-func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) string {
-	ms := in.Context.Memories
-	if len(ms) == 0 {
-		if who == "" {
-			return "You haven't told me anything to remember yet. Say “remember that …” and I will."
-		}
-		return "I don't know anything about " + who + " yet. Tell me and I'll remember it."
-	}
-	z := stage.UserZone(in.Context)
-	groups := map[hearth.MemoryCategory][]string{}
-	for _, m := range ms {
-		told := m.CreatedAt.In(z).Format("2 January")
-		if m.CreatedAt.In(z).Year() != in.Context.Now.In(z).Year() {
-			told = m.CreatedAt.In(z).Format("2 January 2006")
-		}
-		groups[m.Category] = append(groups[m.Category], "• "+words.AsSentence(toSecondPerson(m.Content))+" (you told me on "+told+")")
-	}
-	head := "Here's what I know about " + who + ":"
-	if who == "" {
-		head = "Here's what you've told me:"
-	}
-	lines := []string{head}
-	for _, c := range []struct {
-		cat  hearth.MemoryCategory
-		name string
-	}{{hearth.MemoryPersonal, "Personal"}, {hearth.MemoryWork, "Work"}, {hearth.MemoryKnowledge, "Good to know"}} {
-		if g := groups[c.cat]; len(g) > 0 {
-			lines = append(lines, "", c.name+":")
-			lines = append(lines, g...)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
 func (r *TemplateResponder) noMemory(in stage.RespondInput) string {
 	return r.variant(in.Text, "mem-none",
 		"I don't have anything about that yet. Tell me and I'll remember it.",
