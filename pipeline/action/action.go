@@ -123,8 +123,8 @@ type (
 		To    EndArgs `json:"to"`
 		Label string  `json:"label,omitempty" jsonschema:"friend, manager, loves, volunteers at"`
 		// Attitude and Proximity are 1 to 5; zero: not said (3).
-		Attitude  int `json:"attitude,omitempty" jsonschema:"1-5, 0 unsaid"`
-		Proximity int `json:"proximity,omitempty" jsonschema:"1-5, 0 unsaid"`
+		Attitude    int    `json:"attitude,omitempty" jsonschema:"1-5, 0 unsaid"`
+		Proximity   int    `json:"proximity,omitempty" jsonschema:"1-5, 0 unsaid"`
 		Description string `json:"description,omitempty"`
 		// Confirmed is true only for a relationship the user stated
 		// directly, as the offline reader decides; a model's reading is
