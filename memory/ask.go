@@ -54,3 +54,18 @@ func aboutSomeone(s string) bool {
 	}
 	return reNameOnly.MatchString(s) && !notNames[strings.ToLower(strings.Fields(s)[0])]
 }
+
+// reWhoKnown reads a question for the people the user knows by what they
+// do or like: "who do I know who is into climbing?", "do I know anyone
+// who sails?", "which of my friends plays chess?".
+var reWhoKnown = regexp.MustCompile(`(?i)^\s*(?:who\s+do\s+(?:i|we)\s+know|do\s+(?:i|we)\s+know\s+(?:anyone|anybody|someone|somebody)|which\s+of\s+(?:my|our)\s+(?:friends|colleagues|neighbours|neighbors|family)|which\s+friends?\s+of\s+(?:mine|ours))\s+(?:who|that)?\s*(.+?)\s*[?.!]*\s*$`)
+
+// AskedWhoKnown reports whether text asks which of the people the user
+// knows does or likes something, and what ("is into climbing").
+func AskedWhoKnown(text string) (string, bool) {
+	g := reWhoKnown.FindStringSubmatch(text)
+	if g == nil || strings.TrimSpace(g[1]) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(g[1]), true
+}

@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 )
 
 // relationships lists the user's relationships that hold now, as
@@ -139,5 +141,56 @@ func TestRelationshipsWithAModel(t *testing.T) {
 	if !strings.Contains(prompt, "Emma engages_with dinosaurs (obsessed with); attitude: passionate; proximity: experienced") ||
 		!strings.Contains(prompt, `<data label="note on Emma">`+"\nwants a T. rex cake for her birthday\n</data>") {
 		t.Fatalf("no quoted graph in the prompts:\n%s", prompt)
+	}
+}
+
+// TestRelationshipsByMeaning: with offline embeddings, a question finds
+// the person whose relationship or its notes say what is asked, through
+// the permission predicate: another user's relationship that says the
+// same is never found.
+func TestRelationshipsByMeaning(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startAppWith(t, func(c *Config) {
+		c.Embeddings, c.EmbeddingDims, c.EmbedInterval = "offline", 256, 50*time.Millisecond
+	})
+	ctx := context.Background()
+	ann := newChatter(t, base, app, "Ann", "Europe/London")
+	ann.say("Remember that Dana is my friend")
+	ann.say("Remember that I know Priya from college")
+	eve := newChatter(t, base, app, "Eve", "Europe/London")
+	eve.say("Remember that Zed is my friend")
+	// Notes on the relationships: what Ann knows of Dana's climbing, and
+	// what Eve knows of Zed's.
+	note := func(c *chatter, other string, body string) {
+		t.Helper()
+		uid := c.contact().User.ID
+		es, err := app.Store.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: other, Limit: 1})
+		if err != nil || len(es) != 1 {
+			t.Fatalf("%s: %v %v", other, es, err)
+		}
+		rs, err := app.Store.FindRelationships(ctx, hearth.RelationshipFilter{UserID: uid, EntityID: es[0].ID})
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%s's relationship: %v %v", other, rs, err)
+		}
+		if _, err := app.Store.AddGraphNote(ctx, hearth.GraphNote{AddedBy: uid, RelationshipID: rs[0].ID, Body: body, Lifetime: hearth.LifetimeYear}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	note(ann, "Dana", "goes bouldering every Sunday at the climbing gym")
+	note(eve, "Zed", "goes bouldering and climbing every day")
+	pipelinetest.WaitForJobs(t, app.River, "the relationships' offline embeddings", func() bool {
+		left, err := app.Store.Unembedded(ctx, app.Embeddings.Model, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(left) == 0
+	})
+	r := ann.say("who do I know who goes climbing?")
+	mustContain(t, r, "From what you've told me:", "Ann → Dana: friend", "bouldering every Sunday")
+	if strings.Contains(r.Text, "Zed") || strings.Contains(r.Text, "Priya") {
+		t.Fatalf("found what it should not: %q", r.Text)
+	}
+	if r := eve.say("do I know anyone who goes bouldering?"); !strings.Contains(r.Text, "Zed") || strings.Contains(r.Text, "Dana") {
+		t.Fatalf("Eve's answer: %q", r.Text)
 	}
 }

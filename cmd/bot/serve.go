@@ -215,9 +215,12 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	}
 	var memories gather.MemorySource = providers.Memories
 	var notes gather.NoteSource = providers.Notes
+	var related interface {
+		RelatedTo(context.Context, int64, string, int, time.Time) []hearth.Relationship
+	}
 	if embedder != nil {
-		recall := gather.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Embedder: embedder, Model: embedModel}
-		memories, notes = recall, recall
+		recall := gather.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Relations: st, Embedder: embedder, Model: embedModel}
+		memories, notes, related = recall, recall, recall
 	}
 	a.Scheduler = scheduler.New(scheduler.Config{
 		Store: st, Grace: cfg.SchedulerGrace, Interval: cfg.SchedulerInterval,
@@ -232,7 +235,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
-			Geocoding: geocoder != nil, Walking: walking, Family: st, Graph: st,
+			Geocoding: geocoder != nil, Walking: walking, Family: st, Graph: st, Related: related,
 		},
 		Planners:  planners,
 		Responder: responder,

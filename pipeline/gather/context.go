@@ -74,6 +74,11 @@ type Sources struct {
 		FindRelationships(context.Context, hearth.RelationshipFilter) ([]hearth.Relationship, error)
 		FindGraphNotes(context.Context, hearth.GraphNoteFilter) ([]hearth.GraphNote, error)
 	}
+	// Related finds relationships by meaning for questions (Recall).
+	// Optional: without it, and without embeddings, none are.
+	Related interface {
+		RelatedTo(ctx context.Context, userID int64, query string, limit int, now time.Time) []hearth.Relationship
+	}
 	// Geocoding is true when addresses are placed by a geocoder, for
 	// answers about distance.
 	Geocoding bool
@@ -191,6 +196,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			}
 			if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
 				return c, fmt.Errorf("context: memories: %w", err)
+			}
+			// "Who do I know who is into climbing?": relationships and
+			// their notes, by meaning.
+			if u.Intent == nlu.AskInfo && s.Related != nil && f.Query != "" {
+				c.Related = s.Related.RelatedTo(ctx, uid, f.Query, relatedLimit, now)
 			}
 			if len(c.Memories) == 0 && f.About != "" {
 				f.Query = ""

@@ -18,6 +18,8 @@ import (
 const (
 	graphNodes = 3
 	graphLimit = 20
+	// relatedLimit is how many relationships a question finds by meaning.
+	relatedLimit = 5
 )
 
 // graph reads the memory graph around the people and things the message

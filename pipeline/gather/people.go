@@ -24,6 +24,9 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 	if who, ok := memory.AskedAbout(text); ok && who != "" {
 		asked = true // "tell me about Bob": only memory knows Bob
 	}
+	if _, ok := memory.AskedWhoKnown(text); ok {
+		asked = true // "who do I know who is into climbing?"
+	}
 	if !asked {
 		return u
 	}

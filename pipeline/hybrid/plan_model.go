@@ -430,14 +430,23 @@ func contextItems(c stage.Context, d nlu.Domain) []string {
 // quoted data.
 func graphItems(c stage.Context) []string {
 	var out []string
-	for _, r := range c.Relationships {
+	seen := map[int64]bool{}
+	for _, r := range slices.Concat(c.Relationships, c.Related) {
+		if seen[r.ID] {
+			continue
+		}
+		seen[r.ID] = true
 		label := fmt.Sprintf("relationship id=%d %s", r.ID, r.State)
 		text := r.FromName + " " + r.Scale().Relation + " " + r.ToName
 		if r.Label != "" {
 			text += " (" + r.Label + ")"
 		}
 		text += "; attitude: " + r.AttitudeWord() + "; proximity: " + r.ProximityWord()
-		out = append(out, llm.Quote(label, joinNonEmpty(text, r.Description)))
+		var notes []string
+		for _, n := range r.Notes {
+			notes = append(notes, n.Body)
+		}
+		out = append(out, llm.Quote(label, joinNonEmpty(text, r.Description, strings.Join(notes, "\n"))))
 	}
 	for _, n := range c.GraphNotes {
 		label := fmt.Sprintf("note on %s", n.About)

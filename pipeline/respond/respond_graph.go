@@ -85,3 +85,32 @@ func graphLines(c stage.Context) []string {
 	}
 	return out
 }
+
+// relatedAnswer answers a question from the relationships found by
+// meaning ("who do I know who is into climbing?"): each in its pair's
+// words, with its description and live notes; "" when none was found.
+func relatedAnswer(c stage.Context) string {
+	if len(c.Related) == 0 {
+		return ""
+	}
+	lines := []string{"From what you've told me:"}
+	for _, r := range c.Related {
+		line := "• " + r.FromName + " → " + r.ToName + ": "
+		if r.Label != "" {
+			line += r.Label + " "
+		}
+		line += "(" + r.AttitudeWord() + ", " + r.ProximityWord() + ")"
+		var more []string
+		if r.Description != "" {
+			more = append(more, strings.TrimRight(r.Description, "."))
+		}
+		for _, n := range r.Notes {
+			more = append(more, strings.TrimRight(n.Body, "."))
+		}
+		if len(more) > 0 {
+			line += " — " + strings.Join(more, "; ")
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}

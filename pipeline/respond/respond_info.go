@@ -280,6 +280,9 @@ func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
 func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
 	hits := memoryHits(in)
 	if len(hits) == 0 {
+		if s := relatedAnswer(in.Context); s != "" {
+			return s // found by meaning among relationships and their notes
+		}
 		if in.Context.NotesFound > 0 {
 			// Asked as a fact, written as a note.
 			return r.answerNotes(in)

@@ -45,6 +45,9 @@ type Context struct {
 	// now and their live notes, read through the permission predicate.
 	Relationships []hearth.Relationship
 	GraphNotes    []hearth.GraphNote
+	// Related are the relationships a question found by meaning ("who do
+	// I know who is into climbing?"), nearest first, with their notes.
+	Related []hearth.Relationship
 	// Proximity is what a question about distance found ("which of
 	// Emma's friends live within walking distance of her school?").
 	Proximity *Proximity
