@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -193,4 +194,31 @@ func TestRelationshipsByMeaning(t *testing.T) {
 	if r := eve.say("do I know anyone who goes bouldering?"); !strings.Contains(r.Text, "Zed") || strings.Contains(r.Text, "Dana") {
 		t.Fatalf("Eve's answer: %q", r.Text)
 	}
+}
+
+// TestShareWhatYouKnowWithTheFamily: "share what you know about Bob with
+// the family" makes Bob, Ann's relationships with him and her notes on
+// him the family's, so Ben (whose grant of Ann's is events) sees her
+// personal notes; "make what you know about Bob private" takes them back.
+func TestShareWhatYouKnowWithTheFamily(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/London")
+	ben := newChatter(t, base, app, "Ben", "Europe/London")
+	invite := ann.say("start a family")
+	code := regexp.MustCompile(`[A-Z0-9]{4}-[A-Z0-9]{4}`).FindString(invite.Text)
+	mustContain(t, ben.say("join family "+code), "welcome")
+	ann.say("note on Bob: stressed about the move for a week")
+	ann.say("Remember that Bob is into sailing")
+	if got := ben.say("what notes do you have on Bob?").Text; strings.Contains(got, "stressed") {
+		t.Fatalf("Ben sees Ann's personal note before she shares it: %q", got)
+	}
+	mustContain(t, ann.say("share what you know about Bob with the family"), "Done — Bob, with 1 relationship and 1 note, now belongs to")
+	mustContain(t, ben.say("what notes do you have on Bob?"), "stressed about the move")
+	mustContain(t, ben.say("what is Bob into?"), "sailing")
+	mustContain(t, ann.say("make what you know about Bob private"), "is yours alone again")
+	if got := ben.say("what notes do you have on Bob?").Text; strings.Contains(got, "stressed") {
+		t.Fatalf("Ben still sees the note: %q", got)
+	}
+	mustContain(t, ben.say("share what you know about Bob with the family"), "told by someone else")
 }

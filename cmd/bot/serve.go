@@ -260,6 +260,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)
 	cmds = append(cmds, memory.GraphCommands(st, nil)...)
+	cmds = append(cmds, memory.GraphShareCommand(st))
 	cmds = append(cmds, runner.Commands()...)
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
