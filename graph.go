@@ -335,3 +335,15 @@ type GraphShare struct {
 	Relationships int `json:"relationships"`
 	Notes         int `json:"notes"`
 }
+
+// Consolidation is a relationship whose description is to be rewritten
+// from its live notes: the relationship, its notes (oldest first),
+// Source, which notes they are (written with the new description, so the
+// same notes are not consolidated twice), and DescribedFrom, which notes
+// its description was last written from (the write is conditional on it).
+type Consolidation struct {
+	Relationship  Relationship
+	Notes         []GraphNote
+	Source        string
+	DescribedFrom string
+}

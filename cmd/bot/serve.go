@@ -331,7 +331,13 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// The memory graph's nightly and weekly work: expired notes,
 	// storylines, themes (per household time zone, leader only), with
 	// the scheduler (HEARTH_SCHEDULER).
-	graphJobs := storyline.New(st, storyline.Config{Log: log.With("component", "memory_graph")})
+	graphCfg := storyline.Config{Log: log.With("component", "memory_graph")}
+	if models != nil {
+		// With a model, relationships' descriptions are rewritten from
+		// their notes each night.
+		graphCfg.Describer = models.Describer()
+	}
+	graphJobs := storyline.New(st, graphCfg)
 	graphJobs.Workers(workers)
 	if cfg.Scheduler {
 		periodic = append(periodic, graphJobs.PeriodicJobs()...)
