@@ -215,9 +215,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	}
 	var memories gather.MemorySource = providers.Memories
 	var notes gather.NoteSource = providers.Notes
-	var related interface {
-		RelatedTo(context.Context, int64, string, int, time.Time) []hearth.Relationship
-	}
+	var related gather.RelatedSource
 	if embedder != nil {
 		recall := gather.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Relations: st, Embedder: embedder, Model: embedModel}
 		memories, notes, related = recall, recall, recall
@@ -259,8 +257,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)
-	cmds = append(cmds, memory.GraphCommands(st, nil)...)
-	cmds = append(cmds, memory.GraphShareCommand(st))
+	cmds = append(cmds, append(memory.GraphCommands(st, nil), memory.GraphShareCommand(st))...)
 	cmds = append(cmds, runner.Commands()...)
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
@@ -333,9 +330,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// the scheduler (HEARTH_SCHEDULER).
 	graphCfg := storyline.Config{Log: log.With("component", "memory_graph")}
 	if models != nil {
-		// With a model, relationships' descriptions are rewritten from
-		// their notes each night.
-		graphCfg.Describer = models.Describer()
+		graphCfg.Describer = models.Describer() // descriptions rewritten from notes nightly
 	}
 	graphJobs := storyline.New(st, graphCfg)
 	graphJobs.Workers(workers)

@@ -76,9 +76,7 @@ type Sources struct {
 	}
 	// Related finds relationships by meaning for questions (Recall).
 	// Optional: without it, and without embeddings, none are.
-	Related interface {
-		RelatedTo(ctx context.Context, userID int64, query string, limit int, now time.Time) []hearth.Relationship
-	}
+	Related RelatedSource
 	// Geocoding is true when addresses are placed by a geocoder, for
 	// answers about distance.
 	Geocoding bool

@@ -175,3 +175,9 @@ type MemorySource interface {
 type NoteSource interface {
 	FindNotes(context.Context, hearth.NoteFilter) ([]hearth.Note, error)
 }
+
+// RelatedSource is how the context stage finds relationships by meaning:
+// Recall, when embeddings are on.
+type RelatedSource interface {
+	RelatedTo(ctx context.Context, userID int64, query string, limit int, now time.Time) []hearth.Relationship
+}
