@@ -40,10 +40,9 @@ func (s Sources) graph(ctx context.Context, c *stage.Context, uid int64, u stage
 		if len(es) == 0 {
 			continue
 		}
+		// c.Entities stays the questions' and recipients' own (read
+		// below): the graph adds only what is around the node.
 		e := es[0]
-		if !slices.ContainsFunc(c.Entities, func(x hearth.Entity) bool { return x.ID == e.ID }) {
-			c.Entities = append(c.Entities, e)
-		}
 		rs, err := s.Graph.FindRelationships(ctx, hearth.RelationshipFilter{UserID: uid, EntityID: e.ID, Now: now, Limit: graphLimit})
 		if err != nil {
 			return fmt.Errorf("context: relationships of %s: %w", e.Name, err)
