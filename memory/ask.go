@@ -3,7 +3,6 @@ package memory
 import (
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
@@ -45,7 +44,7 @@ func AskedAbout(text string) (who string, ok bool) {
 // something by name ("Bob", "Sarah Kim", "my sister"), not a time.
 func aboutSomeone(s string) bool {
 	s = strings.TrimSpace(s)
-	if len(strings.Fields(s)) > 4 || len(timex.Find(s, time.Now(), timex.Options{})) > 0 {
+	if len(strings.Fields(s)) > 4 || len(timex.Find(s, timeReference, timex.Options{})) > 0 {
 		return false
 	}
 	if rest, ok := strings.CutPrefix(strings.ToLower(s), "my "); ok {

@@ -3,8 +3,10 @@ package memory
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/words"
 )
 
@@ -184,6 +186,8 @@ var (
 	// "Emma loves dinosaurs", "I volunteer at the food bank", "I barely
 	// know Priya", "Bob is no longer into chess".
 	reVerb = regexp.MustCompile(`^(.+?)\s+(?i:(` + cop + `)\s+)?(?i:(` + neg + `)\s+)?(?i:(` + adv + `)\s+)?(?i:(` + verbAlt + `))\s+(.+?)((?i:` + tails + `))$`)
+	// What may follow a thing: when, where, why.
+	reObjectTail = regexp.MustCompile(`(?i)\s+(?:on|every|each|at|in|since|because|when|with|for|during|after|before|most|twice|once)\b`)
 	// What follows the object of "know": "well", "from college".
 	reKnowTail = regexp.MustCompile(`(?i)^(.+?)\s+(?:(very\s+well|well)|(?:from|through|via)\s+(.+))$`)
 )
@@ -324,6 +328,13 @@ func verbRelation(g []string) (Relation, bool) {
 			}
 		}
 	}
+	if v.obj != hearth.EntityPerson {
+		// "yoga on Tuesdays", "the food bank every Saturday": the thing,
+		// without when or where.
+		if loc := reObjectTail.FindStringIndex(obj); loc != nil && loc[0] > 0 {
+			obj = obj[:loc[0]]
+		}
+	}
 	to, ok := party(obj, v.obj == hearth.EntityPerson)
 	if !ok || v.obj == hearth.EntityPerson && to.Kind != "" {
 		return Relation{}, false
@@ -375,7 +386,10 @@ var notNames = map[string]bool{"it": true, "that": true, "this": true, "these": 
 	"they": true, "him": true, "her": true, "them": true, "you": true, "someone": true, "somebody": true, "something": true,
 	"everyone": true, "everybody": true, "nobody": true, "nothing": true, "there": true, "what": true, "who": true, "which": true,
 	"to": true, "going": true, "a": true, "an": true, "the": true, "not": true, "so": true, "very": true, "how": true, "when": true,
-	"if": true, "his": true, "their": true, "its": true, "your": true, "one": true, "all": true, "some": true, "any": true}
+	"if": true, "his": true, "their": true, "its": true, "your": true, "one": true, "all": true, "some": true, "any": true,
+	// "I like my coffee black": a possession, not a thing of its own (a
+	// role, "my manager", is read before).
+	"my": true, "our": true}
 
 var (
 	reNameOnly = regexp.MustCompile(`^` + name + `$`)
@@ -400,6 +414,9 @@ func party(s string, person bool) (Party, bool) {
 		return Party{Name: "my " + rel, Relation: rel}, true
 	}
 	if reNameOnly.MatchString(s) && !notNames[strings.ToLower(strings.Fields(s)[0])] {
+		if len(timex.Find(s, timeReference, timex.Options{})) > 0 {
+			return Party{}, false // "Mondays", "March": a time, not a name
+		}
 		return Party{Name: s}, true
 	}
 	g := reThing.FindStringSubmatch(s)
@@ -417,6 +434,10 @@ func party(s string, person bool) (Party, bool) {
 	}
 	return Party{Name: g[2], Kind: k}, true
 }
+
+// timeReference is the instant names are checked against for being a
+// time ("Mondays"); which instant does not matter.
+var timeReference = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 func startsUpper(s string) bool {
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'

@@ -89,6 +89,12 @@ func TestReadRelation(t *testing.T) {
 		{"remind me to call mom", ""},
 		{"I closed on my house", ""},
 		{"dinosaurs love Emma", ""},
+		{"I like my coffee black", ""},
+		{"I hate Mondays", ""},
+		{"Emma loves March", ""},
+		{"I do yoga on Tuesdays", "me → yoga[concept]: does 4/4"},
+		{"I volunteer at the food bank every Saturday", "me → food bank[organisation]: volunteers at 4/4"},
+		{"Bob plays tennis with Sam", "Bob → tennis[concept]: plays 4/4"},
 	}
 	for _, tt := range tests {
 		r, ok := memory.ReadRelation(tt.text)
