@@ -279,6 +279,9 @@ type GraphNoteFilter struct {
 	// EntityID or RelationshipID is what the notes are about; neither:
 	// every note the viewer may see.
 	EntityID, RelationshipID int64
+	// Query keeps the notes whose words match every word of it
+	// (full-text, English stemming: "bouldering" finds "boulders").
+	Query string
 	// Now is the clock expiry is read against; zero means the database's.
 	Now   time.Time
 	Limit int
@@ -294,6 +297,9 @@ type RelationshipFilter struct {
 	FromID, ToID int64
 	// ID selects one relationship.
 	ID int64
+	// Query keeps the relationships whose text (names, relation, label,
+	// words, description, notes) matches every word of it (full-text).
+	Query string
 	// Now is the clock for the validity span and the live notes filled
 	// in; zero means the database's.
 	Now   time.Time

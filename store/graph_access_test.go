@@ -24,7 +24,10 @@ import (
 // reads through every query path that returns notes, relationships or
 // storylines (the nodes' own, promoted from their mentions). A
 // relationship is visible only with both its ends, a note only with what
-// it is about, a storyline only with its node: 0 leaks, 0 misses.
+// it is about, a storyline only with its node: 0 leaks, 0 misses. The
+// paths include the searches by words and by meaning (issue 19's second
+// step), and a control search by meaning with the predicate removed must
+// be caught leaking, so the matrix is known to fail without it.
 func TestGraphPermissionMatrix(t *testing.T) {
 	t.Parallel()
 	st, _ := storetest.Open(t)
@@ -271,6 +274,20 @@ func TestGraphPermissionMatrix(t *testing.T) {
 			out = append(out, noteKeys(r.Notes)...)
 		}
 		return out
+	}}
+	paths["relationships by words"] = path{relItems, func(item) bool { return true }, func(v int64) []string {
+		rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: v, Query: "node", Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return relKeys(rs)
+	}}
+	paths["notes by words"] = path{noteItems, func(item) bool { return true }, func(v int64) []string {
+		ns, err := st.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: v, Query: "note", Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return noteKeys(ns)
 	}}
 	// The control: the same search with the predicate removed must be
 	// caught by this matrix (leaks), or the matrix proves nothing.

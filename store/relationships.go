@@ -172,6 +172,9 @@ func (s *Store) FindRelationships(ctx context.Context, f hearth.RelationshipFilt
 	if f.ToID > 0 {
 		w.add("r.to_id = " + w.arg(f.ToID))
 	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		w.add("to_tsvector('english', r.embed_text) @@ plainto_tsquery('english', " + w.arg(q) + ")")
+	}
 	rows, err := s.pool.Query(ctx, `SELECT `+relationshipColumns+`
 		FROM relationships r JOIN entities f ON f.id = r.from_id JOIN entities t ON t.id = r.to_id
 		WHERE `+w.String()+`

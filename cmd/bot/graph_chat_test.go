@@ -78,6 +78,11 @@ func TestRelationshipsFromChat(t *testing.T) {
 	mustContain(t, ann.say("tell me about Emma"), "Emma loves dinosaurs", "Relationships:", "Emma → Lily: friend (close, intimate-knowledge)",
 		"Emma → dinosaurs: loves (passionate, understands)", "Notes:", "Nervous about her first swim lesson. (until")
 	mustContain(t, ann.say("what do you know about Priya?"), "Ann → Priya: manager (neutral, familiar)")
+	// Offline, by words: whose notes or relationships say so.
+	ann.say("note on Sam: goes bouldering on Sundays forever")
+	r := ann.say("who do I know who goes bouldering?")
+	mustContain(t, r, "From what you've told me:", "Sam: goes bouldering on Sundays")
+	mustContain(t, ann.say("do I know anyone who volunteers?"), "Ann → food bank: volunteers at")
 
 	// A changed relationship closes the old one; undo reopens it.
 	ann.say("Remember that Bob and I aren't friends anymore")

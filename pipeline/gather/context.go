@@ -196,9 +196,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: memories: %w", err)
 			}
 			// "Who do I know who is into climbing?": relationships and
-			// their notes, by meaning.
-			if u.Intent == nlu.AskInfo && s.Related != nil && f.Query != "" {
-				c.Related = s.Related.RelatedTo(ctx, uid, f.Query, relatedLimit, now)
+			// notes by their words and by meaning.
+			if u.Intent == nlu.AskInfo {
+				if err := s.related(ctx, &c, uid, text, f.Query, now); err != nil {
+					return c, err
+				}
 			}
 			if len(c.Memories) == 0 && f.About != "" {
 				f.Query = ""

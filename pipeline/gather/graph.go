@@ -81,3 +81,39 @@ func graphNames(u stage.Understanding, text string) []string {
 	}
 	return out
 }
+
+// related reads, for a question, the relationships nearest by meaning
+// to its words (with embeddings), and for "who do I know who …?" also
+// the relationships and the notes on people whose words match what is
+// asked, offline. Every read goes through the permission predicate.
+func (s Sources) related(ctx context.Context, c *stage.Context, uid int64, text, query string, now time.Time) error {
+	what, who := memory.AskedWhoKnown(text)
+	if who {
+		query = what
+	}
+	if s.Related != nil && query != "" {
+		c.Related = s.Related.RelatedTo(ctx, uid, query, relatedLimit, now)
+	}
+	if !who || s.Graph == nil {
+		return nil
+	}
+	rs, err := s.Graph.FindRelationships(ctx, hearth.RelationshipFilter{UserID: uid, Query: what, Now: now, Limit: relatedLimit})
+	if err != nil {
+		return fmt.Errorf("context: relationships about %q: %w", what, err)
+	}
+	for _, r := range rs {
+		if !slices.ContainsFunc(c.Related, func(x hearth.Relationship) bool { return x.ID == r.ID }) {
+			c.Related = append(c.Related, r)
+		}
+	}
+	ns, err := s.Graph.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: uid, Query: what, Now: now, Limit: relatedLimit})
+	if err != nil {
+		return fmt.Errorf("context: notes about %q: %w", what, err)
+	}
+	for _, n := range ns {
+		if n.EntityID != 0 {
+			c.RelatedNotes = append(c.RelatedNotes, n)
+		}
+	}
+	return nil
+}

@@ -448,7 +448,7 @@ func graphItems(c stage.Context) []string {
 		}
 		out = append(out, llm.Quote(label, joinNonEmpty(text, r.Description, strings.Join(notes, "\n"))))
 	}
-	for _, n := range c.GraphNotes {
+	for _, n := range slices.Concat(c.GraphNotes, c.RelatedNotes) {
 		label := fmt.Sprintf("note on %s", n.About)
 		if !n.ExpiresAt.IsZero() {
 			label += " until " + n.ExpiresAt.In(stage.UserZone(c)).Format(time.DateOnly)

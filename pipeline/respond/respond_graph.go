@@ -90,7 +90,7 @@ func graphLines(c stage.Context) []string {
 // meaning ("who do I know who is into climbing?"): each in its pair's
 // words, with its description and live notes; "" when none was found.
 func relatedAnswer(c stage.Context) string {
-	if len(c.Related) == 0 {
+	if len(c.Related) == 0 && len(c.RelatedNotes) == 0 {
 		return ""
 	}
 	lines := []string{"From what you've told me:"}
@@ -111,6 +111,9 @@ func relatedAnswer(c stage.Context) string {
 			line += " — " + strings.Join(more, "; ")
 		}
 		lines = append(lines, line)
+	}
+	for _, n := range c.RelatedNotes {
+		lines = append(lines, "• "+n.About+": "+strings.TrimRight(n.Body, "."))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -48,6 +48,9 @@ type Context struct {
 	// Related are the relationships a question found by meaning ("who do
 	// I know who is into climbing?"), nearest first, with their notes.
 	Related []hearth.Relationship
+	// RelatedNotes are the notes on people and things whose words match
+	// what "who do I know who …?" asks.
+	RelatedNotes []hearth.GraphNote
 	// Proximity is what a question about distance found ("which of
 	// Emma's friends live within walking distance of her school?").
 	Proximity *Proximity
