@@ -325,14 +325,22 @@ func answerGraph(ctx context.Context, st GraphStore, u hearth.User, q GraphQuest
 // says they are right.
 func withConfirm(text string, rs []hearth.Relationship) pipeline.Answer {
 	a := pipeline.Reply(text)
-	for _, r := range rs {
-		if r.State == hearth.RelationshipCandidate {
-			a.Replies[0].Buttons = []hearth.Button{{ID: GraphButtonPrefix + "confirm:" + strconv.FormatInt(r.ID, 10),
-				Label: "Confirm " + r.FromName + " → " + r.ToName}}
-			break
-		}
+	if b, ok := ConfirmButton(rs); ok {
+		a.Replies[0].Buttons = []hearth.Button{b}
 	}
 	return a
+}
+
+// ConfirmButton is the Confirm button of the first candidate among the
+// relationships an answer rests on, if any.
+func ConfirmButton(rs []hearth.Relationship) (hearth.Button, bool) {
+	for _, r := range rs {
+		if r.State == hearth.RelationshipCandidate {
+			return hearth.Button{ID: GraphButtonPrefix + "confirm:" + strconv.FormatInt(r.ID, 10),
+				Label: "Confirm " + r.FromName + " → " + r.ToName}, true
+		}
+	}
+	return hearth.Button{}, false
 }
 
 // howKnow reads the paths from the user's own node to e: a relationship

@@ -66,6 +66,12 @@ func TestRelationshipsFromChat(t *testing.T) {
 	}
 	mustContain(t, ann.say("what is Emma into?"), "dinosaurs (loves; passionate")
 	mustContain(t, ann.say("how do I know Sam?"), "You know Sam directly", "known from college")
+	// "Tell me about Emma" lists the inferred friendship, with its button.
+	about := ann.say("tell me about Emma")
+	mustContain(t, about, "Emma → Noah: friend (friendly, familiar, not confirmed)")
+	if len(about.Buttons) != 1 || about.Buttons[0].Label != "Confirm Emma → Noah" {
+		t.Fatalf("buttons of the answer: %+v", about.Buttons)
+	}
 	close := ann.say("who is Emma close to?")
 	mustContain(t, close, "Lily (friend; close, intimate-knowledge)", "Noah (friend; friendly, familiar; not confirmed)")
 	mustContain(t, ann.click(close, "Confirm Emma → Noah"), "confirmed")
