@@ -279,6 +279,9 @@ type GraphNoteFilter struct {
 	// EntityID or RelationshipID is what the notes are about; neither:
 	// every note the viewer may see.
 	EntityID, RelationshipID int64
+	// Query keeps the notes whose words match every word of it
+	// (full-text, English stemming: "bouldering" finds "boulders").
+	Query string
 	// Now is the clock expiry is read against; zero means the database's.
 	Now   time.Time
 	Limit int
@@ -294,6 +297,9 @@ type RelationshipFilter struct {
 	FromID, ToID int64
 	// ID selects one relationship.
 	ID int64
+	// Query keeps the relationships whose text (names, relation, label,
+	// words, description, notes) matches every word of it (full-text).
+	Query string
 	// Now is the clock for the validity span and the live notes filled
 	// in; zero means the database's.
 	Now   time.Time
@@ -310,4 +316,40 @@ type StorylineFilter struct {
 	// Since keeps those mentioned since then.
 	Since time.Time
 	Limit int
+}
+
+// RelationshipChange is what recording one statement about a relationship
+// changed, so it can be taken back exactly ("undo"): the relationships it
+// created, those whose validity it closed, and those it moved from
+// candidate to confirmed.
+type RelationshipChange struct {
+	Created   []int64 `json:"created,omitempty"`
+	Closed    []int64 `json:"closed,omitempty"`
+	Confirmed []int64 `json:"confirmed,omitempty"`
+}
+
+// Empty reports whether c changed nothing.
+func (c RelationshipChange) Empty() bool {
+	return len(c.Created) == 0 && len(c.Closed) == 0 && len(c.Confirmed) == 0
+}
+
+// GraphShare counts what giving a node's part of the graph to the family
+// (or taking it back) changed: the node and the other ends of its
+// relationships, its relationships, and the notes on them.
+type GraphShare struct {
+	Entities      int `json:"entities"`
+	Relationships int `json:"relationships"`
+	Notes         int `json:"notes"`
+}
+
+// Consolidation is a relationship whose description is to be rewritten
+// from its live notes: the relationship, its notes (oldest first),
+// Source, which notes they are (written with the new description, so the
+// same notes are not consolidated twice), and DescribedFrom, which notes
+// its description was last written from (the write is conditional on it).
+type Consolidation struct {
+	Relationship  Relationship
+	Notes         []GraphNote
+	Source        string
+	DescribedFrom string
 }

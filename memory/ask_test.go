@@ -27,3 +27,39 @@ func TestAskedAbout(t *testing.T) {
 		}
 	}
 }
+
+func TestAskedAboutByName(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"tell me about Bob":             "Bob",
+		"Tell me more about Sarah Kim?": "Sarah Kim",
+		"tell me about my sister":       "my sister",
+		"tell me about tomorrow":        "-",
+		"tell me about Monday":          "-",
+		"tell me about the weather":     "-",
+		"tell me a joke":                "-",
+	} {
+		who, ok := memory.AskedAbout(text)
+		if !ok {
+			who = "-"
+		}
+		if who != want {
+			t.Errorf("%q: %q; want %q", text, who, want)
+		}
+	}
+	for text, want := range map[string]string{
+		"who do I know who is into climbing?": "is into climbing",
+		"do I know anyone who sails":          "sails",
+		"which of my friends plays chess?":    "plays chess",
+		"who do I know":                       "-",
+		"what do I know about climbing":       "-",
+	} {
+		what, ok := memory.AskedWhoKnown(text)
+		if !ok {
+			what = "-"
+		}
+		if what != want {
+			t.Errorf("%q: %q; want %q", text, what, want)
+		}
+	}
+}

@@ -326,14 +326,22 @@ func answerGraph(ctx context.Context, st GraphStore, u hearth.User, q GraphQuest
 // says they are right.
 func withConfirm(text string, rs []hearth.Relationship) pipeline.Answer {
 	a := pipeline.Reply(text)
-	for _, r := range rs {
-		if r.State == hearth.RelationshipCandidate {
-			a.Replies[0].Buttons = []hearth.Button{{ID: GraphButtonPrefix + "confirm:" + strconv.FormatInt(r.ID, 10),
-				Label: "Confirm " + r.FromName + " → " + r.ToName}}
-			break
-		}
+	if b, ok := ConfirmButton(rs); ok {
+		a.Replies[0].Buttons = []hearth.Button{b}
 	}
 	return a
+}
+
+// ConfirmButton is the Confirm button of the first candidate among the
+// relationships an answer rests on, if any.
+func ConfirmButton(rs []hearth.Relationship) (hearth.Button, bool) {
+	for _, r := range rs {
+		if r.State == hearth.RelationshipCandidate {
+			return hearth.Button{ID: GraphButtonPrefix + "confirm:" + strconv.FormatInt(r.ID, 10),
+				Label: "Confirm " + r.FromName + " → " + r.ToName}, true
+		}
+	}
+	return hearth.Button{}, false
 }
 
 // howKnow reads the paths from the user's own node to e: a relationship
@@ -453,7 +461,11 @@ func IntoAnswer(e hearth.Entity, rs []hearth.Relationship, ns []hearth.GraphNote
 // or something.
 func HowKnowAnswer(e hearth.Entity, path []hearth.Relationship) string {
 	say := func(r hearth.Relationship) string {
-		return r.FromName + " → " + r.ToName + " (" + closeness(r) + ")"
+		s := r.FromName + " → " + r.ToName + " (" + closeness(r) + ")"
+		if r.Description != "" {
+			s += ", " + prose.LowerFirst(strings.TrimRight(r.Description, "."))
+		}
+		return s
 	}
 	switch len(path) {
 	case 1:

@@ -62,6 +62,11 @@ func ShareCommand(st Store) commands.Command {
 		},
 		Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
 			who, ok := shareTarget(commands.Tidy(r.Text))
+			if _, _, node := readShareNode(r.Text); !ok && node {
+				// "share what you know about Bob with the family" is the
+				// memory graph's (GraphShareCommand).
+				return pipeline.Answer{}, false, nil
+			}
 			if !ok && r.ByName {
 				// "/share Grandma", "/share family"
 				who, ok = strings.TrimSpace(r.Args), r.Args != ""

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
+
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -21,7 +24,10 @@ import (
 // reads through every query path that returns notes, relationships or
 // storylines (the nodes' own, promoted from their mentions). A
 // relationship is visible only with both its ends, a note only with what
-// it is about, a storyline only with its node: 0 leaks, 0 misses.
+// it is about, a storyline only with its node: 0 leaks, 0 misses. The
+// paths include the searches by words and by meaning (issue 19's second
+// step), and a control search by meaning with the predicate removed must
+// be caught leaking, so the matrix is known to fail without it.
 func TestGraphPermissionMatrix(t *testing.T) {
 	t.Parallel()
 	st, _ := storetest.Open(t)
@@ -245,7 +251,59 @@ func TestGraphPermissionMatrix(t *testing.T) {
 			return out
 		}},
 	}
+	// Search by meaning: every relationship gets the same vector, so the
+	// query's nearest are all of them, and only the predicate decides.
+	vec := make([]float32, 256)
+	for i := range vec {
+		vec[i] = 1.0 / 16
+	}
+	if _, err := st.Pool().Exec(ctx, `UPDATE relationships SET embedding = $1::vector, embedding_model = 'matrix'`, pgvector.NewVector(vec)); err != nil {
+		t.Fatal(err)
+	}
+	similar := func(v int64) []hearth.Relationship {
+		rs, err := st.SimilarRelationships(ctx, v, "matrix", vec, 0.5, 1000, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	paths["relationships by meaning"] = path{relItems, func(item) bool { return true }, func(v int64) []string { return relKeys(similar(v)) }}
+	paths["notes of relationships by meaning"] = path{noteItems, func(i item) bool { return i.rel != 0 }, func(v int64) []string {
+		var out []string
+		for _, r := range similar(v) {
+			out = append(out, noteKeys(r.Notes)...)
+		}
+		return out
+	}}
+	paths["relationships by words"] = path{relItems, func(item) bool { return true }, func(v int64) []string {
+		rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: v, Query: "node", Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return relKeys(rs)
+	}}
+	paths["notes by words"] = path{noteItems, func(item) bool { return true }, func(v int64) []string {
+		ns, err := st.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: v, Query: "note", Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return noteKeys(ns)
+	}}
+	// The control: the same search with the predicate removed must be
+	// caught by this matrix (leaks), or the matrix proves nothing.
+	control := path{relItems, func(item) bool { return true }, func(v int64) []string {
+		rows, err := st.Pool().Query(ctx, `SELECT id::text FROM relationships WHERE embedding_model = 'matrix' ORDER BY embedding <=> $1::vector`, pgvector.NewVector(vec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}}
 	grants := []hearth.Tier{0, hearth.TierPrivate, hearth.TierPersonal, hearth.TierEvents, hearth.TierBasic}
+	controlLeaks := 0
 	leaks, misses, cases := 0, 0, 0
 	for _, g := range grants {
 		if g == 0 {
@@ -275,6 +333,13 @@ func TestGraphPermissionMatrix(t *testing.T) {
 				}
 				sort.Strings(want)
 				cases++
+				if pname == "relationships by meaning" {
+					for _, c := range control.read(v) {
+						if !slices.Contains(want, c) {
+							controlLeaks++
+						}
+					}
+				}
 				got := p.read(v)
 				for _, c := range got {
 					if !slices.Contains(want, c) {
@@ -292,4 +357,8 @@ func TestGraphPermissionMatrix(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases (viewers × grants × query paths; %d relationships, %d notes, %d storylines): %d leaks, %d misses", cases, len(rels), len(notes), len(nodes), leaks, misses)
+	if controlLeaks == 0 {
+		t.Error("the search by meaning without the permission predicate leaked nothing: the matrix cannot tell")
+	}
+	t.Logf("control (search by meaning, predicate removed): %d leaks caught", controlLeaks)
 }

@@ -123,6 +123,9 @@ func (s *Store) FindGraphNotes(ctx context.Context, f hearth.GraphNoteFilter) ([
 	if f.RelationshipID > 0 {
 		w.add("n.relationship_id = " + w.arg(f.RelationshipID))
 	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		w.add("to_tsvector('english', n.body) @@ plainto_tsquery('english', " + w.arg(q) + ")")
+	}
 	rows, err := s.pool.Query(ctx, `SELECT `+graphNoteColumns+` FROM `+graphNoteFrom+`
 		WHERE `+w.String()+` ORDER BY n.created_at DESC, n.id DESC LIMIT `+w.arg(limitOf(f.Limit)), w.args...)
 	if err != nil {

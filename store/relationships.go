@@ -46,12 +46,9 @@ func relationshipVisibleTo(p, r, f, t string) string {
 	return entityVisibleTo(p, r) + " AND " + entityVisibleTo(p, f) + " AND " + entityVisibleTo(p, t)
 }
 
-// SaveRelationship creates r, or updates the owner's relationship with
-// the same ends and label: description, attitude, proximity, confidence
-// and validity when given (non-zero). A confirmed relationship stays
-// confirmed. The owner (r.UserID) must see both ends. Its embedding text
-// is rewritten, so a changed relationship is embedded again.
-func (s *Store) SaveRelationship(ctx context.Context, r hearth.Relationship) (hearth.Relationship, error) {
+// checkRelationship tidies r and fills its defaults, or says what is
+// wrong with it.
+func checkRelationship(r hearth.Relationship) (hearth.Relationship, error) {
 	r.Label = strings.ToLower(strings.TrimSpace(r.Label))
 	r.Description = strings.TrimSpace(r.Description)
 	if r.Tier == 0 {
@@ -62,22 +59,35 @@ func (s *Store) SaveRelationship(ctx context.Context, r hearth.Relationship) (he
 	}
 	switch {
 	case r.UserID <= 0 || r.FromID <= 0 || r.ToID <= 0:
-		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", hearth.Invalidf("a relationship needs an owner and two ends"))
+		return r, hearth.Invalidf("a relationship needs an owner and two ends")
 	case r.FromID == r.ToID:
-		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", hearth.Invalidf("a relationship joins two different nodes"))
+		return r, hearth.Invalidf("a relationship joins two different nodes")
 	case r.Attitude < 0 || r.Attitude > 5 || r.Proximity < 0 || r.Proximity > 5:
-		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", hearth.Invalidf("attitude and proximity are 1 to 5"))
+		return r, hearth.Invalidf("attitude and proximity are 1 to 5")
 	case r.Confidence < 0 || r.Confidence > 1:
-		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", hearth.Invalidf("confidence is 0 to 1"))
+		return r, hearth.Invalidf("confidence is 0 to 1")
 	case !r.Tier.Valid():
-		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", hearth.Invalidf("a tier is 1 to 4, not %d", r.Tier))
+		return r, hearth.Invalidf("a tier is 1 to 4, not %d", r.Tier)
 	case r.State != hearth.RelationshipCandidate && r.State != hearth.RelationshipConfirmed:
-		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", hearth.Invalidf("no relationship state %q", r.State))
+		return r, hearth.Invalidf("no relationship state %q", r.State)
 	case !r.ValidFrom.IsZero() && !r.ValidTo.IsZero() && r.ValidTo.Before(r.ValidFrom):
-		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", hearth.Invalidf("a relationship cannot end before it starts"))
+		return r, hearth.Invalidf("a relationship cannot end before it starts")
+	}
+	return r, nil
+}
+
+// SaveRelationship creates r, or updates the owner's relationship with
+// the same ends and label: description, attitude, proximity, confidence
+// and validity when given (non-zero). A confirmed relationship stays
+// confirmed. The owner (r.UserID) must see both ends. Its embedding text
+// is rewritten, so a changed relationship is embedded again.
+func (s *Store) SaveRelationship(ctx context.Context, r hearth.Relationship) (hearth.Relationship, error) {
+	r, err := checkRelationship(r)
+	if err != nil {
+		return hearth.Relationship{}, fmt.Errorf("store save relationship: %w", err)
 	}
 	var id int64
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		var seen int
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM entities e WHERE e.id IN ($2, $3) AND `+entityVisibleTo("$1", "e"),
 			r.UserID, r.FromID, r.ToID).Scan(&seen); err != nil {
@@ -89,7 +99,7 @@ func (s *Store) SaveRelationship(ctx context.Context, r hearth.Relationship) (he
 		err := tx.QueryRow(ctx, `
 			INSERT INTO relationships (user_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state, valid_from, valid_to)
 			VALUES ($1, $2, $3, $4, $5, $6, COALESCE(NULLIF($7, 0), 3), COALESCE(NULLIF($8, 0), 3), COALESCE(NULLIF($9::real, 0), 0.8), $10, $11, $12)
-			ON CONFLICT (from_id, to_id, lower(label)) DO UPDATE SET
+			ON CONFLICT (from_id, to_id, lower(label)) WHERE valid_to IS NULL DO UPDATE SET
 				description = CASE WHEN EXCLUDED.description <> '' THEN EXCLUDED.description ELSE relationships.description END,
 				attitude = CASE WHEN $7 <> 0 THEN EXCLUDED.attitude ELSE relationships.attitude END,
 				proximity = CASE WHEN $8 <> 0 THEN EXCLUDED.proximity ELSE relationships.proximity END,
@@ -144,7 +154,7 @@ func (s *Store) FindRelationships(ctx context.Context, f hearth.RelationshipFilt
 	var w where
 	w.add(relationshipVisibleTo(w.arg(f.UserID), "r", "f", "t"))
 	now := "now()"
-	if !f.Now.IsZero() {
+	if !f.Now.IsZero() && f.ID == 0 {
 		now = w.arg(f.Now) + "::timestamptz"
 	}
 	if f.ID > 0 {
@@ -161,6 +171,9 @@ func (s *Store) FindRelationships(ctx context.Context, f hearth.RelationshipFilt
 	}
 	if f.ToID > 0 {
 		w.add("r.to_id = " + w.arg(f.ToID))
+	}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		w.add("to_tsvector('english', r.embed_text) @@ plainto_tsquery('english', " + w.arg(q) + ")")
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+relationshipColumns+`
 		FROM relationships r JOIN entities f ON f.id = r.from_id JOIN entities t ON t.id = r.to_id

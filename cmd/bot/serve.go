@@ -215,9 +215,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	}
 	var memories gather.MemorySource = providers.Memories
 	var notes gather.NoteSource = providers.Notes
+	var related gather.RelatedSource
 	if embedder != nil {
-		recall := gather.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Embedder: embedder, Model: embedModel}
-		memories, notes = recall, recall
+		recall := gather.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Relations: st, Embedder: embedder, Model: embedModel}
+		memories, notes, related = recall, recall, recall
 	}
 	a.Scheduler = scheduler.New(scheduler.Config{
 		Store: st, Grace: cfg.SchedulerGrace, Interval: cfg.SchedulerInterval,
@@ -235,7 +236,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		Sources: gather.Sources{
 			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
 			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
-			Geocoding: geocoder != nil, Walking: walking, Family: st, Reminders: st,
+			Geocoding: geocoder != nil, Walking: walking, Family: st, Reminders: st, Graph: st, Related: related,
 		},
 		Planners:  planners,
 		Responder: responder,
@@ -259,7 +260,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)
-	cmds = append(cmds, memory.GraphCommands(st, nil)...)
+	cmds = append(cmds, append(memory.GraphCommands(st, nil), memory.GraphShareCommand(st))...)
 	cmds = append(cmds, runner.Commands()...)
 	if a.Google != nil {
 		cmds = append(cmds, a.Google.Commands()...)
@@ -330,7 +331,11 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// The memory graph's nightly and weekly work: expired notes,
 	// storylines, themes (per household time zone, leader only), with
 	// the scheduler (HEARTH_SCHEDULER).
-	graphJobs := storyline.New(st, storyline.Config{Log: log.With("component", "memory_graph")})
+	graphCfg := storyline.Config{Log: log.With("component", "memory_graph")}
+	if models != nil {
+		graphCfg.Describer = models.Describer() // descriptions rewritten from notes nightly
+	}
+	graphJobs := storyline.New(st, graphCfg)
 	graphJobs.Workers(workers)
 	if cfg.Scheduler {
 		periodic = append(periodic, graphJobs.PeriodicJobs()...)

@@ -14,11 +14,12 @@ type Store interface {
 	action.Notes
 	action.Mail
 	action.Memories
+	action.Relationships
 }
 
 // New returns an executor whose every provider is the built-in one,
 // backed by st. A field can be replaced by another provider (Google's
 // calendar, say) without touching the rest.
 func New(st Store) *action.Executor {
-	return &action.Executor{Tasks: st, Calendar: st, Notes: st, Mail: st, Memories: st}
+	return &action.Executor{Tasks: st, Calendar: st, Notes: st, Mail: st, Memories: st, Relationships: st}
 }

@@ -31,6 +31,8 @@ type Store interface {
 	DeleteExpiredGraphNotes(ctx context.Context, now time.Time) (int, error)
 	PromoteStorylines(ctx context.Context, zone string, now, since time.Time, minDays int) (int, error)
 	ConsolidateDescriptions(ctx context.Context, zone string, now time.Time) (int, error)
+	RelationshipsToConsolidate(ctx context.Context, zone string, now time.Time, limit int) ([]hearth.Consolidation, error)
+	SetConsolidatedDescription(ctx context.Context, id int64, description, source, was string, now time.Time) (bool, error)
 	StorylineGraph(ctx context.Context, zone string) (hearth.StorylineGraph, error)
 	SaveThemes(ctx context.Context, userIDs []int64, groups []hearth.ThemeGroup, now time.Time) (int, error)
 }
@@ -50,10 +52,24 @@ type Config struct {
 	// Tick is how often the periodic jobs look for zones at night.
 	// Defaults to an hour.
 	Tick time.Duration
+	// Describer, when set (a model is configured), rewrites each night
+	// the description of every relationship whose live notes changed,
+	// from those notes. Nil: offline, an empty description takes the
+	// newest note's first sentence and a description stays as it is.
+	Describer Describer
+	// DescribeLimit is how many relationships a zone's night rewrites at
+	// most (the rest wait for the next night). Defaults to 200.
+	DescribeLimit int
 	// Now is the clock. Defaults to time.Now.
 	Now func() time.Time
 	// Log receives skipped zones; nil discards.
 	Log *slog.Logger
+}
+
+// Describer writes a relationship's one-sentence description from its
+// live notes (a model, which reads them as quoted data).
+type Describer interface {
+	Describe(ctx context.Context, r hearth.Relationship, notes []hearth.GraphNote) (string, error)
 }
 
 // Jobs is the memory graph's nightly and weekly work.
@@ -81,6 +97,9 @@ func New(st Store, cfg Config) *Jobs {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.DescribeLimit <= 0 {
+		cfg.DescribeLimit = 200
 	}
 	return &Jobs{store: st, cfg: cfg}
 }
@@ -206,8 +225,45 @@ func (j *Jobs) Nightly(ctx context.Context, now time.Time) (Report, error) {
 			return r, fmt.Errorf("memory graph nightly: %w", err)
 		}
 		r.Described += d
+		if d, err = j.Describe(ctx, z, now); err != nil {
+			return r, err
+		}
+		r.Described += d
 	}
 	return r, nil
+}
+
+// Describe rewrites, with the Describer, the descriptions of one zone's
+// relationships whose live notes changed since their description was
+// written, and returns how many it rewrote. A relationship the model
+// fails on keeps its description and is tried again the next night;
+// without a Describer it does nothing.
+func (j *Jobs) Describe(ctx context.Context, zone string, now time.Time) (int, error) {
+	if j.cfg.Describer == nil {
+		return 0, nil
+	}
+	cs, err := j.store.RelationshipsToConsolidate(ctx, zone, now, j.cfg.DescribeLimit)
+	if err != nil {
+		return 0, fmt.Errorf("memory graph nightly: %w", err)
+	}
+	n := 0
+	for _, c := range cs {
+		text, err := j.cfg.Describer.Describe(ctx, c.Relationship, c.Notes)
+		if err != nil || text == "" {
+			j.cfg.Log.WarnContext(ctx, "memory graph: description not rewritten", "relationship_id", c.Relationship.ID, "error", err)
+			continue
+		}
+		// The source it was made from is recorded even when the words
+		// are the same, so the same notes are not sent again.
+		wrote, err := j.store.SetConsolidatedDescription(ctx, c.Relationship.ID, text, c.Source, c.DescribedFrom, now)
+		if err != nil {
+			return n, fmt.Errorf("memory graph nightly: %w", err)
+		}
+		if wrote {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // Promote promotes the storylines of one zone as of now.

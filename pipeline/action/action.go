@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/mail"
 	"reflect"
+	"strings"
 	"sync"
 	"time"
 
@@ -113,6 +114,36 @@ type (
 		// place the value instead.
 		Place  *hearth.Coordinates `json:"place,omitempty" jsonschema:"coordinates the user gave for the address"`
 		Locate bool                `json:"locate,omitempty" jsonschema:"true when the value is an address to look up"`
+		// Relationship, when set, is the relationship the fact states
+		// between two people or things; it is recorded with the fact and
+		// undone with it.
+		Relationship *RelationshipArgs `json:"relationship,omitempty"`
+	}
+	// RelationshipArgs is a relationship a fact states: From → To ("Emma
+	// → Lily: friend" for "Lily is Emma's friend").
+	RelationshipArgs struct {
+		From  EndArgs `json:"from"`
+		To    EndArgs `json:"to"`
+		Label string  `json:"label,omitempty" jsonschema:"friend, manager, loves, volunteers at"`
+		// Attitude and Proximity are 1 to 5; zero: not said (3).
+		Attitude    int    `json:"attitude,omitempty" jsonschema:"1-5, 0 unsaid"`
+		Proximity   int    `json:"proximity,omitempty" jsonschema:"1-5, 0 unsaid"`
+		Description string `json:"description,omitempty"`
+		// Confirmed is true only for a relationship the user stated
+		// directly, as the offline reader decides; a model's reading is
+		// a candidate the user confirms (the planner clears it).
+		Confirmed bool `json:"confirmed,omitempty"`
+		// Ended is true when the fact says the relationship no longer
+		// holds ("Bob and I aren't friends anymore").
+		Ended bool `json:"ended,omitempty"`
+	}
+	// EndArgs is one end of a relationship: the user (Self), or an
+	// entity found by name or alias, or created. (What an end is to the
+	// user is the fact's Entity's: the schema stays short for prompts.)
+	EndArgs struct {
+		Name string            `json:"name"`
+		Self bool              `json:"self,omitempty"`
+		Kind hearth.EntityKind `json:"kind,omitempty"`
 	}
 	// EntityArgs names the entity a fact is about.
 	EntityArgs struct {
@@ -346,6 +377,20 @@ func (p MemoryStoreArgs) check() error {
 		return fmt.Errorf("a fact cannot stop being true before it starts")
 	case p.Place != nil && !p.Place.Valid():
 		return fmt.Errorf("no place at %v, %v", p.Place.Lat, p.Place.Lon)
+	}
+	if r := p.Relationship; r != nil {
+		switch {
+		case strings.TrimSpace(r.From.Name) == "" || strings.TrimSpace(r.To.Name) == "":
+			return fmt.Errorf("a relationship needs two named ends")
+		case r.From.Self && r.To.Self || !r.From.Self && !r.To.Self && strings.EqualFold(strings.TrimSpace(r.From.Name), strings.TrimSpace(r.To.Name)):
+			return fmt.Errorf("a relationship joins two different nodes")
+		case r.From.Kind != "" && !r.From.Kind.Valid() || r.To.Kind != "" && !r.To.Kind.Valid():
+			return fmt.Errorf("no entity kind %q or %q", r.From.Kind, r.To.Kind)
+		case r.Attitude < 0 || r.Attitude > 5 || r.Proximity < 0 || r.Proximity > 5:
+			return fmt.Errorf("attitude and proximity are 1 to 5")
+		case len(r.Label) > 100 || len(r.Description) > 500:
+			return fmt.Errorf("a relationship's label is at most 100 characters, its description 500")
+		}
 	}
 	switch p.Category {
 	case hearth.MemoryPersonal, hearth.MemoryWork, hearth.MemoryKnowledge:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/scheduler/recur"
@@ -23,6 +24,32 @@ type Executor struct {
 	// Geocoder places addresses Hearth is told; nil: none is configured,
 	// and only coordinates given in chat place an address.
 	Geocoder Geocoder
+	// Relationships records the relationships facts state; nil: they
+	// are kept as facts only.
+	Relationships Relationships
+	// Now is the clock a changed relationship is closed and opened by.
+	// Defaults to time.Now.
+	Now func() time.Time
+}
+
+// Relationships is where the relationships between people and things
+// that facts state are recorded, and taken back.
+type Relationships interface {
+	// ApplyRelationship records what a statement says about r (end: that
+	// it no longer holds) at the instant at, and returns what holds now
+	// and what changed.
+	ApplyRelationship(ctx context.Context, r hearth.Relationship, end bool, at time.Time) (hearth.Relationship, hearth.RelationshipChange, error)
+	// UndoRelationshipChange takes back exactly what ApplyRelationship
+	// changed for the owner.
+	UndoRelationshipChange(ctx context.Context, ownerID int64, c hearth.RelationshipChange) error
+}
+
+// RelationshipOutcome is what a memory.store's relationship did: the
+// relationship that holds now (zero when it ended) and the change, kept
+// as the action's "before" so that undo takes back exactly that.
+type RelationshipOutcome struct {
+	Relationship hearth.Relationship       `json:"relationship,omitzero"`
+	Change       hearth.RelationshipChange `json:"change"`
 }
 
 // Geocoder finds where an address is; ok is false when it knows no such
@@ -85,11 +112,8 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 			}
 		}
 		if p.Entity != nil {
-			e := hearth.Entity{UserID: uid, Name: p.Entity.Name, Kind: p.Entity.Kind, Relation: p.Entity.Relation, Aliases: p.Entity.Aliases, MemberID: p.Entity.MemberID}
-			if p.Entity.Self {
-				e.MemberID, e.Relation = uid, "self"
-			}
-			if e, err = x.Memories.SaveEntity(ctx, e); err != nil {
+			e, err := x.entity(ctx, uid, *p.Entity)
+			if err != nil {
 				return nil, nil, err
 			}
 			m.EntityID = e.ID
@@ -97,8 +121,19 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 				m.About = e.Name
 			}
 		}
-		m, err = x.Memories.StoreMemory(ctx, key, m)
-		return m, nil, err
+		if m, err = x.Memories.StoreMemory(ctx, key, m); err != nil || p.Relationship == nil || x.Relationships == nil {
+			return m, nil, err
+		}
+		out, err := x.relate(ctx, uid, p)
+		if err != nil {
+			// The fact and the relationship are one statement: neither
+			// stays without the other.
+			if uerr := x.Memories.UnstoreMemory(ctx, uid, m.ID); uerr != nil {
+				return nil, nil, errors.Join(err, uerr)
+			}
+			return nil, nil, err
+		}
+		return m, out, nil
 	case MemoryUpdate:
 		p, err := Decode[MemoryUpdateArgs](a)
 		if err != nil {
@@ -190,6 +225,63 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 	return nil, nil, hearth.Invalidf("unknown action kind %q", a.Kind)
 }
 
+// entity finds or creates the entity a payload names, for user uid.
+func (x *Executor) entity(ctx context.Context, uid int64, a EntityArgs) (hearth.Entity, error) {
+	e := hearth.Entity{UserID: uid, Name: a.Name, Kind: a.Kind, Relation: a.Relation, Aliases: a.Aliases, MemberID: a.MemberID}
+	if a.Self {
+		e.MemberID, e.Relation = uid, "self"
+	}
+	return x.Memories.SaveEntity(ctx, e)
+}
+
+// relate records the relationship a memory.store states: its two ends
+// found or created, then the relationship applied as of the fact's start
+// (or now).
+func (x *Executor) relate(ctx context.Context, uid int64, p MemoryStoreArgs) (RelationshipOutcome, error) {
+	ra := p.Relationship
+	from, err := x.entity(ctx, uid, ra.From.entity())
+	if err != nil {
+		return RelationshipOutcome{}, err
+	}
+	to, err := x.entity(ctx, uid, ra.To.entity())
+	if err != nil {
+		return RelationshipOutcome{}, err
+	}
+	r := hearth.Relationship{UserID: uid, Tier: p.Tier, FromID: from.ID, ToID: to.ID, Label: ra.Label, Description: ra.Description,
+		Attitude: ra.Attitude, Proximity: ra.Proximity, Confidence: inferredConfidence, State: hearth.RelationshipCandidate,
+		ValidFrom: p.ValidFrom, ValidTo: p.ValidTo}
+	if r.Tier == 0 {
+		r.Tier = hearth.TierPersonal // as the fact's
+	}
+	if ra.Confirmed {
+		r.State, r.Confidence = hearth.RelationshipConfirmed, statedConfidence
+	}
+	at := p.ValidFrom
+	if at.IsZero() {
+		at = x.now()
+	}
+	rel, change, err := x.Relationships.ApplyRelationship(ctx, r, ra.Ended, at)
+	return RelationshipOutcome{Relationship: rel, Change: change}, err
+}
+
+// How sure Hearth is of a relationship: stated by the user, or inferred
+// (hedged words, a model's reading) and a candidate until confirmed.
+const (
+	statedConfidence   = 0.9
+	inferredConfidence = 0.6
+)
+
+func (e EndArgs) entity() EntityArgs {
+	return EntityArgs{Name: e.Name, Self: e.Self, Kind: e.Kind}
+}
+
+func (x *Executor) now() time.Time {
+	if x.Now == nil {
+		return time.Now()
+	}
+	return x.Now()
+}
+
 // Draft creates (once, keyed by the action) the draft an email.send or
 // email.reply will send, so the user sees exactly what awaits approval.
 func (x *Executor) Draft(ctx context.Context, r Record) (hearth.Email, error) {
@@ -258,6 +350,16 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		var m hearth.Memory
 		if err := json.Unmarshal(r.Result, &m); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		// The relationship the fact stated goes with it.
+		if len(r.Before) > 0 && x.Relationships != nil {
+			var out RelationshipOutcome
+			if err := json.Unmarshal(r.Before, &out); err != nil {
+				return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+			}
+			if err := x.Relationships.UndoRelationshipChange(ctx, uid, out.Change); err != nil {
+				return err
+			}
 		}
 		// A new attribute value closed the old one: that one is current
 		// again.

@@ -73,6 +73,16 @@ type Sources struct {
 	Reminders interface {
 		UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]hearth.Schedule, error)
 	}
+	// Graph reads the memory graph around the people and things a
+	// message names (relationships and notes), through the permission
+	// predicate. Optional: without it the context has none.
+	Graph interface {
+		FindRelationships(context.Context, hearth.RelationshipFilter) ([]hearth.Relationship, error)
+		FindGraphNotes(context.Context, hearth.GraphNoteFilter) ([]hearth.GraphNote, error)
+	}
+	// Related finds relationships by meaning for questions (Recall).
+	// Optional: without it, and without embeddings, none are.
+	Related RelatedSource
 	// Geocoding is true when addresses are placed by a geocoder, for
 	// answers about distance.
 	Geocoding bool
@@ -102,6 +112,9 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		domains[nlu.Task], domains[nlu.Calendar] = true, true
 	}
 	uid := user.ID
+	if err := s.graph(ctx, &c, uid, u, text, now); err != nil {
+		return c, err
+	}
 	switch u.Intent {
 	case nlu.DiscussWork:
 		if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100}); err != nil {
@@ -198,6 +211,13 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			}
 			if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
 				return c, fmt.Errorf("context: memories: %w", err)
+			}
+			// "Who do I know who is into climbing?": relationships and
+			// notes by their words and by meaning.
+			if u.Intent == nlu.AskInfo {
+				if err := s.related(ctx, &c, uid, text, f.Query, now); err != nil {
+					return c, err
+				}
 			}
 			if len(c.Memories) == 0 && f.About != "" {
 				f.Query = ""

@@ -20,7 +20,14 @@ import (
 // "where did we live when Emma was born?") into a question to memory,
 // whatever the intent stage took it for: only memory can answer it.
 func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Understanding {
-	if _, ok := memory.ReadQuestion(text, now); !ok {
+	_, asked := memory.ReadQuestion(text, now)
+	if who, ok := memory.AskedAbout(text); ok && who != "" {
+		asked = true // "tell me about Bob": only memory knows Bob
+	}
+	if _, ok := memory.AskedWhoKnown(text); ok {
+		asked = true // "who do I know who is into climbing?"
+	}
+	if !asked {
 		return u
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Memory}, false

@@ -32,6 +32,11 @@ type Recall struct {
 		SimilarMemories(ctx context.Context, userID int64, model string, vec []float32, about string, maxDistance float64, limit int) ([]hearth.Memory, error)
 		SimilarNotes(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int) ([]hearth.Note, error)
 	}
+	// Relations is the vector search over relationships (the store's
+	// SimilarRelationships). Needed only by RelatedTo.
+	Relations interface {
+		SimilarRelationships(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int, now time.Time) ([]hearth.Relationship, error)
+	}
 	// Embedder embeds the query; nil means text search only.
 	Embedder llm.Embedder
 	// Model names the embedding model and dimension, as the background job
@@ -39,6 +44,12 @@ type Recall struct {
 	Model string
 	// MaxDistance is the farthest cosine distance mixed in. Defaults to 0.6.
 	MaxDistance float64
+	// RelatedMaxDistance is the farthest cosine distance of a
+	// relationship RelatedTo returns. Defaults to 0.75: a relationship's
+	// embedded text (both names, the relation, its words, description and
+	// notes) is long, which pulls it farther from a short question than a
+	// one-sentence fact with the same words.
+	RelatedMaxDistance float64
 	// Timeout bounds embedding the query when the turn has no deadline.
 	// Defaults to 1s.
 	Timeout time.Duration
@@ -49,7 +60,7 @@ type Recall struct {
 // subject (About) stays narrowed in the vector search too.
 func (r Recall) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error) {
 	found, err := r.Text.FindMemories(ctx, f)
-	if err != nil {
+	if err != nil || r.Similar == nil {
 		return found, err
 	}
 	return mixNearest(ctx, r, f.UserID, f.Query, f.Limit, found, func(m hearth.Memory) int64 { return m.ID },
@@ -63,13 +74,31 @@ func (r Recall) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hear
 // the filter's limit. A search by title alone is the store's.
 func (r Recall) FindNotes(ctx context.Context, f hearth.NoteFilter) ([]hearth.Note, error) {
 	found, err := r.NoteText.FindNotes(ctx, f)
-	if err != nil || f.Title != "" {
+	if err != nil || f.Title != "" || r.Similar == nil {
 		return found, err
 	}
 	return mixNearest(ctx, r, f.UserID, f.Query, f.Limit, found, func(n hearth.Note) int64 { return n.ID },
 		func(vec []float32, maxD float64, limit int) ([]hearth.Note, error) {
 			return r.Similar.SimilarNotes(ctx, f.UserID, r.Model, vec, maxD, limit)
 		}), nil
+}
+
+// RelatedTo returns the relationships userID may see that hold at now
+// and are nearest by meaning to query (their names, relation, words,
+// description and notes), up to limit; none without an embedder.
+func (r Recall) RelatedTo(ctx context.Context, userID int64, query string, limit int, now time.Time) []hearth.Relationship {
+	if r.Relations == nil {
+		return nil
+	}
+	if r.RelatedMaxDistance > 0 {
+		r.MaxDistance = r.RelatedMaxDistance
+	} else {
+		r.MaxDistance = 0.75
+	}
+	return mixNearest(ctx, r, userID, query, limit, nil, func(x hearth.Relationship) int64 { return x.ID },
+		func(vec []float32, maxD float64, limit int) ([]hearth.Relationship, error) {
+			return r.Relations.SimilarRelationships(ctx, userID, r.Model, vec, maxD, limit, now)
+		})
 }
 
 // mixNearest appends to found (the text matches) the rows nearest to
@@ -79,7 +108,7 @@ func (r Recall) FindNotes(ctx context.Context, f hearth.NoteFilter) ([]hearth.No
 // Retrieval by meaning is a bonus: when embedding or the vector search
 // fails, the text matches answer alone.
 func mixNearest[T any](ctx context.Context, r Recall, userID int64, query string, limit int, found []T, id func(T) int64, near func(vec []float32, maxD float64, limit int) ([]T, error)) []T {
-	if query == "" || r.Embedder == nil || r.Similar == nil {
+	if query == "" || r.Embedder == nil {
 		return found
 	}
 	if limit <= 0 {
@@ -145,4 +174,10 @@ type MemorySource interface {
 // search, or Recall over it.
 type NoteSource interface {
 	FindNotes(context.Context, hearth.NoteFilter) ([]hearth.Note, error)
+}
+
+// RelatedSource is how the context stage finds relationships by meaning:
+// Recall, when embeddings are on.
+type RelatedSource interface {
+	RelatedTo(ctx context.Context, userID int64, query string, limit int, now time.Time) []hearth.Relationship
 }

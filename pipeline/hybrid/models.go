@@ -18,6 +18,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/llm"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 )
 
 // Models makes the stages use a chat model where the offline engine is
@@ -81,6 +82,10 @@ type Budgets struct {
 	Intent int
 	// Plan defaults to 1200 tokens (its fixed part is 470 to 650 by domain).
 	Plan int
+	// PlanMemory is the memory domain's plan budget, defaults to 1600
+	// tokens: its schema (entities, attributes over time, places,
+	// relationships) makes its fixed part about 1,280.
+	PlanMemory int
 	// Reply defaults to 700 tokens (its fixed part is about 250).
 	Reply int
 }
@@ -156,7 +161,15 @@ func (m *Models) log() *slog.Logger {
 
 func (b Budgets) intent() int { return orDefault(b.Intent, 450) }
 func (b Budgets) plan() int   { return orDefault(b.Plan, 1200) }
-func (b Budgets) reply() int  { return orDefault(b.Reply, 700) }
+
+// planOf is the plan budget of domain d.
+func (b Budgets) planOf(d nlu.Domain) int {
+	if d == nlu.Memory {
+		return orDefault(b.PlanMemory, 1600)
+	}
+	return b.plan()
+}
+func (b Budgets) reply() int { return orDefault(b.Reply, 700) }
 
 func orDefault(v, d int) int {
 	if v > 0 {

@@ -271,3 +271,26 @@ func TestReminderChangeKeepsTheOfflinePlan(t *testing.T) {
 		t.Fatalf("plan %+v, %v; want the offline reminder.update", p, err)
 	}
 }
+
+// A relationship a model reads is a candidate the user confirms, even
+// when the model says it is confirmed.
+func TestModelRelationshipIsACandidate(t *testing.T) {
+	t.Parallel()
+	in := stage.PlanInput{Text: "Emma's been obsessed with dinosaurs"}
+	payload := `{"content":"Emma has been obsessed with dinosaurs","category":"personal","relationship":{"from":{"name":"Emma"},"to":{"name":"dinosaurs","kind":"concept"},"label":"obsessed with","attitude":5,"confirmed":true}}`
+	raw, _ := json.Marshal(map[string]any{"understood": "x", "actions": []any{map[string]any{"kind": "memory.store", "payload": payload}}})
+	p, err := decodePlan(raw, domainKinds[nlu.Memory], in)
+	if err != nil || len(p.Actions) != 1 {
+		t.Fatalf("decodePlan = %+v, %v", p, err)
+	}
+	got, _ := action.Decode[action.MemoryStoreArgs](p.Actions[0])
+	if got.Relationship == nil || got.Relationship.Confirmed || got.Relationship.Attitude != 5 {
+		t.Fatalf("relationship %+v; want the model's, as a candidate", got.Relationship)
+	}
+	// One that joins a node to itself is refused with the whole plan.
+	raw, _ = json.Marshal(map[string]any{"understood": "x", "actions": []any{map[string]any{"kind": "memory.store",
+		"payload": `{"content":"x","category":"personal","relationship":{"from":{"name":"Emma"},"to":{"name":"emma"}}}`}}})
+	if _, err := decodePlan(raw, domainKinds[nlu.Memory], in); err == nil {
+		t.Fatal("a relationship of a node with itself was accepted")
+	}
+}

@@ -146,7 +146,7 @@ func simplePlan(acts []action.Action) bool {
 			// validity to the same typed schema; the offline plan stays
 			// the fallback.
 			m, err := action.Decode[action.MemoryStoreArgs](a)
-			if err != nil || m.Entity == nil && m.About != "" {
+			if err != nil || m.Entity == nil && m.About != "" && m.Relationship == nil {
 				return false
 			}
 		case action.TaskCreate:
@@ -272,6 +272,15 @@ func relabel(a action.Action, c stage.Context) (action.Action, error) {
 			p.Title = c.Notes[i].Title
 		}
 		return action.New(a.Kind, p)
+	case action.MemoryStore:
+		// A relationship a model reads is inferred: a candidate the user
+		// confirms, never confirmed by the model's say-so.
+		p, err := action.Decode[action.MemoryStoreArgs](a)
+		if err != nil || p.Relationship == nil || !p.Relationship.Confirmed {
+			return a, err
+		}
+		p.Relationship.Confirmed = false
+		return action.New(a.Kind, p)
 	case action.MemoryForget:
 		p, err := action.Decode[action.MemoryRefArgs](a)
 		if err != nil {
@@ -329,7 +338,7 @@ func planPrompt(m *Models, d nlu.Domain, kinds []action.Kind, in stage.PlanInput
 		return prompt{}, err
 	}
 	msg := "The user's message: " + in.Text
-	budget := m.Budgets.plan()
+	budget := m.Budgets.planOf(d)
 	fixed := EstimateTokens(system) + EstimateTokens(msg) + 8
 	if fixed > budget {
 		return prompt{}, errOverBudget
@@ -399,19 +408,55 @@ func contextItems(c stage.Context, d nlu.Domain) []string {
 	for _, e := range c.Drafts {
 		drafts = append(drafts, llm.Quote(fmt.Sprintf("email id=%d to=%s", e.ID, strings.Join(e.To, ",")), joinNonEmpty(e.Subject, e.Body)))
 	}
+	// The memory graph around the people named: what Hearth was told, and
+	// notes that may quote anything, so quoted too.
+	graph := graphItems(c)
 	order := map[nlu.Domain][][]string{
-		nlu.Task:     {tasks, events, memories, notes, drafts},
-		nlu.Calendar: {events, tasks, memories, notes, drafts},
-		nlu.Memory:   {memories, tasks, events, notes, drafts},
-		nlu.Email:    {memories, drafts, events, tasks, notes},
-		nlu.Keep:     {notes, memories, tasks, events, drafts},
+		nlu.Task:     {tasks, events, memories, graph, notes, drafts},
+		nlu.Calendar: {events, tasks, memories, graph, notes, drafts},
+		nlu.Memory:   {memories, graph, tasks, events, notes, drafts},
+		nlu.Email:    {memories, graph, drafts, events, tasks, notes},
+		nlu.Keep:     {notes, memories, graph, tasks, events, drafts},
 	}[d]
 	if order == nil {
-		order = [][]string{memories, events, tasks, notes, drafts}
+		order = [][]string{memories, graph, events, tasks, notes, drafts}
 	}
 	var out []string
 	for _, group := range order {
 		out = append(out, group...)
+	}
+	return out
+}
+
+// graphItems renders the context's relationships (names, relation and
+// label, the scale words, description, state) and graph notes, each as
+// quoted data.
+func graphItems(c stage.Context) []string {
+	var out []string
+	seen := map[int64]bool{}
+	for _, r := range slices.Concat(c.Relationships, c.Related) {
+		if seen[r.ID] {
+			continue
+		}
+		seen[r.ID] = true
+		label := fmt.Sprintf("relationship id=%d %s", r.ID, r.State)
+		text := r.FromName + " " + r.Scale().Relation + " " + r.ToName
+		if r.Label != "" {
+			text += " (" + r.Label + ")"
+		}
+		text += "; attitude: " + r.AttitudeWord() + "; proximity: " + r.ProximityWord()
+		var notes []string
+		for _, n := range r.Notes {
+			notes = append(notes, n.Body)
+		}
+		out = append(out, llm.Quote(label, joinNonEmpty(text, r.Description, strings.Join(notes, "\n"))))
+	}
+	for _, n := range slices.Concat(c.GraphNotes, c.RelatedNotes) {
+		label := fmt.Sprintf("note on %s", n.About)
+		if !n.ExpiresAt.IsZero() {
+			label += " until " + n.ExpiresAt.In(stage.UserZone(c)).Format(time.DateOnly)
+		}
+		out = append(out, llm.Quote(label, n.Body))
 	}
 	return out
 }

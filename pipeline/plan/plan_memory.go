@@ -61,6 +61,7 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	var sure bool
 	args.Tier, sure = memory.Tier(fact)
+	related := relationFact(in, fact, &args)
 	// A fact about a person or thing ("Jon is my brother", "Sarah's email
 	// is …", "I worked at Acme from 2001 to 2009") is also one value of
 	// one of its attributes over time: a new value closes the old one.
@@ -76,10 +77,24 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		p.Actions = []action.Action{a}
 		return p, nil
 	}
+	// A relationship ("Priya is my manager", "Emma loves dinosaurs") is
+	// a fact with its relationship, undone together; it corrects nothing
+	// by its subject, as a changed relationship closes the old one.
+	if related && sure || related && !in.Context.InFamily {
+		if r := args.Relationship; args.About == "" && !r.From.Self {
+			args.About = r.From.Name
+		}
+		a, err := action.New(action.MemoryStore, args)
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		p.Actions = []action.Action{a}
+		return p, nil
+	}
 	// A fact about the same subject as one the user told before corrects
 	// it ("John's birthday is March 16th" after "… March 15th"): the old
 	// one is closed, not left beside the new (see store.UpdateMemory).
-	if old, ok := corrects(in, fact); ok {
+	if old, ok := corrects(in, fact); ok && !related {
 		p.Understood = "correct what I knew: " + prose.LowerFirst(fact)
 		a, err := action.New(action.MemoryUpdate, action.MemoryUpdateArgs{ID: old.ID, Content: fact})
 		if err != nil {
@@ -178,6 +193,35 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 		}
 	}
 	if st.Attribute == hearth.AttrRelation || st.Relation != "" && st.Attribute == "" {
+		args.Tier = hearth.TierBasic
+	}
+	return true
+}
+
+// relationFact reads the relationship a fact states between people and
+// things, by grammar (memory.ReadRelation), into args.Relationship, and
+// reports whether it does. What the user states directly is confirmed;
+// what their words only hedge is a candidate they confirm later.
+func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) bool {
+	now := stage.UserNow(in.Context)
+	if in.Context.Now.IsZero() {
+		now = time.Now()
+	}
+	_, _, rest, _ := memory.Validity(fact, now)
+	r, ok := memory.ReadRelation(rest)
+	if !ok {
+		return false
+	}
+	end := func(p memory.Party) action.EndArgs {
+		if p.Self {
+			return action.EndArgs{Name: selfName(in.User), Self: true}
+		}
+		return action.EndArgs{Name: p.Name, Kind: p.Kind}
+	}
+	args.Relationship = &action.RelationshipArgs{From: end(r.From), To: end(r.To), Label: r.Label, Attitude: r.Attitude,
+		Proximity: r.Proximity, Description: r.Description, Confirmed: !r.Hedged, Ended: r.Ended}
+	if r.From.Self && r.To.Kind == "" && args.Entity == nil {
+		// "Priya is my manager": the relation to the user is Priya's.
 		args.Tier = hearth.TierBasic
 	}
 	return true

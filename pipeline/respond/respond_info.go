@@ -281,6 +281,9 @@ func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
 func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
 	hits := memoryHits(in)
 	if len(hits) == 0 {
+		if s := relatedAnswer(in.Context); s != "" {
+			return s // found by meaning among relationships and their notes
+		}
 		if in.Context.NotesFound > 0 {
 			// Asked as a fact, written as a note.
 			return r.answerNotes(in)
@@ -349,42 +352,6 @@ func questionNames(q string) []string {
 		out = append(out, words.MatchWords(f)...)
 	}
 	return out
-}
-
-// answerAbout lists everything Hearth knows about someone (the user when
-// who is ""), grouped by topic, each with when it was told.
-func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) string {
-	ms := in.Context.Memories
-	if len(ms) == 0 {
-		if who == "" {
-			return "You haven't told me anything to remember yet. Say “remember that …” and I will."
-		}
-		return "I don't know anything about " + who + " yet. Tell me and I'll remember it."
-	}
-	z := stage.UserZone(in.Context)
-	groups := map[hearth.MemoryCategory][]string{}
-	for _, m := range ms {
-		told := m.CreatedAt.In(z).Format("2 January")
-		if m.CreatedAt.In(z).Year() != in.Context.Now.In(z).Year() {
-			told = m.CreatedAt.In(z).Format("2 January 2006")
-		}
-		groups[m.Category] = append(groups[m.Category], "• "+markdown.Escape(words.AsSentence(toSecondPerson(m.Content)))+" (you told me on "+told+")")
-	}
-	head := "Here's what I know about " + markdown.Escape(who) + ":"
-	if who == "" {
-		head = "Here's what you've told me:"
-	}
-	lines := []string{head}
-	for _, c := range []struct {
-		cat  hearth.MemoryCategory
-		name string
-	}{{hearth.MemoryPersonal, "Personal"}, {hearth.MemoryWork, "Work"}, {hearth.MemoryKnowledge, "Good to know"}} {
-		if g := groups[c.cat]; len(g) > 0 {
-			lines = append(lines, "", c.name+":")
-			lines = append(lines, g...)
-		}
-	}
-	return strings.Join(lines, "\n")
 }
 
 func (r *TemplateResponder) noMemory(in stage.RespondInput) string {

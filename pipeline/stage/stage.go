@@ -52,6 +52,17 @@ type Context struct {
 	// Entities are the people and things the message names that Hearth
 	// knows (an email's recipient), their attributes among Memories.
 	Entities []hearth.Entity
+	// Relationships and GraphNotes are the memory graph around the
+	// people and things the message names: their relationships that hold
+	// now and their live notes, read through the permission predicate.
+	Relationships []hearth.Relationship
+	GraphNotes    []hearth.GraphNote
+	// Related are the relationships a question found by meaning ("who do
+	// I know who is into climbing?"), nearest first, with their notes.
+	Related []hearth.Relationship
+	// RelatedNotes are the notes on people and things whose words match
+	// what "who do I know who …?" asks.
+	RelatedNotes []hearth.GraphNote
 	// Proximity is what a question about distance found ("which of
 	// Emma's friends live within walking distance of her school?").
 	Proximity *Proximity

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
+	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/gather"
@@ -238,6 +240,13 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	began = st.lap("context", began)
 
 	in := stage.RespondInput{Text: ev.Text, Understanding: u, User: st.t.User, Context: c}
+	if u.Intent == nlu.AskInfo && listsGraph(ev.Text) {
+		// An answer that lists an inferred relationship offers to
+		// confirm it, as the graph's own answers do.
+		if b, ok := memory.ConfirmButton(slices.Concat(c.Relationships, c.Related)); ok {
+			st.buttons = append(st.buttons, b)
+		}
+	}
 	if u.Intent == nlu.RequestAction {
 		plan, planErr := r.plan(ctx, stage.PlanInput{Text: ev.Text, Understanding: u, User: st.t.User, Context: c})
 		in.Understood = plan.Understood
@@ -264,6 +273,14 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		began = st.lap("action", began)
 	}
 	return r.respond(ctx, st, in, began), nil
+}
+
+// listsGraph reports whether the answer to a question lists the memory
+// graph around people: "tell me about Emma", "who do I know who …?".
+func listsGraph(text string) bool {
+	_, about := memory.AskedAbout(text)
+	_, who := memory.AskedWhoKnown(text)
+	return about || who
 }
 
 // plan asks the planner of each domain the intent named, and only those.

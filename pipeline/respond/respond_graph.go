@@ -1,0 +1,119 @@
+package respond
+
+import (
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// answerAbout lists everything Hearth knows about someone (the user when
+// who is ""): the facts, grouped by topic, each with when it was told,
+// then the memory graph around them (their relationships in their pair's
+// words, and their live notes with their expiry).
+func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) string {
+	ms := in.Context.Memories
+	graph := graphLines(in.Context)
+	if len(ms) == 0 && len(graph) == 0 {
+		if who == "" {
+			return "You haven't told me anything to remember yet. Say “remember that …” and I will."
+		}
+		return "I don't know anything about " + who + " yet. Tell me and I'll remember it."
+	}
+	z := stage.UserZone(in.Context)
+	groups := map[hearth.MemoryCategory][]string{}
+	for _, m := range ms {
+		told := m.CreatedAt.In(z).Format("2 January")
+		if m.CreatedAt.In(z).Year() != in.Context.Now.In(z).Year() {
+			told = m.CreatedAt.In(z).Format("2 January 2006")
+		}
+		groups[m.Category] = append(groups[m.Category], "• "+words.AsSentence(toSecondPerson(m.Content))+" (you told me on "+told+")")
+	}
+	head := "Here's what I know about " + who + ":"
+	if who == "" {
+		head = "Here's what you've told me:"
+	}
+	lines := []string{head}
+	for _, c := range []struct {
+		cat  hearth.MemoryCategory
+		name string
+	}{{hearth.MemoryPersonal, "Personal"}, {hearth.MemoryWork, "Work"}, {hearth.MemoryKnowledge, "Good to know"}} {
+		if g := groups[c.cat]; len(g) > 0 {
+			lines = append(lines, "", c.name+":")
+			lines = append(lines, g...)
+		}
+	}
+	return strings.Join(append(lines, graph...), "\n")
+}
+
+// graphLines are the relationships and notes the context stage read
+// around the people named: "Emma → Lily: friend (close, intimate-
+// knowledge)", "Note: stressed about the move (until Mon 9 Mar)".
+func graphLines(c stage.Context) []string {
+	var rels, notes []string
+	for _, r := range c.Relationships {
+		line := "• " + r.FromName + " → " + r.ToName + ": "
+		if r.Label != "" {
+			line += r.Label + " "
+		}
+		line += "(" + r.AttitudeWord() + ", " + r.ProximityWord()
+		if r.State == hearth.RelationshipCandidate {
+			line += ", not confirmed"
+		}
+		line += ")"
+		if r.Description != "" {
+			line += " — " + prose.LowerFirst(strings.TrimRight(r.Description, "."))
+		}
+		rels = append(rels, line)
+	}
+	z := stage.UserZone(c)
+	for _, n := range c.GraphNotes {
+		until := "kept until you remove it"
+		if !n.ExpiresAt.IsZero() {
+			until = "until " + n.ExpiresAt.In(z).Format("Mon 2 Jan")
+		}
+		notes = append(notes, "• "+words.AsSentence(n.Body)+" ("+until+")")
+	}
+	var out []string
+	if len(rels) > 0 {
+		out = append(append(out, "", "Relationships:"), rels...)
+	}
+	if len(notes) > 0 {
+		out = append(append(out, "", "Notes:"), notes...)
+	}
+	return out
+}
+
+// relatedAnswer answers a question from the relationships found by
+// meaning ("who do I know who is into climbing?"): each in its pair's
+// words, with its description and live notes; "" when none was found.
+func relatedAnswer(c stage.Context) string {
+	if len(c.Related) == 0 && len(c.RelatedNotes) == 0 {
+		return ""
+	}
+	lines := []string{"From what you've told me:"}
+	for _, r := range c.Related {
+		line := "• " + r.FromName + " → " + r.ToName + ": "
+		if r.Label != "" {
+			line += r.Label + " "
+		}
+		line += "(" + r.AttitudeWord() + ", " + r.ProximityWord() + ")"
+		var more []string
+		if r.Description != "" {
+			more = append(more, strings.TrimRight(r.Description, "."))
+		}
+		for _, n := range r.Notes {
+			more = append(more, strings.TrimRight(n.Body, "."))
+		}
+		if len(more) > 0 {
+			line += " — " + strings.Join(more, "; ")
+		}
+		lines = append(lines, line)
+	}
+	for _, n := range c.RelatedNotes {
+		lines = append(lines, "• "+n.About+": "+strings.TrimRight(n.Body, "."))
+	}
+	return strings.Join(lines, "\n")
+}
