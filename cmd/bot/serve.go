@@ -452,6 +452,9 @@ func (a *App) routes() http.Handler {
 	if a.Google != nil {
 		mux.HandleFunc("GET "+google.CallbackPath, a.Google.Callback)
 		mux.HandleFunc("POST "+google.WebhookPath, a.Google.Webhook)
+		if a.Google.GmailPushURL() != "" {
+			mux.HandleFunc("POST "+google.GmailPushPath, a.Gmail.PushWebhook)
+		}
 	}
 	if a.Config.Webchat {
 		wcfg := webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	gmail "google.golang.org/api/gmail/v1"
 	"google.golang.org/api/option"
@@ -47,7 +48,11 @@ type MailStore interface {
 	DropGmailDraft(ctx context.Context, userID, emailID int64, draftID string) error
 	InboxMessage(ctx context.Context, userID, id int64) (hearth.InboxMessage, error)
 	SaveInbox(ctx context.Context, userID int64, msgs []hearth.InboxMessage, historyID string) ([]hearth.InboxMessage, error)
-	GmailHistory(ctx context.Context, userID int64) (string, error)
+	BeginGmailPoll(ctx context.Context, userID int64, staleAfter time.Duration) (hearth.MailboxSync, error)
+	EndGmailPoll(ctx context.Context, userID int64) error
+	GmailMailbox(ctx context.Context, userID int64) (hearth.MailboxSync, error)
+	MarkGmailPushTx(ctx context.Context, tx pgx.Tx, scope, address string) ([]hearth.MailboxSync, error)
+	SetGmailWatch(ctx context.Context, userID int64, expires time.Time) error
 	FindInbox(ctx context.Context, f hearth.InboxFilter) ([]hearth.InboxMessage, error)
 	GmailUsers(ctx context.Context, scope string, afterUser int64, limit int) ([]int64, error)
 	MailStyle(ctx context.Context, userID int64) (hearth.MailStyle, error)
