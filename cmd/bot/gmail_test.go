@@ -159,3 +159,30 @@ func connectKeep(t *testing.T, c *chatter, fake *googletest.Server, email string
 		t.Fatalf("callback %d", res.StatusCode)
 	}
 }
+
+// TestGmailSendRetry: Gmail refusing a send (429 through every backoff)
+// ends the approval failed with "Try again", which sends the approved
+// draft once.
+func TestGmailSendRetry(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	const ann = "ann@example.com"
+	c := newChatter(t, base, app, "Ann", "UTC")
+	c.say("stop my briefings")
+	connectGmail(t, c, fake, ann)
+	r := c.say("Email sarah@example.com that I'll be late")
+	fake.Fail("POST", "/gmail/v1/users/me/drafts/send", 429, 4) // through every backoff (Retry-After: 0)
+	failed := c.click(r, "Approve")
+	mustContain(t, failed, "didn't go through", "won't go out twice")
+	if n := len(fake.Sent(ann)); n != 0 {
+		t.Fatalf("%d sent after the refusal", n)
+	}
+	mustContain(t, c.click(failed, "Try again"), "sent your email")
+	if code, body := c.clickStatus(failed, "Try again"); code != 202 || body["duplicate"] != true {
+		t.Fatalf("second click: %d %v", code, body)
+	}
+	c.say("thanks")
+	if out := fake.Sent(ann); len(out) != 1 || !strings.Contains(out[0].Body, "late") {
+		t.Fatalf("Gmail sent %+v, want the approved email once", out)
+	}
+}
