@@ -186,3 +186,46 @@ func TestGmailSendRetry(t *testing.T) {
 		t.Fatalf("Gmail sent %+v, want the approved email once", out)
 	}
 }
+
+// TestGmailContactsRecipients: a name memory has no address for is looked
+// up in the user's Google contacts: one match is used, several get a
+// button each, none is asked for.
+func TestGmailContactsRecipients(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	const ann = "ann@example.com"
+	c := newChatter(t, base, app, "Ann", "UTC")
+	c.say("stop my briefings")
+	connectGmail(t, c, fake, ann)
+	fake.AddContact(ann, "Dana Smith", "dana@example.org")
+	fake.AddContact(ann, "Sam Lee", "sam.lee@example.org")
+	fake.AddOtherContact(ann, "Sam Park", "sam.park@example.net")
+
+	// One match: the draft goes to it.
+	r := c.say("Email Dana that Friday works")
+	mustContain(t, r, "Dana Smith <dana@example.org>")
+	if ds := fake.Drafts(ann); len(ds) != 1 || !strings.Contains(ds[0].Header.Get("To"), "dana@example.org") {
+		t.Fatalf("Gmail drafts %+v, want one to Dana", ds)
+	}
+	c.click(r, "Cancel")
+
+	// Two: a button each, and the one picked is the recipient.
+	q := c.say("Email Sam that dinner is at 7")
+	mustContain(t, q, "Which Sam?")
+	if len(q.Buttons) != 2 {
+		t.Fatalf("buttons %+v, want one per Sam", q.Buttons)
+	}
+	picked := c.click(q, "Sam Park <sam.park@example.net>")
+	mustContain(t, picked, "sam.park@example.net", "dinner is at 7")
+
+	// Memory's address comes first: the contacts are not searched.
+	searches := fake.Count("GET /v1/people:searchContacts")
+	c.say("Remember that Dana's email is dana.home@example.com")
+	mustContain(t, c.say("Email Dana that I'm on my way"), "dana.home@example.com")
+	if n := fake.Count("GET /v1/people:searchContacts"); n != searches {
+		t.Fatalf("contacts searched %d times with an address in memory", n-searches)
+	}
+
+	// None: Hearth asks for the address.
+	mustContain(t, c.say("Email Quentin that the game is off"), "don't have an email address for Quentin")
+}

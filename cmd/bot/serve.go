@@ -227,13 +227,17 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			return ok
 		},
 	})
+	sources := gather.Sources{
+		History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
+		Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
+		Geocoding: geocoder != nil, Walking: walking, Family: st,
+	}
+	if a.Gmail != nil {
+		sources.Contacts = a.Gmail // recipients from the user's Google contacts
+	}
 	runner := turn.NewRunner(turn.Config{
-		Intent: intent,
-		Sources: gather.Sources{
-			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
-			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
-			Geocoding: geocoder != nil, Walking: walking, Family: st,
-		},
+		Intent:    intent,
+		Sources:   sources,
 		Planners:  planners,
 		Responder: responder,
 		Engine:    a.Engine,

@@ -29,8 +29,9 @@ const ScopeGmail = "https://www.googleapis.com/auth/gmail.modify"
 
 // GmailScopes are the scopes "connect gmail" asks for (on top of those
 // granted before): the calendar too, since a connected account is where
-// the user's events go.
-var GmailScopes = []string{ScopeOpenID, ScopeEmail, ScopeCalendar, ScopeGmail}
+// the user's events go, and the address book (read-only), where the
+// recipients of the user's mail are.
+var GmailScopes = []string{ScopeOpenID, ScopeEmail, ScopeCalendar, ScopeGmail, ScopeContacts, ScopeOtherContacts}
 
 // MailStore is what the Gmail provider keeps in Hearth's database: the
 // outbox (every draft has a row there, Gmail or not), the link to the

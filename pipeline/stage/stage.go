@@ -40,6 +40,10 @@ type Context struct {
 	// Entities are the people and things the message names that Hearth
 	// knows (an email's recipient), their attributes among Memories.
 	Entities []hearth.Entity
+	// Contacts are the entries of the user's address book (Google
+	// contacts) for each recipient named whom memory has no address for,
+	// by the name as written. Untrusted data: recipients to offer.
+	Contacts map[string][]hearth.AddressBookEntry
 	// Proximity is what a question about distance found ("which of
 	// Emma's friends live within walking distance of her school?").
 	Proximity *Proximity
