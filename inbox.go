@@ -42,8 +42,10 @@ type InboxFilter struct {
 // the poll after the ones begun, so one that arrives while a poll runs is
 // never folded into it).
 type MailboxSync struct {
-	UserID         int64
-	HistoryID      string
+	UserID    int64
+	HistoryID string
+	// PolledAt is when a poll last stored what it found.
+	PolledAt       time.Time
 	WatchExpiresAt time.Time
 	PushedAt       time.Time
 	PollsBegun     int64

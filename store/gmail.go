@@ -255,13 +255,13 @@ func (s *Store) MarkGmailPushTx(ctx context.Context, tx pgx.Tx, scope, address s
 	return out, nil
 }
 
-const mailboxColumns = `g.user_id, g.history_id, g.watch_expires_at, g.pushed_at, g.polls_begun`
+const mailboxColumns = `g.user_id, g.history_id, g.polled_at, g.watch_expires_at, g.pushed_at, g.polls_begun`
 
 func scanMailbox(row pgx.Row) (hearth.MailboxSync, error) {
 	var m hearth.MailboxSync
-	var watch, pushed *time.Time
-	err := row.Scan(&m.UserID, &m.HistoryID, &watch, &pushed, &m.PollsBegun)
-	m.WatchExpiresAt, m.PushedAt = utcOrZero(watch), utcOrZero(pushed)
+	var polled, watch, pushed *time.Time
+	err := row.Scan(&m.UserID, &m.HistoryID, &polled, &watch, &pushed, &m.PollsBegun)
+	m.PolledAt, m.WatchExpiresAt, m.PushedAt = utcOrZero(polled), utcOrZero(watch), utcOrZero(pushed)
 	return m, err
 }
 

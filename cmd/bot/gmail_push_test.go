@@ -94,6 +94,8 @@ func TestGmailPushScenario(t *testing.T) {
 		t.Fatalf("inbox %d messages, want the pushed one once", len(got))
 	}
 
+	mustContain(t, c.say("google status"), "Gmail: last checked", "new mail pushed at once (watch until", "Contacts:")
+
 	// Disconnecting stops the watch and forgets the inbox copy.
 	mustContain(t, c.say("disconnect google"), "Disconnected")
 	if got, _ := fake.GmailWatch(ann); got != "" || fake.Count("POST /gmail/v1/users/me/stop") != 1 {

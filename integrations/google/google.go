@@ -45,6 +45,7 @@ type Accounts interface {
 	RevokeGoogleAccount(ctx context.Context, userID int64) (bool, error)
 	ClaimGoogleNoticeTx(ctx context.Context, tx pgx.Tx, userID int64) (bool, error)
 	DeleteGoogleAccount(ctx context.Context, userID int64) error
+	GmailMailbox(ctx context.Context, userID int64) (hearth.MailboxSync, error)
 }
 
 // Calendars stores the synced calendars and their push channels.
