@@ -321,20 +321,3 @@ func (s *Store) SetGmailWatch(ctx context.Context, userID int64, expires time.Ti
 	}
 	return nil
 }
-
-// GmailWatchesDue returns up to limit users after afterUser, in order,
-// whose working account granted scope and whose Gmail watch is missing or
-// expires before before (the periodic sweep renews them).
-func (s *Store) GmailWatchesDue(ctx context.Context, scope string, before time.Time, afterUser int64, limit int) ([]int64, error) {
-	rows, err := s.pool.Query(ctx, `SELECT a.user_id FROM google_accounts a LEFT JOIN gmail_sync g ON g.user_id = a.user_id
-		WHERE `+gmailScoped+` AND a.user_id > $3 AND (g.watch_expires_at IS NULL OR g.watch_expires_at < $2)
-		ORDER BY a.user_id LIMIT $4`, scope, before, afterUser, limitOf(limit))
-	if err != nil {
-		return nil, fmt.Errorf("store gmail watches due: %w", translate(err))
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		return nil, fmt.Errorf("store gmail watches due: %w", translate(err))
-	}
-	return ids, nil
-}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -220,4 +221,37 @@ func mustKeys(t *testing.T) *google.Keys {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// TestGmailPollOneAtATime: while a poll of a mailbox runs, another is
+// hearth.ErrConflict (its job snoozes and runs after); a crashed one is
+// taken over once stale; a failed one lets the next begin.
+func TestGmailPollOneAtATime(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connectWith(t, google.GmailScopes...)
+	m, ctx := b.mail(), context.Background()
+	running, err := b.st.BeginGmailPoll(ctx, b.user.ID, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Poll(ctx, b.user.ID); !errors.Is(err, hearth.ErrConflict) {
+		t.Fatalf("a poll beside a running one: %v; want ErrConflict", err)
+	}
+	// Stale after no time at all: taken over, counted.
+	if box, err := b.st.BeginGmailPoll(ctx, b.user.ID, 0); err != nil || box.PollsBegun != running.PollsBegun+1 {
+		t.Fatalf("taking over a stale poll: %+v %v", box, err)
+	}
+	if err := b.st.EndGmailPoll(ctx, b.user.ID); err != nil {
+		t.Fatal(err)
+	}
+	// A poll that fails ends itself.
+	b.fake.Fail("GET", "/gmail/v1/users/me/profile", 400, 1)
+	if _, err := m.Poll(ctx, b.user.ID); err == nil {
+		t.Fatal("the profile's refusal did not fail the poll")
+	}
+	b.fake.Deliver(email, "", raw("Bob <bob@example.org>", "Hello", "h1@x", "Hi"))
+	if got, err := m.Poll(ctx, b.user.ID); err != nil || len(got) != 1 {
+		t.Fatalf("the poll after a failed one: %+v %v", got, err)
+	}
 }
