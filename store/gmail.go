@@ -162,20 +162,22 @@ func (s *Store) FindInbox(ctx context.Context, f hearth.InboxFilter) ([]hearth.I
 	return out, nil
 }
 
-// GmailUsers returns up to limit users after afterUser, in order, whose
-// working Google account granted scope (the periodic mail poll pages
-// through them).
-func (s *Store) GmailUsers(ctx context.Context, scope string, afterUser int64, limit int) ([]int64, error) {
-	rows, err := s.pool.Query(ctx, `SELECT user_id FROM google_accounts
-		WHERE $1 = ANY (scopes) AND revoked_at IS NULL AND user_id > $2 ORDER BY user_id LIMIT $3`, scope, afterUser, limitOf(limit))
+// GmailMailboxes returns the mailbox state of up to limit users after
+// afterUser, in order, whose working Google account granted scope (the
+// periodic mail poll pages through them); a mailbox never polled is the
+// zero state but its user id.
+func (s *Store) GmailMailboxes(ctx context.Context, scope string, afterUser int64, limit int) ([]hearth.MailboxSync, error) {
+	rows, err := s.pool.Query(ctx, `SELECT a.user_id, COALESCE(g.history_id, ''), g.polled_at, g.watch_expires_at, g.pushed_at, COALESCE(g.polls_begun, 0)
+		FROM google_accounts a LEFT JOIN gmail_sync g ON g.user_id = a.user_id
+		WHERE `+gmailScoped+` AND a.user_id > $2 ORDER BY a.user_id LIMIT $3`, scope, afterUser, limitOf(limit))
 	if err != nil {
-		return nil, fmt.Errorf("store gmail users: %w", translate(err))
+		return nil, fmt.Errorf("store gmail mailboxes: %w", translate(err))
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.MailboxSync, error) { return scanMailbox(r) })
 	if err != nil {
-		return nil, fmt.Errorf("store gmail users: %w", translate(err))
+		return nil, fmt.Errorf("store gmail mailboxes: %w", translate(err))
 	}
-	return ids, nil
+	return out, nil
 }
 
 // AdoptGmailDraft moves the Gmail draft of userID's draft deleted within

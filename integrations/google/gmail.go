@@ -55,7 +55,7 @@ type MailStore interface {
 	MarkGmailPushTx(ctx context.Context, tx pgx.Tx, scope, address string) ([]hearth.MailboxSync, error)
 	SetGmailWatch(ctx context.Context, userID int64, expires time.Time) error
 	FindInbox(ctx context.Context, f hearth.InboxFilter) ([]hearth.InboxMessage, error)
-	GmailUsers(ctx context.Context, scope string, afterUser int64, limit int) ([]int64, error)
+	GmailMailboxes(ctx context.Context, scope string, afterUser int64, limit int) ([]hearth.MailboxSync, error)
 	MailStyle(ctx context.Context, userID int64) (hearth.MailStyle, error)
 	SetMailStyle(ctx context.Context, st hearth.MailStyle) (hearth.MailStyle, error)
 }

@@ -92,6 +92,13 @@ func TestGmailPush(t *testing.T) {
 	if n := b.jobs(t, "google_mail_poll"); n != polls+1 {
 		t.Fatalf("%d mail polls after 20 pushes, want %d", n, polls+1)
 	}
+	// The periodic sweep meanwhile asks for the same poll.
+	if err := m.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := b.jobs(t, "google_mail_poll"); n != polls+1 {
+		t.Fatalf("%d mail polls after the sweep, want %d", n, polls+1)
+	}
 	// The poll finds the new mail, once.
 	got, err := m.Poll(ctx, b.user.ID)
 	if err != nil || len(got) != 1 || got[0].Subject != "Lunch?" {

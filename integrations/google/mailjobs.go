@@ -15,7 +15,7 @@ import (
 // watch when it is due and, when their style profile is older than
 // StyleEvery, learns it again from their sent mail. Round is how many
 // polls of the mailbox had begun when a push asked for it (see
-// enqueuePush); the periodic sweep leaves it 0.
+// enqueuePush, Sweep).
 type MailPollArgs struct {
 	UserID int64 `json:"user_id"`
 	Round  int64 `json:"round,omitempty"`
@@ -67,26 +67,27 @@ func (m *Mail) Workers(w *river.Workers) {
 	}))
 }
 
-// Sweep enqueues a poll for every user who granted Gmail.
+// Sweep enqueues a poll for every user who granted Gmail, in the round
+// a push would ask for: a sweep while a push's poll waits adds none.
 func (m *Mail) Sweep(ctx context.Context) error {
 	if m.g.cfg.Queue == nil {
 		return nil
 	}
 	var after int64
 	for {
-		ids, err := m.st.GmailUsers(ctx, ScopeGmail, after, 500)
+		boxes, err := m.st.GmailMailboxes(ctx, ScopeGmail, after, 500)
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			if _, err := m.g.cfg.Queue.Insert(ctx, MailPollArgs{UserID: id}, nil); err != nil {
+		for _, b := range boxes {
+			if _, err := m.g.cfg.Queue.Insert(ctx, MailPollArgs{UserID: b.UserID, Round: b.PollsBegun}, nil); err != nil {
 				return fmt.Errorf("enqueue mail poll: %w", err)
 			}
 		}
-		if len(ids) < 500 {
+		if len(boxes) < 500 {
 			return nil
 		}
-		after = ids[len(ids)-1]
+		after = boxes[len(boxes)-1].UserID
 	}
 }
 
