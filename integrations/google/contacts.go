@@ -61,7 +61,23 @@ func (m *Mail) SearchContacts(ctx context.Context, userID int64, name string) ([
 	if err != nil {
 		return nil, err
 	}
-	var out []hearth.AddressBookEntry
+	// Google answers searches from a cache that a request with an empty
+	// query refreshes: when a search finds nothing, the cache is warmed
+	// up and the search made once more.
+	for warm := false; ; warm = true {
+		out, refused := m.searchContacts(ctx, svc, userID, name, saved, other)
+		if refused || len(out) > 0 || warm {
+			return out, nil
+		}
+		if _, refused := m.searchContacts(ctx, svc, userID, "", saved, other); refused {
+			return nil, nil
+		}
+	}
+}
+
+// searchContacts searches the saved contacts, then the other contacts;
+// a refusal is logged and ends the search with what was found.
+func (m *Mail) searchContacts(ctx context.Context, svc *people.Service, userID int64, name string, saved, other bool) (out []hearth.AddressBookEntry, refused bool) {
 	seen := map[string]bool{}
 	add := func(res *people.SearchResponse) {
 		for _, r := range res.Results {
@@ -78,7 +94,7 @@ func (m *Mail) SearchContacts(ctx context.Context, userID int64, name string) ([
 		res, err := svc.People.SearchContacts().Query(name).ReadMask(mask).PageSize(maxContacts).Context(ctx).Do()
 		if err != nil {
 			m.g.cfg.Log.WarnContext(ctx, "google contacts search failed; asking for the address instead", "user", userID, "error", err)
-			return nil, nil
+			return nil, true
 		}
 		add(res)
 	}
@@ -86,11 +102,11 @@ func (m *Mail) SearchContacts(ctx context.Context, userID int64, name string) ([
 		res, err := svc.OtherContacts.Search().Query(name).ReadMask(mask).PageSize(maxContacts).Context(ctx).Do()
 		if err != nil {
 			m.g.cfg.Log.WarnContext(ctx, "google other contacts search failed; using saved contacts only", "user", userID, "error", err)
-			return out, nil
+			return out, true
 		}
 		add(res)
 	}
-	return out, nil
+	return out, false
 }
 
 // entries are a person's email addresses with their name, each a valid

@@ -36,6 +36,15 @@ func TestSearchContacts(t *testing.T) {
 				t.Fatalf("entry %d: %+v, want %+v", i, got[i], want[i])
 			}
 		}
+		// The first search met Google's cold cache: it warmed it up (an
+		// empty query) and searched again; the next one searches once.
+		const search = "GET /v1/people:searchContacts"
+		if n := b.fake.Count(search); n != 3 {
+			t.Fatalf("%d searchContacts calls for the first search, want 3 (search, warm-up, search)", n)
+		}
+		if sam, err := b.mail().SearchContacts(ctx, b.user.ID, "sam"); err != nil || len(sam) != 1 || b.fake.Count(search) != 4 {
+			t.Fatalf("sam: %+v %v after %d calls", sam, err, b.fake.Count(search))
+		}
 		if none, err := b.mail().SearchContacts(ctx, b.user.ID, "Quentin"); err != nil || len(none) != 0 {
 			t.Fatalf("Quentin: %+v %v", none, err)
 		}
