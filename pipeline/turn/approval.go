@@ -111,9 +111,13 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 // became of an approved action and says it; a failure that may be tried
 // again offers "Try again", carrying the number of that try.
 func (r *Runner) approvedOutcome(st *turnState, button, done string, ap action.Approval, rec action.Record) string {
-	if rec.State == action.StateDone {
+	switch rec.State {
+	case action.StateDone:
 		r.editPrompt(st, button, done)
 		return respond.DoneFallback([]stage.Outcome{{Action: rec.Action, Status: stage.Done, Result: decodeResult(rec)}})
+	case action.StateRunning:
+		r.editPrompt(st, button, "⏳ Under way.")
+		return "That's under way right now; I'll record how it went."
 	}
 	r.editPrompt(st, button, "⚠ Failed: "+rec.Error)
 	if !ap.Retryable {
