@@ -35,3 +35,26 @@ type InboxFilter struct {
 	Since time.Time
 	Limit int
 }
+
+// MailboxSync is where finding a user's new mail stands: the Gmail history
+// id polling continues from, the push watch (users.watch) and its expiry,
+// when a push last arrived, and how many polls have begun (a push asks for
+// the poll after the ones begun, so one that arrives while a poll runs is
+// never folded into it).
+type MailboxSync struct {
+	UserID    int64
+	HistoryID string
+	// PolledAt is when a poll last stored what it found.
+	PolledAt       time.Time
+	WatchExpiresAt time.Time
+	PushedAt       time.Time
+	PollsBegun     int64
+}
+
+// AddressBookEntry is a person from the user's address book (Google
+// contacts): a name and an email address. Both are untrusted data: a
+// recipient to offer, never an instruction.
+type AddressBookEntry struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}

@@ -167,11 +167,12 @@ func nullableJSON(v any) ([]byte, error) {
 	return json.Marshal(v)
 }
 
-const approvalColumns = `id, action_id, user_id, conversation_id, payload, payload_hash, state, expires_at`
+const approvalColumns = `id, action_id, user_id, conversation_id, payload, payload_hash, state, expires_at, retryable, retries`
 
 func scanApproval(row pgx.Row) (action.Approval, error) {
 	var a action.Approval
-	err := row.Scan(&a.ID, &a.ActionID, &a.UserID, &a.ConversationID, &a.Action.Payload, &a.Hash, &a.State, &a.ExpiresAt)
+	err := row.Scan(&a.ID, &a.ActionID, &a.UserID, &a.ConversationID, &a.Action.Payload, &a.Hash, &a.State, &a.ExpiresAt,
+		&a.Retryable, &a.Retries)
 	return a, err
 }
 
@@ -207,8 +208,7 @@ func (s *Store) DecideApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, use
 
 func (s *Store) whyNotDecided(ctx context.Context, approvalID, userID int64) (action.Approval, error) {
 	ap, err := scanApproval(s.pool.QueryRow(ctx, `
-		SELECT a.id, a.action_id, a.user_id, a.conversation_id, a.payload, a.payload_hash, a.state, a.expires_at
-		FROM approvals a WHERE a.id = $1`, approvalID))
+		SELECT `+prefixed("a.", approvalColumns)+` FROM approvals a WHERE a.id = $1`, approvalID))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, hearth.ErrNotFound)
@@ -232,6 +232,53 @@ func (s *Store) SetApprovalOutcome(ctx context.Context, approvalID int64, state 
 		return fmt.Errorf("store approval outcome %d: %w", approvalID, translate(err))
 	}
 	return nil
+}
+
+// AllowApprovalRetry marks a failed approval as one that may be tried
+// again (its action failed without any effect: a refused send).
+func (s *Store) AllowApprovalRetry(ctx context.Context, approvalID int64) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE approvals SET retryable = true WHERE id = $1 AND state = 'failed'`, approvalID); err != nil {
+		return fmt.Errorf("store allow approval retry %d: %w", approvalID, translate(err))
+	}
+	return nil
+}
+
+// RetryApprovalTx approves, in tx, try number try of a failed, retryable,
+// unexpired approval for userID with one conditional UPDATE (so of
+// several clicks of that try's button exactly one wins, and an older
+// try's button none), and makes its action runnable again. The caller
+// enqueues the action's backstop job in the same transaction and commits.
+// Refusals are action.ErrNotYours, action.ErrExpired or
+// action.ErrNotRetryable (with the approval as it stands); a missing
+// approval is hearth.ErrNotFound.
+func (s *Store) RetryApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, userID int64, try int) (action.Approval, error) {
+	ap, err := scanApproval(tx.QueryRow(ctx, `
+		UPDATE approvals SET state = 'approved', retryable = false, retries = retries + 1, decided_at = now()
+		WHERE id = $1 AND user_id = $2 AND state = 'failed' AND retryable AND retries = $3 - 1 AND expires_at > now()
+		RETURNING `+approvalColumns, approvalID, userID, try))
+	if errors.Is(err, pgx.ErrNoRows) {
+		cur, err := scanApproval(s.pool.QueryRow(ctx, `SELECT `+approvalColumns+` FROM approvals WHERE id = $1`, approvalID))
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return cur, fmt.Errorf("store retry approval %d: %w", approvalID, hearth.ErrNotFound)
+		case err != nil:
+			return cur, fmt.Errorf("store retry approval %d: %w", approvalID, translate(err))
+		case cur.UserID != userID:
+			return cur, action.ErrNotYours
+		case cur.State == action.ApprovalFailed && cur.Retryable && cur.Retries == try-1:
+			return cur, action.ErrExpired
+		}
+		return cur, action.ErrNotRetryable
+	}
+	if err != nil {
+		return ap, fmt.Errorf("store retry approval %d: %w", approvalID, translate(err))
+	}
+	if err := tx.QueryRow(ctx, `
+		UPDATE actions SET state = 'planned', error = '' WHERE id = $1 AND state = 'failed' RETURNING kind`,
+		ap.ActionID).Scan(&ap.Action.Kind); err != nil {
+		return ap, fmt.Errorf("store retry approval %d: release action: %w", approvalID, notFound(translate(err), "action", ap.ActionID))
+	}
+	return ap, nil
 }
 
 // PendingApproval returns userID's newest pending, unexpired approval in

@@ -76,7 +76,8 @@ func scanInbox(row pgx.Row) (hearth.InboxMessage, error) {
 
 // SaveInbox stores userID's received messages (each once, whatever the
 // polls: a message seen again updates its unread and important marks)
-// and, in the same transaction, the history id polling continues from.
+// and, in the same transaction, the history id polling continues from,
+// ending the poll (see BeginGmailPoll).
 // It returns the messages that were new.
 func (s *Store) SaveInbox(ctx context.Context, userID int64, msgs []hearth.InboxMessage, historyID string) ([]hearth.InboxMessage, error) {
 	var added []hearth.InboxMessage
@@ -100,7 +101,7 @@ func (s *Store) SaveInbox(ctx context.Context, userID int64, msgs []hearth.Inbox
 			}
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO gmail_sync (user_id, history_id, polled_at) VALUES ($1, $2, now())
-			ON CONFLICT (user_id) DO UPDATE SET history_id = EXCLUDED.history_id, polled_at = now()`, userID, historyID)
+			ON CONFLICT (user_id) DO UPDATE SET history_id = EXCLUDED.history_id, polled_at = now(), poll_started_at = NULL`, userID, historyID)
 		return err
 	})
 	if err != nil {
@@ -161,20 +162,22 @@ func (s *Store) FindInbox(ctx context.Context, f hearth.InboxFilter) ([]hearth.I
 	return out, nil
 }
 
-// GmailUsers returns up to limit users after afterUser, in order, whose
-// working Google account granted scope (the periodic mail poll pages
-// through them).
-func (s *Store) GmailUsers(ctx context.Context, scope string, afterUser int64, limit int) ([]int64, error) {
-	rows, err := s.pool.Query(ctx, `SELECT user_id FROM google_accounts
-		WHERE $1 = ANY (scopes) AND revoked_at IS NULL AND user_id > $2 ORDER BY user_id LIMIT $3`, scope, afterUser, limitOf(limit))
+// GmailMailboxes returns the mailbox state of up to limit users after
+// afterUser, in order, whose working Google account granted scope (the
+// periodic mail poll pages through them); a mailbox never polled is the
+// zero state but its user id.
+func (s *Store) GmailMailboxes(ctx context.Context, scope string, afterUser int64, limit int) ([]hearth.MailboxSync, error) {
+	rows, err := s.pool.Query(ctx, `SELECT a.user_id, COALESCE(g.history_id, ''), g.polled_at, g.watch_expires_at, g.pushed_at, COALESCE(g.polls_begun, 0)
+		FROM google_accounts a LEFT JOIN gmail_sync g ON g.user_id = a.user_id
+		WHERE `+gmailScoped+` AND a.user_id > $2 ORDER BY a.user_id LIMIT $3`, scope, afterUser, limitOf(limit))
 	if err != nil {
-		return nil, fmt.Errorf("store gmail users: %w", translate(err))
+		return nil, fmt.Errorf("store gmail mailboxes: %w", translate(err))
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.MailboxSync, error) { return scanMailbox(r) })
 	if err != nil {
-		return nil, fmt.Errorf("store gmail users: %w", translate(err))
+		return nil, fmt.Errorf("store gmail mailboxes: %w", translate(err))
 	}
-	return ids, nil
+	return out, nil
 }
 
 // AdoptGmailDraft moves the Gmail draft of userID's draft deleted within
@@ -226,6 +229,97 @@ func (s *Store) DiscardedGmailDraft(ctx context.Context, userID, emailID int64) 
 func (s *Store) DropGmailDraft(ctx context.Context, userID, emailID int64, draftID string) error {
 	if _, err := s.pool.Exec(ctx, `DELETE FROM gmail_drafts WHERE email_id = $1 AND user_id = $2 AND draft_id = $3`, emailID, userID, draftID); err != nil {
 		return fmt.Errorf("store drop gmail draft: %w", translate(err))
+	}
+	return nil
+}
+
+// gmailScoped is the condition on google_accounts (aliased a) that the
+// account works and granted the Gmail scope $1 (or full mail access).
+const gmailScoped = `a.revoked_at IS NULL AND ($1 = ANY (a.scopes) OR 'https://mail.google.com/' = ANY (a.scopes))`
+
+// MarkGmailPushTx notes, in the caller's transaction, a push for the
+// mailbox address (case-insensitive) and returns the mailbox state of
+// every user whose working account with scope it is (usually one; none
+// for an address Hearth does not know), with the polls begun so far.
+func (s *Store) MarkGmailPushTx(ctx context.Context, tx pgx.Tx, scope, address string) ([]hearth.MailboxSync, error) {
+	rows, err := tx.Query(ctx, `
+		INSERT INTO gmail_sync AS g (user_id, pushed_at)
+		SELECT a.user_id, now() FROM google_accounts a WHERE lower(a.email) = lower($2) AND `+gmailScoped+`
+		ON CONFLICT (user_id) DO UPDATE SET pushed_at = now()
+		RETURNING `+mailboxColumns, scope, address)
+	if err != nil {
+		return nil, fmt.Errorf("store mark gmail push: %w", translate(err))
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.MailboxSync, error) { return scanMailbox(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store mark gmail push: %w", translate(err))
+	}
+	return out, nil
+}
+
+const mailboxColumns = `g.user_id, g.history_id, g.polled_at, g.watch_expires_at, g.pushed_at, g.polls_begun`
+
+func scanMailbox(row pgx.Row) (hearth.MailboxSync, error) {
+	var m hearth.MailboxSync
+	var polled, watch, pushed *time.Time
+	err := row.Scan(&m.UserID, &m.HistoryID, &polled, &watch, &pushed, &m.PollsBegun)
+	m.PolledAt, m.WatchExpiresAt, m.PushedAt = utcOrZero(polled), utcOrZero(watch), utcOrZero(pushed)
+	return m, err
+}
+
+// BeginGmailPoll begins a poll of userID's mailbox: it is counted (a push
+// after this asks for the next poll) and marked running, and the mailbox
+// state is returned. While another poll runs, begun less than staleAfter
+// ago, it is hearth.ErrConflict (one poll of a mailbox at a time; a
+// crashed one is taken over once stale). SaveInbox or EndGmailPoll ends
+// it.
+func (s *Store) BeginGmailPoll(ctx context.Context, userID int64, staleAfter time.Duration) (hearth.MailboxSync, error) {
+	m, err := scanMailbox(s.pool.QueryRow(ctx, `
+		INSERT INTO gmail_sync AS g (user_id, polls_begun, poll_started_at) VALUES ($1, 1, now())
+		ON CONFLICT (user_id) DO UPDATE SET polls_begun = g.polls_begun + 1, poll_started_at = now()
+		WHERE g.poll_started_at IS NULL OR g.poll_started_at < now() - $2::interval
+		RETURNING `+mailboxColumns, userID, staleAfter))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return m, fmt.Errorf("store begin gmail poll: %w", hearth.Errorf(hearth.EConflict, "a poll of the mailbox is running"))
+	}
+	if err != nil {
+		return m, fmt.Errorf("store begin gmail poll: %w", constraintErr(translate(err)))
+	}
+	return m, nil
+}
+
+// EndGmailPoll ends a poll of userID's mailbox that stored nothing (it
+// failed), so the next may begin.
+func (s *Store) EndGmailPoll(ctx context.Context, userID int64) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE gmail_sync SET poll_started_at = NULL WHERE user_id = $1`, userID); err != nil {
+		return fmt.Errorf("store end gmail poll: %w", translate(err))
+	}
+	return nil
+}
+
+// GmailMailbox returns where finding userID's new mail stands; the zero
+// state (but the user id) before anything was polled or watched.
+func (s *Store) GmailMailbox(ctx context.Context, userID int64) (hearth.MailboxSync, error) {
+	m, err := scanMailbox(s.pool.QueryRow(ctx, `SELECT `+mailboxColumns+` FROM gmail_sync g WHERE g.user_id = $1`, userID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return hearth.MailboxSync{UserID: userID}, nil
+	}
+	if err != nil {
+		return m, fmt.Errorf("store gmail mailbox: %w", translate(err))
+	}
+	return m, nil
+}
+
+// SetGmailWatch records when userID's users.watch expires (zero: there is
+// none).
+func (s *Store) SetGmailWatch(ctx context.Context, userID int64, expires time.Time) error {
+	var at *time.Time
+	if !expires.IsZero() {
+		at = &expires
+	}
+	if _, err := s.pool.Exec(ctx, `INSERT INTO gmail_sync (user_id, watch_expires_at) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET watch_expires_at = EXCLUDED.watch_expires_at`, userID, at); err != nil {
+		return fmt.Errorf("store set gmail watch: %w", constraintErr(translate(err)))
 	}
 	return nil
 }

@@ -83,10 +83,19 @@ func (s *Store) ClaimGoogleNoticeTx(ctx context.Context, tx pgx.Tx, userID int64
 }
 
 // DeleteGoogleAccount forgets the user's account: its token, calendars,
-// channels and the synced copies of its events, in one transaction.
+// channels, the synced copies of its events, the copy of its inbox and
+// where Gmail history polling continues, in one transaction.
 func (s *Store) DeleteGoogleAccount(ctx context.Context, userID int64) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM events WHERE user_id = $1 AND external_id IS NOT NULL`, userID); err != nil {
+			return err
+		}
+		// The copy of the inbox and where its history continues belong to
+		// the account: another account connected later starts afresh.
+		if _, err := tx.Exec(ctx, `DELETE FROM inbox_messages WHERE user_id = $1`, userID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM gmail_sync WHERE user_id = $1`, userID); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, `DELETE FROM google_accounts WHERE user_id = $1`, userID)

@@ -128,6 +128,10 @@ type Config struct {
 	GoogleClientSecret string        `env:"HEARTH_GOOGLE_CLIENT_SECRET"`
 	GoogleEndpoint     string        `env:"HEARTH_GOOGLE_ENDPOINT"`
 	GooglePollInterval time.Duration `env:"HEARTH_GOOGLE_POLL_INTERVAL" envDefault:"15m"`
+	// GmailTopic is the Pub/Sub topic Gmail pushes to
+	// (projects/PROJECT/topics/TOPIC); with HEARTH_PUBLIC_URL, new mail is
+	// pushed as well as polled.
+	GmailTopic string `env:"HEARTH_GMAIL_PUBSUB_TOPIC"`
 	// EncryptionKey seals OAuth tokens at rest and keys every signature
 	// (32 random bytes, base64).
 	EncryptionKey string `env:"HEARTH_ENCRYPTION_KEY"`
@@ -199,6 +203,9 @@ func (c Config) validate() error {
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return fmt.Errorf("config: HEARTH_GOOGLE_ENDPOINT %q is not an http(s) URL", c.GoogleEndpoint)
 		}
+	}
+	if err := google.CheckTopic(c.GmailTopic); err != nil {
+		return fmt.Errorf("config: %w", err)
 	}
 	if c.GooglePollInterval < 0 {
 		return errors.New("config: HEARTH_GOOGLE_POLL_INTERVAL must not be negative")

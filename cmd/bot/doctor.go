@@ -12,6 +12,7 @@ import (
 
 	slackadapter "github.com/hearthbot/hearth/adapters/slack"
 	"github.com/hearthbot/hearth/adapters/telegram"
+	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -82,6 +83,7 @@ func Doctor(ctx context.Context, cfg Config, out io.Writer) error {
 	} else {
 		r.ok("models", "none configured: offline understanding (set HEARTH_LLM for a model)")
 	}
+	doctorGmailPush(cfg, r)
 	if cfg.Transcribe != "none" {
 		r.ok("voice", cfg.Transcribe+" transcription configured (not tried: it needs audio)")
 	}
@@ -174,5 +176,26 @@ func doctorWebchat(cfg Config, r *doctorReport) {
 			"put a TLS proxy in front (deploy/Caddyfile) and use an https HEARTH_PUBLIC_URL, or set HEARTH_TLS_CERT/KEY")
 	default:
 		r.ok("web chat", "real sign-in (passkeys, sign-in links) at "+cfg.PublicURL)
+	}
+}
+
+// doctorGmailPush prints the push endpoint to give the Pub/Sub
+// subscription of HEARTH_GMAIL_PUBSUB_TOPIC (its token is derived from
+// HEARTH_ENCRYPTION_KEY, so only the server can print it).
+func doctorGmailPush(cfg Config, r *doctorReport) {
+	if cfg.GmailTopic == "" {
+		return
+	}
+	keys, err := google.ParseKeys(cfg.EncryptionKey, cfg.EncryptionOldKeys)
+	switch {
+	case cfg.GoogleClientID == "" || err != nil:
+		r.warn("gmail push", "HEARTH_GMAIL_PUBSUB_TOPIC is set, but Google is off",
+			"set HEARTH_GOOGLE_CLIENT_ID, HEARTH_GOOGLE_CLIENT_SECRET and HEARTH_ENCRYPTION_KEY")
+	case cfg.PublicURL == "":
+		r.warn("gmail push", "HEARTH_GMAIL_PUBSUB_TOPIC is set without HEARTH_PUBLIC_URL: Gmail is polled, not pushed",
+			"set HEARTH_PUBLIC_URL, then run bot doctor again for the push endpoint")
+	default:
+		r.ok("gmail push", "mailboxes are watched on "+cfg.GmailTopic+"; give its push subscription the endpoint")
+		fmt.Fprintf(r.out, "%-13s       %s\n", "", google.GmailPushEndpoint(cfg.PublicURL, keys))
 	}
 }

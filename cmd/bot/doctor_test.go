@@ -35,6 +35,15 @@ func TestDoctor(t *testing.T) {
 			c.PublicURL = "http://hearth.example"
 			c.TelegramToken, c.TelegramAPIURL, c.TelegramWebhookSecret = telegramtest.Token, api.URL, "s"
 		}, true, []string{"telegram      ok    @", "webhook at http://hearth.example/telegram/webhook", "web chat      FIX   HEARTH_PUBLIC_URL is plain http"}},
+		{"gmail push", func(c *Config) {
+			c.DatabaseURL, c.DevSignin = healthy, true
+			c.PublicURL, c.GmailTopic = "https://hearth.example", "projects/p/topics/gmail"
+			c.GoogleClientID, c.GoogleClientSecret, c.EncryptionKey = "id", "secret", "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
+		}, false, []string{"gmail push    ok    mailboxes are watched on projects/p/topics/gmail", "https://hearth.example/webhooks/google/gmail?token="}},
+		{"gmail push without a public URL", func(c *Config) {
+			c.DatabaseURL, c.DevSignin, c.GmailTopic = healthy, true, "projects/p/topics/gmail"
+			c.GoogleClientID, c.GoogleClientSecret, c.EncryptionKey = "id", "secret", "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
+		}, false, []string{"gmail push    note  HEARTH_GMAIL_PUBSUB_TOPIC is set without HEARTH_PUBLIC_URL"}},
 		{"wrong telegram token", func(c *Config) {
 			c.DatabaseURL = healthy
 			c.TelegramToken, c.TelegramAPIURL = "123:wrong", api.URL

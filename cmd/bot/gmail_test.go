@@ -159,3 +159,73 @@ func connectKeep(t *testing.T, c *chatter, fake *googletest.Server, email string
 		t.Fatalf("callback %d", res.StatusCode)
 	}
 }
+
+// TestGmailSendRetry: Gmail refusing a send (429 through every backoff)
+// ends the approval failed with "Try again", which sends the approved
+// draft once.
+func TestGmailSendRetry(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	const ann = "ann@example.com"
+	c := newChatter(t, base, app, "Ann", "UTC")
+	c.say("stop my briefings")
+	connectGmail(t, c, fake, ann)
+	r := c.say("Email sarah@example.com that I'll be late")
+	fake.Fail("POST", "/gmail/v1/users/me/drafts/send", 429, 4) // through every backoff (Retry-After: 0)
+	failed := c.click(r, "Approve")
+	mustContain(t, failed, "didn't go through", "won't go out twice")
+	if n := len(fake.Sent(ann)); n != 0 {
+		t.Fatalf("%d sent after the refusal", n)
+	}
+	mustContain(t, c.click(failed, "Try again"), "sent your email")
+	if code, body := c.clickStatus(failed, "Try again"); code != 202 || body["duplicate"] != true {
+		t.Fatalf("second click: %d %v", code, body)
+	}
+	c.say("thanks")
+	if out := fake.Sent(ann); len(out) != 1 || !strings.Contains(out[0].Body, "late") {
+		t.Fatalf("Gmail sent %+v, want the approved email once", out)
+	}
+}
+
+// TestGmailContactsRecipients: a name memory has no address for is looked
+// up in the user's Google contacts: one match is used, several get a
+// button each, none is asked for.
+func TestGmailContactsRecipients(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	const ann = "ann@example.com"
+	c := newChatter(t, base, app, "Ann", "UTC")
+	c.say("stop my briefings")
+	connectGmail(t, c, fake, ann)
+	fake.AddContact(ann, "Dana Smith", "dana@example.org")
+	fake.AddContact(ann, "Sam Lee", "sam.lee@example.org")
+	fake.AddOtherContact(ann, "Sam Park", "sam.park@example.net")
+
+	// One match: the draft goes to it.
+	r := c.say("Email Dana that Friday works")
+	mustContain(t, r, "Dana Smith <dana@example.org>")
+	if ds := fake.Drafts(ann); len(ds) != 1 || !strings.Contains(ds[0].Header.Get("To"), "dana@example.org") {
+		t.Fatalf("Gmail drafts %+v, want one to Dana", ds)
+	}
+	c.click(r, "Cancel")
+
+	// Two: a button each, and the one picked is the recipient.
+	q := c.say("Email Sam that dinner is at 7")
+	mustContain(t, q, "Which Sam?")
+	if len(q.Buttons) != 2 {
+		t.Fatalf("buttons %+v, want one per Sam", q.Buttons)
+	}
+	picked := c.click(q, "Sam Park <sam.park@example.net>")
+	mustContain(t, picked, "sam.park@example.net", "dinner is at 7")
+
+	// Memory's address comes first: the contacts are not searched.
+	searches := fake.Count("GET /v1/people:searchContacts")
+	c.say("Remember that Dana's email is dana.home@example.com")
+	mustContain(t, c.say("Email Dana that I'm on my way"), "dana.home@example.com")
+	if n := fake.Count("GET /v1/people:searchContacts"); n != searches {
+		t.Fatalf("contacts searched %d times with an address in memory", n-searches)
+	}
+
+	// None: Hearth asks for the address.
+	mustContain(t, c.say("Email Quentin that the game is off"), "don't have an email address for Quentin")
+}

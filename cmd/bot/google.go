@@ -36,10 +36,13 @@ func openGoogle(cfg Config, st *store.Store, log *slog.Logger, visible func(hear
 	g, err := google.New(google.Config{
 		ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, PublicURL: cfg.PublicURL,
 		Endpoint: cfg.GoogleEndpoint, Keys: keys, Store: st, People: st, PollInterval: cfg.GooglePollInterval,
-		Log: log.With("component", "google"), Visible: visible,
+		GmailTopic: cfg.GmailTopic, Log: log.With("component", "google"), Visible: visible,
 	})
 	if err != nil {
 		return nil, err
+	}
+	if cfg.GmailTopic != "" && cfg.PublicURL == "" {
+		log.Warn("HEARTH_GMAIL_PUBSUB_TOPIC is set without HEARTH_PUBLIC_URL: Gmail is polled, not pushed")
 	}
 	if cfg.PublicURL == "" {
 		log.Info("google is on without HEARTH_PUBLIC_URL: no push notifications, calendars are polled", "every", cfg.GooglePollInterval, "redirect_uri", g.RedirectURL())

@@ -22,7 +22,7 @@ import (
 
 // startGoogleApp runs Hearth with Google pointed at a fake Google, and the
 // public URL at the server itself (so the fake's pushes reach it).
-func startGoogleApp(t *testing.T) (string, *App, *googletest.Server) {
+func startGoogleApp(t *testing.T, opts ...func(*Config)) (string, *App, *googletest.Server) {
 	t.Helper()
 	fake := googletest.New(t)
 	base, app, _ := startAppWith(t, func(c *Config) {
@@ -31,6 +31,9 @@ func startGoogleApp(t *testing.T) (string, *App, *googletest.Server) {
 		c.EncryptionKey = base64.StdEncoding.EncodeToString([]byte("0123456789abcdef0123456789abcdef"))
 		c.PublicURL = "http://" + c.HTTPAddr
 		c.GooglePollInterval = time.Hour
+		for _, o := range opts {
+			o(c)
+		}
 	})
 	if app.Google == nil {
 		t.Fatal("google is off")

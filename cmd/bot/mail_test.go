@@ -46,6 +46,28 @@ func TestSMTPScenarios(t *testing.T) {
 		}
 	})
 
+	t.Run("a refused send offers Try again, which sends it once", func(t *testing.T) {
+		c := newChatter(t, base, app, "Rosa", "UTC")
+		before := len(fake.Messages())
+		r := c.say("Email sam@example.com that the boiler is fixed")
+		fake.RefuseNext()
+		failed := c.click(r, "Approve")
+		mustContain(t, failed, "didn't go through", "try again", "won't go out twice")
+		if n := len(fake.Messages()); n != before {
+			t.Fatalf("%d messages after the refusal", n-before)
+		}
+		done := c.click(failed, "Try again")
+		mustContain(t, done, "sent your email")
+		if code, body := c.clickStatus(failed, "Try again"); code != 202 || body["duplicate"] != true {
+			t.Fatalf("second click of Try again: %d %v; want an acknowledged duplicate", code, body)
+		}
+		c.say("thanks") // a later turn: anything the second click did is behind it
+		msgs := fake.WaitMessages(t, before+1)[before:]
+		if len(msgs) != 1 || msgs[0].To[0] != "sam@example.com" || !strings.Contains(string(msgs[0].Data), "boiler") {
+			t.Fatalf("%d new messages (%+v); want exactly the approved one", len(msgs), msgs)
+		}
+	})
+
 	t.Run("edit then approve sends the edited body, once", func(t *testing.T) {
 		c := newChatter(t, base, app, "Olga", "UTC")
 		before := len(fake.Messages())

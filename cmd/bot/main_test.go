@@ -36,6 +36,8 @@ func TestLoadConfig(t *testing.T) {
 		{"old keys without a key", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_ENCRYPTION_OLD_KEYS": "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="}, "HEARTH_ENCRYPTION_OLD_KEYS"},
 		{"bad google endpoint", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_GOOGLE_ENDPOINT": "fake:99"}, "HEARTH_GOOGLE_ENDPOINT"},
 		{"bad poll interval", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_GOOGLE_POLL_INTERVAL": "often"}, "HEARTH_GOOGLE_POLL_INTERVAL"},
+		{"gmail topic", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_GMAIL_PUBSUB_TOPIC": "projects/my-project/topics/hearth-gmail"}, ""},
+		{"bad gmail topic", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_GMAIL_PUBSUB_TOPIC": "hearth-gmail"}, "HEARTH_GMAIL_PUBSUB_TOPIC"},
 		{"smtp", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtps://u:p@mail.example.com", "HEARTH_SMTP_FROM": "Ann <ann@example.com>"}, ""},
 		{"smtp without from", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_URL": "smtps://u:p@mail.example.com"}, "HEARTH_SMTP_FROM"},
 		{"smtp from without url", map[string]string{"DATABASE_URL": "postgres://localhost/h", "HEARTH_SMTP_FROM": "ann@example.com"}, "HEARTH_SMTP_URL"},

@@ -231,13 +231,17 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// Recurring reminders change through the action engine (audited,
 	// undone), their next occurrence computed by the scheduler.
 	providers.Reminders = a.Scheduler.Reminders(st)
+	sources := gather.Sources{
+		History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
+		Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
+		Geocoding: geocoder != nil, Walking: walking, Family: st, Reminders: st, Graph: st, Related: related,
+	}
+	if a.Gmail != nil {
+		sources.Contacts = a.Gmail // recipients from the user's Google contacts
+	}
 	runner := turn.NewRunner(turn.Config{
-		Intent: intent,
-		Sources: gather.Sources{
-			History: st, Tasks: providers.Tasks, Calendar: providers.Calendar, Notes: notes,
-			Mail: providers.Mail, Memories: memories, Styles: st, Entities: st, Inbox: st,
-			Geocoding: geocoder != nil, Walking: walking, Family: st, Reminders: st, Graph: st, Related: related,
-		},
+		Intent:    intent,
+		Sources:   sources,
 		Planners:  planners,
 		Responder: responder,
 		Engine:    a.Engine,
@@ -460,6 +464,9 @@ func (a *App) routes() http.Handler {
 	if a.Google != nil {
 		mux.HandleFunc("GET "+google.CallbackPath, a.Google.Callback)
 		mux.HandleFunc("POST "+google.WebhookPath, a.Google.Webhook)
+		if a.Google.GmailPushURL() != "" {
+			mux.HandleFunc("POST "+google.GmailPushPath, a.Gmail.PushWebhook)
+		}
 	}
 	if a.Config.Webchat {
 		wcfg := webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log}

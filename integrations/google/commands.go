@@ -202,5 +202,21 @@ func (g *Google) status(ctx context.Context, u hearth.User) (string, error) {
 			b.WriteString("; family things go here")
 		}
 	}
+	if hasScope(a.Scopes, ScopeGmail) {
+		box, err := g.cfg.Store.GmailMailbox(ctx, u.ID)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\n• Gmail: last checked %s, every %s", when(box.PolledAt), g.cfg.PollInterval)
+		switch {
+		case box.WatchExpiresAt.After(g.cfg.Now()):
+			fmt.Fprintf(&b, "; new mail pushed at once (watch until %s)", when(box.WatchExpiresAt))
+		case g.gmailPush():
+			b.WriteString("; push being set up")
+		}
+	}
+	if hasScope(a.Scopes, ScopeContacts) || hasScope(a.Scopes, ScopeOtherContacts) {
+		b.WriteString("\n• Contacts: I look up the addresses of people you email (read-only)")
+	}
 	return b.String(), nil
 }

@@ -107,6 +107,12 @@ func (g *Google) connect(ctx context.Context, userID int64, code string) (string
 		if _, err := g.cfg.Queue.Insert(ctx, WatchArgs{UserID: userID}, nil); err != nil {
 			return "", fmt.Errorf("enqueue watch: %w", err)
 		}
+		if hasScope(scopes, ScopeGmail) {
+			// The first poll of the mailbox, and its push watch, now.
+			if _, err := g.cfg.Queue.Insert(ctx, MailPollArgs{UserID: userID}, nil); err != nil {
+				return "", fmt.Errorf("enqueue mail poll: %w", err)
+			}
+		}
 	}
 	return email, nil
 }
@@ -136,7 +142,8 @@ func (g *Google) userEmail(ctx context.Context, tok *oauth2.Token) (string, erro
 }
 
 // Disconnect revokes the user's grant at Google, stops their push
-// channels and deletes their tokens and synced copies. What Google
+// channels and Gmail watch and deletes their tokens, synced copies and
+// the copy of their inbox. What Google
 // refuses (a grant already revoked) does not stop the rest: the user's
 // wish to disconnect is honoured locally in any case.
 func (g *Google) Disconnect(ctx context.Context, userID int64) (email string, err error) {
@@ -145,6 +152,7 @@ func (g *Google) Disconnect(ctx context.Context, userID int64) (email string, er
 		return "", err
 	}
 	if a.RevokedAt.IsZero() {
+		g.stopGmailWatch(ctx, a)
 		cals, err := g.cfg.Store.GoogleCalendars(ctx, userID)
 		if err != nil {
 			return "", err

@@ -9,7 +9,8 @@
 // Users who did not connect Google, or whose grant Google refused, keep
 // the built-in calendar: the provider routes each call by user.
 //
-// Other Google features (Gmail, Keep) build on the same account: ask for
+// Other Google features (Gmail with its Pub/Sub push, the address book,
+// Keep) build on the same account: ask for
 // their scope with ConnectURL (consent is incremental), check it with
 // HasScope, and make their google.golang.org/api client with
 // ClientOptions, which carries the user's sealed token (refreshed and

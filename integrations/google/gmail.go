@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	gmail "google.golang.org/api/gmail/v1"
 	"google.golang.org/api/option"
@@ -28,8 +29,9 @@ const ScopeGmail = "https://www.googleapis.com/auth/gmail.modify"
 
 // GmailScopes are the scopes "connect gmail" asks for (on top of those
 // granted before): the calendar too, since a connected account is where
-// the user's events go.
-var GmailScopes = []string{ScopeOpenID, ScopeEmail, ScopeCalendar, ScopeGmail}
+// the user's events go, and the address book (read-only), where the
+// recipients of the user's mail are.
+var GmailScopes = []string{ScopeOpenID, ScopeEmail, ScopeCalendar, ScopeGmail, ScopeContacts, ScopeOtherContacts}
 
 // MailStore is what the Gmail provider keeps in Hearth's database: the
 // outbox (every draft has a row there, Gmail or not), the link to the
@@ -47,9 +49,13 @@ type MailStore interface {
 	DropGmailDraft(ctx context.Context, userID, emailID int64, draftID string) error
 	InboxMessage(ctx context.Context, userID, id int64) (hearth.InboxMessage, error)
 	SaveInbox(ctx context.Context, userID int64, msgs []hearth.InboxMessage, historyID string) ([]hearth.InboxMessage, error)
-	GmailHistory(ctx context.Context, userID int64) (string, error)
+	BeginGmailPoll(ctx context.Context, userID int64, staleAfter time.Duration) (hearth.MailboxSync, error)
+	EndGmailPoll(ctx context.Context, userID int64) error
+	GmailMailbox(ctx context.Context, userID int64) (hearth.MailboxSync, error)
+	MarkGmailPushTx(ctx context.Context, tx pgx.Tx, scope, address string) ([]hearth.MailboxSync, error)
+	SetGmailWatch(ctx context.Context, userID int64, expires time.Time) error
 	FindInbox(ctx context.Context, f hearth.InboxFilter) ([]hearth.InboxMessage, error)
-	GmailUsers(ctx context.Context, scope string, afterUser int64, limit int) ([]int64, error)
+	GmailMailboxes(ctx context.Context, scope string, afterUser int64, limit int) ([]hearth.MailboxSync, error)
 	MailStyle(ctx context.Context, userID int64) (hearth.MailStyle, error)
 	SetMailStyle(ctx context.Context, st hearth.MailStyle) (hearth.MailStyle, error)
 }

@@ -45,6 +45,7 @@ type Accounts interface {
 	RevokeGoogleAccount(ctx context.Context, userID int64) (bool, error)
 	ClaimGoogleNoticeTx(ctx context.Context, tx pgx.Tx, userID int64) (bool, error)
 	DeleteGoogleAccount(ctx context.Context, userID int64) error
+	GmailMailbox(ctx context.Context, userID int64) (hearth.MailboxSync, error)
 }
 
 // Calendars stores the synced calendars and their push channels.
@@ -105,6 +106,11 @@ type Config struct {
 	// WebhookPath. Without it consent links still work on localhost, and
 	// the periodic poll keeps calendars in sync without push.
 	PublicURL string
+	// GmailTopic is the Pub/Sub topic Gmail pushes inbox changes to
+	// (HEARTH_GMAIL_PUBSUB_TOPIC, projects/PROJECT/topics/TOPIC). With it
+	// and PublicURL, mailboxes are watched and pushes arrive at
+	// GmailPushURL; without, new mail is found by polling alone.
+	GmailTopic string
 	// Endpoint replaces every Google host (HEARTH_GOOGLE_ENDPOINT); empty
 	// means Google's.
 	Endpoint string
@@ -158,6 +164,9 @@ func New(cfg Config) (*Google, error) {
 		return nil, errors.New("google: HEARTH_ENCRYPTION_KEY is required")
 	case cfg.Store == nil:
 		return nil, errors.New("google: no store")
+	}
+	if err := CheckTopic(cfg.GmailTopic); err != nil {
+		return nil, err
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	if cfg.HTTPClient == nil {

@@ -57,15 +57,17 @@ type testBundle struct {
 }
 
 // setup wires the integration against a private database, the fake
-// Google and an insert-only River client; Hearth's callback and webhook
-// are served on hook, which is the public URL.
-func setup(t *testing.T, tz string) *testBundle {
+// Google and an insert-only River client; Hearth's callback and webhooks
+// are served on hook, which is the public URL. opts change the
+// integration's configuration.
+func setup(t *testing.T, tz string, opts ...func(*google.Config)) *testBundle {
 	t.Helper()
 	st, _ := storetest.Open(t)
 	b := &testBundle{st: st, fake: googletest.New(t), clock: &clock{t: time.Now()}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+google.CallbackPath, func(w http.ResponseWriter, r *http.Request) { b.g.Callback(w, r) })
 	mux.HandleFunc("POST "+google.WebhookPath, func(w http.ResponseWriter, r *http.Request) { b.g.Webhook(w, r) })
+	mux.HandleFunc("POST "+google.GmailPushPath, func(w http.ResponseWriter, r *http.Request) { b.mail().PushWebhook(w, r) })
 	b.hook = httptest.NewServer(mux)
 	t.Cleanup(b.hook.Close)
 	rc, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
@@ -77,7 +79,7 @@ func setup(t *testing.T, tz string) *testBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.g, err = google.New(google.Config{
+	cfg := google.Config{
 		ClientID: googletest.ClientID, ClientSecret: googletest.ClientSecret, PublicURL: b.hook.URL,
 		Endpoint: b.fake.URL + "/", Keys: keys, Store: st, People: st, Queue: rc, Now: b.clock.Now,
 		Backoff: func(n int) time.Duration {
@@ -86,7 +88,11 @@ func setup(t *testing.T, tz string) *testBundle {
 			b.mu.Unlock()
 			return time.Millisecond
 		},
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	b.g, err = google.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,8 @@ const firstFill = 25
 // snippet and stored once, whatever the polls; the first poll (or one
 // whose history id Gmail forgot, 404) reads the latest inbox messages
 // instead. It returns the messages that were new. A user without Gmail
-// has nothing to poll.
+// has nothing to poll. One poll of a mailbox runs at a time: while
+// another runs (and is not stale) it is hearth.ErrConflict.
 //
 // Mail is stored as data: nothing in it is ever obeyed (ARCHITECTURE
 // invariant 4), and polling starts no turn and plans no action.
@@ -32,12 +33,32 @@ func (m *Mail) Poll(ctx context.Context, userID int64) ([]hearth.InboxMessage, e
 	if err != nil || svc == nil {
 		return nil, err
 	}
-	start, err := m.st.GmailHistory(ctx, userID)
+	// Counted as begun before history is read: a push from now on asks
+	// for the poll after this one.
+	box, err := m.st.BeginGmailPoll(ctx, userID, staleSync)
 	if err != nil {
 		return nil, err
 	}
+	msgs, historyID, err := m.fetch(ctx, svc, userID, box.HistoryID)
+	if err == nil {
+		var added []hearth.InboxMessage
+		if added, err = m.st.SaveInbox(ctx, userID, msgs, strconv.FormatUint(historyID, 10)); err == nil {
+			return added, nil
+		}
+	}
+	if aerr := m.st.EndGmailPoll(context.WithoutCancel(ctx), userID); aerr != nil {
+		m.g.cfg.Log.Warn("gmail poll not released; it is taken over once stale", "user", userID, "error", aerr)
+	}
+	return nil, err
+}
+
+// fetch reads the messages added to the inbox since start (the latest
+// ones when start is empty or forgotten) and the history id to continue
+// from.
+func (m *Mail) fetch(ctx context.Context, svc *gmail.Service, userID int64, start string) ([]hearth.InboxMessage, uint64, error) {
 	var ids []string
 	var historyID uint64
+	var err error
 	if start != "" {
 		from, _ := strconv.ParseUint(start, 10, 64)
 		ids, historyID, err = m.history(ctx, svc, from)
@@ -45,18 +66,18 @@ func (m *Mail) Poll(ctx context.Context, userID int64) ([]hearth.InboxMessage, e
 			start, err = "", nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("gmail history: %w", unavailable(err))
+			return nil, 0, fmt.Errorf("gmail history: %w", unavailable(err))
 		}
 	}
 	if start == "" {
 		p, err := svc.Users.GetProfile("me").Context(ctx).Do()
 		if err != nil {
-			return nil, fmt.Errorf("gmail profile: %w", unavailable(err))
+			return nil, 0, fmt.Errorf("gmail profile: %w", unavailable(err))
 		}
 		historyID = p.HistoryId
 		list, err := svc.Users.Messages.List("me").LabelIds("INBOX").MaxResults(firstFill).Context(ctx).Do()
 		if err != nil {
-			return nil, fmt.Errorf("gmail list: %w", unavailable(err))
+			return nil, 0, fmt.Errorf("gmail list: %w", unavailable(err))
 		}
 		ids = ids[:0]
 		for _, msg := range list.Messages {
@@ -71,14 +92,14 @@ func (m *Mail) Poll(ctx context.Context, userID int64) ([]hearth.InboxMessage, e
 			continue // deleted since
 		}
 		if err != nil {
-			return nil, fmt.Errorf("gmail get message: %w", unavailable(err))
+			return nil, 0, fmt.Errorf("gmail get message: %w", unavailable(err))
 		}
 		if !hasScope(msg.LabelIds, "INBOX") {
 			continue
 		}
 		msgs = append(msgs, inboxMessage(userID, msg))
 	}
-	return m.st.SaveInbox(ctx, userID, msgs, strconv.FormatUint(historyID, 10))
+	return msgs, historyID, nil
 }
 
 // history lists the messages added since from, in order, each once, and

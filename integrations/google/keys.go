@@ -19,18 +19,20 @@ const (
 	labelTokens  = "hearth google tokens v1"
 	labelState   = "hearth oauth state v1"
 	labelChannel = "hearth google channel token v1"
+	labelPush    = "hearth gmail push token v1"
 )
 
 // Keys are the keys derived from HEARTH_ENCRYPTION_KEY: one sealing
 // tokens at rest (AES-256-GCM), one signing OAuth states, one making
-// channel tokens. Keys derived from old secrets
+// channel tokens, one making the Gmail push token. Keys derived from old secrets
 // (HEARTH_ENCRYPTION_OLD_KEYS) are kept for reading only: Open, ParseState
-// and ValidChannelToken try the current key, then each old one; Seal,
-// NewState and ChannelToken use only the current key.
+// ValidChannelToken and ValidPushToken try the current key, then each old one; Seal,
+// NewState, ChannelToken and PushToken use only the current key.
 type Keys struct {
 	tokens  cipher.AEAD
 	state   []byte
 	channel []byte
+	push    []byte
 	old     []*Keys
 }
 
@@ -103,6 +105,9 @@ func NewKeys(secret []byte) (*Keys, error) {
 	if k.channel, err = derive(labelChannel); err != nil {
 		return nil, fmt.Errorf("derive channel key: %w", err)
 	}
+	if k.push, err = derive(labelPush); err != nil {
+		return nil, fmt.Errorf("derive push key: %w", err)
+	}
 	return k, nil
 }
 
@@ -168,6 +173,32 @@ func (k *Keys) ValidChannelToken(channelID, token string) bool {
 	}
 	for _, kk := range k.all() {
 		if hmac.Equal(got, mac(kk.channel, channelID)) {
+			return true
+		}
+	}
+	return false
+}
+
+// pushSubject is what the Gmail push token signs: the token is the same
+// for every push, as Pub/Sub's push URL is one per subscription.
+const pushSubject = "gmail push"
+
+// PushToken is the secret in the Gmail push URL the operator gives the
+// Pub/Sub subscription: only a push carrying it is taken.
+func (k *Keys) PushToken() string {
+	return base64.RawURLEncoding.EncodeToString(mac(k.push, pushSubject))
+}
+
+// ValidPushToken checks a Gmail push's token, under the current key or an
+// old one (a subscription made before a rotation keeps working while the
+// old key is listed).
+func (k *Keys) ValidPushToken(token string) bool {
+	got, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil || len(got) == 0 {
+		return false
+	}
+	for _, kk := range k.all() {
+		if hmac.Equal(got, mac(kk.push, pushSubject)) {
 			return true
 		}
 	}

@@ -143,6 +143,15 @@ func TestOldKeys(t *testing.T) {
 	if !rotated.ValidChannelToken("c1", channel) || rotated.ValidChannelToken("c2", channel) {
 		t.Fatal("old channel token")
 	}
+	// The Gmail push token: the old one is taken while its key is
+	// listed; it is not the channel key's MAC of the same words, nor
+	// valid under another key alone.
+	if !rotated.ValidPushToken(a.PushToken()) || !rotated.ValidPushToken(b.PushToken()) || b.ValidPushToken(a.PushToken()) {
+		t.Fatal("old push token")
+	}
+	if a.PushToken() == a.ChannelToken("gmail push") || rotated.ValidPushToken("") || rotated.ValidPushToken("!!") {
+		t.Fatal("push token not its own")
+	}
 	resealed, changed, err := rotated.Reseal(7, sealed)
 	if err != nil || !changed {
 		t.Fatalf("reseal: %v %v", changed, err)

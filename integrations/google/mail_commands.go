@@ -29,7 +29,17 @@ func (m *Mail) Commands(known Known) []commands.Command {
 			Match:    phrase("connect gmail", "connect my gmail", "link gmail", "link my gmail"),
 			Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
 				return pipeline.Reply("Open this link within 10 minutes to connect your Gmail (and Google Calendar): " + m.g.ConnectURL(r.User.ID, GmailScopes...) +
-					"\nThe emails I write become drafts in your Gmail and I send them only after you approve; I read new mail to tell you what's important, and I never act on what an email says."), true, nil
+					"\nThe emails I write become drafts in your Gmail and I send them only after you approve; I read new mail to tell you what's important, and I never act on what an email says. I look up the addresses of the people you write to in your Google contacts (read-only)."), true, nil
+			}),
+		},
+		{
+			Name: "connect_contacts", Private: true,
+			Help:     "let me look up email addresses in your Google contacts (read-only)",
+			Examples: []string{"connect contacts", "connect my google contacts"},
+			Match:    phrase("connect contacts", "connect my contacts", "connect google contacts", "connect my google contacts", "link contacts", "link my contacts"),
+			Handler: commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
+				return pipeline.Reply("Open this link within 10 minutes to let me read your Google contacts: " + m.g.ConnectURL(r.User.ID, ContactsScopes...) +
+					"\nWhen you ask me to email someone whose address I don't know, I look them up there (read-only): one match is used, several get a button each."), true, nil
 			}),
 		},
 		{

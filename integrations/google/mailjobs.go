@@ -2,15 +2,23 @@ package google
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
+
+	"github.com/hearthbot/hearth"
 )
 
-// MailPollArgs polls one user's Gmail for new mail and, when their style
-// profile is older than StyleEvery, learns it again from their sent mail.
+// MailPollArgs polls one user's Gmail for new mail, renews their push
+// watch when it is due and, when their style profile is older than
+// StyleEvery, learns it again from their sent mail. Round is how many
+// polls of the mailbox had begun when a push asked for it (see
+// enqueuePush, Sweep).
 type MailPollArgs struct {
 	UserID int64 `json:"user_id"`
+	Round  int64 `json:"round,omitempty"`
 }
 
 // Kind names the job.
@@ -36,10 +44,19 @@ func (MailSweepArgs) InsertOpts() river.InsertOpts {
 // Workers registers the mail poll, sweep and draft discard workers.
 func (m *Mail) Workers(w *river.Workers) {
 	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[MailPollArgs]) error {
-		if _, err := m.Poll(ctx, j.Args.UserID); err != nil {
+		_, err := m.Poll(ctx, j.Args.UserID)
+		if errors.Is(err, hearth.ErrConflict) {
+			// Another poll of the mailbox runs: this one comes after.
+			return river.JobSnooze(250 * time.Millisecond)
+		}
+		if err != nil {
 			return err
 		}
-		_, err := m.RefreshStyle(ctx, j.Args.UserID)
+		if err := m.Watch(ctx, j.Args.UserID); err != nil {
+			// Polling goes on without push: logged, not retried.
+			m.g.cfg.Log.WarnContext(ctx, "gmail watch not renewed", "user", j.Args.UserID, "error", err)
+		}
+		_, err = m.RefreshStyle(ctx, j.Args.UserID)
 		return err
 	}))
 	river.AddWorker(w, river.WorkFunc(func(ctx context.Context, j *river.Job[GmailDiscardArgs]) error {
@@ -50,31 +67,32 @@ func (m *Mail) Workers(w *river.Workers) {
 	}))
 }
 
-// Sweep enqueues a poll for every user who granted Gmail.
+// Sweep enqueues a poll for every user who granted Gmail, in the round
+// a push would ask for: a sweep while a push's poll waits adds none.
 func (m *Mail) Sweep(ctx context.Context) error {
 	if m.g.cfg.Queue == nil {
 		return nil
 	}
 	var after int64
 	for {
-		ids, err := m.st.GmailUsers(ctx, ScopeGmail, after, 500)
+		boxes, err := m.st.GmailMailboxes(ctx, ScopeGmail, after, 500)
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			if _, err := m.g.cfg.Queue.Insert(ctx, MailPollArgs{UserID: id}, nil); err != nil {
+		for _, b := range boxes {
+			if _, err := m.g.cfg.Queue.Insert(ctx, MailPollArgs{UserID: b.UserID, Round: b.PollsBegun}, nil); err != nil {
 				return fmt.Errorf("enqueue mail poll: %w", err)
 			}
 		}
-		if len(ids) < 500 {
+		if len(boxes) < 500 {
 			return nil
 		}
-		after = ids[len(ids)-1]
+		after = boxes[len(boxes)-1].UserID
 	}
 }
 
-// PeriodicJob is the leader's sweep, every PollInterval (the weekly
-// style refresh rides on it: a poll refreshes a style older than
+// PeriodicJob is the leader's sweep, every PollInterval (push watches
+// are renewed and the weekly style refresh rides on it: a poll refreshes a style older than
 // StyleEvery).
 func (m *Mail) PeriodicJob() *river.PeriodicJob {
 	return river.NewPeriodicJob(river.PeriodicInterval(m.g.cfg.PollInterval), func() (river.JobArgs, *river.InsertOpts) {

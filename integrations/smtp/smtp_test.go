@@ -203,12 +203,16 @@ func TestSendRefusedOrUncertain(t *testing.T) {
 	})
 }
 
-// TestApprovedOnceWhateverTheClicks drives the approval engine: many
-// Approve clicks at once, then the backstop job a restart would run,
-// transmit exactly one message.
-func TestApprovedOnceWhateverTheClicks(t *testing.T) {
-	t.Parallel()
-	b := setup(t, smtptest.ImplicitTLS)
+// engineBundle is the approval engine over the SMTP provider, with one
+// email awaiting approval.
+type engineBundle struct {
+	e      *action.Engine
+	userID int64
+	rec    action.Record
+}
+
+func setupEngine(t *testing.T, b *testBundle) engineBundle {
+	t.Helper()
 	ctx := context.Background()
 	e := action.NewEngine(b.st, &action.Executor{Tasks: b.st, Calendar: b.st, Notes: b.st, Mail: b.mailer, Memories: b.st}, nil)
 	workers := river.NewWorkers()
@@ -233,6 +237,124 @@ func TestApprovedOnceWhateverTheClicks(t *testing.T) {
 	if err != nil || len(recs) != 1 || recs[0].State != action.StateAwaitingApproval {
 		t.Fatalf("run: %+v, %v", recs, err)
 	}
+	return engineBundle{e: e, userID: r.UserID, rec: recs[0]}
+}
+
+// TestRetryAfterRefusal: a send the server refused can be tried again,
+// with the approved payload, once per "Try again", whatever the clicks;
+// a send whose fate is unknown cannot.
+func TestRetryAfterRefusal(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	t.Run("refused, then tried again: exactly one message", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t, smtptest.StartTLS)
+		eb := setupEngine(t, b)
+		b.fake.RefuseNext()
+		ap, rec, err := eb.e.Decide(ctx, eb.rec.ApprovalID, eb.userID, true)
+		if err != nil || rec.State != action.StateFailed || ap.State != action.ApprovalFailed || !ap.Retryable || ap.Retries != 0 {
+			t.Fatalf("refused send: %+v %+v %v; want a failed, retryable approval", ap, rec, err)
+		}
+		if n := len(b.fake.Messages()); n != 0 {
+			t.Fatalf("%d messages after the refusal", n)
+		}
+		// "Try again" clicked five times at once: one try, one message.
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		wins, refused := 0, 0
+		for range 5 {
+			wg.Go(func() {
+				_, rec, err := eb.e.Retry(ctx, ap.ID, eb.userID, 1)
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil && rec.State == action.StateDone:
+					wins++
+				case errors.Is(err, action.ErrNotRetryable):
+					refused++
+				}
+			})
+		}
+		wg.Wait()
+		if wins != 1 || refused != 4 {
+			t.Fatalf("%d tries went through, %d refused; want 1 and 4", wins, refused)
+		}
+		// The same button later, a forged next one, another user: nothing.
+		for _, try := range []int{1, 2} {
+			if _, _, err := eb.e.Retry(ctx, ap.ID, eb.userID, try); !errors.Is(err, action.ErrNotRetryable) {
+				t.Fatalf("try %d after success: %v; want ErrNotRetryable", try, err)
+			}
+		}
+		if _, _, err := eb.e.Retry(ctx, ap.ID, eb.userID+1000, 2); !errors.Is(err, action.ErrNotYours) {
+			t.Fatalf("another user's try: %v", err)
+		}
+		// The backstop job of the try finds it done.
+		if err := action.NewWorker(eb.e).Work(ctx, &river.Job[action.ActionArgs]{Args: action.ActionArgs{ActionID: eb.rec.ID, Try: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		msgs := b.fake.Messages()
+		if len(msgs) != 1 || !strings.Contains(string(msgs[0].Data), "I'll be late.") || msgs[0].To[0] != "sarah@example.com" {
+			t.Fatalf("%d messages; want exactly the approved one", len(msgs))
+		}
+	})
+	t.Run("refused twice: each try has its own button", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t, smtptest.StartTLS)
+		eb := setupEngine(t, b)
+		b.fake.RefuseNext()
+		b.fake.RefuseNext()
+		ap, _, err := eb.e.Decide(ctx, eb.rec.ApprovalID, eb.userID, true)
+		if err != nil || !ap.Retryable {
+			t.Fatalf("decide: %+v %v", ap, err)
+		}
+		ap, rec, err := eb.e.Retry(ctx, ap.ID, eb.userID, 1)
+		if err != nil || rec.State != action.StateFailed || !ap.Retryable || ap.Retries != 1 {
+			t.Fatalf("first try again, refused: %+v %+v %v", ap, rec, err)
+		}
+		if _, _, err := eb.e.Retry(ctx, ap.ID, eb.userID, 1); !errors.Is(err, action.ErrNotRetryable) {
+			t.Fatalf("the first try's button again: %v", err)
+		}
+		if _, rec, err := eb.e.Retry(ctx, ap.ID, eb.userID, 2); err != nil || rec.State != action.StateDone {
+			t.Fatalf("second try again: %+v %v", rec, err)
+		}
+		if n := len(b.fake.Messages()); n != 1 {
+			t.Fatalf("%d messages; want 1", n)
+		}
+	})
+	t.Run("a send whose fate is unknown is never tried again", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t, smtptest.StartTLS)
+		eb := setupEngine(t, b)
+		d, err := b.st.CreateDraft(ctx, eb.rec.Key(), hearth.Email{UserID: eb.userID, To: []string{"sarah@example.com"}, Subject: "Late", Body: "I'll be late."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A process claimed the send and died mid-conversation.
+		if _, _, err := b.st.ClaimSend(ctx, eb.userID, d.ID); err != nil {
+			t.Fatal(err)
+		}
+		ap, rec, err := eb.e.Decide(ctx, eb.rec.ApprovalID, eb.userID, true)
+		if err != nil || rec.State != action.StateFailed || ap.Retryable || !strings.Contains(rec.Error, "sent mail") {
+			t.Fatalf("uncertain send: %+v %+v %v; want failed, not retryable, saying to check", ap, rec, err)
+		}
+		if _, _, err := eb.e.Retry(ctx, ap.ID, eb.userID, 1); !errors.Is(err, action.ErrNotRetryable) {
+			t.Fatalf("try again of an uncertain send: %v", err)
+		}
+		if n := len(b.fake.Messages()); n != 0 {
+			t.Fatalf("%d messages; the uncertain send was repeated", n)
+		}
+	})
+}
+
+// TestApprovedOnceWhateverTheClicks drives the approval engine: many
+// Approve clicks at once, then the backstop job a restart would run,
+// transmit exactly one message.
+func TestApprovedOnceWhateverTheClicks(t *testing.T) {
+	t.Parallel()
+	b := setup(t, smtptest.ImplicitTLS)
+	ctx := context.Background()
+	eb := setupEngine(t, b)
+	e, r, recs := eb.e, struct{ UserID int64 }{eb.userID}, []action.Record{eb.rec}
 	if n := len(b.fake.Messages()); n != 0 {
 		t.Fatalf("%d messages before approval", n)
 	}

@@ -25,6 +25,8 @@ type Store interface {
 	DecideApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, userID int64, approve bool) (Approval, error)
 	Commit(ctx context.Context, tx pgx.Tx) error
 	SetApprovalOutcome(ctx context.Context, approvalID int64, state ApprovalState) error
+	AllowApprovalRetry(ctx context.Context, approvalID int64) error
+	RetryApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, userID int64, try int) (Approval, error)
 	PendingApproval(ctx context.Context, conversationID, userID int64) (Approval, bool, error)
 	LastUndoable(ctx context.Context, conversationID, userID int64) (Record, bool, error)
 	MarkUndone(ctx context.Context, r Record) (bool, error)
@@ -147,7 +149,7 @@ func (e *Engine) decide(ctx context.Context, approvalID, userID int64, approve b
 		return ap, err
 	}
 	if approve {
-		if err := e.enqueueLater(ctx, tx, []int64{ap.ActionID}); err != nil {
+		if err := e.enqueueLater(ctx, tx, []int64{ap.ActionID}, 0); err != nil {
 			return ap, err
 		}
 	}
@@ -155,8 +157,9 @@ func (e *Engine) decide(ctx context.Context, approvalID, userID int64, approve b
 }
 
 // enqueueLater inserts the backstop job of approved actions in the
-// transaction that records the decision.
-func (e *Engine) enqueueLater(ctx context.Context, tx pgx.Tx, ids []int64) error {
+// transaction that records the decision (try: the try again it is for,
+// 0 for the approval itself).
+func (e *Engine) enqueueLater(ctx context.Context, tx pgx.Tx, ids []int64, try int) error {
 	client := e.Client
 	if client == nil {
 		c, err := river.ClientFromContextSafely[pgx.Tx](ctx)
@@ -167,7 +170,7 @@ func (e *Engine) enqueueLater(ctx context.Context, tx pgx.Tx, ids []int64) error
 	}
 	at := time.Now().Add(e.Backstop)
 	for _, id := range ids {
-		if _, err := client.InsertTx(ctx, tx, ActionArgs{ActionID: id}, &river.InsertOpts{ScheduledAt: at}); err != nil {
+		if _, err := client.InsertTx(ctx, tx, ActionArgs{ActionID: id, Try: try}, &river.InsertOpts{ScheduledAt: at}); err != nil {
 			return fmt.Errorf("enqueue action %d: %w", id, err)
 		}
 	}
@@ -198,6 +201,7 @@ func (e *Engine) perform(ctx context.Context, claimed Record) Record {
 	state, reason := StateDone, ""
 	if err != nil {
 		state, reason = StateFailed, userReason(err)
+		claimed.Retryable = retryable(claimed.Action.Kind, err)
 		e.log.WarnContext(ctx, "action failed", "action_id", claimed.ID, "kind", claimed.Action.Kind, "error", err)
 	}
 	if ferr := e.store.FinishAction(ctx, claimed, state, result, before, reason); ferr != nil {
@@ -206,6 +210,15 @@ func (e *Engine) perform(ctx context.Context, claimed Record) Record {
 	claimed.State, claimed.Error = state, reason
 	claimed.Result, claimed.Before = mustJSON(result), mustJSON(before)
 	return claimed
+}
+
+// retryable reports whether an action that failed with err may be tried
+// again without repeating an effect: an email send that the provider
+// refused or could not start (hearth.ErrUnavailable; a send whose fate is
+// unknown is hearth.ErrInvalid, and a retry of it is refused by the
+// provider in any case).
+func retryable(k Kind, err error) bool {
+	return (k == EmailSend || k == EmailReply) && errors.Is(err, hearth.ErrUnavailable)
 }
 
 // userReason turns an error into words fit for the user: bad input says
@@ -245,6 +258,13 @@ func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve b
 		}
 		return ap, rec, nil
 	}
+	return e.runApproved(ctx, ap, rec)
+}
+
+// runApproved runs an approved action, after checking that what runs is
+// exactly what was approved, and records the approval's outcome: a
+// failure that may be tried again is marked so (Retry).
+func (e *Engine) runApproved(ctx context.Context, ap Approval, rec Record) (Approval, Record, error) {
 	approved := Action{Kind: rec.Action.Kind, Payload: ap.Action.Payload}
 	if approved.Hash() != ap.Hash || rec.Action.Hash() != ap.Hash {
 		if claimed, ok, cerr := e.store.ClaimAction(ctx, rec.ID, e.StaleAfter); cerr == nil && ok {
@@ -254,6 +274,11 @@ func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve b
 		return ap, rec, ErrTampered
 	}
 	rec = e.execute(ctx, rec, e.StaleAfter)
+	if rec.State == StateRunning {
+		// Another runner (the backstop job) has it and records the
+		// outcome: the approval stays approved meanwhile.
+		return ap, rec, nil
+	}
 	outcome := ApprovalExecuted
 	if rec.State != StateDone {
 		outcome = ApprovalFailed
@@ -261,8 +286,45 @@ func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve b
 	if err := e.store.SetApprovalOutcome(ctx, ap.ID, outcome); err != nil {
 		return ap, rec, err
 	}
-	ap.State = outcome
+	ap.State, ap.Retryable = outcome, false
+	if outcome == ApprovalFailed && rec.Retryable {
+		if err := e.store.AllowApprovalRetry(ctx, ap.ID); err != nil {
+			e.log.WarnContext(ctx, "offering a retry failed", "approval_id", ap.ID, "error", err)
+		} else {
+			ap.Retryable = true
+		}
+	}
 	return ap, rec, nil
+}
+
+// Retry tries a failed, retryable approval again ("Try again"): the same
+// approved payload (its hash checked again), run once more. try is the
+// number of the try the button offered (Approval.Retries+1 when it
+// failed): one conditional UPDATE lets exactly one click of that button
+// run it, and a later try needs the button of the failure after it.
+// Refusals are ErrNotYours, ErrExpired and ErrNotRetryable (done, its
+// fate unknown, or that try made already).
+func (e *Engine) Retry(ctx context.Context, approvalID, userID int64, try int) (Approval, Record, error) {
+	tx, err := e.store.Begin(ctx)
+	if err != nil {
+		return Approval{}, Record{}, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	ap, err := e.store.RetryApprovalTx(ctx, tx, approvalID, userID, try)
+	if err != nil {
+		return ap, Record{}, err
+	}
+	if err := e.enqueueLater(ctx, tx, []int64{ap.ActionID}, try); err != nil {
+		return ap, Record{}, err
+	}
+	if err := e.store.Commit(ctx, tx); err != nil {
+		return ap, Record{}, err
+	}
+	rec, err := e.store.Action(ctx, ap.ActionID)
+	if err != nil {
+		return ap, rec, err
+	}
+	return e.runApproved(ctx, ap, rec)
 }
 
 // PendingApproval returns userID's open approval in the conversation, if
@@ -312,9 +374,11 @@ func (e *Engine) undoWindow() time.Duration {
 	return e.UndoWindow
 }
 
-// ActionArgs is the backstop job of one action.
+// ActionArgs is the backstop job of one action (Try: of its try again
+// after a failure, so the job is not the first try's, which is done).
 type ActionArgs struct {
 	ActionID int64 `json:"action_id"`
+	Try      int   `json:"try,omitempty"`
 }
 
 // Kind is the River job kind; stable across releases.
@@ -360,7 +424,10 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[ActionArgs]) error {
 		if r.State != StateDone {
 			outcome = ApprovalFailed
 		}
-		return w.engine.store.SetApprovalOutcome(ctx, r.ApprovalID, outcome)
+		if err := w.engine.store.SetApprovalOutcome(ctx, r.ApprovalID, outcome); err != nil || !r.Retryable {
+			return err
+		}
+		return w.engine.store.AllowApprovalRetry(ctx, r.ApprovalID)
 	}
 	return nil
 }

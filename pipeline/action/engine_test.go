@@ -3,6 +3,7 @@ package action_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -383,5 +384,79 @@ func TestValidateRejectsBadPayloads(t *testing.T) {
 		if err := a.Validate(); !errors.Is(err, hearth.ErrInvalid) {
 			t.Errorf("Validate(%s %s) = %v; want an hearth.ErrInvalid error", a.Kind, a.Payload, err)
 		}
+	}
+}
+
+// flakyMail is the outbox with sends that fail as scripted first.
+type flakyMail struct {
+	*store.Store
+	mu    sync.Mutex
+	fail  []error
+	sends int
+}
+
+func (f *flakyMail) SendEmail(ctx context.Context, userID, id int64) (hearth.Email, error) {
+	f.mu.Lock()
+	if len(f.fail) > 0 {
+		err := f.fail[0]
+		f.fail = f.fail[1:]
+		f.mu.Unlock()
+		return hearth.Email{}, err
+	}
+	f.sends++
+	f.mu.Unlock()
+	return f.Store.SendEmail(ctx, userID, id)
+}
+
+// TestRetry: only a send that failed without any effect (refused:
+// hearth.ErrUnavailable) can be tried again, by its requester, once per
+// try, with the approved payload.
+func TestRetry(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name      string
+		fail      error
+		retryable bool
+	}{
+		{"refused", hearth.Errorf(hearth.EUnavailable, "the mail server didn't take the message"), true},
+		{"fate unknown", hearth.Invalidf("I can't tell whether that email went out"), false},
+		{"broken", errors.New("something else"), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			b := setup(t)
+			mail := &flakyMail{Store: b.store, fail: []error{tt.fail}}
+			b.engine = action.NewEngine(b.store, &action.Executor{Tasks: b.store, Calendar: b.store, Notes: b.store, Mail: mail, Memories: b.store}, nil)
+			b.engine.Client = b.client
+			send := newAction(t, action.EmailSend, action.EmailArgs{To: []string{"sam@example.com"}, Subject: "Hi", Body: "Hello"})
+			recs, err := b.engine.Run(ctx, b.turn, []action.Action{send})
+			if err != nil || len(recs) != 1 || recs[0].ApprovalID == 0 {
+				t.Fatalf("run: %+v %v", recs, err)
+			}
+			ap, rec, err := b.engine.Decide(ctx, recs[0].ApprovalID, b.turn.UserID, true)
+			if err != nil || rec.State != action.StateFailed || ap.State != action.ApprovalFailed || ap.Retryable != tt.retryable {
+				t.Fatalf("decide: %+v %+v %v; want failed, retryable %v", ap, rec, err, tt.retryable)
+			}
+			if _, _, err := b.engine.Retry(ctx, ap.ID, b.other, 1); !errors.Is(err, action.ErrNotYours) {
+				t.Fatalf("another user's try: %v", err)
+			}
+			_, rec, err = b.engine.Retry(ctx, ap.ID, b.turn.UserID, 1)
+			if !tt.retryable {
+				if !errors.Is(err, action.ErrNotRetryable) || mail.sends != 0 {
+					t.Fatalf("try again: %v, %d sends; want ErrNotRetryable and none", err, mail.sends)
+				}
+				return
+			}
+			if err != nil || rec.State != action.StateDone || mail.sends != 1 {
+				t.Fatalf("try again: %+v %v, %d sends", rec, err, mail.sends)
+			}
+			if e := rec.Result; !strings.Contains(string(e), "sam@example.com") {
+				t.Fatalf("sent %s; want the approved email", e)
+			}
+			if _, _, err := b.engine.Retry(ctx, ap.ID, b.turn.UserID, 2); !errors.Is(err, action.ErrNotRetryable) || mail.sends != 1 {
+				t.Fatalf("a try after success: %v, %d sends", err, mail.sends)
+			}
+		})
 	}
 }

@@ -40,6 +40,10 @@ type Record struct {
 	ExecutedAt time.Time
 	// ApprovalID is set for high-risk actions.
 	ApprovalID int64
+	// Retryable is set by the run that failed, when trying again cannot
+	// repeat an effect: an email the mail server or Gmail refused
+	// (nothing went out). Not stored on the action: the approval keeps it.
+	Retryable bool
 }
 
 // Key is the action's idempotency key for providers.
@@ -68,6 +72,10 @@ type Approval struct {
 	Hash           string
 	State          ApprovalState
 	ExpiresAt      time.Time
+	// Retryable is true for a failed approval whose action may be tried
+	// again (see Engine.Retry); Retries counts the tries again so far.
+	Retryable bool
+	Retries   int
 }
 
 // Reasons an approval decision is refused. The reply tells the user which.
@@ -76,6 +84,10 @@ var (
 	ErrAlreadyDecided = errors.New("already decided")
 	ErrExpired        = errors.New("expired")
 	ErrTampered       = errors.New("the approved payload does not match its hash")
+	// ErrNotRetryable refuses a try again of an approval that did not
+	// fail in a way that can be retried (it succeeded, its fate is
+	// unknown, or that try was made already).
+	ErrNotRetryable = errors.New("cannot be tried again")
 )
 
 func itoa(n int64) string {

@@ -62,6 +62,12 @@ type Sources struct {
 	Entities interface {
 		FindEntities(context.Context, hearth.EntityFilter) ([]hearth.Entity, error)
 	}
+	// Contacts searches the user's address book (Google contacts) for a
+	// recipient memory has no address for. Optional: without it, Hearth
+	// asks for the address.
+	Contacts interface {
+		SearchContacts(ctx context.Context, userID int64, name string) ([]hearth.AddressBookEntry, error)
+	}
 	// Family finds the user's family. Optional: without it no one is in
 	// a family, and a new fact's tier is never asked about.
 	Family interface {
@@ -281,26 +287,42 @@ func recipientNames(text, slot string) []string {
 }
 
 // people reads the entities each name can stand for and their current
-// email addresses.
+// email addresses; for a name that none of them has an address for (and
+// that is not an address itself), the user's address book's entries.
 func (s Sources) people(ctx context.Context, c *stage.Context, uid int64, names []string) error {
-	if s.Entities == nil {
-		return nil
-	}
 	for _, n := range names {
-		es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: n, Limit: 10})
-		if err != nil {
-			return fmt.Errorf("context: people: %w", err)
-		}
-		for _, e := range es {
-			if slices.ContainsFunc(c.Entities, func(x hearth.Entity) bool { return x.ID == e.ID }) {
-				continue
-			}
-			c.Entities = append(c.Entities, e)
-			ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, EntityID: e.ID, Attribute: hearth.AttrEmail, Limit: 5})
+		addressed := false
+		if s.Entities != nil {
+			es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: n, Limit: 10})
 			if err != nil {
 				return fmt.Errorf("context: people: %w", err)
 			}
-			c.Memories = append(c.Memories, ms...)
+			for _, e := range es {
+				if !slices.ContainsFunc(c.Entities, func(x hearth.Entity) bool { return x.ID == e.ID }) {
+					c.Entities = append(c.Entities, e)
+					ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, EntityID: e.ID, Attribute: hearth.AttrEmail, Limit: 5})
+					if err != nil {
+						return fmt.Errorf("context: people: %w", err)
+					}
+					c.Memories = append(c.Memories, ms...)
+				}
+				addressed = addressed || slices.ContainsFunc(c.Memories, func(m hearth.Memory) bool {
+					return m.EntityID == e.ID && m.Attribute == hearth.AttrEmail && m.Value != "" && m.SupersededBy == 0
+				})
+			}
+		}
+		if _, isAddr := plan.EmailAddress(n); addressed || isAddr || s.Contacts == nil {
+			continue
+		}
+		found, err := s.Contacts.SearchContacts(ctx, uid, n)
+		if err != nil {
+			return fmt.Errorf("context: contacts: %w", err)
+		}
+		if len(found) > 0 {
+			if c.Contacts == nil {
+				c.Contacts = map[string][]hearth.AddressBookEntry{}
+			}
+			c.Contacts[strings.ToLower(n)] = found
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/mail"
 	"slices"
 	"strconv"
@@ -225,6 +226,13 @@ func grounded(a action.Action, in stage.PlanInput) error {
 	for _, m := range in.Context.Memories {
 		trusted += "\n" + strings.ToLower(m.Content)
 	}
+	// The address book's entries for a name the user wrote: the user's
+	// own contacts, looked up by that name.
+	for _, es := range in.Context.Contacts {
+		for _, e := range es {
+			trusted += "\n" + strings.ToLower(e.Email)
+		}
+	}
 	// Invitations reach people too: attendees are held to the same rule.
 	for _, to := range slices.Concat(p.To, p.Attendees, p.Update.Attendees) {
 		// "Sarah <sarah@example.com>": the address is what must be known.
@@ -411,6 +419,12 @@ func contextItems(c stage.Context, d nlu.Domain) []string {
 	// The memory graph around the people named: what Hearth was told, and
 	// notes that may quote anything, so quoted too.
 	graph := graphItems(c)
+	// Address book entries are the user's data, not their words: quoted.
+	for _, name := range slices.Sorted(maps.Keys(c.Contacts)) {
+		for _, e := range c.Contacts[name] {
+			memories = append(memories, llm.Quote("contact for "+strconv.Quote(name), e.Name+" <"+e.Email+">"))
+		}
+	}
 	order := map[nlu.Domain][][]string{
 		nlu.Task:     {tasks, events, memories, graph, notes, drafts},
 		nlu.Calendar: {events, tasks, memories, graph, notes, drafts},

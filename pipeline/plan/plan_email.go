@@ -50,8 +50,9 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	args := composeEmail(to, said, topic, in.User.DisplayName, in.Context.Style)
 	// Mail goes to addresses, never to a bare name: each recipient the
-	// user named is an address already, or a person Hearth knows with
-	// an email address. Two people by that name → a question with
+	// user named is an address already, a person Hearth knows with an
+	// email address, or (when memory has no address) an entry of the
+	// user's address book. Two people by that name → a question with
 	// buttons; no address known → Hearth asks for it, and the answer
 	// sends the email (and is remembered).
 	var addrs []string
@@ -62,6 +63,12 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		}
 		people := recipients(name, in.Context)
 		withAddr := slices.DeleteFunc(slices.Clone(people), func(r recipient) bool { return r.addr == "" })
+		if len(withAddr) == 0 {
+			// No address in memory: the user's address book's, if any.
+			if book := bookRecipients(name, in.Context); len(book) > 0 {
+				people, withAddr = book, book
+			}
+		}
 		switch {
 		case len(people) > 1 && len(withAddr) > 0 && len(args.To) == 1:
 			q := &stage.Question{Text: "Which " + name + "?"}
@@ -145,6 +152,18 @@ func recipients(name string, c stage.Context) []recipient {
 			}
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// bookRecipients are the address book's entries found for name (see
+// stage.Context.Contacts), each a recipient with an address.
+func bookRecipients(name string, c stage.Context) []recipient {
+	var out []recipient
+	for _, e := range c.Contacts[strings.ToLower(strings.TrimSpace(name))] {
+		if _, ok := EmailAddress(e.Email); ok {
+			out = append(out, recipient{name: e.Name, addr: e.Email})
+		}
 	}
 	return out
 }

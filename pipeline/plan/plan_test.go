@@ -635,3 +635,63 @@ func TestFillWhen(t *testing.T) {
 		}
 	}
 }
+
+// TestEmailFromContacts: a recipient memory has no address for is taken
+// from the address book's entries for that name: one → the draft, several
+// → a button each, none → the question asking for the address; memory's
+// address, when there is one, comes first.
+func TestEmailFromContacts(t *testing.T) {
+	t.Parallel()
+	dana := hearth.AddressBookEntry{Name: "Dana Smith", Email: "dana@example.org"}
+	sams := []hearth.AddressBookEntry{{Name: "Sam Lee", Email: "sam.lee@example.org"}, {Name: `Sam "the man" Park`, Email: "sam@example.net"}}
+	for _, tt := range []struct {
+		name     string
+		text     string
+		entities []hearth.Entity
+		memories []hearth.Memory
+		contacts map[string][]hearth.AddressBookEntry
+		wantTo   string   // the draft's one recipient
+		wantOpts []string // or the question's options
+		wantAsk  bool     // or the question asking for the address
+	}{
+		{"one contact", "Email Dana that Friday works", nil, nil, map[string][]hearth.AddressBookEntry{"dana": {dana}},
+			"Dana Smith <dana@example.org>", nil, false},
+		{"a person memory knows without an address", "Email Dana that Friday works", []hearth.Entity{{ID: 1, Name: "Dana"}}, nil,
+			map[string][]hearth.AddressBookEntry{"dana": {dana}}, "Dana Smith <dana@example.org>", nil, false},
+		{"memory's address first", "Email Dana that Friday works", []hearth.Entity{{ID: 1, Name: "Dana"}},
+			[]hearth.Memory{{ID: 9, EntityID: 1, Attribute: hearth.AttrEmail, Value: "dana.home@example.com"}},
+			map[string][]hearth.AddressBookEntry{"dana": {dana}}, "Dana <dana.home@example.com>", nil, false},
+		{"several contacts", "Email Sam that dinner is at 7", nil, nil, map[string][]hearth.AddressBookEntry{"sam": sams},
+			"", []string{"Sam Lee <sam.lee@example.org>", `"Sam \"the man\" Park" <sam@example.net>`}, false},
+		{"no contact", "Email Quentin that the game is off", nil, nil, map[string][]hearth.AddressBookEntry{"dana": {dana}}, "", nil, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := stagetest.Fixture(t)
+			c.Entities, c.Memories, c.Contacts = tt.entities, tt.memories, tt.contacts
+			p := planText(t, tt.text, c)
+			switch {
+			case tt.wantTo != "":
+				if len(p.actions) != 1 || len(p.questions) != 0 {
+					t.Fatalf("want one draft, got %v %+v %v", kindsOf(p.actions), p.questions, p.errs)
+				}
+				if e := decode[action.EmailArgs](t, p.actions[0]); !slices.Equal(e.To, []string{tt.wantTo}) {
+					t.Fatalf("to %q, want %q", e.To, tt.wantTo)
+				}
+			case tt.wantOpts != nil:
+				if len(p.actions) != 0 || len(p.questions) != 1 || len(p.questions[0].Options) != len(tt.wantOpts) {
+					t.Fatalf("want a question with %d buttons, got %v %+v %v", len(tt.wantOpts), kindsOf(p.actions), p.questions, p.errs)
+				}
+				for i, want := range tt.wantOpts {
+					o := p.questions[0].Options[i]
+					if e := decode[action.EmailArgs](t, o.Actions[0]); !slices.Equal(e.To, []string{want}) || o.Label != want {
+						t.Errorf("option %d: %q %q, want %q", i, o.Label, e.To, want)
+					}
+				}
+			case tt.wantAsk:
+				if len(p.actions) != 0 || len(p.questions) != 1 || p.questions[0].Fill == nil {
+					t.Fatalf("want the question asking for the address, got %v %+v %v", kindsOf(p.actions), p.questions, p.errs)
+				}
+			}
+		})
+	}
+}

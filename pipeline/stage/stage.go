@@ -63,6 +63,10 @@ type Context struct {
 	// RelatedNotes are the notes on people and things whose words match
 	// what "who do I know who …?" asks.
 	RelatedNotes []hearth.GraphNote
+	// Contacts are the entries of the user's address book (Google
+	// contacts) for each recipient named whom memory has no address for,
+	// by the name as written. Untrusted data: recipients to offer.
+	Contacts map[string][]hearth.AddressBookEntry
 	// Proximity is what a question about distance found ("which of
 	// Emma's friends live within walking distance of her school?").
 	Proximity *Proximity

@@ -31,6 +31,14 @@ func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
 			return "I don't recognise that button.", nil
 		}
 		return r.decide(ctx, st, id, kind == "approve")
+	case "retry":
+		ids, ns, _ := strings.Cut(rest, ":")
+		id, err1 := strconv.ParseInt(ids, 10, 64)
+		try, err2 := strconv.Atoi(ns)
+		if err1 != nil || err2 != nil || try < 1 {
+			return "I don't recognise that button.", nil
+		}
+		return r.retry(ctx, st, id, try)
 	case "edit":
 		id, err := strconv.ParseInt(rest, 10, 64)
 		if err != nil {
@@ -96,12 +104,53 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 		r.editPrompt(st, button, "✖ Cancelled.")
 		return "Okay, I cancelled that. Nothing was sent or changed.", nil
 	}
-	if rec.State != action.StateDone {
-		r.editPrompt(st, button, "⚠ Failed: "+rec.Error)
-		return fmt.Sprintf("I tried, but it didn't go through: %s.", rec.Error), nil
+	return r.approvedOutcome(st, button, "✔ Approved and done.", ap, rec), nil
+}
+
+// approvedOutcome edits the prompt whose button was clicked to show what
+// became of an approved action and says it; a failure that may be tried
+// again offers "Try again", carrying the number of that try.
+func (r *Runner) approvedOutcome(st *turnState, button, done string, ap action.Approval, rec action.Record) string {
+	switch rec.State {
+	case action.StateDone:
+		r.editPrompt(st, button, done)
+		return respond.DoneFallback([]stage.Outcome{{Action: rec.Action, Status: stage.Done, Result: decodeResult(rec)}})
+	case action.StateRunning:
+		r.editPrompt(st, button, "⏳ Under way.")
+		return "That's under way right now; I'll record how it went."
 	}
-	r.editPrompt(st, button, "✔ Approved and done.")
-	return respond.DoneFallback([]stage.Outcome{{Action: rec.Action, Status: stage.Done, Result: decodeResult(rec)}}), nil
+	r.editPrompt(st, button, "⚠ Failed: "+rec.Error)
+	if !ap.Retryable {
+		return fmt.Sprintf("I tried, but it didn't go through: %s.", rec.Error)
+	}
+	st.buttons = append(st.buttons, hearth.Button{ID: fmt.Sprintf("retry:%d:%d", ap.ID, ap.Retries+1), Label: "Try again"})
+	return fmt.Sprintf("I tried, but it didn't go through: %s. I can try again with exactly what you approved; it won't go out twice.", rec.Error)
+}
+
+// retry runs a failed approval's action again (its "Try again" button).
+func (r *Runner) retry(ctx context.Context, st *turnState, approvalID int64, try int) (string, error) {
+	began := time.Now()
+	ap, rec, err := r.cfg.Engine.Retry(ctx, approvalID, st.t.User.ID, try)
+	defer st.lap("action", began)
+	switch {
+	case errors.Is(err, action.ErrNotYours):
+		return "Only the person who asked can try that again.", nil
+	case errors.Is(err, action.ErrExpired):
+		return "That request expired, so I didn't try again. Ask me again if you still want it.", nil
+	case errors.Is(err, action.ErrNotRetryable):
+		if ap.State == action.ApprovalExecuted {
+			return "That one already went through.", nil
+		}
+		return "I already tried that again (or can't be sure it didn't go out), so I didn't send it again.", nil
+	case errors.Is(err, action.ErrTampered):
+		return "Something about that request changed after you saw it, so I didn't do it. Please ask again.", nil
+	case errors.Is(err, hearth.ErrNotFound):
+		return "I can't find that request any more.", nil
+	case err != nil:
+		return "", err
+	}
+	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error})
+	return r.approvedOutcome(st, fmt.Sprintf("retry:%d:%d", approvalID, try), "✔ Done on trying again.", ap, rec), nil
 }
 
 // edit changes a pending email as the user's message says: an

@@ -21,8 +21,10 @@ import (
 const ScopeGmail = "https://www.googleapis.com/auth/gmail.modify"
 
 // The fake Gmail: drafts (create, update, get, delete, send), messages
-// (list by rfc822msgid: or label, get), the profile and users.history
-// (messageAdded records). A caller without ScopeGmail is refused 403.
+// (list by rfc822msgid: or label, get), the profile, users.history
+// (messageAdded records), and users.watch / users.stop (the push watch on
+// a Pub/Sub topic; GmailPush makes the delivery Pub/Sub would post). A
+// caller without ScopeGmail is refused 403.
 
 type mailbox struct {
 	history  uint64
@@ -32,6 +34,10 @@ type mailbox struct {
 	added []historyRecord
 	// floor: history ids below it answer 404 (too old).
 	floor uint64
+	// topic is the Pub/Sub topic users.watch named ("" when not
+	// watched), until watchExpires.
+	topic        string
+	watchExpires time.Time
 }
 
 type historyRecord struct {
@@ -170,6 +176,31 @@ func (s *Server) sendLocked(mb *mailbox, draftID string, m *fakeMessage) {
 	mb.added = append(mb.added, historyRecord{id: mb.history, msg: m.id})
 }
 
+// GmailWatch returns the Pub/Sub topic the account's mailbox is watched
+// on ("" when it is not) and when the watch expires.
+func (s *Server) GmailWatch(email string) (topic string, expires time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	mb := s.mailbox(email)
+	return mb.topic, mb.watchExpires
+}
+
+// GmailPush returns the body Pub/Sub posts to a push subscription when
+// the account's mailbox changed: the envelope whose message.data is the
+// base64 of {"emailAddress", "historyId"} at the mailbox's current
+// history id.
+func (s *Server) GmailPush(email string) []byte {
+	s.mu.Lock()
+	h := s.mailbox(email).history
+	s.mu.Unlock()
+	data, _ := json.Marshal(map[string]string{"emailAddress": email, "historyId": strconv.FormatUint(h, 10)})
+	body, _ := json.Marshal(map[string]any{
+		"message":      map[string]any{"data": base64.StdEncoding.EncodeToString(data), "messageId": newID(), "publishTime": time.Now().UTC().Format(time.RFC3339Nano)},
+		"subscription": "projects/hearth-test/subscriptions/gmail-push",
+	})
+	return body
+}
+
 // ExpireHistory makes every history id given so far too old (404).
 func (s *Server) ExpireHistory(email string) {
 	s.mu.Lock()
@@ -213,6 +244,17 @@ func (s *Server) gmailAPI(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	mb := s.mailbox(a.email)
 	switch {
+	case rest == "watch" && r.Method == http.MethodPost:
+		var req gmail.WatchRequest
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.TopicName == "" {
+			apiError(w, http.StatusBadRequest, "a watch needs a topicName")
+			return
+		}
+		mb.topic, mb.watchExpires = req.TopicName, time.Now().Add(7*24*time.Hour)
+		writeJSON(w, gmail.WatchResponse{HistoryId: mb.history, Expiration: mb.watchExpires.UnixMilli()})
+	case rest == "stop" && r.Method == http.MethodPost:
+		mb.topic, mb.watchExpires = "", time.Time{}
+		w.WriteHeader(http.StatusNoContent)
 	case rest == "profile" && r.Method == http.MethodGet:
 		writeJSON(w, gmail.Profile{EmailAddress: a.email, HistoryId: mb.history})
 	case rest == "drafts" && r.Method == http.MethodPost:

@@ -4,7 +4,8 @@
 // events, watch and channels.stop), with scriptable failures (401, 429,
 // 5xx, 410). Point HEARTH_GOOGLE_ENDPOINT (or the integration's
 // Endpoints) at URL and drive it through the real google.golang.org/api
-// clients. The Gmail and Keep APIs are in gmail.go and keep.go.
+// clients. The Gmail, Keep and People APIs are in gmail.go, keep.go and
+// people.go.
 package googletest
 
 import (
@@ -60,6 +61,8 @@ type Server struct {
 	// keep.go).
 	mail map[string]*mailbox
 	keep map[string]*keepbox
+	// contacts are each account's address book (people.go).
+	contacts map[string][]contact
 }
 
 type account struct {
@@ -279,6 +282,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.gmailAPI(w, r)
 	case strings.HasPrefix(r.URL.Path, "/v1/notes"):
 		s.keepAPI(w, r)
+	case strings.HasPrefix(r.URL.Path, "/v1/people:") || strings.HasPrefix(r.URL.Path, "/v1/otherContacts"):
+		s.peopleAPI(w, r)
 	default:
 		apiError(w, http.StatusNotFound, "no such endpoint in the fake")
 	}

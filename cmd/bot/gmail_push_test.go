@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/riverqueue/river"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
+)
+
+func TestGmailPushScenario(t *testing.T) {
+	t.Parallel()
+	const topic = "projects/hearth-test/topics/gmail"
+	base, app, fake := startGoogleApp(t, func(c *Config) { c.GmailTopic = topic })
+	const ann = "ann@example.com"
+	c := newChatter(t, base, app, "Ann", "UTC")
+	c.say("stop my briefings")
+	connectGmail(t, c, fake, ann)
+	uid := c.contact().User.ID
+	ctx := context.Background()
+	// Connecting Gmail polls the mailbox and watches it on the topic.
+	pipelinetest.WaitForJobs(t, app.River, "the mailbox watched", func() bool {
+		got, _ := fake.GmailWatch(ann)
+		return got == topic
+	})
+	url := app.Google.GmailPushURL()
+	if !strings.HasPrefix(url, base+"/webhooks/google/gmail?token=") {
+		t.Fatalf("push URL %q", url)
+	}
+	post := func(url string, body []byte) int {
+		res, err := http.Post(url, "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	polls := func() int {
+		res, err := app.River.JobList(ctx, river.NewJobListParams().Kinds("google_mail_poll").First(1000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(res.Jobs)
+	}
+
+	// New mail and a burst of 20 pushes while the first poll's history
+	// call is held: one or two polls, and the mail is found once.
+	history := func() int { return fake.Count("GET /gmail/v1/users/me/history") }
+	before := history()
+	fake.Deliver(ann, "", "From: Bob <bob@example.org>\r\nTo: "+ann+"\r\nSubject: Pushed\r\nMessage-ID: <p1@example.org>\r\n\r\nHello\r\n")
+	release := fake.Hold("GET /gmail/v1/users/me/history")
+	defer release()
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if s := post(url, fake.GmailPush(ann)); s != http.StatusNoContent {
+				t.Errorf("push answered %d, want 204", s)
+			}
+		})
+	}
+	wg.Wait()
+	release()
+	pipelinetest.WaitForJobs(t, app.River, "the pushed mail polled", func() bool {
+		got, _ := app.Store.FindInbox(ctx, hearth.InboxFilter{UserID: uid, From: "bob@example.org"})
+		return len(got) == 1
+	})
+	n := history() - before
+	t.Logf("20 pushes cost %d users.history calls", n)
+	if n < 1 || n > 2 {
+		res, _ := app.River.JobList(ctx, river.NewJobListParams().Kinds("google_mail_poll", "google_mail_sweep").First(1000))
+		for _, j := range res.Jobs {
+			t.Logf("job %d %s %s %s created %v attempted %v", j.ID, j.Kind, j.EncodedArgs, j.State, j.CreatedAt, j.AttemptedAt)
+		}
+		t.Fatalf("20 pushes cost %d history calls, want 1 or 2", n)
+	}
+	mustContain(t, c.say("any important email?"), "Nothing important") // Bob is no one Hearth knows
+
+	// A forged token: 403, and no poll enqueued.
+	jobs := polls()
+	if s := post(base+"/webhooks/google/gmail?token=forged", fake.GmailPush(ann)); s != http.StatusForbidden {
+		t.Fatalf("forged push answered %d, want 403", s)
+	}
+	if got := polls(); got != jobs {
+		t.Fatalf("a forged push enqueued %d polls", got-jobs)
+	}
+	if got, _ := app.Store.FindInbox(ctx, hearth.InboxFilter{UserID: uid}); len(got) != 1 {
+		t.Fatalf("inbox %d messages, want the pushed one once", len(got))
+	}
+
+	mustContain(t, c.say("google status"), "Gmail: last checked", "new mail pushed at once (watch until", "Contacts:")
+
+	// Disconnecting stops the watch and forgets the inbox copy.
+	mustContain(t, c.say("disconnect google"), "Disconnected")
+	if got, _ := fake.GmailWatch(ann); got != "" || fake.Count("POST /gmail/v1/users/me/stop") != 1 {
+		t.Fatalf("after disconnect: watched on %q, %d users.stop calls", got, fake.Count("POST /gmail/v1/users/me/stop"))
+	}
+	if got, _ := app.Store.FindInbox(ctx, hearth.InboxFilter{UserID: uid}); len(got) != 0 {
+		t.Fatalf("inbox %d messages after disconnect", len(got))
+	}
+}
