@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
@@ -28,8 +30,8 @@ import (
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
-// replica is one `bot serve` process of a drill.
-type replica struct {
+// botProcess is one `bot serve` process of a drill.
+type botProcess struct {
 	id, base string
 	env      []string
 	cmd      *exec.Cmd
@@ -40,15 +42,15 @@ type replica struct {
 }
 
 // startReplica runs `bot serve` as a process and waits until it serves.
-func startReplica(t *testing.T, bin string, env []string, id string, port int) *replica {
+func startReplica(t *testing.T, bin string, env []string, id string, port int) *botProcess {
 	t.Helper()
-	r := &replica{id: id, base: fmt.Sprintf("http://127.0.0.1:%d", port), log: &bytes.Buffer{}, mu: &sync.Mutex{},
+	r := &botProcess{id: id, base: fmt.Sprintf("http://127.0.0.1:%d", port), log: &bytes.Buffer{}, mu: &sync.Mutex{},
 		env: slices.Concat(env, []string{"HEARTH_REPLICA_ID=" + id, fmt.Sprintf("HEARTH_HTTP_ADDR=127.0.0.1:%d", port)})}
 	r.start(t, bin)
 	return r
 }
 
-func (r *replica) start(t *testing.T, bin string) {
+func (r *botProcess) start(t *testing.T, bin string) {
 	t.Helper()
 	r.cmd = exec.Command(bin, "serve")
 	r.cmd.Env = r.env
@@ -83,15 +85,15 @@ func (r *replica) start(t *testing.T, bin string) {
 	}
 }
 
-func (r *replica) logs() string { r.mu.Lock(); defer r.mu.Unlock(); return r.log.String() }
+func (r *botProcess) logs() string { r.mu.Lock(); defer r.mu.Unlock(); return r.log.String() }
 
 // kill ends the process with SIGKILL, as a crash or the OOM killer would.
-func (r *replica) kill() {
+func (r *botProcess) kill() {
 	r.cmd.Process.Kill() //nolint:errcheck // it may have exited
 	<-r.exited
 }
 
-func (r *replica) stop() {
+func (r *botProcess) stop() {
 	r.cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // it may have exited
 	select {
 	case <-r.exited:
@@ -134,26 +136,39 @@ func TestDrillKillReplica(t *testing.T) {
 		t.Skip("runs three bot processes")
 	}
 	t.Parallel()
-	killDrill(t, true)
+	killDrill(t, true, "")
 }
 
-// TestDrillKillReplicaSoak is the same drill without the restart: the
-// killed replica's turns wait for another replica's stuck-job rescue
-// (RescueStuckJobsAfter, 75 s, found by River's rescuer every 30 s). It
-// takes minutes, so it runs only with HEARTH_DRILL_SOAK=1:
+// TestDrillKillReplicaGone is the same drill without the restart, in
+// make test: the killed replica's turns are taken over by the others'
+// heartbeat sweep once it has been silent for HEARTH_REPLICA_STALE_AFTER
+// (3 s here, to stay short). Every message is still answered exactly once.
+func TestDrillKillReplicaGone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three bot processes")
+	}
+	t.Parallel()
+	killDrill(t, false, "3s")
+}
+
+// TestDrillKillReplicaSoak is the drill without the restart on the
+// production setting (HEARTH_REPLICA_STALE_AFTER 15 s), reporting how
+// long after the kill the killed replica's turns were answered. It runs
+// only with HEARTH_DRILL_SOAK=1:
 //
 //	HEARTH_DRILL_SOAK=1 go test -run TestDrillKillReplicaSoak -v -timeout 10m ./cmd/bot/
 func TestDrillKillReplicaSoak(t *testing.T) {
 	if os.Getenv("HEARTH_DRILL_SOAK") == "" {
-		t.Skip("set HEARTH_DRILL_SOAK=1 for the drill whose killed replica does not come back (minutes)")
+		t.Skip("set HEARTH_DRILL_SOAK=1 for the drill whose killed replica does not come back, on production settings")
 	}
 	t.Parallel()
-	killDrill(t, false)
+	killDrill(t, false, "")
 }
 
 // killDrill runs the load, kills replica 1 while it runs turns, and
-// restarts it (restart) or leaves it dead.
-func killDrill(t *testing.T, restart bool) {
+// restarts it (restart) or leaves it dead; staleAfter, when set, is
+// HEARTH_REPLICA_STALE_AFTER.
+func killDrill(t *testing.T, restart bool, staleAfter string) {
 	bin := buildBot(t)
 	model := llmtest.New(t, func(c llmtest.Call) llmtest.Answer { return llmtest.Answer{Hang: true} })
 	dbURL := storetest.NewDatabase(t)
@@ -165,7 +180,10 @@ func killDrill(t *testing.T, restart bool) {
 		"HEARTH_SCHEDULER=false", "HEARTH_DB_MAX_CONNS=10", "HEARTH_FETCH_POLL_INTERVAL=50ms",
 		"HEARTH_LLM=openai", "OPENAI_BASE_URL="+model.OpenAIBaseURL(), "OPENAI_API_KEY=test", "OPENAI_MODEL=slow",
 		"HEARTH_LLM_TURN_DEADLINE=1s", "HEARTH_LLM_TIMEOUT=1s", "HEARTH_SHUTDOWN_TIMEOUT=2s")
-	replicas := make([]*replica, 3)
+	if staleAfter != "" {
+		env = append(env, "HEARTH_REPLICA_STALE_AFTER="+staleAfter)
+	}
+	replicas := make([]*botProcess, 3)
 	for i := range replicas {
 		replicas[i] = startReplica(t, bin, env, fmt.Sprintf("drill-%d", i), freePort(t))
 	}
@@ -271,16 +289,23 @@ func killDrill(t *testing.T, restart bool) {
 		default:
 		}
 	})
-	countRunning := func(id string) int {
-		var n int
-		if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE state = 'running' AND attempted_by[array_upper(attempted_by, 1)] = $1`, id).Scan(&n); err != nil {
+	// runningOn returns the jobs a replica is running (turns only, or all).
+	runningOn := func(id string, turns bool) []int64 {
+		rows, err := st.Pool().Query(context.Background(), `SELECT id FROM river_job WHERE state = 'running'
+			AND attempted_by[array_upper(attempted_by, 1)] = $1 AND (kind = 'turn' OR NOT $2)`, id, turns)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return n
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
 	}
-	pipelinetest.Wait(t, wake, "replica 1 to be running turns", func() bool { running = countRunning(victim.id); return running > 0 })
+	pipelinetest.Wait(t, wake, "replica 1 to be running turns", func() bool { running = len(runningOn(victim.id, true)); return running > 0 })
 	victim.kill()
-	orphaned := countRunning(victim.id)
+	orphanIDs := runningOn(victim.id, false)
+	orphaned := len(orphanIDs)
 	killedAt := time.Now()
 	send(2) // load goes on while it is down
 	restartAt := time.Now()
@@ -302,12 +327,16 @@ func killDrill(t *testing.T, restart bool) {
 	if restart {
 		pipelinetest.Wait(t, wake, "every message answered", answered)
 	} else {
-		// The rescue takes longer than Wait's bound: wait for commits
-		// (each one notifies) up to five minutes.
+		// The take-over may take longer than Wait's bound: look again at
+		// every commit (each one notifies) and every second (a job's
+		// completion does not notify), up to five minutes.
 		deadline := time.After(5 * time.Minute)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
 		for !answered() {
 			select {
 			case <-wake:
+			case <-tick.C:
 			case <-deadline:
 				t.Fatal("the killed replica's turns were not rescued within 5 minutes")
 			}
@@ -349,15 +378,30 @@ func killDrill(t *testing.T, restart bool) {
 		WHERE m.sender = 'bot' AND e.received_at < $1`, killedAt).Scan(&lastReply); err != nil {
 		t.Fatal(err)
 	}
+	// When the jobs the killed replica was running were finished by the
+	// others (or by itself once restarted).
+	var orphansDone time.Time
+	if err := st.Pool().QueryRow(context.Background(), `SELECT coalesce(max(finalized_at), now()) FROM river_job WHERE id = ANY($1)`, orphanIDs).Scan(&orphansDone); err != nil {
+		t.Fatal(err)
+	}
 	if !restart {
-		t.Logf("drill without restart: %d jobs running on the killed replica; the last message sent before the kill was answered %s after the kill",
-			orphaned, lastReply.Sub(killedAt).Round(time.Millisecond))
+		tookOver := 0
+		for _, r := range replicas[:1:1] {
+			tookOver += strings.Count(r.logs(), "took over the running jobs")
+		}
+		tookOver += strings.Count(replicas[2].logs(), "took over the running jobs")
+		t.Logf("drill without restart: %d jobs running on the killed replica (%d turns seen just before); take-over sweeps that found some: %d; "+
+			"its jobs were finished %s after the kill; the last message sent before the kill was answered %s after the kill",
+			orphaned, running, tookOver, orphansDone.Sub(killedAt).Round(time.Millisecond), lastReply.Sub(killedAt).Round(time.Millisecond))
+		if orphaned > 0 && tookOver == 0 {
+			t.Error("no live replica took the killed one's jobs over")
+		}
 		return
 	}
 	reclaimed := strings.Contains(victim.logs(), "reclaimed unfinished jobs")
-	t.Logf("drill: %d jobs running on the killed replica (%d seen just before); replica down %s; reclaimed at restart: %v; "+
-		"the last message sent before the kill was answered %s after the restart",
-		orphaned, running, restartAt.Sub(killedAt).Round(time.Millisecond), reclaimed, lastReply.Sub(restartAt).Round(time.Millisecond))
+	t.Logf("drill: %d jobs running on the killed replica (%d turns seen just before); replica down %s; reclaimed at restart: %v; "+
+		"its jobs were finished %s after the restart; the last message sent before the kill was answered %s after the restart",
+		orphaned, running, restartAt.Sub(killedAt).Round(time.Millisecond), reclaimed, orphansDone.Sub(restartAt).Round(time.Millisecond), lastReply.Sub(restartAt).Round(time.Millisecond))
 	if orphaned > 0 && !reclaimed {
 		t.Error("the restarted replica did not reclaim its jobs")
 	}
