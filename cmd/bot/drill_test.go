@@ -306,6 +306,21 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 	victim.kill()
 	orphanIDs := runningOn(victim.id, false)
 	orphaned := len(orphanIDs)
+	// The messages the killed replica's turns held: unanswered, in the
+	// conversations whose lease its jobs had.
+	owners := make([]string, len(orphanIDs))
+	for i, id := range orphanIDs {
+		owners[i] = fmt.Sprintf("job:%d", id)
+	}
+	rows, err := st.Pool().Query(context.Background(), `SELECT e.id FROM inbound_events e JOIN conversations c ON c.id = e.conversation_id
+		WHERE e.processed_at IS NULL AND c.turn_owner = ANY($1)`, owners)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
 	killedAt := time.Now()
 	send(2) // load goes on while it is down
 	restartAt := time.Now()
@@ -379,9 +394,11 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 		t.Fatal(err)
 	}
 	// When the jobs the killed replica was running were finished by the
-	// others (or by itself once restarted).
-	var orphansDone time.Time
-	if err := st.Pool().QueryRow(context.Background(), `SELECT coalesce(max(finalized_at), now()) FROM river_job WHERE id = ANY($1)`, orphanIDs).Scan(&orphansDone); err != nil {
+	// others (or by itself once restarted), and when the messages they
+	// held were answered.
+	var orphansDone, heldDone time.Time
+	if err := st.Pool().QueryRow(context.Background(), `SELECT coalesce((SELECT max(finalized_at) FROM river_job WHERE id = ANY($1)), now()),
+		coalesce((SELECT max(created_at) FROM messages WHERE sender = 'bot' AND inbound_event_id = ANY($2)), $3)`, orphanIDs, held, killedAt).Scan(&orphansDone, &heldDone); err != nil {
 		t.Fatal(err)
 	}
 	if !restart {
@@ -391,8 +408,10 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 		}
 		tookOver += strings.Count(replicas[2].logs(), "took over the running jobs")
 		t.Logf("drill without restart: %d jobs running on the killed replica (%d turns seen just before); take-over sweeps that found some: %d; "+
-			"its jobs were finished %s after the kill; the last message sent before the kill was answered %s after the kill",
-			orphaned, running, tookOver, orphansDone.Sub(killedAt).Round(time.Millisecond), lastReply.Sub(killedAt).Round(time.Millisecond))
+			"its jobs were finished %s after the kill; the %d unanswered messages its turns held were answered %s after the kill; "+
+			"the last message sent before the kill was answered %s after the kill",
+			orphaned, running, tookOver, orphansDone.Sub(killedAt).Round(time.Millisecond), len(held), heldDone.Sub(killedAt).Round(time.Millisecond),
+			lastReply.Sub(killedAt).Round(time.Millisecond))
 		if orphaned > 0 && tookOver == 0 {
 			t.Error("no live replica took the killed one's jobs over")
 		}
@@ -400,8 +419,10 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 	}
 	reclaimed := strings.Contains(victim.logs(), "reclaimed unfinished jobs")
 	t.Logf("drill: %d jobs running on the killed replica (%d turns seen just before); replica down %s; reclaimed at restart: %v; "+
-		"its jobs were finished %s after the restart; the last message sent before the kill was answered %s after the restart",
-		orphaned, running, restartAt.Sub(killedAt).Round(time.Millisecond), reclaimed, orphansDone.Sub(restartAt).Round(time.Millisecond), lastReply.Sub(restartAt).Round(time.Millisecond))
+		"its jobs were finished %s after the restart; the %d unanswered messages its turns held were answered %s after the restart; "+
+		"the last message sent before the kill was answered %s after the restart",
+		orphaned, running, restartAt.Sub(killedAt).Round(time.Millisecond), reclaimed, orphansDone.Sub(restartAt).Round(time.Millisecond),
+		len(held), heldDone.Sub(restartAt).Round(time.Millisecond), lastReply.Sub(restartAt).Round(time.Millisecond))
 	if orphaned > 0 && !reclaimed {
 		t.Error("the restarted replica did not reclaim its jobs")
 	}
