@@ -257,7 +257,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		icfg.Mirror = a.Google // imported events go out to Google after the commit
 	}
 	importer := imports.New(icfg)
-	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
+	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st), commands.NameCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)
 	cmds = append(cmds, memory.GraphCommands(st, nil)...)
@@ -462,7 +462,10 @@ func (a *App) routes() http.Handler {
 		mux.HandleFunc("POST "+google.WebhookPath, a.Google.Webhook)
 	}
 	if a.Config.Webchat {
-		wcfg := webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log}
+		wcfg := webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Names: a.Store, Hub: a.Hub, Logger: a.Log}
+		if a.Google != nil {
+			wcfg.Google = a.Google // the Connect Google button
+		}
 		a.signInRoutes(mux, &wcfg)
 		mux.Handle("/", webchat.New(wcfg))
 	}
