@@ -136,7 +136,7 @@ func TestDrillKillReplica(t *testing.T) {
 		t.Skip("runs three bot processes")
 	}
 	t.Parallel()
-	killDrill(t, true, "")
+	killDrill(t, drillRestart, "")
 }
 
 // TestDrillKillReplicaGone is the same drill without the restart, in
@@ -148,7 +148,20 @@ func TestDrillKillReplicaGone(t *testing.T) {
 		t.Skip("runs three bot processes")
 	}
 	t.Parallel()
-	killDrill(t, false, "3s")
+	killDrill(t, drillGone, "3s")
+}
+
+// TestDrillPauseReplica stops a replica with SIGSTOP (a replica that is
+// only slow: a long pause, a frozen VM) for longer than
+// HEARTH_REPLICA_STALE_AFTER (3 s here) while it runs turns, lets the
+// others take its work over, then lets it go on (SIGCONT): what it was
+// doing must not produce a second reply, reminder or send.
+func TestDrillPauseReplica(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three bot processes")
+	}
+	t.Parallel()
+	killDrill(t, drillPause, "3s")
 }
 
 // TestDrillKillReplicaSoak is the drill without the restart on the
@@ -162,13 +175,22 @@ func TestDrillKillReplicaSoak(t *testing.T) {
 		t.Skip("set HEARTH_DRILL_SOAK=1 for the drill whose killed replica does not come back, on production settings")
 	}
 	t.Parallel()
-	killDrill(t, false, "")
+	killDrill(t, drillGone, "")
 }
 
-// killDrill runs the load, kills replica 1 while it runs turns, and
-// restarts it (restart) or leaves it dead; staleAfter, when set, is
-// HEARTH_REPLICA_STALE_AFTER.
-func killDrill(t *testing.T, restart bool, staleAfter string) {
+// drillMode is what happens to the replica a drill stops.
+type drillMode int
+
+const (
+	drillRestart drillMode = iota // killed, then started again with its id
+	drillGone                     // killed, never back
+	drillPause                    // paused (SIGSTOP) past its stale time, then resumed
+)
+
+// killDrill runs the load, stops replica 1 while it runs turns as mode
+// says; staleAfter, when set, is HEARTH_REPLICA_STALE_AFTER.
+func killDrill(t *testing.T, mode drillMode, staleAfter string) {
+	restart := mode == drillRestart
 	bin := buildBot(t)
 	model := llmtest.New(t, func(c llmtest.Call) llmtest.Answer { return llmtest.Answer{Hang: true} })
 	dbURL := storetest.NewDatabase(t)
@@ -203,13 +225,16 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 	}
 	defer st.Close()
 
+	// A paused replica takes connections and never answers: a client
+	// gives up on it and tries another.
+	client := &http.Client{Timeout: 3 * time.Second}
 	// post sends a message to replica i, and to the next ones while a
 	// replica is down: the same id makes a retry the same message.
 	post := func(i int, body map[string]string) {
 		b, _ := json.Marshal(body)
 		for k := range 3 {
 			r := replicas[(i+k)%3]
-			res, err := http.Post(r.base+"/api/webchat/messages", "application/json", bytes.NewReader(b))
+			res, err := client.Post(r.base+"/api/webchat/messages", "application/json", bytes.NewReader(b))
 			if err != nil {
 				continue // killed: the client tries another replica
 			}
@@ -238,7 +263,7 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 		for k := range 3 {
 			req, _ := http.NewRequest("POST", replicas[(i+k)%3].base+telegram.WebhookPath, strings.NewReader(body))
 			req.Header.Set(telegram.SecretHeader, tgSecret)
-			res, err := http.DefaultClient.Do(req)
+			res, err := client.Do(req)
 			if err != nil {
 				continue
 			}
@@ -303,7 +328,12 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 		return ids
 	}
 	pipelinetest.Wait(t, wake, "replica 1 to be running turns", func() bool { running = len(runningOn(victim.id, true)); return running > 0 })
-	victim.kill()
+	if mode == drillPause {
+		victim.cmd.Process.Signal(syscall.SIGSTOP) //nolint:errcheck // it runs
+	} else {
+		victim.kill()
+	}
+	killedAt := time.Now()
 	orphanIDs := runningOn(victim.id, false)
 	orphaned := len(orphanIDs)
 	// The messages the killed replica's turns held: unanswered, in the
@@ -321,11 +351,15 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	killedAt := time.Now()
 	send(2) // load goes on while it is down
 	restartAt := time.Now()
-	if restart {
+	switch mode {
+	case drillRestart:
 		victim.start(t, bin)
+	case drillPause:
+		// Resumed only once the others have answered what it held.
+		waitAnswered(t, st, wake, held)
+		victim.cmd.Process.Signal(syscall.SIGCONT) //nolint:errcheck // it runs
 	}
 	send(3)
 
@@ -355,6 +389,13 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 			case <-deadline:
 				t.Fatal("the killed replica's turns were not rescued within 5 minutes")
 			}
+		}
+	}
+	if mode == drillPause {
+		// What the resumed replica was doing ends with its shutdown:
+		// count after every replica has stopped.
+		for _, r := range replicas {
+			r.stop()
 		}
 	}
 	var events, replies, multi, tasks int
@@ -401,6 +442,12 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 		coalesce((SELECT max(created_at) FROM messages WHERE sender = 'bot' AND inbound_event_id = ANY($2)), $3)`, orphanIDs, held, killedAt).Scan(&orphansDone, &heldDone); err != nil {
 		t.Fatal(err)
 	}
+	if mode == drillPause {
+		paused := strings.Contains(victim.logs(), "replica fenced")
+		t.Logf("drill with a paused replica: %d jobs running on it (%d turns seen just before); the %d unanswered messages its turns held were answered %s after the pause; "+
+			"it fenced itself on waking: %v; %d Telegram replies sent twice", orphaned, running, len(held), heldDone.Sub(killedAt).Round(time.Millisecond), paused, resent)
+		return
+	}
 	if !restart {
 		tookOver := 0
 		for _, r := range replicas[:1:1] {
@@ -425,6 +472,29 @@ func killDrill(t *testing.T, restart bool, staleAfter string) {
 		len(held), heldDone.Sub(restartAt).Round(time.Millisecond), lastReply.Sub(restartAt).Round(time.Millisecond))
 	if orphaned > 0 && !reclaimed {
 		t.Error("the restarted replica did not reclaim its jobs")
+	}
+}
+
+// waitAnswered waits until every one of the events has a reply.
+func waitAnswered(t *testing.T, st *store.Store, wake <-chan struct{}, events []int64) {
+	t.Helper()
+	deadline := time.After(2 * time.Minute)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var left int
+		if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE id = ANY($1) AND processed_at IS NULL`, events).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 {
+			return
+		}
+		select {
+		case <-wake:
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("%d messages the stopped replica held were not answered within 2 minutes", left)
+		}
 	}
 }
 
