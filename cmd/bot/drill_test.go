@@ -227,7 +227,7 @@ func killDrill(t *testing.T, mode drillMode, staleAfter string) {
 
 	// A paused replica takes connections and never answers: a client
 	// gives up on it and tries another.
-	client := &http.Client{Timeout: 3 * time.Second}
+	client := &http.Client{Timeout: 10 * time.Second}
 	// post sends a message to replica i, and to the next ones while a
 	// replica is down: the same id makes a retry the same message.
 	post := func(i int, body map[string]string) {
