@@ -136,3 +136,48 @@ func TestClaimDelivery(t *testing.T) {
 	}
 	claim("c", false) // delivered: nothing to send
 }
+
+// TestIdleTransactionsEnd: a session that keeps a transaction open without
+// a statement (a replica paused mid-turn) is ended by the server after
+// IdleInTransactionTimeout, so its row locks stop blocking the others and
+// its commit fails instead of landing late.
+func TestIdleTransactionsEnd(t *testing.T) {
+	t.Parallel()
+	dbURL := storetest.NewDatabase(t)
+	ctx := context.Background()
+	paused, err := store.Open(ctx, dbURL, store.Config{MaxConns: 2, IdleInTransactionTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer paused.Close()
+	other, err := store.Open(ctx, dbURL, store.Config{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.Heartbeat(ctx, "row", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := paused.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // the session is gone
+	if _, err := tx.Exec(ctx, `UPDATE replicas SET seen_at = now() WHERE id = 'row'`); err != nil {
+		t.Fatal(err)
+	}
+	// The other session waits for the lock; it gets it once the server
+	// has ended the idle transaction (20 s bound a failure).
+	wait, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := other.Heartbeat(wait, "row", time.Minute); err != nil {
+		t.Fatalf("the lock of the idle transaction was not released: %v", err)
+	}
+	if waited := time.Since(start); waited < 200*time.Millisecond {
+		t.Fatalf("got the lock after %s: the transaction did not hold it", waited)
+	}
+	if err := tx.Commit(ctx); err == nil {
+		t.Fatal("the ended transaction committed")
+	}
+}

@@ -126,7 +126,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if err := store.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: cfg.DBMaxConns})
+	// A replica paused mid-transaction loses it (and its locks) once it
+	// could be taken for dead: see package replica.
+	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: cfg.DBMaxConns,
+		IdleInTransactionTimeout: cmp.Or(cfg.ReplicaStaleAfter, replica.DefaultStaleAfter)})
 	if err != nil {
 		return nil, err
 	}
