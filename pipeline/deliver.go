@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // DeliverArgs is the job that sends one stored bot message. The message id
@@ -137,6 +139,11 @@ type DeliveryStore interface {
 	// message older than messageID, written within window, that is not
 	// delivered yet.
 	EarlierUndelivered(ctx context.Context, conversationID, messageID int64, window time.Duration) (bool, error)
+	// ClaimDelivery claims an undelivered message for claimant (a
+	// replica) to send; false while another live replica holds it, or
+	// once it is delivered. ReleaseDelivery gives an unsent claim up.
+	ClaimDelivery(ctx context.Context, messageID int64, claimant string) (bool, error)
+	ReleaseDelivery(ctx context.Context, messageID int64, claimant string) error
 }
 
 // Delivery order. Each message has its own job and they run in parallel,
@@ -167,6 +174,10 @@ type DeliverWorker struct {
 	// earlier ones to be delivered before it is sent anyway. Defaults to
 	// 10 seconds; negative turns the wait off.
 	OrderWait time.Duration
+	// Live reports whether this process may still act for its jobs (see
+	// package replica); it is asked right before a message is handed to
+	// its platform, and a non-nil answer sends nothing. Nil: always.
+	Live func() error
 }
 
 // NewDeliverWorker returns a worker sending through senders by channel.
@@ -217,8 +228,28 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	if err := w.awaitEarlier(ctx, log, d); err != nil {
 		return err
 	}
+	// Two runs of this job can overlap (a replica taken for dead that was
+	// only slow): the claim lets one of them send.
+	claimant := claimantOf(job.JobRow)
+	claimed, err := w.store.ClaimDelivery(ctx, d.MessageID, claimant)
+	if err != nil {
+		return fmt.Errorf("deliver message %d: %w", d.MessageID, err)
+	}
+	if !claimed {
+		// Another replica is sending it: look again later (delivered by
+		// then, or its claim given up).
+		return river.JobSnooze(time.Second)
+	}
+	if w.Live != nil {
+		if err := w.Live(); err != nil {
+			return errors.Join(fmt.Errorf("deliver message %d: %w", d.MessageID, err), w.release(ctx, d.MessageID, claimant))
+		}
+	}
 	platformID, err := sender.Send(ctx, d)
 	if err != nil {
+		if rerr := w.release(ctx, d.MessageID, claimant); rerr != nil {
+			log.WarnContext(ctx, "could not give up the claim on an unsent message", "error", rerr)
+		}
 		if errors.Is(err, hearth.ErrPermanent) {
 			log.ErrorContext(ctx, "delivery failed permanently", "error", err)
 			w.metric.delivery(d.Channel, "permanent_failure")
@@ -241,6 +272,21 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	}
 	w.metric.delivery(d.Channel, "ok")
 	return nil
+}
+
+// release gives up the claim on a message that was not sent, even when
+// the job's context has ended.
+func (w *DeliverWorker) release(ctx context.Context, messageID int64, claimant string) error {
+	return w.store.ReleaseDelivery(context.WithoutCancel(ctx), messageID, claimant)
+}
+
+// claimantOf names who runs job: the replica (River client) that fetched
+// it last, or the job itself outside a client.
+func claimantOf(job *rivertype.JobRow) string {
+	if n := len(job.AttemptedBy); n > 0 {
+		return job.AttemptedBy[n-1]
+	}
+	return "job:" + strconv.FormatInt(job.ID, 10)
 }
 
 // EnqueueEdits inserts, in tx, the jobs that carry edited messages to

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/go-webauthn/webauthn/protocol"
@@ -151,15 +152,25 @@ func (s *Service) loginFinish(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var owner passkeyUser
+	var countErr error
 	user, cred, err := rp.FinishPasskeyLogin(func(rawID, handle []byte) (webauthn.User, error) {
 		if len(handle) != 8 {
 			return nil, errors.New("unknown user handle")
 		}
 		id := int64(binary.BigEndian.Uint64(handle))
+		// The assertion names its account: attempts on it are counted
+		// from every address, before its signature is checked.
+		if countErr = s.countOn(r.Context(), "user:"+strconv.FormatInt(id, 10)); countErr != nil {
+			return nil, countErr
+		}
 		u, err := s.loadUser(r, id)
 		owner = u
 		return u, err
 	}, session, r)
+	if countErr != nil {
+		s.answerLimited(w, r, countErr)
+		return
+	}
 	if err != nil || user == nil {
 		s.cfg.Logger.InfoContext(r.Context(), "passkey sign-in refused", "error", err)
 		httpreply.Reason(w, http.StatusUnauthorized, "that passkey was not accepted")

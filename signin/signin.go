@@ -43,8 +43,11 @@ const CSRFHeader = "X-CSRF-Token"
 
 // Sessions keeps web chat sessions by the hash of their token.
 type Sessions interface {
-	CreateSession(ctx context.Context, userID int64, tokenHash []byte, csrf string, ttl time.Duration) error
-	FindSession(ctx context.Context, tokenHash []byte) (userID int64, csrf string, err error)
+	CreateSession(ctx context.Context, userID int64, tokenHash []byte, csrf string, now time.Time, ttl time.Duration) error
+	FindSession(ctx context.Context, tokenHash []byte, now time.Time) (userID int64, csrf string, expiresAt time.Time, err error)
+	// ExtendSession moves the expiry to expiresAt if it is before
+	// ifBefore (so one of several replicas writes).
+	ExtendSession(ctx context.Context, tokenHash []byte, expiresAt, ifBefore time.Time) (bool, error)
 	DeleteSession(ctx context.Context, tokenHash []byte) error
 }
 
@@ -89,7 +92,7 @@ type Store interface {
 	DeleteSessions(ctx context.Context, userID int64) (int64, error)
 	// CountAttempt counts an attempt under key and returns the attempts
 	// in the current window.
-	CountAttempt(ctx context.Context, key string, window time.Duration) (int, error)
+	CountAttempt(ctx context.Context, key string, now time.Time, window time.Duration) (int, error)
 }
 
 // Config is what signing in needs. Store is required.
@@ -108,10 +111,21 @@ type Config struct {
 	Secure bool
 	// SessionTTL is how long a session lasts. Defaults to 30 days.
 	SessionTTL time.Duration
+	// RenewWithin: a session used in its last RenewWithin is extended to
+	// SessionTTL from then, at most once an hour. Defaults to 7 days.
+	RenewWithin time.Duration
 	// AttemptsPerMinute bounds sign-in attempts from one client address.
 	// Defaults to 10.
 	AttemptsPerMinute int
-	Logger            *slog.Logger
+	// AccountAttemptsPerHour bounds sign-in attempts aimed at one account
+	// (a passkey's user, a first account's name), from anywhere: many
+	// addresses do not multiply the guesses one account gets. Defaults
+	// to 30.
+	AccountAttemptsPerHour int
+	Logger                 *slog.Logger
+	// Now is the clock sessions and attempts are judged by. Defaults to
+	// time.Now.
+	Now func() time.Time
 }
 
 // Service signs people in and tells the web chat who is calling.
@@ -126,8 +140,17 @@ func New(cfg Config) (*Service, error) {
 	if cfg.SessionTTL <= 0 {
 		cfg.SessionTTL = 30 * 24 * time.Hour
 	}
+	if cfg.RenewWithin <= 0 {
+		cfg.RenewWithin = 7 * 24 * time.Hour
+	}
 	if cfg.AttemptsPerMinute <= 0 {
 		cfg.AttemptsPerMinute = 10
+	}
+	if cfg.AccountAttemptsPerHour <= 0 {
+		cfg.AccountAttemptsPerHour = 30
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	if cfg.LocalURL == "" {
 		cfg.LocalURL = "http://localhost:8080"
@@ -204,12 +227,16 @@ func (s *Service) session(r *http.Request) (userID int64, token string, err erro
 	if err != nil || c.Value == "" {
 		return 0, "", ErrSignedOut
 	}
-	userID, csrf, err := s.cfg.Store.FindSession(r.Context(), hash(c.Value))
+	now := s.cfg.Now()
+	userID, csrf, expires, err := s.cfg.Store.FindSession(r.Context(), hash(c.Value), now)
 	if errors.Is(err, hearth.ErrNotFound) {
 		return 0, "", ErrSignedOut
 	}
 	if err != nil {
 		return 0, "", fmt.Errorf("signin: %w", err)
+	}
+	if err := s.renew(r.Context(), c.Value, now, expires); err != nil {
+		return 0, "", err
 	}
 	if !safeMethod(r.Method) {
 		got := r.Header.Get(CSRFHeader)
@@ -218,6 +245,19 @@ func (s *Service) session(r *http.Request) (userID int64, token string, err erro
 		}
 	}
 	return userID, c.Value, nil
+}
+
+// renew extends a session used in its last RenewWithin to SessionTTL
+// from now. A session extended less than an hour ago is not written again,
+// so a busy page costs one write an hour at most.
+func (s *Service) renew(ctx context.Context, token string, now, expires time.Time) error {
+	if !expires.Before(now.Add(s.cfg.RenewWithin)) || !expires.Before(now.Add(s.cfg.SessionTTL-time.Hour)) {
+		return nil
+	}
+	if _, err := s.cfg.Store.ExtendSession(ctx, hash(token), now.Add(s.cfg.SessionTTL), now.Add(s.cfg.SessionTTL-time.Hour)); err != nil {
+		return fmt.Errorf("signin: %w", err)
+	}
+	return nil
 }
 
 func safeMethod(m string) bool {
@@ -297,12 +337,16 @@ func (s *Service) me(w http.ResponseWriter, r *http.Request) {
 func (s *Service) answerSignedIn(w http.ResponseWriter, r *http.Request, userID int64, csrf string) {
 	if csrf == "" {
 		c, _ := r.Cookie(s.cookieName()) // present: the session was found by it
-		_, found, err := s.cfg.Store.FindSession(r.Context(), hash(c.Value))
+		now := s.cfg.Now()
+		_, found, expires, err := s.cfg.Store.FindSession(r.Context(), hash(c.Value), now)
 		if err != nil {
 			httpreply.Error(w, r, s.cfg.Logger, err)
 			return
 		}
 		csrf = found
+		// The page asks this at every load: the cookie follows a renewed
+		// session's expiry.
+		s.setCookie(w, c.Value, expires.Sub(now))
 	}
 	_, contact, err := s.cfg.Store.WebContact(r.Context(), userID)
 	if err != nil {
@@ -322,16 +366,21 @@ func (s *Service) answerSignedIn(w http.ResponseWriter, r *http.Request, userID 
 // who is signed in.
 func (s *Service) startSession(w http.ResponseWriter, r *http.Request, userID int64) {
 	token, csrf := newToken(), newToken()
-	if err := s.cfg.Store.CreateSession(r.Context(), userID, hash(token), csrf, s.cfg.SessionTTL); err != nil {
+	if err := s.cfg.Store.CreateSession(r.Context(), userID, hash(token), csrf, s.cfg.Now(), s.cfg.SessionTTL); err != nil {
 		httpreply.Error(w, r, s.cfg.Logger, err)
 		return
 	}
+	s.setCookie(w, token, s.cfg.SessionTTL)
+	s.answerSignedIn(w, r, userID, csrf)
+}
+
+// setCookie sets the session cookie, kept by the browser for ttl.
+func (s *Service) setCookie(w http.ResponseWriter, token string, ttl time.Duration) {
 	http.SetCookie(w, &http.Cookie{
 		Name: s.cookieName(), Value: token, Path: "/",
-		MaxAge: int(s.cfg.SessionTTL / time.Second), HttpOnly: true, Secure: s.cfg.Secure,
+		MaxAge: max(1, int(ttl/time.Second)), HttpOnly: true, Secure: s.cfg.Secure,
 		SameSite: http.SameSiteStrictMode,
 	})
-	s.answerSignedIn(w, r, userID, csrf)
 }
 
 type linkRequest struct {
@@ -382,6 +431,9 @@ func (s *Service) first(w http.ResponseWriter, r *http.Request) {
 		httpreply.Reason(w, http.StatusBadRequest, reason)
 		return
 	}
+	if !s.attemptOn(w, r, "name:"+strings.ToLower(name)) {
+		return
+	}
 	if !s.fromThisMachine(r) {
 		httpreply.Reason(w, http.StatusForbidden, "the first account can only be made from the machine Hearth runs on (or with `bot user add NAME`)")
 		return
@@ -424,47 +476,6 @@ func (s *Service) signOut(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: s.cfg.Secure, SameSite: http.SameSiteStrictMode})
 	httpreply.JSON(w, http.StatusOK, map[string]bool{"signed_out": true})
-}
-
-// attempt counts a sign-in attempt from the request's client and
-// answers 429 itself when there were too many this minute, or 403 when
-// the request comes from another site.
-func (s *Service) attempt(w http.ResponseWriter, r *http.Request) bool {
-	if !s.sameOrigin(r) {
-		httpreply.Reason(w, http.StatusForbidden, "sign-in requests must come from Hearth's own page")
-		return false
-	}
-	n, err := s.cfg.Store.CountAttempt(r.Context(), "ip:"+clientIP(r), time.Minute)
-	if err != nil {
-		httpreply.Error(w, r, s.cfg.Logger, err)
-		return false
-	}
-	if n > s.cfg.AttemptsPerMinute {
-		w.Header().Set("Retry-After", "60")
-		httpreply.Reason(w, http.StatusTooManyRequests, "too many sign-in attempts; try again in a minute")
-		return false
-	}
-	return true
-}
-
-// clientIP is the address a request came from: the peer's, or, when the
-// peer is a proxy on this machine or a private network, the last address
-// it put in X-Forwarded-For.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	if ip != nil && (ip.IsLoopback() || ip.IsPrivate()) {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			parts := strings.Split(xff, ",")
-			if last := strings.TrimSpace(parts[len(parts)-1]); net.ParseIP(last) != nil {
-				return last
-			}
-		}
-	}
-	return host
 }
 
 // fromThisMachine reports whether the request comes straight from a

@@ -5,11 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,18 +28,37 @@ type testBundle struct {
 	store *store.Store
 	svc   *signin.Service
 	srv   *httptest.Server
+	clock *clock
 }
 
-func setup(t *testing.T) *testBundle {
+// clock is the service's injected clock.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.now = c.now.Add(d) }
+
+func setup(t *testing.T) *testBundle { return setupWith(t, nil) }
+
+// setupWith is setup with the service's config changed by edit.
+func setupWith(t *testing.T, edit func(*signin.Config)) *testBundle {
 	t.Helper()
 	st, _ := storetest.Open(t)
-	svc, err := signin.New(signin.Config{Store: st, PublicURL: publicURL})
+	clk := &clock{now: time.Now()}
+	cfg := signin.Config{Store: st, PublicURL: publicURL, Now: clk.Now}
+	if edit != nil {
+		edit(&cfg)
+	}
+	svc, err := signin.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(svc)
 	t.Cleanup(srv.Close)
-	return &testBundle{store: st, svc: svc, srv: srv}
+	return &testBundle{store: st, svc: svc, srv: srv, clock: clk}
 }
 
 // browser is one device: its own cookies, the CSRF token it was given,
@@ -249,6 +270,15 @@ func TestAttemptsAreLimited(t *testing.T) {
 	if code, _ := other.do("POST", "/api/signin/link", map[string]string{"token": "guess"}); code != 401 {
 		t.Fatalf("another client = %d; want 401", code)
 	}
+	// A name is an account too: 30 attempts an hour on it, from anywhere.
+	for i := range 31 {
+		c := b.browser(t)
+		c.header.Set("X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i))
+		code, _ := c.do("POST", "/api/signin/first", map[string]string{"name": "eve"})
+		if (code == 429) != (i == 30) {
+			t.Fatalf("attempt %d on the name eve = %d; want 429 only from the 31st", i+1, code)
+		}
+	}
 }
 
 func TestPasskeys(t *testing.T) {
@@ -334,6 +364,116 @@ func TestPasskeys(t *testing.T) {
 	// Signing in again works (the sign count moves on).
 	if code, body, _ := login(b.browser(t)); code != 200 || body["user"] != "Ann" {
 		t.Fatalf("second passkey sign-in = %d %v", code, body)
+	}
+
+	// Attempts on Ann's account from many addresses: counted together,
+	// 30 an hour (3 so far), then 429, her own passkey included, until
+	// the hour has passed.
+	from := func(i int) *browser {
+		c := b.browser(t)
+		c.header.Set("X-Forwarded-For", fmt.Sprintf("198.51.100.%d", i))
+		return c
+	}
+	forge := func(c *browser) int {
+		code, begin := c.do("POST", "/api/signin/passkey/begin", nil)
+		if code != 200 {
+			t.Fatalf("login begin = %d %v", code, begin)
+		}
+		optJSON, _ := json.Marshal(begin["options"])
+		aopts, _ := virtualwebauthn.ParseAssertionOptions(string(optJSON))
+		code, _ = c.do("POST", "/api/signin/passkey/finish?ceremony="+begin["ceremony"].(string),
+			virtualwebauthn.CreateAssertionResponse(evil, authn, cred, *aopts))
+		return code
+	}
+	for i := 3; i < 30; i++ {
+		if code := forge(from(i)); code != 401 {
+			t.Fatalf("attempt %d on the account = %d; want 401", i+1, code)
+		}
+	}
+	if code := forge(from(100)); code != 429 {
+		t.Fatalf("attempt 31 on the account, from a new address = %d; want 429", code)
+	}
+	if code, _, _ := login(from(101)); code != 429 {
+		t.Fatalf("Ann's own passkey while her account is limited = %d; want 429", code)
+	}
+	b.clock.add(time.Hour)
+	if code, body, _ := login(from(102)); code != 200 || body["user"] != "Ann" {
+		t.Fatalf("Ann's passkey an hour later = %d %v; want 200", code, body)
+	}
+}
+
+// TestSessionsRenewedOnUse: a session used in its last 7 days lasts 30
+// days from then (and the page's cookie follows), an unused one expires;
+// with renewal from the first day, use writes at most once an hour.
+func TestSessionsRenewedOnUse(t *testing.T) {
+	t.Parallel()
+	const day = 24 * time.Hour
+	for _, tc := range []struct {
+		name        string
+		renewWithin time.Duration
+		after       time.Duration
+		renewed     bool
+		expired     bool
+	}{
+		{"used early: left alone", 0, 22 * day, false, false},
+		{"used in its last week: renewed", 0, 24 * day, true, false},
+		{"not used: expired", 0, 30*day + time.Second, false, true},
+		{"renewing always: not within the hour", 30 * day, 59 * time.Minute, false, false},
+		{"renewing always: after the hour", 30 * day, 61 * time.Minute, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b := setupWith(t, func(c *signin.Config) { c.RenewWithin = tc.renewWithin })
+			ctx := context.Background()
+			ann, err := b.store.AddWebUser(ctx, "Ann")
+			if err != nil {
+				t.Fatal(err)
+			}
+			link, err := b.svc.NewLink(ctx, ann.User.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := b.browser(t)
+			if code, _ := c.do("POST", "/api/signin/link", map[string]string{"token": tokenOf(t, link)}); code != 200 {
+				t.Fatalf("sign in = %d", code)
+			}
+			expiry := func() time.Time {
+				var at time.Time
+				if err := b.store.Pool().QueryRow(ctx, `SELECT expires_at FROM web_sessions`).Scan(&at); err != nil {
+					t.Fatal(err)
+				}
+				return at
+			}
+			signedIn := b.clock.Now()
+			b.clock.add(tc.after)
+			used := b.clock.Now()
+			req, _ := http.NewRequest("GET", b.srv.URL+"/api/signin/me", nil)
+			res, err := c.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if tc.expired {
+				if res.StatusCode != 401 {
+					t.Fatalf("me %s after sign-in = %d; want 401", tc.after, res.StatusCode)
+				}
+				return
+			}
+			if res.StatusCode != 200 {
+				t.Fatalf("me = %d", res.StatusCode)
+			}
+			want := signedIn.Add(30 * day)
+			if tc.renewed {
+				want = used.Add(30 * day)
+			}
+			if got := expiry(); got.Sub(want).Abs() > time.Millisecond {
+				t.Fatalf("session expires %s after sign-in; want %s", got.Sub(signedIn), want.Sub(signedIn))
+			}
+			cookies := res.Cookies()
+			if len(cookies) != 1 || time.Duration(cookies[0].MaxAge)*time.Second-want.Sub(used) > time.Second || cookies[0].MaxAge <= 0 {
+				t.Fatalf("cookie %v; want it kept %s", cookies, want.Sub(used))
+			}
+		})
 	}
 }
 

@@ -48,7 +48,7 @@ func TestExportAndDeleteUser(t *testing.T) {
 	if _, err := st.CreateTask(ctx, "k1", hearth.Task{UserID: ann.User.ID, Title: "Call the plumber", Status: hearth.TaskOpen}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CreateSession(ctx, ann.User.ID, []byte("hash"), "csrf-secret", time.Hour); err != nil {
+	if err := st.CreateSession(ctx, ann.User.ID, []byte("hash"), "csrf-secret", time.Now(), time.Hour); err != nil {
 		t.Fatal(err)
 	}
 

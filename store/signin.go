@@ -15,31 +15,44 @@ import (
 )
 
 // CreateSession stores a web chat session of userID's: the hash of its
-// cookie token and the CSRF token the page sends back, valid for ttl.
-func (s *Store) CreateSession(ctx context.Context, userID int64, tokenHash []byte, csrf string, ttl time.Duration) error {
+// cookie token and the CSRF token the page sends back, valid for ttl from
+// now (the caller's clock, as for every session time).
+func (s *Store) CreateSession(ctx context.Context, userID int64, tokenHash []byte, csrf string, now time.Time, ttl time.Duration) error {
 	// The user's expired sessions go on the way: nothing else purges them.
 	_, err := s.pool.Exec(ctx, `
-		WITH gone AS (DELETE FROM web_sessions WHERE user_id = $2 AND expires_at <= now())
+		WITH gone AS (DELETE FROM web_sessions WHERE user_id = $2 AND expires_at <= $4)
 		INSERT INTO web_sessions (token_hash, user_id, csrf_token, expires_at)
-		VALUES ($1, $2, $3, now() + $4::interval)`, tokenHash, userID, csrf, ttl)
+		VALUES ($1, $2, $3, $4::timestamptz + $5::interval)`, tokenHash, userID, csrf, now, ttl)
 	if err != nil {
 		return fmt.Errorf("store create session: %w", constraintErr(err))
 	}
 	return nil
 }
 
-// FindSession returns the user and CSRF token of a live session;
-// hearth.ErrNotFound when it does not exist or has expired.
-func (s *Store) FindSession(ctx context.Context, tokenHash []byte) (userID int64, csrf string, err error) {
-	err = s.pool.QueryRow(ctx, `SELECT user_id, csrf_token FROM web_sessions
-		WHERE token_hash = $1 AND expires_at > now()`, tokenHash).Scan(&userID, &csrf)
+// FindSession returns the user, CSRF token and expiry of a session live
+// at now; hearth.ErrNotFound when it does not exist or has expired.
+func (s *Store) FindSession(ctx context.Context, tokenHash []byte, now time.Time) (userID int64, csrf string, expiresAt time.Time, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT user_id, csrf_token, expires_at FROM web_sessions
+		WHERE token_hash = $1 AND expires_at > $2`, tokenHash, now).Scan(&userID, &csrf, &expiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, "", fmt.Errorf("store find session: %w", hearth.ErrNotFound)
+		return 0, "", time.Time{}, fmt.Errorf("store find session: %w", hearth.ErrNotFound)
 	}
 	if err != nil {
-		return 0, "", fmt.Errorf("store find session: %w", translate(err))
+		return 0, "", time.Time{}, fmt.Errorf("store find session: %w", translate(err))
 	}
-	return userID, csrf, nil
+	return userID, csrf, expiresAt, nil
+}
+
+// ExtendSession moves a session's expiry to expiresAt if it is still
+// before ifBefore, and reports whether it did: of several replicas
+// renewing one session at once, one writes.
+func (s *Store) ExtendSession(ctx context.Context, tokenHash []byte, expiresAt, ifBefore time.Time) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE web_sessions SET expires_at = $2 WHERE token_hash = $1 AND expires_at < $3`,
+		tokenHash, expiresAt, ifBefore)
+	if err != nil {
+		return false, fmt.Errorf("store extend session: %w", translate(err))
+	}
+	return tag.RowsAffected() == 1, nil
 }
 
 // DeleteSession ends one session (sign out on this device).
@@ -177,15 +190,16 @@ func (s *Store) TakeCeremony(ctx context.Context, id string) (userID int64, data
 
 // CountAttempt counts one sign-in attempt under key in fixed windows of
 // the given length and returns the attempts in the current window,
-// this one included. Every replica counts in the same row.
-func (s *Store) CountAttempt(ctx context.Context, key string, window time.Duration) (int, error) {
+// this one included, at now (the caller's clock). Every replica counts in
+// the same row.
+func (s *Store) CountAttempt(ctx context.Context, key string, now time.Time, window time.Duration) (int, error) {
 	var n int
 	err := s.pool.QueryRow(ctx, `
-		INSERT INTO signin_attempts AS a (key, window_start, attempts) VALUES ($1, now(), 1)
+		INSERT INTO signin_attempts AS a (key, window_start, attempts) VALUES ($1, $3, 1)
 		ON CONFLICT (key) DO UPDATE SET
-			window_start = CASE WHEN a.window_start <= now() - $2::interval THEN now() ELSE a.window_start END,
-			attempts     = CASE WHEN a.window_start <= now() - $2::interval THEN 1 ELSE a.attempts + 1 END
-		RETURNING attempts`, key, window).Scan(&n)
+			window_start = CASE WHEN a.window_start <= $3::timestamptz - $2::interval THEN $3 ELSE a.window_start END,
+			attempts     = CASE WHEN a.window_start <= $3::timestamptz - $2::interval THEN 1 ELSE a.attempts + 1 END
+		RETURNING attempts`, key, window, now).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store count attempt: %w", translate(err))
 	}

@@ -48,13 +48,14 @@ func TestSessionsPurgeExpired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CreateSession(ctx, u.User.ID, []byte("old"), "c1", -time.Second); err != nil {
+	now := time.Now()
+	if err := st.CreateSession(ctx, u.User.ID, []byte("old"), "c1", now, -time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.FindSession(ctx, []byte("old")); !errors.Is(err, hearth.ErrNotFound) {
+	if _, _, _, err := st.FindSession(ctx, []byte("old"), now); !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("expired session found: %v", err)
 	}
-	if err := st.CreateSession(ctx, u.User.ID, []byte("new"), "c2", time.Hour); err != nil {
+	if err := st.CreateSession(ctx, u.User.ID, []byte("new"), "c2", now, time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	var n int

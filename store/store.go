@@ -29,6 +29,11 @@ type Config struct {
 	// Inspect opens a database that may not be migrated yet, without
 	// pgvector's types: for looking at it (bot doctor), not for serving.
 	Inspect bool
+	// IdleInTransactionTimeout makes the server end a session that keeps a
+	// transaction open without a statement for this long, releasing its
+	// locks: a replica paused mid-transaction (and taken over) must not
+	// block the others, nor commit afterwards. Zero: the server's setting.
+	IdleInTransactionTimeout time.Duration
 }
 
 // DefaultMaxConns is the pool size when neither Config nor the URL sets
@@ -55,6 +60,9 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 		pc.MaxConns = cfg.MaxConns
 	case !strings.Contains(url, "pool_max_conns"):
 		pc.MaxConns = DefaultMaxConns
+	}
+	if cfg.IdleInTransactionTimeout > 0 {
+		pc.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(cfg.IdleInTransactionTimeout.Milliseconds(), 10)
 	}
 	if !cfg.Inspect {
 		pc.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {

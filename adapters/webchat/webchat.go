@@ -20,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/hearthbot/hearth"
@@ -77,6 +76,12 @@ type Config struct {
 	// Hub wakes live event streams; without one, streams only send
 	// heartbeats and clients must poll.
 	Hub *Hub
+	// Names sets display names (POST /api/webchat/users with
+	// display_name); nil: they cannot be changed here.
+	Names Names
+	// Google is the Connect Google button's back end; nil when Google is
+	// not configured.
+	Google Google
 	// Heartbeat is the interval of keep-alive comments on event streams.
 	// Defaults to 25 seconds, under common proxies' idle timeouts.
 	Heartbeat time.Duration
@@ -107,6 +112,8 @@ func New(cfg Config) *Handler {
 	h.mux.HandleFunc("POST /api/webchat/buttons", h.postButton)
 	h.mux.HandleFunc("POST /api/webchat/files", h.postFile) // files.go
 	h.mux.HandleFunc("GET /api/webchat/events", h.events)
+	h.mux.HandleFunc("GET /api/webchat/google", h.google)                 // profile.go
+	h.mux.HandleFunc("POST /api/webchat/google/connect", h.googleConnect) // profile.go
 	return h
 }
 
@@ -116,11 +123,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.Serv
 type signInRequest struct {
 	User string `json:"user"`
 	TZ   string `json:"tz"`
+	// DisplayName, when set, changes what the user is called in what
+	// Hearth writes for them (drafts are signed with it); the name they
+	// sign in with stays.
+	DisplayName string `json:"display_name"`
 }
 
 type signInResponse struct {
-	User     string `json:"user"`
-	Timezone string `json:"timezone"`
+	// User is the display name (kept for older clients).
+	User        string `json:"user"`
+	DisplayName string `json:"display_name"`
+	Timezone    string `json:"timezone"`
 }
 
 func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
@@ -138,12 +151,31 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	display := ""
+	if req.DisplayName != "" {
+		var reason string
+		if display, reason = cleanName(req.DisplayName); reason != "" {
+			httpreply.Reason(w, http.StatusBadRequest, "display_name "+reason)
+			return
+		}
+		if h.cfg.Names == nil {
+			httpreply.Reason(w, http.StatusBadRequest, "display names cannot be changed here")
+			return
+		}
+	}
 	c, err := h.cfg.Contacts.SignIn(r.Context(), hearth.ChannelWebchat, key, name, key, req.TZ)
 	if err != nil {
 		httpreply.Error(w, r, h.cfg.Logger, err)
 		return
 	}
-	httpreply.JSON(w, http.StatusOK, signInResponse{User: c.User.DisplayName, Timezone: c.User.Timezone})
+	if display != "" && display != c.User.DisplayName {
+		if err := h.cfg.Names.SetDisplayName(r.Context(), c.User.ID, display); err != nil {
+			httpreply.Error(w, r, h.cfg.Logger, err)
+			return
+		}
+		c.User.DisplayName = display
+	}
+	httpreply.JSON(w, http.StatusOK, signInResponse{User: c.User.DisplayName, DisplayName: c.User.DisplayName, Timezone: c.User.Timezone})
 }
 
 type postMessageRequest struct {
@@ -436,19 +468,9 @@ func (h *Handler) caller(w http.ResponseWriter, r *http.Request, given string) (
 // checkName validates a sign-in name and returns it trimmed, with the key
 // it is stored under: case and spacing do not make a different person.
 func checkName(w http.ResponseWriter, raw string) (name, key string, ok bool) {
-	name = strings.Join(strings.Fields(raw), " ")
-	switch {
-	case name == "":
-		httpreply.Reason(w, http.StatusBadRequest, "user is required")
-		return "", "", false
-	case !utf8.ValidString(name):
-		httpreply.Reason(w, http.StatusBadRequest, "user is not valid UTF-8")
-		return "", "", false
-	case utf8.RuneCountInString(name) > MaxNameRunes:
-		httpreply.Reason(w, http.StatusBadRequest, "user is longer than 64 characters")
-		return "", "", false
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		httpreply.Reason(w, http.StatusBadRequest, "user contains control characters")
+	name, reason := cleanName(raw)
+	if reason != "" {
+		httpreply.Reason(w, http.StatusBadRequest, "user "+reason)
 		return "", "", false
 	}
 	return name, strings.ToLower(name), true

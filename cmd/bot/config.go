@@ -48,6 +48,10 @@ type Config struct {
 	// pod name), so a restarted replica reclaims its unfinished jobs at
 	// once. Must differ between replicas running at the same time.
 	ReplicaID string `env:"HEARTH_REPLICA_ID"`
+	// ReplicaStaleAfter is how long a replica may fail to heartbeat
+	// before the others take its running jobs over; it stops working them
+	// itself after 2/3 of it.
+	ReplicaStaleAfter time.Duration `env:"HEARTH_REPLICA_STALE_AFTER" envDefault:"15s"`
 	// OTLPEndpoint turns on OpenTelemetry traces (a span per turn and per
 	// stage), exported over OTLP/HTTP; the exporter reads the other
 	// OTEL_EXPORTER_OTLP_* variables itself.
@@ -228,6 +232,8 @@ func (c Config) validate() error {
 		return errors.New("config: HEARTH_FETCH_COOLDOWN must be at least 1ms")
 	case c.FetchPollInterval < time.Millisecond:
 		return errors.New("config: HEARTH_FETCH_POLL_INTERVAL must be at least 1ms")
+	case c.ReplicaStaleAfter != 0 && c.ReplicaStaleAfter < time.Second:
+		return errors.New("config: HEARTH_REPLICA_STALE_AFTER must be at least 1s")
 	case c.ShutdownTimeout <= 0:
 		return errors.New("config: HEARTH_SHUTDOWN_TIMEOUT must be positive")
 	case c.UndoWindow < 0:

@@ -79,7 +79,7 @@ func schedulerDrill(t *testing.T, users, perUser int, spread time.Duration, kill
 			t.Fatal(err)
 		}
 	}
-	replicas := make([]*replica, 3)
+	replicas := make([]*botProcess, 3)
 	for i := range replicas {
 		replicas[i] = startReplica(t, bin, env, fmt.Sprintf("sched-%d", i), freePort(t))
 	}
@@ -168,7 +168,7 @@ func schedulerDrill(t *testing.T, users, perUser int, spread time.Duration, kill
 	if err := st.Pool().QueryRow(ctx, `SELECT leader_id FROM river_leader`).Scan(&leader); err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		t.Fatal(err)
 	}
-	victim := replicas[slices.IndexFunc(replicas, func(r *replica) bool { return (r.id == leader) == killLeader })]
+	victim := replicas[slices.IndexFunc(replicas, func(r *botProcess) bool { return (r.id == leader) == killLeader })]
 	var running int
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM river_job WHERE state = 'running' AND attempted_by[array_upper(attempted_by, 1)] = $1`,
 		victim.id).Scan(&running); err != nil {

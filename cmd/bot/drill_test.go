@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
 	"github.com/hearthbot/hearth/pipeline/llm/llmtest"
@@ -28,8 +30,8 @@ import (
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
-// replica is one `bot serve` process of a drill.
-type replica struct {
+// botProcess is one `bot serve` process of a drill.
+type botProcess struct {
 	id, base string
 	env      []string
 	cmd      *exec.Cmd
@@ -40,15 +42,15 @@ type replica struct {
 }
 
 // startReplica runs `bot serve` as a process and waits until it serves.
-func startReplica(t *testing.T, bin string, env []string, id string, port int) *replica {
+func startReplica(t *testing.T, bin string, env []string, id string, port int) *botProcess {
 	t.Helper()
-	r := &replica{id: id, base: fmt.Sprintf("http://127.0.0.1:%d", port), log: &bytes.Buffer{}, mu: &sync.Mutex{},
+	r := &botProcess{id: id, base: fmt.Sprintf("http://127.0.0.1:%d", port), log: &bytes.Buffer{}, mu: &sync.Mutex{},
 		env: slices.Concat(env, []string{"HEARTH_REPLICA_ID=" + id, fmt.Sprintf("HEARTH_HTTP_ADDR=127.0.0.1:%d", port)})}
 	r.start(t, bin)
 	return r
 }
 
-func (r *replica) start(t *testing.T, bin string) {
+func (r *botProcess) start(t *testing.T, bin string) {
 	t.Helper()
 	r.cmd = exec.Command(bin, "serve")
 	r.cmd.Env = r.env
@@ -83,15 +85,15 @@ func (r *replica) start(t *testing.T, bin string) {
 	}
 }
 
-func (r *replica) logs() string { r.mu.Lock(); defer r.mu.Unlock(); return r.log.String() }
+func (r *botProcess) logs() string { r.mu.Lock(); defer r.mu.Unlock(); return r.log.String() }
 
 // kill ends the process with SIGKILL, as a crash or the OOM killer would.
-func (r *replica) kill() {
+func (r *botProcess) kill() {
 	r.cmd.Process.Kill() //nolint:errcheck // it may have exited
 	<-r.exited
 }
 
-func (r *replica) stop() {
+func (r *botProcess) stop() {
 	r.cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // it may have exited
 	select {
 	case <-r.exited:
@@ -134,26 +136,61 @@ func TestDrillKillReplica(t *testing.T) {
 		t.Skip("runs three bot processes")
 	}
 	t.Parallel()
-	killDrill(t, true)
+	killDrill(t, drillRestart, "")
 }
 
-// TestDrillKillReplicaSoak is the same drill without the restart: the
-// killed replica's turns wait for another replica's stuck-job rescue
-// (RescueStuckJobsAfter, 75 s, found by River's rescuer every 30 s). It
-// takes minutes, so it runs only with HEARTH_DRILL_SOAK=1:
+// TestDrillKillReplicaGone is the same drill without the restart, in
+// make test: the killed replica's turns are taken over by the others'
+// heartbeat sweep once it has been silent for HEARTH_REPLICA_STALE_AFTER
+// (3 s here, to stay short). Every message is still answered exactly once.
+func TestDrillKillReplicaGone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three bot processes")
+	}
+	t.Parallel()
+	killDrill(t, drillGone, "3s")
+}
+
+// TestDrillPauseReplica stops a replica with SIGSTOP (a replica that is
+// only slow: a long pause, a frozen VM) for longer than
+// HEARTH_REPLICA_STALE_AFTER (3 s here) while it runs turns, lets the
+// others take its work over, then lets it go on (SIGCONT): what it was
+// doing must not produce a second reply, reminder or send.
+func TestDrillPauseReplica(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three bot processes")
+	}
+	t.Parallel()
+	killDrill(t, drillPause, "3s")
+}
+
+// TestDrillKillReplicaSoak is the drill without the restart on the
+// production setting (HEARTH_REPLICA_STALE_AFTER 15 s), reporting how
+// long after the kill the killed replica's turns were answered. It runs
+// only with HEARTH_DRILL_SOAK=1:
 //
 //	HEARTH_DRILL_SOAK=1 go test -run TestDrillKillReplicaSoak -v -timeout 10m ./cmd/bot/
 func TestDrillKillReplicaSoak(t *testing.T) {
 	if os.Getenv("HEARTH_DRILL_SOAK") == "" {
-		t.Skip("set HEARTH_DRILL_SOAK=1 for the drill whose killed replica does not come back (minutes)")
+		t.Skip("set HEARTH_DRILL_SOAK=1 for the drill whose killed replica does not come back, on production settings")
 	}
 	t.Parallel()
-	killDrill(t, false)
+	killDrill(t, drillGone, "")
 }
 
-// killDrill runs the load, kills replica 1 while it runs turns, and
-// restarts it (restart) or leaves it dead.
-func killDrill(t *testing.T, restart bool) {
+// drillMode is what happens to the replica a drill stops.
+type drillMode int
+
+const (
+	drillRestart drillMode = iota // killed, then started again with its id
+	drillGone                     // killed, never back
+	drillPause                    // paused (SIGSTOP) past its stale time, then resumed
+)
+
+// killDrill runs the load, stops replica 1 while it runs turns as mode
+// says; staleAfter, when set, is HEARTH_REPLICA_STALE_AFTER.
+func killDrill(t *testing.T, mode drillMode, staleAfter string) {
+	restart := mode == drillRestart
 	bin := buildBot(t)
 	model := llmtest.New(t, func(c llmtest.Call) llmtest.Answer { return llmtest.Answer{Hang: true} })
 	dbURL := storetest.NewDatabase(t)
@@ -165,7 +202,10 @@ func killDrill(t *testing.T, restart bool) {
 		"HEARTH_SCHEDULER=false", "HEARTH_DB_MAX_CONNS=10", "HEARTH_FETCH_POLL_INTERVAL=50ms",
 		"HEARTH_LLM=openai", "OPENAI_BASE_URL="+model.OpenAIBaseURL(), "OPENAI_API_KEY=test", "OPENAI_MODEL=slow",
 		"HEARTH_LLM_TURN_DEADLINE=1s", "HEARTH_LLM_TIMEOUT=1s", "HEARTH_SHUTDOWN_TIMEOUT=2s")
-	replicas := make([]*replica, 3)
+	if staleAfter != "" {
+		env = append(env, "HEARTH_REPLICA_STALE_AFTER="+staleAfter)
+	}
+	replicas := make([]*botProcess, 3)
 	for i := range replicas {
 		replicas[i] = startReplica(t, bin, env, fmt.Sprintf("drill-%d", i), freePort(t))
 	}
@@ -185,13 +225,16 @@ func killDrill(t *testing.T, restart bool) {
 	}
 	defer st.Close()
 
+	// A paused replica takes connections and never answers: a client
+	// gives up on it and tries another.
+	client := &http.Client{Timeout: 10 * time.Second}
 	// post sends a message to replica i, and to the next ones while a
 	// replica is down: the same id makes a retry the same message.
 	post := func(i int, body map[string]string) {
 		b, _ := json.Marshal(body)
 		for k := range 3 {
 			r := replicas[(i+k)%3]
-			res, err := http.Post(r.base+"/api/webchat/messages", "application/json", bytes.NewReader(b))
+			res, err := client.Post(r.base+"/api/webchat/messages", "application/json", bytes.NewReader(b))
 			if err != nil {
 				continue // killed: the client tries another replica
 			}
@@ -220,7 +263,7 @@ func killDrill(t *testing.T, restart bool) {
 		for k := range 3 {
 			req, _ := http.NewRequest("POST", replicas[(i+k)%3].base+telegram.WebhookPath, strings.NewReader(body))
 			req.Header.Set(telegram.SecretHeader, tgSecret)
-			res, err := http.DefaultClient.Do(req)
+			res, err := client.Do(req)
 			if err != nil {
 				continue
 			}
@@ -271,21 +314,52 @@ func killDrill(t *testing.T, restart bool) {
 		default:
 		}
 	})
-	countRunning := func(id string) int {
-		var n int
-		if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE state = 'running' AND attempted_by[array_upper(attempted_by, 1)] = $1`, id).Scan(&n); err != nil {
+	// runningOn returns the jobs a replica is running (turns only, or all).
+	runningOn := func(id string, turns bool) []int64 {
+		rows, err := st.Pool().Query(context.Background(), `SELECT id FROM river_job WHERE state = 'running'
+			AND attempted_by[array_upper(attempted_by, 1)] = $1 AND (kind = 'turn' OR NOT $2)`, id, turns)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return n
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
 	}
-	pipelinetest.Wait(t, wake, "replica 1 to be running turns", func() bool { running = countRunning(victim.id); return running > 0 })
-	victim.kill()
-	orphaned := countRunning(victim.id)
+	pipelinetest.Wait(t, wake, "replica 1 to be running turns", func() bool { running = len(runningOn(victim.id, true)); return running > 0 })
+	if mode == drillPause {
+		victim.cmd.Process.Signal(syscall.SIGSTOP) //nolint:errcheck // it runs
+	} else {
+		victim.kill()
+	}
 	killedAt := time.Now()
+	orphanIDs := runningOn(victim.id, false)
+	orphaned := len(orphanIDs)
+	// The messages the killed replica's turns held: unanswered, in the
+	// conversations whose lease its jobs had.
+	owners := make([]string, len(orphanIDs))
+	for i, id := range orphanIDs {
+		owners[i] = fmt.Sprintf("job:%d", id)
+	}
+	rows, err := st.Pool().Query(context.Background(), `SELECT e.id FROM inbound_events e JOIN conversations c ON c.id = e.conversation_id
+		WHERE e.processed_at IS NULL AND c.turn_owner = ANY($1)`, owners)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
 	send(2) // load goes on while it is down
 	restartAt := time.Now()
-	if restart {
+	switch mode {
+	case drillRestart:
 		victim.start(t, bin)
+	case drillPause:
+		// Resumed only once the others have answered what it held.
+		waitAnswered(t, st, wake, held)
+		victim.cmd.Process.Signal(syscall.SIGCONT) //nolint:errcheck // it runs
 	}
 	send(3)
 
@@ -302,15 +376,26 @@ func killDrill(t *testing.T, restart bool) {
 	if restart {
 		pipelinetest.Wait(t, wake, "every message answered", answered)
 	} else {
-		// The rescue takes longer than Wait's bound: wait for commits
-		// (each one notifies) up to five minutes.
+		// The take-over may take longer than Wait's bound: look again at
+		// every commit (each one notifies) and every second (a job's
+		// completion does not notify), up to five minutes.
 		deadline := time.After(5 * time.Minute)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
 		for !answered() {
 			select {
 			case <-wake:
+			case <-tick.C:
 			case <-deadline:
 				t.Fatal("the killed replica's turns were not rescued within 5 minutes")
 			}
+		}
+	}
+	if mode == drillPause {
+		// What the resumed replica was doing ends with its shutdown:
+		// count after every replica has stopped.
+		for _, r := range replicas {
+			r.stop()
 		}
 	}
 	var events, replies, multi, tasks int
@@ -349,17 +434,67 @@ func killDrill(t *testing.T, restart bool) {
 		WHERE m.sender = 'bot' AND e.received_at < $1`, killedAt).Scan(&lastReply); err != nil {
 		t.Fatal(err)
 	}
+	// When the jobs the killed replica was running were finished by the
+	// others (or by itself once restarted), and when the messages they
+	// held were answered.
+	var orphansDone, heldDone time.Time
+	if err := st.Pool().QueryRow(context.Background(), `SELECT coalesce((SELECT max(finalized_at) FROM river_job WHERE id = ANY($1)), now()),
+		coalesce((SELECT max(created_at) FROM messages WHERE sender = 'bot' AND inbound_event_id = ANY($2)), $3)`, orphanIDs, held, killedAt).Scan(&orphansDone, &heldDone); err != nil {
+		t.Fatal(err)
+	}
+	if mode == drillPause {
+		paused := strings.Contains(victim.logs(), "replica fenced")
+		t.Logf("drill with a paused replica: %d jobs running on it (%d turns seen just before); the %d unanswered messages its turns held were answered %s after the pause; "+
+			"it fenced itself on waking: %v; %d Telegram replies sent twice", orphaned, running, len(held), heldDone.Sub(killedAt).Round(time.Millisecond), paused, resent)
+		return
+	}
 	if !restart {
-		t.Logf("drill without restart: %d jobs running on the killed replica; the last message sent before the kill was answered %s after the kill",
-			orphaned, lastReply.Sub(killedAt).Round(time.Millisecond))
+		tookOver := 0
+		for _, r := range replicas[:1:1] {
+			tookOver += strings.Count(r.logs(), "took over the running jobs")
+		}
+		tookOver += strings.Count(replicas[2].logs(), "took over the running jobs")
+		t.Logf("drill without restart: %d jobs running on the killed replica (%d turns seen just before); take-over sweeps that found some: %d; "+
+			"its jobs were finished %s after the kill; the %d unanswered messages its turns held were answered %s after the kill; "+
+			"the last message sent before the kill was answered %s after the kill",
+			orphaned, running, tookOver, orphansDone.Sub(killedAt).Round(time.Millisecond), len(held), heldDone.Sub(killedAt).Round(time.Millisecond),
+			lastReply.Sub(killedAt).Round(time.Millisecond))
+		if orphaned > 0 && tookOver == 0 {
+			t.Error("no live replica took the killed one's jobs over")
+		}
 		return
 	}
 	reclaimed := strings.Contains(victim.logs(), "reclaimed unfinished jobs")
-	t.Logf("drill: %d jobs running on the killed replica (%d seen just before); replica down %s; reclaimed at restart: %v; "+
+	t.Logf("drill: %d jobs running on the killed replica (%d turns seen just before); replica down %s; reclaimed at restart: %v; "+
+		"its jobs were finished %s after the restart; the %d unanswered messages its turns held were answered %s after the restart; "+
 		"the last message sent before the kill was answered %s after the restart",
-		orphaned, running, restartAt.Sub(killedAt).Round(time.Millisecond), reclaimed, lastReply.Sub(restartAt).Round(time.Millisecond))
+		orphaned, running, restartAt.Sub(killedAt).Round(time.Millisecond), reclaimed, orphansDone.Sub(restartAt).Round(time.Millisecond),
+		len(held), heldDone.Sub(restartAt).Round(time.Millisecond), lastReply.Sub(restartAt).Round(time.Millisecond))
 	if orphaned > 0 && !reclaimed {
 		t.Error("the restarted replica did not reclaim its jobs")
+	}
+}
+
+// waitAnswered waits until every one of the events has a reply.
+func waitAnswered(t *testing.T, st *store.Store, wake <-chan struct{}, events []int64) {
+	t.Helper()
+	deadline := time.After(2 * time.Minute)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var left int
+		if err := st.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE id = ANY($1) AND processed_at IS NULL`, events).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left == 0 {
+			return
+		}
+		select {
+		case <-wake:
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("%d messages the stopped replica held were not answered within 2 minutes", left)
+		}
 	}
 }
 
@@ -369,98 +504,6 @@ func tail(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// TestDrillDatabaseDown cuts the database away from a running Hearth under
-// web chat load and brings it back: while it is down every request is
-// answered 503 (never a hang or a 500) and /readyz says not ready; after,
-// Hearth recovers by itself and every acknowledged message (and every
-// refused one, sent again) is answered exactly once. Times are reported.
-func TestDrillDatabaseDown(t *testing.T) {
-	t.Parallel()
-	dbURL := storetest.NewDatabase(t)
-	proxy, proxied := storetest.NewProxy(t, dbURL)
-	base, app, _ := startAppWith(t, func(c *Config) { c.DatabaseURL = proxied })
-	client := &http.Client{Timeout: 15 * time.Second}
-	post := func(path string, body map[string]string) (int, time.Duration) {
-		b, _ := json.Marshal(body)
-		start := time.Now()
-		res, err := client.Post(base+path, "application/json", bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("%s: %v (a hang or a broken connection, not an answer)", path, err)
-		}
-		io.Copy(io.Discard, res.Body) //nolint:errcheck // only the status matters
-		res.Body.Close()
-		if res.StatusCode == http.StatusServiceUnavailable && res.Header.Get("Retry-After") == "" {
-			t.Errorf("503 without Retry-After on %s", path)
-		}
-		return res.StatusCode, time.Since(start)
-	}
-	const users = 6
-	for u := range users {
-		if code, _ := post("/api/webchat/users", map[string]string{"user": fmt.Sprintf("db user %d", u), "tz": "UTC"}); code != 200 {
-			t.Fatalf("sign in: %d", code)
-		}
-	}
-	send := func(round int) (refused []map[string]string, slowest time.Duration) {
-		for u := range users {
-			body := map[string]string{"user": fmt.Sprintf("db user %d", u), "id": fmt.Sprintf("%d-%d", u, round), "text": fmt.Sprintf("remind me to check meter %d tomorrow at 9am", round)}
-			code, took := post("/api/webchat/messages", body)
-			slowest = max(slowest, took)
-			switch code {
-			case http.StatusAccepted:
-			case http.StatusServiceUnavailable:
-				refused = append(refused, body)
-			default:
-				t.Errorf("message answered %d; want 202 or 503", code)
-			}
-		}
-		return refused, slowest
-	}
-	if refused, _ := send(0); len(refused) > 0 {
-		t.Fatalf("%d refused with the database up", len(refused))
-	}
-	proxy.Cut()
-	downAt := time.Now()
-	refused, slowest := send(1)
-	if len(refused) != users {
-		t.Errorf("%d of %d messages refused with the database down; want all (503)", len(refused), users)
-	}
-	res, err := client.Get(base + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusServiceUnavailable {
-		t.Errorf("/readyz with the database down = %d; want 503", res.StatusCode)
-	}
-	proxy.Restore()
-	upAt := time.Now()
-	// The clients send the refused messages again, as a 503 asks.
-	for _, body := range refused {
-		if code, _ := post("/api/webchat/messages", body); code != http.StatusAccepted {
-			t.Fatalf("resent after recovery: %d", code)
-		}
-	}
-	var pending int
-	pipelinetest.WaitForJobs(t, app.River, "every message answered after recovery", func() bool {
-		if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM inbound_events WHERE processed_at IS NULL`).Scan(&pending); err != nil {
-			return false // still reconnecting
-		}
-		return pending == 0
-	})
-	var events, replies, multi, tasks int
-	if err := app.Store.Pool().QueryRow(context.Background(), `
-		SELECT (SELECT count(*) FROM inbound_events), (SELECT count(*) FROM messages WHERE sender = 'bot'),
-		       (SELECT count(*) FROM (SELECT inbound_event_id FROM messages WHERE sender = 'bot' GROUP BY 1 HAVING count(*) > 1) x),
-		       (SELECT count(*) FROM tasks)`).Scan(&events, &replies, &multi, &tasks); err != nil {
-		t.Fatal(err)
-	}
-	if want := users * 2; events != want || replies != want || multi != 0 || tasks != want {
-		t.Errorf("%d events, %d replies (%d answered twice), %d reminders; want %d, %d, 0, %d", events, replies, multi, tasks, want, want, want)
-	}
-	t.Logf("database down for %s: slowest refusal %s; everything answered %s after it came back",
-		upAt.Sub(downAt).Round(time.Millisecond), slowest.Round(time.Millisecond), time.Since(upAt).Round(time.Millisecond))
 }
 
 // TestDrillModelDown: the model provider fails (503) and then comes

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"sync"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/hearthbot/hearth"
 	slackadapter "github.com/hearthbot/hearth/adapters/slack"
@@ -44,6 +44,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/respond"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/turn"
+	"github.com/hearthbot/hearth/replica"
 	"github.com/hearthbot/hearth/scheduler"
 	"github.com/hearthbot/hearth/signin"
 	"github.com/hearthbot/hearth/store"
@@ -106,6 +107,9 @@ type App struct {
 	// SignIn is the web chat's real sign-in; nil under development
 	// sign-in (HEARTH_DEV_SIGNIN).
 	SignIn *signin.Service
+	// Liveness heartbeats this replica, takes over dead ones' jobs and
+	// fences this one when it cannot heartbeat.
+	Liveness *replica.Liveness
 
 	deliverWorker *pipeline.DeliverWorker
 	turnWorker    *pipeline.TurnWorker
@@ -122,7 +126,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if err := store.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: cfg.DBMaxConns})
+	// A replica paused mid-transaction loses it (and its locks) once it
+	// could be taken for dead: see package replica.
+	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: cfg.DBMaxConns,
+		IdleInTransactionTimeout: cmp.Or(cfg.ReplicaStaleAfter, replica.DefaultStaleAfter)})
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +268,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		icfg.Mirror = a.Google // imported events go out to Google after the commit
 	}
 	importer := imports.New(icfg)
-	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st)}
+	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st), commands.NameCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)
 	cmds = append(cmds, append(memory.GraphCommands(st, nil), memory.GraphShareCommand(st))...)
@@ -344,10 +351,14 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	if cfg.Scheduler {
 		periodic = append(periodic, graphJobs.PeriodicJobs()...)
 	}
+	id := replicaID(cfg)
+	a.openLiveness(id)
+	a.deliverWorker.Live = a.Liveness.Live
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		// A stable id (HEARTH_REPLICA_ID, the pod name) lets a restarted
-		// replica reclaim its own unfinished jobs at start; empty: random.
-		ID:                cfg.ReplicaID,
+		// replica reclaim its own unfinished jobs at start.
+		ID:                id,
+		Middleware:        []rivertype.Middleware{a.Liveness.Middleware()},
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
 		FetchCooldown:     cfg.FetchCooldown,
@@ -362,9 +373,9 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			storyline.Queue:          {MaxWorkers: 1},
 		},
 		PeriodicJobs: periodic,
-		// A crashed replica's running jobs are retried after this; turns
-		// finish in seconds, so waiting River's default hour is too long.
-		// (A replica with a stable id reclaims its own at once on restart.)
+		// A dead replica's running jobs are taken over by the heartbeat
+		// sweep (package replica) within HEARTH_REPLICA_STALE_AFTER; this
+		// rescue is River's own backstop for anything else stuck.
 		JobTimeout:           time.Minute,
 		RescueStuckJobsAfter: time.Minute + 15*time.Second,
 	})
@@ -469,7 +480,10 @@ func (a *App) routes() http.Handler {
 		}
 	}
 	if a.Config.Webchat {
-		wcfg := webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Hub: a.Hub, Logger: a.Log}
+		wcfg := webchat.Config{Inbox: a.Inbox, Contacts: a.Store, Transcript: a.Store, Names: a.Store, Hub: a.Hub, Logger: a.Log}
+		if a.Google != nil {
+			wcfg.Google = a.Google // the Connect Google button
+		}
 		a.signInRoutes(mux, &wcfg)
 		mux.Handle("/", webchat.New(wcfg))
 	}
@@ -505,6 +519,8 @@ func (a *App) RunListener(ctx context.Context, ln net.Listener) error {
 			a.Log.Info("reclaimed unfinished jobs of this replica's previous run", "replica", a.Config.ReplicaID, "jobs", n)
 		}
 	}
+	// The heartbeat outlives the HTTP server and River's soft stop.
+	defer a.startLiveness(ctx)()
 	if err := a.River.Start(ctx); err != nil {
 		ln.Close()
 		return fmt.Errorf("start river: %w", err)
@@ -587,21 +603,4 @@ func readyReason(err error) string {
 		return "migrations pending"
 	}
 	return "database unreachable"
-}
-
-func newLogger(cfg Config, out io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
-	format := cfg.LogFormat
-	if format == "auto" {
-		format = "json"
-		if f, ok := out.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-				format = "text"
-			}
-		}
-	}
-	if format == "text" {
-		return slog.New(slog.NewTextHandler(out, opts))
-	}
-	return slog.New(slog.NewJSONHandler(out, opts))
 }

@@ -193,3 +193,22 @@ func (g *Google) revoke(ctx context.Context, tok *oauth2.Token) error {
 	}
 	return nil
 }
+
+// ConsentURL is the link that connects a user's Google Calendar: the
+// one the "connect google" command answers with, for the web chat's
+// Connect Google button.
+func (g *Google) ConsentURL(userID int64) string { return g.ConnectURL(userID, CalendarScopes...) }
+
+// Connection says which Google account a user connected (email) and
+// whether Hearth may still use it (connected is false after Google
+// refused the grant, or when there is none).
+func (g *Google) Connection(ctx context.Context, userID int64) (email string, connected bool, err error) {
+	a, err := g.cfg.Store.GoogleAccount(ctx, userID)
+	if errors.Is(err, hearth.ErrNotFound) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("google connection: %w", err)
+	}
+	return a.Email, a.RevokedAt.IsZero(), nil
+}

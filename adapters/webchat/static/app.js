@@ -171,6 +171,8 @@
     $("chat").hidden = false;
     $("who").hidden = false;
     showWho(me.timezone || tz);
+    showName(me.display_name || me.user);
+    refreshGoogle();
     const page = await api("GET", "/api/webchat/messages?" + new URLSearchParams({ user, after: "0" }));
     $("welcome").hidden = page.messages.length > 0;
     page.messages.forEach(render);
@@ -229,6 +231,49 @@
     $("tz-select").hidden = true;
     showWho(me.timezone);
   }));
+
+  // What Hearth calls you and signs your drafts with, apart from the
+  // name you sign in with.
+  function showName(name) {
+    $("display-name").textContent = name;
+    $("profile").hidden = false;
+  }
+  $("name-change").addEventListener("click", () => {
+    $("name-input").value = $("display-name").textContent;
+    $("name-form").hidden = !$("name-form").hidden;
+    if (!$("name-form").hidden) $("name-input").focus();
+  });
+  $("name-form").addEventListener("submit", shown($("chat-error"), async () => {
+    const me = await api("POST", "/api/webchat/users", { user, display_name: $("name-input").value });
+    $("name-form").hidden = true;
+    showName(me.display_name);
+  }));
+
+  // Connect Google, when this Hearth has it: the same consent link as the
+  // "connect google" command, opened in a new tab; the status follows
+  // once the account is connected there.
+  let googleWatch = null;
+  async function refreshGoogle() {
+    const g = await api("GET", "/api/webchat/google?" + new URLSearchParams({ user })).catch(() => ({}));
+    $("google-connect").hidden = !g.configured;
+    $("google-status").hidden = !g.account;
+    $("google-status").textContent = g.account ? "Google: " + g.account + (g.connected ? "" : " (reconnect needed)") : "";
+    $("google-connect").textContent = g.connected ? "Reconnect Google" : "Connect Google";
+    if (g.connected && googleWatch) {
+      clearInterval(googleWatch);
+      googleWatch = null;
+    }
+    return g;
+  }
+  $("google-connect").addEventListener("click", shown($("chat-error"), async () => {
+    const g = await api("POST", "/api/webchat/google/connect", { user });
+    window.open(g.url, "_blank", "noopener");
+    // Looks every 2 s while the consent link is valid (10 minutes).
+    if (googleWatch) clearInterval(googleWatch);
+    const until = Date.now() + 10 * 60 * 1000;
+    googleWatch = setInterval(() => (Date.now() > until ? clearInterval(googleWatch) : refreshGoogle()), 2000);
+  }));
+  window.addEventListener("focus", () => { if (!$("chat").hidden) refreshGoogle(); });
 
   // The welcome's examples send themselves.
   for (const b of document.querySelectorAll("#welcome button")) {
