@@ -110,7 +110,7 @@ var testNow = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 // testPolicy is a fast, recorded policy: short timeout, three attempts.
 func testPolicy(s *sleeper) Policy {
 	return Policy{
-		Timeout:     200 * time.Millisecond,
+		Timeout:     2 * time.Second, // a loaded machine under -race is slow to answer even on loopback
 		MaxAttempts: 3,
 		BaseDelay:   100 * time.Millisecond,
 		MaxDelay:    time.Minute,

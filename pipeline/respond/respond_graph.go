@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
@@ -20,7 +21,7 @@ func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) strin
 		if who == "" {
 			return "You haven't told me anything to remember yet. Say “remember that …” and I will."
 		}
-		return "I don't know anything about " + who + " yet. Tell me and I'll remember it."
+		return "I don't know anything about " + markdown.Escape(who) + " yet. Tell me and I'll remember it."
 	}
 	z := stage.UserZone(in.Context)
 	groups := map[hearth.MemoryCategory][]string{}
@@ -29,9 +30,9 @@ func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) strin
 		if m.CreatedAt.In(z).Year() != in.Context.Now.In(z).Year() {
 			told = m.CreatedAt.In(z).Format("2 January 2006")
 		}
-		groups[m.Category] = append(groups[m.Category], "• "+words.AsSentence(toSecondPerson(m.Content))+" (you told me on "+told+")")
+		groups[m.Category] = append(groups[m.Category], "• "+markdown.Escape(words.AsSentence(toSecondPerson(m.Content)))+" (you told me on "+told+")")
 	}
-	head := "Here's what I know about " + who + ":"
+	head := "Here's what I know about " + markdown.Escape(who) + ":"
 	if who == "" {
 		head = "Here's what you've told me:"
 	}
@@ -54,9 +55,9 @@ func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) strin
 func graphLines(c stage.Context) []string {
 	var rels, notes []string
 	for _, r := range c.Relationships {
-		line := "• " + r.FromName + " → " + r.ToName + ": "
+		line := "• " + markdown.Escape(r.FromName) + " → " + markdown.Escape(r.ToName) + ": "
 		if r.Label != "" {
-			line += r.Label + " "
+			line += markdown.Escape(r.Label) + " "
 		}
 		line += "(" + r.AttitudeWord() + ", " + r.ProximityWord()
 		if r.State == hearth.RelationshipCandidate {
@@ -64,7 +65,7 @@ func graphLines(c stage.Context) []string {
 		}
 		line += ")"
 		if r.Description != "" {
-			line += " — " + prose.LowerFirst(strings.TrimRight(r.Description, "."))
+			line += " — " + markdown.Escape(prose.LowerFirst(strings.TrimRight(r.Description, ".")))
 		}
 		rels = append(rels, line)
 	}
@@ -74,7 +75,7 @@ func graphLines(c stage.Context) []string {
 		if !n.ExpiresAt.IsZero() {
 			until = "until " + n.ExpiresAt.In(z).Format("Mon 2 Jan")
 		}
-		notes = append(notes, "• "+words.AsSentence(n.Body)+" ("+until+")")
+		notes = append(notes, "• "+markdown.Escape(words.AsSentence(n.Body))+" ("+until+")")
 	}
 	var out []string
 	if len(rels) > 0 {
@@ -95,17 +96,17 @@ func relatedAnswer(c stage.Context) string {
 	}
 	lines := []string{"From what you've told me:"}
 	for _, r := range c.Related {
-		line := "• " + r.FromName + " → " + r.ToName + ": "
+		line := "• " + markdown.Escape(r.FromName) + " → " + markdown.Escape(r.ToName) + ": "
 		if r.Label != "" {
-			line += r.Label + " "
+			line += markdown.Escape(r.Label) + " "
 		}
 		line += "(" + r.AttitudeWord() + ", " + r.ProximityWord() + ")"
 		var more []string
 		if r.Description != "" {
-			more = append(more, strings.TrimRight(r.Description, "."))
+			more = append(more, markdown.Escape(strings.TrimRight(r.Description, ".")))
 		}
 		for _, n := range r.Notes {
-			more = append(more, strings.TrimRight(n.Body, "."))
+			more = append(more, markdown.Escape(strings.TrimRight(n.Body, ".")))
 		}
 		if len(more) > 0 {
 			line += " — " + strings.Join(more, "; ")
@@ -113,7 +114,7 @@ func relatedAnswer(c stage.Context) string {
 		lines = append(lines, line)
 	}
 	for _, n := range c.RelatedNotes {
-		lines = append(lines, "• "+n.About+": "+strings.TrimRight(n.Body, "."))
+		lines = append(lines, "• "+markdown.Escape(n.About)+": "+markdown.Escape(strings.TrimRight(n.Body, ".")))
 	}
 	return strings.Join(lines, "\n")
 }
