@@ -393,6 +393,8 @@ func (r *TemplateResponder) noMemory(in stage.RespondInput) string {
 		"I don't know that one yet — tell me and I'll remember it.")
 }
 
+// ---- Discussing work ---------------------------------------------------
+
 // discuss helps decide what to do first: open tasks grouped by urgency,
 // high priority first, and one suggestion to start with.
 func (r *TemplateResponder) discuss(in stage.RespondInput) string {

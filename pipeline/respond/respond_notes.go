@@ -90,5 +90,3 @@ func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {
 	}
 	return "You have " + countOf(len(drafts), "draft", "drafts") + ": " + prose.List(drafts) + "."
 }
-
-// ---- Discussing work ---------------------------------------------------
