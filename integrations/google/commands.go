@@ -10,6 +10,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -38,7 +39,7 @@ func (g *Google) Commands() []commands.Command {
 				if err != nil {
 					return pipeline.Answer{}, false, err
 				}
-				return pipeline.Reply(fmt.Sprintf("Disconnected %s: I revoked my access, stopped listening for calendar changes and deleted the tokens. Your calendar here is Hearth's own again.", email)), true, nil
+				return pipeline.Reply(fmt.Sprintf("Disconnected %s: I revoked my access, stopped listening for calendar changes and deleted the tokens. Your calendar here is Hearth's own again.", markdown.Escape(email))), true, nil
 			}),
 		},
 		{
@@ -126,9 +127,9 @@ func (g *Google) pickCalendar(ctx context.Context, userID int64, name string, fa
 			}
 		}
 		if family {
-			return fmt.Sprintf("Okay — family things (school, birthdays, mom and dad, the kids…) go on your %s calendar from now on, and I keep it in sync. Everything else goes to your primary calendar.", it.Summary), nil
+			return fmt.Sprintf("Okay — family things (school, birthdays, mom and dad, the kids…) go on your %s calendar from now on, and I keep it in sync. Everything else goes to your primary calendar.", markdown.Escape(it.Summary)), nil
 		}
-		return fmt.Sprintf("Okay — I'm syncing your %s calendar too: its events show in what's on your calendar and your briefing.", it.Summary), nil
+		return fmt.Sprintf("Okay — I'm syncing your %s calendar too: its events show in what's on your calendar and your briefing.", markdown.Escape(it.Summary)), nil
 	}
 	return fmt.Sprintf("I can't find a calendar called %q in your Google account. Yours are: %s.", name, strings.Join(names, ", ")), nil
 }
@@ -149,7 +150,7 @@ func phrase(ps ...string) func(string) bool {
 func (g *Google) connectReply(ctx context.Context, userID int64) string {
 	link := g.ConnectURL(userID, CalendarScopes...)
 	if a, err := g.cfg.Store.GoogleAccount(ctx, userID); err == nil && a.RevokedAt.IsZero() {
-		return fmt.Sprintf("Google is already connected as %s. To connect again (another account, or after changing permissions), open this link within 10 minutes: %s", a.Email, link)
+		return fmt.Sprintf("Google is already connected as %s. To connect again (another account, or after changing permissions), open this link within 10 minutes: %s", markdown.Escape(a.Email), link)
 	}
 	return "Open this link within 10 minutes to connect your Google Calendar: " + link +
 		"\nI'll add, move and delete events there for you (asking first before inviting anyone) and hear about changes as they happen."
@@ -164,7 +165,7 @@ func (g *Google) status(ctx context.Context, u hearth.User) (string, error) {
 		return "", err
 	}
 	if !a.RevokedAt.IsZero() {
-		return fmt.Sprintf("Google (%s) stopped accepting my access on %s, so I'm using Hearth's own calendar. Say “connect google” to reconnect.", a.Email, a.RevokedAt.Format("Jan 2")), nil
+		return fmt.Sprintf("Google (%s) stopped accepting my access on %s, so I'm using Hearth's own calendar. Say “connect google” to reconnect.", markdown.Escape(a.Email), a.RevokedAt.Format("Jan 2")), nil
 	}
 	cals, err := g.cfg.Store.GoogleCalendars(ctx, u.ID)
 	if err != nil {
@@ -178,7 +179,7 @@ func (g *Google) status(ctx context.Context, u hearth.User) (string, error) {
 		return t.In(loc).Format("Jan 2 at 3:04 PM")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Google is connected as %s.", a.Email)
+	fmt.Fprintf(&b, "Google is connected as %s.", markdown.Escape(a.Email))
 	for _, c := range cals {
 		name := c.Summary
 		if c.CalendarID != "primary" || name == "" {
@@ -186,7 +187,7 @@ func (g *Google) status(ctx context.Context, u hearth.User) (string, error) {
 		} else {
 			name = "primary (" + c.Summary + ")"
 		}
-		fmt.Fprintf(&b, "\n• %s: last synced %s; ", name, when(c.SyncedAt))
+		fmt.Fprintf(&b, "\n• %s: last synced %s; ", markdown.Escape(name), when(c.SyncedAt))
 		switch {
 		case c.ChannelID != "":
 			fmt.Fprintf(&b, "push notifications until %s", when(c.ChannelExpiresAt))
