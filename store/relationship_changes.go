@@ -111,6 +111,19 @@ func (s *Store) ApplyRelationship(ctx context.Context, r hearth.Relationship, en
 			n.ValidFrom = at
 			return create(n)
 		}
+		if !r.ValidTo.IsZero() {
+			// A relationship told with its end ("from 2015 to 2019") is
+			// history beside what holds now; told twice, it is one row.
+			var id int64
+			err := tx.QueryRow(ctx, `SELECT id FROM relationships WHERE user_id = $1 AND from_id = $2 AND to_id = $3
+				AND lower(label) = $4 AND valid_to = $5 AND valid_from IS NOT DISTINCT FROM $6`,
+				r.UserID, r.FromID, r.ToID, r.Label, r.ValidTo, timeArg(r.ValidFrom)).Scan(&id)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return create(r)
+			}
+			current = id
+			return err
+		}
 		if len(found) == 0 {
 			return create(r)
 		}
@@ -222,12 +235,8 @@ func (s *Store) SimilarRelationships(ctx context.Context, userID int64, model st
 	if err != nil {
 		return nil, fmt.Errorf("store similar relationships: %w", translate(err))
 	}
-	for i := range out {
-		notes, err := s.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: userID, RelationshipID: out[i].ID, Now: now})
-		if err != nil {
-			return nil, err
-		}
-		out[i].Notes = notes
+	if err := s.fillNotes(ctx, userID, out, now); err != nil {
+		return nil, fmt.Errorf("store similar relationships: %w", err)
 	}
 	return out, nil
 }

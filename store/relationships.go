@@ -186,14 +186,41 @@ func (s *Store) FindRelationships(ctx context.Context, f hearth.RelationshipFilt
 	if err != nil {
 		return nil, fmt.Errorf("store find relationships: %w", translate(err))
 	}
-	for i := range out {
-		notes, err := s.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: f.UserID, RelationshipID: out[i].ID, Now: f.Now})
-		if err != nil {
-			return nil, err
-		}
-		out[i].Notes = notes
+	if err := s.fillNotes(ctx, f.UserID, out, f.Now); err != nil {
+		return nil, fmt.Errorf("store find relationships: %w", err)
 	}
 	return out, nil
+}
+
+// fillNotes fills in the live notes (at now; zero: the database's clock)
+// the viewer may see on each relationship, in one query, newest first.
+func (s *Store) fillNotes(ctx context.Context, viewerID int64, rs []hearth.Relationship, now time.Time) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(rs))
+	for i, r := range rs {
+		ids[i] = r.ID
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+graphNoteColumns+` FROM `+graphNoteFrom+`
+		WHERE n.relationship_id = ANY($2) AND (n.expires_at IS NULL OR n.expires_at > COALESCE($3, now())) AND `+graphNoteVisibleTo("$1")+`
+		ORDER BY n.created_at DESC, n.id DESC`, viewerID, ids, timeArg(now))
+	if err != nil {
+		return translate(err)
+	}
+	notes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.GraphNote, error) { return scanGraphNote(r) })
+	if err != nil {
+		return translate(err)
+	}
+	for i := range rs {
+		rs[i].Notes = nil
+		for _, n := range notes {
+			if n.RelationshipID == rs[i].ID {
+				rs[i].Notes = append(rs[i].Notes, n)
+			}
+		}
+	}
+	return nil
 }
 
 // refreshRelationshipText rewrites a relationship's embedding text from
