@@ -107,11 +107,26 @@ func TestRelationshipsFromChat(t *testing.T) {
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships WHERE valid_to IS NOT NULL`).Scan(&closed); err != nil || closed != 1 {
 		t.Errorf("closed relationships: %d %v", closed, err)
 	}
-	// Undo of a new relationship removes it and its fact.
+	// Forgetting the fact forgets its relationship, and undo of the
+	// forget brings both back; undo of the statement removes both.
+	horses := func() bool {
+		return slices.ContainsFunc(ann.relationships(), func(s string) bool { return strings.Contains(s, "horses") })
+	}
 	ann.say("Remember that Emma loves horses")
+	if !horses() {
+		t.Fatal("no relationship with horses")
+	}
+	mustContain(t, ann.say("forget that"), "forgotten")
+	if horses() {
+		t.Error("the forgotten fact's relationship is still there")
+	}
 	ann.say("undo")
-	if got := ann.relationships(); slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "horses") }) {
-		t.Errorf("undone relationship still there: %v", got)
+	if !horses() {
+		t.Error("undo of the forget did not bring the relationship back")
+	}
+	ann.say("undo")
+	if horses() {
+		t.Errorf("undone relationship still there: %v", ann.relationships())
 	}
 }
 
