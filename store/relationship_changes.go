@@ -48,13 +48,8 @@ func (s *Store) ApplyRelationship(ctx context.Context, r hearth.Relationship, en
 	}
 	var current int64
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		var seen int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM entities e WHERE e.id IN ($2, $3) AND `+entityVisibleTo("$1", "e"),
-			r.UserID, r.FromID, r.ToID).Scan(&seen); err != nil {
+		if err := ownerSeesEnds(ctx, tx, r); err != nil {
 			return err
-		}
-		if seen != 2 {
-			return fmt.Errorf("an end of the relationship: %w", hearth.ErrNotFound)
 		}
 		type open struct {
 			id, from, to        int64

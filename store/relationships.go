@@ -76,6 +76,19 @@ func checkRelationship(r hearth.Relationship) (hearth.Relationship, error) {
 	return r, nil
 }
 
+// ownerSeesEnds checks that r's owner may see both its ends.
+func ownerSeesEnds(ctx context.Context, tx pgx.Tx, r hearth.Relationship) error {
+	var seen int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM entities e WHERE e.id IN ($2, $3) AND `+entityVisibleTo("$1", "e"),
+		r.UserID, r.FromID, r.ToID).Scan(&seen); err != nil {
+		return err
+	}
+	if seen != 2 {
+		return fmt.Errorf("an end of the relationship: %w", hearth.ErrNotFound)
+	}
+	return nil
+}
+
 // SaveRelationship creates r, or updates the owner's relationship with
 // the same ends and label: description, attitude, proximity, confidence
 // and validity when given (non-zero). A confirmed relationship stays
@@ -88,13 +101,8 @@ func (s *Store) SaveRelationship(ctx context.Context, r hearth.Relationship) (he
 	}
 	var id int64
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		var seen int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM entities e WHERE e.id IN ($2, $3) AND `+entityVisibleTo("$1", "e"),
-			r.UserID, r.FromID, r.ToID).Scan(&seen); err != nil {
+		if err := ownerSeesEnds(ctx, tx, r); err != nil {
 			return err
-		}
-		if seen != 2 {
-			return fmt.Errorf("an end of the relationship: %w", hearth.ErrNotFound)
 		}
 		err := tx.QueryRow(ctx, `
 			INSERT INTO relationships (user_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state, valid_from, valid_to)

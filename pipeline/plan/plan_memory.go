@@ -150,10 +150,7 @@ func askTier(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
 // does. Validity said in words ("from 2001 to 2009", "since March") is
 // read by timex, the one date language.
 func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) bool {
-	now := stage.UserNow(in.Context)
-	if in.Context.Now.IsZero() {
-		now = time.Now()
-	}
+	now := factNow(in)
 	from, to, rest, dated := memory.Validity(fact, now)
 	st, ok := memory.ReadStatement(rest)
 	if !ok {
@@ -203,10 +200,7 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 // reports whether it does. What the user states directly is confirmed;
 // what their words only hedge is a candidate they confirm later.
 func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) bool {
-	now := stage.UserNow(in.Context)
-	if in.Context.Now.IsZero() {
-		now = time.Now()
-	}
+	now := factNow(in)
 	_, _, rest, _ := memory.Validity(fact, now)
 	r, ok := memory.ReadRelation(rest)
 	if !ok {
@@ -225,6 +219,15 @@ func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs)
 		args.Tier = hearth.TierBasic
 	}
 	return true
+}
+
+// factNow is the instant facts are read against: the turn's, in the
+// user's zone, or the clock's when the context has none.
+func factNow(in stage.PlanInput) time.Time {
+	if in.Context.Now.IsZero() {
+		return time.Now()
+	}
+	return stage.UserNow(in.Context)
 }
 
 // selfName is the name of the entity that is the user: their own name.
@@ -272,10 +275,7 @@ func planCorrection(in stage.PlanInput, value string) (stage.Plan, error) {
 	if last.ID == 0 {
 		return p, needDetails("what to correct: tell me the whole fact again")
 	}
-	now := stage.UserNow(in.Context)
-	if in.Context.Now.IsZero() {
-		now = time.Now()
-	}
+	now := factNow(in)
 	content, ok := memory.Correct(last.Content, last.Value, value, now)
 	if !ok {
 		return p, needDetails("what %q corrects in %q", value, last.Content)
