@@ -84,6 +84,13 @@ func TestRelationshipsFromChat(t *testing.T) {
 	mustContain(t, ann.say("tell me about Emma"), "Emma loves dinosaurs", "Relationships:", "Emma → Lily: friend (close, intimate-knowledge)",
 		"Emma → dinosaurs: loves (passionate, understands)", "Notes:", "Nervous about her first swim lesson. (until")
 	mustContain(t, ann.say("what do you know about Priya?"), "Ann → Priya: manager (neutral, familiar)")
+	// A note on a relationship, named by its two ends.
+	mustContain(t, ann.say("note on Lily and Emma: building a dinosaur fort together this month"), "Noted on Emma → Lily, until")
+	mustContain(t, ann.say("who is Emma close to?"), "Lily")
+	mustContain(t, ann.say("note on Lily and Priya: they met once"), "I don't know how Lily and Priya are related yet")
+	if rs, err := app.Store.FindRelationships(context.Background(), hearth.RelationshipFilter{UserID: ann.contact().User.ID, Query: "dinosaur fort"}); err != nil || len(rs) != 1 || rs[0].ToName != "Lily" || len(rs[0].Notes) != 1 {
+		t.Errorf("the relationship's note: %+v %v", rs, err)
+	}
 	// Offline, by words: whose notes or relationships say so.
 	ann.say("note on Sam: goes bouldering on Sundays forever")
 	r := ann.say("who do I know who goes bouldering?")
