@@ -97,6 +97,12 @@ func TestRelationshipsFromChat(t *testing.T) {
 	mustContain(t, r, "From what you've told me:", "Sam: goes bouldering on Sundays")
 	mustContain(t, ann.say("do I know anyone who volunteers?"), "Ann → food bank: volunteers at")
 
+	// Telling the role again changes nothing of how close they are.
+	ann.say("Remember that Bob is my friend")
+	if got := ann.relationships(); !slices.Contains(got, "Ann → Bob: friend 5/4 confirmed") {
+		t.Errorf("after telling the role again: %v", got)
+	}
+
 	// A changed relationship closes the old one; undo reopens it.
 	ann.say("Remember that Bob and I aren't friends anymore")
 	if got := ann.relationships(); slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "Ann → Bob") }) {

@@ -206,6 +206,11 @@ func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs)
 	if !ok {
 		return false
 	}
+	if r.Implied && holds(in, r) {
+		// "Bob is my friend" after "Bob and I are close friends": the role
+		// again, not a change of how close they are.
+		r.Attitude, r.Proximity = 0, 0
+	}
 	end := func(p memory.Party) action.EndArgs {
 		if p.Self {
 			return action.EndArgs{Name: selfName(in.User), Self: true}
@@ -219,6 +224,24 @@ func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs)
 		args.Tier = hearth.TierBasic
 	}
 	return true
+}
+
+// holds reports whether the context knows r's relationship (its two ends
+// and label) as one that holds now.
+func holds(in stage.PlanInput, r memory.Relation) bool {
+	name := func(p memory.Party) string {
+		if p.Self {
+			return selfName(in.User)
+		}
+		return p.Name
+	}
+	from, to := name(r.From), name(r.To)
+	for _, x := range in.Context.Relationships {
+		if strings.EqualFold(x.Label, r.Label) && strings.EqualFold(x.FromName, from) && strings.EqualFold(x.ToName, to) {
+			return true
+		}
+	}
+	return false
 }
 
 // factNow is the instant facts are read against: the turn's, in the
