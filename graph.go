@@ -121,6 +121,9 @@ type Relationship struct {
 	// ValidFrom and ValidTo bound when it held; zero is open-ended.
 	ValidFrom time.Time `json:"valid_from,omitzero"`
 	ValidTo   time.Time `json:"valid_to,omitzero"`
+	// FactID is the fact that stated it, when it was told in chat:
+	// forgetting that fact forgets the relationship.
+	FactID int64 `json:"fact_id,omitempty"`
 	// Notes are the live notes on the relationship, filled on reads.
 	Notes     []GraphNote `json:"notes,omitempty"`
 	UpdatedAt time.Time   `json:"updated_at,omitzero"`

@@ -81,6 +81,8 @@ type ForgottenFact struct {
 	SharedWith    []int64   `json:"shared_with,omitempty"`
 	// Supersedes are the facts this one corrected.
 	Supersedes []int64 `json:"supersedes,omitempty"`
+	// Relationships are those the fact created (forgotten with it).
+	Relationships []Relationship `json:"relationships,omitempty"`
 }
 
 // MemoryFilter selects the memories a user may see: their own, their

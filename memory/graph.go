@@ -231,6 +231,9 @@ func node(ctx context.Context, st GraphStore, uid int64, name string) (hearth.En
 }
 
 func addNote(ctx context.Context, st GraphStore, r commands.Request, name, body string, lifetime hearth.Lifetime, now time.Time) (string, error) {
+	if msg, ok, err := addRelationshipNote(ctx, st, r, name, body, lifetime, now); ok || err != nil {
+		return msg, err
+	}
 	e, found, err := node(ctx, st, r.User.ID, strings.TrimPrefix(strings.TrimPrefix(name, "my "), "our "))
 	if err != nil {
 		return "", fmt.Errorf("note: %w", err)

@@ -84,7 +84,7 @@ func shareNode(ctx context.Context, st GraphShareStore, uid int64, name string, 
 	fam, err := st.FindFamily(ctx, uid)
 	if errors.Is(err, hearth.ErrNotFound) {
 		if family {
-			return "You're not in a family yet, so there is no one to share with. Say “start a family” to set one up.", nil
+			return notInFamily, nil
 		}
 	} else if err != nil {
 		return "", fmt.Errorf("share node: %w", err)

@@ -48,6 +48,10 @@ type Relation struct {
 	// Ended is true when the statement says the relation no longer holds
 	// ("Bob and I aren't friends anymore", "Priya isn't my manager").
 	Ended bool
+	// Implied is true when the attitude and proximity come from the role
+	// word alone ("friend"), not from words about it ("close friend"):
+	// telling the role again says nothing new of how close they are.
+	Implied bool
 }
 
 // Confidence is how sure Hearth is of r: what the user stated directly
@@ -287,7 +291,8 @@ func roleRelation(from, to Party, mod, role string) Relation {
 	if from.Self && to.Relation == "" && to.Name != "" {
 		to.Relation = label
 	}
-	return Relation{From: from, To: to, Label: label, Attitude: v[0], Proximity: v[1]}
+	_, said := modifiers[mod]
+	return Relation{From: from, To: to, Label: label, Attitude: v[0], Proximity: v[1], Implied: !said && role != "best friend"}
 }
 
 // endRole marks a role that no longer holds: it closes the relationship

@@ -80,10 +80,13 @@ func ShareCommand(st Store) commands.Command {
 	}
 }
 
+// notInFamily answers a share by someone in no family.
+const notInFamily = "You're not in a family yet, so there is no one to share with. Say “start a family” to set one up."
+
 func share(ctx context.Context, st Store, uid int64, who string) (string, error) {
 	fam, err := st.FindFamily(ctx, uid)
 	if errors.Is(err, hearth.ErrNotFound) {
-		return "You're not in a family yet, so there is no one to share with. Say “start a family” to set one up.", nil
+		return notInFamily, nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("share: %w", err)

@@ -255,6 +255,9 @@ func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memo
 			f.SourceKey = *key
 		}
 		f.LearnedAt, f.InvalidatedAt = f.LearnedAt.UTC(), utcOrZero(invalidated)
+		if f.Relationships, err = forgetRelationships(ctx, tx, id); err != nil {
+			return err
+		}
 		m.Forgotten = &f
 		_, err = tx.Exec(ctx, `DELETE FROM facts WHERE id = $1`, id)
 		return err
@@ -299,8 +302,10 @@ func (s *Store) RestoreMemory(ctx context.Context, userID int64, m hearth.Memory
 			WHERE EXISTS (SELECT 1 FROM users WHERE id = v) ON CONFLICT DO NOTHING`, m.ID, f.SharedWith); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `UPDATE facts SET superseded_by = $1 WHERE id = ANY($2) AND user_id = $3 AND superseded_by IS NULL`, m.ID, f.Supersedes, m.UserID)
-		return err
+		if _, err = tx.Exec(ctx, `UPDATE facts SET superseded_by = $1 WHERE id = ANY($2) AND user_id = $3 AND superseded_by IS NULL`, m.ID, f.Supersedes, m.UserID); err != nil {
+			return err
+		}
+		return restoreRelationships(ctx, tx, m.ID, f.Relationships)
 	})
 	if err != nil {
 		return fmt.Errorf("store restore memory %d: %w", m.ID, constraintErr(translate(err)))

@@ -21,8 +21,9 @@ import (
 
 // ApplyRelationship records what a statement says about the relationship
 // r (its owner, ends, label, and the attitude, proximity, confidence and
-// state it states; zero attitude or proximity: not said), at the instant
-// at.
+// state it states; zero attitude or proximity: not said; FactID, the
+// owner's fact that states it, which a created relationship is forgotten
+// with), at the instant at.
 //
 // Without end: a new relationship is created; an open one with the same
 // ends and label is confirmed when r is, and, when r states another
@@ -47,13 +48,8 @@ func (s *Store) ApplyRelationship(ctx context.Context, r hearth.Relationship, en
 	}
 	var current int64
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		var seen int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM entities e WHERE e.id IN ($2, $3) AND `+entityVisibleTo("$1", "e"),
-			r.UserID, r.FromID, r.ToID).Scan(&seen); err != nil {
+		if err := ownerSeesEnds(ctx, tx, r); err != nil {
 			return err
-		}
-		if seen != 2 {
-			return fmt.Errorf("an end of the relationship: %w", hearth.ErrNotFound)
 		}
 		type open struct {
 			id, from, to        int64
@@ -111,6 +107,19 @@ func (s *Store) ApplyRelationship(ctx context.Context, r hearth.Relationship, en
 			n.ValidFrom = at
 			return create(n)
 		}
+		if !r.ValidTo.IsZero() {
+			// A relationship told with its end ("from 2015 to 2019") is
+			// history beside what holds now; told twice, it is one row.
+			var id int64
+			err := tx.QueryRow(ctx, `SELECT id FROM relationships WHERE user_id = $1 AND from_id = $2 AND to_id = $3
+				AND lower(label) = $4 AND valid_to = $5 AND valid_from IS NOT DISTINCT FROM $6`,
+				r.UserID, r.FromID, r.ToID, r.Label, r.ValidTo, timeArg(r.ValidFrom)).Scan(&id)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return create(r)
+			}
+			current = id
+			return err
+		}
 		if len(found) == 0 {
 			return create(r)
 		}
@@ -158,11 +167,12 @@ func cmpOr(a, b int) int {
 func insertRelationship(ctx context.Context, tx pgx.Tx, r hearth.Relationship) (int64, error) {
 	var id int64
 	err := tx.QueryRow(ctx, `
-		INSERT INTO relationships (user_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state, valid_from, valid_to)
-		VALUES ($1, $2, $3, $4, $5, $6, COALESCE(NULLIF($7, 0), 3), COALESCE(NULLIF($8, 0), 3), COALESCE(NULLIF($9::real, 0), 0.8), $10, $11, $12)
+		INSERT INTO relationships (user_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state, valid_from, valid_to, fact_id)
+		VALUES ($1, $2, $3, $4, $5, $6, COALESCE(NULLIF($7, 0), 3), COALESCE(NULLIF($8, 0), 3), COALESCE(NULLIF($9::real, 0), 0.8), $10, $11, $12,
+			(SELECT id FROM facts WHERE id = $13 AND user_id = $1))
 		RETURNING id`,
 		r.UserID, r.Tier, r.FromID, r.ToID, r.Label, r.Description, r.Attitude, r.Proximity, float32(r.Confidence), string(r.State),
-		timeArg(r.ValidFrom), timeArg(r.ValidTo)).Scan(&id)
+		timeArg(r.ValidFrom), timeArg(r.ValidTo), nullID(r.FactID)).Scan(&id)
 	return id, err
 }
 
@@ -222,12 +232,8 @@ func (s *Store) SimilarRelationships(ctx context.Context, userID int64, model st
 	if err != nil {
 		return nil, fmt.Errorf("store similar relationships: %w", translate(err))
 	}
-	for i := range out {
-		notes, err := s.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: userID, RelationshipID: out[i].ID, Now: now})
-		if err != nil {
-			return nil, err
-		}
-		out[i].Notes = notes
+	if err := s.fillNotes(ctx, userID, out, now); err != nil {
+		return nil, fmt.Errorf("store similar relationships: %w", err)
 	}
 	return out, nil
 }
@@ -296,4 +302,42 @@ func (s *Store) ShareNodeWithFamily(ctx context.Context, ownerID, entityID int64
 		return hearth.GraphShare{}, fmt.Errorf("store share node %d with the family: %w", entityID, translate(err))
 	}
 	return out, nil
+}
+
+// forgetRelationships reads, for ForgetMemory, the relationships fact id
+// created (the foreign key deletes them with the fact), as they were.
+func forgetRelationships(ctx context.Context, tx pgx.Tx, id int64) ([]hearth.Relationship, error) {
+	rows, err := tx.Query(ctx, `SELECT `+relationshipColumns+`
+		FROM relationships r JOIN entities f ON f.id = r.from_id JOIN entities t ON t.id = r.to_id WHERE r.fact_id = $1 ORDER BY r.id`, id)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Relationship, error) { return scanRelationship(r) })
+}
+
+// restoreRelationships puts back, for RestoreMemory, the relationships a
+// forgotten fact created: same ids, the fact their source again, as long
+// as both ends are still there and no relationship now holds in their
+// place (then the newer one stands).
+func restoreRelationships(ctx context.Context, tx pgx.Tx, factID int64, rs []hearth.Relationship) error {
+	for _, r := range rs {
+		tag, err := tx.Exec(ctx, `
+			INSERT INTO relationships (id, user_id, family_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state,
+				valid_from, valid_to, fact_id)
+			OVERRIDING SYSTEM VALUE
+			SELECT $1, $2, (SELECT id FROM families WHERE id = $3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
+			WHERE EXISTS (SELECT 1 FROM entities WHERE id = $5) AND EXISTS (SELECT 1 FROM entities WHERE id = $6)
+			ON CONFLICT DO NOTHING`,
+			r.ID, r.UserID, nullID(r.FamilyID), r.Tier, r.FromID, r.ToID, r.Label, r.Description, r.Attitude, r.Proximity, float32(r.Confidence),
+			string(r.State), timeArg(r.ValidFrom), timeArg(r.ValidTo), factID)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 1 {
+			if err := refreshRelationshipText(ctx, tx, r.ID, time.Time{}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -98,6 +98,16 @@ func TestApplyRelationship(t *testing.T) {
 	if rs := open(); len(rs) != 1 || rs[0].ID != closer.ID {
 		t.Fatalf("another user's undo changed Ann's: %+v", rs)
 	}
+	// History told twice is one row, and leaves what holds now alone.
+	past := hearth.Relationship{Label: "colleague", ValidFrom: time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC), ValidTo: time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)}
+	p1, pc1 := apply(past, false, t2)
+	p2, pc2 := apply(past, false, t2)
+	if len(pc1.Created) != 1 || !pc2.Empty() || p1.ID != p2.ID {
+		t.Fatalf("history twice: %+v %+v / %+v %+v", p1, pc1, p2, pc2)
+	}
+	if rs := open(); len(rs) != 1 || rs[0].ID != closer.ID {
+		t.Fatalf("history changed what holds: %+v", rs)
+	}
 	if _, _, err := st.ApplyRelationship(ctx, hearth.Relationship{UserID: ann, FromID: me, ToID: bob, Attitude: 9}, false, t2); !errors.Is(err, hearth.ErrInvalid) {
 		t.Fatalf("attitude 9: %v", err)
 	}

@@ -18,7 +18,7 @@ import (
 
 const relationshipColumns = `r.id, r.user_id, COALESCE(r.family_id, 0), r.tier, r.from_id, r.to_id,
 	f.name, t.name, f.kind, t.kind, r.label, r.description, r.attitude, r.proximity, r.confidence,
-	r.state, r.valid_from, r.valid_to, r.updated_at`
+	r.state, r.valid_from, r.valid_to, r.updated_at, COALESCE(r.fact_id, 0)`
 
 func scanRelationship(row pgx.Row) (hearth.Relationship, error) {
 	var r hearth.Relationship
@@ -26,7 +26,7 @@ func scanRelationship(row pgx.Row) (hearth.Relationship, error) {
 	var from, to *time.Time
 	var conf float32
 	err := row.Scan(&r.ID, &r.UserID, &r.FamilyID, &r.Tier, &r.FromID, &r.ToID, &r.FromName, &r.ToName, &fk, &tk,
-		&r.Label, &r.Description, &r.Attitude, &r.Proximity, &conf, &state, &from, &to, &r.UpdatedAt)
+		&r.Label, &r.Description, &r.Attitude, &r.Proximity, &conf, &state, &from, &to, &r.UpdatedAt, &r.FactID)
 	r.FromKind, r.ToKind, r.State, r.Confidence = hearth.EntityKind(fk), hearth.EntityKind(tk), hearth.RelationshipState(state), float64(conf)
 	if from != nil {
 		r.ValidFrom = from.UTC()
@@ -76,6 +76,19 @@ func checkRelationship(r hearth.Relationship) (hearth.Relationship, error) {
 	return r, nil
 }
 
+// ownerSeesEnds checks that r's owner may see both its ends.
+func ownerSeesEnds(ctx context.Context, tx pgx.Tx, r hearth.Relationship) error {
+	var seen int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM entities e WHERE e.id IN ($2, $3) AND `+entityVisibleTo("$1", "e"),
+		r.UserID, r.FromID, r.ToID).Scan(&seen); err != nil {
+		return err
+	}
+	if seen != 2 {
+		return fmt.Errorf("an end of the relationship: %w", hearth.ErrNotFound)
+	}
+	return nil
+}
+
 // SaveRelationship creates r, or updates the owner's relationship with
 // the same ends and label: description, attitude, proximity, confidence
 // and validity when given (non-zero). A confirmed relationship stays
@@ -88,13 +101,8 @@ func (s *Store) SaveRelationship(ctx context.Context, r hearth.Relationship) (he
 	}
 	var id int64
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		var seen int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM entities e WHERE e.id IN ($2, $3) AND `+entityVisibleTo("$1", "e"),
-			r.UserID, r.FromID, r.ToID).Scan(&seen); err != nil {
+		if err := ownerSeesEnds(ctx, tx, r); err != nil {
 			return err
-		}
-		if seen != 2 {
-			return fmt.Errorf("an end of the relationship: %w", hearth.ErrNotFound)
 		}
 		err := tx.QueryRow(ctx, `
 			INSERT INTO relationships (user_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state, valid_from, valid_to)
@@ -186,14 +194,41 @@ func (s *Store) FindRelationships(ctx context.Context, f hearth.RelationshipFilt
 	if err != nil {
 		return nil, fmt.Errorf("store find relationships: %w", translate(err))
 	}
-	for i := range out {
-		notes, err := s.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: f.UserID, RelationshipID: out[i].ID, Now: f.Now})
-		if err != nil {
-			return nil, err
-		}
-		out[i].Notes = notes
+	if err := s.fillNotes(ctx, f.UserID, out, f.Now); err != nil {
+		return nil, fmt.Errorf("store find relationships: %w", err)
 	}
 	return out, nil
+}
+
+// fillNotes fills in the live notes (at now; zero: the database's clock)
+// the viewer may see on each relationship, in one query, newest first.
+func (s *Store) fillNotes(ctx context.Context, viewerID int64, rs []hearth.Relationship, now time.Time) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(rs))
+	for i, r := range rs {
+		ids[i] = r.ID
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+graphNoteColumns+` FROM `+graphNoteFrom+`
+		WHERE n.relationship_id = ANY($2) AND (n.expires_at IS NULL OR n.expires_at > COALESCE($3, now())) AND `+graphNoteVisibleTo("$1")+`
+		ORDER BY n.created_at DESC, n.id DESC`, viewerID, ids, timeArg(now))
+	if err != nil {
+		return translate(err)
+	}
+	notes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.GraphNote, error) { return scanGraphNote(r) })
+	if err != nil {
+		return translate(err)
+	}
+	for i := range rs {
+		rs[i].Notes = nil
+		for _, n := range notes {
+			if n.RelationshipID == rs[i].ID {
+				rs[i].Notes = append(rs[i].Notes, n)
+			}
+		}
+	}
+	return nil
 }
 
 // refreshRelationshipText rewrites a relationship's embedding text from

@@ -84,11 +84,24 @@ func TestRelationshipsFromChat(t *testing.T) {
 	mustContain(t, ann.say("tell me about Emma"), "Emma loves dinosaurs", "Relationships:", "Emma → Lily: friend (close, intimate-knowledge)",
 		"Emma → dinosaurs: loves (passionate, understands)", "Notes:", "Nervous about her first swim lesson. (until")
 	mustContain(t, ann.say("what do you know about Priya?"), "Ann → Priya: manager (neutral, familiar)")
+	// A note on a relationship, named by its two ends.
+	mustContain(t, ann.say("note on Lily and Emma: building a dinosaur fort together this month"), "Noted on Emma → Lily, until")
+	mustContain(t, ann.say("who is Emma close to?"), "Lily")
+	mustContain(t, ann.say("note on Lily and Priya: they met once"), "I don't know how Lily and Priya are related yet")
+	if rs, err := app.Store.FindRelationships(context.Background(), hearth.RelationshipFilter{UserID: ann.contact().User.ID, Query: "dinosaur fort"}); err != nil || len(rs) != 1 || rs[0].ToName != "Lily" || len(rs[0].Notes) != 1 {
+		t.Errorf("the relationship's note: %+v %v", rs, err)
+	}
 	// Offline, by words: whose notes or relationships say so.
 	ann.say("note on Sam: goes bouldering on Sundays forever")
 	r := ann.say("who do I know who goes bouldering?")
 	mustContain(t, r, "From what you've told me:", "Sam: goes bouldering on Sundays")
 	mustContain(t, ann.say("do I know anyone who volunteers?"), "Ann → food bank: volunteers at")
+
+	// Telling the role again changes nothing of how close they are.
+	ann.say("Remember that Bob is my friend")
+	if got := ann.relationships(); !slices.Contains(got, "Ann → Bob: friend 5/4 confirmed") {
+		t.Errorf("after telling the role again: %v", got)
+	}
 
 	// A changed relationship closes the old one; undo reopens it.
 	ann.say("Remember that Bob and I aren't friends anymore")
@@ -107,11 +120,26 @@ func TestRelationshipsFromChat(t *testing.T) {
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships WHERE valid_to IS NOT NULL`).Scan(&closed); err != nil || closed != 1 {
 		t.Errorf("closed relationships: %d %v", closed, err)
 	}
-	// Undo of a new relationship removes it and its fact.
+	// Forgetting the fact forgets its relationship, and undo of the
+	// forget brings both back; undo of the statement removes both.
+	horses := func() bool {
+		return slices.ContainsFunc(ann.relationships(), func(s string) bool { return strings.Contains(s, "horses") })
+	}
 	ann.say("Remember that Emma loves horses")
+	if !horses() {
+		t.Fatal("no relationship with horses")
+	}
+	mustContain(t, ann.say("forget that"), "forgotten")
+	if horses() {
+		t.Error("the forgotten fact's relationship is still there")
+	}
 	ann.say("undo")
-	if got := ann.relationships(); slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "horses") }) {
-		t.Errorf("undone relationship still there: %v", got)
+	if !horses() {
+		t.Error("undo of the forget did not bring the relationship back")
+	}
+	ann.say("undo")
+	if horses() {
+		t.Errorf("undone relationship still there: %v", ann.relationships())
 	}
 }
 

@@ -124,7 +124,7 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		if m, err = x.Memories.StoreMemory(ctx, key, m); err != nil || p.Relationship == nil || x.Relationships == nil {
 			return m, nil, err
 		}
-		out, err := x.relate(ctx, uid, p)
+		out, err := x.relate(ctx, uid, m.ID, p)
 		if err != nil {
 			// The fact and the relationship are one statement: neither
 			// stays without the other.
@@ -236,8 +236,8 @@ func (x *Executor) entity(ctx context.Context, uid int64, a EntityArgs) (hearth.
 
 // relate records the relationship a memory.store states: its two ends
 // found or created, then the relationship applied as of the fact's start
-// (or now).
-func (x *Executor) relate(ctx context.Context, uid int64, p MemoryStoreArgs) (RelationshipOutcome, error) {
+// (or now), created ones tied to the fact (forgetting it forgets them).
+func (x *Executor) relate(ctx context.Context, uid, factID int64, p MemoryStoreArgs) (RelationshipOutcome, error) {
 	ra := p.Relationship
 	from, err := x.entity(ctx, uid, ra.From.entity())
 	if err != nil {
@@ -249,7 +249,7 @@ func (x *Executor) relate(ctx context.Context, uid int64, p MemoryStoreArgs) (Re
 	}
 	r := hearth.Relationship{UserID: uid, Tier: p.Tier, FromID: from.ID, ToID: to.ID, Label: ra.Label, Description: ra.Description,
 		Attitude: ra.Attitude, Proximity: ra.Proximity, Confidence: inferredConfidence, State: hearth.RelationshipCandidate,
-		ValidFrom: p.ValidFrom, ValidTo: p.ValidTo}
+		ValidFrom: p.ValidFrom, ValidTo: p.ValidTo, FactID: factID}
 	if r.Tier == 0 {
 		r.Tier = hearth.TierPersonal // as the fact's
 	}

@@ -150,10 +150,7 @@ func askTier(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
 // does. Validity said in words ("from 2001 to 2009", "since March") is
 // read by timex, the one date language.
 func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) bool {
-	now := stage.UserNow(in.Context)
-	if in.Context.Now.IsZero() {
-		now = time.Now()
-	}
+	now := factNow(in)
 	from, to, rest, dated := memory.Validity(fact, now)
 	st, ok := memory.ReadStatement(rest)
 	if !ok {
@@ -203,14 +200,16 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 // reports whether it does. What the user states directly is confirmed;
 // what their words only hedge is a candidate they confirm later.
 func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) bool {
-	now := stage.UserNow(in.Context)
-	if in.Context.Now.IsZero() {
-		now = time.Now()
-	}
+	now := factNow(in)
 	_, _, rest, _ := memory.Validity(fact, now)
 	r, ok := memory.ReadRelation(rest)
 	if !ok {
 		return false
+	}
+	if r.Implied && holds(in, r) {
+		// "Bob is my friend" after "Bob and I are close friends": the role
+		// again, not a change of how close they are.
+		r.Attitude, r.Proximity = 0, 0
 	}
 	end := func(p memory.Party) action.EndArgs {
 		if p.Self {
@@ -225,6 +224,33 @@ func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs)
 		args.Tier = hearth.TierBasic
 	}
 	return true
+}
+
+// holds reports whether the context knows r's relationship (its two ends
+// and label) as one that holds now.
+func holds(in stage.PlanInput, r memory.Relation) bool {
+	name := func(p memory.Party) string {
+		if p.Self {
+			return selfName(in.User)
+		}
+		return p.Name
+	}
+	from, to := name(r.From), name(r.To)
+	for _, x := range in.Context.Relationships {
+		if strings.EqualFold(x.Label, r.Label) && strings.EqualFold(x.FromName, from) && strings.EqualFold(x.ToName, to) {
+			return true
+		}
+	}
+	return false
+}
+
+// factNow is the instant facts are read against: the turn's, in the
+// user's zone, or the clock's when the context has none.
+func factNow(in stage.PlanInput) time.Time {
+	if in.Context.Now.IsZero() {
+		return time.Now()
+	}
+	return stage.UserNow(in.Context)
 }
 
 // selfName is the name of the entity that is the user: their own name.
@@ -272,10 +298,7 @@ func planCorrection(in stage.PlanInput, value string) (stage.Plan, error) {
 	if last.ID == 0 {
 		return p, needDetails("what to correct: tell me the whole fact again")
 	}
-	now := stage.UserNow(in.Context)
-	if in.Context.Now.IsZero() {
-		now = time.Now()
-	}
+	now := factNow(in)
 	content, ok := memory.Correct(last.Content, last.Value, value, now)
 	if !ok {
 		return p, needDetails("what %q corrects in %q", value, last.Content)
