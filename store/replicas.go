@@ -9,8 +9,13 @@ import (
 // Heartbeat records that replica id is alive now, and how long a silence
 // makes it dead (staleAfter): the living take a dead replica's running
 // jobs over (TakeOverJobs) and its claims on sends (ClaimDelivery).
+// It has a connection of its own, so busy workers cannot delay it.
 func (s *Store) Heartbeat(ctx context.Context, id string, staleAfter time.Duration) error {
-	_, err := s.pool.Exec(ctx, `
+	pool, err := s.beat(ctx)
+	if err != nil {
+		return fmt.Errorf("store heartbeat of replica %s: %w", id, translate(err))
+	}
+	_, err = pool.Exec(ctx, `
 		INSERT INTO replicas (id, stale_after) VALUES ($1, $2::interval)
 		ON CONFLICT (id) DO UPDATE SET seen_at = now(), stale_after = EXCLUDED.stale_after`, id, staleAfter)
 	if err != nil {

@@ -181,3 +181,26 @@ func TestIdleTransactionsEnd(t *testing.T) {
 		t.Fatal("the ended transaction committed")
 	}
 }
+
+// TestHeartbeatOwnConnection: a replica whose workers hold every
+// connection of the pool still heartbeats (busy is not dead).
+func TestHeartbeatOwnConnection(t *testing.T) {
+	t.Parallel()
+	dbURL := storetest.NewDatabase(t)
+	ctx := context.Background()
+	st, err := store.Open(ctx, dbURL, store.Config{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	held, err := st.Pool().Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	beat, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := st.Heartbeat(beat, "busy", time.Minute); err != nil {
+		t.Fatalf("heartbeat with the pool exhausted: %v", err)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -45,6 +46,13 @@ const DefaultMaxConns = 24
 // Store is the database. It is safe for concurrent use.
 type Store struct {
 	pool *pgxpool.Pool
+
+	// beat is a one-connection pool of the heartbeat's own, made at the
+	// first heartbeat: a replica whose workers hold every connection of
+	// the main pool is busy, not dead, and must still say so.
+	beatCfg  *pgxpool.Config
+	beatMu   sync.Mutex
+	beatPool *pgxpool.Pool
 }
 
 // Open connects to the database at url. The schema must already be
@@ -77,14 +85,37 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: connect: %w", translate(err))
 	}
-	return &Store{pool: pool}, nil
+	beatCfg := pc.Copy()
+	beatCfg.MaxConns, beatCfg.MinConns, beatCfg.AfterConnect = 1, 0, nil
+	return &Store{pool: pool, beatCfg: beatCfg}, nil
+}
+
+// beat returns the heartbeat's pool, made on first use.
+func (s *Store) beat(ctx context.Context) (*pgxpool.Pool, error) {
+	s.beatMu.Lock()
+	defer s.beatMu.Unlock()
+	if s.beatPool == nil {
+		p, err := pgxpool.NewWithConfig(ctx, s.beatCfg)
+		if err != nil {
+			return nil, err
+		}
+		s.beatPool = p
+	}
+	return s.beatPool, nil
 }
 
 // Pool returns the connection pool, for River's driver.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Close closes every connection.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	s.pool.Close()
+	s.beatMu.Lock()
+	defer s.beatMu.Unlock()
+	if s.beatPool != nil {
+		s.beatPool.Close()
+	}
+}
 
 // Ping reports whether the database answers.
 func (s *Store) Ping(ctx context.Context) error {
