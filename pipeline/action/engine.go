@@ -104,13 +104,17 @@ func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, erro
 		return nil, fmt.Errorf("plan: %w", err)
 	}
 	var wg sync.WaitGroup
+	// unrecorded[i] says the database took no claim or outcome of action
+	// i: the reply would rest on a state the row does not have, so the
+	// turn fails and its retry runs the action again (keyed: no twice).
+	unrecorded := make([]error, len(recs))
 	for i := range recs {
 		switch {
 		case slices.Contains(claimed, recs[i].ID):
-			wg.Go(func() { recs[i] = e.perform(ctx, recs[i]) })
+			wg.Go(func() { recs[i], unrecorded[i] = e.perform(ctx, recs[i]) })
 		case recs[i].State == StatePlanned:
 			// Left by an earlier attempt at this turn.
-			wg.Go(func() { recs[i] = e.execute(ctx, recs[i], e.StaleAfter) })
+			wg.Go(func() { recs[i], unrecorded[i] = e.execute(ctx, recs[i], e.StaleAfter) })
 		case recs[i].State == StateRunning:
 			// Claimed by an earlier attempt at this turn that ended without
 			// recording the outcome (the database went away mid-way, the
@@ -118,7 +122,7 @@ func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, erro
 			// after its attempt ends — and nothing else will run the action,
 			// so it is taken over now rather than after StaleAfter: creates
 			// are keyed by the action, so running it again makes nothing twice.
-			wg.Go(func() { recs[i] = e.execute(ctx, recs[i], 0) })
+			wg.Go(func() { recs[i], unrecorded[i] = e.execute(ctx, recs[i], 0) })
 		case recs[i].State == StateAwaitingApproval:
 			if recs[i].Action.Kind == EmailSend || recs[i].Action.Kind == EmailReply {
 				wg.Go(func() {
@@ -133,6 +137,9 @@ func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, erro
 		}
 	}
 	wg.Wait()
+	if err := errors.Join(unrecorded...); err != nil {
+		return recs, fmt.Errorf("run actions: %w", err)
+	}
 	return recs, ctx.Err()
 }
 
@@ -178,25 +185,28 @@ func (e *Engine) enqueueLater(ctx context.Context, tx pgx.Tx, ids []int64, try i
 }
 
 // execute claims and runs one action, returning its record afterwards.
-// Failures are recorded on the row (with a user-safe reason), not
-// returned: the reply reports them honestly.
-func (e *Engine) execute(ctx context.Context, r Record, staleAfter time.Duration) Record {
+// Failures of the action are recorded on the row (with a user-safe
+// reason), not returned: the reply reports them honestly. The error says
+// the database took no claim or outcome, so the row may say otherwise.
+func (e *Engine) execute(ctx context.Context, r Record, staleAfter time.Duration) (Record, error) {
 	claimed, ok, err := e.store.ClaimAction(ctx, r.ID, staleAfter)
 	if err != nil {
 		r.State, r.Error = StateFailed, "I couldn't reach my database"
-		return r
+		return r, err
 	}
 	if !ok {
 		if cur, err := e.store.Action(ctx, r.ID); err == nil {
-			return cur
+			return cur, nil
 		}
-		return r
+		return r, nil
 	}
 	return e.perform(ctx, claimed)
 }
 
-// perform runs an action the caller has claimed and records the outcome.
-func (e *Engine) perform(ctx context.Context, claimed Record) Record {
+// perform runs an action the caller has claimed and records the outcome;
+// the error says the outcome could not be recorded (the row still says
+// running).
+func (e *Engine) perform(ctx context.Context, claimed Record) (Record, error) {
 	result, before, err := e.exec.Execute(ctx, claimed)
 	state, reason := StateDone, ""
 	if err != nil {
@@ -204,12 +214,13 @@ func (e *Engine) perform(ctx context.Context, claimed Record) Record {
 		claimed.Retryable = retryable(claimed.Action.Kind, err)
 		e.log.WarnContext(ctx, "action failed", "action_id", claimed.ID, "kind", claimed.Action.Kind, "error", err)
 	}
-	if ferr := e.store.FinishAction(ctx, claimed, state, result, before, reason); ferr != nil {
+	ferr := e.store.FinishAction(ctx, claimed, state, result, before, reason)
+	if ferr != nil {
 		e.log.ErrorContext(ctx, "recording action outcome failed", "action_id", claimed.ID, "error", ferr)
 	}
 	claimed.State, claimed.Error = state, reason
 	claimed.Result, claimed.Before = mustJSON(result), mustJSON(before)
-	return claimed
+	return claimed, ferr
 }
 
 // retryable reports whether an action that failed with err may be tried
@@ -273,7 +284,7 @@ func (e *Engine) runApproved(ctx context.Context, ap Approval, rec Record) (Appr
 		e.store.SetApprovalOutcome(ctx, ap.ID, ApprovalFailed) //nolint:errcheck // reported below
 		return ap, rec, ErrTampered
 	}
-	rec = e.execute(ctx, rec, e.StaleAfter)
+	rec, _ = e.execute(ctx, rec, e.StaleAfter) // an unrecorded outcome is the backstop job's to redo
 	if rec.State == StateRunning {
 		// Another runner (the backstop job) has it and records the
 		// outcome: the approval stays approved meanwhile.
@@ -415,7 +426,10 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[ActionArgs]) error {
 		return nil
 	}
 	// execute takes over a running action only once its runner is stale.
-	r = w.engine.execute(ctx, r, w.engine.StaleAfter)
+	r, err = w.engine.execute(ctx, r, w.engine.StaleAfter)
+	if err != nil {
+		return err // retried: the row still says running
+	}
 	if r.State == StateRunning {
 		return river.JobSnooze(w.engine.StaleAfter)
 	}
