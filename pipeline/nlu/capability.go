@@ -99,6 +99,26 @@ var cannotVerbs = []string{
 	"find", "translate", "calculate", "convert", "define", "text", "facetime", "dial", "tweet",
 }
 
+// errandVerbs are things people do themselves as well as ask a service
+// for: with a date and nobody to do it for ("pay rent on friday", "buy
+// a birthday present saturday") they are the user's own to-do, as a
+// bare imperative with a date is; "order me a pizza at 7" asks Hearth.
+var errandVerbs = []string{"pay", "buy", "order", "purchase", "text", "sell", "deposit"}
+
+// errand reports whether the head verb is an errand verb the user does
+// themselves (not followed by "me", "us" or "for me").
+func errand(tokens []string, head int) bool {
+	if !slices.Contains(errandVerbs, tokens[head]) {
+		return false
+	}
+	for _, t := range tokens[head+1 : min(len(tokens), head+4)] {
+		if t == "me" || t == "us" {
+			return false
+		}
+	}
+	return true
+}
+
 // changeVerbs change an item that exists; with a date or an item's
 // determiner they are a weak cue ("cancel the book club on wednesday").
 var changeVerbs = []string{
@@ -150,7 +170,11 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 		return true, "a statement about the user's life"
 	}
 	weak := weakCue(tokens, head, when)
-	for _, t := range tokens {
+	for i, t := range tokens {
+		if i == head && when && errand(tokens, head) {
+			// "pay rent on friday": the user's own errand, a to-do.
+			continue
+		}
 		if what, ok := cannotWords[t]; ok && !(t == "order" && slices.Contains(tokens, "in")) {
 			return false, reasonCannot + what
 		}
