@@ -71,6 +71,7 @@ var cannotWords = map[string]string{
 	"pay": "payments and shopping", "buy": "payments and shopping", "order": "payments and shopping",
 	"purchase": "payments and shopping", "transfer": "payments and shopping", "venmo": "payments and shopping",
 	"zelle": "payments and shopping", "paypal": "payments and shopping", "money": "payments and shopping",
+	"dollars": "payments and shopping", "bucks": "payments and shopping", "savings": "payments and shopping",
 	"refund": "payments and shopping", "deposit": "payments and shopping",
 	"account": "payments and shopping", "subscription": "subscriptions", "unsubscribe": "subscriptions", "newsletter": "subscriptions",
 	"cart": "payments and shopping", "deliver": "payments and shopping", "delivery": "payments and shopping",
@@ -184,10 +185,42 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 		return false, reasonNoCue
 	case elsewhere(tokens):
 		return false, reasonElsewere
-	case oos >= gateOOS:
+	case oos >= gateOOS && evidence(tokens, head, when) < 2:
 		return false, reasonAbstain
 	}
 	return true, weak
+}
+
+// evidence counts the independent weak cues of a request: a change verb
+// at its head, a date or time, an event named after a verb of Hearth's.
+// Two of them ("get rid of the haircut on friday": a change, an event
+// and a day) outweigh the model's suspicion, which one alone does not.
+func evidence(tokens []string, head int, when bool) int {
+	n := 0
+	change := changeHead(tokens, head)
+	if change {
+		n++
+	}
+	if when {
+		n++
+	}
+	if (change || slices.Contains(weakVerbs, tokens[head])) && hasEventNoun(tokens[head+1:]) {
+		n++
+	}
+	return n
+}
+
+// changeHead reports whether a request starts with a verb that changes an
+// existing item ("cancel …", "get rid of …", "cross off …").
+func changeHead(tokens []string, head int) bool {
+	v := tokens[head]
+	switch {
+	case v == "check":
+		return slices.Contains(tokens[head:], "off")
+	case v == "get" && head+1 < len(tokens) && tokens[head+1] == "rid":
+		return true
+	}
+	return slices.Contains(changeVerbs, v)
 }
 
 // fillers open a message without meaning anything ("hey", "ok so",
@@ -195,6 +228,8 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 var fillers = []string{
 	"hey", "hi", "hello", "ok", "okay", "so", "um", "uhm", "umm", "uh", "er", "erm", "well", "oh", "yo", "please", "pls",
 	"hearth", "and", "also", "now", "just", "quickly", "quick", "then", "btw", "alright", "right", "yes", "yeah",
+	// wake words a voice transcript keeps ("olly add bananas")
+	"olly", "ollie", "alexa", "siri", "assistant",
 }
 
 // requestHead returns the index of the first word after fillers and a
@@ -278,8 +313,21 @@ func statement(tokens []string) bool {
 	}
 	// "tom just got a new job", "emma has a dentist appointment", "jos
 	// party is on friday": a name, maybe possessive, then the verb.
-	return statementVerb(t1) || len(tokens) > 2 && statementVerb(tokens[2]) && !statementVerb(t1) && t0[len(t0)-1] == 's'
+	if statementVerb(t1) {
+		return true
+	}
+	// "moms flight lands at 6", "jos party is on friday": a possessive,
+	// a noun, then a verb.
+	if len(tokens) < 3 || t0[len(t0)-1] != 's' || slices.Contains(notPossessive, t0) {
+		return false
+	}
+	t2 := tokens[2]
+	return statementVerb(t2) || len(t2) > 3 && t2[len(t2)-1] == 's' && t2[len(t2)-2] != 's'
 }
+
+// notPossessive are words ending in s that open requests and questions,
+// not a possessive subject ("lets play …", "whats the …").
+var notPossessive = []string{"lets", "whats", "thats", "its", "heres", "theres", "hows", "whos", "wheres", "is", "does", "was", "has", "this", "us", "thanks", "plus", "yes", "pls"}
 
 // strongCue returns the capability a request names, or "".
 func strongCue(tokens []string, head int) string {
@@ -352,6 +400,11 @@ func strongCue(tokens []string, head int) string {
 			if next(1) == "do" && i > 0 && (tokens[i-1] == "things" || next(2) == "list" || next(2) == "lists") {
 				return "to-do"
 			}
+		case "tick", "cross", "check", "scratch":
+			// "got the groceries, tick that off"
+			if slices.Contains(tokens[i+1:min(len(tokens), i+5)], "off") {
+				return "to-do"
+			}
 		case "done", "finished", "completed":
 			if i > 0 && slices.Contains([]string{"as", "that", "it", "is", "was", "off"}, tokens[i-1]) {
 				return "to-do"
@@ -366,7 +419,7 @@ func strongCue(tokens []string, head int) string {
 func weakCue(tokens []string, head int, when bool) string {
 	v := tokens[head]
 	switch {
-	case slices.Contains(changeVerbs, v) && (v != "check" || slices.Contains(tokens[head:], "off")):
+	case changeHead(tokens, head):
 		// "cancel my 4pm", "cross off laundry", "move lunch to
 		// wednesday".
 		return "a change to an item"
@@ -376,6 +429,9 @@ func weakCue(tokens []string, head int, when bool) string {
 	case slices.Contains([]string{"save", "store", "log", "record", "write", "keep", "file"}, v) && factFollows(tokens[head+1:]):
 		// "save this: the boiler code is 1234"
 		return "a fact to keep"
+	case v == "share" && slices.Contains(tokens[head:], "with"):
+		// "share this with the family": a memory's audience.
+		return "a share"
 	case (v == "add" || v == "put") && head+1 < len(tokens):
 		// "add oat milk": to the list it most likely belongs on.
 		return "an item to add"
@@ -385,7 +441,7 @@ func weakCue(tokens []string, head int, when bool) string {
 		// "pay the plumber on friday", "call mom tomorrow at 5": a task
 		// with a date.
 		return "a dated task"
-	case slices.Contains([]string{"send", "tell", "invite"}, v) && head+1 < len(tokens) && tokens[head+1] != "me":
+	case slices.Contains([]string{"send", "tell", "invite", "message"}, v) && head+1 < len(tokens) && tokens[head+1] != "me":
 		return "a message"
 	}
 	return ""

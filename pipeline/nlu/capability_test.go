@@ -19,6 +19,7 @@ func TestCapabilityGateKeeps(t *testing.T) {
 		"Remind me to pick up the dry cleaning on Friday",
 		"hey can you remind me to text jen back tonight",
 		"olly set an alarm for 6 30",
+		"olly cross off laundry",
 		"wake me up at quarter to seven",
 		"don't let me forget the passport",
 		// to-dos and lists
@@ -97,8 +98,9 @@ func TestCapabilityGateRefuses(t *testing.T) {
 
 // TestCapable checks the gate's decision on its own, with the model's
 // abstain probability given: a strong cue keeps a request however
-// suspicious the model is, a weak cue only when the model is not, and no
-// cue never; a statement about the user's life is always kept.
+// suspicious the model is, one weak cue only when the model is not, two
+// weak cues unless something Hearth cannot do is named, and no cue never;
+// a statement about the user's life is always kept.
 func TestCapable(t *testing.T) {
 	for _, tt := range []struct {
 		text string
@@ -112,7 +114,9 @@ func TestCapable(t *testing.T) {
 		{"tom just got a new job at the bank", false, 0.5, true},
 		{"we're out of coffee", false, 0.5, true},
 		{"cancel the book club on wednesday", true, 0.1, true},
-		{"cancel the book club on wednesday", true, 0.3, false},
+		{"cancel the book club", false, 0.3, false},
+		{"cancel the book club on wednesday", true, 0.3, true}, // two weak cues
+		{"water the plants at six", true, 0.3, false},
 		{"water the plants at six", true, 0.05, true},
 		{"pay the water bill on friday", true, 0.05, true},
 		{"pay the water bill", false, 0.05, false},
@@ -126,6 +130,9 @@ func TestCapable(t *testing.T) {
 		{"i need you to send my landlord the money", false, 0.05, false},
 		{"whos the best goalkeeper ever", false, 0.05, false},
 		{"set the thermostat to 70", false, 0.05, false},
+		{"share this with the family", false, 0.05, true},
+		{"olly add bananas", false, 0.05, true},
+		{"olly make the hallway lamp green", false, 0.05, false},
 	} {
 		toks, q := features.Tokens(nil, tt.text)
 		if ok, why := capable(toks, q, tt.when, tt.oos); ok != tt.ok || why == "" {
