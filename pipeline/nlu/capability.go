@@ -313,16 +313,29 @@ func statement(tokens []string) bool {
 	}
 	// "tom just got a new job", "emma has a dentist appointment", "jos
 	// party is on friday": a name, maybe possessive, then the verb.
-	if statementVerb(t1) {
+	if statementVerb(t1) || slices.Contains(habits, t1) {
 		return true
 	}
-	// "moms flight lands at 6", "jos party is on friday": a possessive,
-	// a noun, then a verb.
+	// "moms flight lands at 6", "sarahs phone number is 555 0100": a
+	// possessive, a noun or two, then a verb.
 	if len(tokens) < 3 || t0[len(t0)-1] != 's' || slices.Contains(notPossessive, t0) {
 		return false
 	}
-	t2 := tokens[2]
-	return statementVerb(t2) || len(t2) > 3 && t2[len(t2)-1] == 's' && t2[len(t2)-2] != 's'
+	for _, t := range tokens[2:min(len(tokens), 5)] {
+		if statementVerb(t) || slices.Contains(habits, t) || len(t) > 3 && t[len(t)-1] == 's' && t[len(t)-2] != 's' && t == tokens[2] {
+			return true
+		}
+	}
+	return false
+}
+
+// habits are verbs that tell a fact about someone after their name ("ben
+// prefers tea", "emma goes to lincoln elementary", "dad turns 70 in
+// may"); an imperative never has one second.
+var habits = []string{
+	"likes", "loves", "hates", "prefers", "goes", "works", "lives", "studies", "owns", "uses", "eats", "drinks",
+	"speaks", "knows", "teaches", "drives", "turns", "plays", "starts", "begins", "ends", "leaves", "arrives",
+	"lands", "moved", "wants", "needs", "can", "cant", "will", "wont", "should", "does", "doesnt", "dont",
 }
 
 // notPossessive are words ending in s that open requests and questions,
@@ -429,8 +442,9 @@ func weakCue(tokens []string, head int, when bool) string {
 	case slices.Contains([]string{"save", "store", "log", "record", "write", "keep", "file"}, v) && factFollows(tokens[head+1:]):
 		// "save this: the boiler code is 1234"
 		return "a fact to keep"
-	case v == "share" && slices.Contains(tokens[head:], "with"):
-		// "share this with the family": a memory's audience.
+	case v == "share" && slices.Contains(tokens[head:], "with") || v == "let" && slices.Contains(tokens[head:min(len(tokens), head+4)], "see"):
+		// "share this with the family", "let grandma see only basics":
+		// who may see a memory.
 		return "a share"
 	case (v == "add" || v == "put") && head+1 < len(tokens):
 		// "add oat milk": to the list it most likely belongs on.
