@@ -32,10 +32,10 @@ const gateOOS = 0.2
 
 // Why a request was kept or refused, as Result.Reason reports it.
 const (
-	reasonNoCue    = "no reminder, to-do, list, calendar, note, memory or email in the request"
-	reasonCannot   = "asks for something Hearth cannot do: "
-	reasonAbstain  = "only a weak cue, and the model sees something Hearth cannot do"
-	reasonElsewere = "asks to use another service (online, a website or an app)"
+	reasonNoCue     = "no reminder, to-do, list, calendar, note, memory or email in the request"
+	reasonCannot    = "asks for something Hearth cannot do: "
+	reasonAbstain   = "only a weak cue, and the model sees something Hearth cannot do"
+	reasonElsewhere = "asks to use another service (online, a website or an app)"
 )
 
 // strongWords are tokens that name one of Hearth's own things anywhere in
@@ -43,8 +43,8 @@ const (
 var strongWords = map[string]string{
 	"remind": "reminder", "reminder": "reminder", "reminders": "reminder", "reminded": "reminder", "reminding": "reminder",
 	"remember": "memory", "fyi": "memory", "memorize": "memory",
-	"todo": "to-do", "todos": "to-do", "task": "to-do", "tasks": "to-do", "chores": "to-do", "checklist": "list",
-	"lists":    "list",
+	"todo": "to-do", "todos": "to-do", "task": "to-do", "tasks": "to-do", "chores": "to-do",
+	"checklist": "list", "lists": "list",
 	"calendar": "calendar", "calendars": "calendar", "agenda": "calendar", "diary": "calendar",
 	"meeting": "calendar", "meetings": "calendar", "appointment": "calendar", "appointments": "calendar",
 	"appt": "calendar", "event": "calendar", "events": "calendar",
@@ -93,11 +93,12 @@ var cannotWords = map[string]string{
 
 // cannotVerbs are the words of cannotWords that ask for an act at the
 // head of a request ("buy …", "play …"): they outweigh even an event or a
-// mail named in the request.
+// mail named in the request. "find" and "search" are not among them:
+// "find a time for a meeting" is Hearth's.
 var cannotVerbs = []string{
 	"preheat", "dim", "brighten", "vacuum", "unlock", "lock", "play", "stream", "pay", "buy", "order", "purchase",
-	"transfer", "deposit", "refund", "unsubscribe", "deliver", "sell", "reserve", "navigate", "search", "google",
-	"find", "translate", "calculate", "convert", "define", "text", "facetime", "dial", "tweet",
+	"transfer", "deposit", "refund", "unsubscribe", "deliver", "sell", "reserve", "navigate", "translate",
+	"calculate", "convert", "define", "text", "facetime", "dial", "tweet",
 }
 
 // errandVerbs are things people do themselves as well as ask a service
@@ -120,8 +121,9 @@ func errand(tokens []string, head int) bool {
 	return true
 }
 
-// changeVerbs change an item that exists; with a date or an item's
-// determiner they are a weak cue ("cancel the book club on wednesday").
+// changeVerbs change an item that exists; at the head of a request they
+// are a weak cue ("cancel the book club on wednesday", "cross off
+// laundry").
 var changeVerbs = []string{
 	"cancel", "delete", "remove", "erase", "move", "reschedule", "push", "postpone", "rename", "clear", "mark",
 	"tick", "cross", "check", "complete", "finish", "bump", "shift", "drop", "update", "change", "scratch", "nix",
@@ -162,7 +164,7 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 				return false, reasonCannot + what
 			}
 			if elsewhere(tokens) {
-				return false, reasonElsewere
+				return false, reasonElsewhere
 			}
 		}
 		return true, "asks for " + cue
@@ -184,7 +186,7 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 	case weak == "":
 		return false, reasonNoCue
 	case elsewhere(tokens):
-		return false, reasonElsewere
+		return false, reasonElsewhere
 	case oos >= gateOOS && evidence(tokens, head, when) < 2:
 		return false, reasonAbstain
 	}

@@ -110,6 +110,7 @@ func TestCapable(t *testing.T) {
 	}{
 		{"remind me to buy tickets for the show", false, 0.9, true},
 		{"put the recital on the calendar", false, 0.9, true},
+		{"find a time for a meeting with the design team", false, 0.5, true},
 		{"i have to return the library books", false, 0.5, true},
 		{"tom just got a new job at the bank", false, 0.5, true},
 		{"we're out of coffee", false, 0.5, true},
