@@ -33,6 +33,32 @@ func TestUnderstandingScenarios(t *testing.T) {
 			t.Fatalf("tasks %+v; want none", ts)
 		}
 	})
+
+	t.Run("a request worded like Hearth's but for something else is refused by the capability gate", func(t *testing.T) {
+		// The classifier alone took each of these for a request (an
+		// event, a task, an email) with confidence above 0.9; the gate
+		// in pipeline/nlu finds nothing Hearth can do in them.
+		c := newChatter(t, base, app, "Pavo", "Europe/Lisbon")
+		for _, tt := range []struct{ text, says string }{
+			{"set the sprinklers to run at 5am", "can't control devices"},
+			{"make a reservation at the sushi place for friday", "can't book travel, rides or tables"},
+			{"send flowers to my mom on her birthday", "tasks, calendar"},
+		} {
+			r := c.say(tt.text)
+			mustContain(t, r, tt.says, "tasks, calendar")
+			if n := c.actions(); n != 0 {
+				t.Fatalf("after %q: %d actions; want none", tt.text, n)
+			}
+		}
+		if ts := c.tasks(); len(ts) != 0 {
+			t.Fatalf("tasks %+v; want none", ts)
+		}
+		// An in-scope request in the same words' neighbourhood still acts.
+		c.say("remind me to send flowers to my mom on friday")
+		if ts := c.tasks(); len(ts) != 1 {
+			t.Fatalf("tasks %+v; want the flowers reminder", ts)
+		}
+	})
 }
 
 // TestChangingWhatExists drives changes to existing items through the web

@@ -128,6 +128,11 @@ func mergeIntent(u stage.Understanding, intent nlu.Intent, domains []nlu.Domain,
 	// The out-of-scope flag is the offline classifier's: it stands only
 	// when the model also answers chat.
 	u.OutOfScope = u.OutOfScope && intent == nlu.Chat
+	if !u.OutOfScope {
+		// The capability gate's reason explains an out-of-scope
+		// result only.
+		u.Reason = ""
+	}
 	u.Domains = []nlu.Domain{}
 	if intent != nlu.Chat && intent != nlu.Followup {
 		for _, d := range domains {

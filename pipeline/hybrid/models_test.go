@@ -296,3 +296,21 @@ func TestModelRelationshipIsACandidate(t *testing.T) {
 		t.Fatal("a relationship of a node with itself was accepted")
 	}
 }
+
+// TestMergeIntentReason checks that the capability gate's reason stays
+// only on a result that is still out of scope after the model answered.
+func TestMergeIntentReason(t *testing.T) {
+	gated := stage.Understanding{Intent: nlu.Chat, Domains: []nlu.Domain{}, OutOfScope: true, Reason: "no cue", Confidence: 0.8}
+	for _, tt := range []struct {
+		intent nlu.Intent
+		reason string
+	}{
+		{nlu.Chat, "no cue"},
+		{nlu.RequestAction, ""},
+	} {
+		u := mergeIntent(gated, tt.intent, []nlu.Domain{nlu.Task}, 0.9)
+		if u.Reason != tt.reason || u.OutOfScope != (tt.reason != "") {
+			t.Errorf("model says %s: reason %q, out of scope %v; want %q", tt.intent, u.Reason, u.OutOfScope, tt.reason)
+		}
+	}
+}

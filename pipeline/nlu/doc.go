@@ -51,6 +51,15 @@
 //     data/intents.txt): when it beats Chat, or holds a third of the
 //     probability against a request, the result is Chat with OutOfScope
 //     set, and the reply says what Hearth can do instead.
+//   - The capability gate (capability.go) then checks every request the
+//     model and the rules produced: it stays a request only if it names
+//     one of Hearth's own things ("remind me", "my list", "the calendar",
+//     "a meeting", "email", "remember that", "I need to …"), states a
+//     fact about the user's life, or has a weaker cue (a date with a verb
+//     phrase, a change verb, "add …") with nothing Hearth cannot do in it
+//     and a low abstain score. Otherwise it is Chat with OutOfScope set
+//     and Result.Reason saying why, which `bot nlu` prints. Followups
+//     are not gated.
 //
 // # Limits
 //

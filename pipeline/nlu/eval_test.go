@@ -2,7 +2,6 @@ package nlu
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -202,13 +201,18 @@ func TestOwnExamples(t *testing.T) {
 // services' bookings, which template changes could not fix without losing
 // in-scope accuracy), so its bound is the loosest; unseen6.jsonl, written
 // after this session's changes and measured once, has 5 of 58 acted on
-// (a payment, music, physical mail, a TV channel, trivia). Requests
-// Hearth cannot do must almost never become actions (the goal: at
-// most 2%), and in-scope messages must keep their intent.
+// (a payment, music, physical mail, a TV channel, trivia). Session 6
+// added the capability gate (capability.go), which refuses all ten, and
+// wrote unseen7.jsonl (60 out-of-scope requests of many kinds and 40
+// in-scope requests) before measuring it once: 1 of 60 acted on (a
+// booking "online" whose only cue was weak; the "online" rule then
+// covered weak cues too, so unseen7 is no longer blind) and 40 of 40
+// in-scope requests kept. Requests Hearth cannot do must almost never
+// become actions (the goal: at most 2%), and in-scope messages
+// must keep their intent.
 func TestOutOfScopeHeldOut(t *testing.T) {
 	c := newTestClassifier(t)
-	bound := map[string]float64{"unseen3.jsonl": 5, "unseen5.jsonl": 10, "unseen6.jsonl": 10}
-	for _, name := range []string{"heldout.jsonl", "unseen.jsonl", "unseen2.jsonl", "unseen3.jsonl", "unseen4.jsonl", "unseen5.jsonl", "unseen6.jsonl"} {
+	for _, name := range []string{"heldout.jsonl", "unseen.jsonl", "unseen2.jsonl", "unseen3.jsonl", "unseen4.jsonl", "unseen5.jsonl", "unseen6.jsonl", "unseen7.jsonl"} {
 		rows := readLabelled(t, filepath.Join("testdata", name))
 		e := evaluate(c, rows)
 		flagged, in, inOK := 0, 0, 0
@@ -227,8 +231,8 @@ func TestOutOfScopeHeldOut(t *testing.T) {
 		}
 		t.Logf("%s: out of scope as action %d/%d, flagged %d/%d; in-scope intent accuracy %.1f%% of %d",
 			name, e.oosAction, e.oos, flagged, e.oos, pct(inOK, in), in)
-		if share, most := pct(e.oosAction, e.oos), cmp.Or(bound[name], 2); share > most {
-			t.Errorf("%s: out_of_scope predicted as action %.1f%%, want ≤ %.0f%%", name, share, most)
+		if share := pct(e.oosAction, e.oos); share > 2 {
+			t.Errorf("%s: out_of_scope predicted as action %.1f%%, want ≤ 2%%", name, share)
 		}
 		if share := pct(flagged, e.oos); share < 80 {
 			t.Errorf("%s: out_of_scope flagged %.1f%%, want ≥ 80%%", name, share)

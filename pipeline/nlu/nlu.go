@@ -91,7 +91,11 @@ type Result struct {
 	// shopping, code): the reply says what Hearth can do, and nothing is
 	// planned or stored.
 	OutOfScope bool `json:",omitempty"`
-	Slots      Slots
+	// Reason says why a message the model took for a request is out of
+	// scope after all (the capability gate in capability.go); empty
+	// otherwise.
+	Reason string `json:",omitempty"`
+	Slots  Slots
 }
 
 //go:embed data/model.txt
@@ -183,6 +187,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		return Result{Intent: Chat, Domains: []Domain{}, Confidence: 0.95}
 	}
 	s := c.score(tokens, question)
+	var pOOS float64 // the abstain class's own share, before abstain folds it into Chat
+	if c.oos >= 0 {
+		pOOS = s.intent[c.oos]
+	}
 	oos := c.abstain(s.intent)
 	best := argmax(s.intent)
 	res := Result{Intent: c.intents[best], Confidence: s.intent[best], OutOfScope: oos && c.intents[best] == Chat}
@@ -255,6 +263,15 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	res.OutOfScope = res.OutOfScope && res.Intent == Chat
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
+	if res.Intent == RequestAction {
+		// The capability gate: a request is kept only if it asks for
+		// something Hearth can do (capability.go).
+		if ok, why := capable(tokens, question, res.Slots.When != nil, pOOS); !ok {
+			res.Intent, res.Domains, res.RequiresAction = Chat, []Domain{}, false
+			res.OutOfScope, res.Reason, res.Confidence = true, why, gateConfidence
+			res.Slots = extractSlots(text, tokens, res, ctx, ref)
+		}
+	}
 	return res
 }
 

@@ -20,8 +20,11 @@ type classified struct {
 	Confidence float64      `json:"confidence"`
 	// OutOfScope is printed when the message asks for something Hearth
 	// cannot do (its intent is then chat).
-	OutOfScope bool   `json:"out_of_scope,omitempty"`
-	Error      string `json:"error,omitempty"`
+	OutOfScope bool `json:"out_of_scope,omitempty"`
+	// Reason says why a request was judged out of scope by the
+	// capability gate.
+	Reason string `json:"reason,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // runClassify implements `bot nlu classify`: one JSON line out for every
@@ -53,7 +56,7 @@ func classifyLine(c *nlu.Classifier, b []byte, env Env) classified {
 		text = *row.Text
 	}
 	res := c.Classify(text, nil, env.Now())
-	out := classified{Text: text, Intent: res.Intent, Domains: res.Domains, Confidence: res.Confidence, OutOfScope: res.OutOfScope}
+	out := classified{Text: text, Intent: res.Intent, Domains: res.Domains, Confidence: res.Confidence, OutOfScope: res.OutOfScope, Reason: res.Reason}
 	if len(res.Domains) > 0 {
 		out.Domain = &res.Domains[0]
 	}
@@ -158,6 +161,9 @@ func testIntents(ctx context.Context, env Env, rows []json.RawMessage) error {
 			flag := ""
 			if res.OutOfScope {
 				flag = " out of scope"
+			}
+			if res.Reason != "" {
+				flag += " (" + res.Reason + ")"
 			}
 			misses = append(misses, fmt.Sprintf("want %s/%s got %s/%v%s (%.2f): %q", r.Intent, strOrDash(r.Domain), got, res.Domains, flag, res.Confidence, r.Text))
 		}
