@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -87,6 +88,9 @@ type benchFlags struct {
 	cpuProfile string
 	memProfile string
 	sqlOut     bool
+	// text, when set, is the one message sent (turns: "hi" measures a
+	// greeting) instead of the mix.
+	text string
 }
 
 // Bench runs `bot bench river|ingress|turns` on a scratch database it
@@ -171,6 +175,7 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 	}
 	if kind == "turns" {
 		fs.Float64Var(&f.rate, "rate", 100, "messages offered per second")
+		fs.StringVar(&f.text, "text", "", "send this message every time instead of the mix (\"hi\": a greeting turn)")
 	}
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured window to `file`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write allocation profiles to `file` (end of the window) and file.base (its start): pprof -diff_base")
@@ -399,8 +404,8 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	start := time.Now()
 	posted := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
 		time.Sleep(time.Until(start.Add(time.Duration(float64(i) / f.rate * float64(time.Second))))) // pacing the offered load
-		return benchPost(ctx, client, base+"/api/webchat/messages",
-			fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, benchMessages[i%len(benchMessages)]))
+		text := cmp.Or(f.text, benchMessages[i%len(benchMessages)])
+		return benchPost(ctx, client, base+"/api/webchat/messages", fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, text))
 	})
 	var lat []time.Duration
 	unanswered := 0
@@ -430,6 +435,9 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	res.FirstError = posted.FirstError
 	res.Settings = appSettings(app.Config, f)
 	res.Settings["rate"] = f.rate
+	if f.text != "" {
+		res.Settings["text"] = f.text
+	}
 	res.Settings["posted_rate"] = posted.Rate
 	res.Settings["measure"] = "user message stored to first bot reply stored (messages.created_at)"
 	return res, nil
