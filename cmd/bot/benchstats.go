@@ -84,7 +84,7 @@ func (c *statementCounter) handler(next http.Handler) http.Handler {
 	})
 }
 
-// jobPhase is the River middleware of middleware.
+// jobPhase is the River worker middleware that tags each job's context.
 type jobPhase struct{ river.MiddlewareDefaults }
 
 // Work runs the job with its kind as the phase.
@@ -203,13 +203,14 @@ type benchStatements struct {
 	ByLabel map[string]float64 `json:"by_label"`
 }
 
-// snapshot is the counts so far, as totals.
+// statementSnapshot is the counts so far, as totals.
 type statementSnapshot struct {
-	counts                             map[stmtKey]int64
-	prepares                           map[string]int64
-	batches, copies, acquires, batched int64
+	counts                    map[stmtKey]int64
+	prepares                  map[string]int64
+	batches, copies, acquires int64
 }
 
+// snapshot reads the counts so far.
 func (c *statementCounter) snapshot() statementSnapshot {
 	s := statementSnapshot{counts: map[stmtKey]int64{}, prepares: map[string]int64{},
 		batches: c.batches.Load(), copies: c.copies.Load(), acquires: c.acquires.Load()}
