@@ -60,12 +60,16 @@ func redacted(raw string) string {
 
 // ReplyLatencies returns, for every user message that has a bot reply
 // to the same inbound event, the time from the message stored to its
-// first reply stored, and how many user messages have no reply yet.
+// first reply stored, and how many user messages have no reply yet. One
+// pass over messages (a join, not a lookup per message: there is no
+// index on inbound_event_id, and the bench polls this while turns drain).
 func (s *Store) ReplyLatencies(ctx context.Context) (latencies []time.Duration, unanswered int, err error) {
 	rows, err := s.pool.Query(ctx, `
-		SELECT extract(epoch FROM (SELECT min(b.created_at) FROM messages b
-		         WHERE b.inbound_event_id = u.inbound_event_id AND b.sender = 'bot') - u.created_at)::float8
+		SELECT extract(epoch FROM (b.first - u.created_at))::float8
 		FROM messages u
+		LEFT JOIN (SELECT inbound_event_id, min(created_at) AS first FROM messages
+		           WHERE sender = 'bot' AND inbound_event_id IS NOT NULL GROUP BY inbound_event_id) b
+		       ON b.inbound_event_id = u.inbound_event_id
 		WHERE u.sender = 'user' AND u.inbound_event_id IS NOT NULL`)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store reply latencies: %w", translate(err))

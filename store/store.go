@@ -35,6 +35,11 @@ type Config struct {
 	// locks: a replica paused mid-transaction (and taken over) must not
 	// block the others, nor commit afterwards. Zero: the server's setting.
 	IdleInTransactionTimeout time.Duration
+	// Tracer, when set, sees every statement of the pool's connections
+	// (and, where it implements them, pgx's batch, copy, prepare and
+	// pgxpool's acquire tracer interfaces): `bot bench` counts round trips
+	// with it. Nil, as in `bot serve`: no tracing and no cost.
+	Tracer pgx.QueryTracer
 }
 
 // DefaultMaxConns is the pool size when neither Config nor the URL sets
@@ -76,6 +81,9 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 		pc.AfterConnect = func(ctx context.Context, conn *pgx.Conn) error {
 			return pgxvec.RegisterTypes(ctx, conn)
 		}
+	}
+	if cfg.Tracer != nil {
+		pc.ConnConfig.Tracer = cfg.Tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pc)
 	if err != nil {

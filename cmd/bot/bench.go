@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/store"
@@ -65,6 +67,11 @@ type benchResult struct {
 	Unanswered int `json:"unanswered,omitempty"`
 	// FirstError is one error met, to say why Errors is not zero.
 	FirstError string `json:"first_error,omitempty"`
+	// StatementsPerOp is every statement the server's pool made in the
+	// measured window over the operations (acknowledged messages, turns,
+	// jobs); Statements breaks it down by phase and statement.
+	StatementsPerOp float64          `json:"statements_per_op,omitempty"`
+	Statements      *benchStatements `json:"statements,omitempty"`
 }
 
 // benchFlags are the settings every bench takes.
@@ -76,6 +83,14 @@ type benchFlags struct {
 	rate      float64
 	pause     bool
 	withRiver bool
+	// cpuProfile and memProfile name files for profiles of the measured
+	// window; sqlOut lists each statement label's SQL to stderr.
+	cpuProfile string
+	memProfile string
+	sqlOut     bool
+	// text, when set, is the one message sent (turns: "hi" measures a
+	// greeting) instead of the mix.
+	text string
 }
 
 // Bench runs `bot bench river|ingress|turns` on a scratch database it
@@ -115,11 +130,11 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var res benchResult
 	switch kind {
 	case "river":
-		res, err = benchRiver(ctx, dbURL, f)
+		res, err = benchRiver(ctx, dbURL, f, stderr)
 	case "ingress":
 		var rv *benchResult
 		if f.withRiver {
-			r, err := benchRiver(ctx, dbURL, f)
+			r, err := benchRiver(ctx, dbURL, f, stderr)
 			if err != nil {
 				return err
 			}
@@ -160,7 +175,11 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 	}
 	if kind == "turns" {
 		fs.Float64Var(&f.rate, "rate", 100, "messages offered per second")
+		fs.StringVar(&f.text, "text", "", "send this message every time instead of the mix (\"hi\": a greeting turn)")
 	}
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured window to `file`")
+	fs.StringVar(&f.memProfile, "memprofile", "", "write allocation profiles to `file` (end of the window) and file.base (its start): pprof -diff_base")
+	fs.BoolVar(&f.sqlOut, "sql", false, "list each statement label's SQL on stderr")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -188,8 +207,9 @@ type benchJob struct{ N int }
 func (benchJob) Kind() string { return "bench_noop" }
 
 // benchRiver inserts one job per transaction from f.clients clients.
-func benchRiver(ctx context.Context, dbURL string, f benchFlags) (benchResult, error) {
-	st, err := store.Open(ctx, dbURL, store.Config{MaxConns: int32(f.clients)})
+func benchRiver(ctx context.Context, dbURL string, f benchFlags, stderr io.Writer) (benchResult, error) {
+	counter := &statementCounter{}
+	st, err := store.Open(ctx, dbURL, store.Config{MaxConns: int32(f.clients), Tracer: counter})
 	if err != nil {
 		return benchResult{}, err
 	}
@@ -199,7 +219,12 @@ func benchRiver(ctx context.Context, dbURL string, f benchFlags) (benchResult, e
 		return benchResult{}, fmt.Errorf("bench river: %w", err)
 	}
 	pool := st.Pool()
+	win, err := startWindow(f, counter)
+	if err != nil {
+		return benchResult{}, err
+	}
 	res := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
+		ctx = withPhase(ctx, "client")
 		tx, err := pool.Begin(ctx)
 		if err != nil {
 			return err
@@ -210,6 +235,9 @@ func benchRiver(ctx context.Context, dbURL string, f benchFlags) (benchResult, e
 		}
 		return tx.Commit(ctx)
 	})
+	if err := win.end(res.OK, &res, stderr); err != nil {
+		return benchResult{}, err
+	}
 	res.Bench = "river"
 	res.Settings = map[string]any{
 		"clients": f.clients, "count": f.count, "duration": f.duration.String(),
@@ -220,8 +248,9 @@ func benchRiver(ctx context.Context, dbURL string, f benchFlags) (benchResult, e
 
 // benchApp starts Hearth as `bot serve` does, on a loopback listener,
 // and returns its base URL and a stop function.
-func benchApp(ctx context.Context, cfg Config, stderr io.Writer) (*App, string, func() error, error) {
+func benchApp(ctx context.Context, cfg Config, counter *statementCounter, stderr io.Writer) (*App, string, func() error, error) {
 	cfg = benchAppConfig(cfg)
+	cfg.statements = counter
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, "", nil, err
@@ -238,6 +267,7 @@ func benchApp(ctx context.Context, cfg Config, stderr io.Writer) (*App, string, 
 		ln.Close()
 		return nil, "", nil, err
 	}
+	app.Handler = counter.handler(app.Handler)
 	done := make(chan error, 1)
 	go func() { done <- app.RunListener(ctx, ln) }()
 	base := "http://" + ln.Addr().String()
@@ -299,7 +329,8 @@ func benchUsers(ctx context.Context, client *http.Client, base string, n, client
 // benchIngress posts web chat messages from f.clients clients over
 // f.users users and times each acknowledgement.
 func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer) (benchResult, error) {
-	app, base, stop, err := benchApp(ctx, cfg, stderr)
+	counter := &statementCounter{}
+	app, base, stop, err := benchApp(ctx, cfg, counter, stderr)
 	if err != nil {
 		return benchResult{}, err
 	}
@@ -314,10 +345,19 @@ func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Write
 			return benchResult{}, err
 		}
 	}
+	win, err := startWindow(f, counter)
+	if err != nil {
+		stop() //nolint:errcheck // already failing
+		return benchResult{}, err
+	}
 	res := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
 		return benchPost(ctx, client, base+"/api/webchat/messages",
 			fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, benchMessages[i%len(benchMessages)]))
 	})
+	if err := win.end(res.OK, &res, stderr); err != nil {
+		stop() //nolint:errcheck // already failing
+		return benchResult{}, err
+	}
 	if err := stop(); err != nil {
 		return benchResult{}, fmt.Errorf("bench: stopping the server: %w", err)
 	}
@@ -347,7 +387,8 @@ func pauseTurns(ctx context.Context, app *App) error {
 // for their replies, and reports the time from each message stored to
 // its first reply stored.
 func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer) (benchResult, error) {
-	app, base, stop, err := benchApp(ctx, cfg, stderr)
+	counter := &statementCounter{}
+	app, base, stop, err := benchApp(ctx, cfg, counter, stderr)
 	if err != nil {
 		return benchResult{}, err
 	}
@@ -356,14 +397,19 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	if err := benchUsers(ctx, client, base, f.users, f.clients); err != nil {
 		return benchResult{}, err
 	}
+	win, err := startWindow(f, counter)
+	if err != nil {
+		return benchResult{}, err
+	}
 	start := time.Now()
 	posted := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
 		time.Sleep(time.Until(start.Add(time.Duration(float64(i) / f.rate * float64(time.Second))))) // pacing the offered load
-		return benchPost(ctx, client, base+"/api/webchat/messages",
-			fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, benchMessages[i%len(benchMessages)]))
+		text := cmp.Or(f.text, benchMessages[i%len(benchMessages)])
+		return benchPost(ctx, client, base+"/api/webchat/messages", fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, text))
 	})
 	var lat []time.Duration
 	unanswered := 0
+	ctx = withPhase(ctx, phaseBench) // the bench's own reads are not counted
 	for deadline := time.Now().Add(benchDrainWait); ; {
 		lat, unanswered, err = app.Store.ReplyLatencies(ctx)
 		if err != nil {
@@ -375,15 +421,44 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 		time.Sleep(100 * time.Millisecond) // waiting for the turns to drain
 	}
 	elapsed := time.Since(start)
+	// The turns' deliveries and River's completions come after the
+	// replies: wait for them before counting.
+	if err := waitJobsDone(ctx, app); err != nil {
+		return benchResult{}, err
+	}
 	res := summarize(lat, posted.Errors+unanswered, elapsed)
+	if err := win.end(posted.OK, &res, stderr); err != nil {
+		return benchResult{}, err
+	}
 	res.Bench = "turns"
 	res.Unanswered = unanswered
 	res.FirstError = posted.FirstError
 	res.Settings = appSettings(app.Config, f)
 	res.Settings["rate"] = f.rate
+	if f.text != "" {
+		res.Settings["text"] = f.text
+	}
 	res.Settings["posted_rate"] = posted.Rate
 	res.Settings["measure"] = "user message stored to first bot reply stored (messages.created_at)"
 	return res, nil
+}
+
+// waitJobsDone waits, up to benchDrainWait, until no job is available,
+// running or retryable: the work the bench caused is finished and its
+// completions recorded.
+func waitJobsDone(ctx context.Context, app *App) error {
+	params := river.NewJobListParams().States(rivertype.JobStateAvailable, rivertype.JobStateRunning,
+		rivertype.JobStateRetryable, rivertype.JobStatePending).First(1)
+	for deadline := time.Now().Add(benchDrainWait); ; {
+		res, err := app.River.JobList(ctx, params)
+		if err != nil {
+			return fmt.Errorf("bench: list jobs: %w", err)
+		}
+		if len(res.Jobs) == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond) // waiting for River's workers and completer
+	}
 }
 
 func benchPost(ctx context.Context, client *http.Client, url, body string) error {

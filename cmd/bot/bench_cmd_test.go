@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -34,10 +35,17 @@ func TestBenchCommands(t *testing.T) {
 		args  []string
 		count int
 		river bool
+		// phase has statements; once are statements made exactly once
+		// per operation.
+		phase string
+		once  []string
 	}{
-		{"river", []string{"bench", "river", "-clients", "2", "-count", "20"}, 20, false},
-		{"ingress", []string{"bench", "ingress", "-clients", "2", "-users", "3", "-count", "12", "-pause-turns", "-with-river"}, 12, true},
-		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6"}, 6, false},
+		{"river", []string{"bench", "river", "-clients", "2", "-count", "20"}, 20, false,
+			"client", []string{"client: begin", "client: river JobInsertFastMany", "client: commit"}},
+		{"ingress", []string{"bench", "ingress", "-clients", "2", "-users", "3", "-count", "12", "-pause-turns", "-with-river"}, 12, true,
+			phaseHTTP, []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}},
+		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6"}, 6, false,
+			"job:turn", []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,9 +71,50 @@ func TestBenchCommands(t *testing.T) {
 			if tt.river != (res.River != nil) || (tt.river && (res.River.Count != 12 || res.RatioToRiver <= 0)) {
 				t.Errorf("river = %+v ratio %v, want a River run of 12 and a ratio: %v", res.River, res.RatioToRiver, tt.river)
 			}
+			checkStatements(t, res, tt.count, tt.phase, tt.once)
 			if n := scratch(); n != before {
 				t.Errorf("%d scratch databases after the run, %d before: want it dropped", n, before)
 			}
 		})
+	}
+}
+
+// checkStatements checks the statement counts a bench printed: some, in
+// the phase expected, and the statements every operation makes once
+// counted exactly once per operation.
+func checkStatements(t *testing.T, res benchResult, ops int, phase string, once []string) {
+	t.Helper()
+	st := res.Statements
+	if st == nil || res.StatementsPerOp <= 0 || st.Ops != ops || st.AcquiresPerOp <= 0 {
+		t.Fatalf("statements_per_op=%v statements=%+v: want counts over %d operations", res.StatementsPerOp, st, ops)
+	}
+	if st.ByPhase[phase] <= 0 || st.RoundTripsPerOp < res.StatementsPerOp {
+		t.Errorf("by phase %v, round trips %v: want statements in %q and round trips >= statements", st.ByPhase, st.RoundTripsPerOp, phase)
+	}
+	for _, l := range once {
+		if st.ByLabel[l] != 1 {
+			t.Errorf("%q: %v per operation, want 1 (by label: %v)", l, st.ByLabel[l], st.ByLabel)
+		}
+	}
+}
+
+// TestStatementLabel checks the names statements are counted under.
+func TestStatementLabel(t *testing.T) {
+	for sql, want := range map[string]string{
+		"-- name: JobGetAvailable :many\nWITH locked AS (SELECT 1)": "river JobGetAvailable",
+		"begin":    "begin",
+		"  COMMIT": "commit",
+		"/* x */ INSERT INTO messages (a) VALUES ($1)": "insert messages",
+		"SELECT a, b FROM facts WHERE id = $1":         "select facts",
+		"UPDATE users SET x = 1":                       "update users",
+		"WITH c AS (SELECT 1 FROM identities) SELECT":  "with identities",
+	} {
+		got := statementLabel(sql)
+		if got != want && !strings.HasPrefix(got, want+" #") {
+			t.Errorf("statementLabel(%q) = %q, want %q", sql, got, want)
+		}
+	}
+	if statementLabel("SELECT a FROM facts") == statementLabel("SELECT b FROM facts") {
+		t.Error("two statements on one table share a label")
 	}
 }

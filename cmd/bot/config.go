@@ -149,6 +149,9 @@ type Config struct {
 	// SMTPTLS overrides the TLS client configuration of SMTP (tests trust
 	// their fake server's certificate with it); not from the environment.
 	SMTPTLS *tls.Config `env:"-"`
+	// statements counts the database round trips (`bot bench`); nil in
+	// `bot serve`.
+	statements *statementCounter
 }
 
 // LoadConfig reads the environment. A missing or invalid variable is one

@@ -128,7 +128,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// A replica paused mid-transaction loses it (and its locks) once it
 	// could be taken for dead: see package replica.
 	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: cfg.DBMaxConns,
-		IdleInTransactionTimeout: cmp.Or(cfg.ReplicaStaleAfter, replica.DefaultStaleAfter)})
+		IdleInTransactionTimeout: cmp.Or(cfg.ReplicaStaleAfter, replica.DefaultStaleAfter), Tracer: cfg.statements.tracer()})
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +357,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		// A stable id (HEARTH_REPLICA_ID, the pod name) lets a restarted
 		// replica reclaim its own unfinished jobs at start.
 		ID:                id,
-		Middleware:        []rivertype.Middleware{a.Liveness.Middleware()},
+		Middleware:        append([]rivertype.Middleware{a.Liveness.Middleware()}, cfg.statements.middleware()...),
 		Logger:            log.With("component", "river"),
 		Workers:           workers,
 		FetchCooldown:     cfg.FetchCooldown,
