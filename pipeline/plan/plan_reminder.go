@@ -144,8 +144,8 @@ func containsFold(list []string, w string) bool {
 
 // changedRule is old with the time and days target says: "9:30" changes
 // the time, "Thursdays" the days of a weekly (or daily) rule, "weekdays at
-// 7" both, "every day" makes it daily. changed is false when target says
-// neither.
+// 7" both, "every day" makes it daily, "the 5th" the day of a monthly
+// one. changed is false when target says neither.
 func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, changed bool) {
 	t := words.TidySlot(words.ASCIILower(target))
 	t = words.TrimWordsLeft(t, "to", "at", "on", "for", "every")
@@ -154,6 +154,17 @@ func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, ch
 		return old, false
 	}
 	r = old
+	if old.Freq == recur.Monthly {
+		if day, ok := monthDayOf(t); ok {
+			// "the 5th", "the first of the month", "the 15th at 9am",
+			// "the last day": the day of the month, and the time if said.
+			r.MonthDay = day.MonthDay
+			if hasClock(t, now) {
+				r.At = day.At
+			}
+			return r, true
+		}
+	}
 	// Days: the recurrence grammar reads "every thursday(s) at 10",
 	// "every weekday", "every tuesday and friday", "every day".
 	if days, _, ok := timex.ParseRecurrence("every " + t); ok && namesDays(t) {
@@ -181,6 +192,19 @@ func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, ch
 	}
 	r.At = day.At
 	return r, true
+}
+
+// monthDayOf reads a day of the month, and any time with it, as the
+// recurrence grammar reads "every month on …": "the 5th", "the first of
+// the month at 9", "the last day". ok is false when t names no day.
+func monthDayOf(t string) (day recur.Rule, ok bool) {
+	// "of the month" sits between the day and the time, where the
+	// grammar does not look for it.
+	for _, of := range []string{" of the month", " of every month", " of each month", " each month", " every month"} {
+		t = strings.Replace(t, of, "", 1)
+	}
+	day, _, ok = timex.ParseRecurrence("every month on " + t)
+	return day, ok && day.Freq == recur.Monthly && day.MonthDay != 0
 }
 
 // namesDays reports whether t names days of the week or every day.

@@ -15,6 +15,8 @@ func TestChangedRule(t *testing.T) {
 	now := time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC)
 	daily := recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 9}}
 	monday := recur.Rule{Freq: recur.Weekly, Weekdays: recur.WeekdaysOf(time.Monday), At: recur.TimeOfDay{Hour: 19}}
+	rent := recur.Rule{Freq: recur.Monthly, MonthDay: 1, At: recur.TimeOfDay{Hour: 9}}
+	onDay := func(d, h int) recur.Rule { return recur.Rule{Freq: recur.Monthly, MonthDay: d, At: recur.TimeOfDay{Hour: h}} }
 	tests := []struct {
 		old    recur.Rule
 		target string
@@ -28,6 +30,15 @@ func TestChangedRule(t *testing.T) {
 		{monday, "every Tuesday and Friday at 6pm", recur.Rule{Freq: recur.Weekly, Weekdays: recur.WeekdaysOf(time.Tuesday, time.Friday), At: recur.TimeOfDay{Hour: 18}}, true},
 		{daily, "weekdays", recur.Rule{Freq: recur.Weekly, Weekdays: recur.WorkWeek, At: recur.TimeOfDay{Hour: 9}}, true},
 		{monday, "every day", recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 19}}, true},
+		{rent, "the 5th", onDay(5, 9), true},
+		{rent, "the fifth", onDay(5, 9), true},
+		{onDay(5, 9), "the first of the month", onDay(1, 9), true},
+		{rent, "the 15th at 10am", onDay(15, 10), true},
+		{rent, "the 15th of every month at 6pm", onDay(15, 18), true},
+		{rent, "the 31st", onDay(31, 9), true},
+		{rent, "the last day of the month", onDay(recur.LastDay, 9), true},
+		{rent, "8am", onDay(1, 8), true},
+		{daily, "the 5th", daily, false}, // a daily reminder has no day of the month to change
 		{daily, "the piano", daily, false},
 		{daily, "", daily, false},
 	}
@@ -49,12 +60,40 @@ func TestReminderChangeParts(t *testing.T) {
 		{"move my weekly bins reminder to Thursdays", "my weekly bins reminder", "Thursdays"},
 		{"make the vitamins reminder 8am instead", "the vitamins reminder", "8am"},
 		{"please set the water plants reminder for 6pm", "the water plants reminder", "6pm"},
+		{"move my rent reminder to the 5th", "my rent reminder", "the 5th"},
+		{"change the rent reminder to the first of the month", "the rent reminder", "the first of the month"},
+		{"make my bills reminder the 15th at 9am", "my bills reminder", "the 15th at 9am"},
 		{"add milk", "", ""},
 	}
 	for _, tt := range tests {
 		ref, target, _ := reminderChangeParts(tt.text, now)
 		if ref != tt.ref || target != tt.target {
 			t.Errorf("reminderChangeParts(%q) = %q, %q; want %q, %q", tt.text, ref, target, tt.ref, tt.target)
+		}
+	}
+}
+
+// TestIsChange checks which requests change what exists: a reminder the
+// user names with "my" or "the" is changed even with no "to", a new one
+// ("a reminder") is not.
+func TestIsChange(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"make my bills reminder the 15th at 9am", true},
+		{"make the vitamins reminder 8am instead", true},
+		{"change the rent reminder to the first of the month", true},
+		{"move my rent reminder to the 5th", true},
+		{"cancel my dentist reminder", true},
+		{"make a reminder for the 15th at 9am", false},
+		{"make my bed", false},
+		{"update my note with the door code", false},
+	}
+	for _, tt := range tests {
+		if got := IsChange(tt.text); got != tt.want {
+			t.Errorf("IsChange(%q) = %v; want %v", tt.text, got, tt.want)
 		}
 	}
 }
