@@ -16,7 +16,9 @@ func TestChangedRule(t *testing.T) {
 	daily := recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 9}}
 	monday := recur.Rule{Freq: recur.Weekly, Weekdays: recur.WeekdaysOf(time.Monday), At: recur.TimeOfDay{Hour: 19}}
 	rent := recur.Rule{Freq: recur.Monthly, MonthDay: 1, At: recur.TimeOfDay{Hour: 9}}
-	onDay := func(d, h int) recur.Rule { return recur.Rule{Freq: recur.Monthly, MonthDay: d, At: recur.TimeOfDay{Hour: h}} }
+	onDay := func(d, h int) recur.Rule {
+		return recur.Rule{Freq: recur.Monthly, MonthDay: d, At: recur.TimeOfDay{Hour: h}}
+	}
 	tests := []struct {
 		old    recur.Rule
 		target string
