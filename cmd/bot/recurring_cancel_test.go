@@ -92,6 +92,39 @@ func TestRecurringReminderCancels(t *testing.T) {
 		cancelledThenUndone(t, c, was, zone)
 	})
 
+	t.Run("named loosely: the planner finds it, two ask with buttons", func(t *testing.T) {
+		const zone = "America/New_York"
+		c := newChatter(t, base, app, "Ned", zone)
+		c.say("stop my briefings")
+		c.say("remind me every day at 9 to join the standup")
+		c.say("remind me every day at 7am to take the vitamins")
+		c.say("remind me every Sunday at 6pm to buy vitamins")
+		// "daily" is not in the list's words ("every day"): the command
+		// passes, the planner matches the name.
+		standup := userReminders(t, c)["Join the standup"]
+		mustContain(t, c.say("cancel my daily standup reminder"), "cancelled", "join the standup", "undo")
+		cancelledThenUndone(t, c, standup, zone)
+		q := c.say("delete my daily vitamins reminder")
+		if len(q.Buttons) != 2 {
+			t.Fatalf("%q with buttons %v; want a choice of two", q.Text, q.Buttons)
+		}
+		if len(userReminders(t, c)) != 3 {
+			t.Fatal("a reminder was cancelled before the answer")
+		}
+		vitamins := userReminders(t, c)["Take the vitamins"]
+		var label string
+		for _, b := range q.Buttons {
+			if strings.Contains(b.Label, "Take the vitamins") {
+				label = b.Label
+			}
+		}
+		mustContain(t, c.click(q, label), "cancelled", "take the vitamins")
+		if _, ok := userReminders(t, c)["Buy vitamins"]; !ok {
+			t.Fatal("the Sunday reminder was cancelled too")
+		}
+		cancelledThenUndone(t, c, vitamins, zone)
+	})
+
 	t.Run("a task's reminder cancels the task; undo reopens it", func(t *testing.T) {
 		c := newChatter(t, base, app, "Moe", "Europe/Berlin")
 		c.say("stop my briefings")

@@ -92,6 +92,56 @@ func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 	return p, true, nil
 }
 
+// cancelVerbs start a request to cancel a recurring reminder, as
+// taskRefRequest's delete does for a task.
+var cancelVerbs = []string{"cancel ", "delete ", "remove ", "drop "}
+
+// planReminderCancel plans reminder.cancel when text cancels one of the
+// user's recurring reminders by a name the scheduler's "cancel" command
+// did not find word for word ("cancel my daily standup reminder" for
+// "Join the standup", every day). ok is false when it names none, or
+// names a task as well: the task planner's delete decides then.
+func planReminderCancel(in stage.PlanInput, text string) (p stage.Plan, ok bool, err error) {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if len(in.Context.Reminders) == 0 || !words.StartsWithAny(lc, cancelVerbs...) {
+		return p, false, nil
+	}
+	rest, _, _ := words.AfterAny(text, cancelVerbs...)
+	ref, cued := reminderRef(rest)
+	if ref == "" || !cued && !strings.Contains(lc, "reminder") || !cued && hasTask(ref, in.Context) {
+		return p, false, nil
+	}
+	titles := make([]string, len(in.Context.Reminders))
+	for i, sc := range in.Context.Reminders {
+		titles[i] = sc.Title
+	}
+	hits := words.BestMatches(ref, titles)
+	if len(hits) == 0 {
+		return p, false, nil
+	}
+	p.Understood = "cancel the reminder “" + markdown.Escape(in.Context.Reminders[hits[0]].Title) + "”"
+	var labels []string
+	var acts []action.Action
+	for _, i := range hits {
+		sc := in.Context.Reminders[i]
+		a, err := action.New(action.ReminderCancel, action.ReminderRefArgs{ID: sc.ID, Title: sc.Title})
+		if err != nil {
+			p, err = plannedErr(p, err)
+			return p, true, err
+		}
+		var r recur.Rule
+		_ = json.Unmarshal(sc.Rule, &r) // a rule this build cannot read is still cancelled; its label says less
+		acts = append(acts, a)
+		labels = append(labels, reminderLabel(sc, r))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, true, nil
+	}
+	p.Question = askChoice("Which reminder should I cancel?", labels, acts)
+	return p, true, nil
+}
+
 // reminderChangeParts splits a change request into how it names the
 // reminder and what it should become: "change my daily standup reminder
 // to 9:30" → "my daily standup reminder", "9:30"; "make the vitamins
