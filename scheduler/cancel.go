@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -111,8 +112,17 @@ func (c *cmds) cancelOne(ctx context.Context, t pipeline.Turn, sc hearth.Schedul
 	if len(recs) != 1 || recs[0].State != action.StateDone {
 		return "I couldn't cancel “" + markdown.Escape(sc.Title) + "” — it may have been cancelled already.", nil
 	}
+	// The reply names what the record cancelled: on a retried turn, the
+	// first attempt's.
 	if sc.Kind == hearth.ScheduleTask {
+		if p, err := action.Decode[action.TaskRefArgs](recs[0].Action); err == nil && p.Title != "" {
+			sc.Title = p.Title
+		}
 		return "Cancelled “" + markdown.Escape(sc.Title) + "” and its reminders. Say “undo” to bring it back.", nil
+	}
+	var was hearth.Schedule
+	if json.Unmarshal(recs[0].Result, &was) == nil && was.ID != 0 {
+		sc = was
 	}
 	return "Cancelled: " + c.describe(sc, loc) + ". Say “undo” to bring it back.", nil
 }
