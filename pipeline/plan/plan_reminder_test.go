@@ -1,9 +1,13 @@
 package plan
 
 import (
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
@@ -96,6 +100,66 @@ func TestIsChange(t *testing.T) {
 	for _, tt := range tests {
 		if got := IsChange(tt.text); got != tt.want {
 			t.Errorf("IsChange(%q) = %v; want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestPlanReminderCancel checks which requests cancel a recurring
+// reminder by its name: a loose name finds it, two that fit are a
+// question, and a task's name, a name without "reminder" and a name no
+// reminder has are left to the task planner.
+func TestPlanReminderCancel(t *testing.T) {
+	t.Parallel()
+	sched := func(id int64, title, rule string) hearth.Schedule {
+		return hearth.Schedule{ID: id, Kind: hearth.ScheduleReminder, Title: title, Rule: []byte(rule)}
+	}
+	c := stage.Context{
+		Now:      time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC),
+		Location: time.UTC,
+		Reminders: []hearth.Schedule{
+			sched(1, "Join the standup", `{"freq":"daily","at":"09:00"}`),
+			sched(2, "Take the vitamins", `{"freq":"daily","at":"07:00"}`),
+			sched(3, "Buy vitamins", `{"freq":"weekly","weekdays":["sun"],"at":"18:00"}`),
+		},
+		Tasks: []hearth.Task{{ID: 9, Title: "Call the dentist", Status: hearth.TaskOpen}},
+	}
+	tests := []struct {
+		text string
+		ok   bool
+		ids  []int64 // the one cancelled, or the question's options
+	}{
+		{text: "cancel my daily standup reminder", ok: true, ids: []int64{1}},
+		{text: "please remove the standup reminder", ok: true, ids: []int64{1}},
+		{text: "delete my vitamins reminder", ok: true, ids: []int64{2, 3}},
+		{text: "cancel my dentist reminder"},
+		{text: "cancel the standup"},
+		{text: "cancel my piano reminder"},
+		{text: "change my standup reminder to 10"},
+	}
+	for _, tt := range tests {
+		p, ok, err := planReminderCancel(stage.PlanInput{Text: tt.text, Context: c}, tt.text)
+		if ok != tt.ok || err != nil {
+			t.Errorf("%q: ok %v, %v; want %v", tt.text, ok, err, tt.ok)
+			continue
+		}
+		var acts []action.Action
+		if p.Question != nil {
+			for _, o := range p.Question.Options {
+				acts = append(acts, o.Actions...)
+			}
+		} else {
+			acts = p.Actions
+		}
+		var ids []int64
+		for _, a := range acts {
+			r, err := action.Decode[action.ReminderRefArgs](a)
+			if a.Kind != action.ReminderCancel || err != nil {
+				t.Fatalf("%q: action %s %s", tt.text, a.Kind, a.Payload)
+			}
+			ids = append(ids, r.ID)
+		}
+		if !slices.Equal(ids, tt.ids) || len(tt.ids) > 1 && p.Question == nil {
+			t.Errorf("%q: cancels %v (question %v); want %v", tt.text, ids, p.Question != nil, tt.ids)
 		}
 	}
 }
