@@ -109,6 +109,7 @@ func (c *cmds) cancelOne(ctx context.Context, t pipeline.Turn, sc hearth.Schedul
 	if err != nil {
 		return "", fmt.Errorf("cancel schedule %d: %w", sc.ID, err)
 	}
+	traceRecords(ans, recs)
 	if len(recs) != 1 || recs[0].State != action.StateDone {
 		return "I couldn't cancel “" + markdown.Escape(sc.Title) + "” — it may have been cancelled already.", nil
 	}
@@ -125,4 +126,11 @@ func (c *cmds) cancelOne(ctx context.Context, t pipeline.Turn, sc hearth.Schedul
 		sc = was
 	}
 	return "Cancelled: " + c.describe(sc, loc) + ". Say “undo” to bring it back.", nil
+}
+
+// traceRecords lists the actions a command ran in its turn's trace.
+func traceRecords(ans *pipeline.Answer, recs []action.Record) {
+	for _, r := range recs {
+		ans.Actions = append(ans.Actions, hearth.TraceAction{Kind: string(r.Action.Kind), Status: string(r.State), Error: r.Error})
+	}
 }

@@ -440,6 +440,7 @@ func (c *cmds) button(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 			if err != nil {
 				return "", fmt.Errorf("complete task %d: %w", item, err)
 			}
+			traceRecords(ans, recs)
 			if len(recs) != 1 || recs[0].State != action.StateDone {
 				// Deleted meanwhile, most likely; the buttons stay closed.
 				reply = "I couldn't mark “" + markdown.Escape(sc.Title) + "” done — it may have been deleted."
