@@ -238,7 +238,7 @@ func (g *Registry) trace(a *pipeline.Answer, t pipeline.Turn, name string, start
 	tr := hearth.Trace{
 		EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID,
 		Intent: intent, Domains: []string{name}, Confidence: 1,
-		Timings: map[string]int64{"total": g.now().Sub(start).Microseconds()}, Actions: []hearth.TraceAction{},
+		Timings: map[string]int64{"total": g.now().Sub(start).Microseconds()}, Actions: append([]hearth.TraceAction{}, a.Actions...),
 	}
 	// A trace is for operators: losing one (its user was just merged into
 	// another by /link) is not worth failing the user's turn over, so it

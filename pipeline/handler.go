@@ -29,6 +29,10 @@ type Answer struct {
 	// runner's own, with its intent and actions), so the commands
 	// registry adds none of its own over it.
 	Traced bool
+	// Actions are what a command ran through the action engine, for the
+	// trace the commands registry adds (the runner's own trace lists its
+	// actions itself).
+	Actions []hearth.TraceAction
 }
 
 // Write is one write of a turn's unit of work, run by the turn worker in

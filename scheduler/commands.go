@@ -78,7 +78,8 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Comman
 }
 
 // Buttons handles the Done, Snooze 1 h and Tomorrow morning buttons of
-// reminders (ids starting with ButtonPrefix).
+// reminders, and the choice of which reminder to cancel (ids starting
+// with ButtonPrefix).
 func (s *Scheduler) Buttons(st CommandStore, actions Actions) commands.Handler {
 	c := &cmds{s: s, st: st, actions: actions}
 	return commands.HandlerFunc(func(ctx context.Context, r commands.Request) (pipeline.Answer, bool, error) {
@@ -113,7 +114,9 @@ func (c *cmds) handler(bare string) commands.Handler {
 		if err != nil || !ok {
 			return pipeline.Answer{}, false, err
 		}
-		ans.Replies = []hearth.Outbound{{Text: reply}}
+		if len(ans.Replies) == 0 { // a reply with buttons is set whole
+			ans.Replies = []hearth.Outbound{{Text: reply}}
+		}
 		return ans, true, nil
 	})
 }
@@ -386,78 +389,6 @@ func (c *cmds) describe(sc hearth.Schedule, loc *time.Location) string {
 	return "“" + markdown.Escape(sc.Title) + "” (" + when + ")"
 }
 
-// cancel stops a reminder named by number or by a word of its
-// description ("the Monday one").
-func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, text string, ans *pipeline.Answer) (string, bool, error) {
-	list, err := c.st.UpcomingSchedules(ctx, t.User.ID, 20)
-	if err != nil {
-		return "", true, err
-	}
-	var hits []hearth.Schedule
-	if g := reCancelN.FindStringSubmatch(text); g != nil {
-		n, _ := strconv.Atoi(g[1])
-		if n >= 1 && n <= len(list) {
-			hits = append(hits, list[n-1])
-		}
-	} else {
-		words := strings.Fields(reCancel.FindStringSubmatch(text)[1])
-		for _, sc := range list {
-			d := strings.ToLower(markdown.Plain(c.describe(sc, loc)))
-			all := true
-			for _, w := range words {
-				if !strings.Contains(d, w) {
-					all = false
-				}
-			}
-			if all {
-				hits = append(hits, sc)
-			}
-		}
-	}
-	switch len(hits) {
-	case 0:
-		if !strings.Contains(text, "reminder") || reCancel.MatchString(text) && !reCancelN.MatchString(text) {
-			// "cancel the second one" may answer another question, and
-			// "cancel my dentist reminder" may name a task whose
-			// reminders are not planned yet, or an event: the pipeline
-			// looks for it.
-			return "", false, nil
-		}
-		if len(list) == 0 {
-			return "You have no reminders to cancel.", true, nil
-		}
-		return "I couldn't tell which reminder you meant. Say \"list my reminders\" and then \"cancel reminder 2\".", true, nil
-	case 1:
-		if sc := hits[0]; sc.Kind == hearth.ScheduleTask && c.actions != nil {
-			// Cancelling a task's reminder cancels the task: muted, it
-			// would stay open and in the briefing. Through the action
-			// engine, so it is audited and "undo" brings it back.
-			a, err := action.New(action.TaskDelete, action.TaskRefArgs{ID: sc.ItemID, Title: sc.Title})
-			if err != nil {
-				return "", true, fmt.Errorf("cancel task %d: %w", sc.ItemID, err)
-			}
-			recs, err := c.actions.Run(ctx, action.Turn{EventID: t.Event.ID, ConversationID: t.Event.ConversationID, UserID: t.User.ID}, []action.Action{a})
-			if err != nil {
-				return "", true, fmt.Errorf("cancel task %d: %w", sc.ItemID, err)
-			}
-			if len(recs) != 1 || recs[0].State != action.StateDone {
-				return "I couldn't cancel “" + markdown.Escape(sc.Title) + "” — it may have been deleted already.", true, nil
-			}
-			return "Cancelled “" + markdown.Escape(sc.Title) + "” and its reminders. Say “undo” to bring it back.", true, nil
-		}
-		// Muted with the reply: a retried turn would otherwise find the
-		// list renumbered and cancel a second reminder.
-		id := hits[0].ID
-		ans.Add(func(ctx context.Context, tx pgx.Tx) error { return c.st.MuteScheduleTx(ctx, tx, t.User.ID, id) })
-		return "Cancelled: " + c.describe(hits[0], loc) + ".", true, nil
-	}
-	lines := []string{"Which one?"}
-	for i, sc := range hits {
-		lines = append(lines, fmt.Sprintf("%d. %s", i+1, c.describe(sc, loc)))
-	}
-	return strings.Join(lines, "\n"), true, nil
-}
-
 // button handles Done, Snooze 1 h and Tomorrow morning. The conversation's
 // turns run one at a time, so "still open?", the effect and closing the
 // buttons cannot interleave with another click on the same message; the
@@ -492,6 +423,12 @@ func (c *cmds) button(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 	now := c.s.cfg.Now()
 	var reply, outcome string
 	switch parts[0] {
+	case "cancel":
+		// The answer to cancel's "Which one?".
+		if reply, err = c.cancelOne(ctx, t, sc, loc, ans); err != nil {
+			return "", err
+		}
+		outcome = "→ " + markdown.Plain(c.describe(sc, loc))
 	case "done":
 		outcome = "✓ Done"
 		if kind == hearth.ScheduleTask {
@@ -503,6 +440,7 @@ func (c *cmds) button(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 			if err != nil {
 				return "", fmt.Errorf("complete task %d: %w", item, err)
 			}
+			traceRecords(ans, recs)
 			if len(recs) != 1 || recs[0].State != action.StateDone {
 				// Deleted meanwhile, most likely; the buttons stay closed.
 				reply = "I couldn't mark “" + markdown.Escape(sc.Title) + "” done — it may have been deleted."

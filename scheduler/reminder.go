@@ -19,7 +19,8 @@ const (
 )
 
 // ButtonPrefix starts the id of every reminder button:
-// "sched:<verb>:<schedule id>:<occurrence unix>".
+// "sched:<verb>:<schedule id>:<occurrence unix>", and of the buttons that
+// answer which reminder to cancel: "sched:cancel:<schedule id>:<turn>".
 const ButtonPrefix = "sched:"
 
 func reminderButtons(a FireArgs) []hearth.Button {

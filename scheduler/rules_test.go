@@ -62,3 +62,80 @@ func TestChangedReminderFiresAtItsNewTime(t *testing.T) {
 		t.Fatalf("back to 09:00: next %v, %v; want tomorrow at 09:00", back.NextAt.In(ny), err)
 	}
 }
+
+// TestCancelledReminderComesBack cancels a daily 09:00 reminder and
+// restores it (what undo does): cancelled after its 09:00 job was
+// planned, that job sends nothing; restored two days later, the
+// occurrences it missed do not come in a burst and the next is
+// tomorrow's; restored before a planned occurrence, that job sends it
+// once. Another user can do neither.
+func TestCancelledReminderComesBack(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.stopBriefings(t)
+	ctx := context.Background()
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	uid := b.user.User.ID
+	day := func(d, h, m int) time.Time { return time.Date(2027, 3, d, h, m, 0, 0, berlin) }
+	b.clock.Set(day(1, 20, 0))
+	id, err := b.st.CreateReminder(ctx, "k1", uid, "Take the vitamins", []byte(`{"freq":"daily","at":"09:00"}`), day(2, 9, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reminders := b.sched.Reminders(b.st)
+	b.clock.Set(day(2, 9, 0))
+	if st := b.plan(t); st.Jobs != 1 {
+		t.Fatalf("planned %+v; want the 09:00 occurrence handed to River", st)
+	}
+	if _, err := reminders.CancelReminder(ctx, uid+1, id); err == nil {
+		t.Fatal("another user cancelled the reminder")
+	}
+	before, err := reminders.CancelReminder(ctx, uid, id)
+	if err != nil || before.ID != id || before.Muted {
+		t.Fatalf("cancel: %+v, %v", before, err)
+	}
+	b.fireAll(t)
+	if ms := b.botMessages(t); len(ms) != 0 {
+		t.Fatalf("messages %+v from a cancelled reminder", ms)
+	}
+
+	// Restored at noon two days on: the next is the 5th's.
+	b.clock.Set(day(4, 12, 0))
+	if _, err := reminders.RestoreReminder(ctx, uid+1, id); err == nil {
+		t.Fatal("another user restored the reminder")
+	}
+	after, err := reminders.RestoreReminder(ctx, uid, id)
+	if err != nil || after.ID != id || after.Muted || after.Gone || string(after.Rule) != string(before.Rule) || !after.NextAt.Equal(day(5, 9, 0)) {
+		t.Fatalf("restore: id %d muted %v gone %v rule %s next %v, %v; want the same reminder, next on the 5th at 09:00",
+			after.ID, after.Muted, after.Gone, after.Rule, after.NextAt.In(berlin), err)
+	}
+	b.plan(t)
+	b.fireAll(t)
+	if ms := b.botMessages(t); len(ms) != 0 {
+		t.Fatalf("messages %+v; want none of the missed occurrences", ms)
+	}
+	if _, err := reminders.RestoreReminder(ctx, uid, id); err == nil {
+		t.Fatal("restored a reminder that is not cancelled")
+	}
+
+	// Cancelled and restored while its next job waits in River: that job
+	// sends it, and the planner does not plan it again.
+	b.clock.Set(day(5, 9, 0))
+	if st := b.plan(t); st.Jobs != 1 {
+		t.Fatalf("planned %+v; want the 5th's occurrence handed to River", st)
+	}
+	if _, err := reminders.CancelReminder(ctx, uid, id); err != nil {
+		t.Fatal(err)
+	}
+	back, err := reminders.RestoreReminder(ctx, uid, id)
+	if err != nil || !back.NextAt.Equal(day(6, 9, 0)) {
+		t.Fatalf("restore: next %v, %v; want the 6th at 09:00 (the 5th's is planned)", back.NextAt.In(berlin), err)
+	}
+	if st := b.plan(t); st.Jobs != 0 {
+		t.Fatalf("planned %+v; want nothing more", st)
+	}
+	b.fireAll(t)
+	if ms := b.botMessages(t); len(ms) != 1 || !strings.Contains(ms[0].Text, "Take the vitamins") {
+		t.Fatalf("messages %+v; want the 5th's reminder, once", ms)
+	}
+}

@@ -404,6 +404,54 @@ func (s *Store) SetReminderRule(ctx context.Context, userID, id int64, rule json
 	return before, after, nil
 }
 
+// CancelReminder stops a user's recurring reminder (named by its
+// schedule id), as MuteSchedule does, and returns its schedule as it was,
+// for undo. A schedule that is not the user's, not a recurring reminder,
+// or already cancelled is hearth.ErrNotFound.
+func (s *Store) CancelReminder(ctx context.Context, userID, id int64) (before hearth.Schedule, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		before, err = scanSchedule(tx.QueryRow(ctx, scheduleSelect+`
+			WHERE s.id = $1 AND s.user_id = $2 AND s.kind = 'reminder' AND NOT s.muted AND NOT (`+scheduleGone+`)
+			FOR UPDATE OF s`, id, userID))
+		if err != nil {
+			return notFound(err, "reminder", id)
+		}
+		return s.MuteScheduleTx(ctx, tx, userID, id)
+	})
+	if err != nil {
+		return before, fmt.Errorf("store cancel reminder: %w", translate(err))
+	}
+	return before, nil
+}
+
+// RestoreReminder takes back CancelReminder: the user's reminder, same
+// schedule and rule, reminds again at next (the zero time: never).
+// Nothing at or before from is planned for it, not even by a sync that
+// recomputes it (planned_until), so what it missed while cancelled stays
+// missed. A schedule that is not the user's cancelled recurring reminder
+// is hearth.ErrNotFound.
+func (s *Store) RestoreReminder(ctx context.Context, userID, id int64, from, next time.Time) (after hearth.Schedule, err error) {
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var item int64
+		err := tx.QueryRow(ctx, `UPDATE schedules SET muted = false, next_at = $3, updated_at = now(),
+			       planned_until = GREATEST(planned_until, $4)
+			WHERE id = $1 AND user_id = $2 AND kind = 'reminder' AND muted RETURNING item_id`, id, userID, timeArg(next), from).Scan(&item)
+		if err != nil {
+			return notFound(err, "reminder", id)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE reminders SET cancelled_at = NULL WHERE id = $1`, item); err != nil {
+			return err
+		}
+		after, err = scanSchedule(tx.QueryRow(ctx, scheduleSelect+` WHERE s.id = $1`, id))
+		return err
+	})
+	if err != nil {
+		return after, fmt.Errorf("store restore reminder: %w", translate(err))
+	}
+	return after, nil
+}
+
 // Snooze schedules the reminder message messageID to come again at at,
 // once: a second snooze of the same message (a double click, or the other
 // snooze button) changes nothing and reports false.

@@ -158,3 +158,58 @@ func TestSetReminderRule(t *testing.T) {
 		t.Fatalf("a cancelled reminder's change: %v; want not found", err)
 	}
 }
+
+// CancelReminder and RestoreReminder act only on the user's own
+// recurring reminder, each once: restored, it is the same schedule and
+// rule, next at the instant given, and nothing at or before from is
+// planned again.
+func TestCancelAndRestoreReminder(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	ann, err := st.SignIn(ctx, hearth.ChannelWebchat, "ann", "Ann", "ann", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := st.SignIn(ctx, hearth.ChannelWebchat, "bob", "Bob", "bob", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := time.Date(2027, 1, 4, 9, 0, 0, 0, time.UTC)
+	rule := `{"at": "09:00", "freq": "daily"}` // as jsonb writes it
+	id, err := st.CreateReminder(ctx, "k", ann.User.ID, "Stretch", []byte(rule), next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uid := ann.User.ID
+	from, later := next.Add(48*time.Hour), next.Add(72*time.Hour)
+	steps := []struct {
+		name string
+		run  func() (hearth.Schedule, error)
+		ok   bool
+	}{
+		{"restore one not cancelled", func() (hearth.Schedule, error) { return st.RestoreReminder(ctx, uid, id, from, later) }, false},
+		{"cancel another's", func() (hearth.Schedule, error) { return st.CancelReminder(ctx, bob.User.ID, id) }, false},
+		{"cancel", func() (hearth.Schedule, error) { return st.CancelReminder(ctx, uid, id) }, true},
+		{"cancel again", func() (hearth.Schedule, error) { return st.CancelReminder(ctx, uid, id) }, false},
+		{"restore another's", func() (hearth.Schedule, error) { return st.RestoreReminder(ctx, bob.User.ID, id, from, later) }, false},
+		{"restore", func() (hearth.Schedule, error) { return st.RestoreReminder(ctx, uid, id, from, later) }, true},
+	}
+	for _, s := range steps {
+		sc, err := s.run()
+		if s.ok != (err == nil) || !s.ok && !errors.Is(err, hearth.ErrNotFound) {
+			t.Fatalf("%s: %v; want ok %v or not found", s.name, err, s.ok)
+		}
+		if s.ok && (sc.ID != id || string(sc.Rule) != rule) {
+			t.Fatalf("%s: schedule %d rule %s; want %d %s", s.name, sc.ID, sc.Rule, id, rule)
+		}
+	}
+	sc, err := st.Schedule(ctx, id)
+	if err != nil || sc.Muted || sc.Gone || !sc.NextAt.Equal(later) || !sc.PlannedUntil.Equal(from) {
+		t.Fatalf("restored: muted %v cancelled %v next %v planned until %v, %v; want next %v, planned until %v",
+			sc.Muted, sc.Gone, sc.NextAt, sc.PlannedUntil, err, later, from)
+	}
+	if scs, _ := st.UpcomingSchedules(ctx, uid, 10); len(scs) != 1 || scs[0].ID != id {
+		t.Fatalf("upcoming %+v; want the restored reminder", scs)
+	}
+}

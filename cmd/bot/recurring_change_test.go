@@ -18,47 +18,7 @@ import (
 func TestRecurringReminderChanges(t *testing.T) {
 	t.Parallel()
 	base, app, _ := startApp(t)
-	ctx := context.Background()
-
-	// reminders returns the user's recurring reminders by title, with
-	// their rules decoded.
-	reminders := func(t *testing.T, c *chatter) map[string]hearth.Schedule {
-		t.Helper()
-		scs, err := app.Store.UpcomingSchedules(ctx, c.contact().User.ID, 50)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]hearth.Schedule{}
-		for _, sc := range scs {
-			if sc.Kind == hearth.ScheduleReminder {
-				out[sc.Title] = sc
-			}
-		}
-		return out
-	}
-	ruleOf := func(t *testing.T, sc hearth.Schedule) recur.Rule {
-		t.Helper()
-		var r recur.Rule
-		if err := json.Unmarshal(sc.Rule, &r); err != nil {
-			t.Fatalf("rule %s: %v", sc.Rule, err)
-		}
-		return r
-	}
-	// wantNext checks the schedule's next occurrence is the rule's first
-	// after the turn, at the rule's wall-clock time in zone.
-	wantNext := func(t *testing.T, sc hearth.Schedule, zone string, before time.Time) {
-		t.Helper()
-		loc, err := time.LoadLocation(zone)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := ruleOf(t, sc)
-		want, _ := r.Next(before, loc)
-		local := sc.NextAt.In(loc)
-		if !sc.NextAt.Equal(want) || local.Hour() != r.At.Hour || local.Minute() != r.At.Minute {
-			t.Fatalf("next occurrence %v (%v local); want %v for %s", sc.NextAt, local, want.In(loc), r)
-		}
-	}
+	reminders := func(t *testing.T, c *chatter) map[string]hearth.Schedule { return userReminders(t, c) }
 
 	t.Run("the time changes, the days stay, undo puts it back", func(t *testing.T) {
 		const zone = "America/New_York"
@@ -121,6 +81,41 @@ func TestRecurringReminderChanges(t *testing.T) {
 		wantNext(t, all["Take the vitamins"], zone, before)
 	})
 
+	t.Run("a monthly reminder's day changes, the time stays unless said", func(t *testing.T) {
+		const zone = "America/New_York" // next occurrences cross the March and November changes
+		c := newChatter(t, base, app, "Rosa", zone)
+		mustContain(t, c.say("remind me on the 1st of every month at 9 to pay the rent"), "every month")
+		mustContain(t, c.say("remind me on the 20th of every month at 10am to pay the bills"), "every month")
+		monthly := func(t *testing.T, title string, day, hour int) hearth.Schedule {
+			t.Helper()
+			sc := reminders(t, c)[title]
+			if r := ruleOf(t, sc); r.Freq != recur.Monthly || r.MonthDay != day || r.At != (recur.TimeOfDay{Hour: hour}) {
+				t.Fatalf("%s: rule %s; want day %d at %02d:00 every month", title, r, day, hour)
+			}
+			return sc
+		}
+		before := time.Now()
+		mustContain(t, c.say("move my rent reminder to the 5th"), "Pay the rent", "5th", "undo")
+		wantNext(t, monthly(t, "Pay the rent", 5, 9), zone, before)
+		c.say("undo")
+		wantNext(t, monthly(t, "Pay the rent", 1, 9), zone, before)
+
+		c.say("change the rent reminder to the 31st")
+		// recur skips a month that has no 31st: the next is the next 31st.
+		sc := monthly(t, "Pay the rent", 31, 9)
+		wantNext(t, sc, zone, before)
+		if d := sc.NextAt.In(mustZone(t, zone)).Day(); d != 31 {
+			t.Fatalf("next %v is not a 31st", sc.NextAt)
+		}
+		c.say("change the rent reminder to the first of the month")
+		wantNext(t, monthly(t, "Pay the rent", 1, 9), zone, before)
+
+		mustContain(t, c.say("make my bills reminder the 15th at 9am"), "Pay the bills", "15th", "09:00")
+		wantNext(t, monthly(t, "Pay the bills", 15, 9), zone, before)
+		c.say("undo")
+		wantNext(t, monthly(t, "Pay the bills", 20, 10), zone, before)
+	})
+
 	t.Run("a reminder that is not there changes nothing", func(t *testing.T) {
 		c := newChatter(t, base, app, "Noor", "UTC")
 		c.say("remind me every day at 9 to stretch")
@@ -129,4 +124,44 @@ func TestRecurringReminderChanges(t *testing.T) {
 			t.Fatalf("rule %s; want the stretch reminder untouched", got)
 		}
 	})
+}
+
+// userReminders returns the user's recurring reminders that will still
+// remind, by title.
+func userReminders(t *testing.T, c *chatter) map[string]hearth.Schedule {
+	t.Helper()
+	scs, err := c.app.Store.UpcomingSchedules(context.Background(), c.contact().User.ID, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]hearth.Schedule{}
+	for _, sc := range scs {
+		if sc.Kind == hearth.ScheduleReminder {
+			out[sc.Title] = sc
+		}
+	}
+	return out
+}
+
+// ruleOf decodes a recurring reminder's rule.
+func ruleOf(t *testing.T, sc hearth.Schedule) recur.Rule {
+	t.Helper()
+	var r recur.Rule
+	if err := json.Unmarshal(sc.Rule, &r); err != nil {
+		t.Fatalf("rule %s: %v", sc.Rule, err)
+	}
+	return r
+}
+
+// wantNext checks the schedule's next occurrence is the rule's first
+// after before, at the rule's wall-clock time in zone.
+func wantNext(t *testing.T, sc hearth.Schedule, zone string, before time.Time) {
+	t.Helper()
+	loc := mustZone(t, zone)
+	r := ruleOf(t, sc)
+	want, _ := r.Next(before, loc)
+	local := sc.NextAt.In(loc)
+	if !sc.NextAt.Equal(want) || local.Hour() != r.At.Hour || local.Minute() != r.At.Minute {
+		t.Fatalf("next occurrence %v (%v local); want %v for %s", sc.NextAt, local, want.In(loc), r)
+	}
 }

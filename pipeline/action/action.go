@@ -42,6 +42,8 @@ const (
 	NoteCheck      Kind = "note.check"
 	// ReminderUpdate changes when a recurring reminder comes (its rule).
 	ReminderUpdate Kind = "reminder.update"
+	// ReminderCancel stops a recurring reminder; undo brings it back.
+	ReminderCancel Kind = "reminder.cancel"
 )
 
 // Action is one planned step: a kind and its payload, whose JSON must
@@ -239,6 +241,11 @@ type (
 		Title string     `json:"title,omitempty" jsonschema:"the reminder's text, for the reply"`
 		Rule  recur.Rule `json:"rule" jsonschema:"the new recurrence rule"`
 	}
+	// ReminderRefArgs names one recurring reminder (reminder.cancel).
+	ReminderRefArgs struct {
+		ID    int64  `json:"id" jsonschema:"the reminder's schedule id"`
+		Title string `json:"title,omitempty" jsonschema:"the reminder's text, for the reply"`
+	}
 )
 
 // payloadTypes maps each kind to its payload type: the schema and the
@@ -262,6 +269,7 @@ var payloadTypes = map[Kind]reflect.Type{
 	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
 	NoteCheck:      reflect.TypeFor[NoteCheckArgs](),
 	ReminderUpdate: reflect.TypeFor[ReminderUpdateArgs](),
+	ReminderCancel: reflect.TypeFor[ReminderRefArgs](),
 }
 
 // schemas derives and resolves every kind's schema once, on first use.
@@ -461,4 +469,11 @@ func (p ReminderUpdateArgs) check() error {
 		return fmt.Errorf("which reminder")
 	}
 	return p.Rule.Validate()
+}
+
+func (p ReminderRefArgs) check() error {
+	if p.ID <= 0 {
+		return fmt.Errorf("which reminder")
+	}
+	return nil
 }

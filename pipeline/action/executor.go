@@ -19,7 +19,7 @@ type Executor struct {
 	Mail     Mail
 	Memories Memories
 	// Reminders changes recurring reminders; nil: the scheduler is not
-	// wired, and reminder.update fails.
+	// wired, and reminder.update and reminder.cancel fail.
 	Reminders Reminders
 	// Geocoder places addresses Hearth is told; nil: none is configured,
 	// and only coordinates given in chat place an address.
@@ -221,6 +221,16 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		}
 		b, sc, err := x.Reminders.UpdateReminder(ctx, uid, p.ID, p.Rule)
 		return sc, b, err
+	case ReminderCancel:
+		p, err := Decode[ReminderRefArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		if x.Reminders == nil {
+			return nil, nil, fmt.Errorf("reminder.cancel: no reminders provider")
+		}
+		b, err := x.Reminders.CancelReminder(ctx, uid, p.ID)
+		return b, b, err
 	}
 	return nil, nil, hearth.Invalidf("unknown action kind %q", a.Kind)
 }
@@ -442,6 +452,16 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		// The old rule again, its next occurrence counted from now: the
 		// one it had may have passed meanwhile.
 		_, _, err := x.Reminders.UpdateReminder(ctx, uid, b.ID, rule)
+		return err
+	case ReminderCancel:
+		var b hearth.Schedule
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		if x.Reminders == nil {
+			return fmt.Errorf("undo %s: no reminders provider", r.Action.Kind)
+		}
+		_, err := x.Reminders.RestoreReminder(ctx, uid, b.ID)
 		return err
 	}
 	return ErrNotUndoable

@@ -88,4 +88,10 @@ type Reminders interface {
 	// UpdateReminder gives the reminder a new rule and moves its next
 	// occurrence to the rule's first one from now, in the user's zone.
 	UpdateReminder(ctx context.Context, userID, id int64, rule recur.Rule) (before, after hearth.Schedule, err error)
+	// CancelReminder stops the reminder and returns it as it was.
+	CancelReminder(ctx context.Context, userID, id int64) (before hearth.Schedule, err error)
+	// RestoreReminder brings a cancelled reminder back, same id and
+	// rule, its next occurrence the rule's first from now: occurrences
+	// it missed while cancelled are not sent late.
+	RestoreReminder(ctx context.Context, userID, id int64) (after hearth.Schedule, err error)
 }

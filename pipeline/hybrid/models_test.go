@@ -253,24 +253,38 @@ func TestModelIntentSpoken(t *testing.T) {
 }
 
 // TestReminderChangeKeepsTheOfflinePlan checks that a change to a
-// recurring reminder the offline planner resolved is not sent to the
-// model, which has no reminder kinds to answer with.
+// recurring reminder the offline planner resolved (its rule, or its
+// cancel) is not sent to the model, which has no reminder kinds to answer
+// with.
 func TestReminderChangeKeepsTheOfflinePlan(t *testing.T) {
 	t.Parallel()
-	a, err := action.New(action.ReminderUpdate, action.ReminderUpdateArgs{ID: 4, Title: "Stretch", Rule: recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 9, Minute: 30}}})
+	update, err := action.New(action.ReminderUpdate, action.ReminderUpdateArgs{ID: 4, Title: "Stretch", Rule: recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 9, Minute: 30}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	offline := stage.PlannerFunc(func(context.Context, stage.PlanInput) (stage.Plan, error) {
-		return stage.Plan{Actions: []action.Action{a}}, nil
-	})
-	m := &Models{Chat: llm.ChatFunc(func(context.Context, llm.Request) (llm.Response, error) {
-		t.Error("the model was asked")
-		return llm.Response{}, llm.ErrUnavailable
-	})}
-	p, err := m.Planners(map[nlu.Domain]stage.Planner{nlu.Task: offline})[nlu.Task].Plan(context.Background(), stage.PlanInput{Text: "change my stretch reminder to 9:30"})
-	if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.ReminderUpdate {
-		t.Fatalf("plan %+v, %v; want the offline reminder.update", p, err)
+	cancel, err := action.New(action.ReminderCancel, action.ReminderRefArgs{ID: 4, Title: "Stretch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		text string
+		a    action.Action
+	}{
+		{"change my stretch reminder to 9:30", update},
+		{"cancel my daily stretch reminder", cancel},
+	}
+	for _, tt := range tests {
+		offline := stage.PlannerFunc(func(context.Context, stage.PlanInput) (stage.Plan, error) {
+			return stage.Plan{Actions: []action.Action{tt.a}}, nil
+		})
+		m := &Models{Chat: llm.ChatFunc(func(context.Context, llm.Request) (llm.Response, error) {
+			t.Errorf("%q: the model was asked", tt.text)
+			return llm.Response{}, llm.ErrUnavailable
+		})}
+		p, err := m.Planners(map[nlu.Domain]stage.Planner{nlu.Task: offline})[nlu.Task].Plan(context.Background(), stage.PlanInput{Text: tt.text})
+		if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != tt.a.Kind {
+			t.Fatalf("%q: plan %+v, %v; want the offline %s", tt.text, p, err, tt.a.Kind)
+		}
 	}
 }
 

@@ -137,7 +137,7 @@ func simplePlan(acts []action.Action) bool {
 	for _, a := range acts {
 		switch a.Kind {
 		case action.NoteCreate, action.NoteAppend, action.NoteCheck:
-		case action.ReminderUpdate:
+		case action.ReminderUpdate, action.ReminderCancel:
 			// A recurring reminder the user named, its new rule read by
 			// the grammar that made it; models get no reminder kinds.
 		case action.MemoryStore:

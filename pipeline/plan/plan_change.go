@@ -40,8 +40,15 @@ func IsChange(text string) bool {
 	if words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "mark ", "check off ", "cross off ") {
 		return true
 	}
-	// "make the vitamins reminder 8am instead" says no "to".
-	return words.StartsWithAny(lc, ChangeVerbs...) && (strings.Contains(lc, " to ") || strings.HasSuffix(strings.TrimRight(lc, ".!"), " instead"))
+	if !words.StartsWithAny(lc, ChangeVerbs...) {
+		return false
+	}
+	// "make the vitamins reminder 8am instead" says no "to"; nor does
+	// "make my bills reminder the 15th at 9am", which names a reminder
+	// the user has ("my", "the"; a new one is "a reminder").
+	_, rest, _ := strings.Cut(lc, " ")
+	return strings.Contains(lc, " to ") || strings.HasSuffix(strings.TrimRight(lc, ".!"), " instead") ||
+		words.StartsWithAny(rest, "my ", "the ", "our ") && strings.Contains(lc, " reminder ")
 }
 
 // isPronounRef reports a reference that only points back ("it", "that

@@ -92,6 +92,56 @@ func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 	return p, true, nil
 }
 
+// cancelVerbs start a request to cancel a recurring reminder, as
+// taskRefRequest's delete does for a task.
+var cancelVerbs = []string{"cancel ", "delete ", "remove ", "drop "}
+
+// planReminderCancel plans reminder.cancel when text cancels one of the
+// user's recurring reminders by a name the scheduler's "cancel" command
+// did not find word for word ("cancel my daily standup reminder" for
+// "Join the standup", every day). ok is false when it names none, or
+// names a task as well: the task planner's delete decides then.
+func planReminderCancel(in stage.PlanInput, text string) (p stage.Plan, ok bool, err error) {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if len(in.Context.Reminders) == 0 || !words.StartsWithAny(lc, cancelVerbs...) {
+		return p, false, nil
+	}
+	rest, _, _ := words.AfterAny(text, cancelVerbs...)
+	ref, cued := reminderRef(rest)
+	if ref == "" || !cued && !strings.Contains(lc, "reminder") || !cued && hasTask(ref, in.Context) {
+		return p, false, nil
+	}
+	titles := make([]string, len(in.Context.Reminders))
+	for i, sc := range in.Context.Reminders {
+		titles[i] = sc.Title
+	}
+	hits := words.BestMatches(ref, titles)
+	if len(hits) == 0 {
+		return p, false, nil
+	}
+	p.Understood = "cancel the reminder “" + markdown.Escape(in.Context.Reminders[hits[0]].Title) + "”"
+	var labels []string
+	var acts []action.Action
+	for _, i := range hits {
+		sc := in.Context.Reminders[i]
+		a, err := action.New(action.ReminderCancel, action.ReminderRefArgs{ID: sc.ID, Title: sc.Title})
+		if err != nil {
+			p, err = plannedErr(p, err)
+			return p, true, err
+		}
+		var r recur.Rule
+		_ = json.Unmarshal(sc.Rule, &r) // a rule this build cannot read is still cancelled; its label says less
+		acts = append(acts, a)
+		labels = append(labels, reminderLabel(sc, r))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, true, nil
+	}
+	p.Question = askChoice("Which reminder should I cancel?", labels, acts)
+	return p, true, nil
+}
+
 // reminderChangeParts splits a change request into how it names the
 // reminder and what it should become: "change my daily standup reminder
 // to 9:30" → "my daily standup reminder", "9:30"; "make the vitamins
@@ -144,8 +194,8 @@ func containsFold(list []string, w string) bool {
 
 // changedRule is old with the time and days target says: "9:30" changes
 // the time, "Thursdays" the days of a weekly (or daily) rule, "weekdays at
-// 7" both, "every day" makes it daily. changed is false when target says
-// neither.
+// 7" both, "every day" makes it daily, "the 5th" the day of a monthly
+// one. changed is false when target says neither.
 func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, changed bool) {
 	t := words.TidySlot(words.ASCIILower(target))
 	t = words.TrimWordsLeft(t, "to", "at", "on", "for", "every")
@@ -154,6 +204,17 @@ func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, ch
 		return old, false
 	}
 	r = old
+	if old.Freq == recur.Monthly {
+		if day, ok := monthDayOf(t); ok {
+			// "the 5th", "the first of the month", "the 15th at 9am",
+			// "the last day": the day of the month, and the time if said.
+			r.MonthDay = day.MonthDay
+			if hasClock(t, now) {
+				r.At = day.At
+			}
+			return r, true
+		}
+	}
 	// Days: the recurrence grammar reads "every thursday(s) at 10",
 	// "every weekday", "every tuesday and friday", "every day".
 	if days, _, ok := timex.ParseRecurrence("every " + t); ok && namesDays(t) {
@@ -181,6 +242,19 @@ func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, ch
 	}
 	r.At = day.At
 	return r, true
+}
+
+// monthDayOf reads a day of the month, and any time with it, as the
+// recurrence grammar reads "every month on …": "the 5th", "the first of
+// the month at 9", "the last day". ok is false when t names no day.
+func monthDayOf(t string) (day recur.Rule, ok bool) {
+	// "of the month" sits between the day and the time, where the
+	// grammar does not look for it.
+	for _, of := range []string{" of the month", " of every month", " of each month", " each month", " every month"} {
+		t = strings.Replace(t, of, "", 1)
+	}
+	day, _, ok = timex.ParseRecurrence("every month on " + t)
+	return day, ok && day.Freq == recur.Monthly && day.MonthDay != 0
 }
 
 // namesDays reports whether t names days of the week or every day.

@@ -231,6 +231,11 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.alone = []string{"Done — " + title + " is now " + p.Rule.String() + ". Next one: " +
 				stage.FormatWhen(sc.NextAt, false, c) + ". Say “undo” to put it back."}
 		}
+	case action.ReminderCancel:
+		p, _ := action.Decode[action.ReminderRefArgs](o.Action)
+		title := quotedOr(p.Title, "your reminder")
+		t.past, t.verb = "cancelled the reminder "+title, "cancel the reminder "+title
+		t.alone = []string{"Cancelled the reminder " + title + ". Say “undo” to bring it back."}
 	case action.MemoryStore:
 		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
 		fact := markdown.Escape(strings.TrimRight(toSecondPerson(p.Content), ".!"))

@@ -504,7 +504,7 @@ func decodeResult(r action.Record) any {
 		v = &hearth.Note{}
 	case action.EmailDraft, action.EmailSend, action.EmailReply:
 		v = &hearth.Email{}
-	case action.ReminderUpdate:
+	case action.ReminderUpdate, action.ReminderCancel:
 		v = &hearth.Schedule{}
 	default:
 		return nil
