@@ -197,5 +197,9 @@ func doctorGmailPush(cfg Config, r *doctorReport) {
 	default:
 		r.ok("gmail push", "mailboxes are watched on "+cfg.GmailTopic+"; give its push subscription the endpoint")
 		fmt.Fprintf(r.out, "%-13s       %s\n", "", google.GmailPushEndpoint(cfg.PublicURL, keys))
+		if cfg.GmailPushAudience != "" {
+			fmt.Fprintf(r.out, "%-13s       %s\n", "", "with authentication: --push-auth-service-account="+cfg.GmailPushServiceAccount+
+				" --push-auth-token-audience="+cfg.GmailPushAudience)
+		}
 	}
 }

@@ -40,6 +40,12 @@ func TestDoctor(t *testing.T) {
 			c.PublicURL, c.GmailTopic = "https://hearth.example", "projects/p/topics/gmail"
 			c.GoogleClientID, c.GoogleClientSecret, c.EncryptionKey = "id", "secret", "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
 		}, false, []string{"gmail push    ok    mailboxes are watched on projects/p/topics/gmail", "https://hearth.example/webhooks/google/gmail?token="}},
+		{"gmail push with authentication", func(c *Config) {
+			c.DatabaseURL, c.DevSignin = healthy, true
+			c.PublicURL, c.GmailTopic = "https://hearth.example", "projects/p/topics/gmail"
+			c.GmailPushAudience, c.GmailPushServiceAccount = "https://hearth.example/gmail", "push@p.iam.gserviceaccount.com"
+			c.GoogleClientID, c.GoogleClientSecret, c.EncryptionKey = "id", "secret", "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
+		}, false, []string{"--push-auth-service-account=push@p.iam.gserviceaccount.com --push-auth-token-audience=https://hearth.example/gmail"}},
 		{"gmail push without a public URL", func(c *Config) {
 			c.DatabaseURL, c.DevSignin, c.GmailTopic = healthy, true, "projects/p/topics/gmail"
 			c.GoogleClientID, c.GoogleClientSecret, c.EncryptionKey = "id", "secret", "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
