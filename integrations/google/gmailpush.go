@@ -216,13 +216,14 @@ func (m *Mail) Watch(ctx context.Context, userID int64) error {
 }
 
 // stopGmailWatch stops the account's Gmail push (users.stop), when push
-// is configured and Gmail was granted; a failure is logged (the watch
-// lapses within 7 days, and its pushes find no account).
-func (g *Google) stopGmailWatch(ctx context.Context, a hearth.GoogleAccount) {
+// is configured and Gmail was granted; replaced when the user connected
+// another account in its place (accountClient). A failure is logged (the
+// watch lapses within 7 days, and its pushes find no account).
+func (g *Google) stopGmailWatch(ctx context.Context, a hearth.GoogleAccount, replaced bool) {
 	if g.cfg.GmailTopic == "" || !hasScope(a.Scopes, ScopeGmail) {
 		return
 	}
-	svc, err := g.gmailService(ctx, a)
+	svc, err := g.gmailService(ctx, a, replaced)
 	if err == nil {
 		err = svc.Users.Stop("me").Context(ctx).Do()
 	}
