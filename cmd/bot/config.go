@@ -136,6 +136,11 @@ type Config struct {
 	// (projects/PROJECT/topics/TOPIC); with HEARTH_PUBLIC_URL, new mail is
 	// pushed as well as polled.
 	GmailTopic string `env:"HEARTH_GMAIL_PUBSUB_TOPIC"`
+	// GmailPushAudience and GmailPushServiceAccount, set together, make a
+	// Gmail push need the ID token Pub/Sub signs for that service account
+	// and audience besides the URL's token; empty, the URL token alone.
+	GmailPushAudience       string `env:"HEARTH_GMAIL_PUSH_AUDIENCE"`
+	GmailPushServiceAccount string `env:"HEARTH_GMAIL_PUSH_SERVICE_ACCOUNT"`
 	// EncryptionKey seals OAuth tokens at rest and keys every signature
 	// (32 random bytes, base64).
 	EncryptionKey string `env:"HEARTH_ENCRYPTION_KEY"`
@@ -212,6 +217,9 @@ func (c Config) validate() error {
 		}
 	}
 	if err := google.CheckTopic(c.GmailTopic); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if err := google.CheckPushAuth(c.GmailPushAudience, c.GmailPushServiceAccount); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
 	if c.GooglePollInterval < 0 {

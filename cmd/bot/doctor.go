@@ -184,6 +184,10 @@ func doctorWebchat(cfg Config, r *doctorReport) {
 // HEARTH_ENCRYPTION_KEY, so only the server can print it).
 func doctorGmailPush(cfg Config, r *doctorReport) {
 	if cfg.GmailTopic == "" {
+		if cfg.GmailPushAudience != "" {
+			r.warn("gmail push", "HEARTH_GMAIL_PUSH_AUDIENCE is set without HEARTH_GMAIL_PUBSUB_TOPIC: there are no pushes to check",
+				"set HEARTH_GMAIL_PUBSUB_TOPIC, or drop the push authentication settings")
+		}
 		return
 	}
 	keys, err := google.ParseKeys(cfg.EncryptionKey, cfg.EncryptionOldKeys)
@@ -197,5 +201,9 @@ func doctorGmailPush(cfg Config, r *doctorReport) {
 	default:
 		r.ok("gmail push", "mailboxes are watched on "+cfg.GmailTopic+"; give its push subscription the endpoint")
 		fmt.Fprintf(r.out, "%-13s       %s\n", "", google.GmailPushEndpoint(cfg.PublicURL, keys))
+		if cfg.GmailPushAudience != "" {
+			fmt.Fprintf(r.out, "%-13s       %s\n", "", "with authentication: --push-auth-service-account="+cfg.GmailPushServiceAccount+
+				" --push-auth-token-audience="+cfg.GmailPushAudience)
+		}
 	}
 }

@@ -40,6 +40,16 @@ func TestDoctor(t *testing.T) {
 			c.PublicURL, c.GmailTopic = "https://hearth.example", "projects/p/topics/gmail"
 			c.GoogleClientID, c.GoogleClientSecret, c.EncryptionKey = "id", "secret", "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
 		}, false, []string{"gmail push    ok    mailboxes are watched on projects/p/topics/gmail", "https://hearth.example/webhooks/google/gmail?token="}},
+		{"gmail push with authentication", func(c *Config) {
+			c.DatabaseURL, c.DevSignin = healthy, true
+			c.PublicURL, c.GmailTopic = "https://hearth.example", "projects/p/topics/gmail"
+			c.GmailPushAudience, c.GmailPushServiceAccount = "https://hearth.example/gmail", "push@p.iam.gserviceaccount.com"
+			c.GoogleClientID, c.GoogleClientSecret, c.EncryptionKey = "id", "secret", "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
+		}, false, []string{"--push-auth-service-account=push@p.iam.gserviceaccount.com --push-auth-token-audience=https://hearth.example/gmail"}},
+		{"gmail push authentication without a topic", func(c *Config) {
+			c.DatabaseURL, c.DevSignin = healthy, true
+			c.GmailPushAudience, c.GmailPushServiceAccount = "https://hearth.example/gmail", "push@p.iam.gserviceaccount.com"
+		}, false, []string{"gmail push    note  HEARTH_GMAIL_PUSH_AUDIENCE is set without HEARTH_GMAIL_PUBSUB_TOPIC"}},
 		{"gmail push without a public URL", func(c *Config) {
 			c.DatabaseURL, c.DevSignin, c.GmailTopic = healthy, true, "projects/p/topics/gmail"
 			c.GoogleClientID, c.GoogleClientSecret, c.EncryptionKey = "id", "secret", "BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="

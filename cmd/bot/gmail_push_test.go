@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/riverqueue/river"
 
@@ -103,5 +104,49 @@ func TestGmailPushScenario(t *testing.T) {
 	}
 	if got, _ := app.Store.FindInbox(ctx, hearth.InboxFilter{UserID: uid}); len(got) != 0 {
 		t.Fatalf("inbox %d messages after disconnect", len(got))
+	}
+}
+
+// TestGmailPushSignedTokenWired: with HEARTH_GMAIL_PUSH_AUDIENCE and
+// HEARTH_GMAIL_PUSH_SERVICE_ACCOUNT, the served push endpoint wants
+// Pub/Sub's signed token, checked against the certificates of the Google
+// that HEARTH_GOOGLE_ENDPOINT names.
+func TestGmailPushSignedTokenWired(t *testing.T) {
+	t.Parallel()
+	const audience, account = "https://hearth.example/gmail-push", "push@hearth-test.iam.gserviceaccount.com"
+	_, app, fake := startGoogleApp(t, func(c *Config) {
+		c.GmailTopic = "projects/hearth-test/topics/gmail"
+		c.GmailPushAudience, c.GmailPushServiceAccount = audience, account
+	})
+	post := func(authorization string) int {
+		req, err := http.NewRequest(http.MethodPost, app.Google.GmailPushURL(), bytes.NewReader(fake.GmailPush("nobody@example.com")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if authorization != "" {
+			req.Header.Set("Authorization", authorization)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	claims := func(aud string) map[string]any {
+		return map[string]any{"iss": "https://accounts.google.com", "aud": aud, "email": account, "email_verified": true,
+			"iat": time.Now().Unix(), "exp": time.Now().Add(time.Hour).Unix()}
+	}
+	for _, tc := range []struct {
+		name, authorization string
+		want                int
+	}{
+		{"no token", "", http.StatusForbidden},
+		{"another audience", "Bearer " + fake.IDToken(claims("https://elsewhere.example")), http.StatusForbidden},
+		{"valid", "Bearer " + fake.IDToken(claims(audience)), http.StatusNoContent},
+	} {
+		if got := post(tc.authorization); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }

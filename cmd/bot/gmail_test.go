@@ -189,7 +189,8 @@ func TestGmailSendRetry(t *testing.T) {
 
 // TestGmailContactsRecipients: a name memory has no address for is looked
 // up in the user's Google contacts: one match is used, several get a
-// button each, none is asked for.
+// button each, none is asked for. The address used is remembered as the
+// person's email, so the next email to them asks memory, not Google.
 func TestGmailContactsRecipients(t *testing.T) {
 	t.Parallel()
 	base, app, fake := startGoogleApp(t)
@@ -201,13 +202,23 @@ func TestGmailContactsRecipients(t *testing.T) {
 	fake.AddContact(ann, "Sam Lee", "sam.lee@example.org")
 	fake.AddOtherContact(ann, "Sam Park", "sam.park@example.net")
 
-	// One match: the draft goes to it.
+	// One match: the draft goes to it, and the address is remembered as
+	// Dana's email (said once).
 	r := c.say("Email Dana that Friday works")
-	mustContain(t, r, "Dana Smith <dana@example.org>")
+	mustContain(t, r, "Dana Smith <dana@example.org>", "I'll remember Dana Smith's address.")
 	if ds := fake.Drafts(ann); len(ds) != 1 || !strings.Contains(ds[0].Header.Get("To"), "dana@example.org") {
 		t.Fatalf("Gmail drafts %+v, want one to Dana", ds)
 	}
 	c.click(r, "Cancel")
+	// Next time memory answers: Google is not asked, nothing is said
+	// about remembering.
+	searches := fake.Count("GET /v1/people:searchContacts")
+	again := c.say("Email Dana that Saturday works too")
+	mustContain(t, again, "Dana Smith <dana@example.org>")
+	if strings.Contains(again.Text, "remember") || fake.Count("GET /v1/people:searchContacts") != searches {
+		t.Fatalf("the second email to Dana: %q, %d contact searches", again.Text, fake.Count("GET /v1/people:searchContacts")-searches)
+	}
+	c.click(again, "Cancel")
 
 	// Two: a button each, and the one picked is the recipient.
 	q := c.say("Email Sam that dinner is at 7")
@@ -216,10 +227,18 @@ func TestGmailContactsRecipients(t *testing.T) {
 		t.Fatalf("buttons %+v, want one per Sam", q.Buttons)
 	}
 	picked := c.click(q, "Sam Park <sam.park@example.net>")
-	mustContain(t, picked, "sam.park@example.net", "dinner is at 7")
+	mustContain(t, picked, "sam.park@example.net", "dinner is at 7", "I'll remember Sam Park's address.")
+	c.click(picked, "Cancel")
+	// The one chosen is the Sam memory knows now.
+	searches = fake.Count("GET /v1/people:searchContacts")
+	sam := c.say("Email Sam that I'm running late")
+	mustContain(t, sam, "Sam Park <sam.park@example.net>")
+	if len(sam.Buttons) != 3 || fake.Count("GET /v1/people:searchContacts") != searches {
+		t.Fatalf("the second email to Sam: %+v, %d contact searches", sam, fake.Count("GET /v1/people:searchContacts")-searches)
+	}
+	c.click(sam, "Cancel")
 
 	// Memory's address comes first: the contacts are not searched.
-	searches := fake.Count("GET /v1/people:searchContacts")
 	c.say("Remember that Dana's email is dana.home@example.com")
 	mustContain(t, c.say("Email Dana that I'm on my way"), "dana.home@example.com")
 	if n := fake.Count("GET /v1/people:searchContacts"); n != searches {

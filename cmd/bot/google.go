@@ -36,7 +36,7 @@ func openGoogle(cfg Config, st *store.Store, log *slog.Logger, visible func(hear
 	g, err := google.New(google.Config{
 		ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret, PublicURL: cfg.PublicURL,
 		Endpoint: cfg.GoogleEndpoint, Keys: keys, Store: st, People: st, PollInterval: cfg.GooglePollInterval,
-		GmailTopic: cfg.GmailTopic, Log: log.With("component", "google"), Visible: visible,
+		GmailTopic: cfg.GmailTopic, PushAudience: cfg.GmailPushAudience, PushServiceAccount: cfg.GmailPushServiceAccount, Log: log.With("component", "google"), Visible: visible,
 	})
 	if err != nil {
 		return nil, err

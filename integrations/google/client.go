@@ -59,6 +59,11 @@ type userTokens struct {
 	userID int64
 	mu     sync.Mutex
 	tok    *oauth2.Token
+	// replaced: the account is being replaced by another the user just
+	// connected. A refresh is not stored (the row is about to hold the
+	// other account's token) and a refused grant is not recorded or
+	// announced (the user is connecting as we speak).
+	replaced bool
 }
 
 func (u *userTokens) token(ctx context.Context, force bool) (*oauth2.Token, error) {
@@ -72,6 +77,9 @@ func (u *userTokens) token(ctx context.Context, force bool) (*oauth2.Token, erro
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && (re.ErrorCode == "invalid_grant" || re.ErrorCode == "unauthorized_client") {
+			if u.replaced {
+				return nil, ErrRevoked
+			}
 			if _, rerr := u.g.cfg.Store.RevokeGoogleAccount(ctx, u.userID); rerr != nil {
 				return nil, rerr
 			}
@@ -87,6 +95,10 @@ func (u *userTokens) token(ctx context.Context, force bool) (*oauth2.Token, erro
 	}
 	if fresh.RefreshToken == "" {
 		fresh.RefreshToken = u.tok.RefreshToken
+	}
+	if u.replaced {
+		u.tok = fresh
+		return fresh, nil
 	}
 	sealed, err := u.g.sealToken(u.userID, fresh)
 	if err != nil {
@@ -169,11 +181,17 @@ func drain(res *http.Response) {
 
 // httpClient returns the user's authorised client.
 func (g *Google) httpClient(a hearth.GoogleAccount) (*http.Client, error) {
+	return g.accountClient(a, false)
+}
+
+// accountClient returns the authorised client of account a; replaced
+// when a is being replaced by another account (userTokens.replaced).
+func (g *Google) accountClient(a hearth.GoogleAccount, replaced bool) (*http.Client, error) {
 	tok, err := g.openToken(a)
 	if err != nil {
 		return nil, err
 	}
-	return &http.Client{Transport: &transport{g: g, tokens: &userTokens{g: g, userID: a.UserID, tok: tok}}}, nil
+	return &http.Client{Transport: &transport{g: g, tokens: &userTokens{g: g, userID: a.UserID, tok: tok, replaced: replaced}}}, nil
 }
 
 // ClientOptions are the options that make a google.golang.org/api client

@@ -70,26 +70,30 @@ func (g *Google) connect(ctx context.Context, userID int64, code string) (string
 	if s, ok := tok.Extra("scope").(string); ok {
 		scopes = strings.Fields(s)
 	}
-	// A reconnection may not return a refresh token; keep the old one.
-	if tok.RefreshToken == "" {
-		if old, err := g.cfg.Store.GoogleAccount(ctx, userID); err == nil {
-			if ot, err := g.openToken(old); err == nil {
-				tok.RefreshToken = ot.RefreshToken
-			}
-		}
-	}
 	email, err := g.userEmail(ctx, tok)
 	if err != nil {
 		return "", err
+	}
+	old, oldErr := g.cfg.Store.GoogleAccount(ctx, userID)
+	// A reconnection of the same account may not return a refresh token;
+	// keep the old one (another account's would not be its).
+	if tok.RefreshToken == "" && oldErr == nil && old.Email == email {
+		if ot, err := g.openToken(old); err == nil {
+			tok.RefreshToken = ot.RefreshToken
+		}
 	}
 	sealed, err := g.sealToken(userID, tok)
 	if err != nil {
 		return "", err
 	}
-	// Another account than before: the old one's calendars, sync state and
-	// synced copies go (its channels expire on their own; their pushes
-	// find no channel).
-	if old, err := g.cfg.Store.GoogleAccount(ctx, userID); err == nil && old.Email != email {
+	// Another account than before: its Gmail watch is stopped (or its
+	// pushes would come for a week), and its calendars, sync state and
+	// synced copies go (its calendar channels expire on their own; their
+	// pushes find no channel).
+	if oldErr == nil && old.Email != email {
+		if old.RevokedAt.IsZero() {
+			g.stopGmailWatch(ctx, old, true)
+		}
 		if err := g.cfg.Store.DeleteGoogleAccount(ctx, userID); err != nil {
 			return "", err
 		}
@@ -152,7 +156,7 @@ func (g *Google) Disconnect(ctx context.Context, userID int64) (email string, er
 		return "", err
 	}
 	if a.RevokedAt.IsZero() {
-		g.stopGmailWatch(ctx, a)
+		g.stopGmailWatch(ctx, a, false)
 		cals, err := g.cfg.Store.GoogleCalendars(ctx, userID)
 		if err != nil {
 			return "", err

@@ -6,3 +6,6 @@ import "context"
 func (g *Google) ImportEvent(ctx context.Context, j ImportEventArgs) error {
 	return g.importEvent(ctx, j)
 }
+
+// JWTAlg reads a JWT header's algorithm, for its fuzz test.
+var JWTAlg = jwtAlg

@@ -95,7 +95,7 @@ func (m *Mail) gmailFor(ctx context.Context, userID int64) (*gmail.Service, hear
 	if !hasScope(a.Scopes, ScopeGmail) {
 		return nil, a, nil
 	}
-	svc, err := m.g.gmailService(ctx, a)
+	svc, err := m.g.gmailService(ctx, a, false)
 	return svc, a, err
 }
 
@@ -108,9 +108,10 @@ func hasScope(scopes []string, want string) bool {
 	return false
 }
 
-// gmailService is the Gmail API as the user.
-func (g *Google) gmailService(ctx context.Context, a hearth.GoogleAccount) (*gmail.Service, error) {
-	hc, err := g.httpClient(a)
+// gmailService is the Gmail API as the user's account a (replaced: as
+// in accountClient).
+func (g *Google) gmailService(ctx context.Context, a hearth.GoogleAccount, replaced bool) (*gmail.Service, error) {
+	hc, err := g.accountClient(a, replaced)
 	if err != nil {
 		return nil, err
 	}

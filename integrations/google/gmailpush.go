@@ -115,7 +115,8 @@ func ParsePush(body []byte) (PushNotice, error) {
 }
 
 // PushWebhook takes Pub/Sub's push deliveries of Gmail notifications. A
-// missing or wrong token is 403 and nothing is enqueued; a malformed body
+// missing or wrong token is 403 and nothing is enqueued, as is, when push
+// tokens are required, a missing or invalid signed one (pushauth.go); a malformed body
 // is 400 with the reason; a mailbox Hearth does not watch is 204 (so
 // Pub/Sub stops retrying); otherwise one transaction notes the push and
 // enqueues the mailbox's history poll (unique while it waits: a burst of
@@ -125,6 +126,15 @@ func (m *Mail) PushWebhook(w http.ResponseWriter, r *http.Request) {
 	if !m.g.cfg.Keys.ValidPushToken(r.URL.Query().Get("token")) {
 		http.Error(w, "wrong token", http.StatusForbidden)
 		return
+	}
+	if pa := m.g.pushAuth; pa != nil {
+		if err := pa.verify(r.Context(), r.Header.Get("Authorization")); err != nil {
+			// The reason helps an operator whose subscription names
+			// another audience or account; the token is never logged.
+			m.g.cfg.Log.Warn("gmail push refused", "reason", err)
+			http.Error(w, "wrong token", http.StatusForbidden)
+			return
+		}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxPushBody))
 	if err != nil {
@@ -206,13 +216,14 @@ func (m *Mail) Watch(ctx context.Context, userID int64) error {
 }
 
 // stopGmailWatch stops the account's Gmail push (users.stop), when push
-// is configured and Gmail was granted; a failure is logged (the watch
-// lapses within 7 days, and its pushes find no account).
-func (g *Google) stopGmailWatch(ctx context.Context, a hearth.GoogleAccount) {
+// is configured and Gmail was granted; replaced when the user connected
+// another account in its place (accountClient). A failure is logged (the
+// watch lapses within 7 days, and its pushes find no account).
+func (g *Google) stopGmailWatch(ctx context.Context, a hearth.GoogleAccount, replaced bool) {
 	if g.cfg.GmailTopic == "" || !hasScope(a.Scopes, ScopeGmail) {
 		return
 	}
-	svc, err := g.gmailService(ctx, a)
+	svc, err := g.gmailService(ctx, a, replaced)
 	if err == nil {
 		err = svc.Users.Stop("me").Context(ctx).Do()
 	}

@@ -262,3 +262,63 @@ func TestGmailPollOneAtATime(t *testing.T) {
 		t.Fatalf("the poll after a failed one: %+v %v", got, err)
 	}
 }
+
+// TestGmailWatchStoppedOnReconnectAnotherAccount: connecting another
+// Google account in place of one watched stops the old account's watch
+// (users.stop as the old account) instead of letting it push for a week;
+// an old account whose grant Google already refused is not stopped, and
+// the user, connecting as we speak, is not told to reconnect.
+func TestGmailWatchStoppedOnReconnectAnotherAccount(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC", withTopic)
+	b.connectWith(t, google.GmailScopes...)
+	m, ctx := b.mail(), context.Background()
+	if err := m.Watch(ctx, b.user.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := b.fake.GmailWatch(email); got != topic {
+		t.Fatalf("first account watched on %q", got)
+	}
+
+	const second, third = "second@example.com", "third@example.com"
+	b.fake.SetConsent(second)
+	b.connectWith(t, google.GmailScopes...)
+	if got, _ := b.fake.GmailWatch(email); got != "" {
+		t.Fatalf("the replaced account is still watched on %q", got)
+	}
+	if n := b.fake.Count("POST /gmail/v1/users/me/stop"); n != 1 {
+		t.Fatalf("users.stop called %d times, want 1", n)
+	}
+	if a, err := b.st.GoogleAccount(ctx, b.user.ID); err != nil || a.Email != second || !a.RevokedAt.IsZero() {
+		t.Fatalf("account after reconnecting: %+v %v", a, err)
+	}
+	// The new account is watched by its own poll, and a late push for
+	// the old one finds no mailbox.
+	if err := m.Watch(ctx, b.user.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := b.fake.GmailWatch(second); got != topic {
+		t.Fatalf("new account watched on %q", got)
+	}
+	polls := b.jobs(t, "google_mail_poll")
+	if s := push(t, b.g.GmailPushURL(), b.fake.GmailPush(email)); s != http.StatusNoContent || b.jobs(t, "google_mail_poll") != polls {
+		t.Fatalf("a late push for the replaced account: %d, %d polls enqueued", s, b.jobs(t, "google_mail_poll")-polls)
+	}
+
+	// The second account's grant is refused at Google before the user
+	// connects a third: users.stop is refused (401, then the refresh),
+	// and nothing is marked and no notice sent.
+	b.fake.RevokeGrant(second)
+	b.fake.SetConsent(third)
+	refreshes := b.fake.Count("refresh")
+	b.connectWith(t, google.GmailScopes...)
+	if n := b.fake.Count("refresh"); n != refreshes+1 {
+		t.Fatalf("%d refreshes for the replaced account, want 1", n-refreshes)
+	}
+	if a, err := b.st.GoogleAccount(ctx, b.user.ID); err != nil || a.Email != third || !a.RevokedAt.IsZero() {
+		t.Fatalf("account after the third: %+v %v", a, err)
+	}
+	if n := b.jobs(t, "deliver"); n != 0 {
+		t.Fatalf("%d messages to the user while connecting, want none", n)
+	}
+}

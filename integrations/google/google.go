@@ -111,6 +111,11 @@ type Config struct {
 	// and PublicURL, mailboxes are watched and pushes arrive at
 	// GmailPushURL; without, new mail is found by polling alone.
 	GmailTopic string
+	// PushAudience and PushServiceAccount, when set
+	// (HEARTH_GMAIL_PUSH_AUDIENCE, HEARTH_GMAIL_PUSH_SERVICE_ACCOUNT),
+	// make a Gmail push need the ID token Pub/Sub signs for that service
+	// account and audience, besides the URL's token (pushauth.go).
+	PushAudience, PushServiceAccount string
 	// Endpoint replaces every Google host (HEARTH_GOOGLE_ENDPOINT); empty
 	// means Google's.
 	Endpoint string
@@ -153,6 +158,8 @@ type Google struct {
 	cfg   Config
 	ends  Endpoints
 	oauth *oauth2.Config
+	// pushAuth verifies Gmail pushes' ID tokens; nil when not required.
+	pushAuth *pushAuth
 }
 
 // New checks the configuration and returns the integration.
@@ -166,6 +173,9 @@ func New(cfg Config) (*Google, error) {
 		return nil, errors.New("google: no store")
 	}
 	if err := CheckTopic(cfg.GmailTopic); err != nil {
+		return nil, err
+	}
+	if err := CheckPushAuth(cfg.PushAudience, cfg.PushServiceAccount); err != nil {
 		return nil, err
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
@@ -186,7 +196,11 @@ func New(cfg Config) (*Google, error) {
 	}
 	ends := EndpointsFor(cfg.Endpoint)
 	redirect := cmp.Or(cfg.PublicURL, "http://localhost:8080") + CallbackPath
-	return &Google{cfg: cfg, ends: ends, oauth: &oauth2.Config{
+	pa, err := newPushAuth(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Google{cfg: cfg, ends: ends, pushAuth: pa, oauth: &oauth2.Config{
 		ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, Endpoint: ends.OAuth, RedirectURL: redirect,
 	}}, nil
 }

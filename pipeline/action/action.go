@@ -426,6 +426,19 @@ func (p CalendarListArgs) check() error {
 	return nil
 }
 
+// Addresses are the recipients' bare addresses, lower-cased ("Sarah
+// <Sarah@example.com>" → "sarah@example.com"), to compare with an
+// address remembered or known.
+func (p EmailArgs) Addresses() []string {
+	var out []string
+	for _, to := range p.To {
+		if a, err := mail.ParseAddress(to); err == nil {
+			out = append(out, strings.ToLower(a.Address))
+		}
+	}
+	return out
+}
+
 func (p EmailArgs) check() error {
 	if len(p.To) == 0 {
 		return fmt.Errorf("an email needs a recipient")

@@ -328,3 +328,59 @@ func TestMergeIntentReason(t *testing.T) {
 		}
 	}
 }
+
+// TestModelEmailKeepsTheRememberedAddress: the offline plan of an email
+// to an address the user's contacts gave remembers it; when the model
+// plans the email instead (it plans emails only), the memory is kept as
+// long as the model's email still goes to that address.
+func TestModelEmailKeepsTheRememberedAddress(t *testing.T) {
+	t.Parallel()
+	remember, err := action.New(action.MemoryStore, action.MemoryStoreArgs{Content: "Dana Smith's email is dana@example.org", Category: hearth.MemoryPersonal,
+		Entity: &action.EntityArgs{Name: "Dana Smith", Kind: hearth.EntityPerson}, Attribute: hearth.AttrEmail, Value: "dana@example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send, err := action.New(action.EmailSend, action.EmailArgs{To: []string{"Dana Smith <dana@example.org>"}, Subject: "Friday", Body: "Hi Dana,\n\nFriday works."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offline := stage.PlannerFunc(func(context.Context, stage.PlanInput) (stage.Plan, error) {
+		return stage.Plan{Actions: []action.Action{remember, send}}, nil
+	})
+	in := stage.PlanInput{Text: "email Dana that Friday works for me, and that Sam can come too", Context: stage.Context{
+		Contacts: map[string][]hearth.AddressBookEntry{"dana": {{Name: "Dana Smith", Email: "dana@example.org"}, {Name: "Dana Old", Email: "dana.old@example.org"}}},
+	}}
+	for _, tt := range []struct {
+		name, to string
+		kept     bool
+	}{
+		{"the same address", "Dana <DANA@example.org>", true},
+		{"another address", "dana.old@example.org", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			payload, _ := json.Marshal(action.EmailArgs{To: []string{tt.to}, Subject: "Friday", Body: "Hi Dana,\n\nFriday works for me, and Sam can come too."})
+			raw, _ := json.Marshal(map[string]any{"understood": "email Dana", "actions": []any{map[string]any{"kind": "email.send", "payload": string(payload)}}})
+			m := &Models{Chat: llm.ChatFunc(func(context.Context, llm.Request) (llm.Response, error) {
+				return llm.Response{Text: string(raw), JSON: raw, Usage: llm.Usage{Calls: 1}}, nil
+			})}
+			p, err := m.Planners(map[nlu.Domain]stage.Planner{nlu.Email: offline})[nlu.Email].Plan(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kinds []action.Kind
+			for _, a := range p.Actions {
+				kinds = append(kinds, a.Kind)
+			}
+			want := []action.Kind{action.EmailSend}
+			if tt.kept {
+				want = []action.Kind{action.MemoryStore, action.EmailSend}
+			}
+			if fmt.Sprint(kinds) != fmt.Sprint(want) {
+				t.Fatalf("planned %v, want %v", kinds, want)
+			}
+			if e, _ := action.Decode[action.EmailArgs](p.Actions[len(p.Actions)-1]); len(e.To) != 1 || e.To[0] != tt.to {
+				t.Fatalf("the email goes to %q, want the model's %q", e.To, tt.to)
+			}
+		})
+	}
+}

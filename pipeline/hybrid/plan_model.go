@@ -125,7 +125,32 @@ func (p ModelPlanner) Plan(ctx context.Context, in stage.PlanInput) (stage.Plan,
 	if len(plan.Actions) == 0 {
 		return plan, fmt.Errorf("plan %s: %w: the model found nothing to do", p.Domain, stage.ErrNeedDetails)
 	}
+	plan.Actions = append(addressesKept(off.Actions, plan.Actions), plan.Actions...)
 	return plan, nil
+}
+
+// addressesKept are the offline plan's memories of an address (one the
+// user's contacts gave) that the model's emails still go to: the model
+// plans emails only, and the address is remembered all the same.
+func addressesKept(offline, model []action.Action) []action.Action {
+	mailed := map[string]bool{}
+	for _, a := range model {
+		if e, err := action.Decode[action.EmailArgs](a); err == nil && (a.Kind == action.EmailSend || a.Kind == action.EmailDraft) {
+			for _, addr := range e.Addresses() {
+				mailed[addr] = true
+			}
+		}
+	}
+	var out []action.Action
+	for _, a := range offline {
+		if a.Kind != action.MemoryStore {
+			continue
+		}
+		if m, err := action.Decode[action.MemoryStoreArgs](a); err == nil && m.Attribute == hearth.AttrEmail && mailed[strings.ToLower(strings.TrimSpace(m.Value))] {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // simplePlan is a fully specified simple request the offline planner got

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -42,10 +41,7 @@ func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, erro
 			return nil, false, err
 		}
 		mail.To = []string{NameAddress(f.Name, addr)}
-		remember, err := action.New(action.MemoryStore, action.MemoryStoreArgs{
-			Content: f.Name + "'s email is " + addr, About: f.Name, Category: hearth.MemoryPersonal, Tier: hearth.TierPersonal,
-			Entity: &action.EntityArgs{Name: f.Name, Kind: hearth.EntityPerson}, Attribute: hearth.AttrEmail, Value: addr,
-		})
+		remember, err := rememberEmail(f.Name, addr)
 		if err != nil {
 			return nil, false, err
 		}

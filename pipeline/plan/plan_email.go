@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"context"
 	"net/mail"
 	"slices"
@@ -56,6 +57,10 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	// buttons; no address known → Hearth asks for it, and the answer
 	// sends the email (and is remembered).
 	var addrs []string
+	// remember are the addresses taken from the address book, each to be
+	// remembered as its person's email, so that memory answers next time
+	// without asking Google (and the reply says so, once).
+	var remember []action.Action
 	for _, name := range args.To {
 		if addr, ok := EmailAddress(name); ok {
 			addrs = append(addrs, addr)
@@ -63,10 +68,11 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		}
 		people := recipients(name, in.Context)
 		withAddr := slices.DeleteFunc(slices.Clone(people), func(r recipient) bool { return r.addr == "" })
+		var known []recipient // memory's people, when the address book stands in
 		if len(withAddr) == 0 {
 			// No address in memory: the user's address book's, if any.
 			if book := bookRecipients(name, in.Context); len(book) > 0 {
-				people, withAddr = book, book
+				known, people, withAddr = people, book, book
 			}
 		}
 		switch {
@@ -79,12 +85,27 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 				if err != nil {
 					return plannedErr(p, err)
 				}
-				q.Options = append(q.Options, stage.Option{Label: r.address(), Actions: []action.Action{a}})
+				acts := []action.Action{a}
+				if r.book {
+					m, err := rememberAddress(name, r, known)
+					if err != nil {
+						return plannedErr(p, err)
+					}
+					acts = []action.Action{m, a}
+				}
+				q.Options = append(q.Options, stage.Option{Label: r.address(), Actions: acts})
 			}
 			p.Question = q
 			return p, nil
 		case len(people) == 1 && people[0].addr != "":
 			addrs = append(addrs, people[0].address())
+			if people[0].book {
+				m, err := rememberAddress(name, people[0], known)
+				if err != nil {
+					return plannedErr(p, err)
+				}
+				remember = append(remember, m)
+			}
 		case len(args.To) == 1:
 			who := name
 			if len(people) == 1 {
@@ -107,13 +128,39 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if err != nil {
 		return plannedErr(p, err)
 	}
-	p.Actions = []action.Action{a}
+	p.Actions = append(remember, a)
 	return p, nil
 }
 
+// rememberAddress is the memory of an address the user's address book
+// gave for name: the person's email attribute, as "Dana's email is …"
+// stores it. The person is the one memory knows by that name when there
+// is exactly one (who had no address), else the contact's own name, else
+// the name as written.
+func rememberAddress(name string, r recipient, known []recipient) (action.Action, error) {
+	who := cmp.Or(r.name, name)
+	if len(known) == 1 {
+		who = known[0].name
+	}
+	return rememberEmail(who, r.addr)
+}
+
+// rememberEmail is the memory that who's email is addr: the person's
+// email attribute, which recipients reads.
+func rememberEmail(who, addr string) (action.Action, error) {
+	return action.New(action.MemoryStore, action.MemoryStoreArgs{
+		Content: who + "'s email is " + addr, About: who, Category: hearth.MemoryPersonal, Tier: hearth.TierPersonal,
+		Entity: &action.EntityArgs{Name: who, Kind: hearth.EntityPerson}, Attribute: hearth.AttrEmail, Value: addr,
+	})
+}
+
 // recipient is a person an email can go to, with their current address
-// ("" when Hearth has none).
-type recipient struct{ name, addr string }
+// ("" when Hearth has none); book when the address came from the user's
+// address book rather than memory.
+type recipient struct {
+	name, addr string
+	book       bool
+}
 
 // address is the recipient as an email header writes them: "Sarah Kim
 // <sarah@example.com>".
@@ -162,7 +209,7 @@ func bookRecipients(name string, c stage.Context) []recipient {
 	var out []recipient
 	for _, e := range c.Contacts[strings.ToLower(strings.TrimSpace(name))] {
 		if _, ok := EmailAddress(e.Email); ok {
-			out = append(out, recipient{name: e.Name, addr: e.Email})
+			out = append(out, recipient{name: e.Name, addr: e.Email, book: true})
 		}
 	}
 	return out

@@ -104,8 +104,14 @@ func (r *TemplateResponder) Respond(_ context.Context, in stage.RespondInput) (s
 func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
 	var done, failed []outcomeText
 	var asks []string
+	mailed := mailedAddresses(in.Outcomes)
 	for _, o := range in.Outcomes {
 		t := describeOutcome(o, in.Context)
+		if who, ok := addressRemembered(o, mailed); ok {
+			// The email beside it shows the address: the reply says once
+			// that it is remembered, without repeating it.
+			t.past, t.alone = "noted "+who+"'s address", []string{"I'll remember " + who + "'s address."}
+		}
 		switch o.Status {
 		case stage.Done:
 			done = append(done, t)

@@ -81,6 +81,25 @@ func TestRespond(t *testing.T) {
 			want: []string{"Noted: John's birthday is March 15th."},
 		},
 		{
+			name: "an address remembered beside the email to it",
+			in: stage.RespondInput{Text: "Email Dana that Friday works", Context: c, Outcomes: []stage.Outcome{
+				done(mustAction(t, action.MemoryStore, action.MemoryStoreArgs{Content: "Dana Smith's email is dana@example.org", About: "Dana Smith", Category: hearth.MemoryPersonal,
+					Entity: &action.EntityArgs{Name: "Dana Smith", Kind: hearth.EntityPerson}, Attribute: hearth.AttrEmail, Value: "dana@example.org"})),
+				{Action: mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Dana Smith <Dana@example.org>"}, Subject: "Friday works", Body: "Hi Dana,\n\nFriday works."}), Status: stage.AwaitingApproval},
+			}},
+			want:    []string{"I'll remember Dana Smith's address.", "Here's the draft to Dana Smith <Dana@example.org>:"},
+			notWant: []string{"Noted", "email is"},
+		},
+		{
+			name: "an email address remembered on its own",
+			in: stage.RespondInput{Text: "Remember that Dana's email is dana@example.org", Context: c, Outcomes: []stage.Outcome{
+				done(mustAction(t, action.MemoryStore, action.MemoryStoreArgs{Content: "Dana's email is dana@example.org", About: "Dana", Category: hearth.MemoryPersonal,
+					Entity: &action.EntityArgs{Name: "Dana", Kind: hearth.EntityPerson}, Attribute: hearth.AttrEmail, Value: "dana@example.org"})),
+			}},
+			want:    []string{"Noted: Dana's email is dana@example.org."},
+			notWant: []string{"address"},
+		},
+		{
 			name: "event created",
 			in:   stage.RespondInput{Text: "dinner", Context: c, Outcomes: []stage.Outcome{done(dinner)}},
 			want: []string{"Added Celebration dinner to your calendar for Saturday at 7:00 PM."},

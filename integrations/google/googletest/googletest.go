@@ -5,7 +5,7 @@
 // 5xx, 410). Point HEARTH_GOOGLE_ENDPOINT (or the integration's
 // Endpoints) at URL and drive it through the real google.golang.org/api
 // clients. The Gmail, Keep and People APIs are in gmail.go, keep.go and
-// people.go.
+// people.go; Google's signing certificates and ID tokens in idtoken.go.
 package googletest
 
 import (
@@ -276,6 +276,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.revoke(w, r)
 	case r.URL.Path == "/v1/userinfo" || r.URL.Path == "/oauth2/v3/userinfo":
 		s.userinfo(w, r)
+	case r.URL.Path == "/oauth2/v3/certs" && r.Method == http.MethodGet:
+		s.certs(w, r)
 	case strings.HasPrefix(r.URL.Path, "/calendar/v3/"):
 		s.calendarAPI(w, r)
 	case strings.HasPrefix(r.URL.Path, "/gmail/v1/users/me/"):
