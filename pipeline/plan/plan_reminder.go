@@ -44,11 +44,7 @@ func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 	if ref == "" {
 		return p, false, nil
 	}
-	titles := make([]string, len(in.Context.Reminders))
-	for i, sc := range in.Context.Reminders {
-		titles[i] = sc.Title
-	}
-	hits := words.BestMatches(ref, titles)
+	hits := matchReminders(ref, in.Context.Reminders)
 	if len(hits) == 0 {
 		return p, false, nil
 	}
@@ -111,11 +107,7 @@ func planReminderCancel(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 	if ref == "" || !cued && !strings.Contains(lc, "reminder") || !cued && hasTask(ref, in.Context) {
 		return p, false, nil
 	}
-	titles := make([]string, len(in.Context.Reminders))
-	for i, sc := range in.Context.Reminders {
-		titles[i] = sc.Title
-	}
-	hits := words.BestMatches(ref, titles)
+	hits := matchReminders(ref, in.Context.Reminders)
 	if len(hits) == 0 {
 		return p, false, nil
 	}
@@ -290,4 +282,14 @@ func hasClock(t string, now time.Time) bool {
 // reminderLabel names a recurring reminder on a button.
 func reminderLabel(sc hearth.Schedule, r recur.Rule) string {
 	return sc.Title + " (" + r.String() + ")"
+}
+
+// matchReminders returns the indexes of the reminders whose titles best
+// match ref ("standup" for "Daily standup"), the best first.
+func matchReminders(ref string, reminders []hearth.Schedule) []int {
+	titles := make([]string, len(reminders))
+	for i, sc := range reminders {
+		titles[i] = sc.Title
+	}
+	return words.BestMatches(ref, titles)
 }
