@@ -55,6 +55,7 @@ var reDrillChore = regexp.MustCompile(`(?i)drill chore (\d{4})`)
 // fired, restarts it, and checks that each fired exactly once.
 func schedulerDrill(t *testing.T, users, perUser int, spread time.Duration, killLeader bool) {
 	bin := buildBot(t)
+	oneProcessDrillAtATime(t)
 	dbURL := storetest.NewDatabase(t)
 	env := append(os.Environ(), "DATABASE_URL="+dbURL, "HEARTH_LOG_FORMAT=json",
 		"HEARTH_SCHEDULER=true", "HEARTH_SCHEDULER_INTERVAL=1s", "HEARTH_DB_MAX_CONNS=10",

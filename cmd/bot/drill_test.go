@@ -187,11 +187,26 @@ const (
 	drillPause                    // paused (SIGSTOP) past its stale time, then resumed
 )
 
+// processDrills lets one three-process drill run at a time: each
+// holds about 36 database connections (three replicas, a pool of 10, a
+// heartbeat and a listener each), and several at once beside the rest of
+// the parallel suite would pass the server's 100 and read as 503s.
+var processDrills = make(chan struct{}, 1)
+
+// oneProcessDrillAtATime waits for the other three-process drills to end
+// and holds the turn until this test ends.
+func oneProcessDrillAtATime(t *testing.T) {
+	t.Helper()
+	processDrills <- struct{}{}
+	t.Cleanup(func() { <-processDrills })
+}
+
 // killDrill runs the load, stops replica 1 while it runs turns as mode
 // says; staleAfter, when set, is HEARTH_REPLICA_STALE_AFTER.
 func killDrill(t *testing.T, mode drillMode, staleAfter string) {
 	restart := mode == drillRestart
 	bin := buildBot(t)
+	oneProcessDrillAtATime(t)
 	model := llmtest.New(t, func(c llmtest.Call) llmtest.Answer { return llmtest.Answer{Hang: true} })
 	dbURL := storetest.NewDatabase(t)
 	api := telegramtest.NewServer(t)
