@@ -394,7 +394,10 @@ var notNames = map[string]bool{"it": true, "that": true, "this": true, "these": 
 	"if": true, "his": true, "their": true, "its": true, "your": true, "one": true, "all": true, "some": true, "any": true,
 	// "I like my coffee black": a possession, not a thing of its own (a
 	// role, "my manager", is read before).
-	"my": true, "our": true}
+	"my": true, "our": true,
+	// "Jon studies at MIT": where, not what; the statement reader reads
+	// it as a school (AttributeRelation).
+	"at": true, "in": true, "on": true, "for": true, "from": true, "with": true}
 
 var (
 	reNameOnly = regexp.MustCompile(`^` + name + `$`)
@@ -446,4 +449,35 @@ var timeReference = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 func startsUpper(s string) bool {
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// attributeLabels are the relationships an attribute's value stands in
+// to its entity, now and in the past: an employer is where the person
+// works, a school where they study.
+var attributeLabels = map[string][2]string{
+	hearth.AttrEmployer: {hearth.LabelWorksAt, hearth.LabelWorkedAt},
+	hearth.AttrSchool:   {hearth.LabelStudiesAt, hearth.LabelStudiedAt},
+}
+
+// AttributeRelation is the relationship a statement of an employer or a
+// school also tells ("Jon works at Acme": Jon → Acme, works at; "I
+// worked at Initech": the user → Initech, worked at, past true), beside
+// the attribute's value, which questions like "who works at Acme?" read.
+// Told plainly, it is stated; the organisation is someone's place of work
+// or study, so they are involved with it (proximity 4). ok is false for
+// the other attributes.
+func AttributeRelation(st Statement, past bool) (Relation, bool) {
+	labels, ok := attributeLabels[st.Attribute]
+	if !ok || st.Value == "" || !st.Self && st.Name == "" {
+		return Relation{}, false
+	}
+	label := labels[0]
+	if past {
+		label = labels[1]
+	}
+	from := Party{Self: st.Self, Name: st.Name, Relation: st.Relation}
+	if st.Self {
+		from.Name = ""
+	}
+	return Relation{From: from, To: Party{Name: st.Value, Kind: hearth.EntityOrganisation}, Label: label, Proximity: 4}, true
 }

@@ -77,9 +77,12 @@ func (s *Store) ApplyRelationship(ctx context.Context, r hearth.Relationship, en
 		if err := rows.Err(); err != nil {
 			return err
 		}
+		// What the statement closes remembers the fact that closed it:
+		// forgetting that fact opens it again (ForgetMemory).
 		closeOne := func(id int64) error {
 			change.Closed = append(change.Closed, id)
-			_, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = greatest($2::timestamptz, valid_from), updated_at = now() WHERE id = $1`, id, at)
+			_, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = greatest($2::timestamptz, valid_from), updated_at = now(),
+				closed_by = (SELECT id FROM facts WHERE id = $3 AND user_id = $4) WHERE id = $1`, id, at, nullID(r.FactID), r.UserID)
 			return err
 		}
 		create := func(n hearth.Relationship) error {
@@ -119,6 +122,25 @@ func (s *Store) ApplyRelationship(ctx context.Context, r hearth.Relationship, en
 			}
 			current = id
 			return err
+		}
+		if hearth.SoleLabel(r.Label) {
+			// One employer, one school at a time, as the attributes keep
+			// them: a new one ends the one it replaces, from when it holds.
+			rows, err := tx.Query(ctx, `SELECT id FROM relationships WHERE user_id = $1 AND from_id = $2 AND to_id <> $3
+				AND lower(label) = $4 AND valid_to IS NULL AND (valid_from IS NULL OR valid_from <= $5) ORDER BY id FOR UPDATE`,
+				r.UserID, r.FromID, r.ToID, r.Label, at)
+			if err != nil {
+				return err
+			}
+			replaced, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+			if err != nil {
+				return err
+			}
+			for _, id := range replaced {
+				if err := closeOne(id); err != nil {
+					return err
+				}
+			}
 		}
 		if len(found) == 0 {
 			return create(r)
@@ -188,7 +210,7 @@ func (s *Store) UndoRelationshipChange(ctx context.Context, ownerID int64, c hea
 		if _, err := tx.Exec(ctx, `DELETE FROM relationships WHERE user_id = $1 AND id = ANY($2)`, ownerID, c.Created); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = NULL, updated_at = now() WHERE user_id = $1 AND id = ANY($2)`, ownerID, c.Closed); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = NULL, closed_by = NULL, updated_at = now() WHERE user_id = $1 AND id = ANY($2)`, ownerID, c.Closed); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, `UPDATE relationships SET state = 'candidate', updated_at = now() WHERE user_id = $1 AND id = ANY($2)`, ownerID, c.Confirmed)

@@ -261,3 +261,54 @@ func TestShareWhatYouKnowWithTheFamily(t *testing.T) {
 	}
 	mustContain(t, ben.say("share what you know about Bob with the family"), "told by someone else")
 }
+
+// TestRelationshipsFromEmployers: an employer or a school told in chat is
+// an attribute (which "who works at …?" reads) and a relationship with
+// the organisation, with the statement's dates; a new employer ends the
+// old relationship as it closes the old value, and undo takes the
+// statement back whole: the new value and relationship go, the old ones
+// hold again.
+func TestRelationshipsFromEmployers(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/London")
+	ann.say("Remember that Jon works at Acme")
+	ann.say("Remember that Mia studies at MIT")
+	want := []string{"Jon → Acme: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("relationships: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Acme?"), "Jon")
+
+	ann.say("Remember that Jon works at Initech")
+	want = []string{"Jon → Initech: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after the new employer: %v, want %v", got, want)
+	}
+	ann.say("undo")
+	want = []string{"Jon → Acme: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after undo: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Acme?"), "Jon")
+
+	// History: the relationship held over the statement's dates.
+	t.Logf("%s", ann.say("Remember that I worked at Initech from 2015 to 2019").Text)
+	var label string
+	var from, to time.Time
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT r.label, r.valid_from, r.valid_to FROM relationships r
+		JOIN entities e ON e.id = r.to_id WHERE e.name = 'Initech' AND r.user_id = $1`, ann.contact().User.ID).Scan(&label, &from, &to); err != nil {
+		t.Fatal(err)
+	}
+	if label != "worked at" || from.Year() != 2015 || to.Year() < 2019 || to.Year() > 2020 {
+		t.Errorf("worked at Initech: %q %v – %v", label, from, to)
+	}
+	// Forgetting the statement forgets its relationship.
+	f := ann.say("forget that")
+	t.Logf("%s", f.Text)
+	mustContain(t, f, "forgotten")
+	var n int
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships WHERE label = 'worked at'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("worked at after forget: %d %v", n, err)
+	}
+}
