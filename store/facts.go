@@ -258,8 +258,20 @@ func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memo
 		if f.Relationships, err = forgetRelationships(ctx, tx, id); err != nil {
 			return err
 		}
+		if f.Notes, err = forgetRelationshipNotes(ctx, tx, id); err != nil {
+			return err
+		}
+		closed, err := closedByFact(ctx, tx, id)
+		if err != nil {
+			return err
+		}
 		m.Forgotten = &f
-		_, err = tx.Exec(ctx, `DELETE FROM facts WHERE id = $1`, id)
+		if _, err = tx.Exec(ctx, `DELETE FROM facts WHERE id = $1`, id); err != nil {
+			return err
+		}
+		// After the delete: the relationships the fact created no longer
+		// stand in the way of those it closed.
+		f.Reopened, err = reopenRelationships(ctx, tx, closed)
 		return err
 	})
 	if err != nil {
@@ -305,7 +317,12 @@ func (s *Store) RestoreMemory(ctx context.Context, userID int64, m hearth.Memory
 		if _, err = tx.Exec(ctx, `UPDATE facts SET superseded_by = $1 WHERE id = ANY($2) AND user_id = $3 AND superseded_by IS NULL`, m.ID, f.Supersedes, m.UserID); err != nil {
 			return err
 		}
-		return restoreRelationships(ctx, tx, m.ID, f.Relationships)
+		// What the forget opened is closed first: the relationships the
+		// fact created take its place.
+		if err := recloseRelationships(ctx, tx, m.ID, m.UserID, f.Reopened); err != nil {
+			return err
+		}
+		return restoreRelationships(ctx, tx, m.ID, f.Relationships, f.Notes)
 	})
 	if err != nil {
 		return fmt.Errorf("store restore memory %d: %w", m.ID, constraintErr(translate(err)))

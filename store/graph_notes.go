@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -177,4 +178,42 @@ func (s *Store) DeleteExpiredGraphNotes(ctx context.Context, now time.Time) (int
 			return total, nil
 		}
 	}
+}
+
+// forgetRelationshipNotes reads, for ForgetMemory, every note on the
+// relationships fact id created, expired ones included, as they are: the
+// foreign key deletes them with their relationship, and undo of the
+// forget puts them back.
+func forgetRelationshipNotes(ctx context.Context, tx pgx.Tx, factID int64) ([]hearth.GraphNote, error) {
+	rows, err := tx.Query(ctx, `SELECT `+graphNoteColumns+` FROM `+graphNoteFrom+`
+		WHERE r.fact_id = $1 ORDER BY n.id`, factID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.GraphNote, error) { return scanGraphNote(r) })
+}
+
+// restoreGraphNotes puts back, for RestoreMemory, the notes that were on
+// the relationships restored (ids): same ids, authors, lifetimes and
+// expiry, the message they came from and the family if they are still
+// there (without its family a note is its author's alone). A note on a
+// relationship not restored, or whose author is gone, stays gone; one
+// that is there already is left as it is.
+func restoreGraphNotes(ctx context.Context, tx pgx.Tx, restored []int64, notes []hearth.GraphNote) error {
+	for _, n := range notes {
+		if !slices.Contains(restored, n.RelationshipID) {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO graph_notes (id, user_id, family_id, tier, relationship_id, body, lifetime, expires_at, source_event_id, created_at)
+			OVERRIDING SYSTEM VALUE
+			SELECT $1, $2, (SELECT id FROM families WHERE id = $3), $4, $5, $6, $7, $8, (SELECT id FROM inbound_events WHERE id = $9), $10
+			WHERE EXISTS (SELECT 1 FROM users WHERE id = $2)
+			ON CONFLICT (id) DO NOTHING`,
+			n.ID, n.AddedBy, nullID(n.FamilyID), n.Tier, n.RelationshipID, n.Body, string(n.Lifetime), timeArg(n.ExpiresAt),
+			nullID(n.SourceEventID), n.CreatedAt); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -337,11 +337,58 @@ func forgetRelationships(ctx context.Context, tx pgx.Tx, id int64) ([]hearth.Rel
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Relationship, error) { return scanRelationship(r) })
 }
 
+// closedByFact reads, for ForgetMemory, the relationships fact id's
+// statement closed, with the end it gave them (the foreign key forgets
+// which fact closed them when the fact goes).
+func closedByFact(ctx context.Context, tx pgx.Tx, id int64) ([]hearth.RelationshipEnd, error) {
+	rows, err := tx.Query(ctx, `SELECT id, valid_to FROM relationships WHERE closed_by = $1 AND valid_to IS NOT NULL ORDER BY id FOR UPDATE`, id)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByPos[hearth.RelationshipEnd])
+}
+
+// reopenRelationships opens again, for ForgetMemory, the relationships a
+// forgotten statement closed, as if it had never been told; one that a
+// relationship told since holds in the place of (same ends and label)
+// stays closed. It returns those it opened, with the end they had.
+func reopenRelationships(ctx context.Context, tx pgx.Tx, closed []hearth.RelationshipEnd) ([]hearth.RelationshipEnd, error) {
+	var out []hearth.RelationshipEnd
+	for _, c := range closed {
+		tag, err := tx.Exec(ctx, `UPDATE relationships r SET valid_to = NULL, closed_by = NULL, updated_at = now()
+			WHERE r.id = $1 AND NOT EXISTS (SELECT 1 FROM relationships o WHERE o.valid_to IS NULL AND o.id <> r.id
+				AND o.from_id = r.from_id AND o.to_id = r.to_id AND lower(o.label) = lower(r.label))`, c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if tag.RowsAffected() == 1 {
+			c.ValidTo = c.ValidTo.UTC()
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// recloseRelationships closes again, for RestoreMemory, the relationships
+// the forget opened, with the end they had and the fact as what closed
+// them; one closed since by something else keeps that end.
+func recloseRelationships(ctx context.Context, tx pgx.Tx, factID, ownerID int64, ends []hearth.RelationshipEnd) error {
+	for _, e := range ends {
+		if _, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = greatest($2::timestamptz, valid_from), closed_by = $3, updated_at = now()
+			WHERE id = $1 AND user_id = $4 AND valid_to IS NULL`, e.ID, e.ValidTo, factID, ownerID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // restoreRelationships puts back, for RestoreMemory, the relationships a
-// forgotten fact created: same ids, the fact their source again, as long
-// as both ends are still there and no relationship now holds in their
-// place (then the newer one stands).
-func restoreRelationships(ctx context.Context, tx pgx.Tx, factID int64, rs []hearth.Relationship) error {
+// forgotten fact created and the notes that were on them: same ids, the
+// fact their source again, as long as both ends are still there and no
+// relationship now holds in their place (then the newer one stands, and
+// the notes go with the relationship they were on).
+func restoreRelationships(ctx context.Context, tx pgx.Tx, factID int64, rs []hearth.Relationship, notes []hearth.GraphNote) error {
+	var restored []int64
 	for _, r := range rs {
 		tag, err := tx.Exec(ctx, `
 			INSERT INTO relationships (id, user_id, family_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state,
@@ -356,9 +403,17 @@ func restoreRelationships(ctx context.Context, tx pgx.Tx, factID int64, rs []hea
 			return err
 		}
 		if tag.RowsAffected() == 1 {
-			if err := refreshRelationshipText(ctx, tx, r.ID, time.Time{}); err != nil {
-				return err
-			}
+			restored = append(restored, r.ID)
+		}
+	}
+	if err := restoreGraphNotes(ctx, tx, restored, notes); err != nil {
+		return err
+	}
+	for _, id := range restored {
+		// With its notes back, its text (and so its embedding) is again
+		// what it was.
+		if err := refreshRelationshipText(ctx, tx, id, time.Time{}); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -120,6 +120,16 @@ func TestRelationshipsFromChat(t *testing.T) {
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships WHERE valid_to IS NOT NULL`).Scan(&closed); err != nil || closed != 1 {
 		t.Errorf("closed relationships: %d %v", closed, err)
 	}
+	// Forgetting that statement opens what it closed again; undo of the
+	// forget closes it again.
+	mustContain(t, ann.say("forget that"), "forgotten")
+	if got := ann.relationships(); !slices.Contains(got, "Ann → Bob: friend 5/4 confirmed") || slices.Contains(got, "Ann → Bob: friend 3/2 confirmed") {
+		t.Errorf("after forgetting that they are not close: %v", got)
+	}
+	ann.say("undo")
+	if got := ann.relationships(); !slices.Contains(got, "Ann → Bob: friend 3/2 confirmed") || slices.Contains(got, "Ann → Bob: friend 5/4 confirmed") {
+		t.Errorf("after undo of the forget: %v", got)
+	}
 	// Forgetting the fact forgets its relationship, and undo of the
 	// forget brings both back; undo of the statement removes both.
 	horses := func() bool {
@@ -129,6 +139,7 @@ func TestRelationshipsFromChat(t *testing.T) {
 	if !horses() {
 		t.Fatal("no relationship with horses")
 	}
+	mustContain(t, ann.say("note on Emma and horses: scared of the big grey pony forever"), "Noted on Emma → horses")
 	mustContain(t, ann.say("forget that"), "forgotten")
 	if horses() {
 		t.Error("the forgotten fact's relationship is still there")
@@ -136,6 +147,11 @@ func TestRelationshipsFromChat(t *testing.T) {
 	ann.say("undo")
 	if !horses() {
 		t.Error("undo of the forget did not bring the relationship back")
+	}
+	// With its note, as it was.
+	if rs, err := app.Store.FindRelationships(context.Background(), hearth.RelationshipFilter{UserID: ann.contact().User.ID, Query: "grey pony"}); err != nil ||
+		len(rs) != 1 || len(rs[0].Notes) != 1 || rs[0].Notes[0].Body != "Scared of the big grey pony." && rs[0].Notes[0].Body != "scared of the big grey pony" {
+		t.Errorf("the note after undo of the forget: %+v %v", rs, err)
 	}
 	ann.say("undo")
 	if horses() {
