@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
 
 	"github.com/hearthbot/hearth"
 )
@@ -216,4 +217,42 @@ func restoreGraphNotes(ctx context.Context, tx pgx.Tx, restored []int64, notes [
 		}
 	}
 	return nil
+}
+
+// SimilarGraphNotes returns the live notes on nodes (people, things)
+// that userID may see, nearest to vec by cosine distance over their
+// embedding, nearest first, among those embedded by model and no farther
+// than maxDistance. A relationship's notes are searched through the
+// relationship (SimilarRelationships). Who may see what is decided here,
+// by the permission predicate of every graph note read; the permitted
+// rows are found first and measured exactly, as SimilarRelationships
+// does. now is the clock expiry is read against (zero: the database's).
+func (s *Store) SimilarGraphNotes(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int, now time.Time) ([]hearth.GraphNote, error) {
+	d := len(vec)
+	if !slices.Contains(EmbeddingDimensions, d) {
+		return nil, fmt.Errorf("store similar graph notes: %w", hearth.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
+	}
+	if userID <= 0 {
+		return nil, fmt.Errorf("store similar graph notes: %w", hearth.Invalidf("a note search needs a user"))
+	}
+	// The distance is measured in the select list, after the filter
+	// (vector_dims first: another size cannot be cast), and OFFSET 0
+	// keeps the outer distance test from being pushed below it.
+	rows, err := s.pool.Query(ctx, fmt.Sprintf(`SELECT `+graphNoteColumns+` FROM (
+			SELECT n.id AS nid, n.embedding::vector(%[1]d) <=> $3::vector(%[1]d) AS dist FROM `+graphNoteFrom+`
+			WHERE vector_dims(n.embedding) = %[1]d AND n.embedding_model = $2 AND n.entity_id IS NOT NULL
+				AND (n.expires_at IS NULL OR n.expires_at > COALESCE($6, now()))
+				AND `+graphNoteVisibleTo("$1")+`
+			OFFSET 0) m, `+graphNoteFrom+`
+		WHERE n.id = m.nid AND m.dist <= $5
+		ORDER BY m.dist, n.id LIMIT $4`, d),
+		userID, model, pgvector.NewVector(vec), limitOf(limit), maxDistance, timeArg(now))
+	if err != nil {
+		return nil, fmt.Errorf("store similar graph notes: %w", translate(err))
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.GraphNote, error) { return scanGraphNote(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store similar graph notes: %w", translate(err))
+	}
+	return out, nil
 }

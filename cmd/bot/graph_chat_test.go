@@ -234,6 +234,10 @@ func TestRelationshipsByMeaning(t *testing.T) {
 	}
 	note(ann, "Dana", "goes bouldering every Sunday at the climbing gym")
 	note(eve, "Zed", "goes bouldering and climbing every day")
+	// Notes on people: their words are not all the question's ("goes"),
+	// so only their meaning finds them; Eve's Kim is never Ann's.
+	mustContain(t, ann.say("note on Kim: climbing mountains every summer forever"), "Kim")
+	mustContain(t, eve.say("note on Kim: climbing with Zed every summer forever"), "Kim")
 	pipelinetest.WaitForJobs(t, app.River, "the relationships' offline embeddings", func() bool {
 		left, err := app.Store.Unembedded(ctx, app.Embeddings.Model, 10)
 		if err != nil {
@@ -242,7 +246,7 @@ func TestRelationshipsByMeaning(t *testing.T) {
 		return len(left) == 0
 	})
 	r := ann.say("who do I know who goes climbing?")
-	mustContain(t, r, "From what you've told me:", "Ann → Dana: friend", "bouldering every Sunday")
+	mustContain(t, r, "From what you've told me:", "Ann → Dana: friend", "bouldering every Sunday", "Kim: climbing mountains every summer")
 	if strings.Contains(r.Text, "Zed") || strings.Contains(r.Text, "Priya") {
 		t.Fatalf("found what it should not: %q", r.Text)
 	}
