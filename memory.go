@@ -89,6 +89,18 @@ type ForgottenFact struct {
 	// Reopened are the relationships the fact's statement had closed,
 	// which forgetting it opened again, each with the end it had given.
 	Reopened []RelationshipEnd `json:"reopened,omitempty"`
+	// ReopenedValues are the values of the same attribute the fact, a
+	// current value, had closed ("Jon works at Initech" closed Acme),
+	// which forgetting it made current again, with the ends they had.
+	ReopenedValues []FactEnd `json:"reopened_values,omitempty"`
+}
+
+// FactEnd is when a fact stopped being true and when Hearth learned so:
+// what undo of a forget gives back to a value the forget made current.
+type FactEnd struct {
+	ID            int64     `json:"id"`
+	ValidTo       time.Time `json:"valid_to"`
+	InvalidatedAt time.Time `json:"invalidated_at"`
 }
 
 // RelationshipEnd is when a relationship stopped holding: what undo of a

@@ -337,33 +337,46 @@ func forgetRelationships(ctx context.Context, tx pgx.Tx, id int64) ([]hearth.Rel
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Relationship, error) { return scanRelationship(r) })
 }
 
+// closedRelationship is a relationship a statement closed: when, and
+// whether its label is a sole one (hearth.SoleLabel).
+type closedRelationship struct {
+	end  hearth.RelationshipEnd
+	sole bool
+}
+
 // closedByFact reads, for ForgetMemory, the relationships fact id's
 // statement closed, with the end it gave them (the foreign key forgets
 // which fact closed them when the fact goes).
-func closedByFact(ctx context.Context, tx pgx.Tx, id int64) ([]hearth.RelationshipEnd, error) {
-	rows, err := tx.Query(ctx, `SELECT id, valid_to FROM relationships WHERE closed_by = $1 AND valid_to IS NOT NULL ORDER BY id FOR UPDATE`, id)
+func closedByFact(ctx context.Context, tx pgx.Tx, id int64) ([]closedRelationship, error) {
+	rows, err := tx.Query(ctx, `SELECT id, valid_to, label FROM relationships WHERE closed_by = $1 AND valid_to IS NOT NULL ORDER BY id FOR UPDATE`, id)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[hearth.RelationshipEnd])
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (closedRelationship, error) {
+		var c closedRelationship
+		var label string
+		err := r.Scan(&c.end.ID, &c.end.ValidTo, &label)
+		c.end.ValidTo, c.sole = c.end.ValidTo.UTC(), hearth.SoleLabel(label)
+		return c, err
+	})
 }
 
 // reopenRelationships opens again, for ForgetMemory, the relationships a
 // forgotten statement closed, as if it had never been told; one that a
-// relationship told since holds in the place of (same ends and label)
-// stays closed. It returns those it opened, with the end they had.
-func reopenRelationships(ctx context.Context, tx pgx.Tx, closed []hearth.RelationshipEnd) ([]hearth.RelationshipEnd, error) {
+// relationship told since holds in the place of (same ends and label, or
+// for a sole label the same From: a later employer) stays closed. It
+// returns those it opened, with the end they had.
+func reopenRelationships(ctx context.Context, tx pgx.Tx, closed []closedRelationship) ([]hearth.RelationshipEnd, error) {
 	var out []hearth.RelationshipEnd
 	for _, c := range closed {
 		tag, err := tx.Exec(ctx, `UPDATE relationships r SET valid_to = NULL, closed_by = NULL, updated_at = now()
 			WHERE r.id = $1 AND NOT EXISTS (SELECT 1 FROM relationships o WHERE o.valid_to IS NULL AND o.id <> r.id
-				AND o.from_id = r.from_id AND o.to_id = r.to_id AND lower(o.label) = lower(r.label))`, c.ID)
+				AND o.from_id = r.from_id AND (o.to_id = r.to_id OR $2) AND lower(o.label) = lower(r.label))`, c.end.ID, c.sole)
 		if err != nil {
 			return nil, err
 		}
 		if tag.RowsAffected() == 1 {
-			c.ValidTo = c.ValidTo.UTC()
-			out = append(out, c)
+			out = append(out, c.end)
 		}
 	}
 	return out, nil

@@ -57,6 +57,18 @@ func TestForgetRelationshipStatement(t *testing.T) {
 		}
 		return m, c
 	}
+	employer := func() []string {
+		t.Helper()
+		ms, err := st.FindMemories(ctx, hearth.MemoryFilter{UserID: ann, EntityID: jon, Attribute: hearth.AttrEmployer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Value)
+		}
+		return out
+	}
 	_, c1 := tell("Jon works at Acme", acme, t0)
 	m2, c2 := tell("Jon works at Initech", initech, t1)
 	// One employer at a time: Initech closed Acme.
@@ -95,6 +107,10 @@ func TestForgetRelationshipStatement(t *testing.T) {
 	if got := state(t1.Add(time.Hour)); !slices.Equal(got, []string{"Acme works at"}) || countNotes() != 0 {
 		t.Fatalf("after the forget: %v, %d notes", got, countNotes())
 	}
+	// The value it closed is current again, as its relationship holds again.
+	if got := employer(); !slices.Equal(got, []string{"Jon works at Acme"}) || len(f.ReopenedValues) != 1 {
+		t.Fatalf("employer after the forget: %v (%+v)", got, f.ReopenedValues)
+	}
 
 	if err := st.RestoreMemory(ctx, ann, forgotten); err != nil {
 		t.Fatal(err)
@@ -104,6 +120,9 @@ func TestForgetRelationshipStatement(t *testing.T) {
 	}
 	if got := state(t0.Add(time.Hour)); !slices.Equal(got, []string{"Acme works at"}) {
 		t.Fatalf("what held before Initech: %v", got)
+	}
+	if got := employer(); !slices.Equal(got, []string{"Jon works at Initech"}) {
+		t.Fatalf("employer after undo of the forget: %v", got)
 	}
 	rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: ann, ID: c2.Created[0], Now: t1.Add(time.Hour)})
 	if err != nil || len(rs) != 1 || len(rs[0].Notes) != 1 || rs[0].Notes[0].Body != "commutes by train" || rs[0].Notes[0].ID != notes[0] {
@@ -116,5 +135,20 @@ func TestForgetRelationshipStatement(t *testing.T) {
 	// A retried undo is harmless: restoring what is there does nothing.
 	if err := st.RestoreMemory(ctx, ann, forgotten); err != nil || countNotes() != 2 {
 		t.Fatalf("restoring twice: %v, %d notes", err, countNotes())
+	}
+
+	// A value no longer current, forgotten, opens nothing: Globex holds
+	// after Initech, and Acme stays closed.
+	globex := ent("Globex", hearth.EntityOrganisation)
+	t2 := t1.AddDate(0, 2, 0)
+	tell("Jon works at Globex", globex, t2)
+	if _, err := st.ForgetMemory(ctx, ann, m2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := state(t2.Add(time.Hour)); !slices.Equal(got, []string{"Globex works at"}) {
+		t.Fatalf("after forgetting a past employer: %v", got)
+	}
+	if got := employer(); !slices.Equal(got, []string{"Jon works at Globex"}) {
+		t.Fatalf("employer after forgetting a past one: %v", got)
 	}
 }
