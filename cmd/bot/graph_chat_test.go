@@ -311,22 +311,35 @@ func TestRelationshipsFromEmployers(t *testing.T) {
 		t.Fatalf("after undo: %v, want %v", got, want)
 	}
 	mustContain(t, ann.say("who works at Acme?"), "Jon")
+	// Forgetting the new employer: as if never told, the old one holds
+	// again (value and relationship); undo of the forget, the new again.
+	ann.say("Remember that Jon works at Initech")
+	mustContain(t, ann.say("forget that"), "forgotten")
+	want = []string{"Jon → Acme: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after forgetting the new employer: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Acme?"), "Jon")
+	ann.say("undo")
+	want = []string{"Jon → Initech: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after undo of the forget: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Initech?"), "Jon")
 
 	// History: the relationship held over the statement's dates.
-	t.Logf("%s", ann.say("Remember that I worked at Initech from 2015 to 2019").Text)
+	ann.say("Remember that I worked at Initech from 2015 to 2019")
 	var label string
 	var from, to time.Time
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT r.label, r.valid_from, r.valid_to FROM relationships r
-		JOIN entities e ON e.id = r.to_id WHERE e.name = 'Initech' AND r.user_id = $1`, ann.contact().User.ID).Scan(&label, &from, &to); err != nil {
+		JOIN entities e ON e.id = r.to_id JOIN entities f ON f.id = r.from_id WHERE e.name = 'Initech' AND f.name = 'Ann' AND r.user_id = $1`, ann.contact().User.ID).Scan(&label, &from, &to); err != nil {
 		t.Fatal(err)
 	}
 	if label != "worked at" || from.Year() != 2015 || to.Year() < 2019 || to.Year() > 2020 {
 		t.Errorf("worked at Initech: %q %v – %v", label, from, to)
 	}
 	// Forgetting the statement forgets its relationship.
-	f := ann.say("forget that")
-	t.Logf("%s", f.Text)
-	mustContain(t, f, "forgotten")
+	mustContain(t, ann.say("forget that"), "forgotten")
 	var n int
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships WHERE label = 'worked at'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("worked at after forget: %d %v", n, err)
