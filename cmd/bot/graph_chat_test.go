@@ -338,10 +338,20 @@ func TestRelationshipsFromEmployers(t *testing.T) {
 	if label != "worked at" || from.Year() != 2015 || to.Year() < 2019 || to.Year() > 2020 {
 		t.Errorf("worked at Initech: %q %v – %v", label, from, to)
 	}
+	// Told without when, asked once: the answer dates both.
+	mustContain(t, ann.say("Remember that I worked at Globex"), "When was that?")
+	ann.say("from 2010 to 2012")
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT r.label, r.valid_from, r.valid_to FROM relationships r
+		JOIN entities e ON e.id = r.to_id WHERE e.name = 'Globex' AND r.user_id = $1`, ann.contact().User.ID).Scan(&label, &from, &to); err != nil {
+		t.Fatal(err)
+	}
+	if label != "worked at" || from.Year() != 2010 || to.Year() < 2012 || to.Year() > 2013 {
+		t.Errorf("worked at Globex: %q %v – %v", label, from, to)
+	}
 	// Forgetting the statement forgets its relationship.
 	mustContain(t, ann.say("forget that"), "forgotten")
 	var n int
-	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships WHERE label = 'worked at'`).Scan(&n); err != nil || n != 0 {
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships r JOIN entities e ON e.id = r.to_id WHERE e.name = 'Globex'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("worked at after forget: %d %v", n, err)
 	}
 }
