@@ -74,22 +74,25 @@ func ScaleOf(from, to NodeType) RelationScale {
 	return relationScales[[2]NodeType{to, from}]
 }
 
-// Labels of the relationships an employer or a school statement tells
-// beside the attribute ("Jon works at Acme"), now and in the past.
+// Labels of the relationships an employer, a school or a home statement
+// tells beside the attribute ("Jon works at Acme", "Grandma lives in
+// Leeds"), now and in the past.
 const (
 	LabelWorksAt   = "works at"
 	LabelWorkedAt  = "worked at"
 	LabelStudiesAt = "studies at"
 	LabelStudiedAt = "studied at"
+	LabelLivesIn   = "lives in"
+	LabelLivedIn   = "lived in"
 )
 
 // SoleLabel reports whether a relationship labelled label is one that its
-// From end holds with one node at a time, as the employer and school
-// attributes keep one value at a time: a new one ends the one it
+// From end holds with one node at a time, as the employer, school and
+// home attributes keep one value at a time: a new one ends the one it
 // replaces ("Jon works at Initech" after "Jon works at Acme").
 func SoleLabel(label string) bool {
 	switch strings.ToLower(strings.TrimSpace(label)) {
-	case LabelWorksAt, LabelStudiesAt:
+	case LabelWorksAt, LabelStudiesAt, LabelLivesIn:
 		return true
 	}
 	return false

@@ -97,7 +97,7 @@ func TestLifetimeExpiry(t *testing.T) {
 	}
 }
 
-// TestSoleLabel: employers and schools are held one at a time, as their
+// TestSoleLabel: employers, schools and homes are held one at a time, as their
 // attributes are; every other label may be held with many.
 func TestSoleLabel(t *testing.T) {
 	t.Parallel()
@@ -110,6 +110,8 @@ func TestSoleLabel(t *testing.T) {
 		{hearth.LabelStudiesAt, true},
 		{hearth.LabelWorkedAt, false},
 		{hearth.LabelStudiedAt, false},
+		{hearth.LabelLivesIn, true},
+		{hearth.LabelLivedIn, false},
 		{"friend", false},
 		{"volunteers at", false},
 		{"", false},

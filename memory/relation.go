@@ -451,33 +451,42 @@ func startsUpper(s string) bool {
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
 }
 
-// attributeLabels are the relationships an attribute's value stands in
-// to its entity, now and in the past: an employer is where the person
-// works, a school where they study.
-var attributeLabels = map[string][2]string{
-	hearth.AttrEmployer: {hearth.LabelWorksAt, hearth.LabelWorkedAt},
-	hearth.AttrSchool:   {hearth.LabelStudiesAt, hearth.LabelStudiedAt},
+// attributeLabel is the relationship an attribute's value stands in to
+// its entity, now and in the past, and what the value is: an employer is
+// where the person works, a school where they study, a home the place
+// they live in.
+type attributeLabel struct {
+	now, past string
+	kind      hearth.EntityKind
 }
 
-// AttributeRelation is the relationship a statement of an employer or a
-// school also tells ("Jon works at Acme": Jon → Acme, works at; "I
+var attributeLabels = map[string]attributeLabel{
+	hearth.AttrEmployer: {hearth.LabelWorksAt, hearth.LabelWorkedAt, hearth.EntityOrganisation},
+	hearth.AttrSchool:   {hearth.LabelStudiesAt, hearth.LabelStudiedAt, hearth.EntityOrganisation},
+	AttrHome:            {hearth.LabelLivesIn, hearth.LabelLivedIn, hearth.EntityPlace},
+}
+
+// AttributeRelation is the relationship a statement of an employer, a
+// school or a home also tells ("Jon works at Acme": Jon → Acme, works at; "I
 // worked at Initech": the user → Initech, worked at, past true), beside
 // the attribute's value, which questions like "who works at Acme?" read.
-// Told plainly, it is stated; the organisation is someone's place of work
-// or study, so they are involved with it (proximity 4). ok is false for
-// the other attributes.
+// A home is a place ("Grandma lives in Leeds": Grandma → Leeds, lives
+// in), but a street address is not a node: the home attribute, placed by
+// the geocoder, keeps it. Told plainly, it is stated; the organisation or
+// place is where they work, study or live, so they are involved with it
+// (proximity 4). ok is false for the other attributes.
 func AttributeRelation(st Statement, past bool) (Relation, bool) {
-	labels, ok := attributeLabels[st.Attribute]
-	if !ok || st.Value == "" || !st.Self && st.Name == "" {
+	l, ok := attributeLabels[st.Attribute]
+	if !ok || st.Value == "" || !st.Self && st.Name == "" || l.kind == hearth.EntityPlace && strings.ContainsAny(st.Value, "0123456789") {
 		return Relation{}, false
 	}
-	label := labels[0]
+	label := l.now
 	if past {
-		label = labels[1]
+		label = l.past
 	}
 	from := Party{Self: st.Self, Name: st.Name, Relation: st.Relation}
 	if st.Self {
 		from.Name = ""
 	}
-	return Relation{From: from, To: Party{Name: st.Value, Kind: hearth.EntityOrganisation}, Label: label, Proximity: 4}, true
+	return Relation{From: from, To: Party{Name: st.Value, Kind: l.kind}, Label: label, Proximity: 4}, true
 }

@@ -111,9 +111,10 @@ func TestReadRelation(t *testing.T) {
 	}
 }
 
-// TestAttributeRelation: an employer or a school statement also tells a
-// relationship with the organisation, in the past tense when it is over;
-// the other attributes tell none.
+// TestAttributeRelation: an employer, a school or a home statement also
+// tells a relationship with the organisation or the place (not a street
+// address), in the past tense when it is over; the other attributes tell
+// none.
 func TestAttributeRelation(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -127,7 +128,8 @@ func TestAttributeRelation(t *testing.T) {
 		{"Emma goes to Lincoln Elementary School", false, "Emma → Lincoln Elementary School[organisation]: studies at 0/4"},
 		{"Jon studies at MIT", false, "Jon → MIT[organisation]: studies at 0/4"},
 		{"I studied at Leeds University", true, "me → Leeds University[organisation]: studied at 0/4"},
-		{"Grandma lives in Leeds", false, ""},
+		{"Grandma lives in Leeds", false, "Grandma → Leeds[place]: lives in 0/4"},
+		{"We lived at 12 Oak Street", true, ""},
 		{"Sarah's email is sarah@example.com", false, ""},
 		{"Jon is my brother", false, ""},
 	}

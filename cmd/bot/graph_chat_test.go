@@ -282,8 +282,8 @@ func TestShareWhatYouKnowWithTheFamily(t *testing.T) {
 	mustContain(t, ben.say("share what you know about Bob with the family"), "told by someone else")
 }
 
-// TestRelationshipsFromEmployers: an employer or a school told in chat is
-// an attribute (which "who works at …?" reads) and a relationship with
+// TestRelationshipsFromEmployers: an employer, a school or a home told in
+// chat is an attribute (which "who works at …?" reads) and a relationship with
 // the organisation, with the statement's dates; a new employer ends the
 // old relationship as it closes the old value, and undo takes the
 // statement back whole: the new value and relationship go, the old ones
@@ -353,5 +353,12 @@ func TestRelationshipsFromEmployers(t *testing.T) {
 	var n int
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships r JOIN entities e ON e.id = r.to_id WHERE e.name = 'Globex'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("worked at after forget: %d %v", n, err)
+	}
+
+	// A home is a place: one at a time, like an employer.
+	ann.say("Remember that Grandma lives in Leeds")
+	ann.say("Remember that Grandma lives in York")
+	if got := ann.relationships(); !slices.Contains(got, "Grandma → York: lives in 3/4 confirmed") || slices.Contains(got, "Grandma → Leeds: lives in 3/4 confirmed") {
+		t.Errorf("Grandma's home: %v", got)
 	}
 }
