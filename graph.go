@@ -148,6 +148,9 @@ type Relationship struct {
 	// FactID is the fact that stated it, when it was told in chat:
 	// forgetting that fact forgets the relationship.
 	FactID int64 `json:"fact_id,omitempty"`
+	// ClosedBy is the fact whose statement closed it, when one did:
+	// forgetting that fact opens it again.
+	ClosedBy int64 `json:"closed_by,omitempty"`
 	// Notes are the live notes on the relationship, filled on reads.
 	Notes     []GraphNote `json:"notes,omitempty"`
 	UpdatedAt time.Time   `json:"updated_at,omitzero"`

@@ -397,7 +397,8 @@ func recloseRelationships(ctx context.Context, tx pgx.Tx, factID, ownerID int64,
 
 // restoreRelationships puts back, for RestoreMemory, the relationships a
 // forgotten fact created and the notes that were on them: same ids, the
-// fact their source again, as long as both ends are still there and no
+// fact their source again, the fact that closed one (if it is still
+// there) again what closed it, as long as both ends are still there and no
 // relationship now holds in their place (then the newer one stands, and
 // the notes go with the relationship they were on).
 func restoreRelationships(ctx context.Context, tx pgx.Tx, factID int64, rs []hearth.Relationship, notes []hearth.GraphNote) error {
@@ -405,13 +406,14 @@ func restoreRelationships(ctx context.Context, tx pgx.Tx, factID int64, rs []hea
 	for _, r := range rs {
 		tag, err := tx.Exec(ctx, `
 			INSERT INTO relationships (id, user_id, family_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state,
-				valid_from, valid_to, fact_id)
+				valid_from, valid_to, fact_id, closed_by)
 			OVERRIDING SYSTEM VALUE
-			SELECT $1, $2, (SELECT id FROM families WHERE id = $3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
+			SELECT $1, $2, (SELECT id FROM families WHERE id = $3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+				(SELECT id FROM facts WHERE id = $16 AND user_id = $2)
 			WHERE EXISTS (SELECT 1 FROM entities WHERE id = $5) AND EXISTS (SELECT 1 FROM entities WHERE id = $6)
 			ON CONFLICT DO NOTHING`,
 			r.ID, r.UserID, nullID(r.FamilyID), r.Tier, r.FromID, r.ToID, r.Label, r.Description, r.Attitude, r.Proximity, float32(r.Confidence),
-			string(r.State), timeArg(r.ValidFrom), timeArg(r.ValidTo), factID)
+			string(r.State), timeArg(r.ValidFrom), timeArg(r.ValidTo), factID, nullID(r.ClosedBy))
 		if err != nil {
 			return err
 		}

@@ -152,3 +152,53 @@ func TestForgetRelationshipStatement(t *testing.T) {
 		t.Fatalf("employer after forgetting a past one: %v", got)
 	}
 }
+
+// TestForgetKeepsWhatClosedARelationship: a relationship forgotten after
+// a later statement closed it comes back closed by that statement, so
+// forgetting that one later still opens it again.
+func TestForgetKeepsWhatClosedARelationship(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	ann := newUser(t, st, "Ann")
+	ids := map[string]int64{}
+	for _, n := range []string{"Jon", "Acme", "Initech"} {
+		e, err := st.SaveEntity(ctx, hearth.Entity{UserID: ann, Name: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[n] = e.ID
+	}
+	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	tell := func(content, to string, at time.Time) hearth.Memory {
+		t.Helper()
+		m, err := st.StoreMemory(ctx, "", hearth.Memory{UserID: ann, Content: content})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := st.ApplyRelationship(ctx, hearth.Relationship{UserID: ann, FromID: ids["Jon"], ToID: ids[to], Label: hearth.LabelWorksAt,
+			FactID: m.ID, ValidFrom: at}, false, at); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	acme := tell("Jon works at Acme", "Acme", t0)
+	initech := tell("Jon works at Initech", "Initech", t0.AddDate(0, 1, 0))
+	forgotten, err := st.ForgetMemory(ctx, ann, acme.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs := forgotten.Forgotten.Relationships; len(rs) != 1 || rs[0].ClosedBy != initech.ID {
+		t.Fatalf("the forgotten relationship: %+v", rs)
+	}
+	if err := st.RestoreMemory(ctx, ann, forgotten); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.ForgetMemory(ctx, ann, initech.ID); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: ann, EntityID: ids["Jon"], Now: t0.AddDate(1, 0, 0)})
+	if err != nil || len(rs) != 1 || rs[0].ToName != "Acme" || rs[0].ClosedBy != 0 {
+		t.Fatalf("after forgetting what closed it: %+v %v", rs, err)
+	}
+}
