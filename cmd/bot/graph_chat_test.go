@@ -299,6 +299,13 @@ func TestRelationshipsFromEmployers(t *testing.T) {
 		t.Fatalf("relationships: %v, want %v", got, want)
 	}
 	mustContain(t, ann.say("who works at Acme?"), "Jon")
+	// Told again, then undone: what Hearth knew before stays, both.
+	ann.say("Remember that Jon works at Acme")
+	ann.say("undo")
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after undoing a retelling: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Acme?"), "Jon")
 
 	ann.say("Remember that Jon works at Initech")
 	want = []string{"Jon → Initech: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
