@@ -74,6 +74,30 @@ func ScaleOf(from, to NodeType) RelationScale {
 	return relationScales[[2]NodeType{to, from}]
 }
 
+// Labels of the relationships an employer, a school or a home statement
+// tells beside the attribute ("Jon works at Acme", "Grandma lives in
+// Leeds"), now and in the past.
+const (
+	LabelWorksAt   = "works at"
+	LabelWorkedAt  = "worked at"
+	LabelStudiesAt = "studies at"
+	LabelStudiedAt = "studied at"
+	LabelLivesIn   = "lives in"
+	LabelLivedIn   = "lived in"
+)
+
+// SoleLabel reports whether a relationship labelled label is one that its
+// From end holds with one node at a time, as the employer, school and
+// home attributes keep one value at a time: a new one ends the one it
+// replaces ("Jon works at Initech" after "Jon works at Acme").
+func SoleLabel(label string) bool {
+	switch strings.ToLower(strings.TrimSpace(label)) {
+	case LabelWorksAt, LabelStudiesAt, LabelLivesIn:
+		return true
+	}
+	return false
+}
+
 // RelationshipState is whether a relationship was confirmed by a user.
 type RelationshipState string
 
@@ -124,6 +148,9 @@ type Relationship struct {
 	// FactID is the fact that stated it, when it was told in chat:
 	// forgetting that fact forgets the relationship.
 	FactID int64 `json:"fact_id,omitempty"`
+	// ClosedBy is the fact whose statement closed it, when one did:
+	// forgetting that fact opens it again.
+	ClosedBy int64 `json:"closed_by,omitempty"`
 	// Notes are the live notes on the relationship, filled on reads.
 	Notes     []GraphNote `json:"notes,omitempty"`
 	UpdatedAt time.Time   `json:"updated_at,omitzero"`

@@ -96,3 +96,28 @@ func TestLifetimeExpiry(t *testing.T) {
 		t.Error("decade is valid")
 	}
 }
+
+// TestSoleLabel: employers, schools and homes are held one at a time, as their
+// attributes are; every other label may be held with many.
+func TestSoleLabel(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		label string
+		want  bool
+	}{
+		{hearth.LabelWorksAt, true},
+		{" Works At ", true},
+		{hearth.LabelStudiesAt, true},
+		{hearth.LabelWorkedAt, false},
+		{hearth.LabelStudiedAt, false},
+		{hearth.LabelLivesIn, true},
+		{hearth.LabelLivedIn, false},
+		{"friend", false},
+		{"volunteers at", false},
+		{"", false},
+	} {
+		if got := hearth.SoleLabel(tt.label); got != tt.want {
+			t.Errorf("SoleLabel(%q) = %v, want %v", tt.label, got, tt.want)
+		}
+	}
+}

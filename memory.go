@@ -83,6 +83,31 @@ type ForgottenFact struct {
 	Supersedes []int64 `json:"supersedes,omitempty"`
 	// Relationships are those the fact created (forgotten with it).
 	Relationships []Relationship `json:"relationships,omitempty"`
+	// Notes are every note that was on those relationships, expired ones
+	// included, as they were (deleted with them).
+	Notes []GraphNote `json:"notes,omitempty"`
+	// Reopened are the relationships the fact's statement had closed,
+	// which forgetting it opened again, each with the end it had given.
+	Reopened []RelationshipEnd `json:"reopened,omitempty"`
+	// ReopenedValues are the values of the same attribute the fact, a
+	// current value, had closed ("Jon works at Initech" closed Acme),
+	// which forgetting it made current again, with the ends they had.
+	ReopenedValues []FactEnd `json:"reopened_values,omitempty"`
+}
+
+// FactEnd is when a fact stopped being true and when Hearth learned so:
+// what undo of a forget gives back to a value the forget made current.
+type FactEnd struct {
+	ID            int64     `json:"id"`
+	ValidTo       time.Time `json:"valid_to"`
+	InvalidatedAt time.Time `json:"invalidated_at"`
+}
+
+// RelationshipEnd is when a relationship stopped holding: what undo of a
+// forget gives back to a relationship the forget opened again.
+type RelationshipEnd struct {
+	ID      int64     `json:"id"`
+	ValidTo time.Time `json:"valid_to"`
 }
 
 // MemoryFilter selects the memories a user may see: their own, their

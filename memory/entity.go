@@ -99,6 +99,7 @@ var (
 	reMyAttr     = regexp.MustCompile(`^(?i:(?:my|our)\s+(` + attrAlt + `)\s+(?:is|was|:)\s*)(.+)$`)
 	reWorks      = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:works|worked|work|is working|was working|has worked|have worked|has been working|have been working|started|started working)\s+(?i:at|for)\s+(.+)$`)
 	reSchool     = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:goes|went|go|is going|attends|attended|is at|was at)\s+(?i:to\s+)?(.+?\s(?i:school|academy|college|university|elementary|primary|high|kindergarten|nursery|preschool|daycare))$`)
+	reStudies    = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:studies|studied|study|is studying|was studying|has studied|have studied)\s+(?i:at)\s+(.+)$`)
 	reLives      = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:lives|lived|live|have lived|has lived|used to live)\s+(?i:at|on|in)\s+(.+)$`)
 	reBorn       = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:was|were)\s+born\b`)
 )
@@ -125,7 +126,7 @@ func ReadStatement(fact string) (Statement, bool) {
 		re   *regexp.Regexp
 		attr string
 	}
-	for _, r := range []rule{{reAttrOf, ""}, {reWorks, hearth.AttrEmployer}, {reSchool, hearth.AttrSchool}, {reLives, AttrHome}} {
+	for _, r := range []rule{{reAttrOf, ""}, {reWorks, hearth.AttrEmployer}, {reSchool, hearth.AttrSchool}, {reStudies, hearth.AttrSchool}, {reLives, AttrHome}} {
 		g := r.re.FindStringSubmatch(fact)
 		if g == nil {
 			continue

@@ -25,6 +25,7 @@ func TestReadStatement(t *testing.T) {
 		{"my sister Ana works for Globex Corp.", memory.Statement{Name: "Ana", Kind: "person", Relation: "sister", Aliases: []string{"my sister"}, Attribute: "employer", Value: "Globex Corp"}, true},
 		{"I worked at Initech", memory.Statement{Self: true, Attribute: "employer", Value: "Initech"}, true},
 		{"Emma goes to Lincoln Elementary School", memory.Statement{Name: "Emma", Kind: "person", Attribute: "school", Value: "Lincoln Elementary School"}, true},
+		{"Jon studies at MIT", memory.Statement{Name: "Jon", Kind: "person", Attribute: "school", Value: "MIT"}, true},
 		{"We lived at 12 Oak Street", memory.Statement{Self: true, Attribute: "home", Value: "12 Oak Street"}, true},
 		{"Grandma lives in Leeds", memory.Statement{Name: "Grandma", Kind: "person", Attribute: "home", Value: "Leeds"}, true},
 		{"Emma was born", memory.Statement{Name: "Emma", Kind: "person", Attribute: "born"}, true},

@@ -394,7 +394,10 @@ var notNames = map[string]bool{"it": true, "that": true, "this": true, "these": 
 	"if": true, "his": true, "their": true, "its": true, "your": true, "one": true, "all": true, "some": true, "any": true,
 	// "I like my coffee black": a possession, not a thing of its own (a
 	// role, "my manager", is read before).
-	"my": true, "our": true}
+	"my": true, "our": true,
+	// "Jon studies at MIT": where, not what; the statement reader reads
+	// it as a school (AttributeRelation).
+	"at": true, "in": true, "on": true, "for": true, "from": true, "with": true}
 
 var (
 	reNameOnly = regexp.MustCompile(`^` + name + `$`)
@@ -446,4 +449,44 @@ var timeReference = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 func startsUpper(s string) bool {
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// attributeLabel is the relationship an attribute's value stands in to
+// its entity, now and in the past, and what the value is: an employer is
+// where the person works, a school where they study, a home the place
+// they live in.
+type attributeLabel struct {
+	now, past string
+	kind      hearth.EntityKind
+}
+
+var attributeLabels = map[string]attributeLabel{
+	hearth.AttrEmployer: {hearth.LabelWorksAt, hearth.LabelWorkedAt, hearth.EntityOrganisation},
+	hearth.AttrSchool:   {hearth.LabelStudiesAt, hearth.LabelStudiedAt, hearth.EntityOrganisation},
+	AttrHome:            {hearth.LabelLivesIn, hearth.LabelLivedIn, hearth.EntityPlace},
+}
+
+// AttributeRelation is the relationship a statement of an employer, a
+// school or a home also tells ("Jon works at Acme": Jon → Acme, works at; "I
+// worked at Initech": the user → Initech, worked at, past true), beside
+// the attribute's value, which questions like "who works at Acme?" read.
+// A home is a place ("Grandma lives in Leeds": Grandma → Leeds, lives
+// in), but a street address is not a node: the home attribute, placed by
+// the geocoder, keeps it. Told plainly, it is stated; the organisation or
+// place is where they work, study or live, so they are involved with it
+// (proximity 4). ok is false for the other attributes.
+func AttributeRelation(st Statement, past bool) (Relation, bool) {
+	l, ok := attributeLabels[st.Attribute]
+	if !ok || st.Value == "" || !st.Self && st.Name == "" || l.kind == hearth.EntityPlace && strings.ContainsAny(st.Value, "0123456789") {
+		return Relation{}, false
+	}
+	label := l.now
+	if past {
+		label = l.past
+	}
+	from := Party{Self: st.Self, Name: st.Name, Relation: st.Relation}
+	if st.Self {
+		from.Name = ""
+	}
+	return Relation{From: from, To: Party{Name: st.Value, Kind: l.kind}, Label: label, Proximity: 4}, true
 }

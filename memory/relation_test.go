@@ -95,6 +95,9 @@ func TestReadRelation(t *testing.T) {
 		{"I do yoga on Tuesdays", "me → yoga[concept]: does 4/4"},
 		{"I volunteer at the food bank every Saturday", "me → food bank[organisation]: volunteers at 4/4"},
 		{"Bob plays tennis with Sam", "Bob → tennis[concept]: plays 4/4"},
+		// Where, not what: the statement reader's (AttributeRelation).
+		{"Jon studies at MIT", ""},
+		{"Emma plays in the band", ""},
 	}
 	for _, tt := range tests {
 		r, ok := memory.ReadRelation(tt.text)
@@ -104,6 +107,44 @@ func TestReadRelation(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("%q:\n got %q\nwant %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestAttributeRelation: an employer, a school or a home statement also
+// tells a relationship with the organisation or the place (not a street
+// address), in the past tense when it is over; the other attributes tell
+// none.
+func TestAttributeRelation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fact string
+		past bool
+		want string // "" when none
+	}{
+		{"Jon works at Acme", false, "Jon → Acme[organisation]: works at 0/4"},
+		{"my sister Ana works for Globex Corp.", false, "Ana → Globex Corp[organisation]: works at 0/4"},
+		{"I worked at Initech", true, "me → Initech[organisation]: worked at 0/4"},
+		{"Emma goes to Lincoln Elementary School", false, "Emma → Lincoln Elementary School[organisation]: studies at 0/4"},
+		{"Jon studies at MIT", false, "Jon → MIT[organisation]: studies at 0/4"},
+		{"I studied at Leeds University", true, "me → Leeds University[organisation]: studied at 0/4"},
+		{"Grandma lives in Leeds", false, "Grandma → Leeds[place]: lives in 0/4"},
+		{"We lived at 12 Oak Street", true, ""},
+		{"Sarah's email is sarah@example.com", false, ""},
+		{"Jon is my brother", false, ""},
+	}
+	for _, tt := range tests {
+		st, ok := memory.ReadStatement(tt.fact)
+		if !ok {
+			t.Errorf("%q: not read as a statement", tt.fact)
+			continue
+		}
+		got := ""
+		if r, ok := memory.AttributeRelation(st, tt.past); ok {
+			got = say(r)
+		}
+		if got != tt.want {
+			t.Errorf("%q:\n got %q\nwant %q", tt.fact, got, tt.want)
 		}
 	}
 }

@@ -343,6 +343,36 @@ func jsonInner(p string) string {
 	return "substr(to_json(" + p + "::text)::text, 2, length(to_json(" + p + "::text)::text) - 2)"
 }
 
+// eraseQuotes replaces text, where userID's messages, Hearth's replies in
+// their conversations and its questions there quote it word for word,
+// with "[forgotten]".
+func eraseQuotes(ctx context.Context, tx pgx.Tx, userID int64, text string) error {
+	if text == "" {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `
+		UPDATE inbound_events SET text = replace(text, $2, $3), payload = replace(payload::text, `+jsonInner("$2")+`, $3)::jsonb
+		WHERE user_id = $1 AND (strpos(text, $2) > 0 OR strpos(payload::text, `+jsonInner("$2")+`) > 0)`,
+		userID, text, forgottenText); err != nil {
+		return fmt.Errorf("requests: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `
+		UPDATE messages SET text = replace(text, $2, $3), buttons = replace(buttons::text, `+jsonInner("$2")+`, $3)::jsonb
+		WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM inbound_events WHERE user_id = $1)
+		  AND (strpos(text, $2) > 0 OR strpos(buttons::text, `+jsonInner("$2")+`) > 0)`,
+		userID, text, forgottenText); err != nil {
+		return fmt.Errorf("messages: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `
+		UPDATE open_questions SET question = replace(question::text, `+jsonInner("$2")+`, $3)::jsonb
+		WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM inbound_events WHERE user_id = $1)
+		  AND strpos(question::text, `+jsonInner("$2")+`) > 0`,
+		userID, text, forgottenText); err != nil {
+		return fmt.Errorf("questions: %w", err)
+	}
+	return nil
+}
+
 // forgottenText stands where a forgotten fact was quoted in a conversation.
 const forgottenText = "[forgotten]"
 
@@ -353,8 +383,10 @@ const forgottenText = "[forgotten]"
 // the same fact or carrying its text, their approvals' payloads, and
 // their audit entries (and an import's entry for the fact); and where the
 // user's messages, Hearth's replies and its questions quote it word for
-// word, the quote becomes "[forgotten]". The forget's row stays as a
-// content-free record that something was forgotten, with the fact's id
+// word, the quote becomes "[forgotten]"; so do the quotes of the notes
+// that were on the relationships the fact created (kept in the forget's
+// record for undo, hearth.ForgottenFact.Notes), in their authors'
+// conversations. The forget's row stays as a content-free record that something was forgotten, with the fact's id
 // and erased_at. The fact's row, its embedding and its
 // shares went when it was forgotten. It returns how many forgets it
 // erased; a forget is erased once, so running it again changes nothing,
@@ -363,11 +395,15 @@ func (s *Store) EraseForgotten(ctx context.Context, cutoff time.Time, limit int)
 	type forget struct {
 		ID, UserID, FactID int64
 		Content            string
+		// Notes are those that were on the relationships the fact created
+		// (hearth.ForgottenFact.Notes).
+		Notes []hearth.GraphNote
 	}
 	var n int
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		rows, _ := tx.Query(ctx, `
-			SELECT id, user_id, COALESCE((payload->>'id')::bigint, 0), COALESCE(before->>'content', payload->>'content', '')
+			SELECT id, user_id, COALESCE((payload->>'id')::bigint, 0), COALESCE(before->>'content', payload->>'content', ''),
+				COALESCE(before->'forgotten'->'notes', '[]'::jsonb)
 			FROM actions
 			WHERE kind = 'memory.forget' AND state = 'done' AND erased_at IS NULL AND executed_at < $1
 			ORDER BY executed_at, id LIMIT $2
@@ -406,30 +442,17 @@ func (s *Store) EraseForgotten(ctx context.Context, cutoff time.Time, limit int)
 			if err != nil {
 				return fmt.Errorf("erase forget %d: %w", f.ID, err)
 			}
-			if f.Content == "" {
-				continue
-			}
 			// The conversation: the user's messages and Hearth's replies that
-			// quote the fact keep everything else they said.
-			if _, err := tx.Exec(ctx, `
-				UPDATE inbound_events SET text = replace(text, $2, $3), payload = replace(payload::text, `+jsonInner("$2")+`, $3)::jsonb
-				WHERE user_id = $1 AND (strpos(text, $2) > 0 OR strpos(payload::text, `+jsonInner("$2")+`) > 0)`,
-				f.UserID, f.Content, forgottenText); err != nil {
-				return fmt.Errorf("erase forget %d: requests: %w", f.ID, err)
+			// quote the fact, and those of the notes that were on its
+			// relationships ("note on Lily and Emma: …"), keep everything
+			// else they said.
+			if err := eraseQuotes(ctx, tx, f.UserID, f.Content); err != nil {
+				return fmt.Errorf("erase forget %d: %w", f.ID, err)
 			}
-			if _, err := tx.Exec(ctx, `
-				UPDATE messages SET text = replace(text, $2, $3), buttons = replace(buttons::text, `+jsonInner("$2")+`, $3)::jsonb
-				WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM inbound_events WHERE user_id = $1)
-				  AND (strpos(text, $2) > 0 OR strpos(buttons::text, `+jsonInner("$2")+`) > 0)`,
-				f.UserID, f.Content, forgottenText); err != nil {
-				return fmt.Errorf("erase forget %d: messages: %w", f.ID, err)
-			}
-			if _, err := tx.Exec(ctx, `
-				UPDATE open_questions SET question = replace(question::text, `+jsonInner("$2")+`, $3)::jsonb
-				WHERE conversation_id IN (SELECT DISTINCT conversation_id FROM inbound_events WHERE user_id = $1)
-				  AND strpos(question::text, `+jsonInner("$2")+`) > 0`,
-				f.UserID, f.Content, forgottenText); err != nil {
-				return fmt.Errorf("erase forget %d: questions: %w", f.ID, err)
+			for _, gn := range f.Notes {
+				if err := eraseQuotes(ctx, tx, gn.AddedBy, gn.Body); err != nil {
+					return fmt.Errorf("erase forget %d: note %d: %w", f.ID, gn.ID, err)
+				}
 			}
 		}
 		n = len(forgets)

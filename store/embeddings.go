@@ -24,9 +24,10 @@ const (
 	noteEmbedText   = `concat_ws(E'\n', title, nullif(body, ''), nullif((SELECT string_agg(i->>'text', ', ') FROM jsonb_array_elements(items) i), ''))`
 )
 
-// Unembedded returns up to limit live memories, notes and relationships
-// (their embed_text, written by SaveRelationship) that have no
-// embedding from model, oldest first.
+// Unembedded returns up to limit live memories, notes, relationships
+// (their embed_text, written by SaveRelationship) and live graph notes on
+// nodes (their body; a relationship's notes are in its embed_text) that
+// have no embedding from model, oldest first.
 func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]hearth.Embeddable, error) {
 	rows, err := s.pool.Query(ctx, `
 		(SELECT 'memory', id, user_id, `+memoryEmbedText+` FROM facts
@@ -37,6 +38,10 @@ func (s *Store) Unembedded(ctx context.Context, model string, limit int) ([]hear
 		UNION ALL
 		(SELECT 'relationship', id, user_id, embed_text FROM relationships
 		 WHERE embed_text <> '' AND (embedding IS NULL OR embedding_model <> $1) ORDER BY id LIMIT $2)
+		UNION ALL
+		(SELECT 'graph_note', id, user_id, body FROM graph_notes
+		 WHERE entity_id IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) AND (embedding IS NULL OR embedding_model <> $1)
+		 ORDER BY id LIMIT $2)
 		LIMIT $2`, model, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store unembedded: %w", translate(err))
@@ -66,6 +71,8 @@ func (s *Store) SaveEmbedding(ctx context.Context, e hearth.Embeddable, model st
 		q = `UPDATE notes SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND deleted_at IS NULL AND ` + noteEmbedText + ` = $4`
 	case "relationship":
 		q = `UPDATE relationships SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND embed_text = $4`
+	case "graph_note":
+		q = `UPDATE graph_notes SET embedding = $2::vector, embedding_model = $3 WHERE id = $1 AND body = $4`
 	default:
 		return false, fmt.Errorf("store save embedding: %w", hearth.Invalidf("unknown kind %q", e.Kind))
 	}

@@ -258,8 +258,40 @@ func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memo
 		if f.Relationships, err = forgetRelationships(ctx, tx, id); err != nil {
 			return err
 		}
+		if f.Notes, err = forgetRelationshipNotes(ctx, tx, id); err != nil {
+			return err
+		}
+		closed, err := closedByFact(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if m.Attribute != "" && m.ValidTo.IsZero() && invalidated == nil {
+			// A current value closed the one before it: forgotten, it was
+			// never said, and the one before is current again, as the
+			// relationship its statement closed opens again.
+			rows, err := tx.Query(ctx, `SELECT id, valid_to, invalidated_at FROM facts
+				WHERE superseded_by = $1 AND user_id = $2 AND entity_id = $3 AND attribute = $4 AND deleted_at IS NULL
+					AND valid_to IS NOT NULL AND invalidated_at IS NOT NULL ORDER BY id FOR UPDATE`, id, userID, m.EntityID, m.Attribute)
+			if err != nil {
+				return err
+			}
+			if f.ReopenedValues, err = pgx.CollectRows(rows, pgx.RowToStructByPos[hearth.FactEnd]); err != nil {
+				return err
+			}
+		}
 		m.Forgotten = &f
-		_, err = tx.Exec(ctx, `DELETE FROM facts WHERE id = $1`, id)
+		if _, err = tx.Exec(ctx, `DELETE FROM facts WHERE id = $1`, id); err != nil {
+			return err
+		}
+		for i, e := range f.ReopenedValues {
+			f.ReopenedValues[i].ValidTo, f.ReopenedValues[i].InvalidatedAt = e.ValidTo.UTC(), e.InvalidatedAt.UTC()
+			if _, err := tx.Exec(ctx, `UPDATE facts SET valid_to = NULL, invalidated_at = NULL, updated_at = now() WHERE id = $1`, e.ID); err != nil {
+				return err
+			}
+		}
+		// After the delete: the relationships the fact created no longer
+		// stand in the way of those it closed.
+		f.Reopened, err = reopenRelationships(ctx, tx, closed)
 		return err
 	})
 	if err != nil {
@@ -305,7 +337,21 @@ func (s *Store) RestoreMemory(ctx context.Context, userID int64, m hearth.Memory
 		if _, err = tx.Exec(ctx, `UPDATE facts SET superseded_by = $1 WHERE id = ANY($2) AND user_id = $3 AND superseded_by IS NULL`, m.ID, f.Supersedes, m.UserID); err != nil {
 			return err
 		}
-		return restoreRelationships(ctx, tx, m.ID, f.Relationships)
+		// The values the forget made current are closed again, unless
+		// something else closed them since.
+		for _, e := range f.ReopenedValues {
+			if _, err := tx.Exec(ctx, `UPDATE facts SET valid_to = $2, invalidated_at = $3, updated_at = now()
+				WHERE id = $1 AND user_id = $4 AND superseded_by = $5 AND valid_to IS NULL AND invalidated_at IS NULL`,
+				e.ID, e.ValidTo, e.InvalidatedAt, m.UserID, m.ID); err != nil {
+				return err
+			}
+		}
+		// What the forget opened is closed first: the relationships the
+		// fact created take its place.
+		if err := recloseRelationships(ctx, tx, m.ID, m.UserID, f.Reopened); err != nil {
+			return err
+		}
+		return restoreRelationships(ctx, tx, m.ID, f.Relationships, f.Notes)
 	})
 	if err != nil {
 		return fmt.Errorf("store restore memory %d: %w", m.ID, constraintErr(translate(err)))

@@ -26,7 +26,7 @@ import (
 // relationship is visible only with both its ends, a note only with what
 // it is about, a storyline only with its node: 0 leaks, 0 misses. The
 // paths include the searches by words and by meaning (issue 19's second
-// step), and a control search by meaning with the predicate removed must
+// step; notes on nodes by meaning too), and a control search by meaning with the predicate removed must
 // be caught leaking, so the matrix is known to fail without it.
 func TestGraphPermissionMatrix(t *testing.T) {
 	t.Parallel()
@@ -274,6 +274,17 @@ func TestGraphPermissionMatrix(t *testing.T) {
 			out = append(out, noteKeys(r.Notes)...)
 		}
 		return out
+	}}
+	// Notes on nodes by meaning, likewise: one vector for all of them.
+	if _, err := st.Pool().Exec(ctx, `UPDATE graph_notes SET embedding = $1::vector, embedding_model = 'matrix'`, pgvector.NewVector(vec)); err != nil {
+		t.Fatal(err)
+	}
+	paths["notes on nodes by meaning"] = path{noteItems, func(i item) bool { return i.ent != 0 }, func(v int64) []string {
+		ns, err := st.SimilarGraphNotes(ctx, v, "matrix", vec, 0.5, 1000, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return noteKeys(ns)
 	}}
 	paths["relationships by words"] = path{relItems, func(item) bool { return true }, func(v int64) []string {
 		rs, err := st.FindRelationships(ctx, hearth.RelationshipFilter{UserID: v, Query: "node", Limit: 1000})

@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
 
 	"github.com/hearthbot/hearth"
 )
@@ -177,4 +179,80 @@ func (s *Store) DeleteExpiredGraphNotes(ctx context.Context, now time.Time) (int
 			return total, nil
 		}
 	}
+}
+
+// forgetRelationshipNotes reads, for ForgetMemory, every note on the
+// relationships fact id created, expired ones included, as they are: the
+// foreign key deletes them with their relationship, and undo of the
+// forget puts them back.
+func forgetRelationshipNotes(ctx context.Context, tx pgx.Tx, factID int64) ([]hearth.GraphNote, error) {
+	rows, err := tx.Query(ctx, `SELECT `+graphNoteColumns+` FROM `+graphNoteFrom+`
+		WHERE r.fact_id = $1 ORDER BY n.id`, factID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.GraphNote, error) { return scanGraphNote(r) })
+}
+
+// restoreGraphNotes puts back, for RestoreMemory, the notes that were on
+// the relationships restored (ids): same ids, authors, lifetimes and
+// expiry, the message they came from and the family if they are still
+// there (without its family a note is its author's alone). A note on a
+// relationship not restored, or whose author is gone, stays gone; one
+// that is there already is left as it is.
+func restoreGraphNotes(ctx context.Context, tx pgx.Tx, restored []int64, notes []hearth.GraphNote) error {
+	for _, n := range notes {
+		if !slices.Contains(restored, n.RelationshipID) {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO graph_notes (id, user_id, family_id, tier, relationship_id, body, lifetime, expires_at, source_event_id, created_at)
+			OVERRIDING SYSTEM VALUE
+			SELECT $1, $2, (SELECT id FROM families WHERE id = $3), $4, $5, $6, $7, $8, (SELECT id FROM inbound_events WHERE id = $9), $10
+			WHERE EXISTS (SELECT 1 FROM users WHERE id = $2)
+			ON CONFLICT (id) DO NOTHING`,
+			n.ID, n.AddedBy, nullID(n.FamilyID), n.Tier, n.RelationshipID, n.Body, string(n.Lifetime), timeArg(n.ExpiresAt),
+			nullID(n.SourceEventID), n.CreatedAt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SimilarGraphNotes returns the live notes on nodes (people, things)
+// that userID may see, nearest to vec by cosine distance over their
+// embedding, nearest first, among those embedded by model and no farther
+// than maxDistance. A relationship's notes are searched through the
+// relationship (SimilarRelationships). Who may see what is decided here,
+// by the permission predicate of every graph note read; the permitted
+// rows are found first and measured exactly, as SimilarRelationships
+// does. now is the clock expiry is read against (zero: the database's).
+func (s *Store) SimilarGraphNotes(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int, now time.Time) ([]hearth.GraphNote, error) {
+	d := len(vec)
+	if !slices.Contains(EmbeddingDimensions, d) {
+		return nil, fmt.Errorf("store similar graph notes: %w", hearth.Invalidf("%d dimensions; the database indexes %v", d, EmbeddingDimensions))
+	}
+	if userID <= 0 {
+		return nil, fmt.Errorf("store similar graph notes: %w", hearth.Invalidf("a note search needs a user"))
+	}
+	// The distance is measured in the select list, after the filter
+	// (vector_dims first: another size cannot be cast), and OFFSET 0
+	// keeps the outer distance test from being pushed below it.
+	rows, err := s.pool.Query(ctx, fmt.Sprintf(`SELECT `+graphNoteColumns+` FROM (
+			SELECT n.id AS nid, n.embedding::vector(%[1]d) <=> $3::vector(%[1]d) AS dist FROM `+graphNoteFrom+`
+			WHERE vector_dims(n.embedding) = %[1]d AND n.embedding_model = $2 AND n.entity_id IS NOT NULL
+				AND (n.expires_at IS NULL OR n.expires_at > COALESCE($6, now()))
+				AND `+graphNoteVisibleTo("$1")+`
+			OFFSET 0) m, `+graphNoteFrom+`
+		WHERE n.id = m.nid AND m.dist <= $5
+		ORDER BY m.dist, n.id LIMIT $4`, d),
+		userID, model, pgvector.NewVector(vec), limitOf(limit), maxDistance, timeArg(now))
+	if err != nil {
+		return nil, fmt.Errorf("store similar graph notes: %w", translate(err))
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.GraphNote, error) { return scanGraphNote(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store similar graph notes: %w", translate(err))
+	}
+	return out, nil
 }

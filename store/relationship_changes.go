@@ -77,9 +77,12 @@ func (s *Store) ApplyRelationship(ctx context.Context, r hearth.Relationship, en
 		if err := rows.Err(); err != nil {
 			return err
 		}
+		// What the statement closes remembers the fact that closed it:
+		// forgetting that fact opens it again (ForgetMemory).
 		closeOne := func(id int64) error {
 			change.Closed = append(change.Closed, id)
-			_, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = greatest($2::timestamptz, valid_from), updated_at = now() WHERE id = $1`, id, at)
+			_, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = greatest($2::timestamptz, valid_from), updated_at = now(),
+				closed_by = (SELECT id FROM facts WHERE id = $3 AND user_id = $4) WHERE id = $1`, id, at, nullID(r.FactID), r.UserID)
 			return err
 		}
 		create := func(n hearth.Relationship) error {
@@ -119,6 +122,25 @@ func (s *Store) ApplyRelationship(ctx context.Context, r hearth.Relationship, en
 			}
 			current = id
 			return err
+		}
+		if hearth.SoleLabel(r.Label) {
+			// One employer, one school at a time, as the attributes keep
+			// them: a new one ends the one it replaces, from when it holds.
+			rows, err := tx.Query(ctx, `SELECT id FROM relationships WHERE user_id = $1 AND from_id = $2 AND to_id <> $3
+				AND lower(label) = $4 AND valid_to IS NULL AND (valid_from IS NULL OR valid_from <= $5) ORDER BY id FOR UPDATE`,
+				r.UserID, r.FromID, r.ToID, r.Label, at)
+			if err != nil {
+				return err
+			}
+			replaced, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+			if err != nil {
+				return err
+			}
+			for _, id := range replaced {
+				if err := closeOne(id); err != nil {
+					return err
+				}
+			}
 		}
 		if len(found) == 0 {
 			return create(r)
@@ -188,7 +210,7 @@ func (s *Store) UndoRelationshipChange(ctx context.Context, ownerID int64, c hea
 		if _, err := tx.Exec(ctx, `DELETE FROM relationships WHERE user_id = $1 AND id = ANY($2)`, ownerID, c.Created); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = NULL, updated_at = now() WHERE user_id = $1 AND id = ANY($2)`, ownerID, c.Closed); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = NULL, closed_by = NULL, updated_at = now() WHERE user_id = $1 AND id = ANY($2)`, ownerID, c.Closed); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, `UPDATE relationships SET state = 'candidate', updated_at = now() WHERE user_id = $1 AND id = ANY($2)`, ownerID, c.Confirmed)
@@ -315,28 +337,98 @@ func forgetRelationships(ctx context.Context, tx pgx.Tx, id int64) ([]hearth.Rel
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.Relationship, error) { return scanRelationship(r) })
 }
 
+// closedRelationship is a relationship a statement closed: when, and
+// whether its label is a sole one (hearth.SoleLabel).
+type closedRelationship struct {
+	end  hearth.RelationshipEnd
+	sole bool
+}
+
+// closedByFact reads, for ForgetMemory, the relationships fact id's
+// statement closed, with the end it gave them (the foreign key forgets
+// which fact closed them when the fact goes).
+func closedByFact(ctx context.Context, tx pgx.Tx, id int64) ([]closedRelationship, error) {
+	rows, err := tx.Query(ctx, `SELECT id, valid_to, label FROM relationships WHERE closed_by = $1 AND valid_to IS NOT NULL ORDER BY id FOR UPDATE`, id)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (closedRelationship, error) {
+		var c closedRelationship
+		var label string
+		err := r.Scan(&c.end.ID, &c.end.ValidTo, &label)
+		c.end.ValidTo, c.sole = c.end.ValidTo.UTC(), hearth.SoleLabel(label)
+		return c, err
+	})
+}
+
+// reopenRelationships opens again, for ForgetMemory, the relationships a
+// forgotten statement closed, as if it had never been told; one that a
+// relationship told since holds in the place of (same ends and label, or
+// for a sole label the same From: a later employer) stays closed. It
+// returns those it opened, with the end they had.
+func reopenRelationships(ctx context.Context, tx pgx.Tx, closed []closedRelationship) ([]hearth.RelationshipEnd, error) {
+	var out []hearth.RelationshipEnd
+	for _, c := range closed {
+		tag, err := tx.Exec(ctx, `UPDATE relationships r SET valid_to = NULL, closed_by = NULL, updated_at = now()
+			WHERE r.id = $1 AND NOT EXISTS (SELECT 1 FROM relationships o WHERE o.valid_to IS NULL AND o.id <> r.id
+				AND o.from_id = r.from_id AND (o.to_id = r.to_id OR $2) AND lower(o.label) = lower(r.label))`, c.end.ID, c.sole)
+		if err != nil {
+			return nil, err
+		}
+		if tag.RowsAffected() == 1 {
+			out = append(out, c.end)
+		}
+	}
+	return out, nil
+}
+
+// recloseRelationships closes again, for RestoreMemory, the relationships
+// the forget opened, with the end they had and the fact as what closed
+// them; one closed since by something else keeps that end.
+func recloseRelationships(ctx context.Context, tx pgx.Tx, factID, ownerID int64, ends []hearth.RelationshipEnd) error {
+	for _, e := range ends {
+		if _, err := tx.Exec(ctx, `UPDATE relationships SET valid_to = greatest($2::timestamptz, valid_from), closed_by = $3, updated_at = now()
+			WHERE id = $1 AND user_id = $4 AND valid_to IS NULL`, e.ID, e.ValidTo, factID, ownerID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // restoreRelationships puts back, for RestoreMemory, the relationships a
-// forgotten fact created: same ids, the fact their source again, as long
-// as both ends are still there and no relationship now holds in their
-// place (then the newer one stands).
-func restoreRelationships(ctx context.Context, tx pgx.Tx, factID int64, rs []hearth.Relationship) error {
+// forgotten fact created and the notes that were on them: same ids, the
+// fact their source again, the fact that closed one (if it is still
+// there) again what closed it, as long as both ends are still there and no
+// relationship now holds in their place (then the newer one stands, and
+// the notes go with the relationship they were on).
+func restoreRelationships(ctx context.Context, tx pgx.Tx, factID int64, rs []hearth.Relationship, notes []hearth.GraphNote) error {
+	var restored []int64
 	for _, r := range rs {
 		tag, err := tx.Exec(ctx, `
 			INSERT INTO relationships (id, user_id, family_id, tier, from_id, to_id, label, description, attitude, proximity, confidence, state,
-				valid_from, valid_to, fact_id)
+				valid_from, valid_to, fact_id, closed_by)
 			OVERRIDING SYSTEM VALUE
-			SELECT $1, $2, (SELECT id FROM families WHERE id = $3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15
+			SELECT $1, $2, (SELECT id FROM families WHERE id = $3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+				(SELECT id FROM facts WHERE id = $16 AND user_id = $2)
 			WHERE EXISTS (SELECT 1 FROM entities WHERE id = $5) AND EXISTS (SELECT 1 FROM entities WHERE id = $6)
 			ON CONFLICT DO NOTHING`,
 			r.ID, r.UserID, nullID(r.FamilyID), r.Tier, r.FromID, r.ToID, r.Label, r.Description, r.Attitude, r.Proximity, float32(r.Confidence),
-			string(r.State), timeArg(r.ValidFrom), timeArg(r.ValidTo), factID)
+			string(r.State), timeArg(r.ValidFrom), timeArg(r.ValidTo), factID, nullID(r.ClosedBy))
 		if err != nil {
 			return err
 		}
 		if tag.RowsAffected() == 1 {
-			if err := refreshRelationshipText(ctx, tx, r.ID, time.Time{}); err != nil {
-				return err
-			}
+			restored = append(restored, r.ID)
+		}
+	}
+	if err := restoreGraphNotes(ctx, tx, restored, notes); err != nil {
+		return err
+	}
+	for _, id := range restored {
+		// With its notes back, its text (and so its embedding) is again
+		// what it was.
+		if err := refreshRelationshipText(ctx, tx, id, time.Time{}); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -18,7 +18,7 @@ import (
 
 const relationshipColumns = `r.id, r.user_id, COALESCE(r.family_id, 0), r.tier, r.from_id, r.to_id,
 	f.name, t.name, f.kind, t.kind, r.label, r.description, r.attitude, r.proximity, r.confidence,
-	r.state, r.valid_from, r.valid_to, r.updated_at, COALESCE(r.fact_id, 0)`
+	r.state, r.valid_from, r.valid_to, r.updated_at, COALESCE(r.fact_id, 0), COALESCE(r.closed_by, 0)`
 
 func scanRelationship(row pgx.Row) (hearth.Relationship, error) {
 	var r hearth.Relationship
@@ -26,7 +26,7 @@ func scanRelationship(row pgx.Row) (hearth.Relationship, error) {
 	var from, to *time.Time
 	var conf float32
 	err := row.Scan(&r.ID, &r.UserID, &r.FamilyID, &r.Tier, &r.FromID, &r.ToID, &r.FromName, &r.ToName, &fk, &tk,
-		&r.Label, &r.Description, &r.Attitude, &r.Proximity, &conf, &state, &from, &to, &r.UpdatedAt, &r.FactID)
+		&r.Label, &r.Description, &r.Attitude, &r.Proximity, &conf, &state, &from, &to, &r.UpdatedAt, &r.FactID, &r.ClosedBy)
 	r.FromKind, r.ToKind, r.State, r.Confidence = hearth.EntityKind(fk), hearth.EntityKind(tk), hearth.RelationshipState(state), float64(conf)
 	if from != nil {
 		r.ValidFrom = from.UTC()

@@ -120,6 +120,16 @@ func TestRelationshipsFromChat(t *testing.T) {
 	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships WHERE valid_to IS NOT NULL`).Scan(&closed); err != nil || closed != 1 {
 		t.Errorf("closed relationships: %d %v", closed, err)
 	}
+	// Forgetting that statement opens what it closed again; undo of the
+	// forget closes it again.
+	mustContain(t, ann.say("forget that"), "forgotten")
+	if got := ann.relationships(); !slices.Contains(got, "Ann → Bob: friend 5/4 confirmed") || slices.Contains(got, "Ann → Bob: friend 3/2 confirmed") {
+		t.Errorf("after forgetting that they are not close: %v", got)
+	}
+	ann.say("undo")
+	if got := ann.relationships(); !slices.Contains(got, "Ann → Bob: friend 3/2 confirmed") || slices.Contains(got, "Ann → Bob: friend 5/4 confirmed") {
+		t.Errorf("after undo of the forget: %v", got)
+	}
 	// Forgetting the fact forgets its relationship, and undo of the
 	// forget brings both back; undo of the statement removes both.
 	horses := func() bool {
@@ -129,6 +139,7 @@ func TestRelationshipsFromChat(t *testing.T) {
 	if !horses() {
 		t.Fatal("no relationship with horses")
 	}
+	mustContain(t, ann.say("note on Emma and horses: scared of the big grey pony forever"), "Noted on Emma → horses")
 	mustContain(t, ann.say("forget that"), "forgotten")
 	if horses() {
 		t.Error("the forgotten fact's relationship is still there")
@@ -136,6 +147,11 @@ func TestRelationshipsFromChat(t *testing.T) {
 	ann.say("undo")
 	if !horses() {
 		t.Error("undo of the forget did not bring the relationship back")
+	}
+	// With its note, as it was.
+	if rs, err := app.Store.FindRelationships(context.Background(), hearth.RelationshipFilter{UserID: ann.contact().User.ID, Query: "grey pony"}); err != nil ||
+		len(rs) != 1 || len(rs[0].Notes) != 1 || rs[0].Notes[0].Body != "Scared of the big grey pony." && rs[0].Notes[0].Body != "scared of the big grey pony" {
+		t.Errorf("the note after undo of the forget: %+v %v", rs, err)
 	}
 	ann.say("undo")
 	if horses() {
@@ -218,6 +234,10 @@ func TestRelationshipsByMeaning(t *testing.T) {
 	}
 	note(ann, "Dana", "goes bouldering every Sunday at the climbing gym")
 	note(eve, "Zed", "goes bouldering and climbing every day")
+	// Notes on people: their words are not all the question's ("goes"),
+	// so only their meaning finds them; Eve's Kim is never Ann's.
+	mustContain(t, ann.say("note on Kim: climbing mountains every summer forever"), "Kim")
+	mustContain(t, eve.say("note on Kim: climbing with Zed every summer forever"), "Kim")
 	pipelinetest.WaitForJobs(t, app.River, "the relationships' offline embeddings", func() bool {
 		left, err := app.Store.Unembedded(ctx, app.Embeddings.Model, 10)
 		if err != nil {
@@ -226,7 +246,7 @@ func TestRelationshipsByMeaning(t *testing.T) {
 		return len(left) == 0
 	})
 	r := ann.say("who do I know who goes climbing?")
-	mustContain(t, r, "From what you've told me:", "Ann → Dana: friend", "bouldering every Sunday")
+	mustContain(t, r, "From what you've told me:", "Ann → Dana: friend", "bouldering every Sunday", "Kim: climbing mountains every summer")
 	if strings.Contains(r.Text, "Zed") || strings.Contains(r.Text, "Priya") {
 		t.Fatalf("found what it should not: %q", r.Text)
 	}
@@ -260,4 +280,92 @@ func TestShareWhatYouKnowWithTheFamily(t *testing.T) {
 		t.Fatalf("Ben still sees the note: %q", got)
 	}
 	mustContain(t, ben.say("share what you know about Bob with the family"), "told by someone else")
+}
+
+// TestRelationshipsFromEmployers: an employer, a school or a home told in
+// chat is an attribute (which "who works at …?" reads) and a relationship with
+// the organisation, with the statement's dates; a new employer ends the
+// old relationship as it closes the old value, and undo takes the
+// statement back whole: the new value and relationship go, the old ones
+// hold again.
+func TestRelationshipsFromEmployers(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/London")
+	ann.say("Remember that Jon works at Acme")
+	ann.say("Remember that Mia studies at MIT")
+	want := []string{"Jon → Acme: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("relationships: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Acme?"), "Jon")
+	// Told again, then undone: what Hearth knew before stays, both.
+	ann.say("Remember that Jon works at Acme")
+	ann.say("undo")
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after undoing a retelling: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Acme?"), "Jon")
+
+	ann.say("Remember that Jon works at Initech")
+	want = []string{"Jon → Initech: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after the new employer: %v, want %v", got, want)
+	}
+	ann.say("undo")
+	want = []string{"Jon → Acme: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after undo: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Acme?"), "Jon")
+	// Forgetting the new employer: as if never told, the old one holds
+	// again (value and relationship); undo of the forget, the new again.
+	ann.say("Remember that Jon works at Initech")
+	mustContain(t, ann.say("forget that"), "forgotten")
+	want = []string{"Jon → Acme: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after forgetting the new employer: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Acme?"), "Jon")
+	ann.say("undo")
+	want = []string{"Jon → Initech: works at 3/4 confirmed", "Mia → MIT: studies at 3/4 confirmed"}
+	if got := ann.relationships(); !slices.Equal(got, want) {
+		t.Fatalf("after undo of the forget: %v, want %v", got, want)
+	}
+	mustContain(t, ann.say("who works at Initech?"), "Jon")
+
+	// History: the relationship held over the statement's dates.
+	ann.say("Remember that I worked at Initech from 2015 to 2019")
+	var label string
+	var from, to time.Time
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT r.label, r.valid_from, r.valid_to FROM relationships r
+		JOIN entities e ON e.id = r.to_id JOIN entities f ON f.id = r.from_id WHERE e.name = 'Initech' AND f.name = 'Ann' AND r.user_id = $1`, ann.contact().User.ID).Scan(&label, &from, &to); err != nil {
+		t.Fatal(err)
+	}
+	if label != "worked at" || from.Year() != 2015 || to.Year() < 2019 || to.Year() > 2020 {
+		t.Errorf("worked at Initech: %q %v – %v", label, from, to)
+	}
+	// Told without when, asked once: the answer dates both.
+	mustContain(t, ann.say("Remember that I worked at Globex"), "When was that?")
+	ann.say("from 2010 to 2012")
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT r.label, r.valid_from, r.valid_to FROM relationships r
+		JOIN entities e ON e.id = r.to_id WHERE e.name = 'Globex' AND r.user_id = $1`, ann.contact().User.ID).Scan(&label, &from, &to); err != nil {
+		t.Fatal(err)
+	}
+	if label != "worked at" || from.Year() != 2010 || to.Year() < 2012 || to.Year() > 2013 {
+		t.Errorf("worked at Globex: %q %v – %v", label, from, to)
+	}
+	// Forgetting the statement forgets its relationship.
+	mustContain(t, ann.say("forget that"), "forgotten")
+	var n int
+	if err := app.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM relationships r JOIN entities e ON e.id = r.to_id WHERE e.name = 'Globex'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("worked at after forget: %d %v", n, err)
+	}
+
+	// A home is a place: one at a time, like an employer.
+	ann.say("Remember that Grandma lives in Leeds")
+	ann.say("Remember that Grandma lives in York")
+	if got := ann.relationships(); !slices.Contains(got, "Grandma → York: lives in 3/4 confirmed") || slices.Contains(got, "Grandma → Leeds: lives in 3/4 confirmed") {
+		t.Errorf("Grandma's home: %v", got)
+	}
 }

@@ -223,7 +223,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	var notes gather.NoteSource = providers.Notes
 	var related gather.RelatedSource
 	if embedder != nil {
-		recall := gather.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Relations: st, Embedder: embedder, Model: embedModel}
+		recall := gather.Recall{Text: providers.Memories, NoteText: providers.Notes, Similar: st, Relations: st, GraphNotes: st, Embedder: embedder, Model: embedModel}
 		memories, notes, related = recall, recall, recall
 	}
 	a.Scheduler = scheduler.New(scheduler.Config{

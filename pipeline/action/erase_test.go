@@ -223,3 +223,76 @@ func TestErasersAtOnceEraseEachForgetOnce(t *testing.T) {
 		t.Fatalf("forgets left unerased: %d, %v", left, err)
 	}
 }
+
+// TestForgottenRelationshipNotesAreErased: forgetting a fact forgets the
+// relationship it stated and the notes on it; undo within the window
+// brings the notes back, and after the window the erase job leaves no
+// copy of them (the forget's record, the message that told the note and
+// the reply that quoted it).
+func TestForgottenRelationshipNotesAreErased(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	now := time.Now()
+	e := action.NewEngine(b.store, &action.Executor{Memories: b.store, Relationships: b.store, Now: func() time.Time { return now }}, nil)
+	e.Client, e.Now = b.client, func() time.Time { return now }
+	eraser := &action.EraseWorker{Store: b.store, Now: func() time.Time { return now }}
+	const body = "terrified of the big grey pony"
+	recs, err := e.Run(ctx, b.turn, []action.Action{newAction(t, action.MemoryStore, action.MemoryStoreArgs{Content: "Emma loves horses", About: "Emma",
+		Category: hearth.MemoryPersonal, Relationship: &action.RelationshipArgs{From: action.EndArgs{Name: "Emma", Kind: hearth.EntityPerson},
+			To: action.EndArgs{Name: "horses", Kind: hearth.EntityConcept}, Label: "loves", Attitude: 5, Confirmed: true}})})
+	if err != nil || recs[0].State != action.StateDone {
+		t.Fatalf("remember: %+v, %v", recs, err)
+	}
+	var m hearth.Memory
+	var out action.RelationshipOutcome
+	if err := errors.Join(json.Unmarshal(recs[0].Result, &m), json.Unmarshal(recs[0].Before, &out)); err != nil || out.Relationship.ID == 0 {
+		t.Fatalf("remembered %s %s: %v", recs[0].Result, recs[0].Before, err)
+	}
+	// "note on Emma and horses: …", told in a message, quoted in the reply.
+	noteTurn := b.newTurn(t, "ann")
+	if _, err := b.store.AddGraphNote(ctx, hearth.GraphNote{AddedBy: b.turn.UserID, RelationshipID: out.Relationship.ID, Body: body,
+		Lifetime: hearth.LifetimeForever, SourceEventID: noteTurn.EventID}, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.store.Pool().Exec(ctx, `UPDATE inbound_events SET text = 'note on Emma and horses: ' || $2 WHERE id = $1`, noteTurn.EventID, body); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.store.Pool().Exec(ctx, `INSERT INTO messages (conversation_id, sender, text) VALUES ($1, 'bot', 'Noted on Emma → horses: “' || $2 || '”.')`,
+		noteTurn.ConversationID, body); err != nil {
+		t.Fatal(err)
+	}
+	notes := func() int {
+		t.Helper()
+		var n int
+		if err := b.store.Pool().QueryRow(ctx, `SELECT count(*) FROM graph_notes WHERE body = $1`, body).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	forget := func() {
+		t.Helper()
+		recs, err := e.Run(ctx, b.newTurn(t, "ann"), []action.Action{newAction(t, action.MemoryForget, action.MemoryRefArgs{ID: m.ID, Content: m.Content})})
+		if err != nil || recs[0].State != action.StateDone {
+			t.Fatalf("forget: %+v, %v", recs, err)
+		}
+	}
+	forget()
+	if notes() != 0 {
+		t.Fatal("the note outlived its relationship")
+	}
+	if _, ok, err := e.Undo(ctx, b.turn.ConversationID, b.turn.UserID); err != nil || !ok {
+		t.Fatalf("undo of the forget: %v %v", ok, err)
+	}
+	if notes() != 1 {
+		t.Fatal("undo of the forget did not bring the note back")
+	}
+	forget()
+	now = now.Add(action.DefaultUndoWindow + time.Minute)
+	if n, err := eraser.Run(ctx); n != 1 || err != nil {
+		t.Fatalf("erase after the window = %d, %v; want 1", n, err)
+	}
+	if got := copiesOf(t, b, body); len(got) != 0 || notes() != 0 {
+		t.Fatalf("after the window, copies of the note: %v, %d notes", got, notes())
+	}
+}

@@ -50,6 +50,10 @@ type Relationships interface {
 type RelationshipOutcome struct {
 	Relationship hearth.Relationship       `json:"relationship,omitzero"`
 	Change       hearth.RelationshipChange `json:"change"`
+	// Retold is true when the fact was one Hearth had already, told
+	// again in another message ("Jon works at Acme" twice): undo leaves
+	// it, as the statement changed nothing of it.
+	Retold bool `json:"retold,omitempty"`
 }
 
 // Geocoder finds where an address is; ok is false when it knows no such
@@ -121,18 +125,31 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 				m.About = e.Name
 			}
 		}
-		if m, err = x.Memories.StoreMemory(ctx, key, m); err != nil || p.Relationship == nil || x.Relationships == nil {
+		if m, err = x.Memories.StoreMemory(ctx, key, m); err != nil {
 			return m, nil, err
+		}
+		// The store gives back the fact it had when the current value is
+		// told again: it was told in another message.
+		retold := r.EventID != 0 && m.ToldIn != 0 && m.ToldIn != r.EventID
+		if p.Relationship == nil || x.Relationships == nil {
+			if retold {
+				return m, RelationshipOutcome{Retold: true}, nil
+			}
+			return m, nil, nil
 		}
 		out, err := x.relate(ctx, uid, m.ID, p)
 		if err != nil {
 			// The fact and the relationship are one statement: neither
-			// stays without the other.
+			// stays without the other (a fact told before stays).
+			if retold {
+				return nil, nil, err
+			}
 			if uerr := x.Memories.UnstoreMemory(ctx, uid, m.ID); uerr != nil {
 				return nil, nil, errors.Join(err, uerr)
 			}
 			return nil, nil, err
 		}
+		out.Retold = retold
 		return m, out, nil
 	case MemoryUpdate:
 		p, err := Decode[MemoryUpdateArgs](a)
@@ -361,14 +378,20 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		if err := json.Unmarshal(r.Result, &m); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
-		// The relationship the fact stated goes with it.
-		if len(r.Before) > 0 && x.Relationships != nil {
+		// The relationship the fact stated goes with it; a fact told
+		// again stays, as Hearth had it before.
+		if len(r.Before) > 0 {
 			var out RelationshipOutcome
 			if err := json.Unmarshal(r.Before, &out); err != nil {
 				return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 			}
-			if err := x.Relationships.UndoRelationshipChange(ctx, uid, out.Change); err != nil {
-				return err
+			if x.Relationships != nil {
+				if err := x.Relationships.UndoRelationshipChange(ctx, uid, out.Change); err != nil {
+					return err
+				}
+			}
+			if out.Retold {
+				return nil
 			}
 		}
 		// A new attribute value closed the old one: that one is current

@@ -1,5 +1,6 @@
-// Package embedding keeps the embeddings of memories, notes and the memory
-// graph's relationships up to date in the background: a River job, run periodically by the leader, embeds
+// Package embedding keeps the embeddings of memories, notes, the memory
+// graph's relationships and its notes on people and things up to date in
+// the background: a River job, run periodically by the leader, embeds
 // what has no embedding from the configured model yet (new rows, edited
 // rows, rows embedded by an earlier model), in batches. Turns never embed
 // stored data inline; they only embed their query (gather.Recall).
@@ -38,7 +39,7 @@ type Store interface {
 	RecordUsage(ctx context.Context, rows []hearth.Usage) error
 }
 
-// Worker embeds pending memories and notes.
+// Worker embeds pending memories, notes, relationships and graph notes.
 type Worker struct {
 	river.WorkerDefaults[Args]
 	// Store lists pending rows and saves their vectors.

@@ -241,9 +241,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 					return c, fmt.Errorf("context: family: %w", err)
 				}
 			}
-			// "Forget that", "actually it's the 16th": the fact told last.
+			// "Forget that", "actually it's the 16th": the fact told last,
+			// even one that no longer holds ("I worked at Initech from 2015
+			// to 2019"): the newest told, whatever its validity.
 			if u.Intent == nlu.RequestAction && (plan.ForgetsLast(text) || isCorrection(text)) {
-				last, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, ToldBy: uid, Limit: 1})
+				last, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, ToldBy: uid, Ever: true, Limit: 1})
 				if err != nil {
 					return c, fmt.Errorf("context: the last fact: %w", err)
 				}

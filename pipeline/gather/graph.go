@@ -85,7 +85,8 @@ func graphNames(u stage.Understanding, text string) []string {
 // related reads, for a question, the relationships nearest by meaning
 // to its words (with embeddings), and for "who do I know who …?" also
 // the relationships and the notes on people whose words match what is
-// asked, offline. Every read goes through the permission predicate.
+// asked, offline, and the notes on people nearest by meaning (with
+// embeddings). Every read goes through the permission predicate.
 func (s Sources) related(ctx context.Context, c *stage.Context, uid int64, text, query string, now time.Time) error {
 	what, who := memory.AskedWhoKnown(text)
 	if who {
@@ -110,10 +111,18 @@ func (s Sources) related(ctx context.Context, c *stage.Context, uid int64, text,
 	if err != nil {
 		return fmt.Errorf("context: notes about %q: %w", what, err)
 	}
+	// A relationship's notes come with it (above); the notes on people
+	// and things are the words' matches, then, with embeddings, the
+	// nearest by meaning.
+	var onNodes []hearth.GraphNote
 	for _, n := range ns {
 		if n.EntityID != 0 {
-			c.RelatedNotes = append(c.RelatedNotes, n)
+			onNodes = append(onNodes, n)
 		}
 	}
+	if s.Related != nil {
+		onNodes = s.Related.NotesAbout(ctx, uid, what, relatedLimit, now, onNodes)
+	}
+	c.RelatedNotes = append(c.RelatedNotes, onNodes...)
 	return nil
 }

@@ -37,6 +37,11 @@ type Recall struct {
 	Relations interface {
 		SimilarRelationships(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int, now time.Time) ([]hearth.Relationship, error)
 	}
+	// GraphNotes is the vector search over notes on people and things
+	// (the store's SimilarGraphNotes). Needed only by NotesAbout.
+	GraphNotes interface {
+		SimilarGraphNotes(ctx context.Context, userID int64, model string, vec []float32, maxDistance float64, limit int, now time.Time) ([]hearth.GraphNote, error)
+	}
 	// Embedder embeds the query; nil means text search only.
 	Embedder llm.Embedder
 	// Model names the embedding model and dimension, as the background job
@@ -45,7 +50,8 @@ type Recall struct {
 	// MaxDistance is the farthest cosine distance mixed in. Defaults to 0.6.
 	MaxDistance float64
 	// RelatedMaxDistance is the farthest cosine distance of a
-	// relationship RelatedTo returns. Defaults to 0.75: a relationship's
+	// relationship RelatedTo returns, and of a note NotesAbout returns.
+	// Defaults to 0.75: a relationship's
 	// embedded text (both names, the relation, its words, description and
 	// notes) is long, which pulls it farther from a short question than a
 	// one-sentence fact with the same words.
@@ -90,15 +96,36 @@ func (r Recall) RelatedTo(ctx context.Context, userID int64, query string, limit
 	if r.Relations == nil {
 		return nil
 	}
-	if r.RelatedMaxDistance > 0 {
-		r.MaxDistance = r.RelatedMaxDistance
-	} else {
-		r.MaxDistance = 0.75
-	}
+	r.MaxDistance = r.relatedDistance()
 	return mixNearest(ctx, r, userID, query, limit, nil, func(x hearth.Relationship) int64 { return x.ID },
 		func(vec []float32, maxD float64, limit int) ([]hearth.Relationship, error) {
 			return r.Relations.SimilarRelationships(ctx, userID, r.Model, vec, maxD, limit, now)
 		})
+}
+
+// NotesAbout returns the live notes on people and things that userID may
+// see and that are nearest by meaning to query, up to limit, after found
+// (the notes whose words match, which stay first and are not repeated);
+// found alone without an embedder. They are held to RelatedMaxDistance,
+// as relationships are: the query is what someone does ("goes
+// climbing"), shorter than the sentence a note says it in.
+func (r Recall) NotesAbout(ctx context.Context, userID int64, query string, limit int, now time.Time, found []hearth.GraphNote) []hearth.GraphNote {
+	if r.GraphNotes == nil {
+		return found
+	}
+	r.MaxDistance = r.relatedDistance()
+	return mixNearest(ctx, r, userID, query, limit, found, func(n hearth.GraphNote) int64 { return n.ID },
+		func(vec []float32, maxD float64, limit int) ([]hearth.GraphNote, error) {
+			return r.GraphNotes.SimilarGraphNotes(ctx, userID, r.Model, vec, maxD, limit, now)
+		})
+}
+
+// relatedDistance is RelatedMaxDistance, 0.75 when unset.
+func (r Recall) relatedDistance() float64 {
+	if r.RelatedMaxDistance > 0 {
+		return r.RelatedMaxDistance
+	}
+	return 0.75
 }
 
 // mixNearest appends to found (the text matches) the rows nearest to
@@ -176,8 +203,9 @@ type NoteSource interface {
 	FindNotes(context.Context, hearth.NoteFilter) ([]hearth.Note, error)
 }
 
-// RelatedSource is how the context stage finds relationships by meaning:
-// Recall, when embeddings are on.
+// RelatedSource is how the context stage finds relationships, and the
+// notes on people and things, by meaning: Recall, when embeddings are on.
 type RelatedSource interface {
 	RelatedTo(ctx context.Context, userID int64, query string, limit int, now time.Time) []hearth.Relationship
+	NotesAbout(ctx context.Context, userID int64, query string, limit int, now time.Time, found []hearth.GraphNote) []hearth.GraphNote
 }

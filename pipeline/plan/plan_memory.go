@@ -180,6 +180,14 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 		args.ValidFrom, args.ValidTo = from, to
 		// "from 2001 to 2009" is over: the relation held, it does not now.
 	}
+	if args.Relationship == nil {
+		// "Jon works at Acme" is also Jon → Acme, with the fact's
+		// validity: one statement, recorded and undone as one.
+		past := !args.ValidTo.IsZero() || memory.Historical(fact)
+		if r, ok := memory.AttributeRelation(st, past); ok {
+			args.Relationship = relationArgs(in, r)
+		}
+	}
 	if memory.Addressed(args.Attribute) {
 		// "12 Oak Street (51.50, -0.12)": coordinates given in chat place
 		// it; otherwise the geocoder is asked, if there is one.
@@ -211,19 +219,25 @@ func relationFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs)
 		// again, not a change of how close they are.
 		r.Attitude, r.Proximity = 0, 0
 	}
+	args.Relationship = relationArgs(in, r)
+	if r.From.Self && r.To.Kind == "" && args.Entity == nil {
+		// "Priya is my manager": the relation to the user is Priya's.
+		args.Tier = hearth.TierBasic
+	}
+	return true
+}
+
+// relationArgs is the payload of a relationship a statement tells: the
+// user's end is their own entity; what they state directly is confirmed.
+func relationArgs(in stage.PlanInput, r memory.Relation) *action.RelationshipArgs {
 	end := func(p memory.Party) action.EndArgs {
 		if p.Self {
 			return action.EndArgs{Name: selfName(in.User), Self: true}
 		}
 		return action.EndArgs{Name: p.Name, Kind: p.Kind}
 	}
-	args.Relationship = &action.RelationshipArgs{From: end(r.From), To: end(r.To), Label: r.Label, Attitude: r.Attitude,
+	return &action.RelationshipArgs{From: end(r.From), To: end(r.To), Label: r.Label, Attitude: r.Attitude,
 		Proximity: r.Proximity, Description: r.Description, Confirmed: !r.Hedged, Ended: r.Ended}
-	if r.From.Self && r.To.Kind == "" && args.Entity == nil {
-		// "Priya is my manager": the relation to the user is Priya's.
-		args.Tier = hearth.TierBasic
-	}
-	return true
 }
 
 // holds reports whether the context knows r's relationship (its two ends
