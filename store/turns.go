@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -83,16 +84,33 @@ func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, o
 
 // CompleteEventTx marks ev processed in tx and stores its replies. done
 // is false when ev had been completed before (a retried job): nothing is
-// written then. In the same statement it ends owner's lease when no other
-// event of the conversation is waiting (released). With visible set the
-// replies are stored delivered, visible in the transcript, live views are
-// told, and ids is empty; otherwise ids are the replies still to deliver.
+// written then. It ends owner's lease when no other event of the
+// conversation is waiting (released). With visible set the replies are
+// stored delivered, visible in the transcript, live views are told (at
+// commit: NOTIFY is transactional), and ids is empty; otherwise ids are
+// the replies still to deliver.
+//
+// It is one statement, one round trip, on purpose: every turn commits
+// through it. Each write is keyed on the event being marked processed
+// here (done), so a retried job still writes nothing; the replies' keys
+// ("event:<id>:<index>") still make a second insert of a reply a no-op.
+// A visible reply is inserted delivered, with its transcript place (seq)
+// taken in reply order, rather than inserted and then updated: a
+// statement cannot update the rows it inserts.
 func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool) (done, released bool, ids []int64, err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("store complete event %d: %w", ev.ID, translate(err))
+	texts := make([]string, len(replies))
+	buttons := make([]string, len(replies))
+	for i, r := range replies {
+		b := r.Buttons
+		if b == nil {
+			b = []hearth.Button{}
 		}
-	}()
+		raw, err := json.Marshal(b)
+		if err != nil {
+			return false, false, nil, fmt.Errorf("store complete event %d: buttons: %w", ev.ID, err)
+		}
+		texts[i], buttons[i] = r.Text, string(raw)
+	}
 	err = tx.QueryRow(ctx, `
 		WITH done AS (
 			UPDATE inbound_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL RETURNING id
@@ -101,52 +119,35 @@ func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.Inboun
 			WHERE id = $2 AND turn_owner = $3 AND EXISTS (SELECT 1 FROM done)
 			  AND NOT EXISTS (SELECT 1 FROM inbound_events WHERE conversation_id = $2 AND processed_at IS NULL AND id <> $1)
 			RETURNING id
+		), replies AS (
+			SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS id, r.text, r.buttons::jsonb AS buttons, r.n
+			FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS r(text, buttons, n)
+			WHERE EXISTS (SELECT 1 FROM done)
+			ORDER BY r.n
+		), ins AS (
+			INSERT INTO messages (id, conversation_id, sender, inbound_event_id, idempotency_key, text, buttons,
+			                      delivered_at, platform_message_id, seq)
+			OVERRIDING SYSTEM VALUE
+			SELECT id, $2, 'bot', $1, 'event:' || $1 || ':' || (n - 1), text, buttons,
+			       CASE WHEN $6 THEN now() END, CASE WHEN $6 THEN 'transcript:' || id ELSE '' END,
+			       CASE WHEN $6 THEN nextval('message_seq') END
+			FROM replies ORDER BY n
+			ON CONFLICT (idempotency_key) DO NOTHING
+			RETURNING id
+		), told AS (
+			SELECT pg_notify($7, $2::text) WHERE $6 AND EXISTS (SELECT 1 FROM ins)
 		)
-		SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released)`, ev.ID, ev.ConversationID, owner).Scan(&done, &released)
+		SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released),
+		       ARRAY(SELECT id FROM ins ORDER BY id), EXISTS (SELECT 1 FROM told)`,
+		ev.ID, ev.ConversationID, owner, texts, buttons, visible, NotifyChannel).Scan(&done, &released, &ids, new(bool))
 	if err != nil {
-		return false, false, nil, fmt.Errorf("mark processed: %w", err)
+		return false, false, nil, fmt.Errorf("store complete event %d: %w", ev.ID, translate(err))
 	}
-	if !done {
-		return false, false, nil, nil
-	}
-	ids, err = insertBotMessages(ctx, tx, ev.ConversationID, &ev.ID, fmt.Sprintf("event:%d", ev.ID), replies)
-	if err != nil {
-		return false, false, nil, err
-	}
-	if visible {
-		// Delivered by being committed: visible now, and live views told.
-		if err := markVisible(ctx, tx, ev.ConversationID, ids); err != nil {
-			return false, false, nil, err
-		}
-		ids = nil
+	if !done || visible {
+		// Nothing written (a retried job), or delivered by being committed.
+		return done, done && released, nil, nil
 	}
 	return true, released, ids, nil
-}
-
-// insertBotMessages stores replies with keys "<keyPrefix>:<index>". A key
-// seen before is skipped, so a retried producer adds nothing.
-func insertBotMessages(ctx context.Context, tx pgx.Tx, conversationID int64, eventID *int64, keyPrefix string, replies []hearth.Outbound) ([]int64, error) {
-	ids := make([]int64, 0, len(replies))
-	for i, r := range replies {
-		buttons := r.Buttons
-		if buttons == nil {
-			buttons = []hearth.Button{}
-		}
-		var id int64
-		err := tx.QueryRow(ctx, `
-			INSERT INTO messages (conversation_id, sender, inbound_event_id, idempotency_key, text, buttons)
-			VALUES ($1, 'bot', $2, $3, $4, $5)
-			ON CONFLICT (idempotency_key) DO NOTHING
-			RETURNING id`, conversationID, eventID, fmt.Sprintf("%s:%d", keyPrefix, i), r.Text, buttons).Scan(&id)
-		if errors.Is(err, pgx.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("insert reply: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, nil
 }
 
 // FailEvent counts a failed attempt at ev and keeps the reason.
