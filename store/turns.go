@@ -21,17 +21,37 @@ import (
 // moment the previous holder's turn commits (the UPDATE waits for that
 // row and then re-checks it) would, read in the same statement, see the
 // events as they were before that commit, and answer the just-finished
-// one again.
+// one again. The two statements go in one batch, one round trip: a batch
+// runs as one implicit transaction, and under READ COMMITTED each of its
+// statements still takes its own snapshot, so the read sees that commit.
+// When the lease is not taken the read's row is simply not looked at.
 func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev hearth.InboundEvent, u hearth.User, leased, found bool, err error) {
+	b := &pgx.Batch{}
 	// The lease need not survive a database crash (the events it guards
 	// are durable, and a lost lease is simply taken again), so its commit
-	// does not wait for the WAL flush: one fsync fewer per turn.
-	tag, err := s.pool.Exec(ctx, `
+	// does not wait for the WAL flush: one fsync fewer per turn. The
+	// setting is local to the batch's transaction, which writes nothing
+	// else.
+	b.Queue(`
 		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
 		UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
 		FROM fast
 		WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())`,
 		conversationID, owner, ttl)
+	b.Queue(`
+		SELECT e.id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
+		       u.id, u.display_name, u.timezone
+		FROM inbound_events e JOIN users u ON u.id = e.user_id
+		WHERE e.conversation_id = $1 AND e.processed_at IS NULL
+		ORDER BY e.id
+		LIMIT 1`, conversationID)
+	br := s.pool.SendBatch(ctx, b)
+	defer func() {
+		if cerr := br.Close(); cerr != nil && err == nil {
+			ev, u, leased, found, err = hearth.InboundEvent{}, hearth.User{}, false, false, fmt.Errorf("store lease conversation: %w", translate(cerr))
+		}
+	}()
+	tag, err := br.Exec()
 	if err != nil {
 		return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
 	}
@@ -40,13 +60,7 @@ func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, own
 	}
 	var msgID *int64
 	var zone *string
-	err = s.pool.QueryRow(ctx, `
-		SELECT e.id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
-		       u.id, u.display_name, u.timezone
-		FROM inbound_events e JOIN users u ON u.id = e.user_id
-		WHERE e.conversation_id = $1 AND e.processed_at IS NULL
-		ORDER BY e.id
-		LIMIT 1`, conversationID).
+	err = br.QueryRow().
 		Scan(&ev.ID, &ev.Channel, &ev.Kind, &ev.Text, &msgID, &ev.ButtonID, &ev.ReceivedAt, &ev.Attempts, &u.ID, &u.DisplayName, &zone)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ev, u, true, false, nil
