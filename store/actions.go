@@ -40,14 +40,6 @@ func scanAction(row pgx.Row) (action.Record, error) {
 // is stale (see ClaimAction).
 func (s *Store) PlanActions(ctx context.Context, eventID, conversationID, userID int64, plan []action.Action, risks []action.Risk, ttl time.Duration) (claimed []int64, recs []action.Record, err error) {
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		// The plan need not wait for its own WAL flush: the next synchronous
-		// commit of this turn (a provider's write, or the turn's completion
-		// that shows the user anything) flushes it too, as WAL is written in
-		// order; a crash before that loses the plan with everything after
-		// it, and the retried turn plans again.
-		if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit TO off"); err != nil {
-			return err
-		}
 		claimed = claimed[:0]
 		for i, a := range plan {
 			state, risk := action.StateRunning, "low"
@@ -78,8 +70,18 @@ func (s *Store) PlanActions(ctx context.Context, eventID, conversationID, userID
 			}
 			claimed = append(claimed, id)
 		}
-		rows, err := tx.Query(ctx, `SELECT `+actionColumns+`
-			FROM actions a LEFT JOIN approvals ap ON ap.action_id = a.id
+		// The plan need not wait for its own WAL flush: the next synchronous
+		// commit of this turn (a provider's write, or the turn's completion
+		// that shows the user anything) flushes it too, as WAL is written in
+		// order; a crash before that loses the plan with everything after
+		// it, and the retried turn plans again. The setting rides on this
+		// read rather than costing a statement of its own: every row it
+		// returns joins fast, so it is set whenever the transaction wrote
+		// anything (every row written has event_id = $1).
+		rows, err := tx.Query(ctx, `
+			WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
+			SELECT `+actionColumns+`
+			FROM fast CROSS JOIN actions a LEFT JOIN approvals ap ON ap.action_id = a.id
 			WHERE a.event_id = $1 ORDER BY a.idx`, eventID)
 		if err != nil {
 			return fmt.Errorf("read plan: %w", err)

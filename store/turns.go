@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -20,17 +21,37 @@ import (
 // moment the previous holder's turn commits (the UPDATE waits for that
 // row and then re-checks it) would, read in the same statement, see the
 // events as they were before that commit, and answer the just-finished
-// one again.
+// one again. The two statements go in one batch, one round trip: a batch
+// runs as one implicit transaction, and under READ COMMITTED each of its
+// statements still takes its own snapshot, so the read sees that commit.
+// When the lease is not taken the read's row is simply not looked at.
 func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev hearth.InboundEvent, u hearth.User, leased, found bool, err error) {
+	b := &pgx.Batch{}
 	// The lease need not survive a database crash (the events it guards
 	// are durable, and a lost lease is simply taken again), so its commit
-	// does not wait for the WAL flush: one fsync fewer per turn.
-	tag, err := s.pool.Exec(ctx, `
+	// does not wait for the WAL flush: one fsync fewer per turn. The
+	// setting is local to the batch's transaction, which writes nothing
+	// else.
+	b.Queue(`
 		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
 		UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
 		FROM fast
 		WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())`,
 		conversationID, owner, ttl)
+	b.Queue(`
+		SELECT e.id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
+		       u.id, u.display_name, u.timezone
+		FROM inbound_events e JOIN users u ON u.id = e.user_id
+		WHERE e.conversation_id = $1 AND e.processed_at IS NULL
+		ORDER BY e.id
+		LIMIT 1`, conversationID)
+	br := s.pool.SendBatch(ctx, b)
+	defer func() {
+		if cerr := br.Close(); cerr != nil && err == nil {
+			ev, u, leased, found, err = hearth.InboundEvent{}, hearth.User{}, false, false, fmt.Errorf("store lease conversation: %w", translate(cerr))
+		}
+	}()
+	tag, err := br.Exec()
 	if err != nil {
 		return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
 	}
@@ -39,13 +60,7 @@ func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, own
 	}
 	var msgID *int64
 	var zone *string
-	err = s.pool.QueryRow(ctx, `
-		SELECT e.id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
-		       u.id, u.display_name, u.timezone
-		FROM inbound_events e JOIN users u ON u.id = e.user_id
-		WHERE e.conversation_id = $1 AND e.processed_at IS NULL
-		ORDER BY e.id
-		LIMIT 1`, conversationID).
+	err = br.QueryRow().
 		Scan(&ev.ID, &ev.Channel, &ev.Kind, &ev.Text, &msgID, &ev.ButtonID, &ev.ReceivedAt, &ev.Attempts, &u.ID, &u.DisplayName, &zone)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ev, u, true, false, nil
@@ -83,16 +98,33 @@ func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, o
 
 // CompleteEventTx marks ev processed in tx and stores its replies. done
 // is false when ev had been completed before (a retried job): nothing is
-// written then. In the same statement it ends owner's lease when no other
-// event of the conversation is waiting (released). With visible set the
-// replies are stored delivered, visible in the transcript, live views are
-// told, and ids is empty; otherwise ids are the replies still to deliver.
+// written then. It ends owner's lease when no other event of the
+// conversation is waiting (released). With visible set the replies are
+// stored delivered, visible in the transcript, live views are told (at
+// commit: NOTIFY is transactional), and ids is empty; otherwise ids are
+// the replies still to deliver.
+//
+// It is one statement, one round trip, on purpose: every turn commits
+// through it. Each write is keyed on the event being marked processed
+// here (done), so a retried job still writes nothing; the replies' keys
+// ("event:<id>:<index>") still make a second insert of a reply a no-op.
+// A visible reply is inserted delivered, with its transcript place (seq)
+// taken in reply order, rather than inserted and then updated: a
+// statement cannot update the rows it inserts.
 func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool) (done, released bool, ids []int64, err error) {
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("store complete event %d: %w", ev.ID, translate(err))
+	texts := make([]string, len(replies))
+	buttons := make([]string, len(replies))
+	for i, r := range replies {
+		b := r.Buttons
+		if b == nil {
+			b = []hearth.Button{}
 		}
-	}()
+		raw, err := json.Marshal(b)
+		if err != nil {
+			return false, false, nil, fmt.Errorf("store complete event %d: buttons: %w", ev.ID, err)
+		}
+		texts[i], buttons[i] = r.Text, string(raw)
+	}
 	err = tx.QueryRow(ctx, `
 		WITH done AS (
 			UPDATE inbound_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL RETURNING id
@@ -101,52 +133,35 @@ func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.Inboun
 			WHERE id = $2 AND turn_owner = $3 AND EXISTS (SELECT 1 FROM done)
 			  AND NOT EXISTS (SELECT 1 FROM inbound_events WHERE conversation_id = $2 AND processed_at IS NULL AND id <> $1)
 			RETURNING id
+		), replies AS (
+			SELECT nextval(pg_get_serial_sequence('messages', 'id')) AS id, r.text, r.buttons::jsonb AS buttons, r.n
+			FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS r(text, buttons, n)
+			WHERE EXISTS (SELECT 1 FROM done)
+			ORDER BY r.n
+		), ins AS (
+			INSERT INTO messages (id, conversation_id, sender, inbound_event_id, idempotency_key, text, buttons,
+			                      delivered_at, platform_message_id, seq)
+			OVERRIDING SYSTEM VALUE
+			SELECT id, $2, 'bot', $1, 'event:' || $1 || ':' || (n - 1), text, buttons,
+			       CASE WHEN $6 THEN now() END, CASE WHEN $6 THEN 'transcript:' || id ELSE '' END,
+			       CASE WHEN $6 THEN nextval('message_seq') END
+			FROM replies ORDER BY n
+			ON CONFLICT (idempotency_key) DO NOTHING
+			RETURNING id
+		), told AS (
+			SELECT pg_notify($7, $2::text) WHERE $6 AND EXISTS (SELECT 1 FROM ins)
 		)
-		SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released)`, ev.ID, ev.ConversationID, owner).Scan(&done, &released)
+		SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released),
+		       ARRAY(SELECT id FROM ins ORDER BY id), EXISTS (SELECT 1 FROM told)`,
+		ev.ID, ev.ConversationID, owner, texts, buttons, visible, NotifyChannel).Scan(&done, &released, &ids, new(bool))
 	if err != nil {
-		return false, false, nil, fmt.Errorf("mark processed: %w", err)
+		return false, false, nil, fmt.Errorf("store complete event %d: %w", ev.ID, translate(err))
 	}
-	if !done {
-		return false, false, nil, nil
-	}
-	ids, err = insertBotMessages(ctx, tx, ev.ConversationID, &ev.ID, fmt.Sprintf("event:%d", ev.ID), replies)
-	if err != nil {
-		return false, false, nil, err
-	}
-	if visible {
-		// Delivered by being committed: visible now, and live views told.
-		if err := markVisible(ctx, tx, ev.ConversationID, ids); err != nil {
-			return false, false, nil, err
-		}
-		ids = nil
+	if !done || visible {
+		// Nothing written (a retried job), or delivered by being committed.
+		return done, done && released, nil, nil
 	}
 	return true, released, ids, nil
-}
-
-// insertBotMessages stores replies with keys "<keyPrefix>:<index>". A key
-// seen before is skipped, so a retried producer adds nothing.
-func insertBotMessages(ctx context.Context, tx pgx.Tx, conversationID int64, eventID *int64, keyPrefix string, replies []hearth.Outbound) ([]int64, error) {
-	ids := make([]int64, 0, len(replies))
-	for i, r := range replies {
-		buttons := r.Buttons
-		if buttons == nil {
-			buttons = []hearth.Button{}
-		}
-		var id int64
-		err := tx.QueryRow(ctx, `
-			INSERT INTO messages (conversation_id, sender, inbound_event_id, idempotency_key, text, buttons)
-			VALUES ($1, 'bot', $2, $3, $4, $5)
-			ON CONFLICT (idempotency_key) DO NOTHING
-			RETURNING id`, conversationID, eventID, fmt.Sprintf("%s:%d", keyPrefix, i), r.Text, buttons).Scan(&id)
-		if errors.Is(err, pgx.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("insert reply: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, nil
 }
 
 // FailEvent counts a failed attempt at ev and keeps the reason.

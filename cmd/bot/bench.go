@@ -72,6 +72,8 @@ type benchResult struct {
 	// jobs); Statements breaks it down by phase and statement.
 	StatementsPerOp float64          `json:"statements_per_op,omitempty"`
 	Statements      *benchStatements `json:"statements,omitempty"`
+	// Warmup (ingress, turns) says what ran before the measured window.
+	Warmup *benchWarmupInfo `json:"warmup,omitempty"`
 }
 
 // benchFlags are the settings every bench takes.
@@ -339,6 +341,11 @@ func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Write
 		stop() //nolint:errcheck // already failing
 		return benchResult{}, err
 	}
+	warm, err := benchWarmup(ctx, app, client, base, f)
+	if err != nil {
+		stop() //nolint:errcheck // already failing
+		return benchResult{}, err
+	}
 	if f.pause {
 		if err := pauseTurns(ctx, app); err != nil {
 			stop() //nolint:errcheck // already failing
@@ -362,6 +369,7 @@ func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Write
 		return benchResult{}, fmt.Errorf("bench: stopping the server: %w", err)
 	}
 	res.Bench = "ingress"
+	res.Warmup = warm
 	res.Settings = appSettings(app.Config, f)
 	res.Settings["pause_turns"] = f.pause
 	return res, nil
@@ -397,6 +405,10 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	if err := benchUsers(ctx, client, base, f.users, f.clients); err != nil {
 		return benchResult{}, err
 	}
+	warm, err := benchWarmup(ctx, app, client, base, f)
+	if err != nil {
+		return benchResult{}, err
+	}
 	win, err := startWindow(f, counter)
 	if err != nil {
 		return benchResult{}, err
@@ -411,7 +423,7 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	unanswered := 0
 	ctx = withPhase(ctx, phaseBench) // the bench's own reads are not counted
 	for deadline := time.Now().Add(benchDrainWait); ; {
-		lat, unanswered, err = app.Store.ReplyLatencies(ctx)
+		lat, unanswered, err = app.Store.ReplyLatencies(ctx, start)
 		if err != nil {
 			return benchResult{}, err
 		}
@@ -431,6 +443,7 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 		return benchResult{}, err
 	}
 	res.Bench = "turns"
+	res.Warmup = warm
 	res.Unanswered = unanswered
 	res.FirstError = posted.FirstError
 	res.Settings = appSettings(app.Config, f)
@@ -443,12 +456,15 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	return res, nil
 }
 
-// waitJobsDone waits, up to benchDrainWait, until no job is available,
-// running or retryable: the work the bench caused is finished and its
-// completions recorded.
-func waitJobsDone(ctx context.Context, app *App) error {
+// waitJobsDone waits, up to benchDrainWait, until no job (of queues, when
+// named) is available, running or retryable: the work the bench caused
+// is finished and its completions recorded.
+func waitJobsDone(ctx context.Context, app *App, queues ...string) error {
 	params := river.NewJobListParams().States(rivertype.JobStateAvailable, rivertype.JobStateRunning,
 		rivertype.JobStateRetryable, rivertype.JobStatePending).First(1)
+	if len(queues) > 0 {
+		params = params.Queues(queues...)
+	}
 	for deadline := time.Now().Add(benchDrainWait); ; {
 		res, err := app.River.JobList(ctx, params)
 		if err != nil {

@@ -39,13 +39,23 @@ func TestBenchCommands(t *testing.T) {
 		// per operation.
 		phase string
 		once  []string
+		// perOp, when set, is the exact statements per operation in phase
+		// (a greeting turn: one message per conversation, so no turn
+		// finds its conversation busy): fewer would be a test to update,
+		// more a regression.
+		perOp float64
 	}{
 		{"river", []string{"bench", "river", "-clients", "2", "-count", "20"}, 20, false,
-			"client", []string{"client: begin", "client: river JobInsertFastMany", "client: commit"}},
+			"client", []string{"client: begin", "client: river JobInsertFastMany", "client: commit"}, 0},
 		{"ingress", []string{"bench", "ingress", "-clients", "2", "-users", "3", "-count", "12", "-pause-turns", "-with-river"}, 12, true,
-			phaseHTTP, []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}},
+			phaseHTTP, []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}, 0},
 		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6"}, 6, false,
-			"job:turn", []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}},
+			"job:turn", []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}, 0},
+		// A greeting turn: the lease and its event read (one batch), recent
+		// messages, pending approval, open question, mentioned entities,
+		// begin, the completing statement, the trace, commit.
+		{"greeting", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "6", "-count", "6", "-text", "hi"}, 6, false,
+			"job:turn", []string{"job:turn: begin", "job:turn: commit"}, 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,8 +69,8 @@ func TestBenchCommands(t *testing.T) {
 			if err := dec.Decode(&res); err != nil {
 				t.Fatalf("output is not one bench JSON object: %v\n%s", err, out.String())
 			}
-			if res.Bench != tt.name || res.Count != tt.count || res.OK+res.Errors != res.Count || res.Errors != 0 {
-				t.Errorf("bench=%q count=%d ok=%d errors=%d (%s), want %q, %d all ok", res.Bench, res.Count, res.OK, res.Errors, res.FirstError, tt.name, tt.count)
+			if res.Bench != tt.args[1] || res.Count != tt.count || res.OK+res.Errors != res.Count || res.Errors != 0 {
+				t.Errorf("bench=%q count=%d ok=%d errors=%d (%s), want %q, %d all ok", res.Bench, res.Count, res.OK, res.Errors, res.FirstError, tt.args[1], tt.count)
 			}
 			if res.Rate <= 0 || res.P50MS > res.P95MS || res.P95MS > res.P99MS {
 				t.Errorf("rate=%v p50=%v p95=%v p99=%v: want a rate and ordered percentiles", res.Rate, res.P50MS, res.P95MS, res.P99MS)
@@ -71,7 +81,20 @@ func TestBenchCommands(t *testing.T) {
 			if tt.river != (res.River != nil) || (tt.river && (res.River.Count != 12 || res.RatioToRiver <= 0)) {
 				t.Errorf("river = %+v ratio %v, want a River run of 12 and a ratio: %v", res.River, res.RatioToRiver, tt.river)
 			}
+			if warm := res.Warmup != nil && res.Warmup.Analyzed && res.Warmup.Messages > 0; warm != (tt.args[1] != "river") {
+				t.Errorf("warmup = %+v, want a warm-up and ANALYZE before the window of ingress and turns", res.Warmup)
+			}
 			checkStatements(t, res, tt.count, tt.phase, tt.once)
+			if st := res.Statements; tt.perOp > 0 && st != nil {
+				if st.ByPhase[tt.phase] != tt.perOp {
+					t.Errorf("%s: %v statements per operation, want exactly %v (by label: %v)", tt.phase, st.ByPhase[tt.phase], tt.perOp, st.ByLabel)
+				}
+				// The lease and the event read share one round trip: the
+				// only batch per greeting turn.
+				if st.BatchesPerOp != 1 {
+					t.Errorf("batches per operation %v, want 1 (the lease's)", st.BatchesPerOp)
+				}
+			}
 			if n := scratch(); n != before {
 				t.Errorf("%d scratch databases after the run, %d before: want it dropped", n, before)
 			}
@@ -88,8 +111,8 @@ func checkStatements(t *testing.T, res benchResult, ops int, phase string, once 
 	if st == nil || res.StatementsPerOp <= 0 || st.Ops != ops || st.AcquiresPerOp <= 0 {
 		t.Fatalf("statements_per_op=%v statements=%+v: want counts over %d operations", res.StatementsPerOp, st, ops)
 	}
-	if st.ByPhase[phase] <= 0 || st.RoundTripsPerOp < res.StatementsPerOp {
-		t.Errorf("by phase %v, round trips %v: want statements in %q and round trips >= statements", st.ByPhase, st.RoundTripsPerOp, phase)
+	if st.ByPhase[phase] <= 0 || st.RoundTripsByPhase[phase] <= 0 || st.RoundTripsPerOp <= 0 {
+		t.Errorf("by phase %v, round trips %v (%v): want statements and round trips in %q", st.ByPhase, st.RoundTripsPerOp, st.RoundTripsByPhase, phase)
 	}
 	for _, l := range once {
 		if st.ByLabel[l] != 1 {

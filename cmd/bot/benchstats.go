@@ -29,6 +29,7 @@ type statementCounter struct {
 	nLabels  atomic.Int64
 	sqlOf    sync.Map // label -> SQL, for -sql
 	prepares sync.Map // phase -> *atomic.Int64: statements prepared on a connection (a round trip each)
+	trips    sync.Map // phase -> *atomic.Int64: round trips (a statement alone, a batch, a COPY, a prepare)
 	batches  atomic.Int64
 	copies   atomic.Int64
 	acquires atomic.Int64
@@ -92,6 +93,15 @@ func (*jobPhase) Work(ctx context.Context, job *rivertype.JobRow, doInner func(c
 	return doInner(withPhase(ctx, "job:"+job.Kind))
 }
 
+// inc adds one to phase's count in m.
+func inc(m *sync.Map, phase string) {
+	n, ok := m.Load(phase)
+	if !ok {
+		n, _ = m.LoadOrStore(phase, new(atomic.Int64))
+	}
+	n.(*atomic.Int64).Add(1)
+}
+
 func (c *statementCounter) add(ctx context.Context, sql string) {
 	k := stmtKey{phaseOf(ctx), c.label(sql)}
 	n, ok := c.counts.Load(k)
@@ -122,6 +132,7 @@ func (c *statementCounter) label(sql string) string {
 // commit are statements too).
 func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
 	c.add(ctx, data.SQL)
+	inc(&c.trips, phaseOf(ctx))
 	return ctx
 }
 
@@ -131,6 +142,7 @@ func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQu
 // TraceBatchStart counts a batch: one round trip for its statements.
 func (c *statementCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
 	c.batches.Add(1)
+	inc(&c.trips, phaseOf(ctx))
 	return ctx
 }
 
@@ -145,6 +157,7 @@ func (c *statementCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBa
 // TraceCopyFromStart counts a COPY.
 func (c *statementCounter) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceCopyFromStartData) context.Context {
 	c.copies.Add(1)
+	inc(&c.trips, phaseOf(ctx))
 	c.add(ctx, "copy "+data.TableName.Sanitize())
 	return ctx
 }
@@ -164,12 +177,8 @@ func (c *statementCounter) TracePrepareEnd(ctx context.Context, _ *pgx.Conn, dat
 	if data.AlreadyPrepared {
 		return
 	}
-	p := phaseOf(ctx)
-	n, ok := c.prepares.Load(p)
-	if !ok {
-		n, _ = c.prepares.LoadOrStore(p, new(atomic.Int64))
-	}
-	n.(*atomic.Int64).Add(1)
+	inc(&c.prepares, phaseOf(ctx))
+	inc(&c.trips, phaseOf(ctx))
 }
 
 // TraceAcquireStart counts a connection taken from the pool.
@@ -186,8 +195,8 @@ func (c *statementCounter) TraceAcquireEnd(context.Context, *pgxpool.Pool, pgxpo
 // acknowledged message, a turn, a River job).
 type benchStatements struct {
 	Ops int `json:"ops"`
-	// RoundTripsPerOp is statements outside batches, batches and
-	// prepares, per operation.
+	// RoundTripsPerOp is statements outside batches, batches (one round
+	// trip for all their statements), COPYs and prepares, per operation.
 	RoundTripsPerOp float64 `json:"round_trips_per_op"`
 	PreparesPerOp   float64 `json:"prepares_per_op"`
 	BatchesPerOp    float64 `json:"batches_per_op"`
@@ -197,6 +206,9 @@ type benchStatements struct {
 	// handler, which acknowledges), job:KIND (River's workers), background
 	// (River's fetching, completing and maintenance, heartbeats).
 	ByPhase map[string]float64 `json:"by_phase"`
+	// RoundTripsByPhase is round trips per operation by phase: a batch
+	// counts once however many statements it sends.
+	RoundTripsByPhase map[string]float64 `json:"round_trips_by_phase"`
 	// ByLabel is statements per operation by "phase: statement", the
 	// statement named by its verb, first table and a hash of its text
 	// (River's by their sqlc names).
@@ -206,13 +218,13 @@ type benchStatements struct {
 // statementSnapshot is the counts so far, as totals.
 type statementSnapshot struct {
 	counts                    map[stmtKey]int64
-	prepares                  map[string]int64
+	prepares, trips           map[string]int64
 	batches, copies, acquires int64
 }
 
 // snapshot reads the counts so far.
 func (c *statementCounter) snapshot() statementSnapshot {
-	s := statementSnapshot{counts: map[stmtKey]int64{}, prepares: map[string]int64{},
+	s := statementSnapshot{counts: map[stmtKey]int64{}, prepares: map[string]int64{}, trips: map[string]int64{},
 		batches: c.batches.Load(), copies: c.copies.Load(), acquires: c.acquires.Load()}
 	c.counts.Range(func(k, v any) bool {
 		s.counts[k.(stmtKey)] = v.(*atomic.Int64).Load()
@@ -220,6 +232,10 @@ func (c *statementCounter) snapshot() statementSnapshot {
 	})
 	c.prepares.Range(func(k, v any) bool {
 		s.prepares[k.(string)] = v.(*atomic.Int64).Load()
+		return true
+	})
+	c.trips.Range(func(k, v any) bool {
+		s.trips[k.(string)] = v.(*atomic.Int64).Load()
 		return true
 	})
 	return s
@@ -232,8 +248,8 @@ func (s statementSnapshot) since(from statementSnapshot, ops int) (float64, *ben
 		ops = 1
 	}
 	per := func(n int64) float64 { return float64(n) / float64(ops) }
-	out := &benchStatements{Ops: ops, ByPhase: map[string]float64{}, ByLabel: map[string]float64{}}
-	var total, prepares int64
+	out := &benchStatements{Ops: ops, ByPhase: map[string]float64{}, ByLabel: map[string]float64{}, RoundTripsByPhase: map[string]float64{}}
+	var total, prepares, trips int64
 	for k, n := range s.counts {
 		n -= from.counts[k]
 		if n == 0 || k.phase == phaseBench {
@@ -248,12 +264,16 @@ func (s statementSnapshot) since(from statementSnapshot, ops int) (float64, *ben
 			prepares += n - from.prepares[p]
 		}
 	}
+	for p, n := range s.trips {
+		if n -= from.trips[p]; n != 0 && p != phaseBench {
+			trips += n
+			out.RoundTripsByPhase[p] = per(n)
+		}
+	}
 	batches := s.batches - from.batches
 	out.PreparesPerOp, out.BatchesPerOp = per(prepares), per(batches)
 	out.CopiesPerOp, out.AcquiresPerOp = per(s.copies-from.copies), per(s.acquires-from.acquires)
-	// Statements in batches share their batch's round trip; this counts
-	// each batched statement as one, so it is an upper bound there.
-	out.RoundTripsPerOp = per(total + prepares)
+	out.RoundTripsPerOp = per(trips)
 	return per(total), out
 }
 
