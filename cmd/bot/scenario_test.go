@@ -112,6 +112,28 @@ func (c *chatter) reply(what string) webchat.Message {
 	return got
 }
 
+// catchUp reads, without waiting, what is already in the conversation
+// (a reminder the scheduler fired just now), so the next reply read is the
+// answer to what is said next.
+func (c *chatter) catchUp() {
+	c.t.Helper()
+	res, err := http.Get(c.base + "/api/webchat/messages?" + url.Values{"user": {c.user}, "after": {c.cursor}}.Encode())
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var page struct {
+		Messages []webchat.Message `json:"messages"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&page); err != nil {
+		c.t.Fatal(err)
+	}
+	for _, m := range page.Messages {
+		c.cursor = fmt.Sprint(m.Seq)
+		c.lastID = max(c.lastID, m.ID)
+	}
+}
+
 func (c *chatter) contact() hearth.Contact {
 	c.t.Helper()
 	key := strings.ToLower(c.user)
