@@ -15,15 +15,27 @@ import (
 // available again at once: the jobs still marked running whose last
 // attempt was made by clientID. Called by that replica (a stable id, such
 // as its pod name) before it starts working, so its unfinished turns do
-// not wait for the stuck-job rescue. It returns how many it reclaimed.
+// not wait for the stuck-job rescue. The claims its previous run held on
+// messages it was sending are given up with them: under the same id the
+// replica looks alive again, so no other replica would take them over
+// (ClaimDelivery) until they aged out. It returns how many jobs it
+// reclaimed.
 func (s *Store) ReclaimJobs(ctx context.Context, clientID string) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `
-		UPDATE river_job SET state = 'available', scheduled_at = now()
-		WHERE state = 'running' AND attempted_by[array_upper(attempted_by, 1)] = $1`, clientID)
+	var n int64
+	err := s.pool.QueryRow(ctx, `
+		WITH jobs AS (
+			UPDATE river_job SET state = 'available', scheduled_at = now()
+			WHERE state = 'running' AND attempted_by[array_upper(attempted_by, 1)] = $1
+			RETURNING id
+		), claims AS (
+			UPDATE messages SET send_claimed_by = NULL, send_claimed_at = NULL
+			WHERE send_claimed_by = $1 AND delivered_at IS NULL
+		)
+		SELECT count(*) FROM jobs`, clientID).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store reclaim jobs: %w", translate(err))
 	}
-	return tag.RowsAffected(), nil
+	return n, nil
 }
 
 // FailedJob is a dead letter: a job River gave up on (discarded after its

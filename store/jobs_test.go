@@ -3,7 +3,9 @@ package store_test
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -40,5 +42,39 @@ func TestReclaimJobs(t *testing.T) {
 	}
 	if n, err := st.ReclaimJobs(ctx, "hearth-1"); err != nil || n != 0 {
 		t.Fatalf("reclaimed again: %d %v", n, err)
+	}
+}
+
+// TestReclaimGivesUpSendClaims: a replica restarted under its id gives up
+// the claims its previous run held on messages it was sending; it looks
+// alive again, so no other replica would take them over before they aged.
+func TestReclaimGivesUpSendClaims(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	c, err := st.SignIn(ctx, hearth.ChannelTelegram, "reclaim-user", "Reclaim", "reclaim-chat", "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg int64
+	if err := st.Pool().QueryRow(ctx, `INSERT INTO messages (conversation_id, sender, text) VALUES ($1, 'bot', 'hi') RETURNING id`, c.ConversationID).Scan(&msg); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"hearth-1", "hearth-2"} {
+		if err := st.Heartbeat(ctx, id, 15*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, err := st.ClaimDelivery(ctx, msg, "hearth-1"); err != nil || !ok {
+		t.Fatalf("first claim: %v %v", ok, err)
+	}
+	if ok, err := st.ClaimDelivery(ctx, msg, "hearth-2"); err != nil || ok {
+		t.Fatalf("claim while hearth-1 holds it: %v %v; want refused", ok, err)
+	}
+	if _, err := st.ReclaimJobs(ctx, "hearth-1"); err != nil { // hearth-1 restarted
+		t.Fatal(err)
+	}
+	if ok, err := st.ClaimDelivery(ctx, msg, "hearth-2"); err != nil || !ok {
+		t.Fatalf("claim after hearth-1 restarted: %v %v; want taken", ok, err)
 	}
 }
