@@ -141,7 +141,14 @@ func (c Calendar) CreateEvent(ctx context.Context, key string, e hearth.Calendar
 		}
 		return hearth.CalendarEvent{}, fmt.Errorf("google create event: %w", hearth.Invalidf("Google refused the event: %s", googleMessage(err)))
 	case err != nil:
-		return hearth.CalendarEvent{}, fmt.Errorf("google create event: %w", err)
+		// Google did not answer (5xx, a timeout, no network): the local
+		// copy goes, so nothing shows that Google never got, and the
+		// user is told it was not added (the reply says to try again).
+		if _, derr := c.g.cfg.Store.DeleteEvent(context.WithoutCancel(ctx), row.UserID, row.ID); derr != nil {
+			c.g.cfg.Log.Warn("local copy of an event Google did not take not deleted", "error", derr)
+		}
+		return hearth.CalendarEvent{}, fmt.Errorf("google create event: %v: %w", err,
+			hearth.Errorf(hearth.EUnavailable, "Google Calendar isn't answering right now; try again in a few minutes"))
 	}
 	return row, nil
 }

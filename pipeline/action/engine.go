@@ -241,6 +241,9 @@ func userReason(err error) string {
 	case errors.Is(err, hearth.ErrNotFound):
 		return "I couldn't find it any more"
 	case errors.Is(err, hearth.ErrUnavailable):
+		if e := (*hearth.Error)(nil); errors.As(err, &e) && error(e) != hearth.ErrUnavailable {
+			return e.Message // a provider that says which service and what to do
+		}
 		return "a service I need is unavailable right now"
 	}
 	return "something went wrong on my side"

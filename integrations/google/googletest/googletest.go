@@ -131,6 +131,13 @@ func (s *Server) Fail(method, prefix string, status, n int) {
 	s.failures = append(s.failures, failure{method, prefix, status, n})
 }
 
+// Restore ends every scripted failure still pending: Google is back.
+func (s *Server) Restore() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failures = nil
+}
+
 // Hold makes every request for key (as Count names it) wait, counted,
 // until release is called, so a test can decide what happens while a
 // request is in flight (pushes arriving during a sync, say). A held
