@@ -544,43 +544,6 @@ func (s *Store) UndoImport(ctx context.Context, userID, importID int64) (hearth.
 	return c, nil
 }
 
-// LearnedMapping returns the mapping userID confirmed for files with
-// this signature, if any.
-func (s *Store) LearnedMapping(ctx context.Context, userID int64, signature string) (json.RawMessage, bool, error) {
-	var m json.RawMessage
-	err := s.pool.QueryRow(ctx, `SELECT mapping FROM import_mappings WHERE owner_id = $1 AND signature = $2`, userID, signature).Scan(&m)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, fmt.Errorf("store learned mapping: %w", translate(err))
-	}
-	return m, true, nil
-}
-
-// SaveMappingTx remembers a confirmed mapping for userID's files with
-// this signature, replacing an older one.
-func (s *Store) SaveMappingTx(ctx context.Context, tx pgx.Tx, userID int64, signature string, mapping json.RawMessage) error {
-	_, err := tx.Exec(ctx, `
-		INSERT INTO import_mappings (owner_id, signature, mapping) VALUES ($1, $2, $3)
-		ON CONFLICT (owner_id, signature) DO UPDATE SET mapping = EXCLUDED.mapping, updated_at = now()`,
-		userID, signature, mapping)
-	if err != nil {
-		return fmt.Errorf("store save mapping: %w", translate(constraintErr(err)))
-	}
-	return nil
-}
-
-// ForgetMappings forgets every mapping userID confirmed, returning how
-// many there were.
-func (s *Store) ForgetMappings(ctx context.Context, userID int64) (int, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM import_mappings WHERE owner_id = $1`, userID)
-	if err != nil {
-		return 0, fmt.Errorf("store forget mappings: %w", translate(err))
-	}
-	return int(tag.RowsAffected()), nil
-}
-
 // ImportEventIDsTx returns the live events import importID created, in
 // tx (the commit's own, so jobs for them go out with it).
 func (s *Store) ImportEventIDsTx(ctx context.Context, tx pgx.Tx, importID int64) ([]int64, error) {
