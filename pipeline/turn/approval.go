@@ -91,20 +91,33 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 	case errors.Is(err, action.ErrExpired):
 		r.editPrompt(st, "approve:"+strconv.FormatInt(approvalID, 10), "⌛ Expired.")
 		return "That request expired, so I didn't do it. Ask me again if you still want it.", nil
-	case errors.Is(err, action.ErrTampered):
-		return "Something about that request changed after you saw it, so I didn't do it. Please ask again.", nil
-	case errors.Is(err, hearth.ErrNotFound):
-		return "I can't find that request any more.", nil
 	case err != nil:
-		return "", err
+		return approvalRefusal(err)
 	}
-	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error})
+	st.trace.Actions = append(st.trace.Actions, traceOf(rec))
 	button := "approve:" + strconv.FormatInt(approvalID, 10)
 	if !approve {
 		r.editPrompt(st, button, "✖ Cancelled.")
 		return "Okay, I cancelled that. Nothing was sent or changed.", nil
 	}
 	return r.approvedOutcome(st, button, "✔ Approved and done.", ap, rec), nil
+}
+
+// approvalRefusal is the answer to an Approve, Cancel or Try again click
+// the engine refused for a reason both share; other errors fail the turn.
+func approvalRefusal(err error) (string, error) {
+	switch {
+	case errors.Is(err, action.ErrTampered):
+		return "Something about that request changed after you saw it, so I didn't do it. Please ask again.", nil
+	case errors.Is(err, hearth.ErrNotFound):
+		return "I can't find that request any more.", nil
+	}
+	return "", err
+}
+
+// traceOf is an action's line in the turn's trace.
+func traceOf(rec action.Record) hearth.TraceAction {
+	return hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error}
 }
 
 // approvedOutcome edits the prompt whose button was clicked to show what
@@ -142,14 +155,10 @@ func (r *Runner) retry(ctx context.Context, st *turnState, approvalID int64, try
 			return "That one already went through.", nil
 		}
 		return "I already tried that again (or can't be sure it didn't go out), so I didn't send it again.", nil
-	case errors.Is(err, action.ErrTampered):
-		return "Something about that request changed after you saw it, so I didn't do it. Please ask again.", nil
-	case errors.Is(err, hearth.ErrNotFound):
-		return "I can't find that request any more.", nil
 	case err != nil:
-		return "", err
+		return approvalRefusal(err)
 	}
-	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(rec.State), Error: rec.Error})
+	st.trace.Actions = append(st.trace.Actions, traceOf(rec))
 	return r.approvedOutcome(st, fmt.Sprintf("retry:%d:%d", approvalID, try), "✔ Done on trying again.", ap, rec), nil
 }
 
