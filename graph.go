@@ -309,6 +309,9 @@ type GraphNoteFilter struct {
 	// EntityID or RelationshipID is what the notes are about; neither:
 	// every note the viewer may see.
 	EntityID, RelationshipID int64
+	// OnNodes keeps only notes on people and things, not on
+	// relationships (those come with their relationship).
+	OnNodes bool
 	// Query keeps the notes whose words match every word of it
 	// (full-text, English stemming: "bouldering" finds "boulders").
 	Query string

@@ -464,9 +464,9 @@ func IntoAnswer(e hearth.Entity, rs []hearth.Relationship, ns []hearth.GraphNote
 // or something.
 func HowKnowAnswer(e hearth.Entity, path []hearth.Relationship) string {
 	say := func(r hearth.Relationship) string {
-		s := r.FromName + " → " + r.ToName + " (" + closeness(r) + ")"
+		s := markdown.Escape(r.FromName) + " → " + markdown.Escape(r.ToName) + " (" + closeness(r) + ")"
 		if r.Description != "" {
-			s += ", " + prose.LowerFirst(strings.TrimRight(r.Description, "."))
+			s += ", " + markdown.Escape(prose.LowerFirst(strings.TrimRight(r.Description, ".")))
 		}
 		return s
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/internal/markdown"
 )
 
 // addRelationshipNote notes something on the relationship between two
@@ -41,7 +42,8 @@ func addRelationshipNote(ctx context.Context, st GraphStore, r commands.Request,
 		if err != nil {
 			return "", true, fmt.Errorf("note: %w", err)
 		}
-		return "Noted on " + rel.FromName + " → " + rel.ToName + ", " + expiry(n, zoneOf(r.User)) + ": “" + n.Body + "”.", true, nil
+		return "Noted on " + markdown.Escape(rel.FromName) + " → " + markdown.Escape(rel.ToName) + ", " + expiry(n, zoneOf(r.User)) + ": “" + markdown.Escape(n.Body) + "”.", true, nil
 	}
-	return "I don't know how " + ea.Name + " and " + eb.Name + " are related yet. Tell me first (“" + eb.Name + " is " + ea.Name + "'s friend”).", true, nil
+	x, y := markdown.Escape(ea.Name), markdown.Escape(eb.Name)
+	return "I don't know how " + x + " and " + y + " are related yet. Tell me first (“" + y + " is " + x + "'s friend”).", true, nil
 }

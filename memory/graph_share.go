@@ -10,6 +10,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline"
 )
 
@@ -101,21 +102,21 @@ func shareNode(ctx context.Context, st GraphShareStore, uid int64, name string, 
 	}
 	switch {
 	case len(mine) == 0 && len(es) > 0:
-		return "What I know about " + es[0].Name + " was told by someone else, so it is theirs to share.", nil
+		return "What I know about " + markdown.Escape(es[0].Name) + " was told by someone else, so it is theirs to share.", nil
 	case len(mine) == 0:
-		return "I don't know anyone or anything called " + name + " yet.", nil
+		return "I don't know anyone or anything called " + markdown.Escape(name) + " yet.", nil
 	}
 	e := mine[0]
 	n, err := st.ShareNodeWithFamily(ctx, uid, e.ID, family)
 	if err != nil {
 		return "", fmt.Errorf("share node: %w", err)
 	}
-	what := e.Name
+	what := markdown.Escape(e.Name)
 	if parts := graphCounts(n); parts != "" {
 		what += ", with " + parts + ","
 	}
 	if family {
-		return "Done — " + what + " now belongs to " + fam.Name + ": everyone in it sees it, and it stays with the family.", nil
+		return "Done — " + what + " now belongs to " + markdown.Escape(fam.Name) + ": everyone in it sees it, and it stays with the family.", nil
 	}
 	return "Done — " + what + " is yours alone again: your family sees it only as your access settings allow.", nil
 }

@@ -88,7 +88,7 @@ func (s *Scheduler) composeBriefing(d hearth.Briefing, today recur.Date, dayStar
 			extra = append(extra, markdown.Escape(e.Location))
 		}
 		if len(e.Attendees) > 0 {
-			extra = append(extra, "with "+strings.Join(escaped(e.Attendees), ", "))
+			extra = append(extra, "with "+strings.Join(markdown.EscapeAll(e.Attendees), ", "))
 		}
 		if len(extra) > 0 {
 			line += " (" + strings.Join(extra, "; ") + ")"
@@ -263,13 +263,4 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
-}
-
-// escaped is texts escaped for Markdown (markdown.Escape).
-func escaped(texts []string) []string {
-	out := make([]string, len(texts))
-	for i, s := range texts {
-		out[i] = markdown.Escape(s)
-	}
-	return out
 }

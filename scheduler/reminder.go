@@ -95,7 +95,7 @@ func eventReminder(sc hearth.Schedule, at time.Time, loc *time.Location) string 
 		text += ", " + markdown.Escape(sc.Location)
 	}
 	if len(sc.Attendees) > 0 {
-		text += ", with " + prose.List(escaped(sc.Attendees))
+		text += ", with " + prose.List(markdown.EscapeAll(sc.Attendees))
 	}
 	return text + "."
 }

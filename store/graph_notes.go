@@ -125,6 +125,9 @@ func (s *Store) FindGraphNotes(ctx context.Context, f hearth.GraphNoteFilter) ([
 	if f.RelationshipID > 0 {
 		w.add("n.relationship_id = " + w.arg(f.RelationshipID))
 	}
+	if f.OnNodes {
+		w.add("n.entity_id IS NOT NULL")
+	}
 	if q := strings.TrimSpace(f.Query); q != "" {
 		w.add("to_tsvector('english', n.body) @@ plainto_tsquery('english', " + w.arg(q) + ")")
 	}

@@ -256,3 +256,12 @@ func Escape(s string) string {
 	}
 	return b.String()
 }
+
+// EscapeAll escapes each of texts (a list of titles for prose.List).
+func EscapeAll(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = Escape(t)
+	}
+	return out
+}

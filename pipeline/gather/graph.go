@@ -107,18 +107,12 @@ func (s Sources) related(ctx context.Context, c *stage.Context, uid int64, text,
 			c.Related = append(c.Related, r)
 		}
 	}
-	ns, err := s.Graph.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: uid, Query: what, Now: now, Limit: relatedLimit})
-	if err != nil {
-		return fmt.Errorf("context: notes about %q: %w", what, err)
-	}
 	// A relationship's notes come with it (above); the notes on people
 	// and things are the words' matches, then, with embeddings, the
 	// nearest by meaning.
-	var onNodes []hearth.GraphNote
-	for _, n := range ns {
-		if n.EntityID != 0 {
-			onNodes = append(onNodes, n)
-		}
+	onNodes, err := s.Graph.FindGraphNotes(ctx, hearth.GraphNoteFilter{UserID: uid, Query: what, Now: now, OnNodes: true, Limit: relatedLimit})
+	if err != nil {
+		return fmt.Errorf("context: notes about %q: %w", what, err)
 	}
 	if s.Related != nil {
 		onNodes = s.Related.NotesAbout(ctx, uid, what, relatedLimit, now, onNodes)

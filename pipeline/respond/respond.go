@@ -297,7 +297,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		}
 	case action.EmailDraft, action.EmailSend:
 		p, _ := action.Decode[action.EmailArgs](o.Action)
-		to := prose.List(escaped(p.To))
+		to := prose.List(markdown.EscapeAll(p.To))
 		if o.Action.Kind == action.EmailDraft {
 			t.past, t.verb = "saved a draft to "+to, "save the draft to "+to
 			t.alone = []string{"I saved a draft to " + to + ": " + quoted(p.Subject) + ". It's in your drafts whenever you're ready."}
@@ -306,7 +306,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		}
 	case action.EmailReply:
 		p, _ := action.Decode[action.EmailReplyArgs](o.Action)
-		to := prose.List(escaped(p.To))
+		to := prose.List(markdown.EscapeAll(p.To))
 		t.past, t.verb = sentPast("your reply to "+to, o.Result), "send the reply to "+to
 	case action.NoteCreate:
 		p, _ := action.Decode[action.NoteCreateArgs](o.Action)
@@ -334,7 +334,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	case action.NoteCheck:
 		p, _ := action.Decode[action.NoteCheckArgs](o.Action)
 		list := ownedList(p.Title, o.Result)
-		ticked := prose.List(escaped(p.Items))
+		ticked := prose.List(markdown.EscapeAll(p.Items))
 		if p.Done {
 			t.past, t.verb = "ticked "+ticked+" off "+list, "tick "+ticked+" off "+list
 		} else {
@@ -388,7 +388,7 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 	case action.EmailSend, action.EmailReply:
 		p, _ := action.Decode[action.EmailArgs](o.Action)
 		var b strings.Builder
-		fmt.Fprintf(&b, "Here's the draft to %s:\n\n", prose.List(escaped(p.To)))
+		fmt.Fprintf(&b, "Here's the draft to %s:\n\n", prose.List(markdown.EscapeAll(p.To)))
 		if p.Subject != "" {
 			fmt.Fprintf(&b, "Subject: %s\n\n", markdown.Escape(p.Subject))
 		}
@@ -401,7 +401,7 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 				}
 			}
 			if len(unknown) > 0 {
-				fmt.Fprintf(&b, "\n\nI don't have an email address for %s, so it can't go out yet: tell me (\"%s email is …\") and ask me again.", prose.List(escaped(unknown)), markdown.Escape(prose.Possessive(unknown[0])))
+				fmt.Fprintf(&b, "\n\nI don't have an email address for %s, so it can't go out yet: tell me (\"%s email is …\") and ask me again.", prose.List(markdown.EscapeAll(unknown)), markdown.Escape(prose.Possessive(unknown[0])))
 			} else {
 				b.WriteString("\n\nShall I send it?")
 			}
@@ -416,7 +416,7 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
 		s := "Shall I add " + markdown.Escape(p.Title) + " to your calendar for " + stage.FormatWhen(p.Start, p.AllDay, c)
 		if len(p.Attendees) > 0 {
-			s += " and invite " + prose.List(escaped(p.Attendees))
+			s += " and invite " + prose.List(markdown.EscapeAll(p.Attendees))
 		}
 		return s + "?"
 	case action.CalendarDelete:
@@ -504,16 +504,6 @@ func itemTexts(items []hearth.ChecklistItem) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
 		out = append(out, markdown.Escape(it.Text))
-	}
-	return out
-}
-
-// escaped is texts escaped for Markdown (markdown.Escape), for lists of
-// what the user named: recipients, items.
-func escaped(texts []string) []string {
-	out := make([]string, len(texts))
-	for i, s := range texts {
-		out[i] = markdown.Escape(s)
 	}
 	return out
 }

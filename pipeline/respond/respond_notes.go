@@ -53,7 +53,7 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		if len(memoryHits(in)) > 0 {
 			return r.answerMemory(in)
 		}
-		return "I couldn't find that. Your notes are: " + prose.List(titles) + "."
+		return "I couldn't find that. Your notes are: " + prose.List(markdown.EscapeAll(titles)) + "."
 	}
 	n := notes[hits[0]]
 	if n.Title == "" {
@@ -82,7 +82,7 @@ func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {
 	var drafts []string
 	for _, e := range in.Context.Drafts {
 		if e.Status == hearth.EmailDraft || e.Status == "" {
-			drafts = append(drafts, "to "+prose.List(escaped(e.To))+" — "+quoted(e.Subject))
+			drafts = append(drafts, "to "+prose.List(markdown.EscapeAll(e.To))+" — "+quoted(e.Subject))
 		}
 	}
 	if len(drafts) == 0 {

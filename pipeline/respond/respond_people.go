@@ -239,7 +239,7 @@ func answerProximity(p *stage.Proximity, q memory.Question) string {
 		if !p.Geocoding {
 			why += " (no geocoder is set up, and no coordinates were given)"
 		}
-		lines = append(lines, "I can't tell for "+prose.List(escaped(p.Unplaced))+": "+why+".")
+		lines = append(lines, "I can't tell for "+prose.List(markdown.EscapeAll(p.Unplaced))+": "+why+".")
 	}
 	return strings.Join(lines, " ")
 }
