@@ -58,14 +58,15 @@ func (s *Store) TakeOverJobs(ctx context.Context) (int64, error) {
 const deliveryClaimMaxAge = 2 * time.Minute
 
 // ClaimDelivery claims an undelivered bot message for replica claimant to hand
-// to its platform. It is refused (false) while another replica holds a
-// live claim on it, and once it is delivered. A claim is live while its
-// replica is and for deliveryClaimMaxAge at most.
+// to its platform. It is refused (false) while any run holds a live claim
+// on it — another replica's, or an overlapping run of the same job on this
+// one (a rescued job) — and once it is delivered. A claim is live while its
+// replica is and for deliveryClaimMaxAge at most; a failed send gives it up.
 func (s *Store) ClaimDelivery(ctx context.Context, messageID int64, claimant string) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `
 		UPDATE messages m SET send_claimed_by = $2, send_claimed_at = now()
 		WHERE m.id = $1 AND m.delivered_at IS NULL
-		  AND (m.send_claimed_by IS NULL OR m.send_claimed_by = $2 OR m.send_claimed_at < now() - $3::interval
+		  AND (m.send_claimed_by IS NULL OR m.send_claimed_at < now() - $3::interval
 		       OR EXISTS (SELECT 1 FROM replicas r WHERE r.id = m.send_claimed_by AND r.seen_at + r.stale_after < now()))`,
 		messageID, claimant, deliveryClaimMaxAge)
 	if err != nil {

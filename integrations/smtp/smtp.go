@@ -159,7 +159,10 @@ func (m *Mailer) SendEmail(ctx context.Context, userID, id int64) (hearth.Email,
 	// half sent is one whose fate is unknown.
 	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), m.timeout)
 	defer cancel()
-	if err := m.transmit(sendCtx, msg); err != nil {
+	// An error after the server accepted the data (a failed QUIT or
+	// close) leaves the message delivered: it went out, so it is recorded
+	// as sent, never released for a second send.
+	if err := m.transmit(sendCtx, msg); err != nil && !msg.IsDelivered() {
 		if refused(err) {
 			if rerr := m.outbox.ReleaseSend(context.WithoutCancel(ctx), userID, id); rerr != nil {
 				return e, errors.Join(err, rerr)

@@ -115,13 +115,15 @@ func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, erro
 		case recs[i].State == StatePlanned:
 			// Left by an earlier attempt at this turn.
 			wg.Go(func() { recs[i], unrecorded[i] = e.execute(ctx, recs[i], e.StaleAfter) })
-		case recs[i].State == StateRunning:
+		case recs[i].State == StateRunning && recs[i].ApprovalID == 0:
 			// Claimed by an earlier attempt at this turn that ended without
 			// recording the outcome (the database went away mid-way, the
 			// process died). That attempt is over — a turn is retried only
 			// after its attempt ends — and nothing else will run the action,
 			// so it is taken over now rather than after StaleAfter: creates
 			// are keyed by the action, so running it again makes nothing twice.
+			// An approved action (an email) is left to its backstop job
+			// and StaleAfter: Decide may be sending it right now.
 			wg.Go(func() { recs[i], unrecorded[i] = e.execute(ctx, recs[i], 0) })
 		case recs[i].State == StateAwaitingApproval:
 			if recs[i].Action.Kind == EmailSend || recs[i].Action.Kind == EmailReply {
@@ -241,7 +243,7 @@ func userReason(err error) string {
 	case errors.Is(err, hearth.ErrNotFound):
 		return "I couldn't find it any more"
 	case errors.Is(err, hearth.ErrUnavailable):
-		if e := (*hearth.Error)(nil); errors.As(err, &e) && error(e) != hearth.ErrUnavailable {
+		if e := (*hearth.Error)(nil); errors.As(err, &e) && e.Code == hearth.EUnavailable && error(e) != hearth.ErrUnavailable {
 			return e.Message // a provider that says which service and what to do
 		}
 		return "a service I need is unavailable right now"
@@ -287,10 +289,14 @@ func (e *Engine) runApproved(ctx context.Context, ap Approval, rec Record) (Appr
 		e.store.SetApprovalOutcome(ctx, ap.ID, ApprovalFailed) //nolint:errcheck // reported below
 		return ap, rec, ErrTampered
 	}
-	rec, _ = e.execute(ctx, rec, e.StaleAfter) // an unrecorded outcome is the backstop job's to redo
-	if rec.State == StateRunning {
-		// Another runner (the backstop job) has it and records the
-		// outcome: the approval stays approved meanwhile.
+	rec, unrecorded := e.execute(ctx, rec, e.StaleAfter)
+	if unrecorded != nil || rec.State == StateRunning {
+		// Another runner (the backstop job) has it, or the database took
+		// no claim or outcome and the backstop job will run or finish it:
+		// either way it records the outcome, and the approval stays
+		// approved meanwhile — the user is told it is under way, never
+		// that it failed.
+		rec.State = StateRunning
 		return ap, rec, nil
 	}
 	outcome := ApprovalExecuted
