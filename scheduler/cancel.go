@@ -33,7 +33,10 @@ func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 	} else {
 		words := strings.Fields(reCancel.FindStringSubmatch(text)[1])
 		for _, sc := range list {
-			d := strings.ToLower(markdown.Plain(c.describe(sc, loc)))
+			// The words name the reminder, not its next time: on a Friday
+			// "the Monday one" would otherwise also fit a weekday reminder
+			// whose next occurrence is Monday.
+			d, _, _ := strings.Cut(strings.ToLower(markdown.Plain(c.describe(sc, loc))), " (next: ")
 			all := true
 			for _, w := range words {
 				if !strings.Contains(d, w) {
