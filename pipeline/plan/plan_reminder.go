@@ -2,6 +2,7 @@ package plan
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -166,22 +167,13 @@ func reminderRef(s string) (ref string, cued bool) {
 		lf := strings.Trim(words.ASCIILower(f), ",.")
 		switch {
 		case lf == "my" || lf == "the" || lf == "our" || lf == "reminder" || lf == "reminders" || lf == "time" || lf == "of":
-		case containsFold(recurringWords, lf):
+		case slices.Contains(recurringWords, lf):
 			cued = true
 		default:
 			kept = append(kept, f)
 		}
 	}
 	return strings.Join(kept, " "), cued
-}
-
-func containsFold(list []string, w string) bool {
-	for _, l := range list {
-		if l == w {
-			return true
-		}
-	}
-	return false
 }
 
 // changedRule is old with the time and days target says: "9:30" changes
@@ -252,21 +244,18 @@ func monthDayOf(t string) (day recur.Rule, ok bool) {
 // namesDays reports whether t names days of the week or every day.
 func namesDays(t string) bool {
 	for _, f := range strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' }) {
-		f = strings.TrimSuffix(f, "s")
-		switch f {
-		case "day", "daily", "weekday", "weekend", "everyday":
+		if _, ok := timex.WeekdayNamed(f); ok {
 			return true
 		}
-		if _, ok := weekdayNames[f]; ok {
+		if _, ok := timex.WeekdayNamed(strings.TrimSuffix(f, "s")); ok { // "weds"
+			return true
+		}
+		switch strings.TrimSuffix(f, "s") {
+		case "day", "daily", "weekday", "weekend", "everyday":
 			return true
 		}
 	}
 	return false
-}
-
-var weekdayNames = map[string]bool{
-	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true,
-	"mon": true, "tue": true, "tues": true, "wed": true, "thu": true, "thur": true, "thurs": true, "fri": true, "sat": true, "sun": true,
 }
 
 // hasClock reports whether t says a time of day.
