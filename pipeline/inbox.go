@@ -34,10 +34,13 @@ type Inbox struct {
 	store  EventStore
 	river  *river.Client[pgx.Tx]
 	metric *Metrics
+	group  grouper
 }
 
 // NewInbox returns an Inbox that stores events in store and enqueues turns
-// with client (an insert-only client is enough). metrics may be nil.
+// with client (an insert-only client is enough). metrics may be nil. When
+// store is also a GroupStore, messages arriving together are committed
+// together (see groupcommit.go).
 func NewInbox(store EventStore, client *river.Client[pgx.Tx], metrics *Metrics) *Inbox {
 	return &Inbox{store: store, river: client, metric: metrics}
 }
@@ -51,16 +54,26 @@ func (b *Inbox) Accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, 
 	}
 	var r hearth.Receipt
 	var err error
-	for range 3 { // a first contact racing another finds it on the next try
-		if r, err = b.accept(ctx, in); !errors.Is(err, hearth.ErrConflict) {
-			break
-		}
+	if _, ok := b.store.(GroupStore); ok && in.Kind == hearth.KindMessage {
+		r, err = b.acceptGrouped(ctx, in)
+	} else {
+		r, err = b.acceptOne(ctx, in)
 	}
 	if err != nil {
 		return hearth.Receipt{}, fmt.Errorf("accept %s event: %w", in.Channel, err)
 	}
 	b.metric.accepted(in.Channel, r.Duplicate)
 	return r, nil
+}
+
+// acceptOne accepts one event in a transaction of its own.
+func (b *Inbox) acceptOne(ctx context.Context, in hearth.Inbound) (r hearth.Receipt, err error) {
+	for range 3 { // a first contact racing another finds it on the next try
+		if r, err = b.accept(ctx, in); !errors.Is(err, hearth.ErrConflict) {
+			break
+		}
+	}
+	return r, err
 }
 
 // accept is ingress's unit of work: the event (with its user, identity

@@ -68,8 +68,17 @@ func acceptInbound(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Re
 // database, and this halves them. known is false when the sender or the
 // conversation is new; nothing was written then.
 func acceptKnownMessage(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, bool, error) {
-	var conv, user, event, message *int64
-	err := tx.QueryRow(ctx, `
+	var k knownMessage
+	if err := tx.QueryRow(ctx, knownMessageSQL, knownMessageArgs(in)...).Scan(k.dest()...); err != nil {
+		return hearth.Receipt{}, true, fmt.Errorf("insert event: %w", err)
+	}
+	return k.receipt(ctx, tx, in)
+}
+
+// knownMessageSQL stores a message from a known sender in a known
+// conversation; it writes nothing (and returns a null conversation) when
+// either is new, and a null event when the message is a duplicate.
+const knownMessageSQL = `
 		WITH c AS (
 			SELECT c.id AS conversation_id, c.user_id
 			FROM identities i
@@ -89,20 +98,66 @@ func acceptKnownMessage(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hear
 			SELECT conversation_id, 'user', id, $6, nextval('message_seq'), now() FROM e
 			RETURNING id
 		)
-		SELECT (SELECT conversation_id FROM c), (SELECT user_id FROM c), (SELECT id FROM e), (SELECT id FROM m)`,
-		in.Channel, in.UserKey, in.ConversationKey, in.Timezone, in.ExternalID, in.Text, payloadOf(in)).
-		Scan(&conv, &user, &event, &message)
-	if err != nil {
-		return hearth.Receipt{}, true, fmt.Errorf("insert event: %w", err)
-	}
-	if conv == nil {
+		SELECT (SELECT conversation_id FROM c), (SELECT user_id FROM c), (SELECT id FROM e), (SELECT id FROM m)`
+
+func knownMessageArgs(in hearth.Inbound) []any {
+	return []any{in.Channel, in.UserKey, in.ConversationKey, in.Timezone, in.ExternalID, in.Text, payloadOf(in)}
+}
+
+// knownMessage is knownMessageSQL's row.
+type knownMessage struct{ conv, user, event, message *int64 }
+
+func (k *knownMessage) dest() []any { return []any{&k.conv, &k.user, &k.event, &k.message} }
+
+// receipt finishes what the row says: a duplicate's receipt is read, a
+// new sender or conversation is left to the general path (known false).
+func (k *knownMessage) receipt(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, bool, error) {
+	if k.conv == nil {
 		return hearth.Receipt{}, false, nil // a new user or conversation: the general path creates them
 	}
-	if event == nil {
+	if k.event == nil {
 		r, err := existingReceipt(ctx, tx, in)
 		return r, true, err
 	}
-	return hearth.Receipt{ConversationID: *conv, UserID: *user, EventID: *event, MessageID: *message}, true, nil
+	return hearth.Receipt{ConversationID: *k.conv, UserID: *k.user, EventID: *k.event, MessageID: *k.message}, true, nil
+}
+
+// AcceptMessagesTx stores inbound messages in tx as AcceptInboundTx
+// stores each, in order, for ingress's group commit: the common case (a
+// known sender in a known conversation) of all of them goes to the
+// database in one round trip, and only a new sender, a new conversation
+// or a duplicate costs statements of its own. Every event must be a
+// message. An error leaves tx unusable; the caller rolls back and may
+// accept the events one at a time to learn which one failed.
+func (s *Store) AcceptMessagesTx(ctx context.Context, tx pgx.Tx, ins []hearth.Inbound) ([]hearth.Receipt, error) {
+	batch := &pgx.Batch{}
+	rows := make([]knownMessage, len(ins))
+	for i, in := range ins {
+		if in.Kind != hearth.KindMessage {
+			return nil, fmt.Errorf("store accept: event %d is a %s, not a message", i, in.Kind)
+		}
+		batch.Queue(knownMessageSQL, knownMessageArgs(in)...).QueryRow(func(row pgx.Row) error {
+			return row.Scan(rows[i].dest()...)
+		})
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return nil, fmt.Errorf("store accept: insert events: %w", translate(err))
+	}
+	out := make([]hearth.Receipt, len(ins))
+	for i, in := range ins {
+		r, known, err := rows[i].receipt(ctx, tx, in)
+		if err == nil && !known {
+			r, err = acceptGeneral(ctx, tx, in)
+		}
+		if errors.Is(err, errIdentityRace) {
+			err = hearth.ErrConflict
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store accept: %w", translate(err))
+		}
+		out[i] = r
+	}
+	return out, nil
 }
 
 func payloadOf(in hearth.Inbound) json.RawMessage {

@@ -72,6 +72,8 @@ type benchResult struct {
 	// jobs); Statements breaks it down by phase and statement.
 	StatementsPerOp float64          `json:"statements_per_op,omitempty"`
 	Statements      *benchStatements `json:"statements,omitempty"`
+	// CPU is the CPU time the window used per operation.
+	CPU *benchCPU `json:"cpu,omitempty"`
 	// Warmup (ingress, turns) says what ran before the measured window.
 	Warmup *benchWarmupInfo `json:"warmup,omitempty"`
 }

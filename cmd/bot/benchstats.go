@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -25,6 +26,7 @@ import (
 // serve` leaves it nil, and pgx then calls nothing.
 type statementCounter struct {
 	counts   sync.Map // stmtKey -> *atomic.Int64
+	nanos    sync.Map // stmtKey -> *atomic.Int64: time from sending a statement to its end, summed
 	labels   sync.Map // SQL -> label
 	nLabels  atomic.Int64
 	sqlOf    sync.Map // label -> SQL, for -sql
@@ -102,13 +104,23 @@ func inc(m *sync.Map, phase string) {
 	n.(*atomic.Int64).Add(1)
 }
 
-func (c *statementCounter) add(ctx context.Context, sql string) {
+func (c *statementCounter) add(ctx context.Context, sql string) stmtKey {
 	k := stmtKey{phaseOf(ctx), c.label(sql)}
 	n, ok := c.counts.Load(k)
 	if !ok {
 		n, _ = c.counts.LoadOrStore(k, new(atomic.Int64))
 	}
 	n.(*atomic.Int64).Add(1)
+	return k
+}
+
+// timedKey carries a statement's key and start from TraceQueryStart to
+// TraceQueryEnd.
+type timedKey struct{}
+
+type timed struct {
+	k     stmtKey
+	start time.Time
 }
 
 // maxLabels bounds the label cache, should some SQL carry its values.
@@ -131,13 +143,24 @@ func (c *statementCounter) label(sql string) string {
 // TraceQueryStart counts one statement (Exec, Query, QueryRow; begin and
 // commit are statements too).
 func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
-	c.add(ctx, data.SQL)
+	k := c.add(ctx, data.SQL)
 	inc(&c.trips, phaseOf(ctx))
-	return ctx
+	return context.WithValue(ctx, timedKey{}, timed{k, time.Now()})
 }
 
-// TraceQueryEnd does nothing.
-func (c *statementCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+// TraceQueryEnd adds the statement's time (its round trip, the server's
+// work and any wait for locks) to its label.
+func (c *statementCounter) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryEndData) {
+	t, ok := ctx.Value(timedKey{}).(timed)
+	if !ok {
+		return
+	}
+	n, ok := c.nanos.Load(t.k)
+	if !ok {
+		n, _ = c.nanos.LoadOrStore(t.k, new(atomic.Int64))
+	}
+	n.(*atomic.Int64).Add(int64(time.Since(t.start)))
+}
 
 // TraceBatchStart counts a batch: one round trip for its statements.
 func (c *statementCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
@@ -213,21 +236,29 @@ type benchStatements struct {
 	// statement named by its verb, first table and a hash of its text
 	// (River's by their sqlc names).
 	ByLabel map[string]float64 `json:"by_label"`
+	// MSByLabel is milliseconds per operation spent in each statement
+	// sent alone, from sending it to reading its end (batched statements
+	// are not timed): where a turn waits on the database.
+	MSByLabel map[string]float64 `json:"ms_by_label"`
 }
 
 // statementSnapshot is the counts so far, as totals.
 type statementSnapshot struct {
-	counts                    map[stmtKey]int64
+	counts, nanos             map[stmtKey]int64
 	prepares, trips           map[string]int64
 	batches, copies, acquires int64
 }
 
 // snapshot reads the counts so far.
 func (c *statementCounter) snapshot() statementSnapshot {
-	s := statementSnapshot{counts: map[stmtKey]int64{}, prepares: map[string]int64{}, trips: map[string]int64{},
+	s := statementSnapshot{counts: map[stmtKey]int64{}, nanos: map[stmtKey]int64{}, prepares: map[string]int64{}, trips: map[string]int64{},
 		batches: c.batches.Load(), copies: c.copies.Load(), acquires: c.acquires.Load()}
 	c.counts.Range(func(k, v any) bool {
 		s.counts[k.(stmtKey)] = v.(*atomic.Int64).Load()
+		return true
+	})
+	c.nanos.Range(func(k, v any) bool {
+		s.nanos[k.(stmtKey)] = v.(*atomic.Int64).Load()
 		return true
 	})
 	c.prepares.Range(func(k, v any) bool {
@@ -248,7 +279,8 @@ func (s statementSnapshot) since(from statementSnapshot, ops int) (float64, *ben
 		ops = 1
 	}
 	per := func(n int64) float64 { return float64(n) / float64(ops) }
-	out := &benchStatements{Ops: ops, ByPhase: map[string]float64{}, ByLabel: map[string]float64{}, RoundTripsByPhase: map[string]float64{}}
+	out := &benchStatements{Ops: ops, ByPhase: map[string]float64{}, ByLabel: map[string]float64{},
+		MSByLabel: map[string]float64{}, RoundTripsByPhase: map[string]float64{}}
 	var total, prepares, trips int64
 	for k, n := range s.counts {
 		n -= from.counts[k]
@@ -258,6 +290,11 @@ func (s statementSnapshot) since(from statementSnapshot, ops int) (float64, *ben
 		total += n
 		out.ByPhase[k.phase] += per(n)
 		out.ByLabel[k.phase+": "+k.label] = per(n)
+	}
+	for k, n := range s.nanos {
+		if n -= from.nanos[k]; n != 0 && k.phase != phaseBench {
+			out.MSByLabel[k.phase+": "+k.label] = float64(n) / 1e6 / float64(ops)
+		}
 	}
 	for p, n := range s.prepares {
 		if p != phaseBench {

@@ -1,0 +1,23 @@
+package pipeline
+
+import (
+	"context"
+
+	"github.com/hearthbot/hearth"
+)
+
+// CommitGroup commits ins as one group, as group commit does for
+// messages that arrive together, and returns each one's outcome.
+func (b *Inbox) CommitGroup(ctx context.Context, ins []hearth.Inbound) ([]hearth.Receipt, []error) {
+	group := make([]*pending, len(ins))
+	for i, in := range ins {
+		group[i] = &pending{ctx: ctx, in: in, done: make(chan struct{})}
+	}
+	b.commitGroup(group)
+	rs, errs := make([]hearth.Receipt, len(ins)), make([]error, len(ins))
+	for i, p := range group {
+		<-p.done
+		rs[i], errs[i] = p.r, p.err
+	}
+	return rs, errs
+}

@@ -1,0 +1,166 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+)
+
+// Group commit: messages that arrive while earlier ones are being
+// committed are stored and enqueued together, in one transaction, so a
+// burst costs the database a few statements and one commit per group
+// instead of four round trips and a commit per message. Nobody is
+// acknowledged before the group's commit (ARCHITECTURE.md, the durable
+// path), and nothing waits to fill a group: a message arriving at an idle
+// Inbox is committed at once, alone.
+const (
+	// groupsInFlight bounds the groups being committed at once. Measured
+	// with `bot bench ingress` on two cores: more groups make smaller
+	// ones, each paying its own commit.
+	groupsInFlight = 4
+	// groupMax bounds one group, so one commit's latency stays small.
+	groupMax = 64
+	// groupTimeout bounds one group's transaction; its members' own
+	// contexts do not cancel it, since it carries others' messages.
+	groupTimeout = 30 * time.Second
+)
+
+// GroupStore is the part of the store group commit needs: the messages
+// of a group stored in one transaction, in one round trip where it can.
+type GroupStore interface {
+	AcceptMessagesTx(ctx context.Context, tx pgx.Tx, ins []hearth.Inbound) ([]hearth.Receipt, error)
+}
+
+// pending is one message waiting for its group's commit.
+type pending struct {
+	ctx  context.Context
+	in   hearth.Inbound
+	r    hearth.Receipt
+	err  error
+	done chan struct{}
+}
+
+// grouper collects messages and commits them in groups; the goroutines
+// committing are started by arrivals and end when nothing is waiting.
+type grouper struct {
+	mu      sync.Mutex
+	queue   []*pending
+	running int
+}
+
+// acceptGrouped queues in for the next group and waits for the group's
+// outcome. It waits past ctx's end once the group has begun: the answer
+// must say whether the message was stored.
+func (b *Inbox) acceptGrouped(ctx context.Context, in hearth.Inbound) (hearth.Receipt, error) {
+	p := &pending{ctx: ctx, in: in, done: make(chan struct{})}
+	g := &b.group
+	g.mu.Lock()
+	g.queue = append(g.queue, p)
+	if g.running < groupsInFlight {
+		g.running++
+		go b.commitGroups()
+	}
+	g.mu.Unlock()
+	<-p.done
+	return p.r, p.err
+}
+
+// commitGroups commits groups until nothing is waiting.
+func (b *Inbox) commitGroups() {
+	g := &b.group
+	for {
+		g.mu.Lock()
+		n := min(len(g.queue), groupMax)
+		if n == 0 {
+			g.running--
+			g.mu.Unlock()
+			return
+		}
+		group := make([]*pending, 0, n)
+		for _, p := range g.queue[:n] {
+			if err := p.ctx.Err(); err != nil {
+				// Gone before its group began: not stored, and told so.
+				p.err = err
+				close(p.done)
+				continue
+			}
+			group = append(group, p)
+		}
+		g.queue = append(g.queue[:0], g.queue[n:]...)
+		g.mu.Unlock()
+		if len(group) > 0 {
+			b.commitGroup(group)
+		}
+	}
+}
+
+// commitGroup stores and enqueues group in one transaction. When that
+// fails (one bad event, a first contact racing another, a lost database),
+// each message is accepted alone, so a failure is its own message's.
+func (b *Inbox) commitGroup(group []*pending) {
+	defer func() {
+		for _, p := range group {
+			close(p.done)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(group[0].ctx), groupTimeout)
+	defer cancel()
+	if len(group) > 1 {
+		rs, err := b.storeGroup(ctx, group)
+		if err == nil {
+			for i, p := range group {
+				p.r = rs[i]
+			}
+			return
+		}
+		if errors.Is(err, hearth.ErrUnavailable) {
+			for _, p := range group {
+				p.err = err
+			}
+			return
+		}
+	}
+	for _, p := range group {
+		p.r, p.err = b.acceptOne(context.WithoutCancel(p.ctx), p.in)
+	}
+}
+
+// storeGroup is group commit's unit of work: the events and their turn
+// jobs commit together, or none of them do.
+func (b *Inbox) storeGroup(ctx context.Context, group []*pending) ([]hearth.Receipt, error) {
+	gs, ok := b.store.(GroupStore)
+	if !ok {
+		return nil, errors.New("the store cannot accept a group")
+	}
+	ins := make([]hearth.Inbound, len(group))
+	for i, p := range group {
+		ins[i] = p.in
+	}
+	tx, err := b.store.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	rs, err := gs.AcceptMessagesTx(ctx, tx, ins)
+	if err != nil {
+		return nil, err
+	}
+	jobs := make([]river.InsertManyParams, 0, len(rs))
+	for _, r := range rs {
+		if !r.Duplicate {
+			jobs = append(jobs, river.InsertManyParams{Args: TurnArgs{ConversationID: r.ConversationID, EventID: r.EventID}})
+		}
+	}
+	if len(jobs) > 0 {
+		if _, err := b.river.InsertManyTx(ctx, tx, jobs); err != nil {
+			return nil, fmt.Errorf("enqueue turns: %w", err)
+		}
+	}
+	return rs, b.store.Commit(ctx, tx)
+}

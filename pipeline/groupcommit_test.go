@@ -1,0 +1,133 @@
+package pipeline_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/store"
+)
+
+// stored counts what the database holds: inbound events, user messages
+// and turn jobs.
+func stored(t *testing.T, st *store.Store) (events, messages, turns int) {
+	t.Helper()
+	err := st.Pool().QueryRow(context.Background(), `SELECT
+		(SELECT count(*) FROM inbound_events),
+		(SELECT count(*) FROM messages WHERE sender = 'user'),
+		(SELECT count(*) FROM river_job WHERE kind = 'turn')`).Scan(&events, &messages, &turns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events, messages, turns
+}
+
+func TestGroupCommit(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t, newCountingHandler())
+	// ana and ben are known; cleo writes for the first time in the group.
+	for _, u := range []string{"ana", "ben"} {
+		if _, err := b.inbox.Accept(ctx, message(u, u+"-0", "hello")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := message("ben", "ben-bad", "broken")
+	bad.Payload = json.RawMessage(`{"not json`)
+
+	t.Run("together", func(t *testing.T) {
+		rs, errs := b.inbox.CommitGroup(ctx, []hearth.Inbound{
+			message("ana", "ana-1", "one"),
+			message("ben", "ben-1", "two"),
+			message("cleo", "cleo-1", "three"),
+			message("ana", "ana-1", "one"), // the client sent it twice
+			message("ana", "ana-0", "hello"),
+		})
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("message %d: %v", i, err)
+			}
+		}
+		if rs[0].Duplicate || rs[1].Duplicate || rs[2].Duplicate {
+			t.Fatalf("new messages taken for duplicates: %+v", rs[:3])
+		}
+		if !rs[3].Duplicate || rs[3].EventID != rs[0].EventID || rs[3].MessageID != rs[0].MessageID {
+			t.Fatalf("the second copy = %+v, want the first's receipt (%+v) marked duplicate", rs[3], rs[0])
+		}
+		if !rs[4].Duplicate {
+			t.Fatalf("a message accepted before = %+v, want a duplicate", rs[4])
+		}
+		if rs[0].ConversationID == rs[1].ConversationID || rs[2].UserID == 0 || rs[2].MessageID == 0 {
+			t.Fatalf("receipts %+v", rs)
+		}
+		if ev, msgs, turns := stored(t, b.store); ev != 5 || msgs != 5 || turns != 5 {
+			t.Fatalf("stored %d events, %d messages, %d turn jobs; want 5 of each", ev, msgs, turns)
+		}
+	})
+
+	t.Run("one bad message fails alone", func(t *testing.T) {
+		rs, errs := b.inbox.CommitGroup(ctx, []hearth.Inbound{
+			message("ana", "ana-2", "four"), bad, message("ben", "ben-2", "five"),
+		})
+		if errs[0] != nil || errs[2] != nil {
+			t.Fatalf("good messages failed: %v, %v", errs[0], errs[2])
+		}
+		if errs[1] == nil || errors.Is(errs[1], hearth.ErrUnavailable) {
+			t.Fatalf("bad message: err = %v, want its own error", errs[1])
+		}
+		if rs[0].EventID == 0 || rs[2].EventID == 0 {
+			t.Fatalf("receipts %+v", rs)
+		}
+		if ev, msgs, turns := stored(t, b.store); ev != 7 || msgs != 7 || turns != 7 {
+			t.Fatalf("stored %d events, %d messages, %d turn jobs; want 7 of each (nothing of the bad one)", ev, msgs, turns)
+		}
+	})
+}
+
+// TestGroupCommitConcurrent accepts many messages at once, from users old
+// and new: each is stored once with one turn job, however the arrivals
+// fell into groups.
+func TestGroupCommitConcurrent(t *testing.T) {
+	ctx := context.Background()
+	b := setup(t, newCountingHandler())
+	const users, each = 12, 8
+	for u := range users / 2 { // half known, half new
+		if _, err := b.inbox.Accept(ctx, message(fmt.Sprint("u", u), fmt.Sprint("u", u, "-hello"), "hello")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	seen := map[int64]bool{}
+	for u := range users {
+		for i := range each {
+			wg.Go(func() {
+				id := fmt.Sprint("u", u, "-", i%(each-1)) // one message of each user arrives twice
+				r, err := b.inbox.Accept(ctx, message(fmt.Sprint("u", u), id, "text "+id))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if !r.Duplicate {
+					if seen[r.EventID] {
+						t.Errorf("event %d accepted twice", r.EventID)
+					}
+					seen[r.EventID] = true
+				}
+			})
+		}
+	}
+	wg.Wait()
+	want := users/2 + users*(each-1)
+	if ev, msgs, turns := stored(t, b.store); ev != want || msgs != want || turns != want {
+		t.Fatalf("stored %d events, %d messages, %d turn jobs; want %d of each", ev, msgs, turns, want)
+	}
+	if len(seen) != users*(each-1) {
+		t.Fatalf("%d new receipts, want %d", len(seen), users*(each-1))
+	}
+}
