@@ -23,12 +23,17 @@ const (
 	// groupsInFlight bounds the groups being committed at once. Measured
 	// with `bot bench ingress` on two cores: more groups make smaller
 	// ones, each paying its own commit.
-	groupsInFlight = 4
+	groupsInFlight = 2
 	// groupMax bounds one group, so one commit's latency stays small.
 	groupMax = 64
 	// groupTimeout bounds one group's transaction; its members' own
 	// contexts do not cancel it, since it carries others' messages.
 	groupTimeout = 30 * time.Second
+	// turnsWhileBehind is how many turns may run at once while messages
+	// wait to be acknowledged (see TurnSlot), and behindFor how long
+	// after the last such wait acknowledging still counts as behind.
+	turnsWhileBehind = 2
+	behindFor        = 25 * time.Millisecond
 )
 
 // GroupStore is the part of the store group commit needs: the messages
@@ -48,10 +53,65 @@ type pending struct {
 
 // grouper collects messages and commits them in groups; the goroutines
 // committing are started by arrivals and end when nothing is waiting.
+// It also keeps the turns running in this process (TurnSlot).
 type grouper struct {
 	mu      sync.Mutex
 	queue   []*pending
 	running int
+	// behindAt is when a message last had to wait for a group to be free.
+	behindAt time.Time
+	// turns is the turns running; changed is closed (and replaced) when a
+	// turn ends, to wake turns waiting for a slot.
+	turns   int
+	changed chan struct{}
+}
+
+// TurnSlot is taken by the turn worker before each turn and released
+// after it. Acknowledging a message goes first: on a small machine the
+// turns and the acknowledging path share the CPU and the database, and a
+// platform that is not acknowledged in time sends its event again (Slack
+// after 3 seconds). So while messages wait for their group (and for
+// behindFor after), no more than turnsWhileBehind turns run at once; the
+// rest wait, holding no lease, and a burst is acknowledged at the speed
+// of the queue while its turns drain behind it. Otherwise a slot is free.
+func (b *Inbox) TurnSlot(ctx context.Context) (release func(), err error) {
+	g := &b.group
+	for {
+		g.mu.Lock()
+		wait := time.Duration(0)
+		if g.turns >= turnsWhileBehind {
+			wait = g.behindAt.Add(behindFor).Sub(b.now())
+		}
+		if wait <= 0 {
+			g.turns++
+			g.mu.Unlock()
+			return g.endTurn, nil
+		}
+		if g.changed == nil {
+			g.changed = make(chan struct{})
+		}
+		changed := g.changed
+		g.mu.Unlock()
+		t := time.NewTimer(wait)
+		select {
+		case <-changed:
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		}
+		t.Stop()
+	}
+}
+
+func (g *grouper) endTurn() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.turns--
+	if g.changed != nil {
+		close(g.changed)
+		g.changed = nil
+	}
 }
 
 // acceptGrouped queues in for the next group and waits for the group's
@@ -65,6 +125,8 @@ func (b *Inbox) acceptGrouped(ctx context.Context, in hearth.Inbound) (hearth.Re
 	if g.running < groupsInFlight {
 		g.running++
 		go b.commitGroups()
+	} else {
+		g.behindAt = b.now()
 	}
 	g.mu.Unlock()
 	<-p.done

@@ -25,10 +25,14 @@ type Answer struct {
 	// None run when the turn fails, or when it had been answered before
 	// (a retried job).
 	Writes []Write
-	// Traced is true when Writes already store the turn's trace (the
-	// runner's own, with its intent and actions), so the commands
-	// registry adds none of its own over it.
+	// Traced is true when the answer already stores the turn's trace (the
+	// runner's own, with its intent and actions, in Trace or Writes), so
+	// the commands registry adds none of its own over it.
 	Traced bool
+	// Trace, when set, is the turn's trace: the turn worker stores it in
+	// the statement that completes the turn, a round trip fewer than a
+	// write of its own.
+	Trace *hearth.Trace
 	// Actions are what a command ran through the action engine, for the
 	// trace the commands registry adds (the runner's own trace lists its
 	// actions itself).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -35,6 +36,8 @@ type Inbox struct {
 	river  *river.Client[pgx.Tx]
 	metric *Metrics
 	group  grouper
+	// now is the clock TurnSlot reads; tests set it.
+	now func() time.Time
 }
 
 // NewInbox returns an Inbox that stores events in store and enqueues turns
@@ -42,7 +45,7 @@ type Inbox struct {
 // store is also a GroupStore, messages arriving together are committed
 // together (see groupcommit.go).
 func NewInbox(store EventStore, client *river.Client[pgx.Tx], metrics *Metrics) *Inbox {
-	return &Inbox{store: store, river: client, metric: metrics}
+	return &Inbox{store: store, river: client, metric: metrics, now: time.Now}
 }
 
 // Accept validates, stores and enqueues one inbound event. Errors wrap
@@ -161,9 +164,18 @@ func LoadTimezone(name string) (*time.Location, error) {
 	if name == "" || name == "Local" {
 		return nil, hearth.Invalidf("unknown time zone %q", name)
 	}
+	if loc, ok := zones.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return nil, hearth.Invalidf("unknown time zone %q", name)
 	}
+	zones.Store(name, loc)
 	return loc, nil
 }
+
+// zones caches the zones loaded: time.LoadLocation reads and parses the
+// zone's file every time, and every turn needs its user's zone. Only
+// zones that exist are kept, so the cache is bounded by the zone database.
+var zones sync.Map // name -> *time.Location

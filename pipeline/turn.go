@@ -58,7 +58,11 @@ type TurnStore interface {
 	// visible set the replies are stored delivered (visible in the
 	// transcript) and no ids are returned; otherwise ids are the replies'
 	// messages, still to be delivered.
-	CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool) (done, released bool, ids []int64, err error)
+	// trace, when set, is stored with them.
+	CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool, trace *hearth.Trace) (done, released bool, ids []int64, err error)
+	// CompleteEvent is CompleteEventTx in a transaction of its own, for a
+	// turn that commits nothing else: visible replies and no writes.
+	CompleteEvent(ctx context.Context, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, trace *hearth.Trace) (done, released bool, err error)
 	// FailEvent records a failed attempt at the event.
 	FailEvent(ctx context.Context, ev hearth.InboundEvent, reason string) error
 }
@@ -94,6 +98,14 @@ type TurnWorker struct {
 	// Sender returns a channel's sender, to learn whether it delivers by
 	// transcript (see TranscriptSender). Nil: every reply gets a deliver job.
 	Sender func(hearth.Channel) (Sender, bool)
+	// Slots, when set, is asked for a slot before each turn (see
+	// Inbox.TurnSlot): acknowledging messages goes before answering them.
+	Slots TurnSlots
+}
+
+// TurnSlots hands out the right to run one turn now.
+type TurnSlots interface {
+	TurnSlot(ctx context.Context) (release func(), err error)
 }
 
 // NewTurnWorker returns a worker that answers events with h.
@@ -128,7 +140,7 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 			return river.JobSnooze(w.BusyDelay)
 		}
 		if found {
-			released, err := w.answer(ctx, ev, user, owner)
+			released, err := w.answerInSlot(ctx, ev, user, owner)
 			if err != nil {
 				_, rerr := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner)
 				return errors.Join(err, rerr)
@@ -151,6 +163,18 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 			return river.JobSnooze(0)
 		}
 	}
+}
+
+// answerInSlot answers once Slots gives the turn a slot.
+func (w *TurnWorker) answerInSlot(ctx context.Context, ev hearth.InboundEvent, user hearth.User, owner string) (released bool, err error) {
+	if w.Slots != nil {
+		release, err := w.Slots.TurnSlot(ctx)
+		if err != nil {
+			return false, fmt.Errorf("turn %d: waiting for a slot: %w", ev.ID, err)
+		}
+		defer release()
+	}
+	return w.answer(ctx, ev, user, owner)
 }
 
 // answer runs one turn and commits its replies; released reports that the
@@ -193,6 +217,12 @@ func (w *TurnWorker) answer(ctx context.Context, ev hearth.InboundEvent, user he
 // processed, the replies stored, a deliver job per reply that a platform
 // must still be sent, and the writes the handler asked for.
 func (w *TurnWorker) commit(ctx context.Context, ev hearth.InboundEvent, owner string, ans Answer, visible bool) (released bool, err error) {
+	if len(ans.Writes) == 0 && (visible || len(ans.Replies) == 0) {
+		// Nothing to deliver and nothing else to write: one statement,
+		// which commits by itself (most turns).
+		_, released, err := w.store.CompleteEvent(ctx, ev, owner, ans.Replies, ans.Trace)
+		return released, err
+	}
 	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
 	if err != nil {
 		return false, fmt.Errorf("enqueue deliveries: %w", err)
@@ -202,7 +232,7 @@ func (w *TurnWorker) commit(ctx context.Context, ev hearth.InboundEvent, owner s
 		return false, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
-	done, released, ids, err := w.store.CompleteEventTx(ctx, tx, ev, owner, ans.Replies, visible)
+	done, released, ids, err := w.store.CompleteEventTx(ctx, tx, ev, owner, ans.Replies, visible, ans.Trace)
 	if err != nil || !done {
 		return false, err
 	}

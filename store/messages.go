@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -91,26 +92,64 @@ func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit
 // RecentMessages returns the last n visible messages of a conversation,
 // oldest first, for a turn's context.
 func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int) ([]hearth.Message, error) {
-	rows, err := s.pool.Query(ctx, `
+	rows, err := s.pool.Query(ctx, recentMessagesSQL, conversationID, n)
+	if err != nil {
+		return nil, fmt.Errorf("store recent messages: %w", translate(err))
+	}
+	msgs, err := collectRecent(rows)
+	if err != nil {
+		return nil, fmt.Errorf("store recent messages: %w", translate(err))
+	}
+	return msgs, nil
+}
+
+const recentMessagesSQL = `
 		SELECT * FROM (
 			SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END, created_at
 			FROM messages
 			WHERE conversation_id = $1 AND seq IS NOT NULL
 			ORDER BY seq DESC
 			LIMIT $2
-		) recent ORDER BY seq`, conversationID, n)
-	if err != nil {
-		return nil, fmt.Errorf("store recent messages: %w", translate(err))
-	}
-	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (hearth.Message, error) {
+		) recent ORDER BY seq`
+
+func collectRecent(rows pgx.Rows) ([]hearth.Message, error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (hearth.Message, error) {
 		var m hearth.Message
 		err := row.Scan(&m.ID, &m.ConversationID, &m.Seq, &m.From, &m.Text, &m.Buttons, &m.CreatedAt)
 		return m, err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("store recent messages: %w", translate(err))
+}
+
+// TurnOpening reads, in one round trip, what every message turn starts
+// from: the id of userID's pending approval in the conversation (0 if
+// none; PendingApproval reads it whole), its open question (decoded into
+// q; 0 if none; see OpenQuestion) and its last n visible messages,
+// oldest first (RecentMessages).
+func (s *Store) TurnOpening(ctx context.Context, conversationID, userID int64, n int, q any) (approvalID, questionID int64, recent []hearth.Message, err error) {
+	b := &pgx.Batch{}
+	b.Queue(`SELECT COALESCE(max(id), 0) FROM approvals
+		WHERE conversation_id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()`, conversationID, userID).
+		QueryRow(func(row pgx.Row) error { return row.Scan(&approvalID) })
+	var raw []byte
+	b.Queue(openQuestionSQL, conversationID, userID).QueryRow(func(row pgx.Row) error {
+		if err := row.Scan(&questionID, &raw); !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		return nil
+	})
+	b.Queue(recentMessagesSQL, conversationID, n).Query(func(rows pgx.Rows) error {
+		recent, err = collectRecent(rows)
+		return err
+	})
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return 0, 0, nil, fmt.Errorf("store turn opening: %w", translate(err))
 	}
-	return msgs, nil
+	if questionID != 0 {
+		if err := json.Unmarshal(raw, q); err != nil {
+			return 0, 0, nil, fmt.Errorf("store open question %d: %w", questionID, err)
+		}
+	}
+	return approvalID, questionID, recent, nil
 }
 
 // EditMessageWithButton appends an outcome line to the conversation's bot

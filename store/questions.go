@@ -48,10 +48,7 @@ func (s *Store) SaveQuestion(ctx context.Context, eventID, conversationID int64,
 func (s *Store) OpenQuestion(ctx context.Context, conversationID, userID int64, q any) (int64, bool, error) {
 	var id int64
 	var raw []byte
-	err := s.pool.QueryRow(ctx, `
-		SELECT q.id, q.question FROM open_questions q JOIN inbound_events e ON e.id = q.event_id
-		WHERE q.conversation_id = $1 AND e.user_id = $2 AND q.state = 'open'
-		ORDER BY q.id DESC LIMIT 1`, conversationID, userID).Scan(&id, &raw)
+	err := s.pool.QueryRow(ctx, openQuestionSQL, conversationID, userID).Scan(&id, &raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -63,6 +60,11 @@ func (s *Store) OpenQuestion(ctx context.Context, conversationID, userID int64, 
 	}
 	return id, true, nil
 }
+
+const openQuestionSQL = `
+		SELECT q.id, q.question FROM open_questions q JOIN inbound_events e ON e.id = q.event_id
+		WHERE q.conversation_id = $1 AND e.user_id = $2 AND q.state = 'open'
+		ORDER BY q.id DESC LIMIT 1`
 
 // Question loads question id of the conversation, asked of userID, into
 // q, and whether it is still open. Another user's question is

@@ -111,7 +111,25 @@ func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, o
 // A visible reply is inserted delivered, with its transcript place (seq)
 // taken in reply order, rather than inserted and then updated: a
 // statement cannot update the rows it inserts.
-func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool) (done, released bool, ids []int64, err error) {
+func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool, trace *hearth.Trace) (done, released bool, ids []int64, err error) {
+	return completeEvent(ctx, tx, ev, owner, replies, visible, trace)
+}
+
+// CompleteEvent is CompleteEventTx for a turn that writes nothing else
+// and whose replies are visible (delivered by being committed): its one
+// statement commits by itself, so the turn costs no BEGIN and COMMIT
+// round trips.
+func (s *Store) CompleteEvent(ctx context.Context, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, trace *hearth.Trace) (done, released bool, err error) {
+	done, released, _, err = completeEvent(ctx, s.pool, ev, owner, replies, true, trace)
+	return done, released, err
+}
+
+// rowQuerier is a transaction or the pool.
+type rowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+func completeEvent(ctx context.Context, db rowQuerier, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool, trace *hearth.Trace) (done, released bool, ids []int64, err error) {
 	texts := make([]string, len(replies))
 	buttons := make([]string, len(replies))
 	for i, r := range replies {
@@ -125,7 +143,7 @@ func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.Inboun
 		}
 		texts[i], buttons[i] = r.Text, string(raw)
 	}
-	err = tx.QueryRow(ctx, `
+	err = db.QueryRow(ctx, `
 		WITH done AS (
 			UPDATE inbound_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL RETURNING id
 		), released AS (
@@ -150,10 +168,16 @@ func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.Inboun
 			RETURNING id
 		), told AS (
 			SELECT pg_notify($7, $2::text) WHERE $6 AND EXISTS (SELECT 1 FROM ins)
+		), traced AS (
+			`+traceInsert+`
+			SELECT $1, $2, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
+			WHERE $8::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM done)
+			`+traceConflict+`
 		)
 		SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released),
 		       ARRAY(SELECT id FROM ins ORDER BY id), EXISTS (SELECT 1 FROM told)`,
-		ev.ID, ev.ConversationID, owner, texts, buttons, visible, NotifyChannel).Scan(&done, &released, &ids, new(bool))
+		append([]any{ev.ID, ev.ConversationID, owner, texts, buttons, visible, NotifyChannel}, traceArgs(trace)...)...).
+		Scan(&done, &released, &ids, new(bool))
 	if err != nil {
 		return false, false, nil, fmt.Errorf("store complete event %d: %w", ev.ID, translate(err))
 	}

@@ -51,11 +51,12 @@ func TestBenchCommands(t *testing.T) {
 			phaseHTTP, []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}, 0},
 		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6"}, 6, false,
 			"job:turn", []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}, 0},
-		// A greeting turn: the lease and its event read (one batch), recent
-		// messages, pending approval, open question, mentioned entities,
-		// begin, the completing statement, the trace, commit.
+		// A greeting turn: the lease and its event read (one batch), the
+		// pending approval, open question and recent messages (one batch),
+		// mentioned entities, and the completing statement with the trace,
+		// which commits by itself (no begin, no commit).
 		{"greeting", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "6", "-count", "6", "-text", "hi"}, 6, false,
-			"job:turn", []string{"job:turn: begin", "job:turn: commit"}, 10},
+			"job:turn", []string{"job:turn: select inbound_events #4487", "job:turn: select open_questions #3047"}, 7},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,10 +90,11 @@ func TestBenchCommands(t *testing.T) {
 				if st.ByPhase[tt.phase] != tt.perOp {
 					t.Errorf("%s: %v statements per operation, want exactly %v (by label: %v)", tt.phase, st.ByPhase[tt.phase], tt.perOp, st.ByLabel)
 				}
-				// The lease and the event read share one round trip: the
-				// only batch per greeting turn.
-				if st.BatchesPerOp != 1 {
-					t.Errorf("batches per operation %v, want 1 (the lease's)", st.BatchesPerOp)
+				// Two batches per greeting turn: the lease's and the
+				// opening's; four round trips in all.
+				if st.BatchesPerOp != 2 || st.RoundTripsByPhase[tt.phase] != 4 {
+					t.Errorf("batches per operation %v, round trips %v: want 2 (the lease's, the opening's) and 4",
+						st.BatchesPerOp, st.RoundTripsByPhase[tt.phase])
 				}
 			}
 			if n := scratch(); n != before {

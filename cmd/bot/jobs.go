@@ -39,6 +39,19 @@ func (t traceMetrics) SaveTraceTx(ctx context.Context, tx pgx.Tx, tr hearth.Trac
 	return t.Store.SaveTraceTx(ctx, tx, tr)
 }
 
+// observeTraces records the trace an answer carries (Answer.Trace) as
+// metrics and spans, as traceMetrics does for a trace saved by a write.
+func observeTraces(m *pipeline.Metrics, spans *turnTracer, next pipeline.Handler) pipeline.Handler {
+	return pipeline.HandlerFunc(func(ctx context.Context, t pipeline.Turn) (pipeline.Answer, error) {
+		ans, err := next.HandleTurn(ctx, t)
+		if err == nil && ans.Trace != nil {
+			m.ObserveTrace(*ans.Trace)
+			spans.stages(ctx, *ans.Trace)
+		}
+		return ans, err
+	})
+}
+
 // jobsCollector exports the job table as it is at each scrape: queue
 // depth (available, scheduled, retryable), running jobs and dead letters
 // (discarded, cancelled), per queue. Every replica sees the same numbers.

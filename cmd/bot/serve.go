@@ -303,6 +303,10 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	a.Turns = pipeline.TranscribeVoice(a.voiceConfig(transcriber), a.Turns)
 	// OTEL_EXPORTER_OTLP_ENDPOINT: a span per turn, stages as its children.
 	a.Turns = spans.Handler(a.Turns)
+	// A trace the turn worker stores with the turn's completion is
+	// recorded as metrics and spans here (one a write saves, as the write
+	// runs: traceMetrics).
+	a.Turns = observeTraces(metrics, spans, a.Turns)
 
 	// The workers look up the sender and handler through the App at work
 	// time, so tests can swap them after Open.
@@ -352,6 +356,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	}
 	id := replicaID(cfg)
 	a.openLiveness(id)
+	quietPoll := 10 * cfg.FetchPollInterval
 	a.deliverWorker.Live = a.Liveness.Live
 	a.River, err = river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{
 		// A stable id (HEARTH_REPLICA_ID, the pod name) lets a restarted
@@ -366,10 +371,13 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 			pipeline.QueueTurns:      {MaxWorkers: cfg.TurnWorkers},
 			pipeline.QueueDeliveries: {MaxWorkers: cfg.DeliverWorkers},
 			action.QueueActions:      {MaxWorkers: cfg.ActionWorkers},
-			embedding.Queue:          {MaxWorkers: 1}, // empty unless HEARTH_EMBEDDINGS is set
-			scheduler.QueueScheduler: {MaxWorkers: cmp.Or(cfg.SchedulerWorkers, 8)},
-			google.QueueGoogle:       {MaxWorkers: 4}, // empty unless Google is configured
-			storyline.Queue:          {MaxWorkers: 1},
+			// The quieter queues poll ten times less often: their jobs are
+			// found by the insert's notification, and each poll of each
+			// queue is a query (at the default, 40 a second fewer).
+			embedding.Queue:          {MaxWorkers: 1, FetchPollInterval: quietPoll}, // empty unless HEARTH_EMBEDDINGS is set
+			scheduler.QueueScheduler: {MaxWorkers: cmp.Or(cfg.SchedulerWorkers, 8), FetchPollInterval: quietPoll},
+			google.QueueGoogle:       {MaxWorkers: 4, FetchPollInterval: quietPoll}, // empty unless Google is configured
+			storyline.Queue:          {MaxWorkers: 1, FetchPollInterval: quietPoll},
 		},
 		PeriodicJobs: periodic,
 		// A dead replica's running jobs are taken over by the heartbeat
@@ -383,6 +391,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("river: %w", err)
 	}
 	a.Inbox = pipeline.NewInbox(st, a.River, metrics)
+	a.turnWorker.Slots = a.Inbox // acknowledging goes before answering
 	if a.Google != nil {
 		a.Google.SetQueue(a.River)
 	}

@@ -79,7 +79,7 @@ func BotReply(t testing.TB, st *store.Store, ch hearth.Channel, userKey, convKey
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // after Commit this is a no-op
-	if _, _, _, err := st.CompleteEventTx(ctx, tx, ev, "pipelinetest", []hearth.Outbound{out}, true); err != nil {
+	if _, _, _, err := st.CompleteEventTx(ctx, tx, ev, "pipelinetest", []hearth.Outbound{out}, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(ctx); err != nil {

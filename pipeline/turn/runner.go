@@ -35,6 +35,10 @@ import (
 type State interface {
 	SaveQuestion(ctx context.Context, eventID, conversationID int64, q any) (int64, error)
 	OpenQuestion(ctx context.Context, conversationID, userID int64, q any) (int64, bool, error)
+	// TurnOpening reads what a message turn starts from in one round
+	// trip: the user's pending approval's id and open question's (0 for
+	// none; the question decoded into q) and the last n messages.
+	TurnOpening(ctx context.Context, conversationID, userID int64, n int, q any) (approvalID, questionID int64, recent []hearth.Message, err error)
 	Question(ctx context.Context, conversationID, userID, id int64, q any) (bool, error)
 	AnswerQuestion(ctx context.Context, id int64) (bool, error)
 	EditMessageWithButton(ctx context.Context, conversationID int64, buttonID, text string) ([]int64, error)
@@ -144,22 +148,26 @@ func (r *Runner) begin(t pipeline.Turn) (*turnState, error) {
 func (r *Runner) end(st *turnState, text string) pipeline.Answer {
 	st.trace.Timings["total"] = time.Since(st.start).Microseconds()
 	trace := st.trace
-	ans := pipeline.Answer{Replies: []hearth.Outbound{{Text: text, Buttons: st.buttons}}, Writes: st.writes, Traced: true}
-	ans.Add(func(ctx context.Context, tx pgx.Tx) error { return r.cfg.State.SaveTraceTx(ctx, tx, trace) })
-	return ans
+	return pipeline.Answer{Replies: []hearth.Outbound{{Text: text, Buttons: st.buttons}}, Writes: st.writes, Traced: true, Trace: &trace}
 }
 
 func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	ev := st.t.Event
-	if ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID, st.t.User.ID); err != nil {
-		return "", err
-	} else if ok {
-		var q stage.Question
-		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
+	began := time.Now()
+	// The open question (q, qid) is read once, with the approval waiting
+	// and the recent messages; nothing in the turn changes it before it
+	// is used below.
+	var q stage.Question
+	apID, qid, recent, err := r.cfg.State.TurnOpening(ctx, ev.ConversationID, st.t.User.ID, gather.HistoryTurns, &q)
+	if err != nil {
+		return "", fmt.Errorf("turn opening: %w", err)
+	}
+	if apID != 0 && qid != 0 && q.EditApproval == apID {
+		ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID, st.t.User.ID)
 		if err != nil {
 			return "", err
 		}
-		if open && q.EditApproval == ap.ID {
+		if ok && ap.ID == apID {
 			st.trace.Intent = "followup"
 			return r.edit(ctx, st, qid, q, ap, ev.Text)
 		}
@@ -168,10 +176,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	// A question that waits for words ("What is Sarah's email
 	// address?", "When was that?") takes the next message when it is such
 	// an answer; anything else is an ordinary message.
-	var q stage.Question
-	if qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q); err != nil {
-		return "", err
-	} else if open && q.Fill != nil {
+	if qid != 0 && q.Fill != nil {
 		acts, ok, err := plan.Fill(*q.Fill, ev.Text, st.now)
 		if err != nil {
 			r.cfg.Log.WarnContext(ctx, "a question's answer did not fill its action", "turn_id", ev.ID, "error", err)
@@ -181,11 +186,6 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		}
 	}
 
-	began := time.Now()
-	recent, err := r.cfg.Sources.History.RecentMessages(ctx, ev.ConversationID, gather.HistoryTurns)
-	if err != nil {
-		return "", fmt.Errorf("history: %w", err)
-	}
 	understand := r.cfg.Intent.Understand
 	if si, ok := r.cfg.Intent.(stage.SpokenIntent); ok && ev.Spoken {
 		understand = si.UnderstandSpoken
@@ -222,15 +222,8 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		// answered as the request it is.
 		u.Intent = nlu.RequestAction
 	}
-	if u.Intent == nlu.Followup {
-		var q stage.Question
-		qid, open, err := r.cfg.State.OpenQuestion(ctx, ev.ConversationID, st.t.User.ID, &q)
-		if err != nil {
-			return "", err
-		}
-		if open && u.Slots.Option >= 1 && u.Slots.Option <= len(q.Options) {
-			return r.pick(ctx, st, qid, q, u.Slots.Option-1)
-		}
+	if u.Intent == nlu.Followup && qid != 0 && u.Slots.Option >= 1 && u.Slots.Option <= len(q.Options) {
+		return r.pick(ctx, st, qid, q, u.Slots.Option-1)
 	}
 
 	c, err := r.cfg.Sources.Gather(ctx, u, ev.Text, st.t.User, recent, st.now)
