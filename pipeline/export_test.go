@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"time"
 
 	"github.com/hearthbot/hearth"
 )
@@ -20,4 +21,14 @@ func (b *Inbox) CommitGroup(ctx context.Context, ins []hearth.Inbound) ([]hearth
 		rs[i], errs[i] = p.r, p.err
 	}
 	return rs, errs
+}
+
+// SetClock sets the clock TurnSlot reads.
+func (b *Inbox) SetClock(now func() time.Time) { b.now = now }
+
+// MarkBehind records a burst waiting for its groups now.
+func (b *Inbox) MarkBehind() {
+	b.group.mu.Lock()
+	defer b.group.mu.Unlock()
+	b.group.behindAt = b.now()
 }

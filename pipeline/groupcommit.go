@@ -29,11 +29,15 @@ const (
 	// groupTimeout bounds one group's transaction; its members' own
 	// contexts do not cancel it, since it carries others' messages.
 	groupTimeout = 30 * time.Second
-	// turnsWhileBehind is how many turns may run at once while messages
-	// wait to be acknowledged (see TurnSlot), and behindFor how long
-	// after the last such wait acknowledging still counts as behind.
+	// Acknowledging is behind when behindQueue messages wait for a group
+	// (a burst: at a steady rate the machine can answer, a few wait now
+	// and then), and stays so for behindFor after; meanwhile at most
+	// turnsWhileBehind turns run at once (see TurnSlot). Measured with
+	// `bot bench ingress -with-river` and `bot bench turns -rate 300`: a
+	// lower bar or fewer turns starves the turns of a steady load.
+	behindQueue      = 10
+	behindFor        = 50 * time.Millisecond
 	turnsWhileBehind = 2
-	behindFor        = 25 * time.Millisecond
 )
 
 // GroupStore is the part of the store group commit needs: the messages
@@ -58,7 +62,7 @@ type grouper struct {
 	mu      sync.Mutex
 	queue   []*pending
 	running int
-	// behindAt is when a message last had to wait for a group to be free.
+	// behindAt is when behindQueue messages last waited for a group.
 	behindAt time.Time
 	// turns is the turns running; changed is closed (and replaced) when a
 	// turn ends, to wake turns waiting for a slot.
@@ -70,10 +74,10 @@ type grouper struct {
 // after it. Acknowledging a message goes first: on a small machine the
 // turns and the acknowledging path share the CPU and the database, and a
 // platform that is not acknowledged in time sends its event again (Slack
-// after 3 seconds). So while messages wait for their group (and for
-// behindFor after), no more than turnsWhileBehind turns run at once; the
-// rest wait, holding no lease, and a burst is acknowledged at the speed
-// of the queue while its turns drain behind it. Otherwise a slot is free.
+// after 3 seconds). So while a burst of messages waits for its groups
+// (and for behindFor after), no more than turnsWhileBehind turns run at
+// once; the rest wait, and the burst is acknowledged at the speed of the
+// queue while its turns drain behind it. Otherwise a slot is free.
 func (b *Inbox) TurnSlot(ctx context.Context) (release func(), err error) {
 	g := &b.group
 	for {
@@ -125,7 +129,7 @@ func (b *Inbox) acceptGrouped(ctx context.Context, in hearth.Inbound) (hearth.Re
 	if g.running < groupsInFlight {
 		g.running++
 		go b.commitGroups()
-	} else {
+	} else if len(g.queue) >= behindQueue {
 		g.behindAt = b.now()
 	}
 	g.mu.Unlock()

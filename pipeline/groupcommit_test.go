@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 )
 
@@ -130,4 +132,61 @@ func TestGroupCommitConcurrent(t *testing.T) {
 	if len(seen) != users*(each-1) {
 		t.Fatalf("%d new receipts, want %d", len(seen), users*(each-1))
 	}
+}
+
+// TestTurnSlot: while a burst waits to be acknowledged, two turns run at
+// once and a third waits for one of them (or for the burst to pass);
+// otherwise every turn gets a slot at once.
+func TestTurnSlot(t *testing.T) {
+	_, inbox := pipelinetest.NewInbox(t, "")
+	now := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	inbox.SetClock(func() time.Time { return now })
+	gone, cancel := context.WithCancel(context.Background())
+	cancel() // a turn that would have to wait gives up at once
+
+	var releases []func()
+	for range 5 { // nobody waiting to be acknowledged: no limit
+		r, err := inbox.TurnSlot(gone)
+		if err != nil {
+			t.Fatalf("slot without a burst: %v", err)
+		}
+		releases = append(releases, r)
+	}
+	for _, r := range releases[2:] {
+		r()
+	}
+	inbox.MarkBehind()
+	if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
+		t.Fatalf("third turn during a burst: err = %v, want it to wait", err)
+	}
+
+	// A waiting turn gets the slot a finishing turn frees.
+	got := make(chan error, 1)
+	go func() {
+		r, err := inbox.TurnSlot(context.Background())
+		if err == nil {
+			defer r()
+		}
+		got <- err
+	}()
+	releases[0]()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting turn never got the freed slot")
+	}
+
+	// Once the burst has passed, the limit is off.
+	now = now.Add(time.Second)
+	r1, err1 := inbox.TurnSlot(gone)
+	r2, err2 := inbox.TurnSlot(gone)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("after the burst: %v, %v", err1, err2)
+	}
+	r1()
+	r2()
+	releases[1]()
 }

@@ -63,6 +63,9 @@ type TurnStore interface {
 	// CompleteEvent is CompleteEventTx in a transaction of its own, for a
 	// turn that commits nothing else: visible replies and no writes.
 	CompleteEvent(ctx context.Context, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, trace *hearth.Trace) (done, released bool, err error)
+	// NotifyConversation tells live views of new messages in the
+	// conversation, after the commit that stored them.
+	NotifyConversation(ctx context.Context, conversationID int64) error
 	// FailEvent records a failed attempt at the event.
 	FailEvent(ctx context.Context, ev hearth.InboundEvent, reason string) error
 }
@@ -220,7 +223,10 @@ func (w *TurnWorker) commit(ctx context.Context, ev hearth.InboundEvent, owner s
 	if len(ans.Writes) == 0 && (visible || len(ans.Replies) == 0) {
 		// Nothing to deliver and nothing else to write: one statement,
 		// which commits by itself (most turns).
-		_, released, err := w.store.CompleteEvent(ctx, ev, owner, ans.Replies, ans.Trace)
+		done, released, err := w.store.CompleteEvent(ctx, ev, owner, ans.Replies, ans.Trace)
+		if err == nil && done {
+			w.notify(ctx, ev, ans)
+		}
 		return released, err
 	}
 	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
@@ -249,5 +255,20 @@ func (w *TurnWorker) commit(ctx context.Context, ev hearth.InboundEvent, owner s
 	if err := tx.Commit(ctx); err != nil {
 		return false, fmt.Errorf("commit: %w", err)
 	}
+	if visible {
+		w.notify(ctx, ev, ans)
+	}
 	return released, nil
+}
+
+// notify tells live views of a turn's visible replies, after the commit
+// that stored them (not in it: see store.NotifyConversation). A view not
+// told sees them with the next message or when it reconnects.
+func (w *TurnWorker) notify(ctx context.Context, ev hearth.InboundEvent, ans Answer) {
+	if len(ans.Replies) == 0 {
+		return
+	}
+	if err := w.store.NotifyConversation(ctx, ev.ConversationID); err != nil {
+		w.log.WarnContext(ctx, "live views not told of a reply", "conversation_id", ev.ConversationID, "error", err)
+	}
 }

@@ -92,6 +92,10 @@ const familyBriefingEvents = 10
 func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (hearth.Briefing, error) {
 	var d hearth.Briefing
 	b := &pgx.Batch{}
+	// Planning these statements costs several times running them (a
+	// custom plan per user, for a morning of thousands): in this batch's
+	// transaction, each connection plans them once, for any user.
+	b.Queue(`SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`)
 	b.Queue(`SELECT `+eventColumns+` FROM events
 		WHERE user_id = $1 AND deleted_at IS NULL AND starts_at < $3 AND ends_at > $2
 		ORDER BY starts_at, id LIMIT 50`, userID, dayStart, dayEnd).Query(func(rows pgx.Rows) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -37,15 +38,31 @@ func (s *Store) Delivery(ctx context.Context, messageID int64) (hearth.Delivery,
 // MarkDelivered records the platform's id for a message, gives it its
 // place in the transcript and tells live views, once.
 func (s *Store) MarkDelivered(ctx context.Context, messageID int64, platformMessageID string) error {
-	_, err := s.pool.Exec(ctx, `
-		WITH m AS (
-			UPDATE messages SET delivered_at = now(), platform_message_id = $2, seq = nextval('message_seq')
-			WHERE id = $1 AND delivered_at IS NULL
-			RETURNING conversation_id
-		)
-		SELECT pg_notify($3, conversation_id::text) FROM m`, messageID, platformMessageID, NotifyChannel)
+	var conv int64
+	err := s.pool.QueryRow(ctx, `
+		UPDATE messages SET delivered_at = now(), platform_message_id = $2, seq = nextval('message_seq')
+		WHERE id = $1 AND delivered_at IS NULL
+		RETURNING conversation_id`, messageID, platformMessageID).Scan(&conv)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // delivered before
+	}
 	if err != nil {
 		return fmt.Errorf("store mark delivered %d: %w", messageID, translate(err))
+	}
+	return s.NotifyConversation(ctx, conv)
+}
+
+// NotifyConversation tells live views that conversationID has a new
+// message, after the write that made it visible has committed. Postgres holds one lock
+// from the start of a notifying transaction's commit to its end, WAL
+// flush included; a transaction that writes and notifies therefore
+// commits one at a time with every other such transaction (deliveries,
+// turns), while this one writes nothing and flushes nothing. If the
+// process dies between the two, a live view learns of the message with
+// the next one or when it reconnects (it reads from its cursor).
+func (s *Store) NotifyConversation(ctx context.Context, conversationID int64) error {
+	if _, err := s.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, strconv.FormatInt(conversationID, 10)); err != nil {
+		return fmt.Errorf("store notify conversation %d: %w", conversationID, translate(err))
 	}
 	return nil
 }

@@ -100,9 +100,9 @@ func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, o
 // is false when ev had been completed before (a retried job): nothing is
 // written then. It ends owner's lease when no other event of the
 // conversation is waiting (released). With visible set the replies are
-// stored delivered, visible in the transcript, live views are told (at
-// commit: NOTIFY is transactional), and ids is empty; otherwise ids are
-// the replies still to deliver.
+// stored delivered, visible in the transcript, and ids is empty (the
+// caller tells live views after its commit: NotifyConversation);
+// otherwise ids are the replies still to deliver.
 //
 // It is one statement, one round trip, on purpose: every turn commits
 // through it. Each write is keyed on the event being marked processed
@@ -112,13 +112,17 @@ func (s *Store) ReleaseConversation(ctx context.Context, conversationID int64, o
 // taken in reply order, rather than inserted and then updated: a
 // statement cannot update the rows it inserts.
 func (s *Store) CompleteEventTx(ctx context.Context, tx pgx.Tx, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, visible bool, trace *hearth.Trace) (done, released bool, ids []int64, err error) {
-	return completeEvent(ctx, tx, ev, owner, replies, visible, trace)
+	done, released, ids, err = completeEvent(ctx, tx, ev, owner, replies, visible, trace)
+	if visible {
+		ids = nil // delivered by being committed
+	}
+	return done, released, ids, err
 }
 
 // CompleteEvent is CompleteEventTx for a turn that writes nothing else
 // and whose replies are visible (delivered by being committed): its one
 // statement commits by itself, so the turn costs no BEGIN and COMMIT
-// round trips.
+// round trips. The caller tells live views (NotifyConversation).
 func (s *Store) CompleteEvent(ctx context.Context, ev hearth.InboundEvent, owner string, replies []hearth.Outbound, trace *hearth.Trace) (done, released bool, err error) {
 	done, released, _, err = completeEvent(ctx, s.pool, ev, owner, replies, true, trace)
 	return done, released, err
@@ -166,24 +170,20 @@ func completeEvent(ctx context.Context, db rowQuerier, ev hearth.InboundEvent, o
 			FROM replies ORDER BY n
 			ON CONFLICT (idempotency_key) DO NOTHING
 			RETURNING id
-		), told AS (
-			SELECT pg_notify($7, $2::text) WHERE $6 AND EXISTS (SELECT 1 FROM ins)
 		), traced AS (
 			`+traceInsert+`
-			SELECT $1, $2, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17
-			WHERE $8::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM done)
+			SELECT $1, $2, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16
+			WHERE $7::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM done)
 			`+traceConflict+`
 		)
-		SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released),
-		       ARRAY(SELECT id FROM ins ORDER BY id), EXISTS (SELECT 1 FROM told)`,
-		append([]any{ev.ID, ev.ConversationID, owner, texts, buttons, visible, NotifyChannel}, traceArgs(trace)...)...).
-		Scan(&done, &released, &ids, new(bool))
+		SELECT EXISTS (SELECT 1 FROM done), EXISTS (SELECT 1 FROM released), ARRAY(SELECT id FROM ins ORDER BY id)`,
+		append([]any{ev.ID, ev.ConversationID, owner, texts, buttons, visible}, traceArgs(trace)...)...).
+		Scan(&done, &released, &ids)
 	if err != nil {
 		return false, false, nil, fmt.Errorf("store complete event %d: %w", ev.ID, translate(err))
 	}
-	if !done || visible {
-		// Nothing written (a retried job), or delivered by being committed.
-		return done, done && released, nil, nil
+	if !done {
+		return false, false, nil, nil // nothing written: a retried job
 	}
 	return true, released, ids, nil
 }
