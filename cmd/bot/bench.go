@@ -42,6 +42,7 @@ const (
 	benchMaxClients  = 512
 	benchMaxUsers    = 100_000
 	benchDrainWait   = 2 * time.Minute // turns: how long to wait for the last replies
+	benchMaxReplicas = 4               // each takes a pool of connections from the one server
 )
 
 // benchResult is what each bench prints: one JSON object. Count is
@@ -95,6 +96,10 @@ type benchFlags struct {
 	// text, when set, is the one message sent (turns: "hi" measures a
 	// greeting) instead of the mix.
 	text string
+	// replicas is how many Hearths serve the bench on the one database,
+	// each as `bot serve` runs (its own pool, River client, workers and
+	// listener); the clients take them in turn.
+	replicas int
 }
 
 // Bench runs `bot bench river|ingress|turns` on a scratch database it
@@ -177,6 +182,9 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 		fs.BoolVar(&f.pause, "pause-turns", false, "pause the turns queue: measure the acknowledging path alone")
 		fs.BoolVar(&f.withRiver, "with-river", false, "first run `bench river` in the same invocation and print the ratio")
 	}
+	if kind != "river" {
+		fs.IntVar(&f.replicas, "replicas", 1, "Hearths serving on the one database, each with its own pool, queue client and workers; the clients take them in turn")
+	}
 	if kind == "turns" {
 		fs.Float64Var(&f.rate, "rate", 100, "messages offered per second")
 		fs.StringVar(&f.text, "text", "", "send this message every time instead of the mix (\"hi\": a greeting turn)")
@@ -198,6 +206,8 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 		return f, fmt.Errorf("bench: --duration must be positive and at most %s", benchMaxDuration)
 	case kind != "river" && (f.users < 1 || f.users > benchMaxUsers):
 		return f, fmt.Errorf("bench: --users must be from 1 to %d", benchMaxUsers)
+	case kind != "river" && (f.replicas < 1 || f.replicas > benchMaxReplicas):
+		return f, fmt.Errorf("bench: --replicas must be from 1 to %d", benchMaxReplicas)
 	case kind == "turns" && (f.rate <= 0 || f.rate > 100_000):
 		return f, errors.New("bench: --rate must be positive and at most 100000")
 	}
@@ -294,6 +304,30 @@ func benchApp(ctx context.Context, cfg Config, counter *statementCounter, stderr
 	return app, base, stop, nil
 }
 
+// benchApps starts f.replicas Hearths on the one database (see benchApp)
+// and returns them with their base URLs and one function stopping all.
+func benchApps(ctx context.Context, cfg Config, f benchFlags, counter *statementCounter, stderr io.Writer) ([]*App, []string, func() error, error) {
+	var apps []*App
+	var bases []string
+	var stops []func() error
+	stop := func() error {
+		var errs []error
+		for _, s := range stops {
+			errs = append(errs, s())
+		}
+		return errors.Join(errs...)
+	}
+	for range max(f.replicas, 1) {
+		app, base, s, err := benchApp(ctx, cfg, counter, stderr)
+		if err != nil {
+			stop() //nolint:errcheck // already failing
+			return nil, nil, nil, err
+		}
+		apps, bases, stops = append(apps, app), append(bases, base), append(stops, s)
+	}
+	return apps, bases, stop, nil
+}
+
 // benchAppConfig is cfg as shipped (workers, pool, fetch settings from
 // the environment), offline and with every outside service turned off,
 // web chat on with name-only sign-in, quiet logs.
@@ -334,10 +368,11 @@ func benchUsers(ctx context.Context, client *http.Client, base string, n, client
 // f.users users and times each acknowledgement.
 func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer) (benchResult, error) {
 	counter := &statementCounter{}
-	app, base, stop, err := benchApp(ctx, cfg, counter, stderr)
+	apps, bases, stop, err := benchApps(ctx, cfg, f, counter, stderr)
 	if err != nil {
 		return benchResult{}, err
 	}
+	app, base := apps[0], bases[0]
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: f.clients}, Timeout: 30 * time.Second}
 	if err := benchUsers(ctx, client, base, f.users, f.clients); err != nil {
 		stop() //nolint:errcheck // already failing
@@ -360,7 +395,7 @@ func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Write
 		return benchResult{}, err
 	}
 	res := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
-		return benchPost(ctx, client, base+"/api/webchat/messages",
+		return benchPost(ctx, client, bases[i%len(bases)]+"/api/webchat/messages",
 			fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, benchMessages[i%len(benchMessages)]))
 	})
 	if err := win.end(res.OK, &res, stderr); err != nil {
@@ -373,6 +408,7 @@ func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Write
 	res.Bench = "ingress"
 	res.Warmup = warm
 	res.Settings = appSettings(app.Config, f)
+	res.Settings["replicas"] = len(apps)
 	res.Settings["pause_turns"] = f.pause
 	return res, nil
 }
@@ -398,11 +434,12 @@ func pauseTurns(ctx context.Context, app *App) error {
 // its first reply stored.
 func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer) (benchResult, error) {
 	counter := &statementCounter{}
-	app, base, stop, err := benchApp(ctx, cfg, counter, stderr)
+	apps, bases, stop, err := benchApps(ctx, cfg, f, counter, stderr)
 	if err != nil {
 		return benchResult{}, err
 	}
 	defer stop() //nolint:errcheck // the result is read from the database first
+	app, base := apps[0], bases[0]
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: f.clients}, Timeout: 30 * time.Second}
 	if err := benchUsers(ctx, client, base, f.users, f.clients); err != nil {
 		return benchResult{}, err
@@ -419,7 +456,7 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	posted := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
 		time.Sleep(time.Until(start.Add(time.Duration(float64(i) / f.rate * float64(time.Second))))) // pacing the offered load
 		text := cmp.Or(f.text, benchMessages[i%len(benchMessages)])
-		return benchPost(ctx, client, base+"/api/webchat/messages", fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, text))
+		return benchPost(ctx, client, bases[i%len(bases)]+"/api/webchat/messages", fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, text))
 	})
 	var lat []time.Duration
 	unanswered := 0
@@ -450,6 +487,7 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	res.FirstError = posted.FirstError
 	res.Settings = appSettings(app.Config, f)
 	res.Settings["rate"] = f.rate
+	res.Settings["replicas"] = len(apps)
 	if f.text != "" {
 		res.Settings["text"] = f.text
 	}

@@ -50,6 +50,9 @@ func TestBenchCommands(t *testing.T) {
 		// Ingress commits in groups: at most one transaction per message.
 		{"ingress", []string{"bench", "ingress", "-clients", "2", "-users", "3", "-count", "12", "-pause-turns", "-with-river"}, 12, true,
 			phaseHTTP, nil, 0},
+		// Two Hearths on the one database, the clients taking them in turn.
+		{"replicas", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6", "-replicas", "2"}, 6, false,
+			"job:turn", nil, 0},
 		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6"}, 6, false,
 			"job:turn", []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}, 0},
 		// A greeting turn: the lease and its event read (one batch), the
@@ -77,6 +80,9 @@ func TestBenchCommands(t *testing.T) {
 			}
 			if res.Rate <= 0 || res.P50MS > res.P95MS || res.P95MS > res.P99MS {
 				t.Errorf("rate=%v p50=%v p95=%v p99=%v: want a rate and ordered percentiles", res.Rate, res.P50MS, res.P95MS, res.P99MS)
+			}
+			if want := map[bool]float64{true: 2, false: 1}[tt.name == "replicas"]; tt.args[1] != "river" && res.Settings["replicas"] != want {
+				t.Errorf("replicas = %v, want %v", res.Settings["replicas"], want)
 			}
 			if res.Settings["clients"] != float64(2) || res.Settings["database"] == nil {
 				t.Errorf("settings = %v, want clients 2 and the database named", res.Settings)
