@@ -194,7 +194,9 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 // go), two events on day (the local midnight of the briefing's day), three
 // tasks and a birthday memory, in families of four who see each other's
 // events (so every briefing has a Family section), set-based: for
-// benchmarks and load tests only. The users exist from 06:00 that day.
+// benchmarks and load tests only. The users and everything of theirs
+// exist from 06:00 that day (so a planner clock set after that finds
+// nothing changed since, whatever the time of day the bench runs at).
 // Names are prefix plus a number.
 func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz string, day time.Time) error {
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
@@ -209,19 +211,21 @@ func (s *Store) SeedBriefingUsers(ctx context.Context, prefix string, n int, tz 
 			`INSERT INTO inbound_events (channel, external_id, conversation_id, user_id, kind, text, processed_at)
 			 SELECT 'bench', 'seed:' || c.id, c.id, c.user_id, 'message', 'hello', now()
 			 FROM conversations c JOIN seed_users u ON u.id = c.user_id`,
-			`INSERT INTO events (user_id, title, starts_at, ends_at, location, attendees)
-			 SELECT id, t.title, $1::timestamptz + t.off, $1::timestamptz + t.off + interval '1 hour', t.loc, t.att
+			`INSERT INTO events (user_id, title, starts_at, ends_at, location, attendees, created_at, updated_at)
+			 SELECT id, t.title, $1::timestamptz + t.off, $1::timestamptz + t.off + interval '1 hour', t.loc, t.att,
+			        $1::timestamptz + interval '6 hours', $1::timestamptz + interval '6 hours'
 			 FROM seed_users, (VALUES ('Standup', interval '9 hours', 'Room 1', ARRAY['Sam Lee']),
 			                          ('Lunch with Ana', interval '12 hours', 'Cafe', ARRAY['Ana'])) t(title, off, loc, att)`,
-			`INSERT INTO tasks (user_id, title, due, all_day)
-			 SELECT id, t.title, $1::timestamptz + t.off, t.allday
+			`INSERT INTO tasks (user_id, title, due, all_day, created_at, updated_at)
+			 SELECT id, t.title, $1::timestamptz + t.off, t.allday, $1::timestamptz + interval '6 hours', $1::timestamptz + interval '6 hours'
 			 FROM seed_users, (VALUES ('Send the report to Sam', interval '2 days', true),
 			                          ('Pay rent', interval '-1 day', true),
 			                          ('Call the plumber', interval '30 hours', false)) t(title, off, allday)`,
-			`INSERT INTO facts (user_id, content, about)
-			 SELECT id, 'Sam Lee prefers short meetings', 'Sam Lee' FROM seed_users
+			`INSERT INTO facts (user_id, content, about, created_at, updated_at)
+			 SELECT id, 'Sam Lee prefers short meetings', 'Sam Lee', $1::timestamptz + interval '6 hours', $1::timestamptz + interval '6 hours' FROM seed_users
 			 UNION ALL
-			 SELECT id, 'Ana''s birthday is ' || to_char($1::timestamptz + interval '2 days', 'FMMonth FMDD'), 'Ana' FROM seed_users`,
+			 SELECT id, 'Ana''s birthday is ' || to_char($1::timestamptz + interval '2 days', 'FMMonth FMDD'), 'Ana',
+			        $1::timestamptz + interval '6 hours', $1::timestamptz + interval '6 hours' FROM seed_users`,
 			`WITH g AS (SELECT id, (row_number() OVER (ORDER BY id) - 1) / 4 AS grp FROM seed_users),
 			      f AS (INSERT INTO families (name) SELECT DISTINCT $1 || ' family ' || grp FROM g RETURNING id, name)
 			 INSERT INTO family_members (family_id, user_id) SELECT f.id, g.id FROM g JOIN f ON f.name = $1 || ' family ' || g.grp`,
