@@ -28,22 +28,24 @@ type TxInserter interface {
 // briefing, a notice): in the caller's transaction it stores out in the
 // user's chat once per key and either shows it in the transcript (a
 // channel that delivers by transcript, visible reports which) or enqueues
-// its delivery. It reports whether the message was new; a key stored
-// before changes nothing, so a retried job sends nothing twice.
-func PushTx(ctx context.Context, tx pgx.Tx, st PushStore, q TxInserter, visible func(hearth.Channel) bool, userID int64, key string, out hearth.Outbound) (bool, error) {
+// its delivery. It reports whether the message was new (a key stored
+// before changes nothing, so a retried job sends nothing twice) and, when
+// it shows in the transcript, the conversation whose live views the
+// caller tells after its commit (NotifyConversation); 0 otherwise.
+func PushTx(ctx context.Context, tx pgx.Tx, st PushStore, q TxInserter, visible func(hearth.Channel) bool, userID int64, key string, out hearth.Outbound) (stored bool, tell int64, err error) {
 	id, conv, ch, stored, err := st.StoreScheduledTx(ctx, tx, userID, key, out)
 	if err != nil || !stored {
-		return false, err
+		return false, 0, err
 	}
 	if visible != nil && visible(ch) {
-		err = st.MarkVisibleTx(ctx, tx, conv, []int64{id})
+		err, tell = st.MarkVisibleTx(ctx, tx, conv, []int64{id}), conv
 	} else if q == nil {
 		err = fmt.Errorf("no job queue to deliver it")
 	} else {
 		_, err = q.InsertTx(ctx, tx, DeliverArgs{MessageID: id}, nil)
 	}
 	if err != nil {
-		return false, fmt.Errorf("push %s: %w", key, err)
+		return false, 0, fmt.Errorf("push %s: %w", key, err)
 	}
-	return true, nil
+	return true, tell, nil
 }

@@ -34,6 +34,7 @@ type Store interface {
 	Schedule(ctx context.Context, id int64) (hearth.Schedule, error)
 	StoreScheduledTx(ctx context.Context, tx pgx.Tx, userID int64, key string, out hearth.Outbound) (id, conv int64, ch hearth.Channel, stored bool, err error)
 	MarkVisibleTx(ctx context.Context, tx pgx.Tx, conv int64, ids []int64) error
+	NotifyConversation(ctx context.Context, conversationID int64) error
 	BriefingData(ctx context.Context, userID int64, dayStart, dayEnd, weekEnd time.Time) (hearth.Briefing, error)
 }
 
@@ -457,9 +458,17 @@ func (s *Scheduler) deliver(ctx context.Context, userID int64, key string, out h
 	if client, err := river.ClientFromContextSafely[pgx.Tx](ctx); err == nil {
 		q = client
 	}
-	stored, err := pipeline.PushTx(ctx, tx, st, q, s.cfg.Visible, userID, key, out)
+	stored, tell, err := pipeline.PushTx(ctx, tx, st, q, s.cfg.Visible, userID, key, out)
 	if err != nil || !stored {
 		return false, err
 	}
-	return true, st.Commit(ctx, tx)
+	if err := st.Commit(ctx, tx); err != nil {
+		return false, err
+	}
+	if tell != 0 {
+		if err := st.NotifyConversation(ctx, tell); err != nil {
+			s.cfg.Log.WarnContext(ctx, "live views not told of a message", "conversation_id", tell, "error", err)
+		}
+	}
+	return true, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -514,7 +513,9 @@ func (s *Store) StoreScheduledTx(ctx context.Context, tx pgx.Tx, userID int64, k
 }
 
 // MarkVisibleTx delivers messages of conversation conv by committing them:
-// they are visible in the transcript from then on, and live views are told.
+// they are visible in the transcript from then on. The caller tells live
+// views after its commit (NotifyConversation: a writing transaction that
+// notifies commits one at a time with every other such transaction).
 func (s *Store) MarkVisibleTx(ctx context.Context, tx pgx.Tx, conv int64, ids []int64) error {
 	return markVisible(ctx, tx, conv, ids)
 }
@@ -524,11 +525,8 @@ func markVisible(ctx context.Context, tx pgx.Tx, conv int64, ids []int64) error 
 		return nil
 	}
 	_, err := tx.Exec(ctx, `
-		WITH m AS (
-			UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
-			WHERE id = ANY($1) RETURNING conversation_id
-		)
-		SELECT pg_notify($2, $3) WHERE EXISTS (SELECT 1 FROM m)`, ids, NotifyChannel, strconv.FormatInt(conv, 10))
+		UPDATE messages SET delivered_at = now(), platform_message_id = 'transcript:' || id, seq = nextval('message_seq')
+		WHERE id = ANY($1) AND conversation_id = $2`, ids, conv)
 	if err != nil {
 		return fmt.Errorf("deliver to the transcript: %w", translate(err))
 	}

@@ -17,6 +17,7 @@ import (
 type Messages interface {
 	StoreScheduledTx(ctx context.Context, tx pgx.Tx, userID int64, key string, out hearth.Outbound) (id, conv int64, ch hearth.Channel, stored bool, err error)
 	MarkVisibleTx(ctx context.Context, tx pgx.Tx, conv int64, ids []int64) error
+	NotifyConversation(ctx context.Context, conversationID int64) error
 }
 
 // reconnectText is the one message a user gets when Google stops
@@ -49,12 +50,17 @@ func (g *Google) notifyRevoked(ctx context.Context, userID int64) error {
 		return err
 	}
 	key := fmt.Sprintf("google-reconnect:%d:%d", userID, a.RevokedAt.UnixMicro())
-	stored, err := pipeline.PushTx(ctx, tx, g.cfg.Store, g.cfg.Queue, g.cfg.Visible, userID, key, hearth.Outbound{Text: reconnectText(a)})
+	stored, tell, err := pipeline.PushTx(ctx, tx, g.cfg.Store, g.cfg.Queue, g.cfg.Visible, userID, key, hearth.Outbound{Text: reconnectText(a)})
 	if err != nil {
 		return fmt.Errorf("google notice: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("google notice: %w", err)
+	}
+	if tell != 0 {
+		if err := g.cfg.Store.NotifyConversation(ctx, tell); err != nil {
+			g.cfg.Log.Warn("live views not told of a notice", "user", userID, "error", err)
+		}
 	}
 	g.cfg.Log.Info("asked a user to reconnect google", "user", userID, "delivered", stored)
 	return nil
