@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -650,5 +651,40 @@ func TestCancelledTaskRemindsAgainWhenMoved(t *testing.T) {
 	// date would have reminded on.
 	if want := time.Date(moved.Year(), moved.Month(), moved.Day()-7, 9, 0, 0, 0, ny); !up[0].NextAt.Equal(want) {
 		t.Fatalf("next reminder %v; want %v", up[0].NextAt.In(ny), want)
+	}
+}
+
+// TestFiredReminderTellsLiveViews: a reminder shown in the web chat's
+// transcript is announced to live views (after its commit), once.
+func TestFiredReminderTellsLiveViews(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.stopBriefings(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	told := make(chan string, 16)
+	go b.st.Listen(ctx, store.NotifyChannel, nil, func(payload string) { told <- payload }) //nolint:errcheck // returns when ctx ends
+	select {
+	case p := <-told:
+		if p != "" {
+			t.Fatalf("first call %q, want the connected call", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the listener never connected")
+	}
+	due := time.Now().Add(30 * time.Minute).Truncate(time.Second)
+	b.task(t, "Call mom", due, false)
+	b.plan(t)
+	b.clock.Set(due)
+	b.plan(t)
+	b.fireAll(t)
+	want := strconv.FormatInt(b.user.ConversationID, 10)
+	select {
+	case p := <-told:
+		if p != want {
+			t.Fatalf("told %q, want conversation %s", p, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("live views were never told of the reminder")
 	}
 }
