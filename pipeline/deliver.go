@@ -135,6 +135,9 @@ type DeliveryStore interface {
 	// MarkDelivered records the platform id and makes the message visible
 	// in the transcript; a second call for the same message does nothing.
 	MarkDelivered(ctx context.Context, messageID int64, platformMessageID string) error
+	// NotifyConversation tells live views of a new message, after the
+	// write that made it visible (see store.NotifyConversation).
+	NotifyConversation(ctx context.Context, conversationID int64) error
 	// EarlierUndelivered reports whether the conversation has a bot
 	// message older than messageID, written within window, that is not
 	// delivered yet.
@@ -269,6 +272,9 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		// loudly: this is the one window where a duplicate can appear.
 		log.ErrorContext(ctx, "delivered but not recorded", "platform_message_id", platformID, "error", err)
 		return fmt.Errorf("record delivery of message %d: %w", d.MessageID, err)
+	}
+	if err := w.store.NotifyConversation(ctx, d.ConversationID); err != nil {
+		log.WarnContext(ctx, "live views not told of a delivered message", "error", err)
 	}
 	w.metric.delivery(d.Channel, "ok")
 	return nil

@@ -193,17 +193,13 @@ func (b *Inbox) commitGroup(group []*pending) {
 		}
 	}
 	for _, p := range group {
-		p.r, p.err = b.acceptOne(context.WithoutCancel(p.ctx), p.in)
+		p.r, p.err = b.acceptOne(ctx, p.in)
 	}
 }
 
 // storeGroup is group commit's unit of work: the events and their turn
 // jobs commit together, or none of them do.
 func (b *Inbox) storeGroup(ctx context.Context, group []*pending) ([]hearth.Receipt, error) {
-	gs, ok := b.store.(GroupStore)
-	if !ok {
-		return nil, errors.New("the store cannot accept a group")
-	}
 	ins := make([]hearth.Inbound, len(group))
 	for i, p := range group {
 		ins[i] = p.in
@@ -213,7 +209,7 @@ func (b *Inbox) storeGroup(ctx context.Context, group []*pending) ([]hearth.Rece
 		return nil, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
-	rs, err := gs.AcceptMessagesTx(ctx, tx, ins)
+	rs, err := b.groups.AcceptMessagesTx(ctx, tx, ins)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,9 @@ type Inbox struct {
 	store  EventStore
 	river  *river.Client[pgx.Tx]
 	metric *Metrics
+	// groups is store as a GroupStore (nil: every event is accepted
+	// alone), and group the messages waiting for it.
+	groups GroupStore
 	group  grouper
 	// now is the clock TurnSlot reads; tests set it.
 	now func() time.Time
@@ -45,7 +48,8 @@ type Inbox struct {
 // store is also a GroupStore, messages arriving together are committed
 // together (see groupcommit.go).
 func NewInbox(store EventStore, client *river.Client[pgx.Tx], metrics *Metrics) *Inbox {
-	return &Inbox{store: store, river: client, metric: metrics, now: time.Now}
+	groups, _ := store.(GroupStore)
+	return &Inbox{store: store, river: client, metric: metrics, groups: groups, now: time.Now}
 }
 
 // Accept validates, stores and enqueues one inbound event. Errors wrap
@@ -57,7 +61,7 @@ func (b *Inbox) Accept(ctx context.Context, in hearth.Inbound) (hearth.Receipt, 
 	}
 	var r hearth.Receipt
 	var err error
-	if _, ok := b.store.(GroupStore); ok && in.Kind == hearth.KindMessage {
+	if b.groups != nil && in.Kind == hearth.KindMessage {
 		r, err = b.acceptGrouped(ctx, in)
 	} else {
 		r, err = b.acceptOne(ctx, in)

@@ -283,13 +283,16 @@ func (s *Store) RetryApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, user
 	return ap, nil
 }
 
+// pendingApprovalOf is the approvals a user ($2) may still answer in a
+// conversation ($1): in a shared chat, only the requester's "yes" counts.
+const pendingApprovalOf = `conversation_id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()`
+
 // PendingApproval returns userID's newest pending, unexpired approval in
 // the conversation (in a shared chat, only the requester's "yes" is
 // theirs to give).
 func (s *Store) PendingApproval(ctx context.Context, conversationID, userID int64) (action.Approval, bool, error) {
 	ap, err := scanApproval(s.pool.QueryRow(ctx, `SELECT `+approvalColumns+` FROM approvals
-		WHERE conversation_id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()
-		ORDER BY id DESC LIMIT 1`, conversationID, userID))
+		WHERE `+pendingApprovalOf+` ORDER BY id DESC LIMIT 1`, conversationID, userID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ap, false, nil
 	}

@@ -35,21 +35,17 @@ func (s *Store) Delivery(ctx context.Context, messageID int64) (hearth.Delivery,
 	return d, nil
 }
 
-// MarkDelivered records the platform's id for a message, gives it its
-// place in the transcript and tells live views, once.
+// MarkDelivered records the platform's id for a message and gives it its
+// place in the transcript, once. The caller tells live views after it
+// (NotifyConversation).
 func (s *Store) MarkDelivered(ctx context.Context, messageID int64, platformMessageID string) error {
-	var conv int64
-	err := s.pool.QueryRow(ctx, `
+	_, err := s.pool.Exec(ctx, `
 		UPDATE messages SET delivered_at = now(), platform_message_id = $2, seq = nextval('message_seq')
-		WHERE id = $1 AND delivered_at IS NULL
-		RETURNING conversation_id`, messageID, platformMessageID).Scan(&conv)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil // delivered before
-	}
+		WHERE id = $1 AND delivered_at IS NULL`, messageID, platformMessageID)
 	if err != nil {
 		return fmt.Errorf("store mark delivered %d: %w", messageID, translate(err))
 	}
-	return s.NotifyConversation(ctx, conv)
+	return nil
 }
 
 // NotifyConversation tells live views that conversationID has a new
@@ -144,8 +140,7 @@ func collectRecent(rows pgx.Rows) ([]hearth.Message, error) {
 // oldest first (RecentMessages).
 func (s *Store) TurnOpening(ctx context.Context, conversationID, userID int64, n int, q any) (approvalID, questionID int64, recent []hearth.Message, err error) {
 	b := &pgx.Batch{}
-	b.Queue(`SELECT COALESCE(max(id), 0) FROM approvals
-		WHERE conversation_id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()`, conversationID, userID).
+	b.Queue(`SELECT COALESCE(max(id), 0) FROM approvals WHERE `+pendingApprovalOf, conversationID, userID).
 		QueryRow(func(row pgx.Row) error { return row.Scan(&approvalID) })
 	var raw []byte
 	b.Queue(openQuestionSQL, conversationID, userID).QueryRow(func(row pgx.Row) error {

@@ -34,7 +34,6 @@ import (
 // edits of answered prompts, and traces.
 type State interface {
 	SaveQuestion(ctx context.Context, eventID, conversationID int64, q any) (int64, error)
-	OpenQuestion(ctx context.Context, conversationID, userID int64, q any) (int64, bool, error)
 	// TurnOpening reads what a message turn starts from in one round
 	// trip: the user's pending approval's id and open question's (0 for
 	// none; the question decoded into q) and the last n messages.
