@@ -26,9 +26,13 @@ func (b *Inbox) CommitGroup(ctx context.Context, ins []hearth.Inbound) ([]hearth
 // SetClock sets the clock TurnSlot reads.
 func (b *Inbox) SetClock(now func() time.Time) { b.now = now }
 
-// MarkBehind records a burst waiting for its groups now.
-func (b *Inbox) MarkBehind() {
+// BehindQueue is how deep a group begins in a burst.
+const BehindQueue = behindQueue
+
+// GroupBegan records a group beginning with depth messages being
+// acknowledged, as commitGroups does.
+func (b *Inbox) GroupBegan(depth int) {
 	b.group.mu.Lock()
 	defer b.group.mu.Unlock()
-	b.group.behindAt = b.now()
+	b.group.began(depth, b.now)
 }

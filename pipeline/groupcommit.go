@@ -29,15 +29,21 @@ const (
 	// groupTimeout bounds one group's transaction; its members' own
 	// contexts do not cancel it, since it carries others' messages.
 	groupTimeout = 30 * time.Second
-	// Acknowledging is behind when behindQueue messages wait for a group
-	// (a burst: at a steady rate the machine can answer, a few wait now
-	// and then), and stays so for behindFor after; meanwhile at most
+	// Acknowledging is behind when behindStreak groups in a row began
+	// with behindQueue messages being acknowledged, waiting for a group or
+	// in one being committed (a burst: at a steady rate the machine can
+	// answer, one or two are at a time, and a stall fills one group, not
+	// three), and stays so for behindFor after; meanwhile at most
 	// turnsWhileBehind turns run at once (see TurnSlot). Measured with
-	// `bot bench ingress -with-river` and `bot bench turns -rate 300`: a
-	// lower bar or fewer turns starves the turns of a steady load.
-	behindQueue      = 10
+	// `bot bench ingress -with-river` (16 clients: a bar of 8 or 10 misses
+	// much of the burst, and its turns take the CPU: 0.44 and 0.35 of
+	// River's rate against 0.59; two turns at once, 0.46) and `bot bench
+	// turns -rate 300` (marking behind on every arrival that finds the bar
+	// met takes a steady load's stalls for bursts: p99 180 ms against 83).
+	behindQueue      = 6
+	behindStreak     = 3
 	behindFor        = 50 * time.Millisecond
-	turnsWhileBehind = 2
+	turnsWhileBehind = 1
 )
 
 // GroupStore is the part of the store group commit needs: the messages
@@ -62,7 +68,11 @@ type grouper struct {
 	mu      sync.Mutex
 	queue   []*pending
 	running int
-	// behindAt is when behindQueue messages last waited for a group.
+	// committing counts the messages in groups being committed.
+	committing int
+	// streak counts the groups in a row that began behindQueue deep, and
+	// behindAt is when the last of behindStreak or more began.
+	streak   int
 	behindAt time.Time
 	// turns is the turns running; changed is closed (and replaced) when a
 	// turn ends, to wake turns waiting for a slot.
@@ -108,6 +118,19 @@ func (b *Inbox) TurnSlot(ctx context.Context) (release func(), err error) {
 	}
 }
 
+// began notes a group beginning with depth messages being acknowledged
+// (g.mu held): behindStreak such groups deep in a row are a burst.
+func (g *grouper) began(depth int, now func() time.Time) {
+	if depth < behindQueue {
+		g.streak = 0
+		return
+	}
+	g.streak++
+	if g.streak >= behindStreak {
+		g.behindAt = now()
+	}
+}
+
 func (g *grouper) endTurn() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -129,8 +152,6 @@ func (b *Inbox) acceptGrouped(ctx context.Context, in hearth.Inbound) (hearth.Re
 	if g.running < groupsInFlight {
 		g.running++
 		go b.commitGroups()
-	} else if len(g.queue) >= behindQueue {
-		g.behindAt = b.now()
 	}
 	g.mu.Unlock()
 	<-p.done
@@ -148,6 +169,7 @@ func (b *Inbox) commitGroups() {
 			g.mu.Unlock()
 			return
 		}
+		g.began(len(g.queue)+g.committing, b.now)
 		group := make([]*pending, 0, n)
 		for _, p := range g.queue[:n] {
 			if err := p.ctx.Err(); err != nil {
@@ -159,10 +181,14 @@ func (b *Inbox) commitGroups() {
 			group = append(group, p)
 		}
 		g.queue = append(g.queue[:0], g.queue[n:]...)
+		g.committing += len(group)
 		g.mu.Unlock()
 		if len(group) > 0 {
 			b.commitGroup(group)
 		}
+		g.mu.Lock()
+		g.committing -= len(group)
+		g.mu.Unlock()
 	}
 }
 

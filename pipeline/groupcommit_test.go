@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 )
@@ -155,12 +156,22 @@ func TestTurnSlot(t *testing.T) {
 	for _, r := range releases[2:] {
 		r()
 	}
-	inbox.MarkBehind()
+	// A stall fills a group or two; that is no burst.
+	for _, depth := range []int{pipeline.BehindQueue, pipeline.BehindQueue + 5, 1, pipeline.BehindQueue, pipeline.BehindQueue} {
+		inbox.GroupBegan(depth)
+	}
+	r, err := inbox.TurnSlot(gone)
+	if err != nil {
+		t.Fatalf("slot after a stall: %v", err)
+	}
+	r()
+	// Three deep groups in a row are.
+	inbox.GroupBegan(pipeline.BehindQueue)
 	if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
 		t.Fatalf("third turn during a burst: err = %v, want it to wait", err)
 	}
 
-	// A waiting turn gets the slot a finishing turn frees.
+	// A waiting turn gets the slot once the turns running end.
 	got := make(chan error, 1)
 	go func() {
 		r, err := inbox.TurnSlot(context.Background())
@@ -169,6 +180,7 @@ func TestTurnSlot(t *testing.T) {
 		}
 		got <- err
 	}()
+	releases[1]()
 	releases[0]()
 	select {
 	case err := <-got:
@@ -188,5 +200,4 @@ func TestTurnSlot(t *testing.T) {
 	}
 	r1()
 	r2()
-	releases[1]()
 }

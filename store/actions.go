@@ -22,13 +22,18 @@ func scanAction(row pgx.Row) (action.Record, error) {
 	var executed *time.Time
 	err := row.Scan(&r.ID, &r.EventID, &r.Index, &r.ConversationID, &r.UserID, &r.Action.Kind, &r.Action.Payload, &risk, &r.State,
 		&r.Result, &r.Before, &r.Error, &executed, &r.ApprovalID)
+	return actionRecord(r, risk, executed), err
+}
+
+// actionRecord completes a scanned record with its risk and execution time.
+func actionRecord(r action.Record, risk string, executed *time.Time) action.Record {
 	if risk == "high" {
 		r.Risk = action.High
 	}
 	if executed != nil {
 		r.ExecutedAt = *executed
 	}
-	return r, err
+	return r
 }
 
 // PlanActions stores a turn's plan: one row per action keyed (event,
@@ -39,58 +44,76 @@ func scanAction(row pgx.Row) (action.Record, error) {
 // retried turn takes over what its crashed attempt left running once that
 // is stale (see ClaimAction).
 func (s *Store) PlanActions(ctx context.Context, eventID, conversationID, userID int64, plan []action.Action, risks []action.Risk, ttl time.Duration) (claimed []int64, recs []action.Record, err error) {
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		claimed = claimed[:0]
-		for i, a := range plan {
-			state, risk := action.StateRunning, "low"
-			if risks[i] == action.High {
-				state, risk = action.StateAwaitingApproval, "high"
-			}
-			var id int64
-			err := tx.QueryRow(ctx, `
-				INSERT INTO actions (event_id, idx, conversation_id, user_id, kind, payload, risk, state, claimed_at, attempts)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $8 = 'running' THEN now() END, CASE WHEN $8 = 'running' THEN 1 ELSE 0 END)
-				ON CONFLICT (event_id, idx) DO NOTHING
-				RETURNING id`, eventID, i, conversationID, userID, a.Kind, a.Payload, risk, state).Scan(&id)
-			if errors.Is(err, pgx.ErrNoRows) {
-				continue
-			}
-			if err != nil {
-				return fmt.Errorf("insert action: %w", err)
-			}
-			if risks[i] == action.High {
-				_, err := tx.Exec(ctx, `
-					INSERT INTO approvals (action_id, user_id, conversation_id, payload, payload_hash, expires_at)
-					VALUES ($1, $2, $3, $4, $5, now() + $6::interval)`,
-					id, userID, conversationID, a.Payload, a.Hash(), ttl)
-				if err != nil {
-					return fmt.Errorf("insert approval: %w", err)
-				}
-				continue
-			}
-			claimed = append(claimed, id)
+	kinds, payloads, riskOf, hashes := make([]string, len(plan)), make([]string, len(plan)), make([]string, len(plan)), make([]string, len(plan))
+	for i, a := range plan {
+		kinds[i], payloads[i], riskOf[i] = string(a.Kind), string(a.Payload), "low"
+		if risks[i] == action.High {
+			riskOf[i], hashes[i] = "high", a.Hash()
 		}
-		// The plan need not wait for its own WAL flush: the next synchronous
-		// commit of this turn (a provider's write, or the turn's completion
-		// that shows the user anything) flushes it too, as WAL is written in
-		// order; a crash before that loses the plan with everything after
-		// it, and the retried turn plans again. The setting rides on this
-		// read rather than costing a statement of its own: every row it
-		// returns joins fast, so it is set whenever the transaction wrote
-		// anything (every row written has event_id = $1).
-		rows, err := tx.Query(ctx, `
-			WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
-			SELECT `+actionColumns+`
-			FROM fast CROSS JOIN actions a LEFT JOIN approvals ap ON ap.action_id = a.id
-			WHERE a.event_id = $1 ORDER BY a.idx`, eventID)
-		if err != nil {
-			return fmt.Errorf("read plan: %w", err)
+	}
+	// One statement, which commits by itself: the plan's rows (a row
+	// already stored by an earlier attempt at this turn is kept as it is),
+	// an approval for each new high-risk row, and every row of the turn
+	// read back. The outer read sees the table as the statement began, so
+	// the new rows come from the insert's RETURNING and the earlier ones
+	// from the table, never both.
+	//
+	// The plan need not wait for its own WAL flush: the next synchronous
+	// commit of this turn (a provider's write, or the turn's completion
+	// that shows the user anything) flushes it too, as WAL is written in
+	// order; a crash before that loses the plan with everything after it,
+	// and the retried turn plans again. Every row returned joins fast, so
+	// the setting is made whenever the statement returns anything.
+	rows, err := s.pool.Query(ctx, `
+		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true)),
+		plan AS (
+			SELECT p.n - 1 AS idx, p.kind, p.payload::jsonb AS payload, p.risk, p.hash
+			FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS p(kind, payload, risk, hash, n)
+		),
+		ins AS (
+			INSERT INTO actions (event_id, idx, conversation_id, user_id, kind, payload, risk, state, claimed_at, attempts)
+			SELECT $1, idx, $2, $3, kind, payload, risk,
+			       CASE WHEN risk = 'high' THEN 'awaiting_approval' ELSE 'running' END,
+			       CASE WHEN risk = 'low' THEN now() END, CASE WHEN risk = 'low' THEN 1 ELSE 0 END
+			FROM plan ORDER BY idx
+			ON CONFLICT (event_id, idx) DO NOTHING
+			RETURNING id, event_id, idx, conversation_id, user_id, kind, payload, risk, state, result, before, error, executed_at
+		),
+		asked AS (
+			INSERT INTO approvals (action_id, user_id, conversation_id, payload, payload_hash, expires_at)
+			SELECT ins.id, $3, $2, ins.payload, plan.hash, now() + $8::interval
+			FROM ins JOIN plan ON plan.idx = ins.idx
+			WHERE ins.risk = 'high'
+			RETURNING id, action_id
+		)
+		SELECT `+actionColumns+`, a.fresh
+		FROM fast CROSS JOIN (
+			SELECT *, true AS fresh FROM ins
+			UNION ALL
+			SELECT id, event_id, idx, conversation_id, user_id, kind, payload, risk, state, result, before, error, executed_at, false
+			FROM actions WHERE event_id = $1
+		) a
+		LEFT JOIN (SELECT id, action_id FROM asked UNION ALL SELECT id, action_id FROM approvals) ap ON ap.action_id = a.id
+		ORDER BY a.idx`,
+		eventID, conversationID, userID, kinds, payloads, riskOf, hashes, ttl)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store plan actions: %w", translate(err))
+	}
+	recs, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (action.Record, error) {
+		var r action.Record
+		var fresh bool
+		var risk string
+		var executed *time.Time
+		err := row.Scan(&r.ID, &r.EventID, &r.Index, &r.ConversationID, &r.UserID, &r.Action.Kind, &r.Action.Payload, &risk, &r.State,
+			&r.Result, &r.Before, &r.Error, &executed, &r.ApprovalID, &fresh)
+		r = actionRecord(r, risk, executed)
+		if fresh && r.Risk == action.Low {
+			claimed = append(claimed, r.ID)
 		}
-		recs, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (action.Record, error) { return scanAction(row) })
-		return err
+		return r, err
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("store plan actions: %w", err)
+		return nil, nil, fmt.Errorf("store plan actions: %w", translate(err))
 	}
 	return claimed, recs, nil
 }
@@ -139,22 +162,19 @@ func (s *Store) FinishAction(ctx context.Context, r action.Record, state action.
 	if err != nil {
 		return fmt.Errorf("store finish action %d: %w", r.ID, err)
 	}
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `
+	// One statement: the outcome and, when the action was done and still
+	// running (not finished meanwhile by someone else), its audit entry.
+	_, err = s.pool.Exec(ctx, `
+		WITH finished AS (
 			UPDATE actions SET state = $2, result = $3, before = $4, error = $5, executed_at = now()
-			WHERE id = $1 AND state = 'running'`, r.ID, state, resultJSON, beforeJSON, reason)
-		if err != nil {
-			return err
-		}
-		if tag.RowsAffected() == 0 || state != action.StateDone {
-			return nil
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO audit_log (user_id, action_id, kind, before, after) VALUES ($1, $2, $3, $4, $5)`,
-			r.UserID, r.ID, r.Action.Kind, beforeJSON, resultJSON)
-		return err
-	})
+			WHERE id = $1 AND state = 'running'
+			RETURNING id
+		)
+		INSERT INTO audit_log (user_id, action_id, kind, before, after)
+		SELECT $6, id, $7, $4, $3 FROM finished WHERE $2::text = 'done'`,
+		r.ID, state, resultJSON, beforeJSON, reason, r.UserID, r.Action.Kind)
 	if err != nil {
-		return fmt.Errorf("store finish action %d: %w", r.ID, err)
+		return fmt.Errorf("store finish action %d: %w", r.ID, translate(err))
 	}
 	return nil
 }

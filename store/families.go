@@ -152,49 +152,53 @@ func (s *Store) LeaveFamily(ctx context.Context, userID int64) (hearth.Family, e
 // FindFamily returns userID's family; hearth.ErrNotFound when they have
 // none.
 func (s *Store) FindFamily(ctx context.Context, userID int64) (hearth.Family, error) {
-	var f hearth.Family
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		f, err = readFamily(ctx, tx, userID)
-		return err
-	})
+	f, err := readFamily(ctx, s.pool, userID)
 	if err != nil {
-		return hearth.Family{}, fmt.Errorf("store find family: %w", err)
+		return hearth.Family{}, fmt.Errorf("store find family: %w", translate(err))
 	}
 	return f, nil
 }
 
 // readFamily reads userID's family and the grants both ways with each
-// other member.
-func readFamily(ctx context.Context, tx pgx.Tx, userID int64) (hearth.Family, error) {
+// other member, in one round trip: the two reads are one batch, which
+// runs in one transaction (db's, or an implicit one of its own), so the
+// members are those of the family read.
+func readFamily(ctx context.Context, db interface {
+	SendBatch(context.Context, *pgx.Batch) pgx.BatchResults
+}, userID int64) (hearth.Family, error) {
 	var f hearth.Family
-	err := tx.QueryRow(ctx, `SELECT f.id, f.name FROM families f JOIN family_members m ON m.family_id = f.id WHERE m.user_id = $1`, userID).
-		Scan(&f.ID, &f.Name)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return hearth.Family{}, fmt.Errorf("family of user %d: %w", userID, hearth.ErrNotFound)
-	}
-	if err != nil {
-		return hearth.Family{}, err
-	}
-	rows, err := tx.Query(ctx, `
+	b := &pgx.Batch{}
+	b.Queue(`SELECT f.id, f.name FROM families f JOIN family_members m ON m.family_id = f.id WHERE m.user_id = $1`, userID).
+		QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&f.ID, &f.Name)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("family of user %d: %w", userID, hearth.ErrNotFound)
+			}
+			return err
+		})
+	b.Queue(`
 		SELECT u.id, u.display_name, COALESCE(mine.tier, 0), COALESCE(theirs.tier, 0)
 		FROM family_members m
 		JOIN users u ON u.id = m.user_id
-		LEFT JOIN access_grants mine ON mine.target_id = $2 AND mine.viewer_id = m.user_id
-		LEFT JOIN access_grants theirs ON theirs.target_id = m.user_id AND theirs.viewer_id = $2
-		WHERE m.family_id = $1 AND m.user_id <> $2
-		ORDER BY m.joined_at, u.id`, f.ID, userID)
-	if err != nil {
+		LEFT JOIN access_grants mine ON mine.target_id = $1 AND mine.viewer_id = m.user_id
+		LEFT JOIN access_grants theirs ON theirs.target_id = m.user_id AND theirs.viewer_id = $1
+		WHERE m.family_id = (SELECT family_id FROM family_members WHERE user_id = $1) AND m.user_id <> $1
+		ORDER BY m.joined_at, u.id`, userID).
+		Query(func(rows pgx.Rows) error {
+			var err error
+			f.Members, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.FamilyMember, error) {
+				var m hearth.FamilyMember
+				var sees, shows int16
+				err := r.Scan(&m.UserID, &m.Name, &sees, &shows)
+				m.Sees, m.Shows = hearth.Tier(sees), hearth.Tier(shows)
+				return m, err
+			})
+			return err
+		})
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return hearth.Family{}, err
 	}
-	f.Members, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.FamilyMember, error) {
-		var m hearth.FamilyMember
-		var sees, shows int16
-		err := r.Scan(&m.UserID, &m.Name, &sees, &shows)
-		m.Sees, m.Shows = hearth.Tier(sees), hearth.Tier(shows)
-		return m, err
-	})
-	return f, err
+	return f, nil
 }
 
 // SetAccessGrant sets how much of targetID's data viewerID sees. Both

@@ -49,15 +49,22 @@ func (s *Store) MarkDelivered(ctx context.Context, messageID int64, platformMess
 }
 
 // NotifyConversation tells live views that conversationID has a new
-// message, after the write that made it visible has committed. Postgres holds one lock
-// from the start of a notifying transaction's commit to its end, WAL
-// flush included; a transaction that writes and notifies therefore
-// commits one at a time with every other such transaction (deliveries,
-// turns), while this one writes nothing and flushes nothing. If the
-// process dies between the two, a live view learns of the message with
-// the next one or when it reconnects (it reads from its cursor).
+// message, after the write that made it visible has committed. Postgres
+// holds one lock from the start of a notifying transaction's commit to its
+// end, WAL flush included; a transaction that writes and notifies
+// therefore commits one at a time with every other such transaction
+// (deliveries, turns). This one writes nothing but its commit record
+// (queued notifications carry the transaction's id), and that record need
+// not be flushed: the notice is a hint to re-read from a cursor, and a
+// notice lost to a crash is as harmless as one never sent. So it commits
+// without waiting for the flush, holding the lock only briefly. If the
+// process dies between the write and the notice, a live view learns of the
+// message with the next one or when it reconnects (it reads from its
+// cursor).
 func (s *Store) NotifyConversation(ctx context.Context, conversationID int64) error {
-	if _, err := s.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, strconv.FormatInt(conversationID, 10)); err != nil {
+	if _, err := s.pool.Exec(ctx, `
+		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
+		SELECT pg_notify($1, $2) FROM fast`, NotifyChannel, strconv.FormatInt(conversationID, 10)); err != nil {
 		return fmt.Errorf("store notify conversation %d: %w", conversationID, translate(err))
 	}
 	return nil

@@ -239,6 +239,46 @@ func TestBulkNeedsApproval(t *testing.T) {
 	}
 }
 
+// A plan is stored once per turn: the low-risk action claimed, the
+// high-risk one given its approval; planning the turn again returns the
+// same rows and approval and claims nothing.
+func TestPlanActionsOncePerTurn(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	plan := []action.Action{
+		newAction(t, action.TaskCreate, action.TaskCreateArgs{Title: "Pack lunch"}),
+		newAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "Lunch", Body: "Packed."}),
+	}
+	claimed, recs, err := b.store.PlanActions(ctx, b.turn.EventID, b.turn.ConversationID, b.turn.UserID, plan, action.Risks(plan), time.Hour)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("PlanActions = %v, %+v, %v", claimed, recs, err)
+	}
+	if len(claimed) != 1 || claimed[0] != recs[0].ID || recs[0].State != action.StateRunning || recs[0].Index != 0 {
+		t.Fatalf("claimed %v, first %+v; want the task claimed and running", claimed, recs[0])
+	}
+	if recs[1].State != action.StateAwaitingApproval || recs[1].ApprovalID == 0 || recs[1].Risk != action.High || recs[1].Index != 1 {
+		t.Fatalf("second %+v; want the email awaiting its approval", recs[1])
+	}
+	var hash string
+	if err := b.store.Pool().QueryRow(ctx, "SELECT payload_hash FROM approvals WHERE id = $1", recs[1].ApprovalID).Scan(&hash); err != nil || hash != plan[1].Hash() {
+		t.Fatalf("approval hash %q (%v); want the payload's", hash, err)
+	}
+	again, recs2, err := b.store.PlanActions(ctx, b.turn.EventID, b.turn.ConversationID, b.turn.UserID, plan, action.Risks(plan), time.Hour)
+	if err != nil || len(again) != 0 || len(recs2) != 2 {
+		t.Fatalf("planning again = %v, %+v, %v; want the stored rows, nothing claimed", again, recs2, err)
+	}
+	for i := range recs {
+		if recs2[i].ID != recs[i].ID || recs2[i].ApprovalID != recs[i].ApprovalID {
+			t.Fatalf("planning again: %+v; want %+v", recs2[i], recs[i])
+		}
+	}
+	var approvals int
+	if err := b.store.Pool().QueryRow(ctx, "SELECT count(*) FROM approvals a JOIN actions x ON x.id = a.action_id WHERE x.event_id = $1", b.turn.EventID).Scan(&approvals); err != nil || approvals != 1 {
+		t.Fatalf("%d approvals (%v); want 1", approvals, err)
+	}
+}
+
 // An action whose runner died is taken over once its claim is stale, and
 // runs exactly once.
 func TestStaleActionIsTakenOverOnce(t *testing.T) {
