@@ -117,18 +117,26 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 		return err
 	})
 	// Meeting prep: per distinct attendee of the day, a few memories
-	// about them and open tasks naming them.
+	// about them and open tasks naming them. The viewer's visible facts
+	// are read once for all attendees (those about any of them), not once
+	// per attendee: the permission outline and predicate cost more than
+	// the match.
 	b.Queue(`
 		WITH who AS (
 			SELECT DISTINCT a FROM events e, unnest(e.attendees) a
 			WHERE e.user_id = $1 AND e.deleted_at IS NULL AND e.starts_at < $3 AND e.ends_at > $2 AND a <> ''
 			LIMIT 20
+		),
+		names AS (SELECT array_agg(a) || array_agg(split_part(a, ' ', 1)) AS p FROM who),
+		about AS (
+			SELECT m.about, m.content, m.created_at FROM names, facts m
+			WHERE names.p IS NOT NULL AND m.about ILIKE ANY(names.p)
+			  AND `+visibleTo("$1", "m")+` AND m.deleted_at IS NULL AND m.invalidated_at IS NULL
 		)
 		SELECT who.a, 'memory', x.content FROM who, LATERAL (
-			SELECT content FROM facts m
-			WHERE `+visibleTo("$1", "m")+` AND m.deleted_at IS NULL AND m.invalidated_at IS NULL
-			  AND (m.about ILIKE who.a OR m.about ILIKE split_part(who.a, ' ', 1))
-			ORDER BY m.created_at DESC LIMIT 3) x
+			SELECT content FROM about
+			WHERE about.about ILIKE who.a OR about.about ILIKE split_part(who.a, ' ', 1)
+			ORDER BY about.created_at DESC LIMIT 3) x
 		UNION ALL
 		SELECT who.a, 'task', x.title FROM who, LATERAL (
 			SELECT title FROM tasks t

@@ -12,7 +12,7 @@ import (
 )
 
 // Entities: the people, places and things facts are about, each owned
-// like a fact and read through the same predicate, fact_visible, with the
+// like a fact and read through the same predicate (entityVisibleTo), with the
 // entity's tier (migration 00015). Their attributes over time are facts
 // (facts.entity_id, attribute, value; see StoreMemory).
 
@@ -34,12 +34,10 @@ func scanEntity(row pgx.Row) (hearth.Entity, error) {
 
 // entityVisibleTo is the permission predicate of every read of entities,
 // for the viewer in parameter p and the entities table under alias a: the
-// outline (owners and families, which indexes serve), then fact_visible
-// with the entity's tier, which decides. An entity is never shared alone,
-// so the one-fact share never applies (NULL).
+// rule of facts (permitted) with the entity's tier. An entity is never
+// shared alone, so the one-fact share never applies.
 func entityVisibleTo(p, a string) string {
-	return "(" + a + ".user_id = ANY(fact_owners(" + p + ")) OR " + a + ".family_id = ANY(fact_families(" + p + "))) AND fact_visible(" +
-		p + ", " + a + ".user_id, " + a + ".family_id, " + a + ".tier, NULL::bigint)"
+	return permitted(p, a, false)
 }
 
 // SaveEntity finds the owner's entity that e names (by canonical name or
@@ -134,7 +132,7 @@ func (s *Store) SaveEntity(ctx context.Context, e hearth.Entity) (hearth.Entity,
 // FindEntities returns the entities f.UserID may see that match f, best
 // first: a name equal to the canonical name or an alias, then the
 // canonical name starting with it ("Sarah" → "Sarah Kim"), then names
-// alike by trigrams ("Jonh" → "John"). fact_visible decides, inside the
+// alike by trigrams ("Jonh" → "John"). The permission predicate decides, inside the
 // query, with the entity's tier.
 func (s *Store) FindEntities(ctx context.Context, f hearth.EntityFilter) ([]hearth.Entity, error) {
 	if f.UserID <= 0 {

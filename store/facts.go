@@ -13,9 +13,10 @@ import (
 )
 
 // Facts over time: what people told Hearth, owned by the teller or by
-// their family, each with a tier. Every read goes through the SQL function
-// fact_visible (migration 00014), so who sees what is decided by the query
-// itself (ARCHITECTURE.md, invariant 5). Writes are the owner's alone.
+// their family, each with a tier. Every read goes through one permission
+// predicate (visibleTo, the rule of fact_visible in migration 00014), so
+// who sees what is decided by the query itself (ARCHITECTURE.md,
+// invariant 5). Writes are the owner's alone.
 
 const memoryColumns = `id, user_id, COALESCE(family_id, 0), content, about, category, tier, valid_from, valid_to,
 	COALESCE(told_in, 0), COALESCE(entity_id, 0), attribute, value, latitude, longitude, COALESCE(superseded_by, 0), created_at, updated_at`
@@ -43,16 +44,47 @@ func scanMemoryAnd(row pgx.Row, extra ...any) (hearth.Memory, error) {
 }
 
 // visibleTo is the permission predicate of every read of facts, for the
-// viewer in parameter p and the facts table under alias a ("" for none):
-// the outline of what the viewer may see, which indexes serve (owners,
-// families, shared ids, each computed once per query), then fact_visible,
-// which decides.
+// viewer in parameter p and the facts table under alias a ("" for the
+// table by its name): see permitted.
 func visibleTo(p, a string) string {
-	if a != "" {
-		a += "."
+	if a == "" {
+		a = "facts"
 	}
-	return "(" + a + "user_id = ANY(fact_owners(" + p + ")) OR " + a + "family_id = ANY(fact_families(" + p + ")) OR " +
-		a + "id = ANY(fact_shared(" + p + "))) AND fact_visible(" + p + ", " + a + "user_id, " + a + "family_id, " + a + "tier, " + a + "id)"
+	return permitted(p, a, true)
+}
+
+// permitted is the permission predicate of facts and of the memory
+// graph's nodes, for the viewer in parameter p and the table under alias
+// a: the outline of what the viewer may see, which indexes serve (their
+// own and their grantors' rows, their family's, the facts shared with
+// them: each computed once per statement), then the rule that decides:
+// the owner sees their own; every current member sees what the family
+// owns; a viewer sees a member's row through a grant whose tier is at
+// most the row's; and a fact shared with the viewer (shares: nodes other
+// than facts are never shared one by one).
+//
+// It is the rule of fact_visible, fact_owners, fact_families and
+// fact_shared (migration 00014), written into each statement: Postgres
+// cannot inline a SQL function holding subqueries, and plans such a
+// function's body again on every statement that calls it, which cost
+// four times what the read itself does (`bot bench turns`, the briefing
+// benchmark). TestFactPermissionMatrix holds every read path, and
+// fact_visible itself, to the rule.
+func permitted(p, a string, shares bool) string {
+	var b strings.Builder
+	b.WriteString("((" + a + ".user_id = ANY(ARRAY(SELECT pv_g.target_id FROM access_grants pv_g WHERE pv_g.viewer_id = " + p + ") || " + p + "::bigint)" +
+		" OR " + a + ".family_id = ANY(ARRAY(SELECT pv_fm.family_id FROM family_members pv_fm WHERE pv_fm.user_id = " + p + "))")
+	if shares {
+		b.WriteString(" OR " + a + ".id = ANY(ARRAY(SELECT pv_s.fact_id FROM fact_shares pv_s WHERE pv_s.viewer_id = " + p + "))")
+	}
+	b.WriteString(") AND (" + a + ".user_id = " + p +
+		" OR (" + a + ".family_id IS NOT NULL AND EXISTS (SELECT 1 FROM family_members pv_fm WHERE pv_fm.family_id = " + a + ".family_id AND pv_fm.user_id = " + p + "))" +
+		" OR EXISTS (SELECT 1 FROM access_grants pv_g WHERE pv_g.target_id = " + a + ".user_id AND pv_g.viewer_id = " + p + " AND pv_g.tier <= " + a + ".tier)")
+	if shares {
+		b.WriteString(" OR EXISTS (SELECT 1 FROM fact_shares pv_s WHERE pv_s.fact_id = " + a + ".id AND pv_s.viewer_id = " + p + ")")
+	}
+	b.WriteString("))")
+	return b.String()
 }
 
 // currentFact is the condition of a fact that is true now, as far as
@@ -361,7 +393,7 @@ func (s *Store) RestoreMemory(ctx context.Context, userID int64, m hearth.Memory
 
 // FindMemories returns the memories f.UserID may see that match f, best
 // first: their own, their family's, and other members' as their grants
-// and shares allow (fact_visible, inside the query). Without AsOf only
+// and shares allow (visibleTo, inside the query). Without AsOf only
 // current facts count; with it, those held true at that instant.
 //
 // Query is full-text search over content and about (websearch syntax:

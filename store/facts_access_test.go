@@ -11,6 +11,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
+	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 )
 
@@ -152,6 +153,16 @@ func TestFactPermissionMatrix(t *testing.T) {
 			}
 			for _, e := range es {
 				out = append(out, findContents(t, st, hearth.MemoryFilter{UserID: v, EntityID: e.ID, Limit: 100})...)
+			}
+			return out
+		},
+		// The reference: the rule as the SQL function of migration 00014
+		// states it, which the reads above write into their statements.
+		"fact_visible": func(v int64) []string {
+			rows, _ := st.Pool().Query(ctx, `SELECT content FROM facts WHERE fact_visible($1, user_id, family_id, tier, id) AND deleted_at IS NULL`, v)
+			out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				t.Fatal(err)
 			}
 			return out
 		},
