@@ -128,7 +128,7 @@ func (s *Store) BriefingData(ctx context.Context, userID int64, dayStart, dayEnd
 			LIMIT 20
 		),
 		names AS (SELECT array_agg(a) || array_agg(split_part(a, ' ', 1)) AS p FROM who),
-		about AS (
+		about AS MATERIALIZED (
 			SELECT m.about, m.content, m.created_at FROM names, facts m
 			WHERE names.p IS NOT NULL AND m.about ILIKE ANY(names.p)
 			  AND `+visibleTo("$1", "m")+` AND m.deleted_at IS NULL AND m.invalidated_at IS NULL
