@@ -131,7 +131,11 @@ func (f SenderFunc) Send(ctx context.Context, d hearth.Delivery) (string, error)
 
 // DeliveryStore is what the deliver worker needs from storage.
 type DeliveryStore interface {
-	Delivery(ctx context.Context, messageID int64) (hearth.Delivery, error)
+	// TakeDelivery reads a bot message for its job with, in the same round
+	// trip, whether an earlier message of the conversation written within
+	// window is undelivered and, when claim is set and none is, the claim
+	// to send it (ClaimDelivery). A message not found is hearth.ErrNotFound.
+	TakeDelivery(ctx context.Context, messageID int64, claimant string, window time.Duration, claim bool) (d hearth.Delivery, earlier, claimed bool, err error)
 	// MarkDelivered records the platform id and makes the message visible
 	// in the transcript; a second call for the same message does nothing.
 	MarkDelivered(ctx context.Context, messageID int64, platformMessageID string) error
@@ -209,7 +213,14 @@ func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
 
 // Work sends the message unless it was delivered already.
 func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
-	d, err := w.store.Delivery(ctx, job.Args.MessageID)
+	// Most messages have nothing before them on the way and no one else
+	// sending them: one statement reads, checks and claims.
+	claimant := claimantOf(job.JobRow)
+	window := orderWindow
+	if w.OrderWait < 0 {
+		window = 0
+	}
+	d, earlier, claimed, err := w.store.TakeDelivery(ctx, job.Args.MessageID, claimant, window, !job.Args.Edit)
 	if errors.Is(err, hearth.ErrNotFound) {
 		return river.JobCancel(err)
 	}
@@ -226,17 +237,21 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	sender, ok := w.senders[d.Channel]
 	if !ok {
 		w.metric.delivery(d.Channel, "no_sender")
-		return river.JobCancel(fmt.Errorf("deliver message %d: no sender for channel %q", d.MessageID, d.Channel))
+		err := fmt.Errorf("deliver message %d: no sender for channel %q", d.MessageID, d.Channel)
+		if claimed {
+			err = errors.Join(err, w.release(ctx, d.MessageID, claimant))
+		}
+		return river.JobCancel(err)
 	}
-	if err := w.awaitEarlier(ctx, log, d); err != nil {
-		return err
-	}
-	// Two runs of this job can overlap (a replica taken for dead that was
-	// only slow): the claim lets one of them send.
-	claimant := claimantOf(job.JobRow)
-	claimed, err := w.store.ClaimDelivery(ctx, d.MessageID, claimant)
-	if err != nil {
-		return fmt.Errorf("deliver message %d: %w", d.MessageID, err)
+	if earlier {
+		// Two runs of this job can overlap (a replica taken for dead that
+		// was only slow): the claim lets one of them send.
+		if err := w.awaitEarlier(ctx, log, d); err != nil {
+			return err
+		}
+		if claimed, err = w.store.ClaimDelivery(ctx, d.MessageID, claimant); err != nil {
+			return fmt.Errorf("deliver message %d: %w", d.MessageID, err)
+		}
 	}
 	if !claimed {
 		// Another replica is sending it: look again later (delivered by

@@ -15,24 +15,51 @@ import (
 
 // Delivery loads a bot message for sending.
 func (s *Store) Delivery(ctx context.Context, messageID int64) (hearth.Delivery, error) {
-	var d hearth.Delivery
+	d, _, _, err := s.TakeDelivery(ctx, messageID, "", 0, false)
+	return d, err
+}
+
+// TakeDelivery reads message messageID for its deliver job, in one
+// statement: the message, whether an earlier bot message of its
+// conversation written within window is still undelivered, and, when
+// claim is set and none is, the claim to send it for claimant (see
+// ClaimDelivery). A message that is not a bot's is hearth.ErrNotFound.
+func (s *Store) TakeDelivery(ctx context.Context, messageID int64, claimant string, window time.Duration, claim bool) (d hearth.Delivery, earlier, claimed bool, err error) {
 	var delivered *time.Time
-	err := s.pool.QueryRow(ctx, `
-		SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text,
-		       CASE WHEN m.buttons_closed_at IS NULL THEN m.buttons ELSE '[]' END, m.delivered_at, m.platform_message_id
-		FROM messages m JOIN conversations c ON c.id = m.conversation_id
-		WHERE m.id = $1 AND m.sender = 'bot'`, messageID).
-		Scan(&d.MessageID, &d.ConversationID, &d.Channel, &d.ConversationKey, &d.Text, &d.Buttons, &delivered, &d.PlatformMessageID)
+	err = s.pool.QueryRow(ctx, `
+		WITH d AS (
+			SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text,
+			       CASE WHEN m.buttons_closed_at IS NULL THEN m.buttons ELSE '[]' END AS buttons,
+			       m.delivered_at, m.platform_message_id
+			FROM messages m JOIN conversations c ON c.id = m.conversation_id
+			WHERE m.id = $1 AND m.sender = 'bot'
+		),
+		earlier AS (
+			SELECT EXISTS (
+				SELECT 1 FROM messages e, d
+				WHERE e.conversation_id = d.conversation_id AND e.sender = 'bot' AND e.id < $1 AND e.delivered_at IS NULL
+				  AND e.created_at > now() - $3::interval) AS pending
+		),
+		claim AS (
+			UPDATE messages m SET send_claimed_by = $2, send_claimed_at = now()
+			WHERE $4 AND m.id = $1 AND m.sender = 'bot' AND m.delivered_at IS NULL AND NOT (SELECT pending FROM earlier)
+			  AND (m.send_claimed_by IS NULL OR m.send_claimed_at < now() - $5::interval
+			       OR EXISTS (SELECT 1 FROM replicas r WHERE r.id = m.send_claimed_by AND r.seen_at + r.stale_after < now()))
+			RETURNING m.id
+		)
+		SELECT d.*, (SELECT pending FROM earlier), EXISTS (SELECT 1 FROM claim) FROM d`,
+		messageID, claimant, window, claim, deliveryClaimMaxAge).
+		Scan(&d.MessageID, &d.ConversationID, &d.Channel, &d.ConversationKey, &d.Text, &d.Buttons, &delivered, &d.PlatformMessageID, &earlier, &claimed)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return hearth.Delivery{}, fmt.Errorf("store delivery %d: %w", messageID, hearth.ErrNotFound)
+		return hearth.Delivery{}, false, false, fmt.Errorf("store take delivery %d: %w", messageID, hearth.ErrNotFound)
 	}
 	if err != nil {
-		return hearth.Delivery{}, fmt.Errorf("store delivery %d: %w", messageID, translate(err))
+		return hearth.Delivery{}, false, false, fmt.Errorf("store take delivery %d: %w", messageID, translate(err))
 	}
 	if delivered != nil {
 		d.DeliveredAt = *delivered
 	}
-	return d, nil
+	return d, earlier, claimed, nil
 }
 
 // MarkDelivered records the platform's id for a message and gives it its
