@@ -10,6 +10,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -98,8 +100,10 @@ type benchFlags struct {
 	text string
 	// replicas is how many Hearths serve the bench on the one database,
 	// each as `bot serve` runs (its own pool, River client, workers and
-	// listener); the clients take them in turn.
-	replicas int
+	// listener); the clients take them in turn. With processes, each is a
+	// `bot serve` process of its own (this binary).
+	replicas  int
+	processes bool
 }
 
 // Bench runs `bot bench river|ingress|turns` on a scratch database it
@@ -184,6 +188,7 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 	}
 	if kind != "river" {
 		fs.IntVar(&f.replicas, "replicas", 1, "Hearths serving on the one database, each with its own pool, queue client and workers; the clients take them in turn")
+		fs.BoolVar(&f.processes, "processes", false, "run each replica as a `bot serve` process of its own instead of inside the bench (statements are then not counted)")
 	}
 	if kind == "turns" {
 		fs.Float64Var(&f.rate, "rate", 100, "messages offered per second")
@@ -286,27 +291,104 @@ func benchApp(ctx context.Context, cfg Config, counter *statementCounter, stderr
 	go func() { done <- app.RunListener(ctx, ln) }()
 	base := "http://" + ln.Addr().String()
 	stop := func() error { cancel(); return <-done }
-	// Ready when /readyz says so.
+	if err := waitReady(base); err != nil {
+		stop() //nolint:errcheck // already failing
+		return nil, "", nil, err
+	}
+	return app, base, stop, nil
+}
+
+// waitReady waits until the server at base says it is ready (/readyz).
+func waitReady(base string) error {
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		res, err := http.Get(base + "/readyz")
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
-				break
+				return nil
 			}
 		}
 		if time.Now().After(deadline) {
-			stop() //nolint:errcheck // already failing
-			return nil, "", nil, errors.New("bench: the server did not become ready in 30s")
+			return fmt.Errorf("bench: the server at %s did not become ready in 30s", base)
 		}
 		time.Sleep(20 * time.Millisecond) // waiting on an outside server to come up
 	}
-	return app, base, stop, nil
+}
+
+// benchProcesses starts f.replicas `bot serve` processes (this binary) on
+// cfg's database, configured as benchAppConfig configures the in-process
+// ones, and returns their base URLs, an App opened on the same database
+// but not run (the bench's handle: its store and queue client read
+// replies and jobs and pause queues; it works nothing), and one function
+// stopping them all.
+func benchProcesses(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer) (*App, []string, func() error, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("bench: -processes: %w", err)
+	}
+	hcfg := benchAppConfig(cfg)
+	hcfg.HTTPAddr = "127.0.0.1:0"
+	app, err := Open(ctx, hcfg, stderr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var cmds []*exec.Cmd
+	var bases []string
+	stop := func() error {
+		var errs []error
+		for _, c := range cmds {
+			if err := c.Process.Signal(os.Interrupt); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		for _, c := range cmds {
+			if err := c.Wait(); err != nil {
+				errs = append(errs, fmt.Errorf("bench: bot serve (pid %d): %w", c.Process.Pid, err))
+			}
+		}
+		app.Store.Close()
+		return errors.Join(errs...)
+	}
+	for range f.replicas {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			stop() //nolint:errcheck // already failing
+			return nil, nil, nil, err
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		c := exec.Command(exe, "serve")
+		// The settings benchAppConfig makes, as the environment says them.
+		c.Env = append(os.Environ(),
+			"DATABASE_URL="+cfg.DatabaseURL, "HEARTH_HTTP_ADDR="+addr,
+			"HEARTH_WEBCHAT=true", "HEARTH_DEV_SIGNIN=true", "HEARTH_LOG_LEVEL=ERROR+4",
+			"HEARTH_PUBLIC_URL=", "HEARTH_TLS_CERT=", "HEARTH_TLS_KEY=", "OTEL_EXPORTER_OTLP_ENDPOINT=",
+			"TELEGRAM_BOT_TOKEN=", "SLACK_BOT_TOKEN=", "SLACK_APP_TOKEN=",
+			"HEARTH_LLM=none", "HEARTH_LLM_FALLBACK=", "HEARTH_EMBEDDINGS=none", "HEARTH_TRANSCRIBE=none", "HEARTH_GEOCODER=none",
+			"HEARTH_GOOGLE_CLIENT_ID=", "HEARTH_GOOGLE_CLIENT_SECRET=", "HEARTH_SMTP_URL=", "HEARTH_SCHEDULER=false", "HEARTH_REPLICA_ID=")
+		c.Stdout, c.Stderr = stderr, stderr
+		if err := c.Start(); err != nil {
+			stop() //nolint:errcheck // already failing
+			return nil, nil, nil, fmt.Errorf("bench: start bot serve: %w", err)
+		}
+		cmds = append(cmds, c)
+		base := "http://" + addr
+		if err := waitReady(base); err != nil {
+			stop() //nolint:errcheck // already failing
+			return nil, nil, nil, err
+		}
+		bases = append(bases, base)
+	}
+	return app, bases, stop, nil
 }
 
 // benchApps starts f.replicas Hearths on the one database (see benchApp)
 // and returns them with their base URLs and one function stopping all.
 func benchApps(ctx context.Context, cfg Config, f benchFlags, counter *statementCounter, stderr io.Writer) ([]*App, []string, func() error, error) {
+	if f.processes {
+		app, bases, stop, err := benchProcesses(ctx, cfg, f, stderr)
+		return []*App{app}, bases, stop, err
+	}
 	var apps []*App
 	var bases []string
 	var stops []func() error
@@ -408,9 +490,19 @@ func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Write
 	res.Bench = "ingress"
 	res.Warmup = warm
 	res.Settings = appSettings(app.Config, f)
-	res.Settings["replicas"] = len(apps)
+	benchReplicaSettings(&res, f, len(bases))
 	res.Settings["pause_turns"] = f.pause
 	return res, nil
+}
+
+// benchReplicaSettings says how the bench was served. Replicas run as
+// processes of their own are not counted by the bench's statement counter.
+func benchReplicaSettings(res *benchResult, f benchFlags, replicas int) {
+	res.Settings["replicas"] = replicas
+	if f.processes {
+		res.Settings["processes"] = true
+		res.StatementsPerOp, res.Statements = 0, nil
+	}
 }
 
 // pauseTurns pauses the turns queue; River records the queue when its
@@ -487,7 +579,7 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	res.FirstError = posted.FirstError
 	res.Settings = appSettings(app.Config, f)
 	res.Settings["rate"] = f.rate
-	res.Settings["replicas"] = len(apps)
+	benchReplicaSettings(&res, f, len(bases))
 	if f.text != "" {
 		res.Settings["text"] = f.text
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -11,6 +12,17 @@ import (
 
 	"github.com/hearthbot/hearth/store/storetest"
 )
+
+// TestMain lets the test binary stand in for bot itself when a test runs
+// it as a child process (bench -processes starts `bot serve` children from
+// os.Executable): with HEARTH_TEST_RUN_MAIN=1 it is main.
+func TestMain(m *testing.M) {
+	if os.Getenv("HEARTH_TEST_RUN_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
 
 // TestBenchCommands runs each bench at a tiny size and checks the JSON
 // it prints: the shape, and that the counts add up. Timings are not
@@ -53,6 +65,10 @@ func TestBenchCommands(t *testing.T) {
 		// Two Hearths on the one database, the clients taking them in turn.
 		{"replicas", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6", "-replicas", "2"}, 6, false,
 			"job:turn", nil, 0},
+		// Two `bot serve` processes (this test binary, as main): their
+		// statements are not the bench's to count.
+		{"processes", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6", "-replicas", "2", "-processes"}, 6, false,
+			"", nil, 0},
 		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6"}, 6, false,
 			"job:turn", []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}, 0},
 		// A greeting turn: the lease and its event read (one batch), the
@@ -63,6 +79,7 @@ func TestBenchCommands(t *testing.T) {
 		{"greeting", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "6", "-count", "6", "-text", "hi"}, 6, false,
 			"job:turn", []string{"job:turn: select inbound_events #4487", "job:turn: select open_questions #3047"}, 8},
 	}
+	t.Setenv("HEARTH_TEST_RUN_MAIN", "1") // for the children only: this process has started
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -81,7 +98,7 @@ func TestBenchCommands(t *testing.T) {
 			if res.Rate <= 0 || res.P50MS > res.P95MS || res.P95MS > res.P99MS {
 				t.Errorf("rate=%v p50=%v p95=%v p99=%v: want a rate and ordered percentiles", res.Rate, res.P50MS, res.P95MS, res.P99MS)
 			}
-			if want := map[bool]float64{true: 2, false: 1}[tt.name == "replicas"]; tt.args[1] != "river" && res.Settings["replicas"] != want {
+			if want := map[bool]float64{true: 2, false: 1}[tt.name == "replicas" || tt.name == "processes"]; tt.args[1] != "river" && res.Settings["replicas"] != want {
 				t.Errorf("replicas = %v, want %v", res.Settings["replicas"], want)
 			}
 			if res.Settings["clients"] != float64(2) || res.Settings["database"] == nil {
@@ -92,6 +109,12 @@ func TestBenchCommands(t *testing.T) {
 			}
 			if warm := res.Warmup != nil && res.Warmup.Analyzed && res.Warmup.Messages > 0; warm != (tt.args[1] != "river") {
 				t.Errorf("warmup = %+v, want a warm-up and ANALYZE before the window of ingress and turns", res.Warmup)
+			}
+			if tt.name == "processes" {
+				if res.Settings["processes"] != true || res.Statements != nil || res.Unanswered != 0 {
+					t.Errorf("settings %v, statements %+v, %d unanswered: want processes, no counts, every message answered", res.Settings, res.Statements, res.Unanswered)
+				}
+				return
 			}
 			checkStatements(t, res, tt.count, tt.phase, tt.once)
 			if tt.phase == phaseHTTP {

@@ -56,7 +56,8 @@ commands:
   keys rotate            re-seal every stored token under HEARTH_ENCRYPTION_KEY (old keys in HEARTH_ENCRYPTION_OLD_KEYS)
   bench river            River alone: one job inserted per transaction, N clients (-clients 16)
   bench ingress          the web chat HTTP handler over loopback: acknowledgement rate and latency
-                         (-clients 16 -users 1000; -pause-turns; -with-river for the ratio)
+                         (-clients 16 -users 1000; -pause-turns; -with-river for the ratio;
+                         -replicas N Hearths on the one database, -processes as bot serve processes)
   bench turns -rate N    paced offline turns: message stored to first reply stored
                          (each bench: -count, -duration; a scratch database on DATABASE_URL's
                          server, created and dropped; prints one JSON object)
