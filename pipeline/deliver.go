@@ -288,8 +288,12 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		log.ErrorContext(ctx, "delivered but not recorded", "platform_message_id", platformID, "error", err)
 		return fmt.Errorf("record delivery of message %d: %w", d.MessageID, err)
 	}
-	if err := w.store.NotifyConversation(ctx, d.ConversationID); err != nil {
-		log.WarnContext(ctx, "live views not told of a delivered message", "error", err)
+	// Live views are the web chat's, of its own conversations: the
+	// platforms' conversations have none to tell.
+	if _, ok := sender.(TranscriptSender); ok {
+		if err := w.store.NotifyConversation(ctx, d.ConversationID); err != nil {
+			log.WarnContext(ctx, "live views not told of a delivered message", "error", err)
+		}
 	}
 	w.metric.delivery(d.Channel, "ok")
 	return nil

@@ -8,10 +8,12 @@
 // occurrence (hearth.Schedule). The Planner, a River periodic job run by the
 // elected leader, first syncs those rows with what changed (new dated
 // tasks, edited memories, a user's new time zone or settings), then turns
-// the occurrences coming due into River jobs (FireArgs) unique on
-// (schedule, occurrence instant) and moves each row on to its following
-// occurrence in the same transaction. The fire job re-reads the item when
-// it runs: a task completed or deleted, a zone changed or a reminder
+// the occurrences coming due into River jobs (FireArgs: those due at one
+// instant, up to 32 to a job, whose messages are stored in one
+// transaction) and moves each row on to its following occurrence in the
+// same transaction, so each occurrence is planned once. The fire job
+// re-reads each item when it runs: a task completed or deleted, a zone
+// changed or a reminder
 // cancelled since means the occurrence no longer exists and nothing is
 // sent. The message itself is keyed on the occurrence (or, for briefings,
 // on the user's local date), so even a job run twice sends once.

@@ -227,6 +227,44 @@ func TestTaskReminderFiresAtItsDueTime(t *testing.T) {
 	}
 }
 
+// Occurrences due at one instant are one job, whose messages are stored
+// together; one whose schedule has gone is left out, and the job fired
+// again stores nothing twice.
+func TestOccurrencesDueTogetherFireInOneJob(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.stopBriefings(t)
+	ctx := context.Background()
+	due := time.Now().Add(time.Minute).Truncate(time.Second)
+	b.task(t, "Water the plants", due, false)
+	b.task(t, "Feed the cat", due, false)
+	gone := b.task(t, "Call the plumber", due, false)
+	b.clock.Set(due)
+	b.plan(t)
+	jobs := b.fireJobs(t)
+	if len(jobs) != 1 || len(jobs[0].More) != 2 || jobs[0].At != due.Unix() {
+		t.Fatalf("jobs %+v; want one at %v for the three occurrences", jobs, due)
+	}
+	if _, err := b.st.Pool().Exec(ctx, `DELETE FROM schedules WHERE kind = 'task' AND item_id = $1`, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // fired twice: a retried job
+		if err := b.sched.Fire(ctx, jobs[0]); err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, m := range b.botMessages(t) {
+			texts = append(texts, m.Text)
+		}
+		if len(texts) != 2 || !strings.Contains(strings.Join(texts, "\n"), "Water the plants") || !strings.Contains(strings.Join(texts, "\n"), "Feed the cat") {
+			t.Fatalf("messages %q; want the two reminders once each", texts)
+		}
+	}
+	if strings.Contains(b.log.String(), "one by one") {
+		t.Fatalf("the occurrences were not stored together:\n%s", b.log.String())
+	}
+}
+
 func TestTwoRiverClientsFireOneReminderOnce(t *testing.T) {
 	t.Parallel()
 	b := setup(t, "America/New_York")
@@ -299,8 +337,8 @@ func TestCompletingOrDeletingATaskCancelsItsReminder(t *testing.T) {
 	gone := b.task(t, "Deleted before it was due", due, false)
 	b.clock.Set(due)
 	b.plan(t)
-	if n := len(b.fireJobs(t)); n != 2 {
-		t.Fatalf("%d jobs; want 2", n)
+	if jobs := b.fireJobs(t); len(jobs) != 1 || len(jobs[0].More) != 1 {
+		t.Fatalf("jobs %+v; want one for the two occurrences due at one instant", jobs)
 	}
 	st := hearth.TaskDone
 	if _, _, err := b.st.UpdateTask(ctx, b.user.User.ID, done.ID, hearth.TaskUpdate{Status: &st}); err != nil {
