@@ -1,0 +1,230 @@
+package scheduler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
+)
+
+// Fire sends the occurrences of a job, each unless it no longer exists
+// (the task was completed or deleted, the zone or settings changed, the
+// reminder was cancelled) or it is older than the grace window. The
+// messages of a job's occurrences are stored in one transaction; when
+// that fails, one by one, so one occurrence's failure is its own. An
+// occurrence that failed makes the job fail and be retried: those already
+// stored are not stored again (their messages are keyed).
+func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
+	ids := append([]int64{a.ScheduleID}, a.More...)
+	var ready []fired
+	var errs []error
+	for _, id := range ids {
+		f, ok, err := s.prepare(ctx, id, a.At)
+		if errors.Is(err, hearth.ErrNotFound) {
+			if len(ids) == 1 {
+				return river.JobCancel(err)
+			}
+			s.cfg.Log.InfoContext(ctx, "occurrence's schedule is gone; not sent", "schedule_id", id)
+			continue
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if ok {
+			ready = append(ready, f)
+		}
+	}
+	if len(ready) > 1 {
+		if err := s.deliverAll(ctx, ready); err == nil {
+			ready = nil
+		} else {
+			s.cfg.Log.WarnContext(ctx, "storing occurrences together failed; one by one", "occurrences", len(ready), "error", err)
+		}
+	}
+	for _, f := range ready {
+		stored, err := s.deliver(ctx, f.userID, f.key, f.out)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		f.log.InfoContext(ctx, "occurrence fired", "stored", stored, "late", f.late.Round(time.Second))
+	}
+	return errors.Join(errs...)
+}
+
+// fired is an occurrence's message, ready to store.
+type fired struct {
+	userID int64
+	key    string
+	out    hearth.Outbound
+	late   time.Duration
+	log    *slog.Logger
+}
+
+// prepare writes the message of schedule id's occurrence at (Unix
+// seconds); ok is false when it is not to be sent. A schedule that no
+// longer exists is hearth.ErrNotFound.
+func (s *Scheduler) prepare(ctx context.Context, id, atUnix int64) (f fired, ok bool, err error) {
+	sc, err := s.cfg.Store.Schedule(ctx, id)
+	if err != nil {
+		return f, false, err
+	}
+	at := time.Unix(atUnix, 0).UTC()
+	log := s.cfg.Log.With("schedule_id", sc.ID, "kind", sc.Kind, "user_id", sc.UserID, "at", at)
+	if !s.zones.IsOccurrence(sc, at) {
+		log.InfoContext(ctx, "occurrence no longer due; not sent")
+		return f, false, nil
+	}
+	now := s.cfg.Now()
+	late := now.Sub(at)
+	if late > s.cfg.Grace {
+		log.WarnContext(ctx, "missed occurrence skipped: older than the grace window", "late", late)
+		return f, false, nil
+	}
+	loc, _ := s.zones.load(sc.Timezone)
+	var out hearth.Outbound
+	key := "sched:" + strconv.FormatInt(sc.ID, 10) + ":" + strconv.FormatInt(atUnix, 10)
+	if sc.Kind == hearth.ScheduleBriefing {
+		// One briefing per user and local day, whatever its time became.
+		key = "briefing:" + strconv.FormatInt(sc.UserID, 10) + ":" + at.In(loc).Format(time.DateOnly)
+		text, err := s.Briefing(ctx, sc.UserID, loc, at, sc.Settings.BriefingSkip)
+		if err != nil {
+			return f, false, err
+		}
+		out = hearth.Outbound{Text: text}
+	} else {
+		out = reminderMessage(sc, at, loc, FireArgs{ScheduleID: id, At: atUnix})
+		if sc.Kind == hearth.ScheduleEvent && len(sc.Attendees) > 0 {
+			prep, err := s.meetingPrep(ctx, sc)
+			if err != nil {
+				return f, false, err
+			}
+			out.Text += prep
+		}
+	}
+	if late > lateNote {
+		out.Text = fmt.Sprintf("(A little late: this was for %s, while I was offline.)\n\n", at.In(loc).Format("3:04 PM")) + out.Text
+	}
+	return fired{userID: sc.UserID, key: key, out: out, late: late, log: log}, true, nil
+}
+
+// meetingPrep is what Hearth knows about an event's attendees (the
+// briefing's meeting prep, for this event alone), or "".
+func (s *Scheduler) meetingPrep(ctx context.Context, sc hearth.Schedule) (string, error) {
+	d, err := s.cfg.Store.BriefingData(ctx, sc.UserID, sc.Due, sc.Due.Add(time.Minute), sc.Due)
+	if err != nil {
+		return "", err
+	}
+	var notes []string
+	for _, a := range sc.Attendees {
+		notes = append(notes, d.Memories[a]...)
+		for _, t := range d.Tasks[a] {
+			notes = append(notes, "open task: "+t)
+		}
+	}
+	if len(notes) == 0 {
+		return "", nil
+	}
+	return "\nMeeting prep: " + strings.Join(dedupe(notes), "; "), nil
+}
+
+// lateNote is how late an occurrence must be to say so.
+const lateNote = 5 * time.Minute
+
+// deliverAll stores several fired occurrences' messages in one
+// transaction, as deliver does one: their deliveries enqueued with one
+// statement, live views told after the commit.
+func (s *Scheduler) deliverAll(ctx context.Context, fs []fired) error {
+	st := s.cfg.Store
+	tx, err := st.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	var jobs insertsLater
+	var tell []int64
+	stored := make([]bool, len(fs))
+	for i, f := range fs {
+		ok, conv, err := pipeline.PushTx(ctx, tx, st, &jobs, s.cfg.Visible, f.userID, f.key, f.out)
+		if err != nil {
+			return err
+		}
+		stored[i] = ok
+		if conv != 0 {
+			tell = append(tell, conv)
+		}
+	}
+	if len(jobs) > 0 {
+		// The job's own River client (none is needed for the web chat,
+		// which shows the messages at commit).
+		client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+		if err != nil {
+			return fmt.Errorf("enqueue deliveries: %w", err)
+		}
+		if _, err := client.InsertManyTx(ctx, tx, jobs); err != nil {
+			return fmt.Errorf("enqueue deliveries: %w", err)
+		}
+	}
+	if err := st.Commit(ctx, tx); err != nil {
+		return err
+	}
+	for _, conv := range tell {
+		if err := st.NotifyConversation(ctx, conv); err != nil {
+			s.cfg.Log.WarnContext(ctx, "live views not told of a message", "conversation_id", conv, "error", err)
+		}
+	}
+	for i, f := range fs {
+		f.log.InfoContext(ctx, "occurrence fired", "stored", stored[i], "late", f.late.Round(time.Second))
+	}
+	return nil
+}
+
+// insertsLater collects the jobs PushTx enqueues, for one InsertManyTx.
+type insertsLater []river.InsertManyParams
+
+func (l *insertsLater) InsertTx(_ context.Context, _ pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+	*l = append(*l, river.InsertManyParams{Args: args, InsertOpts: opts})
+	return &rivertype.JobInsertResult{}, nil
+}
+
+// deliver stores a fired occurrence's message once (keyed key) in the
+// user's chat and, in the same transaction, shows it in the web chat's
+// transcript or enqueues its delivery to the platform.
+func (s *Scheduler) deliver(ctx context.Context, userID int64, key string, out hearth.Outbound) (bool, error) {
+	st := s.cfg.Store
+	tx, err := st.Begin(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	// The job's own River client enqueues the delivery (none is needed
+	// for the web chat, which shows the message at commit).
+	var q pipeline.TxInserter
+	if client, err := river.ClientFromContextSafely[pgx.Tx](ctx); err == nil {
+		q = client
+	}
+	stored, tell, err := pipeline.PushTx(ctx, tx, st, q, s.cfg.Visible, userID, key, out)
+	if err != nil || !stored {
+		return false, err
+	}
+	if err := st.Commit(ctx, tx); err != nil {
+		return false, err
+	}
+	if tell != 0 {
+		if err := st.NotifyConversation(ctx, tell); err != nil {
+			s.cfg.Log.WarnContext(ctx, "live views not told of a message", "conversation_id", tell, "error", err)
+		}
+	}
+	return true, nil
+}
