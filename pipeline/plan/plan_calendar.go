@@ -288,9 +288,7 @@ func movedTimes(e hearth.CalendarEvent, m *timex.Match, text string, c stage.Con
 		return start, start.Add(length), false, true
 	}
 	if m.Kind == timex.Value && m.Grain < timex.Day && m.ClockOnly {
-		at := fixClock(m.Value.In(z), m.Text, hasEveningCue(e.Title+" "+text))
-		d := e.Start.In(z)
-		start = time.Date(d.Year(), d.Month(), d.Day(), at.Hour(), at.Minute(), 0, 0, z)
+		start = movedClock(fixClock(m.Value.In(z), m.Text, hasEveningCue(e.Title+" "+text)), m.Text, e.Start.In(z))
 		return start, start.Add(length), false, true
 	}
 	start, end, allDay, ok = eventTimes(m, text, c)
@@ -470,11 +468,8 @@ func eventTimes(m *timex.Match, text string, c stage.Context) (start, end time.T
 // events: "12:30" is lunchtime, "at 3" is in the afternoon, "at 7" for a
 // dinner is in the evening.
 func fixClock(t time.Time, said string, evening bool) time.Time {
-	lc := words.ASCIILower(said)
-	for _, w := range []string{"am", "pm", "a.m.", "p.m.", "morning", "noon", "midnight", "afternoon", "evening", "tonight", "night"} {
-		if words.ContainsWord(lc, w) || strings.Contains(lc, w) && (w == "am" || w == "pm") && endsWithDigitThen(lc, w) {
-			return t
-		}
+	if saysHalfOfDay(said) {
+		return t
 	}
 	h := t.Hour()
 	switch {
@@ -482,6 +477,39 @@ func fixClock(t time.Time, said string, evening bool) time.Time {
 		return time.Date(t.Year(), t.Month(), t.Day(), h+12, t.Minute(), 0, 0, t.Location())
 	}
 	return t
+}
+
+// saysHalfOfDay reports whether said names the half of the day its hour
+// is in ("11pm", "7 in the morning", "tonight").
+func saysHalfOfDay(said string) bool {
+	lc := words.ASCIILower(said)
+	for _, w := range []string{"am", "pm", "a.m.", "p.m.", "morning", "noon", "midnight", "afternoon", "evening", "tonight", "night"} {
+		if words.ContainsWord(lc, w) || strings.Contains(lc, w) && (w == "am" || w == "pm") && endsWithDigitThen(lc, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// movedClock is the time of day on old's date that an hour said alone
+// moves an item at old to ("move it to 11"): of the hour's two readings,
+// the one nearer the item's own time (a 10am call moves to 11am, a 9pm
+// dinner to 10pm), whatever the time is now; at equal distance, the
+// reading fixClock gives (at, read so already). An hour with its half of
+// the day said ("11pm") is read as said.
+func movedClock(at time.Time, said string, old time.Time) time.Time {
+	on := func(h int) time.Time {
+		return time.Date(old.Year(), old.Month(), old.Day(), h, at.Minute(), 0, 0, old.Location())
+	}
+	read := on(at.Hour())
+	if saysHalfOfDay(said) {
+		return read
+	}
+	other := on((at.Hour() + 12) % 24)
+	if other.Sub(old).Abs() < read.Sub(old).Abs() {
+		return other
+	}
+	return read
 }
 
 // endsWithDigitThen reports whether suffix follows a digit in s ("5pm").

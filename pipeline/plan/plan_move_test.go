@@ -135,3 +135,48 @@ func TestMyClockTimeIsTheNextEventThen(t *testing.T) {
 		t.Fatalf("moved %+v; want the budget review to Thursday Dec 3 at 15:00", got)
 	}
 }
+
+// TestMoveToABareHour checks that an hour said alone moves an item to the
+// reading of it nearer the item's own time, whatever the time is now: a
+// 10am call "to 11" is at 11am, also when it is past 11 already.
+func TestMoveToABareHour(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "Europe/Berlin")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	tasks := []hearth.Task{
+		{ID: 1, Title: "Call the plumber", Status: hearth.TaskOpen, Due: at(11, 10, 0)},
+		{ID: 2, Title: "Take out the bins", Status: hearth.TaskOpen, Due: at(11, 21, 0)},
+	}
+	dinner := hearth.CalendarEvent{ID: 40, Title: "Dinner with Ana", Start: at(11, 19, 0), End: at(11, 21, 0)}
+	tests := []struct {
+		text string
+		now  time.Time
+		id   int64
+		when time.Time
+	}{
+		{"move call the plumber to 11", at(10, 9, 0), 1, at(11, 11, 0)},
+		{"move call the plumber to 11", at(10, 13, 5), 1, at(11, 11, 0)},
+		{"move call the plumber to 11pm", at(10, 9, 0), 1, at(11, 23, 0)},
+		{"move take out the bins to 10", at(10, 9, 0), 2, at(11, 22, 0)},
+		{"move take out the bins to 10", at(10, 23, 0), 2, at(11, 22, 0)},
+		{"move dinner with Ana to 8", at(10, 13, 5), 40, at(11, 20, 0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text+" at "+tt.now.Format("15:04"), func(t *testing.T) {
+			t.Parallel()
+			c := stage.Context{Now: tt.now, Location: z, Tasks: tasks, Events: []hearth.CalendarEvent{dinner}}
+			p := planText(t, tt.text, c)
+			if tt.id == dinner.ID {
+				a := decode[action.EventUpdateArgs](t, p.only(t, action.CalendarUpdate))
+				if a.Update.Start == nil || !a.Update.Start.Equal(tt.when) {
+					t.Fatalf("moved to %v, want %s", a.Update.Start, tt.when)
+				}
+				return
+			}
+			a := decode[action.TaskUpdateArgs](t, p.only(t, action.TaskUpdate))
+			if a.ID != tt.id || a.Update.Due == nil || !a.Update.Due.Equal(tt.when) {
+				t.Fatalf("update %+v (due %v); want task %d due %s", a, a.Update.Due, tt.id, tt.when)
+			}
+		})
+	}
+}

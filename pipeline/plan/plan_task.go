@@ -230,8 +230,7 @@ func movedDue(t hearth.Task, m *timex.Match, c stage.Context) (time.Time, bool) 
 	old := t.Due.In(z)
 	switch {
 	case m.Kind == timex.Value && m.Grain < timex.Day && m.ClockOnly:
-		at := fixClock(m.Value.In(z), m.Text, false)
-		return time.Date(old.Year(), old.Month(), old.Day(), at.Hour(), at.Minute(), 0, 0, z), false
+		return movedClock(fixClock(m.Value.In(z), m.Text, false), m.Text, old), false
 	case allDay && !t.AllDay:
 		d := due.In(z)
 		return time.Date(d.Year(), d.Month(), d.Day(), old.Hour(), old.Minute(), 0, 0, z), false
