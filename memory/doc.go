@@ -9,6 +9,6 @@
 // pronoun ("actually it's the 16th"); coordinates given in chat and the
 // walking distance by age; and the chat commands that share a fact with
 // one family member or the whole family. The facts and entities
-// themselves, and who may see them, live in Postgres (store, the
-// fact_visible predicate).
+// themselves, and who may see them, live in Postgres (store: the rule of
+// fact_visible, written into every read's statement).
 package memory
