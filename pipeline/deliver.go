@@ -213,8 +213,10 @@ func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
 
 // Work sends the message unless it was delivered already.
 func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
-	// Most messages have nothing before them on the way and no one else
-	// sending them: one statement reads, checks and claims.
+	// Two runs of this job can overlap (a replica taken for dead that was
+	// only slow): the claim lets one of them send. Most messages have
+	// nothing before them on the way and no one else sending them: one
+	// statement reads, checks and claims.
 	claimant := claimantOf(job.JobRow)
 	window := orderWindow
 	if w.OrderWait < 0 {
@@ -244,8 +246,6 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		return river.JobCancel(err)
 	}
 	if earlier {
-		// Two runs of this job can overlap (a replica taken for dead that
-		// was only slow): the claim lets one of them send.
 		if err := w.awaitEarlier(ctx, log, d); err != nil {
 			return err
 		}
