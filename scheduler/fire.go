@@ -46,19 +46,16 @@ func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
 		}
 	}
 	if len(ready) > 1 {
-		if err := s.deliverAll(ctx, ready); err == nil {
-			ready = nil
-		} else {
-			s.cfg.Log.WarnContext(ctx, "storing occurrences together failed; one by one", "occurrences", len(ready), "error", err)
+		err := s.deliver(ctx, ready)
+		if err == nil {
+			return errors.Join(errs...)
 		}
+		s.cfg.Log.WarnContext(ctx, "storing occurrences together failed; one by one", "occurrences", len(ready), "error", err)
 	}
 	for _, f := range ready {
-		stored, err := s.deliver(ctx, f.userID, f.key, f.out)
-		if err != nil {
+		if err := s.deliver(ctx, []fired{f}); err != nil {
 			errs = append(errs, err)
-			continue
 		}
-		f.log.InfoContext(ctx, "occurrence fired", "stored", stored, "late", f.late.Round(time.Second))
 	}
 	return errors.Join(errs...)
 }
@@ -142,10 +139,11 @@ func (s *Scheduler) meetingPrep(ctx context.Context, sc hearth.Schedule) (string
 // lateNote is how late an occurrence must be to say so.
 const lateNote = 5 * time.Minute
 
-// deliverAll stores several fired occurrences' messages in one
-// transaction, as deliver does one: their deliveries enqueued with one
-// statement, live views told after the commit.
-func (s *Scheduler) deliverAll(ctx context.Context, fs []fired) error {
+// deliver stores fired occurrences' messages, each once (keyed), in one
+// transaction with their deliveries (pipeline.PushTx: shown in the web
+// chat's transcript, or a deliver job each, enqueued with one statement),
+// and tells live views after the commit.
+func (s *Scheduler) deliver(ctx context.Context, fs []fired) error {
 	st := s.cfg.Store
 	tx, err := st.Begin(ctx)
 	if err != nil {
@@ -196,35 +194,4 @@ type insertsLater []river.InsertManyParams
 func (l *insertsLater) InsertTx(_ context.Context, _ pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
 	*l = append(*l, river.InsertManyParams{Args: args, InsertOpts: opts})
 	return &rivertype.JobInsertResult{}, nil
-}
-
-// deliver stores a fired occurrence's message once (keyed key) in the
-// user's chat and, in the same transaction, shows it in the web chat's
-// transcript or enqueues its delivery to the platform.
-func (s *Scheduler) deliver(ctx context.Context, userID int64, key string, out hearth.Outbound) (bool, error) {
-	st := s.cfg.Store
-	tx, err := st.Begin(ctx)
-	if err != nil {
-		return false, err
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
-	// The job's own River client enqueues the delivery (none is needed
-	// for the web chat, which shows the message at commit).
-	var q pipeline.TxInserter
-	if client, err := river.ClientFromContextSafely[pgx.Tx](ctx); err == nil {
-		q = client
-	}
-	stored, tell, err := pipeline.PushTx(ctx, tx, st, q, s.cfg.Visible, userID, key, out)
-	if err != nil || !stored {
-		return false, err
-	}
-	if err := st.Commit(ctx, tx); err != nil {
-		return false, err
-	}
-	if tell != 0 {
-		if err := st.NotifyConversation(ctx, tell); err != nil {
-			s.cfg.Log.WarnContext(ctx, "live views not told of a message", "conversation_id", tell, "error", err)
-		}
-	}
-	return true, nil
 }
