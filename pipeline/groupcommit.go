@@ -46,10 +46,12 @@ const (
 	turnsWhileBehind = 1
 )
 
-// GroupStore is the part of the store group commit needs: the messages
-// of a group stored in one transaction, in one round trip where it can.
+// GroupStore is the part of the store group commit needs: a transaction
+// begun with the messages of a group stored in it, in one round trip where
+// it can, and left open for their turns' jobs. On error nothing is left
+// open.
 type GroupStore interface {
-	AcceptMessagesTx(ctx context.Context, tx pgx.Tx, ins []hearth.Inbound) ([]hearth.Receipt, error)
+	BeginMessages(ctx context.Context, ins []hearth.Inbound) (pgx.Tx, []hearth.Receipt, error)
 }
 
 // pending is one message waiting for its group's commit.
@@ -203,20 +205,18 @@ func (b *Inbox) commitGroup(group []*pending) {
 	}()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(group[0].ctx), groupTimeout)
 	defer cancel()
-	if len(group) > 1 {
-		rs, err := b.storeGroup(ctx, group)
-		if err == nil {
-			for i, p := range group {
-				p.r = rs[i]
-			}
-			return
+	rs, err := b.storeGroup(ctx, group)
+	if err == nil {
+		for i, p := range group {
+			p.r = rs[i]
 		}
-		if errors.Is(err, hearth.ErrUnavailable) {
-			for _, p := range group {
-				p.err = err
-			}
-			return
+		return
+	}
+	if errors.Is(err, hearth.ErrUnavailable) {
+		for _, p := range group {
+			p.err = err
 		}
+		return
 	}
 	for _, p := range group {
 		p.r, p.err = b.acceptOne(ctx, p.in)
@@ -230,15 +230,11 @@ func (b *Inbox) storeGroup(ctx context.Context, group []*pending) ([]hearth.Rece
 	for i, p := range group {
 		ins[i] = p.in
 	}
-	tx, err := b.store.Begin(ctx)
+	tx, rs, err := b.groups.BeginMessages(ctx, ins)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
-	rs, err := b.groups.AcceptMessagesTx(ctx, tx, ins)
-	if err != nil {
-		return nil, err
-	}
 	jobs := make([]river.InsertManyParams, 0, len(rs))
 	for _, r := range rs {
 		if !r.Duplicate {

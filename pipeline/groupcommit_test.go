@@ -88,6 +88,26 @@ func TestGroupCommit(t *testing.T) {
 			t.Fatalf("stored %d events, %d messages, %d turn jobs; want 7 of each (nothing of the bad one)", ev, msgs, turns)
 		}
 	})
+
+	t.Run("a group of one", func(t *testing.T) {
+		// A message arriving alone takes the group's path too (its
+		// BEGIN travels with its statements); failing, it is accepted
+		// alone and fails alone, leaving no transaction open.
+		_, errs := b.inbox.CommitGroup(ctx, []hearth.Inbound{bad})
+		if errs[0] == nil || errors.Is(errs[0], hearth.ErrUnavailable) {
+			t.Fatalf("bad message alone: err = %v, want its own error", errs[0])
+		}
+		rs, errs := b.inbox.CommitGroup(ctx, []hearth.Inbound{message("cleo", "cleo-2", "six")})
+		if errs[0] != nil || rs[0].EventID == 0 || rs[0].Duplicate {
+			t.Fatalf("good message alone: %+v, %v", rs[0], errs[0])
+		}
+		if ev, msgs, turns := stored(t, b.store); ev != 8 || msgs != 8 || turns != 8 {
+			t.Fatalf("stored %d events, %d messages, %d turn jobs; want 8 of each", ev, msgs, turns)
+		}
+		if n := b.store.Pool().Stat().AcquiredConns(); n != 0 {
+			t.Fatalf("%d connections still held after the groups ended", n)
+		}
+	})
 }
 
 // TestGroupCommitConcurrent accepts many messages at once, from users old

@@ -122,26 +122,32 @@ func (k *knownMessage) receipt(ctx context.Context, tx pgx.Tx, in hearth.Inbound
 	return hearth.Receipt{ConversationID: *k.conv, UserID: *k.user, EventID: *k.event, MessageID: *k.message}, true, nil
 }
 
-// AcceptMessagesTx stores inbound messages in tx as AcceptInboundTx
-// stores each, in order, for ingress's group commit: the common case (a
-// known sender in a known conversation) of all of them goes to the
-// database in one round trip, and only a new sender, a new conversation
-// or a duplicate costs statements of its own. Every event must be a
-// message. An error leaves tx unusable; the caller rolls back and may
-// accept the events one at a time to learn which one failed.
-func (s *Store) AcceptMessagesTx(ctx context.Context, tx pgx.Tx, ins []hearth.Inbound) ([]hearth.Receipt, error) {
+// BeginMessages begins a transaction and stores inbound messages in it as
+// AcceptInboundTx stores each, in order, for ingress's group commit: the
+// common case (a known sender in a known conversation) of all of them goes
+// to the database in one round trip with the BEGIN, and only a new sender,
+// a new conversation or a duplicate costs statements of its own. Every
+// event must be a message. On success the transaction is left open for
+// the caller to enqueue the turns and commit (or roll back); on error
+// nothing is left open, and the caller may accept the events one at a time
+// to learn which one failed.
+func (s *Store) BeginMessages(ctx context.Context, ins []hearth.Inbound) (pgx.Tx, []hearth.Receipt, error) {
 	batch := &pgx.Batch{}
+	batch.BeginTx(pgx.TxOptions{}) // BEGIN travels with the statements, not in a round trip of its own
 	rows := make([]knownMessage, len(ins))
 	for i, in := range ins {
 		if in.Kind != hearth.KindMessage {
-			return nil, fmt.Errorf("store accept: event %d is a %s, not a message", i, in.Kind)
+			return nil, nil, fmt.Errorf("store accept: event %d is a %s, not a message", i, in.Kind)
 		}
 		batch.Queue(knownMessageSQL, knownMessageArgs(in)...).QueryRow(func(row pgx.Row) error {
 			return row.Scan(rows[i].dest()...)
 		})
 	}
-	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
-		return nil, fmt.Errorf("store accept: insert events: %w", translate(err))
+	br := s.pool.SendBatch(ctx, batch)
+	tx := br.Tx()
+	if err := br.Close(); err != nil {
+		tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // the batch's error is the one to report
+		return nil, nil, fmt.Errorf("store accept: insert events: %w", translate(err))
 	}
 	out := make([]hearth.Receipt, len(ins))
 	for i, in := range ins {
@@ -153,11 +159,12 @@ func (s *Store) AcceptMessagesTx(ctx context.Context, tx pgx.Tx, ins []hearth.In
 			err = hearth.ErrConflict
 		}
 		if err != nil {
-			return nil, fmt.Errorf("store accept: %w", translate(err))
+			tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // the accept's error is the one to report
+			return nil, nil, fmt.Errorf("store accept: %w", translate(err))
 		}
 		out[i] = r
 	}
-	return out, nil
+	return tx, out, nil
 }
 
 func payloadOf(in hearth.Inbound) json.RawMessage {
