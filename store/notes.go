@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -20,9 +22,12 @@ func noteVisible(user string) string {
 	return `(family_id IS NULL AND user_id = ` + user + ` OR family_id = (SELECT fm.family_id FROM family_members fm WHERE fm.user_id = ` + user + `))`
 }
 
-func scanNote(row pgx.Row) (hearth.Note, error) {
+func scanNote(row pgx.Row) (hearth.Note, error) { return scanNoteWith(row) }
+
+// scanNoteWith scans noteColumns, then extra, from row.
+func scanNoteWith(row pgx.Row, extra ...any) (hearth.Note, error) {
 	var n hearth.Note
-	err := row.Scan(&n.ID, &n.UserID, &n.Family, &n.Title, &n.Body, &n.Labels, &n.Items, &n.CreatedAt, &n.UpdatedAt)
+	err := row.Scan(append([]any{&n.ID, &n.UserID, &n.Family, &n.Title, &n.Body, &n.Labels, &n.Items, &n.CreatedAt, &n.UpdatedAt}, extra...)...)
 	n.Labels, n.Items = nilIfEmpty(n.Labels), nilIfEmpty(n.Items)
 	n.CreatedAt, n.UpdatedAt = n.CreatedAt.UTC(), n.UpdatedAt.UTC()
 	return n, err
@@ -108,55 +113,83 @@ func (s *Store) AppendNote(ctx context.Context, key string, userID, id int64, te
 	if err != nil {
 		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store append note %d: %w", id, err)
 	}
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		// The row lock serialises appends to one note, so the check for the
-		// key below cannot race with another transaction recording it.
-		var deleted bool
-		err := tx.QueryRow(ctx, `SELECT deleted_at IS NOT NULL FROM notes WHERE id = $1 AND `+noteVisible("$2")+` FOR UPDATE`,
-			id, userID).Scan(&deleted)
-		if err != nil {
-			return notFound(err, "note", id)
-		}
-		// Already applied: answer as the first time, even if the note has
-		// since been deleted or changed.
-		err = tx.QueryRow(ctx, `SELECT before, after FROM note_appends WHERE note_id = $1 AND key = $2`, id, key).
-			Scan(&before, &after)
-		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		if deleted {
-			return fmt.Errorf("note %d: %w", id, hearth.ErrNotFound)
-		}
-		before, err = scanNote(tx.QueryRow(ctx, `SELECT `+noteColumns+` FROM notes WHERE id = $1`, id))
-		if err != nil {
-			return err
-		}
-		body := before.Body
-		if text != "" {
-			if body != "" && !strings.HasSuffix(body, "\n") {
-				body += "\n"
-			}
-			body += text
-		}
-		added := make([]hearth.ChecklistItem, len(items))
-		for i, it := range items {
-			added[i] = hearth.ChecklistItem{Text: strings.TrimSpace(it.Text), Done: it.Done}
-		}
-		after, err = scanNote(tx.QueryRow(ctx, `
-			UPDATE notes SET body = $2, items = items || $3::jsonb, updated_at = now()
-			WHERE id = $1
-			RETURNING `+noteColumns, id, body, added))
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`,
-			id, key, before, after)
-		return err
-	})
+	before, after, err = s.appendNote(ctx, key, userID, id, text, items)
 	if err != nil {
 		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store append note %d: %w", id, err)
 	}
 	return before, after, nil
+}
+
+// appendNote is AppendNote's transaction, in three round trips (a list
+// grows by one of these in many turns): BEGIN with the reads, then the
+// write with its record, then COMMIT. The note after the append is worked
+// out here rather than read back: the update sets exactly what is
+// computed, and now() is the transaction's start throughout it.
+func (s *Store) appendNote(ctx context.Context, key string, userID, id int64, text string, items []hearth.ChecklistItem) (before, after hearth.Note, err error) {
+	var (
+		visible, deleted, applied bool
+		current                   hearth.Note
+		now                       time.Time
+	)
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	// The row lock serialises appends to one note, so the check for the
+	// key that follows it cannot race with another transaction recording
+	// it.
+	b.Queue(`SELECT deleted_at IS NOT NULL FROM notes WHERE id = $1 AND `+noteVisible("$2")+` FOR UPDATE`, id, userID).
+		QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&deleted)
+			visible = err == nil
+			return noRowsIsNil(err)
+		})
+	b.Queue(`SELECT before, after FROM note_appends WHERE note_id = $1 AND key = $2`, id, key).
+		QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&before, &after)
+			applied = err == nil
+			return noRowsIsNil(err)
+		})
+	b.Queue(`SELECT `+noteColumns+`, now() FROM notes WHERE id = $1`, id).
+		QueryRow(func(row pgx.Row) error {
+			var err error
+			current, err = scanNoteWith(row, &now)
+			return noRowsIsNil(err)
+		})
+	br := s.pool.SendBatch(ctx, b)
+	tx := br.Tx()
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
+	if err := br.Close(); err != nil {
+		return before, after, translate(err)
+	}
+	switch {
+	case !visible:
+		return before, after, fmt.Errorf("note %d: %w", id, hearth.ErrNotFound)
+	case applied:
+		// Already applied: answer as the first time, even if the note
+		// has since been deleted or changed.
+		return before, after, nil
+	case deleted:
+		return before, after, fmt.Errorf("note %d: %w", id, hearth.ErrNotFound)
+	}
+	before, after = current, current
+	if text != "" {
+		if after.Body != "" && !strings.HasSuffix(after.Body, "\n") {
+			after.Body += "\n"
+		}
+		after.Body += text
+	}
+	added := make([]hearth.ChecklistItem, len(items))
+	for i, it := range items {
+		added[i] = hearth.ChecklistItem{Text: strings.TrimSpace(it.Text), Done: it.Done}
+	}
+	after.Items = nilIfEmpty(append(slices.Clip(before.Items), added...))
+	after.UpdatedAt = now.UTC()
+	w := &pgx.Batch{}
+	w.Queue(`UPDATE notes SET body = $2, items = items || $3::jsonb, updated_at = now() WHERE id = $1`, id, after.Body, added)
+	w.Queue(`INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`, id, key, before, after)
+	if err := tx.SendBatch(ctx, w).Close(); err != nil {
+		return before, after, translate(err)
+	}
+	return before, after, translate(tx.Commit(ctx))
 }
 
 // SetNote overwrites the title, body, labels and checklist of a live note
@@ -287,4 +320,13 @@ func (s *Store) FindNotes(ctx context.Context, f hearth.NoteFilter) ([]hearth.No
 		return nil, fmt.Errorf("store find notes: %w", translate(err))
 	}
 	return notes, nil
+}
+
+// noRowsIsNil is a batch callback's answer to a row that may be missing:
+// the caller learns it from what the callback did not set.
+func noRowsIsNil(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	return err
 }

@@ -1,7 +1,10 @@
 package store_test
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hearthbot/hearth"
@@ -70,6 +73,11 @@ func TestNotes(t *testing.T) {
 		if !reflect.DeepEqual(before, note) || after.Body != "Saturday market\nask for the good bread" || !reflect.DeepEqual(after.Items, wantItems) {
 			t.Fatalf("append: before %+v, after %+v", before, after)
 		}
+		// The after returned (and recorded for undo) is the note as
+		// stored, to the microsecond of its update.
+		if got, err := b.st.FindNotes(b.ctx, hearth.NoteFilter{UserID: b.alice}); err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], after) {
+			t.Fatalf("stored after the append = %+v, %v; want %+v", got, err, after)
+		}
 		// The retried append changes nothing and answers as the first time.
 		b2, a2, err := b.st.AppendNote(b.ctx, "turn:4:0", b.alice, note.ID, "ask for the good bread",
 			[]hearth.ChecklistItem{{Text: "milk"}, {Text: "apples"}})
@@ -92,6 +100,30 @@ func TestNotes(t *testing.T) {
 		got, err := b.st.FindNotes(b.ctx, hearth.NoteFilter{UserID: b.alice})
 		if err != nil || len(got) != 1 || got[0].Body != note.Body || !reflect.DeepEqual(got[0].Items, note.Items) {
 			t.Fatalf("after undo = %+v, %v; want %+v", got, err, note)
+		}
+	})
+
+	t.Run("appends at the same time all land", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		note, err := b.st.CreateNote(b.ctx, "", hearth.Note{UserID: b.alice, Title: "Shopping"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 8
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				item := []hearth.ChecklistItem{{Text: fmt.Sprint("item ", i)}}
+				if _, _, err := b.st.AppendNote(b.ctx, fmt.Sprint("k:", i), b.alice, note.ID, fmt.Sprint("line ", i), item); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		got, err := b.st.FindNotes(b.ctx, hearth.NoteFilter{UserID: b.alice})
+		if err != nil || len(got) != 1 || len(got[0].Items) != n || len(strings.Split(got[0].Body, "\n")) != n {
+			t.Fatalf("after %d appends at once = %+v, %v; want %d lines and %d items", n, got, err, n, n)
 		}
 	})
 
