@@ -71,6 +71,13 @@ var (
 // ReadQuestion reads a question about people and things, or reports
 // false. A span of time in it ("in 2019") is resolved in now's zone.
 func ReadQuestion(text string, now time.Time) (Question, bool) {
+	// Every question read here begins "who", "where" or "which": a text
+	// with none of them is not one, and skips the patterns and the time
+	// parse below (most messages, and a turn asks up to three times).
+	if lower := strings.ToLower(text); !strings.Contains(lower, "wh") ||
+		!strings.Contains(lower, "who") && !strings.Contains(lower, "where") && !strings.Contains(lower, "which") {
+		return Question{}, false
+	}
 	if g := reWithin.FindStringSubmatch(text); g != nil {
 		q := Question{Kind: WithinWalking, Name: trimName(g[1]), Place: strings.ToLower(g[5])}
 		if q.Place == "house" {

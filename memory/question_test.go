@@ -25,6 +25,7 @@ func TestReadQuestion(t *testing.T) {
 		{"Where did my brother work in 2015?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Name: "my brother", From: y(2015), To: y(2016)}, true},
 		{"Where did we live when Emma was born?", memory.Question{Kind: memory.LivedWhenBorn, Attribute: "home", Name: "Emma"}, true},
 		{"Who is my dentist?", memory.Question{Kind: memory.WhoIsMy, Relation: "dentist"}, true},
+		{"WHERE DOES JON WORK?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Name: "JON"}, true},
 		{"Who are my colleagues?", memory.Question{Kind: memory.WhoIsMy, Relation: "colleague"}, true},
 		{"Which of Emma's friends live within walking distance of her school?", memory.Question{Kind: memory.WithinWalking, Name: "Emma"}, true},
 		{"Who is my favourite author?", memory.Question{}, false},
@@ -37,5 +38,18 @@ func TestReadQuestion(t *testing.T) {
 			got.Relation != tt.want.Relation || !got.From.Equal(tt.want.From) || !got.To.Equal(tt.want.To) || got.Past != tt.want.Past {
 			t.Errorf("ReadQuestion(%q) = %+v, %v; want %+v, %v", tt.text, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// BenchmarkReadQuestion: most messages are not such a question, and a
+// turn asks up to three times.
+func BenchmarkReadQuestion(b *testing.B) {
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	for _, text := range []string{"Add oat milk to the shopping list on Friday", "Where did my brother work in 2015?"} {
+		b.Run(text[:3], func(b *testing.B) {
+			for b.Loop() {
+				memory.ReadQuestion(text, now)
+			}
+		})
 	}
 }
