@@ -177,15 +177,15 @@ func collectRecent(rows pgx.Rows) ([]hearth.Message, error) {
 // oldest first (RecentMessages).
 func (s *Store) TurnOpening(ctx context.Context, conversationID, userID int64, n int, q any) (approvalID, questionID int64, recent []hearth.Message, err error) {
 	b := &pgx.Batch{}
-	b.Queue(`SELECT COALESCE(max(id), 0) FROM approvals WHERE `+pendingApprovalOf, conversationID, userID).
-		QueryRow(func(row pgx.Row) error { return row.Scan(&approvalID) })
-	var raw []byte
-	b.Queue(openQuestionSQL, conversationID, userID).QueryRow(func(row pgx.Row) error {
-		if err := row.Scan(&questionID, &raw); !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		return nil
-	})
+	// The approval's id and the question in one statement: every turn
+	// reads them, and each statement costs the server its own start-up.
+	var (
+		qid *int64
+		raw []byte
+	)
+	b.Queue(`SELECT (SELECT COALESCE(max(id), 0) FROM approvals WHERE `+pendingApprovalOf+`), q.id, q.question
+		FROM (SELECT) one LEFT JOIN LATERAL (`+openQuestionSQL+`) q ON true`, conversationID, userID).
+		QueryRow(func(row pgx.Row) error { return row.Scan(&approvalID, &qid, &raw) })
 	b.Queue(recentMessagesSQL, conversationID, n).Query(func(rows pgx.Rows) error {
 		recent, err = collectRecent(rows)
 		return err
@@ -193,7 +193,8 @@ func (s *Store) TurnOpening(ctx context.Context, conversationID, userID int64, n
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return 0, 0, nil, fmt.Errorf("store turn opening: %w", translate(err))
 	}
-	if questionID != 0 {
+	if qid != nil {
+		questionID = *qid
 		if err := json.Unmarshal(raw, q); err != nil {
 			return 0, 0, nil, fmt.Errorf("store open question %d: %w", questionID, err)
 		}

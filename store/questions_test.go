@@ -51,4 +51,25 @@ func TestQuestionsBelongToTheAsker(t *testing.T) {
 	if _, err := st.Question(ctx, a.ConversationID, b.UserID, qa, &q); !errors.Is(err, hearth.ErrNotFound) {
 		t.Errorf("bob loading ann's question: %v; want ErrNotFound", err)
 	}
+
+	// A turn's opening reads each member's own question (and no
+	// approval: none is pending), and the chat's recent messages.
+	for _, tt := range []struct {
+		user int64
+		want int64
+		text string
+	}{{a.UserID, qa, "Which Sarah?"}, {b.UserID, qb, "Which calendar?"}} {
+		var q question
+		ap, id, recent, err := st.TurnOpening(ctx, a.ConversationID, tt.user, 10, &q)
+		if err != nil || ap != 0 || id != tt.want || q.Text != tt.text || len(recent) != 2 {
+			t.Errorf("user %d's opening: approval %d, question %d %+v, %d recent, %v; want no approval, question %d %q, 2 recent",
+				tt.user, ap, id, q, len(recent), err, tt.want, tt.text)
+		}
+	}
+	if _, err := st.AnswerQuestion(ctx, qa); err != nil {
+		t.Fatal(err)
+	}
+	if ap, id, _, err := st.TurnOpening(ctx, a.ConversationID, a.UserID, 10, &q); err != nil || ap != 0 || id != 0 {
+		t.Errorf("ann's opening once her question is answered: approval %d, question %d, %v; want none", ap, id, err)
+	}
 }
