@@ -26,8 +26,12 @@ func (b *Inbox) CommitGroup(ctx context.Context, ins []hearth.Inbound) ([]hearth
 // SetClock sets the clock TurnSlot reads.
 func (b *Inbox) SetClock(now func() time.Time) { b.now = now }
 
-// BehindQueue is how deep a group begins in a burst.
-const BehindQueue = behindQueue
+// BehindQueue is how deep a group begins in a burst, and BehindFor how
+// often a turn may start during one.
+const (
+	BehindQueue = behindQueue
+	BehindFor   = behindFor
+)
 
 // GroupBegan records a group beginning with depth messages being
 // acknowledged, as commitGroups does.

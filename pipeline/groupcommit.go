@@ -33,17 +33,19 @@ const (
 	// with behindQueue messages being acknowledged, waiting for a group or
 	// in one being committed (a burst: at a steady rate the machine can
 	// answer, one or two are at a time, and a stall fills one group, not
-	// three), and stays so for behindFor after; meanwhile at most
-	// turnsWhileBehind turns run at once (see TurnSlot). Measured with
-	// `bot bench ingress -with-river` (16 clients: a bar of 8 or 10 misses
-	// much of the burst, and its turns take the CPU: 0.44 and 0.35 of
-	// River's rate against 0.59; two turns at once, 0.46) and `bot bench
-	// turns -rate 300` (marking behind on every arrival that finds the bar
-	// met takes a steady load's stalls for bursts: p99 180 ms against 83).
-	behindQueue      = 6
-	behindStreak     = 3
-	behindFor        = 50 * time.Millisecond
-	turnsWhileBehind = 1
+	// three), and stays so for behindFor after; meanwhile a turn starts
+	// only when none is running and none started in the last behindFor
+	// (see TurnSlot). Measured with `bot bench ingress -with-river` (16
+	// clients: a bar of 8 or 10 misses much of the burst, and its turns
+	// take the CPU: 0.44 and 0.35 of River's rate against 0.59; letting
+	// one turn run at any time while behind, 0.37 to 0.48 on a slower
+	// machine, against 0.62 to 0.68 for one every behindFor) and `bot
+	// bench turns -rate 300` (marking behind on every arrival that finds
+	// the bar met takes a steady load's stalls for bursts: p99 180 ms
+	// against 83).
+	behindQueue  = 6
+	behindStreak = 3
+	behindFor    = 50 * time.Millisecond
 )
 
 // GroupStore is the part of the store group commit needs: a transaction
@@ -76,10 +78,12 @@ type grouper struct {
 	// behindAt is when the last of behindStreak or more began.
 	streak   int
 	behindAt time.Time
-	// turns is the turns running; changed is closed (and replaced) when a
-	// turn ends, to wake turns waiting for a slot.
-	turns   int
-	changed chan struct{}
+	// turns is the turns running, and lastStart when the last began;
+	// changed is closed (and replaced) when a turn ends, to wake turns
+	// waiting for a slot.
+	turns     int
+	lastStart time.Time
+	changed   chan struct{}
 }
 
 // TurnSlot is taken by the turn worker before each turn and released
@@ -87,19 +91,22 @@ type grouper struct {
 // turns and the acknowledging path share the CPU and the database, and a
 // platform that is not acknowledged in time sends its event again (Slack
 // after 3 seconds). So while a burst of messages waits for its groups
-// (and for behindFor after), no more than turnsWhileBehind turns run at
-// once; the rest wait, and the burst is acknowledged at the speed of the
-// queue while its turns drain behind it. Otherwise a slot is free.
+// (and for behindFor after), a turn starts only when no other is running
+// and none started in the last behindFor: the burst is acknowledged at the
+// speed of the queue while its turns drain behind it, slowly, however long
+// it lasts. Otherwise a slot is free.
 func (b *Inbox) TurnSlot(ctx context.Context) (release func(), err error) {
 	g := &b.group
 	for {
 		g.mu.Lock()
-		wait := time.Duration(0)
-		if g.turns >= turnsWhileBehind {
-			wait = g.behindAt.Add(behindFor).Sub(b.now())
+		now := b.now()
+		wait := g.behindAt.Add(behindFor).Sub(now) // until the burst has passed
+		if g.turns == 0 {
+			wait = min(wait, g.lastStart.Add(behindFor).Sub(now))
 		}
 		if wait <= 0 {
 			g.turns++
+			g.lastStart = now
 			g.mu.Unlock()
 			return g.endTurn, nil
 		}

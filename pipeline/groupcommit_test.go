@@ -155,13 +155,20 @@ func TestGroupCommitConcurrent(t *testing.T) {
 	}
 }
 
-// TestTurnSlot: while a burst waits to be acknowledged, two turns run at
-// once and a third waits for one of them (or for the burst to pass);
-// otherwise every turn gets a slot at once.
+// TestTurnSlot: while a burst waits to be acknowledged, a turn starts
+// only when none is running and none started in the last BehindFor (so
+// turns still drain, slowly); otherwise every turn gets a slot at once.
 func TestTurnSlot(t *testing.T) {
 	_, inbox := pipelinetest.NewInbox(t, "")
+	var mu sync.Mutex
 	now := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
-	inbox.SetClock(func() time.Time { return now })
+	inbox.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
+	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
+	burst := func() {
+		for range 3 {
+			inbox.GroupBegan(pipeline.BehindQueue)
+		}
+	}
 	gone, cancel := context.WithCancel(context.Background())
 	cancel() // a turn that would have to wait gives up at once
 
@@ -173,7 +180,7 @@ func TestTurnSlot(t *testing.T) {
 		}
 		releases = append(releases, r)
 	}
-	for _, r := range releases[2:] {
+	for _, r := range releases[1:] {
 		r()
 	}
 	// A stall fills a group or two; that is no burst.
@@ -185,34 +192,42 @@ func TestTurnSlot(t *testing.T) {
 		t.Fatalf("slot after a stall: %v", err)
 	}
 	r()
-	// Three deep groups in a row are.
+	// Three deep groups in a row are: with a turn running, none starts.
 	inbox.GroupBegan(pipeline.BehindQueue)
 	if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
-		t.Fatalf("third turn during a burst: err = %v, want it to wait", err)
+		t.Fatalf("second turn during a burst: err = %v, want it to wait", err)
+	}
+	// Nor when it has ended, with the last start under BehindFor ago.
+	releases[0]()
+	if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a turn just after another started, during a burst: err = %v, want it to wait", err)
 	}
 
-	// A waiting turn gets the slot once the turns running end.
-	got := make(chan error, 1)
+	// A waiting turn starts once the last start is BehindFor ago, the
+	// burst still going on.
+	got := make(chan func(), 1)
 	go func() {
 		r, err := inbox.TurnSlot(context.Background())
-		if err == nil {
-			defer r()
-		}
-		got <- err
-	}()
-	releases[1]()
-	releases[0]()
-	select {
-	case err := <-got:
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
 		}
+		got <- r
+	}()
+	advance(pipeline.BehindFor)
+	burst()
+	var running func()
+	select {
+	case running = <-got:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the waiting turn never got the freed slot")
+		t.Fatal("the waiting turn never started")
 	}
+	if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a turn while another runs, during a burst: err = %v, want it to wait", err)
+	}
+	running()
 
 	// Once the burst has passed, the limit is off.
-	now = now.Add(time.Second)
+	advance(time.Second)
 	r1, err1 := inbox.TurnSlot(gone)
 	r2, err2 := inbox.TurnSlot(gone)
 	if err1 != nil || err2 != nil {
