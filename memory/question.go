@@ -74,8 +74,7 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 	// Every question read here begins "who", "where" or "which": a text
 	// with none of them is not one, and skips the patterns and the time
 	// parse below (most messages, and a turn asks up to three times).
-	if lower := strings.ToLower(text); !strings.Contains(lower, "wh") ||
-		!strings.Contains(lower, "who") && !strings.Contains(lower, "where") && !strings.Contains(lower, "which") {
+	if lower := strings.ToLower(text); !strings.Contains(lower, "who") && !strings.Contains(lower, "where") && !strings.Contains(lower, "which") {
 		return Question{}, false
 	}
 	if g := reWithin.FindStringSubmatch(text); g != nil {
