@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -181,5 +183,29 @@ func TestStatementLabel(t *testing.T) {
 	}
 	if statementLabel("SELECT a FROM facts") == statementLabel("SELECT b FROM facts") {
 		t.Error("two statements on one table share a label")
+	}
+}
+
+// TestStatementCounterConnect: what a connection sends while the pool sets
+// it up (pgvector's type lookup) is counted under "connect", not against
+// the operation whose acquire happened to open it.
+func TestStatementCounterConnect(t *testing.T) {
+	ctx := withPhase(context.Background(), "job:turn")
+	c := &statementCounter{}
+	st, err := store.Open(ctx, storetest.NewDatabase(t), store.Config{Tracer: c.tracer(), MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.Pool().Exec(ctx, "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	byPhase := map[string]int64{}
+	c.counts.Range(func(k, n any) bool {
+		byPhase[k.(stmtKey).phase] += n.(*atomic.Int64).Load()
+		return true
+	})
+	if byPhase[phaseConnect] == 0 || byPhase["job:turn"] != 1 {
+		t.Fatalf("statements by phase %v: want the set-up under %q and the one statement under job:turn", byPhase, phaseConnect)
 	}
 }

@@ -35,6 +35,11 @@ type statementCounter struct {
 	batches  atomic.Int64
 	copies   atomic.Int64
 	acquires atomic.Int64
+	// opening holds the connections made but not yet handed out by the
+	// pool (*pgx.Conn -> struct{}): what they send meanwhile is their
+	// set-up (pgvector's type lookup), counted under phaseConnect rather
+	// than against the operation that happened to open them.
+	opening sync.Map
 }
 
 // stmtKey is one line of the breakdown.
@@ -49,6 +54,7 @@ const (
 	phaseHTTP       = "http"
 	phaseBackground = "background"
 	phaseBench      = "bench" // the bench's own reads; not counted in the totals
+	phaseConnect    = "connect"
 )
 
 // withPhase tags ctx: the statements made under it count toward phase.
@@ -104,8 +110,16 @@ func inc(m *sync.Map, phase string) {
 	n.(*atomic.Int64).Add(1)
 }
 
-func (c *statementCounter) add(ctx context.Context, sql string) stmtKey {
-	k := stmtKey{phaseOf(ctx), c.label(sql)}
+// phase is the phase of a statement sent on conn under ctx.
+func (c *statementCounter) phase(ctx context.Context, conn *pgx.Conn) string {
+	if _, ok := c.opening.Load(conn); ok {
+		return phaseConnect
+	}
+	return phaseOf(ctx)
+}
+
+func (c *statementCounter) add(ctx context.Context, conn *pgx.Conn, sql string) stmtKey {
+	k := stmtKey{c.phase(ctx, conn), c.label(sql)}
 	n, ok := c.counts.Load(k)
 	if !ok {
 		n, _ = c.counts.LoadOrStore(k, new(atomic.Int64))
@@ -142,9 +156,9 @@ func (c *statementCounter) label(sql string) string {
 
 // TraceQueryStart counts one statement (Exec, Query, QueryRow; begin and
 // commit are statements too).
-func (c *statementCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
-	k := c.add(ctx, data.SQL)
-	inc(&c.trips, phaseOf(ctx))
+func (c *statementCounter) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	k := c.add(ctx, conn, data.SQL)
+	inc(&c.trips, k.phase)
 	return context.WithValue(ctx, timedKey{}, timed{k, time.Now()})
 }
 
@@ -163,25 +177,25 @@ func (c *statementCounter) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, _ pgx
 }
 
 // TraceBatchStart counts a batch: one round trip for its statements.
-func (c *statementCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+func (c *statementCounter) TraceBatchStart(ctx context.Context, conn *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
 	c.batches.Add(1)
-	inc(&c.trips, phaseOf(ctx))
+	inc(&c.trips, c.phase(ctx, conn))
 	return ctx
 }
 
 // TraceBatchQuery counts a statement sent in a batch.
-func (c *statementCounter) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, data pgx.TraceBatchQueryData) {
-	c.add(ctx, data.SQL)
+func (c *statementCounter) TraceBatchQuery(ctx context.Context, conn *pgx.Conn, data pgx.TraceBatchQueryData) {
+	c.add(ctx, conn, data.SQL)
 }
 
 // TraceBatchEnd does nothing.
 func (c *statementCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
 
 // TraceCopyFromStart counts a COPY.
-func (c *statementCounter) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, data pgx.TraceCopyFromStartData) context.Context {
+func (c *statementCounter) TraceCopyFromStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceCopyFromStartData) context.Context {
 	c.copies.Add(1)
-	inc(&c.trips, phaseOf(ctx))
-	c.add(ctx, "copy "+data.TableName.Sanitize())
+	k := c.add(ctx, conn, "copy "+data.TableName.Sanitize())
+	inc(&c.trips, k.phase)
 	return ctx
 }
 
@@ -196,12 +210,12 @@ func (c *statementCounter) TracePrepareStart(ctx context.Context, _ *pgx.Conn, _
 // TracePrepareEnd counts a statement prepared on a connection (pgx's
 // statement cache does it at a statement's first use on each
 // connection): one more round trip.
-func (c *statementCounter) TracePrepareEnd(ctx context.Context, _ *pgx.Conn, data pgx.TracePrepareEndData) {
+func (c *statementCounter) TracePrepareEnd(ctx context.Context, conn *pgx.Conn, data pgx.TracePrepareEndData) {
 	if data.AlreadyPrepared {
 		return
 	}
-	inc(&c.prepares, phaseOf(ctx))
-	inc(&c.trips, phaseOf(ctx))
+	inc(&c.prepares, c.phase(ctx, conn))
+	inc(&c.trips, c.phase(ctx, conn))
 }
 
 // TraceAcquireStart counts a connection taken from the pool.
@@ -210,8 +224,24 @@ func (c *statementCounter) TraceAcquireStart(ctx context.Context, _ *pgxpool.Poo
 	return ctx
 }
 
-// TraceAcquireEnd does nothing.
-func (c *statementCounter) TraceAcquireEnd(context.Context, *pgxpool.Pool, pgxpool.TraceAcquireEndData) {
+// TraceAcquireEnd notes that the connection handed out is set up.
+func (c *statementCounter) TraceAcquireEnd(_ context.Context, _ *pgxpool.Pool, data pgxpool.TraceAcquireEndData) {
+	if data.Conn != nil {
+		c.opening.Delete(data.Conn)
+	}
+}
+
+// TraceConnectStart passes through; the end notes the new connection.
+func (c *statementCounter) TraceConnectStart(ctx context.Context, _ pgx.TraceConnectStartData) context.Context {
+	return ctx
+}
+
+// TraceConnectEnd notes a connection made: until the pool hands it out,
+// what it sends is its set-up (phaseConnect).
+func (c *statementCounter) TraceConnectEnd(_ context.Context, data pgx.TraceConnectEndData) {
+	if data.Err == nil && data.Conn != nil {
+		c.opening.Store(data.Conn, struct{}{})
+	}
 }
 
 // benchStatements is the count a bench prints, per operation (an
@@ -227,7 +257,8 @@ type benchStatements struct {
 	AcquiresPerOp   float64 `json:"acquires_per_op"`
 	// ByPhase is statements per operation by phase: http (the web
 	// handler, which acknowledges), job:KIND (River's workers), background
-	// (River's fetching, completing and maintenance, heartbeats).
+	// (River's fetching, completing and maintenance, heartbeats), connect
+	// (a new connection's set-up).
 	ByPhase map[string]float64 `json:"by_phase"`
 	// RoundTripsByPhase is round trips per operation by phase: a batch
 	// counts once however many statements it sends.
