@@ -132,22 +132,21 @@ func (k *knownMessage) receipt(ctx context.Context, tx pgx.Tx, in hearth.Inbound
 // nothing is left open, and the caller may accept the events one at a time
 // to learn which one failed.
 func (s *Store) BeginMessages(ctx context.Context, ins []hearth.Inbound) (pgx.Tx, []hearth.Receipt, error) {
-	batch := &pgx.Batch{}
-	batch.BeginTx(pgx.TxOptions{}) // BEGIN travels with the statements, not in a round trip of its own
-	rows := make([]knownMessage, len(ins))
 	for i, in := range ins {
 		if in.Kind != hearth.KindMessage {
 			return nil, nil, fmt.Errorf("store accept: event %d is a %s, not a message", i, in.Kind)
 		}
-		batch.Queue(knownMessageSQL, knownMessageArgs(in)...).QueryRow(func(row pgx.Row) error {
-			return row.Scan(rows[i].dest()...)
-		})
 	}
-	br := s.pool.SendBatch(ctx, batch)
-	tx := br.Tx()
-	if err := br.Close(); err != nil {
-		tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // the batch's error is the one to report
-		return nil, nil, fmt.Errorf("store accept: insert events: %w", translate(err))
+	rows := make([]knownMessage, len(ins))
+	tx, err := s.beginWith(ctx, func(b *pgx.Batch) {
+		for i, in := range ins {
+			b.Queue(knownMessageSQL, knownMessageArgs(in)...).QueryRow(func(row pgx.Row) error {
+				return row.Scan(rows[i].dest()...)
+			})
+		}
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("store accept: insert events: %w", err)
 	}
 	out := make([]hearth.Receipt, len(ins))
 	for i, in := range ins {

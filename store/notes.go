@@ -131,35 +131,33 @@ func (s *Store) appendNote(ctx context.Context, key string, userID, id int64, te
 		current                   hearth.Note
 		now                       time.Time
 	)
-	b := &pgx.Batch{}
-	b.BeginTx(pgx.TxOptions{})
-	// The row lock serialises appends to one note, so the check for the
-	// key that follows it cannot race with another transaction recording
-	// it.
-	b.Queue(`SELECT deleted_at IS NOT NULL FROM notes WHERE id = $1 AND `+noteVisible("$2")+` FOR UPDATE`, id, userID).
-		QueryRow(func(row pgx.Row) error {
-			err := row.Scan(&deleted)
-			visible = err == nil
-			return noRowsIsNil(err)
-		})
-	b.Queue(`SELECT before, after FROM note_appends WHERE note_id = $1 AND key = $2`, id, key).
-		QueryRow(func(row pgx.Row) error {
-			err := row.Scan(&before, &after)
-			applied = err == nil
-			return noRowsIsNil(err)
-		})
-	b.Queue(`SELECT `+noteColumns+`, now() FROM notes WHERE id = $1`, id).
-		QueryRow(func(row pgx.Row) error {
-			var err error
-			current, err = scanNoteWith(row, &now)
-			return noRowsIsNil(err)
-		})
-	br := s.pool.SendBatch(ctx, b)
-	tx := br.Tx()
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
-	if err := br.Close(); err != nil {
-		return before, after, translate(err)
+	tx, err := s.beginWith(ctx, func(b *pgx.Batch) {
+		// The row lock serialises appends to one note, so the check for the
+		// key that follows it cannot race with another transaction recording
+		// it.
+		b.Queue(`SELECT deleted_at IS NOT NULL FROM notes WHERE id = $1 AND `+noteVisible("$2")+` FOR UPDATE`, id, userID).
+			QueryRow(func(row pgx.Row) error {
+				err := row.Scan(&deleted)
+				visible = err == nil
+				return noRowsIsNil(err)
+			})
+		b.Queue(`SELECT before, after FROM note_appends WHERE note_id = $1 AND key = $2`, id, key).
+			QueryRow(func(row pgx.Row) error {
+				err := row.Scan(&before, &after)
+				applied = err == nil
+				return noRowsIsNil(err)
+			})
+		b.Queue(`SELECT `+noteColumns+`, now() FROM notes WHERE id = $1`, id).
+			QueryRow(func(row pgx.Row) error {
+				var err error
+				current, err = scanNoteWith(row, &now)
+				return noRowsIsNil(err)
+			})
+	})
+	if err != nil {
+		return before, after, err
 	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
 	switch {
 	case !visible:
 		return before, after, fmt.Errorf("note %d: %w", id, hearth.ErrNotFound)

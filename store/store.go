@@ -159,7 +159,6 @@ func translate(err error) error {
 	return err
 }
 
-// inTx runs fn in a transaction, committing when it returns nil.
 // Begin starts a transaction for a caller that owns a unit of work (a
 // turn's replies, deliveries and writes); the caller commits or rolls it
 // back.
@@ -171,6 +170,24 @@ func (s *Store) Begin(ctx context.Context) (pgx.Tx, error) {
 	return tx, nil
 }
 
+// beginWith begins a transaction with the statements queue puts in its
+// batch, BEGIN travelling with them (pgx's Batch.BeginTx) instead of in a
+// round trip of its own, and returns the transaction, open, once their
+// callbacks have run. On error nothing is left open.
+func (s *Store) beginWith(ctx context.Context, queue func(b *pgx.Batch)) (pgx.Tx, error) {
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	queue(b)
+	br := s.pool.SendBatch(ctx, b)
+	tx := br.Tx()
+	if err := br.Close(); err != nil {
+		tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // the batch's error is the one to report
+		return nil, translate(err)
+	}
+	return tx, nil
+}
+
+// inTx runs fn in a transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
