@@ -26,10 +26,12 @@ func (b *Inbox) CommitGroup(ctx context.Context, ins []hearth.Inbound) ([]hearth
 // SetClock sets the clock TurnSlot reads.
 func (b *Inbox) SetClock(now func() time.Time) { b.now = now }
 
-// BehindQueue is how deep a group begins in a burst, and BehindFor how
-// often a turn may start during one.
+// BehindDepth is how deep groups begin, on average, in a burst, and for
+// how long (BehindAfter); BehindFor is how often a turn may start during
+// one.
 const (
-	BehindQueue = behindQueue
+	BehindDepth = behindDepth
+	BehindAfter = behindAfter
 	BehindFor   = behindFor
 )
 

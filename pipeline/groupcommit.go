@@ -29,23 +29,33 @@ const (
 	// groupTimeout bounds one group's transaction; its members' own
 	// contexts do not cancel it, since it carries others' messages.
 	groupTimeout = 30 * time.Second
-	// Acknowledging is behind when behindStreak groups in a row began
-	// with behindQueue messages being acknowledged, waiting for a group or
-	// in one being committed (a burst: at a steady rate the machine can
-	// answer, one or two are at a time, and a stall fills one group, not
-	// three), and stays so for behindFor after; meanwhile a turn starts
-	// only when none is running and none started in the last behindFor
-	// (see TurnSlot). Measured with `bot bench ingress -with-river` (16
-	// clients: a bar of 8 or 10 misses much of the burst, and its turns
-	// take the CPU: 0.44 and 0.35 of River's rate against 0.59; letting
-	// one turn run at any time while behind, 0.37 to 0.48 on a slower
-	// machine, against 0.62 to 0.68 for one every behindFor) and `bot
-	// bench turns -rate 300` (marking behind on every arrival that finds
-	// the bar met takes a steady load's stalls for bursts: p99 180 ms
-	// against 83).
-	behindQueue  = 6
-	behindStreak = 3
-	behindFor    = 50 * time.Millisecond
+	// Acknowledging is behind in a burst: when groups have begun deep for
+	// behindAfter (the number of messages being acknowledged, waiting for
+	// a group or in one being committed, as a group begins, averaged over
+	// about the last depthWindow groups, at behindDepth or more; once
+	// behind, at three quarters of it). It stays so for behindFor after;
+	// meanwhile a turn starts only when none is running and none started
+	// in the last behindFor (see TurnSlot).
+	//
+	// A steady load the machine can answer has its stalls too: they fill
+	// every group for tens of milliseconds, and its turns wait with its
+	// messages, so holding turns back then only makes the stall longer.
+	// From the depths recorded by `bot bench turns -rate 300` and `bot
+	// bench ingress` (16 clients): in a burst, groups began 15 deep in
+	// half the cases; at a steady 300/s, 1 or 2 deep in two thirds, but 6
+	// or more in one in seven. The earlier rule, three groups in a row 6
+	// deep, held turns back for 31% of the steady run; the average depth
+	// alone, for 1-3%, in its stalls; held for 100 ms, for none of the
+	// recorded runs. Measured live at 300/s, p99: 490-870 ms with the
+	// earlier rule, 134-240 ms held for 100 ms, 108-144 ms held for
+	// behindAfter, 126-189 ms with no gate at all; each rule still covers
+	// a burst (`bot bench ingress -with-river`). Counting messages against
+	// turns started misses the burst: 16 clients that wait for their
+	// answers send no faster than turns are answered.
+	behindDepth = 8
+	depthWindow = 16
+	behindAfter = 200 * time.Millisecond
+	behindFor   = 50 * time.Millisecond
 )
 
 // GroupStore is the part of the store group commit needs: a transaction
@@ -74,10 +84,14 @@ type grouper struct {
 	running int
 	// committing counts the messages in groups being committed.
 	committing int
-	// streak counts the groups in a row that began behindQueue deep, and
-	// behindAt is when the last of behindStreak or more began.
-	streak   int
-	behindAt time.Time
+	// depth is the average depth at which groups began (see
+	// behindDepth), lastGroup when the last began, deepSince when the
+	// average last reached the bar (zero while under it), and behindAt
+	// when the last group began behind.
+	depth     float64
+	lastGroup time.Time
+	deepSince time.Time
+	behindAt  time.Time
 	// turns is the turns running, and lastStart when the last began;
 	// changed is closed (and replaced) when a turn ends, to wake turns
 	// waiting for a slot.
@@ -128,15 +142,27 @@ func (b *Inbox) TurnSlot(ctx context.Context) (release func(), err error) {
 }
 
 // began notes a group beginning with depth messages being acknowledged
-// (g.mu held): behindStreak such groups deep in a row are a burst.
+// (g.mu held). A burst is continuous: after a pause of behindFor the
+// average starts again from this group.
 func (g *grouper) began(depth int, now func() time.Time) {
-	if depth < behindQueue {
-		g.streak = 0
-		return
+	t := now()
+	if t.Sub(g.lastGroup) > behindFor {
+		g.depth, g.deepSince = 0, time.Time{}
 	}
-	g.streak++
-	if g.streak >= behindStreak {
-		g.behindAt = now()
+	g.lastGroup = t
+	g.depth += (float64(depth) - g.depth) / depthWindow
+	bar := float64(behindDepth)
+	if !g.behindAt.IsZero() && t.Sub(g.behindAt) <= behindFor {
+		bar = bar * 3 / 4 // a dip in a burst does not end it
+	}
+	switch {
+	case g.depth < bar:
+		g.deepSince = time.Time{}
+	case g.deepSince.IsZero():
+		g.deepSince = t
+	}
+	if !g.deepSince.IsZero() && t.Sub(g.deepSince) >= behindAfter {
+		g.behindAt = t
 	}
 }
 

@@ -164,13 +164,30 @@ func TestTurnSlot(t *testing.T) {
 	now := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 	inbox.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	advance := func(d time.Duration) { mu.Lock(); defer mu.Unlock(); now = now.Add(d) }
-	burst := func() {
-		for range 3 {
-			inbox.GroupBegan(pipeline.BehindQueue)
-		}
+	const gap = 3 * time.Millisecond // between groups, as under load
+	group := func(depth int) {
+		inbox.GroupBegan(depth)
+		advance(gap)
 	}
+	deep := 2 * pipeline.BehindDepth
+	// groupsFor is how many groups begin in d.
+	groupsFor := func(d time.Duration) int { return int(d / gap) }
 	gone, cancel := context.WithCancel(context.Background())
 	cancel() // a turn that would have to wait gives up at once
+	free := func(what string) {
+		t.Helper()
+		r, err := inbox.TurnSlot(gone)
+		if err != nil {
+			t.Fatalf("slot %s: %v", what, err)
+		}
+		r()
+	}
+	held := func(what string) {
+		t.Helper()
+		if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
+			t.Fatalf("slot %s: err = %v, want it to wait", what, err)
+		}
+	}
 
 	var releases []func()
 	for range 5 { // nobody waiting to be acknowledged: no limit
@@ -183,28 +200,32 @@ func TestTurnSlot(t *testing.T) {
 	for _, r := range releases[1:] {
 		r()
 	}
-	// A stall fills a group or two; that is no burst.
-	for _, depth := range []int{pipeline.BehindQueue, pipeline.BehindQueue + 5, 1, pipeline.BehindQueue, pipeline.BehindQueue} {
-		inbox.GroupBegan(depth)
+	// A steady load has its stalls, each filling some groups in a row
+	// (here one group in seven, and then every group for half of
+	// BehindAfter); they are no burst.
+	for i := range groupsFor(time.Second) {
+		depth := 1 + i%2
+		if i%7 == 0 {
+			depth = deep
+		}
+		group(depth)
+		free("in a steady load")
 	}
-	r, err := inbox.TurnSlot(gone)
-	if err != nil {
-		t.Fatalf("slot after a stall: %v", err)
-	}
-	r()
-	// Three deep groups in a row are: with a turn running, none starts.
-	inbox.GroupBegan(pipeline.BehindQueue)
-	if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
-		t.Fatalf("second turn during a burst: err = %v, want it to wait", err)
-	}
-	// Nor when it has ended, with the last start under BehindFor ago.
-	releases[0]()
-	if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
-		t.Fatalf("a turn just after another started, during a burst: err = %v, want it to wait", err)
+	for range groupsFor(pipeline.BehindAfter / 2) {
+		group(deep)
+		free("in a stall")
 	}
 
-	// A waiting turn starts once the last start is BehindFor ago, the
-	// burst still going on.
+	// Groups beginning deep for BehindAfter are: with a turn running, no
+	// other starts.
+	for range groupsFor(pipeline.BehindAfter) + 1 {
+		group(deep)
+	}
+	held("while another runs, in a burst")
+	// With none running, one starts, and the next only BehindFor later.
+	releases[0]()
+	free("with none running, in a burst")
+	held("just after another started, in a burst")
 	got := make(chan func(), 1)
 	go func() {
 		r, err := inbox.TurnSlot(context.Background())
@@ -213,21 +234,37 @@ func TestTurnSlot(t *testing.T) {
 		}
 		got <- r
 	}()
-	advance(pipeline.BehindFor)
-	burst()
+	for range groupsFor(pipeline.BehindFor) + 1 {
+		group(deep)
+	}
 	var running func()
 	select {
 	case running = <-got:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the waiting turn never started")
 	}
-	if _, err := inbox.TurnSlot(gone); !errors.Is(err, context.Canceled) {
-		t.Fatalf("a turn while another runs, during a burst: err = %v, want it to wait", err)
+	held("while another runs, later in the burst")
+
+	// A dip (shallow groups bringing the average depth a little under
+	// BehindDepth) does not end the burst.
+	for range 17 {
+		inbox.GroupBegan(1)
+		advance(20 * time.Millisecond)
 	}
+	held("in a dip in the burst")
 	running()
 
-	// Once the burst has passed, the limit is off.
+	// Once the burst has passed, the limit is off, and the groups after
+	// a pause begin a new average (the burst's, slowly falling, would
+	// still be over BehindDepth after these ten).
+	for range groupsFor(pipeline.BehindAfter) + 1 {
+		group(deep)
+	}
 	advance(time.Second)
+	for range 10 {
+		inbox.GroupBegan(1)
+		advance(20 * time.Millisecond)
+	}
 	r1, err1 := inbox.TurnSlot(gone)
 	r2, err2 := inbox.TurnSlot(gone)
 	if err1 != nil || err2 != nil {
