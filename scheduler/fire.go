@@ -26,17 +26,29 @@ import (
 // stored are not stored again (their messages are keyed).
 func (s *Scheduler) Fire(ctx context.Context, a FireArgs) error {
 	ids := append([]int64{a.ScheduleID}, a.More...)
+	// All the job's schedules in one read: a morning's briefings fire in
+	// jobs of up to fireGroup.
+	scs, err := s.cfg.Store.Schedules(ctx, ids)
+	if err != nil {
+		return err
+	}
+	byID := make(map[int64]hearth.Schedule, len(scs))
+	for _, sc := range scs {
+		byID[sc.ID] = sc
+	}
 	var ready []fired
 	var errs []error
 	for _, id := range ids {
-		f, ok, err := s.prepare(ctx, id, a.At)
-		if errors.Is(err, hearth.ErrNotFound) {
+		sc, found := byID[id]
+		if !found {
+			err := fmt.Errorf("scheduler fire: schedule %d: %w", id, hearth.ErrNotFound)
 			if len(ids) == 1 {
 				return river.JobCancel(err)
 			}
 			s.cfg.Log.InfoContext(ctx, "occurrence's schedule is gone; not sent", "schedule_id", id)
 			continue
 		}
+		f, ok, err := s.prepare(ctx, sc, a.At)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -69,14 +81,9 @@ type fired struct {
 	log    *slog.Logger
 }
 
-// prepare writes the message of schedule id's occurrence at (Unix
-// seconds); ok is false when it is not to be sent. A schedule that no
-// longer exists is hearth.ErrNotFound.
-func (s *Scheduler) prepare(ctx context.Context, id, atUnix int64) (f fired, ok bool, err error) {
-	sc, err := s.cfg.Store.Schedule(ctx, id)
-	if err != nil {
-		return f, false, err
-	}
+// prepare writes the message of schedule sc's occurrence at (Unix
+// seconds); ok is false when it is not to be sent.
+func (s *Scheduler) prepare(ctx context.Context, sc hearth.Schedule, atUnix int64) (f fired, ok bool, err error) {
 	at := time.Unix(atUnix, 0).UTC()
 	log := s.cfg.Log.With("schedule_id", sc.ID, "kind", sc.Kind, "user_id", sc.UserID, "at", at)
 	if !s.zones.IsOccurrence(sc, at) {
@@ -101,7 +108,7 @@ func (s *Scheduler) prepare(ctx context.Context, id, atUnix int64) (f fired, ok 
 		}
 		out = hearth.Outbound{Text: text}
 	} else {
-		out = reminderMessage(sc, at, loc, FireArgs{ScheduleID: id, At: atUnix})
+		out = reminderMessage(sc, at, loc, FireArgs{ScheduleID: sc.ID, At: atUnix})
 		if sc.Kind == hearth.ScheduleEvent && len(sc.Attendees) > 0 {
 			prep, err := s.meetingPrep(ctx, sc)
 			if err != nil {

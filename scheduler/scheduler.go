@@ -27,7 +27,7 @@ type Store interface {
 	Commit(ctx context.Context, tx pgx.Tx) error
 	DueSchedulesTx(ctx context.Context, tx pgx.Tx, until time.Time, batch int) ([]hearth.Schedule, error)
 	SetNextAtTx(ctx context.Context, tx pgx.Tx, next []hearth.ScheduleNext) error
-	Schedule(ctx context.Context, id int64) (hearth.Schedule, error)
+	Schedules(ctx context.Context, ids []int64) ([]hearth.Schedule, error)
 	StoreScheduledTx(ctx context.Context, tx pgx.Tx, userID int64, key string, out hearth.Outbound) (id, conv int64, ch hearth.Channel, stored bool, err error)
 	MarkVisibleTx(ctx context.Context, tx pgx.Tx, conv int64, ids []int64) error
 	NotifyConversation(ctx context.Context, conversationID int64) error

@@ -3,6 +3,7 @@ package scheduler_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
@@ -262,6 +264,11 @@ func TestOccurrencesDueTogetherFireInOneJob(t *testing.T) {
 	}
 	if strings.Contains(b.log.String(), "one by one") {
 		t.Fatalf("the occurrences were not stored together:\n%s", b.log.String())
+	}
+	// A job whose only schedule has gone is cancelled, not retried.
+	var cancelled *rivertype.JobCancelError
+	if err := b.sched.Fire(ctx, scheduler.FireArgs{ScheduleID: -1, At: due.Unix()}); !errors.As(err, &cancelled) || !errors.Is(err, hearth.ErrNotFound) {
+		t.Fatalf("fire a gone schedule: err = %v; want the job cancelled, not found", err)
 	}
 }
 

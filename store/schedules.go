@@ -97,6 +97,20 @@ func (s *Store) Schedule(ctx context.Context, id int64) (hearth.Schedule, error)
 	return sc, nil
 }
 
+// Schedules loads the schedules of ids that exist, with their items, in
+// one statement (a fire job's occurrences), in no particular order.
+func (s *Store) Schedules(ctx context.Context, ids []int64) ([]hearth.Schedule, error) {
+	rows, err := s.pool.Query(ctx, scheduleSelect+` WHERE s.id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("store schedules: %w", translate(err))
+	}
+	scs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (hearth.Schedule, error) { return scanSchedule(row) })
+	if err != nil {
+		return nil, fmt.Errorf("store schedules: %w", translate(err))
+	}
+	return scs, nil
+}
+
 func setNextAt(ctx context.Context, tx pgx.Tx, next []hearth.ScheduleNext) error {
 	if len(next) == 0 {
 		return nil
