@@ -84,11 +84,11 @@ type grouper struct {
 	running int
 	// committing counts the messages in groups being committed.
 	committing int
-	// depth is the average depth at which groups began (see
+	// avgDepth is the average depth at which groups began (see
 	// behindDepth), lastGroup when the last began, deepSince when the
 	// average last reached the bar (zero while under it), and behindAt
 	// when the last group began behind.
-	depth     float64
+	avgDepth  float64
 	lastGroup time.Time
 	deepSince time.Time
 	behindAt  time.Time
@@ -147,16 +147,16 @@ func (b *Inbox) TurnSlot(ctx context.Context) (release func(), err error) {
 func (g *grouper) began(depth int, now func() time.Time) {
 	t := now()
 	if t.Sub(g.lastGroup) > behindFor {
-		g.depth, g.deepSince = 0, time.Time{}
+		g.avgDepth, g.deepSince = 0, time.Time{}
 	}
 	g.lastGroup = t
-	g.depth += (float64(depth) - g.depth) / depthWindow
+	g.avgDepth += (float64(depth) - g.avgDepth) / depthWindow
 	bar := float64(behindDepth)
 	if !g.behindAt.IsZero() && t.Sub(g.behindAt) <= behindFor {
 		bar = bar * 3 / 4 // a dip in a burst does not end it
 	}
 	switch {
-	case g.depth < bar:
+	case g.avgDepth < bar:
 		g.deepSince = time.Time{}
 	case g.deepSince.IsZero():
 		g.deepSince = t
