@@ -152,16 +152,17 @@ func (g *grouper) began(depth int, now func() time.Time) {
 	g.lastGroup = t
 	g.avgDepth += (float64(depth) - g.avgDepth) / depthWindow
 	bar := float64(behindDepth)
-	if !g.behindAt.IsZero() && t.Sub(g.behindAt) <= behindFor {
+	if t.Sub(g.behindAt) <= behindFor {
 		bar = bar * 3 / 4 // a dip in a burst does not end it
 	}
-	switch {
-	case g.avgDepth < bar:
+	if g.avgDepth < bar {
 		g.deepSince = time.Time{}
-	case g.deepSince.IsZero():
+		return
+	}
+	if g.deepSince.IsZero() {
 		g.deepSince = t
 	}
-	if !g.deepSince.IsZero() && t.Sub(g.deepSince) >= behindAfter {
+	if t.Sub(g.deepSince) >= behindAfter {
 		g.behindAt = t
 	}
 }

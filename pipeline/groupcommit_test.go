@@ -255,15 +255,20 @@ func TestTurnSlot(t *testing.T) {
 	running()
 
 	// Once the burst has passed, the limit is off, and the groups after
-	// a pause begin a new average (the burst's, slowly falling, would
-	// still be over BehindDepth after these ten).
+	// a pause begin a new average: the burst's, slowly falling, would
+	// still be over BehindDepth after these ten, which take longer than
+	// BehindAfter (each under BehindFor after the last: no new pause).
 	for range groupsFor(pipeline.BehindAfter) + 1 {
 		group(deep)
 	}
 	advance(time.Second)
+	spacing := pipeline.BehindFor * 4 / 5
+	if 9*spacing < pipeline.BehindAfter {
+		t.Fatalf("ten groups %v apart take under BehindAfter (%v)", spacing, pipeline.BehindAfter)
+	}
 	for range 10 {
 		inbox.GroupBegan(1)
-		advance(20 * time.Millisecond)
+		advance(spacing)
 	}
 	r1, err1 := inbox.TurnSlot(gone)
 	r2, err2 := inbox.TurnSlot(gone)
