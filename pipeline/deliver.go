@@ -14,11 +14,18 @@ import (
 	"github.com/riverqueue/river/rivertype"
 )
 
-// DeliverArgs is the job that sends one stored bot message. The message id
-// is its idempotency key: the job is unique by it, and a message already
-// delivered is never sent again.
+// DeliverArgs is the job that sends one stored bot message, or several
+// (More). The message ids are its idempotency key: the job is unique by
+// them, and a message already delivered is never sent again.
 type DeliverArgs struct {
 	MessageID int64 `json:"message_id"`
+	// More are further messages the job sends after MessageID: the
+	// messages a scheduler job pushes to as many users at once (a
+	// morning's briefings) go out in one job, claimed with one statement,
+	// not a job each. One that cannot go straight away (an earlier
+	// message of its conversation on its way, a failed send) is handed to
+	// a job of its own, which waits and retries for it alone.
+	More []int64 `json:"more,omitempty"`
 	// Edit marks a re-delivery of a message that changed after it was
 	// sent (an answered prompt), to platforms that can edit (see Editor).
 	// Version tells successive edits of one message apart.
@@ -150,7 +157,11 @@ type DeliveryStore interface {
 	// replica) to send; false while another live replica holds it, or
 	// once it is delivered. ReleaseDelivery gives an unsent claim up.
 	ClaimDelivery(ctx context.Context, messageID int64, claimant string) (bool, error)
-	ReleaseDelivery(ctx context.Context, messageID int64, claimant string) error
+	ReleaseDeliveries(ctx context.Context, claimant string, messageIDs []int64) error
+	// ClaimDeliveries claims, in one statement, those of several messages
+	// that can be sent now (see TakeDelivery); others are the undelivered
+	// rest.
+	ClaimDeliveries(ctx context.Context, ids []int64, claimant string, window time.Duration) (claimed []hearth.Delivery, others []int64, err error)
 }
 
 // Delivery order. Each message has its own job and they run in parallel,
@@ -211,8 +222,11 @@ func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
 	return w.Now().Add(w.Backoff(job.Attempt))
 }
 
-// Work sends the message unless it was delivered already.
+// Work sends the job's messages unless they were delivered already.
 func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
+	if len(job.Args.More) > 0 && !job.Args.Edit {
+		return w.workMany(ctx, job)
+	}
 	// Two runs of this job can overlap (a replica taken for dead that was
 	// only slow): the claim lets one of them send. Most messages have
 	// nothing before them on the way and no one else sending them: one
@@ -241,7 +255,7 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		w.metric.delivery(d.Channel, "no_sender")
 		err := fmt.Errorf("deliver message %d: no sender for channel %q", d.MessageID, d.Channel)
 		if claimed {
-			err = errors.Join(err, w.release(ctx, d.MessageID, claimant))
+			err = errors.Join(err, w.release(ctx, claimant, d.MessageID))
 		}
 		return river.JobCancel(err)
 	}
@@ -260,12 +274,12 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	}
 	if w.Live != nil {
 		if err := w.Live(); err != nil {
-			return errors.Join(fmt.Errorf("deliver message %d: %w", d.MessageID, err), w.release(ctx, d.MessageID, claimant))
+			return errors.Join(fmt.Errorf("deliver message %d: %w", d.MessageID, err), w.release(ctx, claimant, d.MessageID))
 		}
 	}
 	platformID, err := sender.Send(ctx, d)
 	if err != nil {
-		if rerr := w.release(ctx, d.MessageID, claimant); rerr != nil {
+		if rerr := w.release(ctx, claimant, d.MessageID); rerr != nil {
 			log.WarnContext(ctx, "could not give up the claim on an unsent message", "error", rerr)
 		}
 		if errors.Is(err, hearth.ErrPermanent) {
@@ -299,10 +313,130 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	return nil
 }
 
-// release gives up the claim on a message that was not sent, even when
+// release gives up the claims on messages that were not sent, even when
 // the job's context has ended.
-func (w *DeliverWorker) release(ctx context.Context, messageID int64, claimant string) error {
-	return w.store.ReleaseDelivery(context.WithoutCancel(ctx), messageID, claimant)
+func (w *DeliverWorker) release(ctx context.Context, claimant string, messageIDs ...int64) error {
+	if len(messageIDs) == 0 {
+		return nil
+	}
+	return w.store.ReleaseDeliveries(context.WithoutCancel(ctx), claimant, messageIDs)
+}
+
+// workMany sends the messages of a job of several, one after the other,
+// each claimed (all with one statement) and recorded as delivered as soon
+// as its platform has it. What a single message's job does when it
+// cannot send straight away — wait for the conversation's earlier
+// message, snooze while another replica holds it, retry with backoff,
+// wait out a rate limit — a message of this job gets by being handed to
+// a job of its own (scheduled when the wait would end), so the others do
+// not wait with it and nothing is sent twice. The job fails (and is
+// retried, its delivered messages skipped) only when it cannot hand them
+// over or record a delivery, or its run ends.
+func (w *DeliverWorker) workMany(ctx context.Context, job *river.Job[DeliverArgs]) error {
+	claimant := claimantOf(job.JobRow)
+	window := orderWindow
+	if w.OrderWait < 0 {
+		window = 0
+	}
+	ids := append([]int64{job.Args.MessageID}, job.Args.More...)
+	claimed, others, err := w.store.ClaimDeliveries(ctx, ids, claimant, window)
+	if err != nil {
+		return fmt.Errorf("deliver messages: %w", err)
+	}
+	now := w.Now()
+	var alone []river.InsertManyParams
+	handOver := func(at time.Time, ids ...int64) {
+		opts := &river.InsertOpts{}
+		if at.After(now) {
+			opts.ScheduledAt = at
+		}
+		for _, id := range ids {
+			alone = append(alone, river.InsertManyParams{Args: DeliverArgs{MessageID: id}, InsertOpts: opts})
+		}
+	}
+	handOver(now, others...)
+	// unsent gives up the claims from claimed[i] on, when the run stops.
+	unsent := func(i int) error {
+		ids := make([]int64, 0, len(claimed)-i)
+		for _, d := range claimed[i:] {
+			ids = append(ids, d.MessageID)
+		}
+		return w.release(ctx, claimant, ids...)
+	}
+	for i, d := range claimed {
+		log := w.log.With("conversation_id", d.ConversationID, "message_id", d.MessageID, "channel", d.Channel)
+		if err := ctx.Err(); err != nil {
+			return errors.Join(fmt.Errorf("deliver messages: %w", err), unsent(i))
+		}
+		sender, ok := w.senders[d.Channel]
+		if !ok {
+			// Its own job says so and gives up.
+			if err := w.release(ctx, claimant, d.MessageID); err != nil {
+				return errors.Join(err, unsent(i+1))
+			}
+			handOver(now, d.MessageID)
+			continue
+		}
+		if w.Live != nil {
+			if err := w.Live(); err != nil {
+				return errors.Join(fmt.Errorf("deliver messages: %w", err), unsent(i))
+			}
+		}
+		platformID, err := sender.Send(ctx, d)
+		if err != nil {
+			if rerr := w.release(ctx, claimant, d.MessageID); rerr != nil {
+				return errors.Join(rerr, unsent(i+1))
+			}
+			switch wait, limited := retryAfter(err); {
+			case errors.Is(err, hearth.ErrPermanent):
+				log.ErrorContext(ctx, "delivery failed permanently", "error", err)
+				w.metric.delivery(d.Channel, "permanent_failure")
+			case limited:
+				// The platform will refuse the rest too until then.
+				log.WarnContext(ctx, "delivery rate limited; waiting as asked", "retry_after", wait, "error", err)
+				w.metric.delivery(d.Channel, "rate_limited")
+				if rerr := unsent(i + 1); rerr != nil {
+					return rerr
+				}
+				for _, d := range claimed[i:] {
+					handOver(now.Add(wait), d.MessageID)
+				}
+				return w.insertAlone(ctx, alone)
+			default:
+				log.WarnContext(ctx, "delivery failed; will retry on its own", "error", err)
+				w.metric.delivery(d.Channel, "retry")
+				handOver(now.Add(w.Backoff(1)), d.MessageID)
+			}
+			continue
+		}
+		if err := w.store.MarkDelivered(ctx, d.MessageID, platformID); err != nil {
+			log.ErrorContext(ctx, "delivered but not recorded", "platform_message_id", platformID, "error", err)
+			return errors.Join(fmt.Errorf("record delivery of message %d: %w", d.MessageID, err), unsent(i+1))
+		}
+		if _, ok := sender.(TranscriptSender); ok {
+			if err := w.store.NotifyConversation(ctx, d.ConversationID); err != nil {
+				log.WarnContext(ctx, "live views not told of a delivered message", "error", err)
+			}
+		}
+		w.metric.delivery(d.Channel, "ok")
+	}
+	return w.insertAlone(ctx, alone)
+}
+
+// insertAlone enqueues the jobs of their own a job of several messages
+// hands some to.
+func (w *DeliverWorker) insertAlone(ctx context.Context, params []river.InsertManyParams) error {
+	if len(params) == 0 {
+		return nil
+	}
+	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+	if err != nil {
+		return fmt.Errorf("deliver messages: hand over %d: %w", len(params), err)
+	}
+	if _, err := client.InsertMany(ctx, params); err != nil {
+		return fmt.Errorf("deliver messages: hand over %d: %w", len(params), err)
+	}
+	return nil
 }
 
 // claimantOf names who runs job: the replica (River client) that fetched

@@ -73,7 +73,7 @@ func TestDeliveryClaims(t *testing.T) {
 	}
 	// r2's run that held it ends without sending (the claim given up);
 	// a second run of a job never shares a claim, even on one replica.
-	if err := st.ReleaseDelivery(ctx, msg, "r2"); err != nil {
+	if err := st.ReleaseDeliveries(ctx, "r2", []int64{msg}); err != nil {
 		t.Fatal(err)
 	}
 	// A failed send gives the claim up too.

@@ -148,8 +148,8 @@ const lateNote = 5 * time.Minute
 
 // deliver stores fired occurrences' messages, each once (keyed), in one
 // transaction with their deliveries (pipeline.PushTx: shown in the web
-// chat's transcript, or a deliver job each, enqueued with one statement),
-// and tells live views after the commit.
+// chat's transcript, or sent by one deliver job for them all), and tells
+// live views after the commit.
 func (s *Scheduler) deliver(ctx context.Context, fs []fired) error {
 	st := s.cfg.Store
 	tx, err := st.Begin(ctx)
@@ -157,11 +157,11 @@ func (s *Scheduler) deliver(ctx context.Context, fs []fired) error {
 		return err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after Commit this is a no-op
-	var jobs insertsLater
+	var sends deliveries
 	var tell []int64
 	stored := make([]bool, len(fs))
 	for i, f := range fs {
-		ok, conv, err := pipeline.PushTx(ctx, tx, st, &jobs, s.cfg.Visible, f.userID, f.key, f.out)
+		ok, conv, err := pipeline.PushTx(ctx, tx, st, &sends, s.cfg.Visible, f.userID, f.key, f.out)
 		if err != nil {
 			return err
 		}
@@ -170,14 +170,14 @@ func (s *Scheduler) deliver(ctx context.Context, fs []fired) error {
 			tell = append(tell, conv)
 		}
 	}
-	if len(jobs) > 0 {
+	if len(sends) > 0 {
 		// The job's own River client (none is needed for the web chat,
 		// which shows the messages at commit).
 		client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
 		if err != nil {
 			return fmt.Errorf("enqueue deliveries: %w", err)
 		}
-		if _, err := client.InsertManyTx(ctx, tx, jobs); err != nil {
+		if _, err := client.InsertTx(ctx, tx, pipeline.DeliverArgs{MessageID: sends[0], More: sends[1:]}, nil); err != nil {
 			return fmt.Errorf("enqueue deliveries: %w", err)
 		}
 	}
@@ -195,10 +195,15 @@ func (s *Scheduler) deliver(ctx context.Context, fs []fired) error {
 	return nil
 }
 
-// insertsLater collects the jobs PushTx enqueues, for one InsertManyTx.
-type insertsLater []river.InsertManyParams
+// deliveries collects the messages PushTx enqueues, for one deliver job
+// that sends them all.
+type deliveries []int64
 
-func (l *insertsLater) InsertTx(_ context.Context, _ pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
-	*l = append(*l, river.InsertManyParams{Args: args, InsertOpts: opts})
+func (l *deliveries) InsertTx(_ context.Context, _ pgx.Tx, args river.JobArgs, _ *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+	a, ok := args.(pipeline.DeliverArgs)
+	if !ok || a.Edit || len(a.More) > 0 {
+		return nil, fmt.Errorf("scheduler: a push enqueued a %s job, not one message's delivery", args.Kind())
+	}
+	*l = append(*l, a.MessageID)
 	return &rivertype.JobInsertResult{}, nil
 }

@@ -3,6 +3,7 @@ package scheduler_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/scheduler"
 	"github.com/hearthbot/hearth/store"
@@ -269,6 +271,67 @@ func TestOccurrencesDueTogetherFireInOneJob(t *testing.T) {
 	var cancelled *rivertype.JobCancelError
 	if err := b.sched.Fire(ctx, scheduler.FireArgs{ScheduleID: -1, At: due.Unix()}); !errors.As(err, &cancelled) || !errors.Is(err, hearth.ErrNotFound) {
 		t.Fatalf("fire a gone schedule: err = %v; want the job cancelled, not found", err)
+	}
+}
+
+// The messages one fire job pushes to users of a platform go out in one
+// deliver job (claimed with one statement, one job to run), not a job
+// each.
+func TestPushesOfOneFireAreOneDelivery(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.stopBriefings(t)
+	ctx := context.Background()
+	due := time.Now().Add(time.Minute).Truncate(time.Second)
+	for _, who := range []string{"tg-1", "tg-2"} {
+		c, err := b.st.SignIn(ctx, hearth.ChannelTelegram, who, who, who, "Europe/Berlin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.st.CreateTask(ctx, "", hearth.Task{UserID: c.User.ID, Title: "Water the plants", Due: due}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.clock.Set(due)
+	// A client that fires and leaves the deliveries it enqueues in the queue.
+	workers := river.NewWorkers()
+	b.sched.Workers(workers)
+	c, err := river.NewClient(riverpgxv5.New(b.st.Pool()), &river.Config{
+		Workers: workers, TestOnly: true, SkipUnknownJobCheck: true, FetchCooldown: 2 * time.Millisecond,
+		Queues: map[string]river.QueueConfig{scheduler.QueueScheduler: {MaxWorkers: 2}}, Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Stop(context.WithoutCancel(ctx)) }) //nolint:errcheck // test teardown
+	if _, err := b.sched.Plan(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	var deliveries []pipeline.DeliverArgs
+	pipelinetest.WaitForJobsOf(t, []pipelinetest.Subscriber{c}, "the fire job's deliveries", func() bool {
+		res, err := c.JobList(ctx, river.NewJobListParams().Kinds(pipeline.DeliverArgs{}.Kind()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		deliveries = deliveries[:0]
+		for _, j := range res.Jobs {
+			var a pipeline.DeliverArgs
+			if err := json.Unmarshal(j.EncodedArgs, &a); err != nil {
+				t.Fatal(err)
+			}
+			deliveries = append(deliveries, a)
+		}
+		return len(deliveries) > 0
+	})
+	var msgs int
+	if err := b.st.Pool().QueryRow(ctx, `SELECT count(*) FROM messages WHERE sender = 'bot' AND text LIKE '%Water the plants%'`).Scan(&msgs); err != nil {
+		t.Fatal(err)
+	}
+	if len(deliveries) != 1 || len(deliveries[0].More) != 1 || msgs != 2 {
+		t.Fatalf("deliver jobs %+v for %d reminders; want one for both", deliveries, msgs)
 	}
 }
 

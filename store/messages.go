@@ -46,8 +46,7 @@ func (s *Store) TakeDelivery(ctx context.Context, messageID int64, claimant stri
 			-- take messages_undelivered for the id and read the whole
 			-- backlog (2 ms a delivery with 100,000 on their way).
 			WHERE $4 AND m.id = $1 AND EXISTS (SELECT 1 FROM d) AND m.delivered_at IS NULL AND NOT (SELECT pending FROM earlier)
-			  AND (m.send_claimed_by IS NULL OR m.send_claimed_at < now() - $5::interval
-			       OR EXISTS (SELECT 1 FROM replicas r WHERE r.id = m.send_claimed_by AND r.seen_at + r.stale_after < now()))
+			  AND `+claimable("m", "$5")+`
 			RETURNING m.id
 		)
 		SELECT d.*, (SELECT pending FROM earlier), EXISTS (SELECT 1 FROM claim) FROM d`,
@@ -63,6 +62,57 @@ func (s *Store) TakeDelivery(ctx context.Context, messageID int64, claimant stri
 		d.DeliveredAt = *delivered
 	}
 	return d, earlier, claimed, nil
+}
+
+// ClaimDeliveries claims, in one statement, those of the bot messages ids
+// that can be sent now for claimant (a job delivering several): not
+// delivered, no earlier bot message of their conversation written within
+// window still undelivered (another of ids counts), and no live claim on
+// them (see ClaimDelivery). It returns them, in the order of ids, and the
+// ids of the others that are not delivered yet: each needs a job of its
+// own, which waits for what it must. Ids of no bot message are in
+// neither.
+func (s *Store) ClaimDeliveries(ctx context.Context, ids []int64, claimant string, window time.Duration) (claimed []hearth.Delivery, others []int64, err error) {
+	rows, err := s.pool.Query(ctx, `
+		WITH d AS (
+			SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text,
+			       CASE WHEN m.buttons_closed_at IS NULL THEN m.buttons ELSE '[]' END AS buttons,
+			       m.delivered_at IS NULL AS undelivered,
+			       EXISTS (
+			           SELECT 1 FROM messages e
+			           WHERE e.conversation_id = m.conversation_id AND e.sender = 'bot' AND e.id < m.id AND e.delivered_at IS NULL
+			             AND e.created_at > now() - $3::interval) AS pending
+			FROM messages m JOIN conversations c ON c.id = m.conversation_id
+			WHERE m.id = ANY($1) AND m.sender = 'bot'
+		),
+		claim AS (
+			UPDATE messages m SET send_claimed_by = $2, send_claimed_at = now()
+			FROM d WHERE m.id = d.id AND d.undelivered AND NOT d.pending AND m.delivered_at IS NULL
+			  AND `+claimable("m", "$4")+`
+			RETURNING m.id
+		)
+		SELECT d.id, d.conversation_id, d.channel, d.external_id, d.text, d.buttons, claim.id IS NOT NULL
+		FROM d LEFT JOIN claim ON claim.id = d.id
+		WHERE d.undelivered
+		ORDER BY array_position($1, d.id)`, ids, claimant, window, deliveryClaimMaxAge)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store claim deliveries: %w", translate(err))
+	}
+	var d hearth.Delivery
+	var ok bool
+	_, err = pgx.ForEachRow(rows, []any{&d.MessageID, &d.ConversationID, &d.Channel, &d.ConversationKey, &d.Text, &d.Buttons, &ok}, func() error {
+		if ok {
+			claimed = append(claimed, d)
+		} else {
+			others = append(others, d.MessageID)
+		}
+		d = hearth.Delivery{}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("store claim deliveries: %w", translate(err))
+	}
+	return claimed, others, nil
 }
 
 // MarkDelivered records the platform's id for a message and gives it its

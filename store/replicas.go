@@ -65,9 +65,7 @@ const deliveryClaimMaxAge = 2 * time.Minute
 func (s *Store) ClaimDelivery(ctx context.Context, messageID int64, claimant string) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `
 		UPDATE messages m SET send_claimed_by = $2, send_claimed_at = now()
-		WHERE m.id = $1 AND m.delivered_at IS NULL
-		  AND (m.send_claimed_by IS NULL OR m.send_claimed_at < now() - $3::interval
-		       OR EXISTS (SELECT 1 FROM replicas r WHERE r.id = m.send_claimed_by AND r.seen_at + r.stale_after < now()))`,
+		WHERE m.id = $1 AND m.delivered_at IS NULL AND `+claimable("m", "$3"),
 		messageID, claimant, deliveryClaimMaxAge)
 	if err != nil {
 		return false, fmt.Errorf("store claim send of message %d: %w", messageID, translate(err))
@@ -75,13 +73,22 @@ func (s *Store) ClaimDelivery(ctx context.Context, messageID int64, claimant str
 	return tag.RowsAffected() == 1, nil
 }
 
-// ReleaseDelivery gives up claimant's claim on a message it did not send (the
-// platform refused or failed), so a retry on any replica may claim it.
-func (s *Store) ReleaseDelivery(ctx context.Context, messageID int64, claimant string) error {
+// claimable is the condition under which message m may be claimed: no
+// live claim on it (none, one older than maxAge, or its replica's gone
+// silent). ClaimDelivery, TakeDelivery and ClaimDeliveries share it.
+func claimable(m, maxAge string) string {
+	return `(` + m + `.send_claimed_by IS NULL OR ` + m + `.send_claimed_at < now() - ` + maxAge + `::interval
+		OR EXISTS (SELECT 1 FROM replicas r WHERE r.id = ` + m + `.send_claimed_by AND r.seen_at + r.stale_after < now()))`
+}
+
+// ReleaseDeliveries gives up claimant's claims on messages it did not send
+// (the platform refused or failed, or the run stopped first), so a retry
+// on any replica may claim them.
+func (s *Store) ReleaseDeliveries(ctx context.Context, claimant string, messageIDs []int64) error {
 	_, err := s.pool.Exec(ctx, `UPDATE messages SET send_claimed_by = NULL, send_claimed_at = NULL
-		WHERE id = $1 AND send_claimed_by = $2 AND delivered_at IS NULL`, messageID, claimant)
+		WHERE id = ANY($1) AND send_claimed_by = $2 AND delivered_at IS NULL`, messageIDs, claimant)
 	if err != nil {
-		return fmt.Errorf("store release send of message %d: %w", messageID, translate(err))
+		return fmt.Errorf("store release send of messages %v: %w", messageIDs, translate(err))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -117,11 +118,11 @@ func TestClaimDelivery(t *testing.T) {
 	claim("a", true)
 	claim("b", false) // a is alive and sending
 	claim("a", false) // a second run of the same delivery on a waits too: one sender per message
-	if err := st.ReleaseDelivery(ctx, msg, "b"); err != nil {
+	if err := st.ReleaseDeliveries(ctx, "b", []int64{msg}); err != nil {
 		t.Fatal(err)
 	}
 	claim("b", false) // b cannot release a's claim
-	if err := st.ReleaseDelivery(ctx, msg, "a"); err != nil {
+	if err := st.ReleaseDeliveries(ctx, "a", []int64{msg}); err != nil {
 		t.Fatal(err)
 	}
 	claim("b", true) // a gave up (its send failed)
@@ -135,6 +136,69 @@ func TestClaimDelivery(t *testing.T) {
 		t.Fatal(err)
 	}
 	claim("c", false) // delivered: nothing to send
+}
+
+// TestClaimDeliveries: a job of several messages claims, in their order,
+// those it may send now; the undelivered rest (behind an earlier message
+// of their conversation, claimed by a live replica) are the others, and
+// delivered messages and ids of no bot message are in neither.
+func TestClaimDeliveries(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	conv := func(who string) int64 {
+		c, err := st.SignIn(ctx, hearth.ChannelTelegram, who, who, who+"-chat", "UTC")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.ConversationID
+	}
+	add := func(conv int64, sender string) int64 {
+		var id int64
+		if err := st.Pool().QueryRow(ctx, `INSERT INTO messages (conversation_id, sender, text) VALUES ($1, $2, 'hi') RETURNING id`, conv, sender).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	a, b, c := conv("a"), conv("b"), conv("c")
+	aFirst, aSecond := add(a, "bot"), add(a, "bot") // aSecond waits for aFirst
+	held := add(b, "bot")
+	done := add(c, "bot")
+	user := add(c, "user")
+	free := add(c, "bot")
+	if err := st.Heartbeat(ctx, "other", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := st.ClaimDelivery(ctx, held, "other"); err != nil || !ok {
+		t.Fatalf("other claims: %v %v", ok, err)
+	}
+	if err := st.MarkDelivered(ctx, done, "1"); err != nil {
+		t.Fatal(err)
+	}
+	claimed, others, err := st.ClaimDeliveries(ctx, []int64{free, aSecond, held, done, user, aFirst, -1}, "me", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, d := range claimed {
+		got = append(got, d.MessageID)
+		if d.Text != "hi" || d.Channel != hearth.ChannelTelegram || d.ConversationKey == "" {
+			t.Errorf("claimed %+v; want the message to send and where", d)
+		}
+	}
+	if !slices.Equal(got, []int64{free, aFirst}) || !slices.Equal(others, []int64{aSecond, held}) {
+		t.Fatalf("claimed %v, others %v; want [%d %d] and [%d %d]", got, others, free, aFirst, aSecond, held)
+	}
+	// Claimed now: a second run (of the same job, on the same replica) sends nothing.
+	if claimed, _, err := st.ClaimDeliveries(ctx, []int64{free, aFirst}, "me", time.Hour); err != nil || len(claimed) != 0 {
+		t.Fatalf("second run claimed %+v (%v); want none", claimed, err)
+	}
+	if err := st.ReleaseDeliveries(ctx, "me", []int64{free, aFirst}); err != nil {
+		t.Fatal(err)
+	}
+	if claimed, _, err := st.ClaimDeliveries(ctx, []int64{free, aFirst}, "me", time.Hour); err != nil || len(claimed) != 2 {
+		t.Fatalf("after release claimed %+v (%v); want both", claimed, err)
+	}
 }
 
 // TestIdleTransactionsEnd: a session that keeps a transaction open without
