@@ -52,6 +52,16 @@ func TestExportAndDeleteUser(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A turn of Ann's leaves a trace; it goes with her event.
+	var event int64
+	if err := st.Pool().QueryRow(ctx, `INSERT INTO inbound_events (channel, external_id, conversation_id, user_id, kind, text)
+		VALUES ('webchat', 'ann-1', $1, $2, 'message', 'hi') RETURNING id`, ann.ConversationID, ann.User.ID).Scan(&event); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SaveTrace(ctx, hearth.Trace{EventID: event, ConversationID: ann.ConversationID, UserID: ann.User.ID, Intent: "greeting"}); err != nil {
+		t.Fatal(err)
+	}
+
 	raw, err := st.ExportUser(ctx, ann.User.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +105,9 @@ func TestExportAndDeleteUser(t *testing.T) {
 	var left int
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM facts WHERE id = $1`, mine.ID).Scan(&left); err != nil || left != 0 {
 		t.Fatalf("Ann's own fact is still there (%d, %v)", left, err)
+	}
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM turn_traces WHERE user_id = $1 OR conversation_id = $2`, ann.User.ID, ann.ConversationID).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("Ann's turn trace is still there (%d, %v)", left, err)
 	}
 	if _, err := st.FindUserByName(ctx, "Bob"); err != nil {
 		t.Fatalf("Bob went with Ann: %v", err)
