@@ -398,8 +398,8 @@ func (w *DeliverWorker) workMany(ctx context.Context, job *river.Job[DeliverArgs
 				if rerr := unsent(i + 1); rerr != nil {
 					return rerr
 				}
-				for _, d := range claimed[i:] {
-					handOver(now.Add(wait), d.MessageID)
+				for _, rest := range claimed[i:] {
+					handOver(now.Add(wait), rest.MessageID)
 				}
 				return w.insertAlone(ctx, alone)
 			default:
