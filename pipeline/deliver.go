@@ -296,6 +296,12 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		w.metric.delivery(d.Channel, "retry")
 		return fmt.Errorf("deliver message %d: %w", d.MessageID, err)
 	}
+	return w.record(ctx, log, sender, d, platformID)
+}
+
+// record notes that d's platform has it (as platformID), tells live views
+// and counts it.
+func (w *DeliverWorker) record(ctx context.Context, log *slog.Logger, sender Sender, d hearth.Delivery, platformID string) error {
 	if err := w.store.MarkDelivered(ctx, d.MessageID, platformID); err != nil {
 		// The platform has the message; a retry would send it again. Say so
 		// loudly: this is the one window where a duplicate can appear.
@@ -409,16 +415,9 @@ func (w *DeliverWorker) workMany(ctx context.Context, job *river.Job[DeliverArgs
 			}
 			continue
 		}
-		if err := w.store.MarkDelivered(ctx, d.MessageID, platformID); err != nil {
-			log.ErrorContext(ctx, "delivered but not recorded", "platform_message_id", platformID, "error", err)
-			return errors.Join(fmt.Errorf("record delivery of message %d: %w", d.MessageID, err), unsent(i+1))
+		if err := w.record(ctx, log, sender, d, platformID); err != nil {
+			return errors.Join(err, unsent(i+1))
 		}
-		if _, ok := sender.(TranscriptSender); ok {
-			if err := w.store.NotifyConversation(ctx, d.ConversationID); err != nil {
-				log.WarnContext(ctx, "live views not told of a delivered message", "error", err)
-			}
-		}
-		w.metric.delivery(d.Channel, "ok")
 	}
 	return w.insertAlone(ctx, alone)
 }

@@ -79,7 +79,10 @@ func setup(t *testing.T, tz string) *testBundle {
 	return b
 }
 
-func (b *testBundle) newClient(t *testing.T, start bool) *river.Client[pgx.Tx] {
+// newClient returns a River client with the scheduler's workers; a
+// started one works the scheduler's queue until the test ends. configure,
+// if given, changes its configuration first.
+func (b *testBundle) newClient(t *testing.T, start bool, configure ...func(*river.Config)) *river.Client[pgx.Tx] {
 	t.Helper()
 	workers := river.NewWorkers()
 	b.sched.Workers(workers)
@@ -87,6 +90,9 @@ func (b *testBundle) newClient(t *testing.T, start bool) *river.Client[pgx.Tx] {
 		Logger: slog.New(slog.DiscardHandler)}
 	if start {
 		cfg.Queues = map[string]river.QueueConfig{scheduler.QueueScheduler: {MaxWorkers: 4}}
+	}
+	for _, f := range configure {
+		f(cfg)
 	}
 	c, err := river.NewClient(riverpgxv5.New(b.st.Pool()), cfg)
 	if err != nil {
@@ -294,19 +300,7 @@ func TestPushesOfOneFireAreOneDelivery(t *testing.T) {
 	}
 	b.clock.Set(due)
 	// A client that fires and leaves the deliveries it enqueues in the queue.
-	workers := river.NewWorkers()
-	b.sched.Workers(workers)
-	c, err := river.NewClient(riverpgxv5.New(b.st.Pool()), &river.Config{
-		Workers: workers, TestOnly: true, SkipUnknownJobCheck: true, FetchCooldown: 2 * time.Millisecond,
-		Queues: map[string]river.QueueConfig{scheduler.QueueScheduler: {MaxWorkers: 2}}, Logger: slog.New(slog.DiscardHandler),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Stop(context.WithoutCancel(ctx)) }) //nolint:errcheck // test teardown
+	c := b.newClient(t, true, func(cfg *river.Config) { cfg.SkipUnknownJobCheck = true })
 	if _, err := b.sched.Plan(ctx, c); err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,21 @@ func (s *Store) Delivery(ctx context.Context, messageID int64) (hearth.Delivery,
 	return d, err
 }
 
+// deliveryColumns are what a deliver job sends of bot message m in
+// conversation c, in hearth.Delivery's order up to Buttons (closed
+// buttons are sent as none).
+const deliveryColumns = `m.id, m.conversation_id, c.channel, c.external_id, m.text,
+	CASE WHEN m.buttons_closed_at IS NULL THEN m.buttons ELSE '[]' END AS buttons`
+
+// earlierUndelivered is whether conversation conv has a bot message older
+// than id, written within window (an interval), that is not delivered:
+// the deliver jobs keep a conversation's messages in order with it.
+func earlierUndelivered(conv, id, window string) string {
+	return `EXISTS (SELECT 1 FROM messages e
+		WHERE e.conversation_id = ` + conv + ` AND e.sender = 'bot' AND e.id < ` + id + ` AND e.delivered_at IS NULL
+		  AND e.created_at > now() - ` + window + `::interval)`
+}
+
 // TakeDelivery reads message messageID for its deliver job, in one
 // statement: the message, whether an earlier bot message of its
 // conversation written within window is still undelivered, and, when
@@ -28,17 +43,12 @@ func (s *Store) TakeDelivery(ctx context.Context, messageID int64, claimant stri
 	var delivered *time.Time
 	err = s.pool.QueryRow(ctx, `
 		WITH d AS (
-			SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text,
-			       CASE WHEN m.buttons_closed_at IS NULL THEN m.buttons ELSE '[]' END AS buttons,
-			       m.delivered_at, m.platform_message_id
+			SELECT `+deliveryColumns+`, m.delivered_at, m.platform_message_id
 			FROM messages m JOIN conversations c ON c.id = m.conversation_id
 			WHERE m.id = $1 AND m.sender = 'bot'
 		),
 		earlier AS (
-			SELECT EXISTS (
-				SELECT 1 FROM messages e
-				WHERE e.conversation_id = (SELECT conversation_id FROM d) AND e.sender = 'bot' AND e.id < $1 AND e.delivered_at IS NULL
-				  AND e.created_at > now() - $3::interval) AS pending
+			SELECT `+earlierUndelivered("(SELECT conversation_id FROM d)", "$1", "$3")+` AS pending
 		),
 		claim AS (
 			UPDATE messages m SET send_claimed_by = $2, send_claimed_at = now()
@@ -75,13 +85,8 @@ func (s *Store) TakeDelivery(ctx context.Context, messageID int64, claimant stri
 func (s *Store) ClaimDeliveries(ctx context.Context, ids []int64, claimant string, window time.Duration) (claimed []hearth.Delivery, others []int64, err error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH d AS (
-			SELECT m.id, m.conversation_id, c.channel, c.external_id, m.text,
-			       CASE WHEN m.buttons_closed_at IS NULL THEN m.buttons ELSE '[]' END AS buttons,
-			       m.delivered_at IS NULL AS undelivered,
-			       EXISTS (
-			           SELECT 1 FROM messages e
-			           WHERE e.conversation_id = m.conversation_id AND e.sender = 'bot' AND e.id < m.id AND e.delivered_at IS NULL
-			             AND e.created_at > now() - $3::interval) AS pending
+			SELECT `+deliveryColumns+`, m.delivered_at IS NULL AS undelivered,
+			       `+earlierUndelivered("m.conversation_id", "m.id", "$3")+` AS pending
 			FROM messages m JOIN conversations c ON c.id = m.conversation_id
 			WHERE m.id = ANY($1) AND m.sender = 'bot'
 		),
@@ -155,11 +160,7 @@ func (s *Store) NotifyConversation(ctx context.Context, conversationID int64) er
 // deliver worker keeps a conversation's replies in order with it.
 func (s *Store) EarlierUndelivered(ctx context.Context, conversationID, messageID int64, window time.Duration) (bool, error) {
 	var pending bool
-	err := s.pool.QueryRow(ctx, `
-		SELECT EXISTS (
-			SELECT 1 FROM messages
-			WHERE conversation_id = $1 AND sender = 'bot' AND id < $2 AND delivered_at IS NULL
-			  AND created_at > now() - $3::interval)`, conversationID, messageID, window).Scan(&pending)
+	err := s.pool.QueryRow(ctx, `SELECT `+earlierUndelivered("$1", "$2", "$3"), conversationID, messageID, window).Scan(&pending)
 	if err != nil {
 		return false, fmt.Errorf("store earlier undelivered %d: %w", messageID, translate(err))
 	}
