@@ -70,6 +70,12 @@ func visibleTo(p, a string) string {
 // four times what the read itself does (`bot bench turns`, the briefing
 // benchmark). TestFactPermissionMatrix holds every read path, and
 // fact_visible itself, to the rule.
+//
+// The rule asks per row only what needs the row (a grant's tier, and only
+// for a row of a grantor): family and share membership are arrays
+// computed once per statement. A subquery per row rescans its table (an
+// lseek each, even when the table is empty), and on a seq scan of a
+// thousand facts that cost 3.3 ms a read against 0.13 ms now.
 func permitted(p, a string, shares bool) string {
 	var b strings.Builder
 	b.WriteString("((" + a + ".user_id = ANY(ARRAY(SELECT pv_g.target_id FROM access_grants pv_g WHERE pv_g.viewer_id = " + p + ") || " + p + "::bigint)" +
@@ -78,10 +84,11 @@ func permitted(p, a string, shares bool) string {
 		b.WriteString(" OR " + a + ".id = ANY(ARRAY(SELECT pv_s.fact_id FROM fact_shares pv_s WHERE pv_s.viewer_id = " + p + "))")
 	}
 	b.WriteString(") AND (" + a + ".user_id = " + p +
-		" OR (" + a + ".family_id IS NOT NULL AND EXISTS (SELECT 1 FROM family_members pv_fm WHERE pv_fm.family_id = " + a + ".family_id AND pv_fm.user_id = " + p + "))" +
-		" OR EXISTS (SELECT 1 FROM access_grants pv_g WHERE pv_g.target_id = " + a + ".user_id AND pv_g.viewer_id = " + p + " AND pv_g.tier <= " + a + ".tier)")
+		" OR " + a + ".family_id = ANY(ARRAY(SELECT pv_fm.family_id FROM family_members pv_fm WHERE pv_fm.user_id = " + p + "))" +
+		" OR (" + a + ".user_id = ANY(ARRAY(SELECT pv_g.target_id FROM access_grants pv_g WHERE pv_g.viewer_id = " + p + "))" +
+		" AND EXISTS (SELECT 1 FROM access_grants pv_g WHERE pv_g.target_id = " + a + ".user_id AND pv_g.viewer_id = " + p + " AND pv_g.tier <= " + a + ".tier))")
 	if shares {
-		b.WriteString(" OR EXISTS (SELECT 1 FROM fact_shares pv_s WHERE pv_s.fact_id = " + a + ".id AND pv_s.viewer_id = " + p + ")")
+		b.WriteString(" OR " + a + ".id = ANY(ARRAY(SELECT pv_s.fact_id FROM fact_shares pv_s WHERE pv_s.viewer_id = " + p + "))")
 	}
 	b.WriteString("))")
 	return b.String()
