@@ -100,7 +100,8 @@ const currentFact = `deleted_at IS NULL AND invalidated_at IS NULL AND (valid_to
 
 // StoreMemory remembers m for m.UserID. An empty category is personal. A
 // second call with the same key returns the memory the first one stored
-// and changes nothing.
+// and changes nothing, and so does a fact the user already has as it is
+// told (the same current value of an attribute, or the same words).
 func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (hearth.Memory, error) {
 	m.Content, m.About = strings.TrimSpace(m.Content), strings.TrimSpace(m.About)
 	if m.Category == "" {
@@ -139,6 +140,23 @@ func (s *Store) StoreMemory(ctx context.Context, key string, m hearth.Memory) (h
 			return same, nil
 		}
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return hearth.Memory{}, fmt.Errorf("store store memory: %w", translate(err))
+		}
+	}
+	if m.Attribute == "" && m.ValidFrom.IsZero() && m.ValidTo.IsZero() {
+		// Nor is telling a fact again word for word (ignoring case): the
+		// teller's current fact, owned and shared the same way, is what
+		// they meant. Told with another tier it is a new fact, so a wish
+		// about who may see it is never dropped.
+		same, err := scanMemory(s.pool.QueryRow(ctx, `SELECT `+memoryColumns+` FROM facts
+			WHERE user_id = $1 AND family_id IS NOT DISTINCT FROM $2 AND tier = $5
+			  AND lower(content) = lower($3) AND lower(about) = lower($4)
+			  AND attribute = '' AND valid_from IS NULL AND `+currentFact+`
+			ORDER BY id DESC LIMIT 1`, m.UserID, nullID(m.FamilyID), m.Content, m.About, m.Tier))
+		if err == nil {
+			return same, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
 			return hearth.Memory{}, fmt.Errorf("store store memory: %w", translate(err))
 		}
 	}
