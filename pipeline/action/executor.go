@@ -128,9 +128,10 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		if m, err = x.Memories.StoreMemory(ctx, key, m); err != nil {
 			return m, nil, err
 		}
-		// The store gives back the fact it had when the current value is
-		// told again: it was told in another message.
-		retold := r.EventID != 0 && m.ToldIn != 0 && m.ToldIn != r.EventID
+		// The store gives back the fact it had when it is told again: one
+		// told in another message, or one no message told (imported), is
+		// not this action's to take back.
+		retold := r.EventID != 0 && m.ToldIn != r.EventID
 		if p.Relationship == nil || x.Relationships == nil {
 			if retold {
 				return m, RelationshipOutcome{Retold: true}, nil

@@ -19,7 +19,9 @@ func TestUndoOfARetoldFact(t *testing.T) {
 		name          string
 		first, second action.MemoryStoreArgs
 		filter        hearth.MemoryFilter
-		twice         int // facts after the second telling
+		twice         int   // facts after the second telling
+		imported      bool  // the first telling is an import's, no message's
+		undos         []int // facts after each undo
 	}{
 		{
 			name: "attribute",
@@ -28,14 +30,24 @@ func TestUndoOfARetoldFact(t *testing.T) {
 			second: action.MemoryStoreArgs{Content: "Jon works at Acme", Category: hearth.MemoryWork,
 				Entity: &action.EntityArgs{Name: "Jon", Kind: hearth.EntityPerson}, Attribute: hearth.AttrEmployer, Value: "acme"},
 			filter: hearth.MemoryFilter{Attribute: hearth.AttrEmployer},
-			twice:  1,
+			twice:  1, undos: []int{1, 0},
 		},
 		{
 			name:   "same words",
 			first:  action.MemoryStoreArgs{Content: "The spare key is under the blue pot", About: "spare key", Category: hearth.MemoryPersonal},
 			second: action.MemoryStoreArgs{Content: "the spare key is under the blue pot", About: "Spare key", Category: hearth.MemoryPersonal},
 			filter: hearth.MemoryFilter{About: "spare key"},
-			twice:  1,
+			twice:  1, undos: []int{1, 0},
+		},
+		{
+			// An imported fact told in chat stays when the telling is
+			// taken back: no message of the conversation made it.
+			name:     "same words as an import",
+			first:    action.MemoryStoreArgs{Content: "The spare key is under the blue pot", About: "spare key", Category: hearth.MemoryPersonal},
+			second:   action.MemoryStoreArgs{Content: "The spare key is under the blue pot", About: "spare key", Category: hearth.MemoryPersonal},
+			filter:   hearth.MemoryFilter{About: "spare key"},
+			imported: true,
+			twice:    1, undos: []int{1},
 		},
 		{
 			// Told again as private, it is a fact of its own: who may see
@@ -44,7 +56,7 @@ func TestUndoOfARetoldFact(t *testing.T) {
 			first:  action.MemoryStoreArgs{Content: "The spare key is under the blue pot", About: "spare key", Category: hearth.MemoryPersonal},
 			second: action.MemoryStoreArgs{Content: "The spare key is under the blue pot", About: "spare key", Category: hearth.MemoryPersonal, Tier: hearth.TierPrivate},
 			filter: hearth.MemoryFilter{About: "spare key"},
-			twice:  2,
+			twice:  2, undos: []int{1, 0},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,12 +80,19 @@ func TestUndoOfARetoldFact(t *testing.T) {
 				}
 				return len(ms)
 			}
-			tell(b.turn, tc.first)
+			if tc.imported {
+				if _, err := b.store.StoreMemory(ctx, "import:1:0", hearth.Memory{UserID: b.turn.UserID,
+					Content: tc.first.Content, About: tc.first.About, Category: tc.first.Category}); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				tell(b.turn, tc.first)
+			}
 			tell(b.newTurn(t, "ann"), tc.second)
 			if got := facts(); got != tc.twice {
 				t.Fatalf("told twice: %d facts, want %d", got, tc.twice)
 			}
-			for _, want := range []int{1, 0} {
+			for _, want := range tc.undos {
 				if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID); err != nil || !ok {
 					t.Fatalf("undo: %v %v", ok, err)
 				}
