@@ -12,6 +12,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/integrations/google"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 )
 
@@ -54,6 +55,10 @@ func TestGmailPushScenario(t *testing.T) {
 	// New mail and a burst of 20 pushes while the first poll's history
 	// call is held: one or two polls, and the mail is found once.
 	history := func() int { return fake.Count("GET /gmail/v1/users/me/history") }
+	// The leader's first sweep polls every mailbox: it and the polls
+	// before it end first, so only the pushes' polls are counted (here
+	// and after the forged push).
+	waitFirstRun(t, app, "the first sweep and the polls before the pushes", google.MailSweepArgs{}.Kind(), google.MailPollArgs{}.Kind())
 	before := history()
 	fake.Deliver(ann, "", "From: Bob <bob@example.org>\r\nTo: "+ann+"\r\nSubject: Pushed\r\nMessage-ID: <p1@example.org>\r\n\r\nHello\r\n")
 	release := fake.Hold("GET /gmail/v1/users/me/history")

@@ -148,18 +148,9 @@ func TestGoogleCalendarScenario(t *testing.T) {
 	// A change in Google and a burst of 50 pushes: one or two syncs, and
 	// the change is in "what's on my calendar".
 	lists := func() int { return fake.Count("GET /calendar/v3/calendars/{id}/events") }
-	// The leader's first poll (run when leadership begins, later on a
-	// loaded machine) syncs every calendar: it and any sync before it end
-	// first, so only the pushes' syncs are counted.
-	pipelinetest.WaitForJobs(t, app.River, "the first poll and the syncs before the pushes", func() bool {
-		var polled bool
-		var busy int
-		err := app.Store.Pool().QueryRow(context.Background(), `
-			SELECT EXISTS (SELECT 1 FROM river_job WHERE kind = $1 AND state = 'completed'),
-			       (SELECT count(*) FROM river_job WHERE kind IN ($1, $2) AND state NOT IN ('completed', 'cancelled', 'discarded'))`,
-			google.PollArgs{}.Kind(), google.SyncArgs{}.Kind()).Scan(&polled, &busy)
-		return err == nil && polled && busy == 0
-	})
+	// The leader's first poll syncs every calendar: it and any sync
+	// before it end first, so only the pushes' syncs are counted.
+	waitFirstRun(t, app, "the first poll and the syncs before the pushes", google.PollArgs{}.Kind(), google.SyncArgs{}.Kind())
 	before := lists()
 	tomorrow := time.Now().In(berlin).AddDate(0, 0, 1)
 	at := time.Date(tomorrow.Year(), tomorrow.Month(), tomorrow.Day(), 18, 0, 0, 0, berlin)
@@ -350,4 +341,21 @@ func TestGoogleEventReminderFollowsGoogle(t *testing.T) {
 		fireDue(t, app, sched)
 	}
 	mustContain(t, cy.reply("the moved meeting's reminder"), "In 30 minutes", "Board meeting", "11:00 AM")
+}
+
+// waitFirstRun waits until the leader's periodic job of kind first has
+// run once and no job of it or of kinds is still to run: a periodic job
+// runs when leadership begins, later on a loaded machine, and a scenario
+// that counts what its own requests cause counts after it.
+func waitFirstRun(t *testing.T, app *App, what, first string, kinds ...string) {
+	t.Helper()
+	pipelinetest.WaitForJobs(t, app.River, what, func() bool {
+		var ran bool
+		var busy int
+		err := app.Store.Pool().QueryRow(context.Background(), `
+			SELECT EXISTS (SELECT 1 FROM river_job WHERE kind = $1 AND state = 'completed'),
+			       (SELECT count(*) FROM river_job WHERE kind = ANY($1 || $2::text[]) AND state NOT IN ('completed', 'cancelled', 'discarded'))`,
+			first, kinds).Scan(&ran, &busy)
+		return err == nil && ran && busy == 0
+	})
 }
