@@ -246,6 +246,12 @@ func (s *Store) FindStorylines(ctx context.Context, f hearth.StorylineFilter) ([
 // MentionedEntities returns the ids of the entities userID may see whose
 // name or an alias appears in text as whole words, ignoring case and
 // punctuation.
+//
+// The aliases checked are those of the entities the user may see, found
+// by their ids. Asked per entity, the planner read every alias of every
+// user on each message instead (a hashed subquery): 7.4 ms among 10,000
+// entities and 26 ms among 50,000, against 0.9 and 1.2 ms now, for a user
+// with 500 (BenchmarkMentionedEntities).
 func (s *Store) MentionedEntities(ctx context.Context, userID int64, text string) ([]int64, error) {
 	norm := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
@@ -253,11 +259,14 @@ func (s *Store) MentionedEntities(ctx context.Context, userID int64, text string
 	if strings.TrimSpace(norm) == "" {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT e.id FROM entities e
-		WHERE `+entityVisibleTo("$1", "e")+`
-			AND (strpos($2, ' ' || lower(e.name) || ' ') > 0
-			  OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND strpos($2, ' ' || lower(a.alias) || ' ') > 0))
-		ORDER BY e.id LIMIT 50`, userID, norm)
+	rows, err := s.pool.Query(ctx, `WITH seen AS MATERIALIZED (
+			SELECT e.id, e.name FROM entities e WHERE `+entityVisibleTo("$1", "e")+`
+		)
+		SELECT id FROM seen WHERE strpos($2, ' ' || lower(name) || ' ') > 0
+		UNION
+		SELECT a.entity_id FROM entity_aliases a
+		WHERE a.entity_id = ANY(ARRAY(SELECT id FROM seen)) AND strpos($2, ' ' || lower(a.alias) || ' ') > 0
+		ORDER BY 1 LIMIT 50`, userID, norm)
 	if err != nil {
 		return nil, fmt.Errorf("store mentioned entities: %w", translate(err))
 	}

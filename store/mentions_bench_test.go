@@ -1,0 +1,51 @@
+package store_test
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/hearthbot/hearth/store/storetest"
+)
+
+// BenchmarkMentionedEntities measures the question every message asks
+// (which of the sender's people and things it names) for a sender with
+// 500 entities, in a database of HEARTH_BENCH_USERS such senders (default
+// 20; 100 is 50,000 entities), each entity with a nickname and a "my ..."
+// alias. Run it with
+//
+//	HEARTH_BENCH_USERS=100 go test -run NONE -bench MentionedEntities ./store/
+func BenchmarkMentionedEntities(b *testing.B) {
+	users := 20
+	if v, err := strconv.Atoi(os.Getenv("HEARTH_BENCH_USERS")); err == nil && v > 0 {
+		users = v
+	}
+	ctx := context.Background()
+	st, _ := storetest.Open(b)
+	if _, err := st.Pool().Exec(ctx, `
+		WITH u AS (
+			INSERT INTO users (display_name, timezone) SELECT 'user ' || g, 'UTC' FROM generate_series(1, $1) g RETURNING id
+		), e AS (
+			INSERT INTO entities (user_id, kind, name, tier)
+			SELECT u.id, 'person', 'Person ' || u.id || '-' || g, 4 FROM u, generate_series(1, 500) g RETURNING id
+		)
+		INSERT INTO entity_aliases (entity_id, alias)
+		SELECT id, 'nick' || id FROM e UNION ALL SELECT id, 'my friend ' || id FROM e`, users); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `ANALYZE`); err != nil {
+		b.Fatal(err)
+	}
+	var uid, named int64
+	if err := st.Pool().QueryRow(ctx, `SELECT user_id, max(id) FROM entities GROUP BY user_id ORDER BY user_id LIMIT 1`).Scan(&uid, &named); err != nil {
+		b.Fatal(err)
+	}
+	text := "Hi! Is my friend " + strconv.FormatInt(named, 10) + " coming to my party on Friday?"
+	for b.Loop() {
+		ids, err := st.MentionedEntities(ctx, uid, text)
+		if err != nil || len(ids) != 1 || ids[0] != named {
+			b.Fatalf("mentioned %v, %v; want [%d]", ids, err, named)
+		}
+	}
+}
