@@ -148,19 +148,27 @@ func (s *Store) FindEntities(ctx context.Context, f hearth.EntityFilter) ([]hear
 	}
 	// class: 0 the name or an alias exactly, 1 the name starting with it,
 	// 2 alike by trigrams; only the best class found is returned, so
-	// "Sarah Kim" does not also bring "Sarah Lopez".
-	class, rank := "0", "0"
+	// "Sarah Kim" does not also bring "Sarah Lopez". The aliases compared
+	// are those of the entities the user may see, found by id (x): left
+	// to subqueries per entity, the planner read every user's aliases
+	// (BenchmarkMentionedEntities/find-by-alias).
+	class, rank, named, aliases := "0", "0", "true", ""
 	if n := strings.TrimSpace(f.Name); n != "" {
 		p, prefix := w.arg(n), w.arg(likeEscaper.Replace(n)+" %")
-		exact := `(lower(e.name) = lower(` + p + `) OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND lower(a.alias) = lower(` + p + `)))`
-		w.add(`(` + exact + ` OR e.name ILIKE ` + prefix + ` OR e.name % ` + p + `
-			OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.alias % ` + p + `))`)
+		exact := `(lower(e.name) = lower(` + p + `) OR x.exact)`
+		named = `(` + exact + ` OR e.name ILIKE ` + prefix + ` OR e.name % ` + p + ` OR x.alike)`
 		class = `CASE WHEN ` + exact + ` THEN 0 WHEN e.name ILIKE ` + prefix + ` THEN 1 ELSE 2 END`
-		rank = `greatest(similarity(e.name, ` + p + `), (SELECT max(similarity(a.alias, ` + p + `)) FROM entity_aliases a WHERE a.entity_id = e.id))`
+		rank = `greatest(similarity(e.name, ` + p + `), x.rank)`
+		aliases = ` LEFT JOIN (
+				SELECT a.entity_id, bool_or(lower(a.alias) = lower(` + p + `)) AS exact, bool_or(a.alias % ` + p + `) AS alike,
+				       max(similarity(a.alias, ` + p + `)) AS rank
+				FROM entity_aliases a WHERE a.entity_id = ANY(ARRAY(SELECT id FROM seen)) GROUP BY a.entity_id
+			) x ON x.entity_id = e.id`
 	}
-	rows, err := s.pool.Query(ctx, `SELECT `+strings.ReplaceAll(entityColumns, "e.", "m.")+` FROM (
+	rows, err := s.pool.Query(ctx, `WITH seen AS MATERIALIZED (SELECT e.* FROM entities e WHERE `+w.String()+`)
+		SELECT `+strings.ReplaceAll(entityColumns, "e.", "m.")+` FROM (
 			SELECT e.*, `+class+` AS class, min(`+class+`) OVER () AS best, `+rank+` AS rank
-			FROM entities e WHERE `+w.String()+`) m
+			FROM seen e`+aliases+` WHERE `+named+`) m
 		WHERE m.class = m.best
 		ORDER BY m.rank DESC, m.created_at, m.id LIMIT `+w.arg(limitOf(f.Limit)), w.args...)
 	if err != nil {

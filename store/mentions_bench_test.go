@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
@@ -13,7 +14,7 @@ import (
 // (which of the sender's people and things it names) for a sender with
 // 500 entities, in a database of HEARTH_BENCH_USERS such senders (default
 // 20; 100 is 50,000 entities), each entity with a nickname and a "my ..."
-// alias. Run it with
+// alias, and an action's lookup of one of them by an alias. Run it with
 //
 //	HEARTH_BENCH_USERS=100 go test -run NONE -bench MentionedEntities ./store/
 func BenchmarkMentionedEntities(b *testing.B) {
@@ -42,10 +43,21 @@ func BenchmarkMentionedEntities(b *testing.B) {
 		b.Fatal(err)
 	}
 	text := "Hi! Is my friend " + strconv.FormatInt(named, 10) + " coming to my party on Friday?"
-	for b.Loop() {
-		ids, err := st.MentionedEntities(ctx, uid, text)
-		if err != nil || len(ids) != 1 || ids[0] != named {
-			b.Fatalf("mentioned %v, %v; want [%d]", ids, err, named)
+	b.Run("mentions", func(b *testing.B) {
+		for b.Loop() {
+			ids, err := st.MentionedEntities(ctx, uid, text)
+			if err != nil || len(ids) != 1 || ids[0] != named {
+				b.Fatalf("mentioned %v, %v; want [%d]", ids, err, named)
+			}
 		}
-	}
+	})
+	// "my friend N" by an alias: what an action naming a person looks up.
+	b.Run("find-by-alias", func(b *testing.B) {
+		for b.Loop() {
+			es, err := st.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: "my friend " + strconv.FormatInt(named, 10)})
+			if err != nil || len(es) != 1 || es[0].ID != named {
+				b.Fatalf("found %v, %v; want %d", es, err, named)
+			}
+		}
+	})
 }
