@@ -151,7 +151,7 @@ func (s *Store) FindEntities(ctx context.Context, f hearth.EntityFilter) ([]hear
 	// "Sarah Kim" does not also bring "Sarah Lopez". The aliases compared
 	// are those of the entities the user may see, found by id (x): left
 	// to subqueries per entity, the planner read every user's aliases
-	// (BenchmarkMentionedEntities/find-by-alias).
+	// (BenchmarkEntityNames/find-by-alias).
 	class, rank, named, aliases := "0", "0", "true", ""
 	if n := strings.TrimSpace(f.Name); n != "" {
 		p, prefix := w.arg(n), w.arg(likeEscaper.Replace(n)+" %")

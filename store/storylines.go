@@ -251,7 +251,7 @@ func (s *Store) FindStorylines(ctx context.Context, f hearth.StorylineFilter) ([
 // by their ids. Asked per entity, the planner read every alias of every
 // user on each message instead (a hashed subquery): 7.4 ms among 10,000
 // entities and 26 ms among 50,000, against 0.9 and 1.2 ms now, for a user
-// with 500 (BenchmarkMentionedEntities).
+// with 500 (BenchmarkEntityNames/mentions).
 func (s *Store) MentionedEntities(ctx context.Context, userID int64, text string) ([]int64, error) {
 	norm := " " + strings.Join(strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''

@@ -10,14 +10,14 @@ import (
 	"github.com/hearthbot/hearth/store/storetest"
 )
 
-// BenchmarkMentionedEntities measures the question every message asks
+// BenchmarkEntityNames measures the question every message asks
 // (which of the sender's people and things it names) for a sender with
 // 500 entities, in a database of HEARTH_BENCH_USERS such senders (default
 // 20; 100 is 50,000 entities), each entity with a nickname and a "my ..."
 // alias, and an action's lookup of one of them by an alias. Run it with
 //
-//	HEARTH_BENCH_USERS=100 go test -run NONE -bench MentionedEntities ./store/
-func BenchmarkMentionedEntities(b *testing.B) {
+//	HEARTH_BENCH_USERS=100 go test -run NONE -bench EntityNames ./store/
+func BenchmarkEntityNames(b *testing.B) {
 	users := 20
 	if v, err := strconv.Atoi(os.Getenv("HEARTH_BENCH_USERS")); err == nil && v > 0 {
 		users = v
