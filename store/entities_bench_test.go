@@ -14,7 +14,8 @@ import (
 // (which of the sender's people and things it names) for a sender with
 // 500 entities, in a database of HEARTH_BENCH_USERS such senders (default
 // 20; 100 is 50,000 entities), each entity with a nickname and a "my ..."
-// alias, and an action's lookup of one of them by an alias. Run it with
+// alias, and an action's lookup of one of them by an alias and its
+// saving of one told about again by an alias. Run it with
 //
 //	HEARTH_BENCH_USERS=100 go test -run NONE -bench EntityNames ./store/
 func BenchmarkEntityNames(b *testing.B) {
@@ -52,6 +53,15 @@ func BenchmarkEntityNames(b *testing.B) {
 		}
 	})
 	// "my friend N" by an alias: what an action naming a person looks up.
+	// Telling about "my friend N" again: saving finds the entity by alias.
+	b.Run("save-by-alias", func(b *testing.B) {
+		for b.Loop() {
+			e, err := st.SaveEntity(ctx, hearth.Entity{UserID: uid, Name: "my friend " + strconv.FormatInt(named, 10)})
+			if err != nil || e.ID != named {
+				b.Fatalf("saved %v, %v; want %d", e, err, named)
+			}
+		}
+	})
 	b.Run("find-by-alias", func(b *testing.B) {
 		for b.Loop() {
 			es, err := st.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: "my friend " + strconv.FormatInt(named, 10)})
