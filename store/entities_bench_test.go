@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"testing"
 
@@ -19,10 +18,7 @@ import (
 //
 //	HEARTH_BENCH_USERS=100 go test -run NONE -bench EntityNames ./store/
 func BenchmarkEntityNames(b *testing.B) {
-	users := 20
-	if v, err := strconv.Atoi(os.Getenv("HEARTH_BENCH_USERS")); err == nil && v > 0 {
-		users = v
-	}
+	users := benchSize("HEARTH_BENCH_USERS", 20)
 	ctx := context.Background()
 	st, _ := storetest.Open(b)
 	if _, err := st.Pool().Exec(ctx, `

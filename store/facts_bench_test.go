@@ -34,10 +34,7 @@ import (
 // With HEARTH_BENCH_EXPLAIN=1 it also logs EXPLAIN (ANALYZE, BUFFERS) of
 // one viewer's hybrid search before measuring.
 func BenchmarkFactSearch(b *testing.B) {
-	n := 2000
-	if v, err := strconv.Atoi(os.Getenv("HEARTH_BENCH_FACTS")); err == nil && v > 0 {
-		n = v
-	}
+	n := benchSize("HEARTH_BENCH_FACTS", 2000)
 	const dims, clusters, queries = 1024, 100, 200
 	ctx := context.Background()
 	st, err := store.Open(ctx, storetest.NewDatabase(b), store.Config{MaxConns: 4})
@@ -207,4 +204,13 @@ func BenchmarkFactSearch(b *testing.B) {
 	b.ReportMetric(pct(ann, 0.99), "vector-p99-ms")
 	b.ReportMetric(float64(hits)/float64(max(total, 1)), "recall@10")
 	b.Logf("%d facts, %d households, %d queries: ingest %s", n, households, queries, ingest.Round(time.Millisecond))
+}
+
+// benchSize is the positive number in the environment variable name, or
+// def: how a benchmark is run at full size.
+func benchSize(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }
