@@ -18,6 +18,8 @@ import (
 	"github.com/hearthbot/hearth/integrations/google/googletest"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/scheduler"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // startGoogleApp runs Hearth with Google pointed at a fake Google, and the
@@ -349,13 +351,15 @@ func TestGoogleEventReminderFollowsGoogle(t *testing.T) {
 // that counts what its own requests cause counts after it.
 func waitFirstRun(t *testing.T, app *App, what, first string, kinds ...string) {
 	t.Helper()
+	ctx := context.Background()
 	pipelinetest.WaitForJobs(t, app.River, what, func() bool {
-		var ran bool
-		var busy int
-		err := app.Store.Pool().QueryRow(context.Background(), `
-			SELECT EXISTS (SELECT 1 FROM river_job WHERE kind = $1 AND state = 'completed'),
-			       (SELECT count(*) FROM river_job WHERE kind = ANY($1 || $2::text[]) AND state NOT IN ('completed', 'cancelled', 'discarded'))`,
-			first, kinds).Scan(&ran, &busy)
-		return err == nil && ran && busy == 0
+		ran, err := app.River.JobList(ctx, river.NewJobListParams().Kinds(first).States(rivertype.JobStateCompleted).First(1))
+		if err != nil || len(ran.Jobs) == 0 {
+			return false
+		}
+		busy, err := app.River.JobList(ctx, river.NewJobListParams().Kinds(append(kinds, first)...).States(
+			rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+			rivertype.JobStateRunning, rivertype.JobStateScheduled).First(1))
+		return err == nil && len(busy.Jobs) == 0
 	})
 }
