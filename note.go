@@ -1,6 +1,9 @@
 package hearth
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Note is a Keep-like note: free text, labels and an optional checklist
 // (a shopping list is a note with items).
@@ -27,6 +30,42 @@ type Note struct {
 type ChecklistItem struct {
 	Text string `json:"text"`
 	Done bool   `json:"done,omitempty"`
+}
+
+// AddItems adds items to a checklist the way a person keeps a list: an
+// item already on it (the same text, ignoring case and the space around
+// it) is not written twice, and one ticked off is put back on, since
+// asked for again it is needed again. It returns the checklist after,
+// and which of the items asked for were added, put back or already
+// there; list is not changed.
+func AddItems(list, items []ChecklistItem) (after, added, reopened, already []ChecklistItem) {
+	after = append([]ChecklistItem(nil), list...)
+	for _, it := range items {
+		it.Text = strings.TrimSpace(it.Text)
+		i := itemIndex(after, it.Text)
+		switch {
+		case i < 0:
+			after = append(after, it)
+			added = append(added, it)
+		case i >= len(list):
+			// Asked for twice in one go: once is enough.
+		case after[i].Done && !it.Done:
+			after[i].Done = false
+			reopened = append(reopened, after[i])
+		default:
+			already = append(already, after[i])
+		}
+	}
+	return after, added, reopened, already
+}
+
+func itemIndex(list []ChecklistItem, text string) int {
+	for i, it := range list {
+		if strings.EqualFold(strings.TrimSpace(it.Text), text) {
+			return i
+		}
+	}
+	return -1
 }
 
 // NoteFilter selects the notes a user sees: their own and their

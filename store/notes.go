@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -89,8 +88,9 @@ func (s *Store) CreateNote(ctx context.Context, key string, n hearth.Note) (hear
 }
 
 // AppendNote adds text to the end of a note's body (on a new line) and
-// items to the end of its checklist, in a note userID sees (their own or
-// their family's), once per key: a second call with the
+// items to its checklist (as hearth.AddItems does: an item already on it
+// is not added twice, a ticked one is put back on), in a note userID sees
+// (their own or their family's), once per key: a second call with the
 // same key changes nothing and returns the before and after of the first,
 // so a retried action still records (and can undo) what it did. The key
 // is required.
@@ -175,14 +175,15 @@ func (s *Store) appendNote(ctx context.Context, key string, userID, id int64, te
 		}
 		after.Body += text
 	}
-	added := make([]hearth.ChecklistItem, len(items))
-	for i, it := range items {
-		added[i] = hearth.ChecklistItem{Text: strings.TrimSpace(it.Text), Done: it.Done}
-	}
-	after.Items = nilIfEmpty(append(slices.Clip(before.Items), added...))
-	after.UpdatedAt = now.UTC()
+	items, added, reopened, _ := hearth.AddItems(before.Items, items)
 	w := &pgx.Batch{}
-	w.Queue(`UPDATE notes SET body = $2, items = items || $3::jsonb, updated_at = now() WHERE id = $1`, id, after.Body, added)
+	if after.Body != before.Body || len(added)+len(reopened) > 0 {
+		after.Items = nilIfEmpty(items)
+		after.UpdatedAt = now.UTC()
+		w.Queue(`UPDATE notes SET body = $2, items = $3, updated_at = now() WHERE id = $1`, id, after.Body, orEmpty(after.Items))
+	}
+	// An append that changes nothing (everything asked for was on the
+	// list) still records its key: a retry answers as this one did.
 	w.Queue(`INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`, id, key, before, after)
 	if err := tx.SendBatch(ctx, w).Close(); err != nil {
 		return before, after, translate(err)

@@ -84,10 +84,24 @@ func TestNotes(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(b2, before) || !reflect.DeepEqual(a2, after) {
 			t.Fatalf("retried append = %+v, %+v, %v; want the first before and after", b2, a2, err)
 		}
-		// Another key appends again: only items, so the body is untouched.
-		_, a3, err := b.st.AppendNote(b.ctx, "turn:5:0", b.alice, note.ID, "", []hearth.ChecklistItem{{Text: "milk"}})
-		if err != nil || a3.Body != after.Body || len(a3.Items) != 4 {
-			t.Fatalf("second append = %+v, %v; want 4 items and the same body", a3, err)
+		// Another key appends again: only items, so the body is untouched,
+		// and an item already on the list is not written twice.
+		_, a3, err := b.st.AppendNote(b.ctx, "turn:5:0", b.alice, note.ID, "", []hearth.ChecklistItem{{Text: "Milk "}, {Text: "pears"}})
+		if err != nil || a3.Body != after.Body || !reflect.DeepEqual(a3.Items, append(wantItems, hearth.ChecklistItem{Text: "pears"})) {
+			t.Fatalf("second append = %+v, %v; want pears added once, milk not again, the same body", a3, err)
+		}
+		// Nothing new: the note is not written (nor its time changed).
+		b4, a4, err := b.st.AppendNote(b.ctx, "turn:6:0", b.alice, note.ID, "", []hearth.ChecklistItem{{Text: "eggs"}, {Text: "EGGS"}})
+		if err != nil || !reflect.DeepEqual(a4, a3) || !reflect.DeepEqual(b4, a3) {
+			t.Fatalf("append of what is there = %+v, %+v, %v; want the note unchanged", b4, a4, err)
+		}
+		// A ticked item asked for again is put back on.
+		if _, _, err := b.st.CheckItems(b.ctx, "turn:7:0", b.alice, note.ID, []string{"apples"}, true); err != nil {
+			t.Fatal(err)
+		}
+		_, a5, err := b.st.AppendNote(b.ctx, "turn:8:0", b.alice, note.ID, "", []hearth.ChecklistItem{{Text: "apples"}})
+		if err != nil || !reflect.DeepEqual(a5.Items, a3.Items) {
+			t.Fatalf("append of a ticked item = %+v, %v; want it back on, unticked, in its place", a5.Items, err)
 		}
 		// Undo puts the note back as it was; the key stays applied, so a
 		// late retry of the undone append does not bring it back.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -59,5 +60,25 @@ func TestFamilyListScenario(t *testing.T) {
 	ben.say("tick off milk, eggs and bread on the shopping list")
 	if b := ada.say("briefing now"); strings.Contains(b.Text, "Family lists") {
 		t.Fatalf("an empty list is in the briefing: %q", b.Text)
+	}
+}
+
+// TestListKeepsOneOfEach: asking for something already on a list does
+// not write it twice, and asking again for something ticked off puts it
+// back on; the reply says which.
+func TestListKeepsOneOfEach(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ada := newChatter(t, base, app, "Ada", "UTC")
+
+	ada.say("Add milk to my shopping list")
+	mustContain(t, ada.say("add milk to my shopping list"), "Milk is already on your shopping list.")
+	mustContain(t, ada.say("Add Milk and eggs to my shopping list"), "added eggs to your shopping list (milk was already on it)")
+	mustContain(t, ada.say("tick milk off my shopping list"), "Still on it: eggs")
+	mustContain(t, ada.say("add milk and bread to my shopping list"), "added bread to your shopping list and put milk back on it")
+	lists, err := app.Store.FindNotes(context.Background(), hearth.NoteFilter{UserID: ada.contact().User.ID})
+	want := []hearth.ChecklistItem{{Text: "milk"}, {Text: "eggs"}, {Text: "bread"}}
+	if err != nil || len(lists) != 1 || !reflect.DeepEqual(lists[0].Items, want) {
+		t.Fatalf("ada's notes %+v, %v; want one list of %v", lists, err, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -210,8 +211,8 @@ func (k *Notes) recreate(ctx context.Context, n hearth.Note) (where string, err 
 // AppendNote adds to the note in Hearth and recreates its Keep copy.
 func (k *Notes) AppendNote(ctx context.Context, key string, userID, id int64, text string, items []hearth.ChecklistItem) (before, after hearth.Note, err error) {
 	before, after, err = k.st.AppendNote(ctx, key, userID, id, text, items)
-	if err != nil {
-		return before, after, err
+	if err != nil || (after.Body == before.Body && slices.Equal(after.Items, before.Items)) {
+		return before, after, err // an error, or nothing changed: Keep's copy is as it was
 	}
 	after.Where, err = k.recreate(ctx, after)
 	return before, after, err

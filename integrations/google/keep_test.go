@@ -46,6 +46,15 @@ func TestKeepCreateListDelete(t *testing.T) {
 	if len(kn2) != 1 || kn2[0].Name == kn[0].Name || !kn2[0].Body.List.ListItems[0].Checked {
 		t.Fatalf("after the edit, keep notes %+v", kn2)
 	}
+	// Asked to add what is already on it: nothing changes, in Keep too
+	// (no copy replaced, nothing to tell).
+	_, same, err := k.AppendNote(ctx, "t3:0", b.user.ID, n.ID, "", []hearth.ChecklistItem{{Text: "Charger"}})
+	if err != nil || same.Where != "" {
+		t.Fatalf("append of an item on the list: where %q, %v", same.Where, err)
+	}
+	if kn3 := b.fake.KeepNotes(email); len(kn3) != 1 || kn3[0].Name != kn2[0].Name {
+		t.Fatalf("after an append that changed nothing, keep notes %+v; want %+v", kn3, kn2)
+	}
 	// A note made in Keep itself is listed; one deleted in Keep goes.
 	b.fake.PutKeepNote(email, &keep.Note{Title: "Gift ideas", Body: &keep.Section{Text: &keep.TextContent{Text: "a kite"}}})
 	ns, err := k.FindNotes(ctx, hearth.NoteFilter{UserID: b.user.ID})

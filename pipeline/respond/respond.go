@@ -331,6 +331,9 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			what = prose.List(itemTexts(p.Items))
 		}
 		t.past, t.verb = "added "+what+" to "+list, "add "+what+" to "+list
+		if len(p.Items) > 0 && p.Text == "" {
+			t.past, t.alone = appendedItems(p, list, c.Notes)
+		}
 	case action.NoteCheck:
 		p, _ := action.Decode[action.NoteCheckArgs](o.Action)
 		list := ownedList(p.Title, o.Result)
@@ -483,6 +486,48 @@ func quotedOr(s, fallback string) string {
 // → "shopping list".
 // ownedList names a list by whose it is: "your shopping list", or "the
 // family shopping list" when the result shows the family owns it.
+// appendedItems says what adding p's items did to the list, as the
+// notes (hearth.AddItems) do it: items already on the list are not added
+// again, ticked ones are put back on. The list as it was is the one the
+// turn gathered (notes); not among them, every item reads as added.
+func appendedItems(p action.NoteAppendArgs, list string, notes []hearth.Note) (past string, alone []string) {
+	var before []hearth.ChecklistItem
+	for _, n := range notes {
+		if n.ID == p.ID {
+			before = n.Items
+		}
+	}
+	_, added, reopened, already := hearth.AddItems(before, p.Items)
+	var did []string
+	if len(added) > 0 {
+		did = append(did, "added "+prose.List(itemTexts(added))+" to "+list)
+	}
+	if len(reopened) > 0 {
+		on := list
+		if len(did) > 0 {
+			on = "it"
+		}
+		did = append(did, "put "+prose.List(itemTexts(reopened))+" back on "+on)
+	}
+	there := prose.List(itemTexts(already))
+	if len(did) == 0 {
+		verb := " is"
+		if len(already) > 1 {
+			verb = " are"
+		}
+		return "found " + there + " already on " + list, []string{prose.UpperFirst(there) + verb + " already on " + list + "."}
+	}
+	past = strings.Join(did, " and ")
+	if len(already) > 0 {
+		verb := " was"
+		if len(already) > 1 {
+			verb = " were"
+		}
+		past += " (" + there + verb + " already on it)"
+	}
+	return past, nil
+}
+
 func ownedList(title string, result any) string {
 	if title == "" {
 		return "the note"

@@ -2,6 +2,7 @@ package respond
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,23 @@ func TestRespond(t *testing.T) {
 			name: "list append",
 			in:   stage.RespondInput{Text: "add milk and eggs", Context: c, Outcomes: []stage.Outcome{done(appendMilk)}},
 			want: []string{"added milk and eggs to your shopping list"},
+		},
+		{
+			name:    "list append of what is on it",
+			in:      stage.RespondInput{Text: "add bread", Context: c, Outcomes: []stage.Outcome{done(mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "Bread"}}}))}},
+			want:    []string{"Bread is already on your shopping list."},
+			notWant: []string{"added"},
+		},
+		{
+			name: "list append, partly there",
+			in:   stage.RespondInput{Text: "add milk and bread", Context: c, Outcomes: []stage.Outcome{done(mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}, {Text: "bread"}}}))}},
+			want: []string{"added milk to your shopping list (bread was already on it)"},
+		},
+		{
+			name: "list append of a ticked item",
+			in: stage.RespondInput{Text: "add bread and jam", Context: withNote(c, hearth.Note{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "bread", Done: true}}}),
+				Outcomes: []stage.Outcome{done(mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "bread"}, {Text: "jam"}}}))}},
+			want: []string{"added jam to your shopping list and put bread back on it"},
 		},
 		{
 			name: "note created",
@@ -381,4 +399,15 @@ func TestRespondDueBy(t *testing.T) {
 	if got := respondTo(t, stage.RespondInput{Text: "what's due tomorrow?", Context: c}); !strings.Contains(got, "due by tomorrow:") || !strings.Contains(got, "Stretch") {
 		t.Errorf("with one due today: %q", got)
 	}
+}
+
+// withNote is c with n in place of the note of the same id.
+func withNote(c stage.Context, n hearth.Note) stage.Context {
+	c.Notes = slices.Clone(c.Notes)
+	for i := range c.Notes {
+		if c.Notes[i].ID == n.ID {
+			c.Notes[i] = n
+		}
+	}
+	return c
 }

@@ -1,0 +1,44 @@
+package hearth_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/hearthbot/hearth"
+)
+
+func TestAddItems(t *testing.T) {
+	t.Parallel()
+	type items = []hearth.ChecklistItem
+	list := items{{Text: "Milk"}, {Text: "eggs", Done: true}, {Text: "bread"}}
+	tests := []struct {
+		name                            string
+		add                             items
+		after, added, reopened, already items
+	}{
+		{"new items go at the end", items{{Text: " apples "}},
+			append(list, hearth.ChecklistItem{Text: "apples"}), items{{Text: "apples"}}, nil, nil},
+		{"an item on the list is not added again, whatever its case", items{{Text: "milk"}},
+			list, nil, nil, items{{Text: "Milk"}}},
+		{"a ticked item asked for again is put back on", items{{Text: "Eggs"}},
+			items{{Text: "Milk"}, {Text: "eggs"}, {Text: "bread"}}, nil, items{{Text: "eggs"}}, nil},
+		{"asked for twice in one go, added once", items{{Text: "pears"}, {Text: "Pears"}},
+			append(list, hearth.ChecklistItem{Text: "pears"}), items{{Text: "pears"}}, nil, nil},
+		{"a mix", items{{Text: "bread"}, {Text: "tea"}, {Text: "eggs"}},
+			items{{Text: "Milk"}, {Text: "eggs"}, {Text: "bread"}, {Text: "tea"}}, items{{Text: "tea"}}, items{{Text: "eggs"}}, items{{Text: "bread"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := append(items(nil), list...)
+			after, added, reopened, already := hearth.AddItems(list, tt.add)
+			if !reflect.DeepEqual(after, tt.after) || !reflect.DeepEqual(added, tt.added) ||
+				!reflect.DeepEqual(reopened, tt.reopened) || !reflect.DeepEqual(already, tt.already) {
+				t.Errorf("AddItems = %v, added %v, reopened %v, already %v; want %v, %v, %v, %v",
+					after, added, reopened, already, tt.after, tt.added, tt.reopened, tt.already)
+			}
+			if !reflect.DeepEqual(list, before) {
+				t.Errorf("the list given was changed: %v", list)
+			}
+		})
+	}
+}
