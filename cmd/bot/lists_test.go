@@ -65,7 +65,7 @@ func TestFamilyListScenario(t *testing.T) {
 
 // TestListKeepsOneOfEach: asking for something already on a list does
 // not write it twice, and asking again for something ticked off puts it
-// back on; the reply says which.
+// back on; the reply says which. "Tick off eggs" needs no list named.
 func TestListKeepsOneOfEach(t *testing.T) {
 	t.Parallel()
 	base, app, _ := startApp(t)
@@ -81,4 +81,10 @@ func TestListKeepsOneOfEach(t *testing.T) {
 	if err != nil || len(lists) != 1 || !reflect.DeepEqual(lists[0].Items, want) {
 		t.Fatalf("ada's notes %+v, %v; want one list of %v", lists, err, want)
 	}
+
+	// Ticking off without naming the list: the list that has it, unless
+	// an open task is meant.
+	mustContain(t, ada.say("tick off eggs"), "Ticked eggs off your shopping list. Still on it: milk and bread.")
+	ada.say("remind me to buy stamps")
+	mustContain(t, ada.say("tick off stamps"), "marked “Buy stamps” as done")
 }

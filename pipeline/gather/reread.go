@@ -26,6 +26,9 @@ import (
 //     the statement, its verb in any tense.
 //   - A request to move something moves an event when it names one of
 //     the user's events, whatever the classifier took "the dentist" for.
+//   - "Tick off milk", naming no list, completes the open task it names,
+//     else ticks milk off the list that has it, whatever the classifier
+//     made of it.
 
 // Completion rewrites the understanding of a statement of something done
 // that names an open task of the user into a request to complete it (the
@@ -74,5 +77,37 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 		return u, nil
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Calendar}, true
+	return u, nil
+}
+
+// TickOff rewrites the understanding of a request to tick something off
+// that names no list ("tick off milk", "cross the eggs off"), whatever
+// the classifier made of it: a request to complete the open task it
+// names, if the task planner finds one (plan.CompletesTask), else a
+// request about the user's lists, if they have any (the list planner
+// ticks it off the list that has it, or says none does). Anything else
+// is left as understood.
+func (s Sources) TickOff(ctx context.Context, u stage.Understanding, text string, userID int64) (stage.Understanding, error) {
+	if slices.Contains(u.Domains, nlu.Keep) || s.Notes == nil || s.Tasks == nil {
+		return u, nil
+	}
+	if _, ok := plan.TickOffItems(text); !ok {
+		return u, nil
+	}
+	tasks, err := s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: userID, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100})
+	if err != nil {
+		return u, fmt.Errorf("context: open tasks: %w", err)
+	}
+	if plan.CompletesTask(text, tasks) {
+		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Task}, true
+		return u, nil
+	}
+	lists, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: userID, Limit: 1})
+	if err != nil {
+		return u, fmt.Errorf("context: lists: %w", err)
+	}
+	if len(lists) > 0 {
+		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Keep}, true
+	}
 	return u, nil
 }

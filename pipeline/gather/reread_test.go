@@ -173,3 +173,59 @@ type eventList []hearth.CalendarEvent
 func (l eventList) FindEvents(context.Context, hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error) {
 	return l, nil
 }
+
+// noteList is a fake note source: the notes it holds.
+type noteList []hearth.Note
+
+func (l noteList) FindNotes(context.Context, hearth.NoteFilter) ([]hearth.Note, error) {
+	return l, nil
+}
+
+// TestTickOffWhateverTheDomain checks that "tick off milk", naming no
+// list, reaches the task planner when it names an open task and the list
+// planner otherwise (when the user has lists), whatever the classifier
+// made of it, and that the planners then act on the right item.
+func TestTickOffWhateverTheDomain(t *testing.T) {
+	t.Parallel()
+	z := stagetest.Zone(t, "UTC")
+	now := time.Date(2026, 3, 10, 9, 0, 0, 0, z)
+	tasks := taskList{{ID: 1, Title: "Buy stamps", Status: hearth.TaskOpen}}
+	lists := noteList{{ID: 7, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "Milk"}, {Text: "eggs"}}}}
+	tests := []struct {
+		text  string
+		notes noteList
+		want  nlu.Domain // "": as the classifier understood it
+		kind  action.Kind
+	}{
+		{"tick off milk", lists, nlu.Keep, action.NoteCheck},
+		{"cross off eggs", lists, nlu.Keep, action.NoteCheck},
+		{"tick off stamps", lists, nlu.Task, action.TaskComplete},
+		{"tick off milk", nil, "", ""},          // no lists: nothing to tick off
+		{"check my email", lists, "", ""},       // not a tick-off
+		{"hey, how's it going?", lists, "", ""}, // nor this
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			before := stagetest.Classifier().Classify(tt.text, []nlu.Turn{}, now)
+			u, err := Sources{Tasks: tasks, Notes: tt.notes}.TickOff(context.Background(), before, tt.text, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == "" {
+				if u.Intent != before.Intent || !slices.Equal(u.Domains, before.Domains) {
+					t.Fatalf("understood %s %v, want the classifier's %s %v", u.Intent, u.Domains, before.Intent, before.Domains)
+				}
+				return
+			}
+			if u.Intent != nlu.RequestAction || !slices.Equal(u.Domains, []nlu.Domain{tt.want}) || !u.RequiresAction {
+				t.Fatalf("understood %s %v, want a %s request", u.Intent, u.Domains, tt.want)
+			}
+			c := stage.Context{Now: now, Location: z, Tasks: tasks, Notes: tt.notes}
+			p, err := plan.Planners()[tt.want].Plan(context.Background(), stage.PlanInput{Text: tt.text, Understanding: u, User: hearth.User{ID: 1}, Context: c})
+			if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != tt.kind {
+				t.Fatalf("plan %+v, %v; want one %s", p, err, tt.kind)
+			}
+		})
+	}
+}

@@ -107,7 +107,80 @@ var (
 	tickOffAfter = regexp.MustCompile(`^(?:cross|tick|check|strike|scratch|mark|take|remove|delete)\s+(.+?)\s+(?:as\s+(?:done|bought|got|gotten|ticked)\s+)?(?:off|from|on|in)\s+(?:of\s+)?(.+)$`)
 	// "untick milk on the shopping list", "put milk back on the list".
 	tickOn = regexp.MustCompile(`^(?:untick|uncheck|unmark)\s+(.+?)\s+(?:on|in|from)\s+(.+)$|^put\s+(.+?)\s+back\s+on\s+(.+)$`)
+	// Ticking off without naming the list: "tick off milk", "cross the
+	// eggs off", "mark milk as bought".
+	tickOffBare = regexp.MustCompile(`^(?:cross|tick|check|strike|scratch)\s+off\s+(.+)$|^(?:cross|tick|check|strike|scratch)\s+(.+?)\s+off$|^mark\s+(.+?)\s+as\s+(?:bought|got|gotten|ticked|ticked off)$`)
 )
+
+// TickOffItems reads a request to tick items off without naming the list
+// ("tick off milk and eggs"): the items, as said.
+func TickOffItems(text string) ([]string, bool) {
+	lc := strings.TrimRight(strings.TrimSpace(words.StripPoliteness(words.ASCIILower(text))), ".!?")
+	m := tickOffBare.FindStringSubmatch(lc)
+	if m == nil {
+		return nil, false
+	}
+	var items []string
+	for _, it := range splitItems(words.TrimWordsLeft(m[1]+m[2]+m[3], "the", "my")) {
+		items = append(items, it.Text)
+	}
+	return items, len(items) > 0
+}
+
+// CompletesTask reports whether the task planner would complete one of
+// tasks, the user's open tasks, for text ("tick off the report").
+func CompletesTask(text string, tasks []hearth.Task) bool {
+	kind, ref, ok := taskRefRequest(text)
+	return ok && kind == action.TaskComplete && ref != "" && len(matchingOpenTasks(ref, tasks)) > 0
+}
+
+// listsWith are the lists on which each of items is, not yet ticked off.
+func listsWith(notes []hearth.Note, items []string) []hearth.Note {
+	var out []hearth.Note
+	for _, n := range notes {
+		all := true
+		for _, it := range items {
+			if _, ok := findItem(n.Items, it, true); !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// planBareTickOff ticks items off the list that has them ("tick off
+// milk"), asking which when several lists do.
+func planBareTickOff(in stage.PlanInput, items []string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "tick " + prose.List(items) + " off a list"}
+	lists := listsWith(in.Context.Notes, items)
+	if len(lists) == 0 {
+		return p, needDetails("which list: %s isn't on any of your lists", prose.List(items))
+	}
+	var labels []string
+	var acts []action.Action
+	for _, n := range lists {
+		var texts []string
+		for _, it := range items {
+			texts = append(texts, matchItem(n.Items, it, true))
+		}
+		a, err := action.New(action.NoteCheck, action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: true})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts, labels = append(acts, a), append(labels, n.Title)
+	}
+	if len(acts) == 1 {
+		p.Understood = "tick " + prose.List(items) + " off " + lists[0].Title
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which list should I tick "+prose.List(items)+" off?", labels, acts)
+	return p, nil
+}
 
 // planListCheck plans ticking items off a named list ("cross milk off
 // the shopping list") or back on ("untick milk on the shopping list").
@@ -123,6 +196,9 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 		itemText, list = m[1], m[2]
 	} else if m := tickOffAfter.FindStringSubmatch(lc); m != nil {
 		itemText, list = m[1], m[2]
+	} else if items, ok := TickOffItems(text); ok {
+		p, err := planBareTickOff(in, items)
+		return p, true, err
 	} else {
 		return stage.Plan{}, false, nil
 	}
@@ -159,6 +235,15 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 // ("the milk" → "Milk", "eggs" → "egg"), preferring items not yet in the
 // wanted state; the words themselves when none matches.
 func matchItem(items []hearth.ChecklistItem, said string, done bool) string {
+	if text, ok := findItem(items, said, done); ok {
+		return text
+	}
+	return said
+}
+
+// findItem is the text of the list item not yet in the wanted state
+// (done) that the user's words stand for; ok is false when none is.
+func findItem(items []hearth.ChecklistItem, said string, done bool) (string, bool) {
 	var texts []string
 	var idx []int
 	for i, it := range items {
@@ -168,7 +253,7 @@ func matchItem(items []hearth.ChecklistItem, said string, done bool) string {
 		}
 	}
 	if hits := words.BestMatches(said, texts); len(hits) > 0 {
-		return items[idx[hits[0]]].Text
+		return items[idx[hits[0]]].Text, true
 	}
-	return said
+	return "", false
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/hearthbot/hearth"
@@ -29,6 +30,10 @@ func TestPlanLists(t *testing.T) {
 		{"please remove eggs and milk from the shopping list", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs", "Milk"}, Done: true}},
 		{"mark bread as done on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
 		{"untick milk on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"milk"}, Done: false}},
+		// No list named: the list that has it, not yet ticked off.
+		{"tick off milk", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk"}, Done: true}},
+		{"cross the bread off", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
+		{"mark eggs and milk as bought", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs", "Milk"}, Done: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -43,8 +48,48 @@ func TestPlanLists(t *testing.T) {
 			}
 		})
 	}
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	// On no list: nothing planned, the user told why.
+	if p, err := planKeep(context.Background(), stage.PlanInput{Text: "tick off tea", Understanding: keep, Context: stage.Context{Notes: notes}}); err == nil || len(p.Actions) != 0 || p.Question != nil {
+		t.Fatalf("an item on no list planned %+v, %v; want details asked for", p, err)
+	}
+	// On two lists: which one?
+	two := append(notes, hearth.Note{ID: 3, Title: "Camping", Items: []hearth.ChecklistItem{{Text: "Eggs"}}})
+	p, err := planKeep(context.Background(), stage.PlanInput{Text: "tick off eggs", Understanding: keep, Context: stage.Context{Notes: two}})
+	if err != nil || len(p.Actions) != 0 || p.Question == nil || len(p.Question.Options) != 2 ||
+		p.Question.Options[0].Label != "Shopping list" || p.Question.Options[1].Label != "Camping" {
+		t.Fatalf("an item on two lists planned %+v, %v; want a question with a button for each", p, err)
+	}
 	in := stage.PlanInput{Text: "cross milk off the packing list", Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}, Context: stage.Context{Notes: notes}}
 	if p, err := planKeep(context.Background(), in); err == nil || len(p.Actions) != 0 {
 		t.Fatalf("a missing list planned %+v, %v; want a question back", p, err)
+	}
+}
+
+func TestTickOffReading(t *testing.T) {
+	t.Parallel()
+	tasks := []hearth.Task{{ID: 1, Title: "Buy stamps", Status: hearth.TaskOpen}}
+	tests := []struct {
+		text     string
+		items    []string // TickOffItems; nil: not a tick-off without a list
+		withTask bool     // CompletesTask
+	}{
+		{"tick off milk", []string{"milk"}, false},
+		{"Please cross off the eggs and bread.", []string{"eggs", "bread"}, false},
+		{"cross the milk off", []string{"milk"}, false},
+		{"mark milk as bought", []string{"milk"}, false},
+		{"tick off stamps", []string{"stamps"}, true},
+		{"tick off milk on the shopping list", []string{"milk on the shopping list"}, false},
+		{"check my email", nil, false},
+		{"mark the report as done", nil, false},
+	}
+	for _, tt := range tests {
+		items, ok := TickOffItems(tt.text)
+		if ok != (tt.items != nil) || !slices.Equal(items, tt.items) {
+			t.Errorf("TickOffItems(%q) = %q, %v; want %q", tt.text, items, ok, tt.items)
+		}
+		if got := CompletesTask(tt.text, tasks); got != tt.withTask {
+			t.Errorf("CompletesTask(%q) = %v; want %v", tt.text, got, tt.withTask)
+		}
 	}
 }

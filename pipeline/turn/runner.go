@@ -200,6 +200,11 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if u, err = r.cfg.Sources.Completion(ctx, u, ev.Text, st.t.User.ID); err != nil {
 		return "", err
 	}
+	// "Tick off milk" completes the task it names, else ticks it off the
+	// list that has it.
+	if u, err = r.cfg.Sources.TickOff(ctx, u, ev.Text, st.t.User.ID); err != nil {
+		return "", err
+	}
 	// "Move the dentist to Friday" moves an event when the user has one
 	// by that name, whatever domain the classifier named.
 	if u, err = r.cfg.Sources.EventMove(ctx, u, ev.Text, st.t.User.ID, st.now); err != nil {
