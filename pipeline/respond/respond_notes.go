@@ -7,11 +7,13 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
 )
 
-// Answers about the user's notes, lists and email drafts.
+// Answers about the user's notes, lists and email drafts, and how
+// replies name a list and its items.
 
 func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	notes := in.Context.Notes
@@ -89,4 +91,71 @@ func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {
 		return "No drafts waiting for you."
 	}
 	return "You have " + countOf(len(drafts), "draft", "drafts") + ": " + prose.List(drafts) + "."
+}
+
+// appendedItems says what adding p's items did to the list, as the
+// notes (hearth.AddItems) do it: items already on the list are not added
+// again, ticked ones are put back on. The list as it was is the one the
+// turn gathered (notes); not among them, every item reads as added.
+func appendedItems(p action.NoteAppendArgs, list string, notes []hearth.Note) (past string, alone []string) {
+	var before []hearth.ChecklistItem
+	for _, n := range notes {
+		if n.ID == p.ID {
+			before = n.Items
+		}
+	}
+	_, added, reopened, already := hearth.AddItems(before, p.Items)
+	var did []string
+	if len(added) > 0 {
+		did = append(did, "added "+prose.List(itemTexts(added))+" to "+list)
+	}
+	if len(reopened) > 0 {
+		on := list
+		if len(did) > 0 {
+			on = "it"
+		}
+		did = append(did, "put "+prose.List(itemTexts(reopened))+" back on "+on)
+	}
+	there := prose.List(itemTexts(already))
+	if len(did) == 0 {
+		verb := " is"
+		if len(already) > 1 {
+			verb = " are"
+		}
+		return "found " + there + " already on " + list, []string{prose.UpperFirst(there) + verb + " already on " + list + "."}
+	}
+	past = strings.Join(did, " and ")
+	if len(already) > 0 {
+		verb := " was"
+		if len(already) > 1 {
+			verb = " were"
+		}
+		past += " (" + there + verb + " already on it)"
+	}
+	return past, nil
+}
+
+func ownedList(title string, result any) string {
+	if title == "" {
+		return "the note"
+	}
+	if n, ok := result.(hearth.Note); ok && n.Family {
+		return "the family " + listName(title)
+	}
+	return "your " + listName(title)
+}
+
+func listName(title string) string {
+	if title == "" {
+		return "list"
+	}
+	return prose.LowerFirst(markdown.Escape(title))
+}
+
+func itemTexts(items []hearth.ChecklistItem) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, markdown.Escape(it.Text))
+	}
+	return out
 }
