@@ -154,6 +154,36 @@ func TestChangingWhatExists(t *testing.T) {
 	})
 }
 
+// TestSaidTwice: a request sent twice makes one task and one event; the
+// second asks first, and its button makes another when that was meant.
+func TestSaidTwice(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ida", "UTC")
+
+	c.say("Remind me to call mom tomorrow at 5pm")
+	again := c.say("remind me to call mom tomorrow at 5pm")
+	mustContain(t, again, "You already have “Call mom”, due tomorrow at 5:00 PM. Add it again?")
+	if ts := c.tasks(); len(ts) != 1 {
+		t.Fatalf("after saying it twice, tasks %+v; want one", ts)
+	}
+	// Meant twice: the button makes it.
+	mustContain(t, c.click(again, "Add it again"), "Call mom")
+	if ts := c.tasks(); len(ts) != 2 {
+		t.Fatalf("after \"Add it again\", tasks %+v; want two", ts)
+	}
+	// Another time is another task.
+	c.say("remind me to call mom tomorrow at 7pm")
+	if ts := c.tasks(); len(ts) != 3 {
+		t.Fatalf("tasks %+v; want the 7pm one too", ts)
+	}
+	c.say("Add the dentist to my calendar tomorrow at 3pm")
+	mustContain(t, c.say("add the dentist to my calendar tomorrow at 3pm"), "You already have Dentist on your calendar for tomorrow at 3:00 PM.")
+	if evs := c.events(); len(evs) != 1 {
+		t.Fatalf("after saying it twice, events %+v; want one", evs)
+	}
+}
+
 // events lists the user's events from yesterday to a fortnight ahead.
 func (c *chatter) events() []hearth.CalendarEvent {
 	c.t.Helper()

@@ -305,6 +305,7 @@ func (r *Runner) plan(ctx context.Context, in stage.PlanInput) (stage.Plan, erro
 	if out.Understood == "" {
 		out.Understood = "do something for you"
 	}
+	out = plan.AskBeforeRepeating(out, in.Context)
 	if len(out.Actions) == 0 && out.Question == nil {
 		errs = append(errs, errors.New("no planner produced anything"))
 	}
