@@ -24,14 +24,47 @@ import (
 )
 
 // benchMessages is a mix of what people say: small talk, questions,
-// requests that act.
-var benchMessages = []string{
-	"Hey, how's it going?",
-	"Remind me to water the plants tomorrow at 6pm",
-	"What's on my calendar tomorrow?",
-	"Remember that Priya's favourite tea is jasmine",
-	"Add oat milk to my shopping list",
-	"What do I have to do this week?",
+// requests that act. Each is given its round (see benchMessage), which
+// picks the words of the requests: a user's requests are new ones, as a
+// real user's mostly are (told again word for word, Hearth asks before
+// adding a second task and a list keeps one of each, which is less work).
+var benchMessages = []func(round int) string{
+	func(int) string { return "Hey, how's it going?" },
+	func(r int) string {
+		return fmt.Sprintf("Remind me to %s tomorrow at %dpm", benchChores[r%len(benchChores)], 6+r/len(benchChores)%4)
+	},
+	func(int) string { return "What's on my calendar tomorrow?" },
+	func(r int) string {
+		return fmt.Sprintf("Remember that %s's favourite tea is %s", benchNames[r%len(benchNames)], benchTeas[r/len(benchNames)%len(benchTeas)])
+	},
+	func(r int) string {
+		return fmt.Sprintf("Add %s to my shopping list", benchGroceries[r%len(benchGroceries)])
+	},
+	func(int) string { return "What do I have to do this week?" },
+}
+
+var (
+	benchChores    = []string{"water the plants", "call the plumber", "renew the passport", "book the dentist", "pay the rent", "return the library books", "buy a birthday card", "fix the bike", "email the landlord", "take out the recycling"}
+	benchNames     = []string{"Priya", "Sam", "Lee", "Ana", "Omar", "Mia", "Ken", "Zoe"}
+	benchTeas      = []string{"jasmine", "green tea", "mint", "chai", "earl grey"}
+	benchGroceries = []string{"oat milk", "eggs", "bread", "apples", "coffee", "rice", "lemons", "butter", "cheese", "tomatoes", "onions", "pasta", "yogurt", "honey", "spinach", "carrots", "bananas", "flour", "olive oil", "garlic", "oats", "salt", "pepper", "jam"}
+)
+
+// benchMessage is message i of a run over users users: user i%users says
+// benchMessages[i%n], in round first + the number of times that user said
+// that message before in the run. The warm-up is round 0, the measured
+// messages start at round 1, so they are new words too.
+func benchMessage(i, users, first int) string {
+	n := len(benchMessages)
+	every := users * n / gcd(users, n) // how often a user says the same message
+	return benchMessages[i%n](first + i/every)
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // Bounds on what one bench run may do, whatever its flags say.
@@ -305,7 +338,7 @@ func benchIngress(ctx context.Context, cfg Config, f benchFlags, stderr io.Write
 	}
 	res := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
 		return benchPost(ctx, client, bases[i%len(bases)]+"/api/webchat/messages",
-			fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, benchMessages[i%len(benchMessages)]))
+			fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, benchMessage(i, f.users, 1)))
 	})
 	if err := win.end(res.OK, &res, stderr); err != nil {
 		stop() //nolint:errcheck // already failing
@@ -374,7 +407,7 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	start := time.Now()
 	posted := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
 		time.Sleep(time.Until(start.Add(time.Duration(float64(i) / f.rate * float64(time.Second))))) // pacing the offered load
-		text := cmp.Or(f.text, benchMessages[i%len(benchMessages)])
+		text := cmp.Or(f.text, benchMessage(i, f.users, 1))
 		return benchPost(ctx, client, bases[i%len(bases)]+"/api/webchat/messages", fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, text))
 	})
 	var lat []time.Duration

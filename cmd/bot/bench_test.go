@@ -68,7 +68,7 @@ func benchPipeline(b *testing.B, rate float64) {
 				if i > int64(b.N) {
 					return
 				}
-				text := benchMessages[int(i)%len(benchMessages)]
+				text := benchMessage(int(i), 1, 0)
 				t0 := time.Now()
 				if rate > 0 {
 					t0 = start.Add(time.Duration(float64(i) / rate * float64(time.Second)))

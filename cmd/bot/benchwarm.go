@@ -32,7 +32,7 @@ const benchMaxWarmup = 1000
 func benchWarmup(ctx context.Context, app *App, client *http.Client, base string, f benchFlags) (*benchWarmupInfo, error) {
 	n := min(f.users, benchMaxWarmup)
 	res := drive(ctx, f.clients, n, benchMaxDuration, func(ctx context.Context, i int) error {
-		text := cmp.Or(f.text, benchMessages[i%len(benchMessages)])
+		text := cmp.Or(f.text, benchMessage(i, f.users, 0))
 		return benchPost(ctx, client, base+"/api/webchat/messages", fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, text))
 	})
 	if res.Errors > 0 {
