@@ -17,6 +17,10 @@ var reAskedAbout = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?(?
 // about someone only when a name or "my …" follows (see AskedAbout).
 var reTellAbout = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:can\s+you\s+)?tell\s+me\s+(?:more\s+|a\s+bit\s+)?about\s+(.+?)\s*[?.!]*\s*$`)
 
+// reWhoIs reads "who is Sam?", "who's Sarah Kim": after someone by name
+// only (see AskedAbout).
+var reWhoIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+)?who(?:\s+is|'s|’s)\s+(.+?)\s*[?.!]*\s*$`)
+
 // AskedAbout reports whether text asks for everything Hearth knows about
 // someone, and whom: "" for the user themself ("about me", or no one
 // named).
@@ -28,7 +32,13 @@ func AskedAbout(text string) (who string, ok bool) {
 		// question.
 		t := reTellAbout.FindStringSubmatch(text)
 		if t == nil || !aboutSomeone(t[1]) {
-			return "", false
+			// "Who is Sam?" asks the same of a name; "who is my sister?"
+			// asks for one relation (ReadQuestion), "who is there?" for
+			// no one.
+			t = reWhoIs.FindStringSubmatch(text)
+			if t == nil || !reNameOnly.MatchString(t[1]) || notNames[strings.ToLower(strings.Fields(t[1])[0])] {
+				return "", false
+			}
 		}
 		g = t
 	}

@@ -20,6 +20,11 @@ func TestAskedAbout(t *testing.T) {
 		{"What did I tell you about Bob", "Bob", true},
 		{"When is John's birthday?", "", false},
 		{"Remember that Emma likes dinosaurs", "", false},
+		{"Who is Sam?", "Sam", true},
+		{"who's Sarah Kim", "Sarah Kim", true},
+		{"who is my sister?", "", false}, // one relation: ReadQuestion
+		{"who is there?", "", false},
+		{"who is it", "", false},
 	}
 	for _, tt := range tests {
 		if who, ok := memory.AskedAbout(tt.text); who != tt.who || ok != tt.ok {

@@ -146,7 +146,7 @@ var (
 	reSkip        = regexp.MustCompile(`^(?:skip|drop|remove|leave out|hide|no) (?:the )?([a-z& ]+?) section(?: (?:of|in|from) my briefing)?$`)
 	reUnskip      = regexp.MustCompile(`^(?:include|add|show|bring back|put back) (?:the )?([a-z& ]+?) section(?: (?:of|in|to) my briefing)?$`)
 	reHere        = regexp.MustCompile(`^send (?:my )?(?:briefings?|reminders?)(?: and (?:briefings?|reminders?))? (?:here|to this chat)$`)
-	reList        = regexp.MustCompile(`^(?:list|show|what are|show me)(?: all)? my reminders$|^my reminders$`)
+	reList        = regexp.MustCompile(`^(?:list|show|what are|show me)(?: all)? my reminders$|^my reminders$|^(?:what|which) reminders (?:do i have|have i got|have i set|are set|are there|are coming up)$|^(?:do i have )?any reminders$`)
 	reCancelN     = regexp.MustCompile(`^(?:cancel|stop|delete|remove) reminder (?:number )?(\d+)$`)
 	reCancel      = regexp.MustCompile(`^(?:cancel|stop|delete|remove) (?:the |my )?(.+?) (?:one|reminder)$`)
 	reLead        = regexp.MustCompile(`^remind me (\d+(?:(?:,| and|, and) \d+)*) days? (?:before|ahead of) (?:my |the )?(deadlines|due dates|tasks|birthdays|anniversaries|birthdays and anniversaries)$`)
@@ -367,7 +367,7 @@ func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *
 	if _, err := c.st.CreateReminder(ctx, "event:"+strconv.FormatInt(t.Event.ID, 10), t.User.ID, prose.UpperFirst(title), b, first); err != nil {
 		return "", true, err
 	}
-	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", title, rule.String(), whenWords(first, loc, now)), true, nil
+	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", prose.SecondPerson(title), rule.String(), whenWords(first, loc, now)), true, nil
 }
 
 func (c *cmds) describe(sc hearth.Schedule, loc *time.Location) string {

@@ -115,6 +115,7 @@ func TestEntityScenario(t *testing.T) {
 		{"Where did my brother work in 2016?", "In 2016, Jon worked at Initech (2015 to 2019)."},
 		{"Where did we live when Emma was born?", "When Emma was born (3 May 2018), you lived at 12 Oak Street."},
 		{"Who is my daughter?", "Your daughter is Emma."},
+		{"Who is Jon?", "Jon is your brother."},
 		{"Who works at Globex?", "I don't know anyone who works at Globex."},
 	} {
 		mustContain(t, ann.say(qa.q), qa.want)

@@ -161,6 +161,8 @@ func TestSchedulerScenarios(t *testing.T) {
 		c.catchUp()
 		mustContain(t, c.say("cancel reminder 1"), "cancelled", "take the bins out")
 		mustContain(t, c.say("list my reminders"), "1. “Call the bank”")
+		mustContain(t, c.say("What reminders do I have?"), "1. “Call the bank”")
+		mustContain(t, c.say("remind me every day at 8am to take my vitamins"), "I'll remind you to take your vitamins every day")
 	})
 
 	t.Run("a birthday told in chat reminds 3 days before", func(t *testing.T) {

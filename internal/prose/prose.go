@@ -1,5 +1,5 @@
 // Package prose holds the few English-wording rules Hearth's replies share
-// (capitals, lists, possessives), so the pipeline, the scheduler and the
+// (capitals, lists, possessives, speaking back to the user), so the pipeline, the scheduler and the
 // family commands write them one way.
 package prose
 
@@ -52,4 +52,51 @@ func Possessive(who string) string {
 		return who + "'"
 	}
 	return who + "'s"
+}
+
+// SecondPerson turns what the user said about themselves into what
+// the bot says back: "I just closed on my house" → "you just closed on
+// your house".
+func SecondPerson(s string) string {
+	fields := strings.Fields(s)
+	for i, f := range fields {
+		core := strings.TrimRight(f, ".,!?;:")
+		tail := f[len(core):]
+		var rep string
+		switch core {
+		case "I", "i":
+			rep = "you"
+			if i+1 < len(fields) {
+				switch strings.TrimRight(fields[i+1], ".,!?;:") {
+				case "am":
+					fields[i+1] = "are" + fields[i+1][2:]
+				case "was":
+					fields[i+1] = "were" + fields[i+1][3:]
+				}
+			}
+		case "I'm", "i'm", "I’m":
+			rep = "you're"
+		case "I've", "i've", "I’ve":
+			rep = "you've"
+		case "I'll", "i'll", "I’ll":
+			rep = "you'll"
+		case "I'd", "i'd", "I’d":
+			rep = "you'd"
+		case "my", "My":
+			rep = "your"
+		case "me", "Me":
+			rep = "you"
+		case "mine", "Mine":
+			rep = "yours"
+		case "myself", "Myself":
+			rep = "yourself"
+		default:
+			continue
+		}
+		if i == 0 {
+			rep = UpperFirst(rep)
+		}
+		fields[i] = rep + tail
+	}
+	return strings.Join(fields, " ")
 }

@@ -20,6 +20,10 @@ func TestProse(t *testing.T) {
 		{prose.Possessive("John"), "John's"},
 		{prose.Possessive("James"), "James'"},
 		{prose.Possessive(""), "your"},
+		{prose.SecondPerson("I just closed on my house!"), "You just closed on your house!"},
+		{prose.SecondPerson("take my vitamins"), "take your vitamins"},
+		{prose.SecondPerson("I am late, call me"), "You are late, call you"},
+		{prose.SecondPerson("My keys are mine"), "Your keys are yours"},
 	}
 	for i, tt := range tests {
 		if tt.got != tt.want {

@@ -244,18 +244,18 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		t.alone = []string{"Cancelled the reminder " + title + ". Say “undo” to bring it back."}
 	case action.MemoryStore:
 		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
-		fact := markdown.Escape(strings.TrimRight(toSecondPerson(p.Content), ".!"))
+		fact := markdown.Escape(strings.TrimRight(prose.SecondPerson(p.Content), ".!"))
 		t.past, t.verb = "noted that "+prose.LowerFirst(fact), "save that "+prose.LowerFirst(fact)
 		t.alone = []string{"Noted: " + prose.UpperFirst(fact) + ".", "Got it, I'll remember that " + words.LowerLead(fact) + "."}
 	case action.MemoryUpdate:
 		p, _ := action.Decode[action.MemoryUpdateArgs](o.Action)
-		fact := markdown.Escape(strings.TrimRight(toSecondPerson(p.Content), ".!"))
+		fact := markdown.Escape(strings.TrimRight(prose.SecondPerson(p.Content), ".!"))
 		t.past, t.verb = "updated what I know: "+prose.LowerFirst(fact), "update that memory"
 	case action.MemoryForget:
 		p, _ := action.Decode[action.MemoryRefArgs](o.Action)
 		what := "that"
 		if p.Content != "" {
-			what = "that " + prose.LowerFirst(markdown.Escape(strings.TrimRight(toSecondPerson(p.Content), ".!")))
+			what = "that " + prose.LowerFirst(markdown.Escape(strings.TrimRight(prose.SecondPerson(p.Content), ".!")))
 		}
 		t.past, t.verb = "forgot "+what, "forget "+what
 		t.alone = []string{"Okay, I've forgotten " + what + "."}
@@ -486,49 +486,3 @@ func quotedOr(s, fallback string) string {
 // → "shopping list".
 // ownedList names a list by whose it is: "your shopping list", or "the
 // family shopping list" when the result shows the family owns it.
-// toSecondPerson turns what the user said about themselves into what
-// the bot says back: "I just closed on my house" → "you just closed on
-// your house".
-func toSecondPerson(s string) string {
-	fields := strings.Fields(s)
-	for i, f := range fields {
-		core := strings.TrimRight(f, ".,!?;:")
-		tail := f[len(core):]
-		var rep string
-		switch core {
-		case "I", "i":
-			rep = "you"
-			if i+1 < len(fields) {
-				switch strings.TrimRight(fields[i+1], ".,!?;:") {
-				case "am":
-					fields[i+1] = "are" + fields[i+1][2:]
-				case "was":
-					fields[i+1] = "were" + fields[i+1][3:]
-				}
-			}
-		case "I'm", "i'm", "I’m":
-			rep = "you're"
-		case "I've", "i've", "I’ve":
-			rep = "you've"
-		case "I'll", "i'll", "I’ll":
-			rep = "you'll"
-		case "I'd", "i'd", "I’d":
-			rep = "you'd"
-		case "my", "My":
-			rep = "your"
-		case "me", "Me":
-			rep = "you"
-		case "mine", "Mine":
-			rep = "yours"
-		case "myself", "Myself":
-			rep = "yourself"
-		default:
-			continue
-		}
-		if i == 0 {
-			rep = prose.UpperFirst(rep)
-		}
-		fields[i] = rep + tail
-	}
-	return strings.Join(fields, " ")
-}

@@ -30,7 +30,7 @@ func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) strin
 		if m.CreatedAt.In(z).Year() != in.Context.Now.In(z).Year() {
 			told = m.CreatedAt.In(z).Format("2 January 2006")
 		}
-		groups[m.Category] = append(groups[m.Category], "• "+markdown.Escape(words.AsSentence(toSecondPerson(m.Content)))+" (you told me on "+told+")")
+		groups[m.Category] = append(groups[m.Category], "• "+markdown.Escape(words.AsSentence(prose.SecondPerson(m.Content)))+" (you told me on "+told+")")
 	}
 	head := "Here's what I know about " + markdown.Escape(who) + ":"
 	if who == "" {

@@ -292,7 +292,7 @@ func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
 	}
 	var out []string
 	for _, m := range hits {
-		out = append(out, markdown.Escape(words.AsSentence(toSecondPerson(m.Content))))
+		out = append(out, markdown.Escape(words.AsSentence(prose.SecondPerson(m.Content))))
 	}
 	if len(out) == 1 {
 		return out[0]
