@@ -206,6 +206,20 @@ func sortLongestFirst(ks []string) {
 	}
 }
 
+// ToldRole reports whether text tells, plainly, what someone is to the
+// user or to someone else ("Sam is my brother", "my manager is Priya",
+// "Lily is Emma's best friend"): a role between people, not a question,
+// not hedged, not a liking ("I love pizza").
+func ToldRole(text string) bool {
+	t := strings.TrimSpace(text)
+	if t == "" || strings.ContainsAny(t, "?") {
+		return false
+	}
+	r, ok := ReadRelation(t)
+	_, role := roles[r.Label]
+	return ok && role && !r.Hedged && !r.Ended && r.To.Kind == "" && r.To.Name != ""
+}
+
 // ReadRelation reads the relationship a statement tells, or reports
 // false. Dates should be taken out first (see Validity).
 func ReadRelation(fact string) (Relation, bool) {

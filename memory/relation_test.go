@@ -196,3 +196,24 @@ func FuzzReadRelation(f *testing.F) {
 		}
 	})
 }
+
+func TestToldRole(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"Sam is my brother":              true,
+		"my manager is Priya":            true,
+		"Lily is Emma's best friend":     true,
+		"Ben is my husband.":             true,
+		"Is Sam my brother?":             false,
+		"Sam is my brother?":             false,
+		"I love pizza":                   false,
+		"Emma loves dinosaurs":           false,
+		"this is my house":               false,
+		"I think Sam might be my friend": false,
+		"Priya isn't my manager anymore": false,
+	} {
+		if got := memory.ToldRole(text); got != want {
+			t.Errorf("ToldRole(%q) = %v; want %v", text, got, want)
+		}
+	}
+}

@@ -103,6 +103,7 @@ func TestEntityScenario(t *testing.T) {
 		"Remember that Emma was born on 3 May 2018",
 		"Remember that we lived at 12 Oak Street from 2015 to 2020",
 		"Remember that we live at 4 Elm Road since 2020",
+		"Kai is my neighbour", // told without "remember": remembered all the same
 	} {
 		r := ann.say(s)
 		t.Logf("%s → %s %v", s, r.Text, r.Buttons)
@@ -116,6 +117,7 @@ func TestEntityScenario(t *testing.T) {
 		{"Where did we live when Emma was born?", "When Emma was born (3 May 2018), you lived at 12 Oak Street."},
 		{"Who is my daughter?", "Your daughter is Emma."},
 		{"Who is Jon?", "Jon is your brother."},
+		{"Who is my neighbour?", "Your neighbour is Kai."},
 		{"Who works at Globex?", "I don't know anyone who works at Globex."},
 	} {
 		mustContain(t, ann.say(qa.q), qa.want)

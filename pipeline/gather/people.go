@@ -39,11 +39,16 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 // intent stage cannot know that "that" is the fact just told.
 //
 // "Remember that Ben is my husband" is a request too, whatever the
-// classifier's doubt about a statement that reads like an answer.
+// classifier's doubt about a statement that reads like an answer, and so
+// is telling who someone is ("Sam is my brother", which it takes for
+// chat or a question): told like the news "we just adopted a beagle", it
+// is remembered like it.
 func MemoryEdit(u stage.Understanding, text string) stage.Understanding {
 	lc := strings.ToLower(strings.TrimSpace(text))
 	remember := u.Intent == nlu.AskInfo && strings.HasPrefix(lc, "remember that ") && !strings.HasSuffix(lc, "?")
-	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember {
+	told := !slices.Contains(u.Domains, nlu.Memory) || u.Intent != nlu.RequestAction
+	told = told && memory.ToldRole(text)
+	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember && !told {
 		return u
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true

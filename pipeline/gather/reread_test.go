@@ -229,3 +229,34 @@ func TestTickOffWhateverTheDomain(t *testing.T) {
 		})
 	}
 }
+
+// TestToldRoleIsRemembered checks that telling who someone is ("Sam is my
+// brother") reaches the memory planner as a request, whatever the
+// classifier made of it, and that other statements and questions do not.
+func TestToldRoleIsRemembered(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for text, told := range map[string]bool{
+		"Sam is my brother":          true,
+		"Priya is my manager":        true,
+		"Lily is Emma's best friend": true,
+		"I love pizza":               false,
+		"is Sam my brother?":         false,
+		"who is my manager?":         false,
+	} {
+		before := stagetest.Classifier().Classify(text, []nlu.Turn{}, now)
+		u := MemoryEdit(before, text)
+		isRequest := u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Memory}) && u.RequiresAction
+		if told != isRequest {
+			t.Errorf("%q: understood %s %v; want a memory request: %v", text, u.Intent, u.Domains, told)
+			continue
+		}
+		if !told {
+			continue
+		}
+		p, err := plan.Planners()[nlu.Memory].Plan(context.Background(), stage.PlanInput{Text: text, Understanding: u, User: hearth.User{ID: 1}, Context: stage.Context{Now: now, Location: time.UTC}})
+		if err != nil || len(p.Actions) == 0 {
+			t.Errorf("%q: plan %+v, %v; want it remembered", text, p, err)
+		}
+	}
+}
