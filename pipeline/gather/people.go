@@ -46,9 +46,7 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 func MemoryEdit(u stage.Understanding, text string) stage.Understanding {
 	lc := strings.ToLower(strings.TrimSpace(text))
 	remember := u.Intent == nlu.AskInfo && strings.HasPrefix(lc, "remember that ") && !strings.HasSuffix(lc, "?")
-	told := !slices.Contains(u.Domains, nlu.Memory) || u.Intent != nlu.RequestAction
-	told = told && memory.ToldRole(text)
-	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember && !told {
+	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember && !memory.ToldRole(text) {
 		return u
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true
