@@ -28,6 +28,7 @@ type CommandStore interface {
 	UpcomingSchedules(ctx context.Context, userID int64, limit int) ([]hearth.Schedule, error)
 	MuteScheduleTx(ctx context.Context, tx pgx.Tx, userID, id int64) error
 	CreateReminder(ctx context.Context, key string, userID int64, text string, rule json.RawMessage, next time.Time) (int64, error)
+	ReminderRules(ctx context.Context, userID int64, text, exceptKey string) ([]json.RawMessage, error)
 	Snooze(ctx context.Context, userID, messageID int64, at time.Time, d hearth.ScheduleDetail) (bool, error)
 	UpdateScheduleSettings(ctx context.Context, userID int64, upd hearth.ScheduleSettingsUpdate) (hearth.ScheduleSettings, error)
 	ButtonsOpen(ctx context.Context, conversationID, messageID int64) (bool, error)
@@ -364,7 +365,21 @@ func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *
 	if err != nil {
 		return "", true, fmt.Errorf("encode rule: %w", err)
 	}
-	if _, err := c.st.CreateReminder(ctx, "event:"+strconv.FormatInt(t.Event.ID, 10), t.User.ID, prose.UpperFirst(title), b, first); err != nil {
+	key := "event:" + strconv.FormatInt(t.Event.ID, 10)
+	// Said twice, it is set once: the same words and the same schedule
+	// as a reminder the user has (other than this turn's own, when it is
+	// retried).
+	rules, err := c.st.ReminderRules(ctx, t.User.ID, prose.UpperFirst(title), key)
+	if err != nil {
+		return "", true, err
+	}
+	for _, raw := range rules {
+		var r recur.Rule
+		if json.Unmarshal(raw, &r) == nil && r.String() == rule.String() {
+			return fmt.Sprintf("You already have that reminder: “%s” %s. Say \"list my reminders\" to see them all.", markdown.Escape(prose.UpperFirst(title)), rule.String()), true, nil
+		}
+	}
+	if _, err := c.st.CreateReminder(ctx, key, t.User.ID, prose.UpperFirst(title), b, first); err != nil {
 		return "", true, err
 	}
 	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", prose.SecondPerson(title), rule.String(), whenWords(first, loc, now)), true, nil

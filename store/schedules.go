@@ -359,6 +359,25 @@ func (s *Store) MuteScheduleTx(ctx context.Context, tx pgx.Tx, userID, id int64)
 	return nil
 }
 
+// ReminderRules returns the rules of userID's recurring reminders with
+// text (ignoring case) that are not cancelled, but for the one exceptKey
+// created: what a new reminder is compared with, so one said twice (not
+// a retried turn) is set once.
+func (s *Store) ReminderRules(ctx context.Context, userID int64, text, exceptKey string) ([]json.RawMessage, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT rule FROM reminders
+		WHERE user_id = $1 AND cancelled_at IS NULL AND lower(text) = lower($2) AND source_key IS DISTINCT FROM $3
+		ORDER BY id`, userID, text, exceptKey)
+	if err != nil {
+		return nil, fmt.Errorf("store reminder rules: %w", translate(err))
+	}
+	rules, err := pgx.CollectRows(rows, pgx.RowTo[json.RawMessage])
+	if err != nil {
+		return nil, fmt.Errorf("store reminder rules: %w", translate(err))
+	}
+	return rules, nil
+}
+
 // CreateReminder stores a recurring reminder and its schedule, first
 // occurrence next. A second call with the same key returns the first
 // one's schedule id and changes nothing.

@@ -54,6 +54,20 @@ func TestDeliverScheduledOnce(t *testing.T) {
 	if _, err := st.CreateReminder(ctx, "k2", c.User.ID, "", []byte(`{}`), ms[0].CreatedAt); !errors.Is(err, hearth.ErrInvalid) {
 		t.Fatalf("empty reminder: %v; want invalid", err)
 	}
+	// The rules of the reminders with the same words (ignoring case), but
+	// for the one the key named, and none of a cancelled one.
+	if rules, err := st.ReminderRules(ctx, c.User.ID, "water THE plants", "k9"); err != nil || len(rules) != 1 || string(rules[0]) != `{"at": "09:00", "freq": "daily"}` {
+		t.Fatalf("reminder rules = %s, %v; want the daily one", rules, err)
+	}
+	if rules, err := st.ReminderRules(ctx, c.User.ID, "Water the plants", "k"); err != nil || len(rules) != 0 {
+		t.Fatalf("reminder rules but k's = %s, %v; want none", rules, err)
+	}
+	if err := st.MuteSchedule(ctx, c.User.ID, id); err != nil {
+		t.Fatal(err)
+	}
+	if rules, err := st.ReminderRules(ctx, c.User.ID, "Water the plants", "k9"); err != nil || len(rules) != 0 {
+		t.Fatalf("reminder rules after cancelling = %s, %v; want none", rules, err)
+	}
 }
 
 // A briefing or reminder goes to the user's last chat only when that chat

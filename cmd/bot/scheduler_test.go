@@ -163,6 +163,13 @@ func TestSchedulerScenarios(t *testing.T) {
 		mustContain(t, c.say("list my reminders"), "1. “Call the bank”")
 		mustContain(t, c.say("What reminders do I have?"), "1. “Call the bank”")
 		mustContain(t, c.say("remind me every day at 8am to take my vitamins"), "I'll remind you to take your vitamins every day")
+		// Said twice, set once; another time is another reminder.
+		mustContain(t, c.say("Remind me every day at 8am to take my vitamins"), "You already have that reminder: “Take my vitamins” every day at 08:00.")
+		mustContain(t, c.say("remind me every day at 9pm to take my vitamins"), "I'll remind you to take your vitamins every day at 21:00")
+		mustContain(t, c.say("list my reminders"), "2. “Take my vitamins” every day at 08:00", "3. “Take my vitamins” every day at 21:00")
+		if r := c.say("list my reminders"); strings.Contains(r.Text, "4.") {
+			t.Fatalf("a reminder said twice was set twice: %q", r.Text)
+		}
 	})
 
 	t.Run("a birthday told in chat reminds 3 days before", func(t *testing.T) {
