@@ -104,6 +104,7 @@ func TestEntityScenario(t *testing.T) {
 		"Remember that we lived at 12 Oak Street from 2015 to 2020",
 		"Remember that we live at 4 Elm Road since 2020",
 		"Kai is my neighbour", // told without "remember": remembered all the same
+		"Remember that the wifi password is hunter2",
 	} {
 		r := ann.say(s)
 		t.Logf("%s → %s %v", s, r.Text, r.Buttons)
@@ -118,6 +119,7 @@ func TestEntityScenario(t *testing.T) {
 		{"Who is my daughter?", "Your daughter is Emma."},
 		{"Who is Jon?", "Jon is your brother."},
 		{"Who is my neighbour?", "Your neighbour is Kai."},
+		{"What's the wifi password?", "hunter2"}, // small talk to the classifier
 		{"Who works at Globex?", "I don't know anyone who works at Globex."},
 	} {
 		mustContain(t, ann.say(qa.q), qa.want)

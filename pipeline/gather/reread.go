@@ -26,6 +26,8 @@ import (
 //     the statement, its verb in any tense.
 //   - A request to move something moves an event when it names one of
 //     the user's events, whatever the classifier took "the dentist" for.
+//   - A question the classifier took for small talk ("what's the wifi
+//     password?") asks memory when a fact the user may see has its words.
 //   - "Tick off milk", naming no list, completes the open task it names,
 //     else ticks milk off the list that has it, whatever the classifier
 //     made of it.
@@ -108,6 +110,33 @@ func (s Sources) TickOff(ctx context.Context, u stage.Understanding, text string
 	}
 	if len(lists) > 0 {
 		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Keep}, true
+	}
+	return u, nil
+}
+
+// Recall rewrites the understanding of a question the intent stage took
+// for chat ("what's the wifi password?", "where is the spare key?") into
+// a question to memory when a fact the user may see has its words: only
+// the user's memory could answer it. Small talk ("how's it going?") and
+// questions with no words of their own are left as understood.
+func (s Sources) Recall(ctx context.Context, u stage.Understanding, text string, userID int64) (stage.Understanding, error) {
+	if u.Intent != nlu.Chat || s.Memories == nil {
+		return u, nil
+	}
+	lc := words.ASCIILower(strings.TrimSpace(text))
+	if !words.StartsWithAny(lc, "what ", "what's ", "whats ", "where ", "where's ", "wheres ", "when ", "when's ", "which ", "who ", "who's ") {
+		return u, nil
+	}
+	q := keywords(text)
+	if q == text {
+		return u, nil // nothing but question words
+	}
+	ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: userID, Query: q, Limit: 1})
+	if err != nil {
+		return u, fmt.Errorf("context: memories asked after: %w", err)
+	}
+	if len(ms) > 0 {
+		u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Memory}, false
 	}
 	return u, nil
 }

@@ -3,6 +3,7 @@ package gather
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -257,6 +258,56 @@ func TestToldRoleIsRemembered(t *testing.T) {
 		p, err := plan.Planners()[nlu.Memory].Plan(context.Background(), stage.PlanInput{Text: text, Understanding: u, User: hearth.User{ID: 1}, Context: stage.Context{Now: now, Location: time.UTC}})
 		if err != nil || len(p.Actions) == 0 {
 			t.Errorf("%q: plan %+v, %v; want it remembered", text, p, err)
+		}
+	}
+}
+
+// memoryList is a fake memory source: the facts whose content has every
+// word of the query.
+type memoryList []hearth.Memory
+
+func (l memoryList) FindMemories(_ context.Context, f hearth.MemoryFilter) ([]hearth.Memory, error) {
+	var out []hearth.Memory
+	for _, m := range l {
+		all := true
+		for _, w := range strings.Fields(strings.ToLower(f.Query)) {
+			all = all && strings.Contains(strings.ToLower(m.Content), w)
+		}
+		if all {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// TestRecallWhateverTheClassifier checks that a question the classifier
+// takes for small talk asks memory when a fact has its words, and that
+// small talk, questions memory cannot answer and other intents do not.
+func TestRecallWhateverTheClassifier(t *testing.T) {
+	t.Parallel()
+	facts := memoryList{{ID: 1, Content: "The wifi password is hunter2"}}
+	chat := stage.Understanding{Intent: nlu.Chat, Domains: []nlu.Domain{}}
+	tests := []struct {
+		text   string
+		u      stage.Understanding
+		memory bool
+	}{
+		{"what's the wifi password?", chat, true},
+		{"What is the WIFI password", chat, true},
+		{"what's the garage code?", chat, false}, // memory has no such fact
+		{"how's it going?", chat, false},
+		{"what is it?", chat, false}, // no words of its own
+		{"the wifi password is slow", chat, false},
+		{"what's the wifi password?", stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Task}}, false},
+	}
+	for _, tt := range tests {
+		u, err := Sources{Memories: facts}.Recall(context.Background(), tt.u, tt.text, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asks := u.Intent == nlu.AskInfo && slices.Equal(u.Domains, []nlu.Domain{nlu.Memory})
+		if asks != tt.memory {
+			t.Errorf("%q: understood %s %v; want a question to memory: %v", tt.text, u.Intent, u.Domains, tt.memory)
 		}
 	}
 }

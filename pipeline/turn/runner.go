@@ -200,6 +200,10 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if u, err = r.cfg.Sources.Completion(ctx, u, ev.Text, st.t.User.ID); err != nil {
 		return "", err
 	}
+	// "What's the wifi password?" asks memory when memory has it.
+	if u, err = r.cfg.Sources.Recall(ctx, u, ev.Text, st.t.User.ID); err != nil {
+		return "", err
+	}
 	// "Tick off milk" completes the task it names, else ticks it off the
 	// list that has it.
 	if u, err = r.cfg.Sources.TickOff(ctx, u, ev.Text, st.t.User.ID); err != nil {
