@@ -2,6 +2,7 @@ package respond
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -444,6 +445,10 @@ func hasCue(lc string, cues ...string) bool {
 	return false
 }
 
+// reClock reads a question for the time or the date: "what time is it?",
+// "what's the date today", "what day is it".
+var reClock = regexp.MustCompile(`^(?:so |and |ok |okay )?(?:what(?:'s|s| is) the (?:time|date)(?: now| today| right now)?|what time is it(?: now| right now)?|what(?:'s|s| is) (?:the date|today's date)|what day is (?:it|today)(?: today)?|(?:the )?time(?: please)?)\s*[?.!]*$`)
+
 func (r *TemplateResponder) chat(in stage.RespondInput) string {
 	lc := words.ASCIILower(strings.TrimSpace(in.Text))
 	name := ""
@@ -463,6 +468,11 @@ func (r *TemplateResponder) chat(in stage.RespondInput) string {
 		return "I can keep your to-do list and remind you when things are due, add things to your calendar, remember facts like birthdays, keep notes and lists, draft emails for you to approve, and send you a briefing each morning. Try “Remind me to call mom tomorrow at 5pm” or “briefing now”."
 	case hasCue(lc, "how are you", "how's it going", "hows it going", "how are things", "how're you", "what's up", "whats up", "how have you been", "how you doing"):
 		return r.variant(in.Text, "howareyou", "Doing well, thanks for asking! What can I do for you?", "I'm good, thanks! How can I help today?", "All good here! What's on your mind?")
+	case reClock.MatchString(lc) && !in.Context.Now.IsZero():
+		// The one thing "out there" Hearth knows offline: the time where
+		// the user is.
+		now := in.Context.Now.In(stage.UserZone(in.Context))
+		return "It's " + stage.ClockOf(now, in.Context) + " on " + now.Format("Monday, January 2") + " (" + stage.UserZone(in.Context).String() + ")."
 	case in.Understanding.OutOfScope:
 		return r.outOfScopeReply(in)
 	case hasCue(lc, "hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "yo", "morning"):

@@ -71,6 +71,9 @@ func TestRespond(t *testing.T) {
 		{name: "capabilities", in: stage.RespondInput{Text: "What can you do?"}, want: []string{"to-do list", "calendar", "remember"}},
 		{name: "joke", in: stage.RespondInput{Text: "Tell me a joke"}, want: []string{"?"}},
 		{name: "general knowledge", in: stage.RespondInput{Text: "Who was the first president of the US?"}, want: []string{"can't look that up offline"}},
+		{name: "the time", in: stage.RespondInput{Text: "What time is it?", Understanding: nlu.Result{Intent: nlu.Followup}, Context: c}, want: []string{"It's 9:00 AM on Tuesday, March 10 (America/New_York)."}},
+		{name: "the date", in: stage.RespondInput{Text: "whats the date", Context: c}, want: []string{"on Tuesday, March 10"}},
+		{name: "a time that is not now", in: stage.RespondInput{Text: "what time is the game?", Context: c}, notWant: []string{"March 10"}},
 		{
 			name: "task created",
 			in:   stage.RespondInput{Text: "Remind me to call mom tomorrow at 5pm", Context: c, Outcomes: []stage.Outcome{done(taskCreate)}},
