@@ -61,6 +61,18 @@ func TestFamilyListScenario(t *testing.T) {
 	if b := ada.say("briefing now"); strings.Contains(b.Text, "Family lists") {
 		t.Fatalf("an empty list is in the briefing: %q", b.Text)
 	}
+
+	// Deleting it takes it from everyone: only whoever started it may,
+	// and only once they approve; "undo" brings it back.
+	mustContain(t, ben.say("delete our shopping list"), "Only whoever started the family shopping list can delete it")
+	ask := ada.say("delete our shopping list")
+	mustContain(t, ask, "Shall I delete the family shopping list? Everyone in your family would lose it")
+	mustContain(t, ada.click(ask, "Approve"), "deleted the family shopping list")
+	if r := ben.say("what's on our shopping list?"); strings.Contains(r.Text, "checked off") {
+		t.Fatalf("a deleted list is still read: %q", r.Text)
+	}
+	mustContain(t, ada.say("undo"), "Undone")
+	mustContain(t, ben.say("what's on our shopping list?"), "The family shopping list is all checked off")
 }
 
 // TestListKeepsOneOfEach: asking for something already on a list does

@@ -40,6 +40,8 @@ const (
 	NoteCreate     Kind = "note.create"
 	NoteAppend     Kind = "note.append"
 	NoteCheck      Kind = "note.check"
+	// NoteDelete deletes a note or list; undo brings it back.
+	NoteDelete Kind = "note.delete"
 	// ReminderUpdate changes when a recurring reminder comes (its rule).
 	ReminderUpdate Kind = "reminder.update"
 	// ReminderCancel stops a recurring reminder; undo brings it back.
@@ -233,6 +235,14 @@ type (
 		Items []string `json:"items" jsonschema:"the texts of the items, as on the list"`
 		Done  bool     `json:"done"`
 	}
+	// NoteRefArgs names one note or list (note.delete). Family is true
+	// for a list the user's family shares: deleting it takes it from
+	// every member, so it is asked about first.
+	NoteRefArgs struct {
+		ID     int64  `json:"id"`
+		Title  string `json:"title,omitempty" jsonschema:"the note's title, for the reply"`
+		Family bool   `json:"family,omitempty" jsonschema:"true for a list the user's family shares"`
+	}
 	// ReminderUpdateArgs is the payload of reminder.update: the recurring
 	// reminder's schedule and its whole new rule, in the user's local
 	// wall-clock terms (the next occurrence is computed when it runs).
@@ -268,6 +278,7 @@ var payloadTypes = map[Kind]reflect.Type{
 	NoteCreate:     reflect.TypeFor[NoteCreateArgs](),
 	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
 	NoteCheck:      reflect.TypeFor[NoteCheckArgs](),
+	NoteDelete:     reflect.TypeFor[NoteRefArgs](),
 	ReminderUpdate: reflect.TypeFor[ReminderUpdateArgs](),
 	ReminderCancel: reflect.TypeFor[ReminderRefArgs](),
 }

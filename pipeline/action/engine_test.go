@@ -382,6 +382,35 @@ func TestUndoRevertsTheLastAction(t *testing.T) {
 	}
 }
 
+// Deleting one's own list is done at once and undone by "undo";
+// deleting a list the family shares waits for approval.
+func TestNoteDeleteAndUndo(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	n, err := b.store.CreateNote(ctx, "", hearth.Note{UserID: b.turn.UserID, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "rope"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.NoteDelete, action.NoteRefArgs{ID: n.ID, Title: n.Title})})
+	if err != nil || recs[0].ApprovalID != 0 || recs[0].State != action.StateDone {
+		t.Fatalf("Run = %+v, %v; want it done at once", recs, err)
+	}
+	if got, _ := b.store.FindNotes(ctx, hearth.NoteFilter{UserID: b.turn.UserID}); len(got) != 0 {
+		t.Fatalf("notes after the delete: %+v", got)
+	}
+	if rec, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID); err != nil || !ok || rec.Action.Kind != action.NoteDelete {
+		t.Fatalf("Undo = %+v, %v, %v", rec, ok, err)
+	}
+	if got, _ := b.store.FindNotes(ctx, hearth.NoteFilter{UserID: b.turn.UserID}); len(got) != 1 || got[0].Items[0].Text != "rope" {
+		t.Fatalf("notes after the undo: %+v; want the list back", got)
+	}
+	family := newAction(t, action.NoteDelete, action.NoteRefArgs{ID: n.ID, Title: n.Title, Family: true})
+	if action.RiskOf(family) != action.High {
+		t.Fatal("deleting the family's list is not asked about")
+	}
+}
+
 // An approved high-risk action is not taken back by a bare "undo" when
 // taking it back would itself reach others (cancelling an event its
 // attendees were invited to).

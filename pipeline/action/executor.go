@@ -229,6 +229,13 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		}
 		b, n, err := x.Notes.CheckItems(ctx, key, uid, p.ID, p.Items, p.Done)
 		return n, b, err
+	case NoteDelete:
+		p, err := Decode[NoteRefArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		n, err := x.Notes.DeleteNote(ctx, uid, p.ID)
+		return n, n, err
 	case ReminderUpdate:
 		p, err := Decode[ReminderUpdateArgs](a)
 		if err != nil {
@@ -454,6 +461,12 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		// created it: the undo is theirs.
 		b.UserID = uid
 		return x.Notes.SetNote(ctx, b)
+	case NoteDelete:
+		var b hearth.Note
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		return x.Notes.RestoreNote(ctx, uid, b.ID)
 	case EmailDraft:
 		var e hearth.Email
 		if err := json.Unmarshal(r.Result, &e); err != nil {

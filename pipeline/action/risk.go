@@ -23,8 +23,8 @@ func (r Risk) String() string {
 const BulkLimit = 5
 
 // RiskOf is the policy for one action: sending email, events with
-// attendees and deleting an event (which may have attendees, or be a
-// family's) are high; the rest is low. Deleting a task and forgetting a
+// attendees, deleting an event (which may have attendees, or be a
+// family's) and deleting a family's list are high; the rest is low. Deleting a task and forgetting a
 // fact are low: each is always its owner's own (others may see a fact,
 // never change it), named by them, and "undo" restores it (ARCHITECTURE.md,
 // invariant 3: "changing or deleting one of your own items that you named
@@ -39,6 +39,12 @@ func RiskOf(a Action) Risk {
 		}
 	case CalendarUpdate:
 		if p, err := Decode[EventUpdateArgs](a); err != nil || p.Update.Attendees != nil {
+			return High
+		}
+	case NoteDelete:
+		// A family's list is every member's: asked about, like an event
+		// others are invited to.
+		if p, err := Decode[NoteRefArgs](a); err != nil || p.Family {
 			return High
 		}
 	}

@@ -72,6 +72,21 @@ func TestDecodePlanNamesTheRealItem(t *testing.T) {
 	}
 }
 
+// Whether a list is the family's (deleting it is then asked about) is
+// the context's to say, not the model's.
+func TestDecodePlanDeletesTheFamilyListOnlyAsked(t *testing.T) {
+	t.Parallel()
+	in := stage.PlanInput{Text: "delete the shopping list", Context: stage.Context{Notes: []hearth.Note{{ID: 4, Title: "Shopping list", Family: true}}}}
+	raw, _ := json.Marshal(map[string]any{"understood": "x", "actions": []any{map[string]any{"kind": "note.delete", "payload": `{"id":4,"title":"Old list","family":false}`}}})
+	p, err := decodePlan(raw, domainKinds[nlu.Keep], in)
+	if err != nil || len(p.Actions) != 1 {
+		t.Fatalf("decodePlan = %+v, %v", p, err)
+	}
+	if got, _ := action.Decode[action.NoteRefArgs](p.Actions[0]); got.ID != 4 || got.Title != "Shopping list" || !got.Family || action.RiskOf(p.Actions[0]) != action.High {
+		t.Fatalf("payload %+v; want the family's list, asked about", got)
+	}
+}
+
 func TestDecodePlan(t *testing.T) {
 	t.Parallel()
 	in := stage.PlanInput{

@@ -25,7 +25,7 @@ var domainKinds = map[nlu.Domain][]action.Kind{
 	nlu.Memory:   {action.MemoryStore, action.MemoryUpdate, action.MemoryForget},
 	nlu.Calendar: {action.CalendarList, action.CalendarCreate, action.CalendarUpdate, action.CalendarDelete},
 	nlu.Email:    {action.EmailDraft, action.EmailSend},
-	nlu.Keep:     {action.NoteCreate, action.NoteAppend, action.NoteCheck},
+	nlu.Keep:     {action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteDelete},
 }
 
 // planSchema is the plan prompt's answer for kinds. A payload is a JSON
@@ -303,6 +303,19 @@ func relabel(a action.Action, c stage.Context) (action.Action, error) {
 		}
 		if i := slices.IndexFunc(c.Notes, func(n hearth.Note) bool { return n.ID == p.ID }); i >= 0 {
 			p.Title = c.Notes[i].Title
+		}
+		return action.New(a.Kind, p)
+	case action.NoteDelete:
+		// Whether the list is the family's decides whether deleting it is
+		// asked about first: the context says, never the model; a note it
+		// does not hold counts as the family's.
+		p, err := action.Decode[action.NoteRefArgs](a)
+		if err != nil {
+			return a, err
+		}
+		p.Family = true
+		if i := slices.IndexFunc(c.Notes, func(n hearth.Note) bool { return n.ID == p.ID }); i >= 0 {
+			p.Title, p.Family = c.Notes[i].Title, c.Notes[i].Family
 		}
 		return action.New(a.Kind, p)
 	case action.MemoryStore:

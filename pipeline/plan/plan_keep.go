@@ -15,8 +15,9 @@ import (
 // planKeep plans notes and lists: "add milk and eggs to my shopping
 // list" appends to the matching note in Context.Notes (note.append) or
 // starts the list (note.create with items); "our shopping list" is the
-// family's (see plan_list.go), and "cross milk off the shopping list"
-// ticks items off (note.check); "make a note: …" and "note to self …"
+// family's (see plan_list.go), "cross milk off the shopping list"
+// ticks items off (note.check) and "delete my packing list" deletes it
+// (note.delete); "make a note: …" and "note to self …"
 // create a note with that text. Questions ("what's on my
 // shopping list?") plan nothing: the responder answers from
 // Context.Notes.
@@ -29,6 +30,9 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return stage.Plan{Understood: "look at your notes"}, nil
 	}
 	if p, ok, err := planListCheck(in, text); ok {
+		return p, err
+	}
+	if p, ok, err := planListDelete(in, text); ok {
 		return p, err
 	}
 	item, list := listItem(text)

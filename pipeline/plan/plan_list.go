@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -111,6 +112,40 @@ var (
 	// eggs off", "mark milk as bought".
 	tickOffBare = regexp.MustCompile(`^(?:cross|tick|check|strike|scratch)\s+off\s+(.+)$|^(?:cross|tick|check|strike|scratch)\s+(.+?)\s+off$|^mark\s+(.+?)\s+as\s+(?:bought|got|gotten|ticked|ticked off)$`)
 )
+
+// listDelete reads "delete my shopping list", "get rid of the packing
+// list": the list's name.
+var listDelete = regexp.MustCompile(`^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin)\s+(.*\blist)$`)
+
+// planListDelete plans deleting the list the user named ("delete our
+// shopping list": the family's, asked about first). ok is false when the
+// message is not that.
+func planListDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
+	lc := strings.TrimRight(strings.TrimSpace(words.StripPoliteness(words.ASCIILower(text))), ".!?")
+	m := listDelete.FindStringSubmatch(lc)
+	if m == nil {
+		return stage.Plan{}, false, nil
+	}
+	name := words.TidySlot(words.TrimWordsLeft(m[1], "my", "the", "our", "family", "family's"))
+	p := stage.Plan{Understood: "delete the " + name}
+	n, ok := findList(in.Context.Notes, m[1], listScopeOf(text))
+	if !ok {
+		return p, true, needDetails("which list: I couldn't find a %s", name)
+	}
+	if n.Family && n.UserID != in.User.ID {
+		// The family's list is deleted only by whoever started it (the
+		// store holds to that): said so, rather than asked and refused.
+		p.Question = &stage.Question{Text: "Only whoever started the family " + prose.LowerFirst(markdown.Escape(n.Title)) + " can delete it. I can still add to it or tick things off."}
+		return p, true, nil
+	}
+	a, err := action.New(action.NoteDelete, action.NoteRefArgs{ID: n.ID, Title: n.Title, Family: n.Family})
+	if err != nil {
+		p, err = plannedErr(p, err)
+		return p, true, err
+	}
+	p.Actions = []action.Action{a}
+	return p, true, nil
+}
 
 // TickOffItems reads a request to tick items off without naming the list
 // ("tick off milk and eggs"): the items, as said.

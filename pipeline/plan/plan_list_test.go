@@ -30,6 +30,8 @@ func TestPlanLists(t *testing.T) {
 		{"please remove eggs and milk from the shopping list", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs", "Milk"}, Done: true}},
 		{"mark bread as done on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
 		{"untick milk on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"milk"}, Done: false}},
+		{"delete my shopping list", action.NoteDelete, 1, action.NoteRefArgs{ID: 1, Title: "Shopping list"}},
+		{"please get rid of our shopping list", action.NoteDelete, 2, action.NoteRefArgs{ID: 2, Title: "Shopping list", Family: true}},
 		// No list named: the list that has it, not yet ticked off.
 		{"tick off milk", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk"}, Done: true}},
 		{"cross the bread off", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
@@ -49,6 +51,15 @@ func TestPlanLists(t *testing.T) {
 		})
 	}
 	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	// The family's list, started by someone else: said so, nothing planned.
+	theirs := []hearth.Note{{ID: 5, UserID: 9, Title: "Camping list", Family: true}}
+	if p, err := planKeep(context.Background(), stage.PlanInput{Text: "delete our camping list", User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: theirs}}); err != nil || len(p.Actions) != 0 || p.Question == nil {
+		t.Fatalf("deleting another member's family list planned %+v, %v; want it explained", p, err)
+	}
+	// Deleting a list there is not: nothing planned.
+	if p, err := planKeep(context.Background(), stage.PlanInput{Text: "delete the packing list", Understanding: keep, Context: stage.Context{Notes: notes}}); err == nil || len(p.Actions) != 0 {
+		t.Fatalf("deleting a missing list planned %+v, %v", p, err)
+	}
 	// On no list: nothing planned, the user told why.
 	if p, err := planKeep(context.Background(), stage.PlanInput{Text: "tick off tea", Understanding: keep, Context: stage.Context{Notes: notes}}); err == nil || len(p.Actions) != 0 || p.Question != nil {
 		t.Fatalf("an item on no list planned %+v, %v; want details asked for", p, err)

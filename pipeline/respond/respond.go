@@ -334,6 +334,10 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		if len(p.Items) > 0 && p.Text == "" {
 			t.past, t.alone = appendedItems(p, list, c.Notes)
 		}
+	case action.NoteDelete:
+		p, _ := action.Decode[action.NoteRefArgs](o.Action)
+		list := deletedList(p)
+		t.past, t.verb = "deleted "+list, "delete "+list
 	case action.NoteCheck:
 		p, _ := action.Decode[action.NoteCheckArgs](o.Action)
 		list := ownedList(p.Title, o.Result)
@@ -425,6 +429,12 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 	case action.CalendarDelete:
 		p, _ := action.Decode[action.EventRefArgs](o.Action)
 		return "Shall I cancel " + quotedOr(p.Title, "that event") + "?"
+	case action.NoteDelete:
+		p, _ := action.Decode[action.NoteRefArgs](o.Action)
+		if p.Family {
+			return "Shall I delete " + deletedList(p) + "? Everyone in your family would lose it (\"undo\" brings it back)."
+		}
+		return "Shall I delete " + deletedList(p) + "?"
 	}
 	return "Shall I " + t.verb + "?"
 }

@@ -135,6 +135,15 @@ func appendedItems(p action.NoteAppendArgs, list string, notes []hearth.Note) (p
 	return past, nil
 }
 
+// deletedList names the list a note.delete takes away, by its payload
+// (the note is gone by the time the reply is written).
+func deletedList(p action.NoteRefArgs) string {
+	if p.Family {
+		return ownedList(p.Title, hearth.Note{Family: true})
+	}
+	return ownedList(p.Title, nil)
+}
+
 func ownedList(title string, result any) string {
 	if title == "" {
 		return "the note"

@@ -136,6 +136,17 @@ func TestRespond(t *testing.T) {
 			want: []string{"added jam to your shopping list and put bread back on it"},
 		},
 		{
+			name: "list deleted",
+			in:   stage.RespondInput{Text: "delete my shopping list", Context: c, Outcomes: []stage.Outcome{done(mustAction(t, action.NoteDelete, action.NoteRefArgs{ID: 30, Title: "Shopping list"}))}},
+			want: []string{"deleted your shopping list"},
+		},
+		{
+			name: "family list deletion awaiting approval",
+			in: stage.RespondInput{Text: "delete our shopping list", Context: c, Outcomes: []stage.Outcome{
+				{Action: mustAction(t, action.NoteDelete, action.NoteRefArgs{ID: 31, Title: "Shopping list", Family: true}), Status: stage.AwaitingApproval}}},
+			want: []string{"Shall I delete the family shopping list? Everyone in your family would lose it"},
+		},
+		{
 			name: "note created",
 			in:   stage.RespondInput{Text: "note", Context: c, Outcomes: []stage.Outcome{done(newNote)}},
 			want: []string{"saved a note: call the vet about Max."},

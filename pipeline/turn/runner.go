@@ -502,7 +502,7 @@ func decodeResult(r action.Record) any {
 		v = &[]hearth.CalendarEvent{}
 	case action.MemoryStore, action.MemoryUpdate, action.MemoryForget:
 		v = &hearth.Memory{}
-	case action.NoteCreate, action.NoteAppend, action.NoteCheck:
+	case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteDelete:
 		v = &hearth.Note{}
 	case action.EmailDraft, action.EmailSend, action.EmailReply:
 		v = &hearth.Email{}
