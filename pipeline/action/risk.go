@@ -24,11 +24,12 @@ const BulkLimit = 5
 
 // RiskOf is the policy for one action: sending email, events with
 // attendees, deleting an event (which may have attendees, or be a
-// family's) and deleting a family's list are high; the rest is low. Deleting a task and forgetting a
-// fact are low: each is always its owner's own (others may see a fact,
-// never change it), named by them, and "undo" restores it (ARCHITECTURE.md,
-// invariant 3: "changing or deleting one of your own items that you named
-// is done at once, with undo").
+// family's) and deleting a family's list are high; the rest is low.
+// Deleting a task, one's own list or forgetting a fact is low: each is
+// always its owner's own (others may see a fact, never change it), named
+// by them, and "undo" restores it (ARCHITECTURE.md, invariant 3:
+// "changing or deleting one of your own items that you named is done at
+// once, with undo").
 func RiskOf(a Action) Risk {
 	switch a.Kind {
 	case EmailSend, EmailReply, CalendarDelete:
