@@ -26,7 +26,8 @@ const (
 	// home at Name's birth date.
 	LivedWhenBorn
 	// WhoIsMy: "who is my dentist?", "who are my colleagues?" — the
-	// entities with Relation.
+	// entities with Relation; "is Sam my brother?" asks whether Name is
+	// one of them.
 	WhoIsMy
 	// WithinWalking: "which of Emma's friends live within walking
 	// distance of her school?" — Name's friends whose home is within the
@@ -64,6 +65,7 @@ var (
 	reValueOf     = regexp.MustCompile(`(?i)^\s*where\s+(?:does|did|do|has)\s+(.+?)\s+(work|live|go\s+to\s+school|study)\b\s*\??\s*$`)
 	reBornHome    = regexp.MustCompile(`(?i)^\s*where\s+did\s+(?:we|i)\s+live\s+when\s+(.+?)\s+was\s+born\s*\??\s*$`)
 	reWhoIsMy     = regexp.MustCompile(`(?i)^\s*who\s+(?:is|are|was|were)\s+(?:my|our)\s+(.+?)\s*\??\s*$`)
+	reIsMy        = regexp.MustCompile(`(?i)^\s*(?:is|isn't|was)\s+(.+?)\s+(?:my|our)\s+(.+?)\s*\?\s*$`)
 	reWithin      = regexp.MustCompile(`(?i)^\s*(?:which|who)\s+(?:of\s+)?(.+?)(?:'s|’s)\s+(?:friends|classmates|buddies)\s+(?:lives?|is|are)\s+(?:within\s+)?(walking\s+distance|(\d+(?:\.\d+)?)\s*(m|km|metres|meters|kilometres|kilometers))\s+(?:of|from)\s+(?:her|his|their|.+?(?:'s|’s))\s+(school|home|house)\s*\??\s*$`)
 	valueOfVerbTo = map[string]string{"work": "employer", "live": AttrHome, "go to school": "school", "study": "school"}
 )
@@ -71,10 +73,13 @@ var (
 // ReadQuestion reads a question about people and things, or reports
 // false. A span of time in it ("in 2019") is resolved in now's zone.
 func ReadQuestion(text string, now time.Time) (Question, bool) {
-	// Every question read here begins "who", "where" or "which": a text
-	// with none of them is not one, and skips the patterns and the time
-	// parse below (most messages, and a turn asks up to three times).
-	if lower := strings.ToLower(text); !strings.Contains(lower, "who") && !strings.Contains(lower, "where") && !strings.Contains(lower, "which") {
+	// Every question read here begins "who", "where" or "which", or asks
+	// "is … my …?": a text with none of them is not one, and skips the
+	// patterns and the time parse below (most messages, and a turn asks
+	// up to three times).
+	lower := strings.ToLower(strings.TrimSpace(text))
+	isMy := (strings.HasPrefix(lower, "is ") || strings.HasPrefix(lower, "isn't ") || strings.HasPrefix(lower, "was ")) && strings.HasSuffix(lower, "?")
+	if !isMy && !strings.Contains(lower, "who") && !strings.Contains(lower, "where") && !strings.Contains(lower, "which") {
 		return Question{}, false
 	}
 	if g := reWithin.FindStringSubmatch(text); g != nil {
@@ -112,8 +117,13 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 		q.Kind, q.Name = ValueOf, trimName(g[1])
 		q.Attribute = valueOfVerbTo[strings.Join(strings.Fields(strings.ToLower(g[2])), " ")]
 		q.Past = !dated && strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "where did")
-	case reWhoIsMy.MatchString(rest) && !dated:
+	case (reWhoIsMy.MatchString(rest) || reIsMy.MatchString(rest)) && !dated:
 		g := reWhoIsMy.FindStringSubmatch(rest)
+		if g == nil {
+			// "Is Sam my brother?": whether Name is one of them.
+			g = reIsMy.FindStringSubmatch(rest)
+			q.Name, g = trimName(g[1]), g[1:]
+		}
 		rel := strings.ToLower(g[1])
 		if _, ok := relations[rel]; !ok {
 			rel = strings.TrimSuffix(rel, "s")

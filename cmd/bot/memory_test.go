@@ -117,6 +117,9 @@ func TestEntityScenario(t *testing.T) {
 		{"Where did my brother work in 2016?", "In 2016, Jon worked at Initech (2015 to 2019)."},
 		{"Where did we live when Emma was born?", "When Emma was born (3 May 2018), you lived at 12 Oak Street."},
 		{"Who is my daughter?", "Your daughter is Emma."},
+		{"Is Emma my daughter?", "Yes — Emma is your daughter."},
+		{"Is Kai my daughter?", "Not that you've told me. Your daughter is Emma."},
+		{"Is Kai my son?", "You haven't told me who your son is."},
 		{"Who is Jon?", "Jon is your brother."},
 		{"Who is my neighbour?", "Your neighbour is Kai."},
 		{"What's the wifi password?", "hunter2"}, // small talk to the classifier

@@ -108,15 +108,24 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 	case memory.WhoIsMy:
 		var names []string
 		for _, e := range c.Entities {
+			if q.Name != "" && strings.EqualFold(e.Name, q.Name) {
+				return "Yes — " + markdown.Escape(e.Name) + " is your " + q.Relation + "."
+			}
 			names = append(names, markdown.Escape(e.Name))
 		}
+		var yours string
 		switch len(names) {
 		case 0:
 			return "You haven't told me who your " + q.Relation + " is. Tell me, like “Sarah Kim is my " + q.Relation + "”."
 		case 1:
-			return "Your " + q.Relation + " is " + names[0] + "."
+			yours = "Your " + q.Relation + " is " + names[0] + "."
+		default:
+			yours = "Your " + q.Relation + "s: " + prose.List(names) + "."
 		}
-		return "Your " + q.Relation + "s: " + prose.List(names) + "."
+		if q.Name != "" {
+			return "Not that you've told me. " + yours
+		}
+		return yours
 	}
 	return r.noMemory(in)
 }
