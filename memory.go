@@ -112,7 +112,9 @@ type RelationshipEnd struct {
 
 // MemoryFilter selects the memories a user may see: their own, their
 // family's, and other members' as their grants allow. Query is full-text
-// search over content and about; About matches the subject loosely.
+// search over content and about (plain words must all be there, each as a
+// word's beginning: "expire" finds "expires"; web-search syntax is read
+// as such); About matches the subject loosely.
 type MemoryFilter struct {
 	// UserID is the viewer.
 	UserID int64

@@ -458,7 +458,7 @@ func (s *Store) FindMemories(ctx context.Context, f hearth.MemoryFilter) ([]hear
 	var rank []string
 	if q := strings.TrimSpace(f.Query); q != "" {
 		p := w.arg(q)
-		tsq := "websearch_to_tsquery('simple', " + p + ")"
+		tsq := textQuery(q, w.arg)
 		// about <% query: about is similar to some run of words in the
 		// query. An empty about has no trigrams and never matches.
 		w.add("(search @@ " + tsq + " OR about <% " + p + ")")

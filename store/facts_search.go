@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -72,7 +74,7 @@ func searchMemoriesQuery(viewer int64, text, model string, vec []float32, limit 
 	if text != "" {
 		t := arg(text)
 		parts = append(parts, `SELECT id, row_number() OVER (ORDER BY ts_rank(search, q) DESC, id DESC) AS r
-			FROM facts, websearch_to_tsquery('simple', `+t+`) q
+			FROM facts, `+textQuery(text, arg)+` q
 			WHERE search @@ q AND `+visible+` ORDER BY ts_rank(search, q) DESC, id DESC LIMIT $2`)
 		parts = append(parts, `SELECT id, row_number() OVER (ORDER BY word_similarity(about, `+t+`) DESC, id DESC) AS r
 			FROM facts WHERE about <% `+t+` AND `+visible+` ORDER BY word_similarity(about, `+t+`) DESC, id DESC LIMIT $2`)
@@ -89,4 +91,32 @@ func searchMemoriesQuery(viewer int64, text, model string, vec []float32, limit 
 		LIMIT ` + arg(limitOf(limit)) + `
 `
 	return q, args, nil
+}
+
+// textQuery is the full-text query for a search's text, as SQL whose
+// parameters arg adds. Plain words must all match, each as a prefix,
+// since the 'simple' configuration the facts are indexed with does not
+// stem ("when does my passport expire?" finds "my passport expires in
+// June"); text in web-search syntax (a quoted phrase, an excluded -word,
+// "or", or a hyphenated word) is read as such.
+func textQuery(text string, arg func(any) string) string {
+	if strings.ContainsAny(text, `"-`) || strings.Contains(" "+strings.ToLower(text)+" ", " or ") {
+		return "websearch_to_tsquery('simple', " + arg(text) + ")"
+	}
+	return "to_tsquery('simple', " + arg(wordsQuery(text)) + ")"
+}
+
+// wordsQuery is plain words in to_tsquery syntax: all of them, each as a
+// prefix but words of one or two letters, which match whole. Punctuation
+// is dropped, so no input is a syntax error; no words at all is the empty
+// query, which matches nothing.
+func wordsQuery(text string) string {
+	var terms []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if utf8.RuneCountInString(w) > 2 {
+			w += ":*"
+		}
+		terms = append(terms, w)
+	}
+	return strings.Join(terms, " & ")
 }

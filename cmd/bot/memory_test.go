@@ -105,6 +105,7 @@ func TestEntityScenario(t *testing.T) {
 		"Remember that we live at 4 Elm Road since 2020",
 		"Kai is my neighbour", // told without "remember": remembered all the same
 		"Remember that the wifi password is hunter2",
+		"Remember that my passport expires in June 2027",
 	} {
 		r := ann.say(s)
 		t.Logf("%s → %s %v", s, r.Text, r.Buttons)
@@ -122,7 +123,8 @@ func TestEntityScenario(t *testing.T) {
 		{"Is Kai my son?", "You haven't told me who your son is."},
 		{"Who is Jon?", "Jon is your brother."},
 		{"Who is my neighbour?", "Your neighbour is Kai."},
-		{"What's the wifi password?", "hunter2"}, // small talk to the classifier
+		{"What's the wifi password?", "hunter2"},       // small talk to the classifier
+		{"When does my passport expire?", "June 2027"}, // "expire" finds "expires"
 		{"Who works at Globex?", "I don't know anyone who works at Globex."},
 	} {
 		mustContain(t, ann.say(qa.q), qa.want)
