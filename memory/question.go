@@ -118,13 +118,15 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 		q.Attribute = valueOfVerbTo[strings.Join(strings.Fields(strings.ToLower(g[2])), " ")]
 		q.Past = !dated && strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "where did")
 	case (reWhoIsMy.MatchString(rest) || reIsMy.MatchString(rest)) && !dated:
-		g := reWhoIsMy.FindStringSubmatch(rest)
-		if g == nil {
+		var rel string
+		if g := reWhoIsMy.FindStringSubmatch(rest); g != nil {
+			rel = g[1]
+		} else {
 			// "Is Sam my brother?": whether Name is one of them.
-			g = reIsMy.FindStringSubmatch(rest)
-			q.Name, g = trimName(g[1]), g[1:]
+			g := reIsMy.FindStringSubmatch(rest)
+			q.Name, rel = trimName(g[1]), g[2]
 		}
-		rel := strings.ToLower(g[1])
+		rel = strings.ToLower(rel)
 		if _, ok := relations[rel]; !ok {
 			rel = strings.TrimSuffix(rel, "s")
 			if _, ok := relations[rel]; !ok {

@@ -212,7 +212,7 @@ func sortLongestFirst(ks []string) {
 // not hedged, not a liking ("I love pizza").
 func ToldRole(text string) bool {
 	t := strings.TrimSpace(text)
-	if t == "" || strings.ContainsAny(t, "?") {
+	if t == "" || strings.Contains(t, "?") {
 		return false
 	}
 	r, ok := ReadRelation(t)

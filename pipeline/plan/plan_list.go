@@ -113,6 +113,12 @@ var (
 	tickOffBare = regexp.MustCompile(`^(?:cross|tick|check|strike|scratch)\s+off\s+(.+)$|^(?:cross|tick|check|strike|scratch)\s+(.+?)\s+off$|^mark\s+(.+?)\s+as\s+(?:bought|got|gotten|ticked|ticked off)$`)
 )
 
+// listRequest is text as the list patterns read it: lower case, without
+// "please" and the closing punctuation.
+func listRequest(text string) string {
+	return strings.TrimRight(strings.TrimSpace(words.StripPoliteness(words.ASCIILower(text))), ".!?")
+}
+
 // listDelete reads "delete my shopping list", "get rid of the packing
 // list": the list's name.
 var listDelete = regexp.MustCompile(`^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin)\s+(.*\blist)$`)
@@ -121,7 +127,7 @@ var listDelete = regexp.MustCompile(`^(?:delete|remove|get rid of|throw away|thr
 // shopping list": the family's, asked about first). ok is false when the
 // message is not that.
 func planListDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
-	lc := strings.TrimRight(strings.TrimSpace(words.StripPoliteness(words.ASCIILower(text))), ".!?")
+	lc := listRequest(text)
 	m := listDelete.FindStringSubmatch(lc)
 	if m == nil {
 		return stage.Plan{}, false, nil
@@ -150,7 +156,7 @@ func planListDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 // TickOffItems reads a request to tick items off without naming the list
 // ("tick off milk and eggs"): the items, as said.
 func TickOffItems(text string) ([]string, bool) {
-	lc := strings.TrimRight(strings.TrimSpace(words.StripPoliteness(words.ASCIILower(text))), ".!?")
+	lc := listRequest(text)
 	m := tickOffBare.FindStringSubmatch(lc)
 	if m == nil {
 		return nil, false
@@ -221,7 +227,7 @@ func planBareTickOff(in stage.PlanInput, items []string) (stage.Plan, error) {
 // the shopping list") or back on ("untick milk on the shopping list").
 // ok is false when the message is not that.
 func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
-	lc := strings.TrimRight(strings.TrimSpace(words.StripPoliteness(words.ASCIILower(text))), ".!?")
+	lc := listRequest(text)
 	done := true
 	var itemText, list string
 	if m := tickOn.FindStringSubmatch(lc); m != nil {

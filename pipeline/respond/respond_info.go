@@ -471,8 +471,9 @@ func (r *TemplateResponder) chat(in stage.RespondInput) string {
 	case reClock.MatchString(lc) && !in.Context.Now.IsZero():
 		// The one thing "out there" Hearth knows offline: the time where
 		// the user is.
-		now := in.Context.Now.In(stage.UserZone(in.Context))
-		return "It's " + stage.ClockOf(now, in.Context) + " on " + now.Format("Monday, January 2") + " (" + stage.UserZone(in.Context).String() + ")."
+		z := stage.UserZone(in.Context)
+		now := in.Context.Now.In(z)
+		return "It's " + stage.ClockOf(now, in.Context) + " on " + now.Format("Monday, January 2") + " (" + z.String() + ")."
 	case in.Understanding.OutOfScope:
 		return r.outOfScopeReply(in)
 	case hasCue(lc, "hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "yo", "morning"):
