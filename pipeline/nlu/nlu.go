@@ -240,6 +240,12 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Intent, res.Confidence = Chat, 0.9
 	}
 	res.Domains = c.pickDomains(res.Intent, c.clauseDomains(text, s.domain))
+	if (res.Intent == Chat || res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Memory})) && question && dueQuestion(tokens) {
+		// "What's due this month?", "what's due in January?": a question
+		// about the tasks, whatever span it names; the model has seen
+		// only some spans.
+		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
+	}
 	if res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Calendar}) && agendaQuestion(tokens) {
 		// "What do I have tomorrow?", "how does my week look?": the
 		// events and the tasks due then.
@@ -294,6 +300,19 @@ func agendaQuestion(tokens []string) bool {
 		}
 	}
 	return general
+}
+
+// dueQuestion reports a question asking what is due ("what's due this
+// month?", "anything due by Friday?", "is anything due next week?"), not
+// about a due date ("what's my due date?", which is memory).
+func dueQuestion(tokens []string) bool {
+	switch tokens[0] {
+	case "what", "whats", "anything", "is", "which":
+	default:
+		return false
+	}
+	i := slices.Index(tokens, "due")
+	return i > 0 && i <= 3 && (i+1 == len(tokens) || tokens[i+1] != "date")
 }
 
 // remindRequest reports a request that starts by asking for a reminder

@@ -49,6 +49,13 @@ func TestClassify(t *testing.T) {
 		{"remember that John's birthday is March 15th", nil, RequestAction, []Domain{Memory}},
 		{"When is John's birthday?", nil, AskInfo, []Domain{Memory}},
 		{"what's on my calendar tomorrow", nil, AskInfo, []Domain{Calendar}},
+		// What is due asks the tasks, whatever span it names; a due date
+		// is something told.
+		{"what's due this month?", nil, AskInfo, []Domain{Task}},
+		{"what is due by the end of the month?", nil, AskInfo, []Domain{Task}},
+		{"what's due in January?", nil, AskInfo, []Domain{Task}},
+		{"anything due this month?", nil, AskInfo, []Domain{Task}},
+		{"what's my due date?", nil, AskInfo, []Domain{Memory}},
 		// Having something on tells of an event; asking whether one has asks.
 		{"I have a doctor's appointment next Tuesday at 3pm", nil, RequestAction, []Domain{Calendar}},
 		{"do I have a doctor's appointment next Tuesday?", nil, AskInfo, []Domain{Calendar}},

@@ -245,35 +245,58 @@ func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
 		// "What do I have to do tomorrow?": what is due by then,
 		// overdue included.
 		sp := questionSpan(in)
-		var due []hearth.Task
-		earlier := false
+		var due, before []hearth.Task
 		for _, t := range tasks {
-			if !t.Due.IsZero() && t.Due.Before(sp.to) {
+			switch {
+			case t.Due.IsZero() || !t.Due.Before(sp.to):
+			case t.Due.Before(sp.from) && !sp.oneDay:
+				before = append(before, t)
+			default:
 				due = append(due, t)
-				earlier = earlier || t.Due.Before(sp.from)
 			}
 		}
+		earlier := slices.ContainsFunc(due, func(t hearth.Task) bool { return t.Due.Before(sp.from) })
 		tasks, label = due, " due "+strings.TrimPrefix(sp.label, "on ")
 		if sp.label != "" && !sp.oneDay {
 			label = " due " + sp.label
 		}
-		if earlier && sp.oneDay {
+		if earlier {
 			// Something due before the day asked about is listed too: "due
 			// by tomorrow", not "due tomorrow: … (today at 10 PM)".
 			label = " due by " + strings.TrimPrefix(sp.label, "on ")
 		}
-	}
-	if len(tasks) == 0 {
-		if label != "" {
-			return "Nothing" + label + " — you're all caught up."
+		if len(before) > 0 {
+			// A span further off ("next month") is answered with what falls
+			// in it; what comes due before it is said apart, not as part of it.
+			head := "Nothing" + label + "."
+			if len(tasks) > 0 {
+				head = tasksDue(tasks, label, in.Context)
+			}
+			return head + " Before then: " + taskItems(before, in.Context) + "."
 		}
+	}
+	if len(tasks) == 0 && label == "" {
 		return r.variant(in.Text, "tasks-empty", "You're all caught up — no open tasks.", "Your to-do list is clear right now.")
 	}
+	return tasksDue(tasks, label, in.Context)
+}
+
+// tasksDue says which open tasks are due (label: " due next month"), or
+// that nothing is.
+func tasksDue(tasks []hearth.Task, label string, c stage.Context) string {
+	if len(tasks) == 0 {
+		return "Nothing" + label + " — you're all caught up."
+	}
+	return "You have " + countOf(len(tasks), "open task", "open tasks") + label + ": " + taskItems(tasks, c) + "."
+}
+
+// taskItems lists tasks with their due times.
+func taskItems(tasks []hearth.Task, c stage.Context) string {
 	items := make([]string, len(tasks))
 	for i, t := range tasks {
-		items[i] = taskItem(t, in.Context)
+		items[i] = taskItem(t, c)
 	}
-	return "You have " + countOf(len(tasks), "open task", "open tasks") + label + ": " + prose.List(items) + "."
+	return prose.List(items)
 }
 
 // answerMemory answers from the memories that share the most words with

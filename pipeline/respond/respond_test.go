@@ -415,6 +415,32 @@ func TestRespondDueBy(t *testing.T) {
 	}
 }
 
+// TestRespondDueInSpan: asked about a span further off ("next month"),
+// the tasks due in it are listed as due then, and one due before it is
+// said apart, not counted as due next month.
+func TestRespondDueInSpan(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	nextMonth := time.Date(c.Now.Year(), c.Now.Month()+1, 12, 9, 0, 0, 0, c.Now.Location())
+	c.Tasks = []hearth.Task{
+		{ID: 9, Title: "Renew the passport", Status: hearth.TaskOpen, Due: nextMonth},
+		{ID: 10, Title: "Pay the rent", Status: hearth.TaskOpen, Due: c.Now.Add(time.Hour)},
+	}
+	got := respondTo(t, stage.RespondInput{Text: "what's due next month?", Context: c})
+	due, before, ok := strings.Cut(got, "Before then:")
+	if !ok || !strings.Contains(due, "one open task due next month") || !strings.Contains(due, "Renew the passport") ||
+		strings.Contains(due, "Pay the rent") || !strings.Contains(before, "Pay the rent") {
+		t.Errorf("next month: %q", got)
+	}
+	c.Tasks = c.Tasks[1:]
+	if got := respondTo(t, stage.RespondInput{Text: "what's due next month?", Context: c}); !strings.HasPrefix(got, "Nothing due next month. Before then:") || strings.Contains(got, "caught up") {
+		t.Errorf("nothing next month: %q", got)
+	}
+	if got := respondTo(t, stage.RespondInput{Text: "what's due this month?", Context: c}); !strings.Contains(got, "due this month:") || !strings.Contains(got, "Pay the rent") || strings.Contains(got, "Before then") {
+		t.Errorf("this month: %q", got)
+	}
+}
+
 // withNote is c with n in place of the note of the same id.
 func withNote(c stage.Context, n hearth.Note) stage.Context {
 	c.Notes = slices.Clone(c.Notes)
