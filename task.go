@@ -37,6 +37,9 @@ type TaskFilter struct {
 	// due time are kept only when IncludeUndated).
 	DueBefore      time.Time
 	IncludeUndated bool
+	// CompletedSince keeps tasks completed at or after this instant ("what
+	// did I finish today?"); open tasks have no completion and are left out.
+	CompletedSince time.Time
 	// Query matches title and notes (case-insensitive words and trigram
 	// similarity, so "mom" finds "Call Mom").
 	Query string

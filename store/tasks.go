@@ -154,6 +154,9 @@ func (s *Store) FindTasks(ctx context.Context, f hearth.TaskFilter) ([]hearth.Ta
 	case !f.DueBefore.IsZero():
 		w.add("due < " + w.arg(f.DueBefore))
 	}
+	if !f.CompletedSince.IsZero() {
+		w.add("completed_at >= " + w.arg(f.CompletedSince))
+	}
 	if q := strings.TrimSpace(f.Query); q != "" {
 		w.add(w.words(q, []string{"title", "notes"}, []string{"title"}))
 	}

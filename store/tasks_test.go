@@ -207,6 +207,33 @@ func TestTasks(t *testing.T) {
 		}
 	})
 
+	t.Run("completed since", func(t *testing.T) {
+		t.Parallel()
+		b := users(t, st)
+		var ids []int64
+		for _, title := range []string{"Buy stamps", "Call the bank", "Pay rent"} {
+			task, err := b.st.CreateTask(b.ctx, "", hearth.Task{UserID: b.alice, Title: title})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, task.ID)
+		}
+		_, done, err := b.st.UpdateTask(b.ctx, b.alice, ids[0], hearth.TaskUpdate{Status: ptr(hearth.TaskDone)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.st.Pool().Exec(b.ctx, `UPDATE tasks SET completed_at = now() - interval '2 days', status = 'done' WHERE id = $1`, ids[1]); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.st.FindTasks(b.ctx, hearth.TaskFilter{UserID: b.alice, Status: hearth.TaskDone, CompletedSince: done.CompletedAt.Add(-time.Hour)})
+		if err != nil || len(got) != 1 || got[0].ID != ids[0] {
+			t.Fatalf("done in the last hour = %+v, %v; want only %q", got, err, "Buy stamps")
+		}
+		if got, _ := b.st.FindTasks(b.ctx, hearth.TaskFilter{UserID: b.alice, CompletedSince: done.CompletedAt.AddDate(0, 0, -3)}); len(got) != 2 {
+			t.Fatalf("done in three days = %+v; want two, and never the open one", got)
+		}
+	})
+
 	t.Run("another user's task is not found", func(t *testing.T) {
 		t.Parallel()
 		b := users(t, st)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,6 +183,31 @@ func TestSaidTwice(t *testing.T) {
 	if evs := c.events(); len(evs) != 1 {
 		t.Fatalf("after saying it twice, events %+v; want one", evs)
 	}
+}
+
+// TestWhatWasDone asks what was got done: the tasks completed today, not
+// the open ones.
+func TestWhatWasDone(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ona", "UTC")
+	day := time.Now().UTC().YearDay()
+
+	mustContain(t, c.say("what did I do today?"), "Nothing ticked off today yet.")
+	c.say("add buy stamps to my tasks")
+	c.say("add call the bank to my tasks")
+	c.say("remind me to pay rent next week")
+	c.say("I bought stamps")
+	c.say("I called the bank")
+	got := c.say("what did I finish today?")
+	if time.Now().UTC().YearDay() != day {
+		t.Skip("the day changed during the test")
+	}
+	mustContain(t, got, "You finished 2 tasks today: Buy stamps and Call the bank.")
+	if strings.Contains(got.Text, "Pay rent") {
+		t.Errorf("the open task is listed as done: %q", got.Text)
+	}
+	mustContain(t, c.say("what's on my to do list?"), "Pay rent")
 }
 
 // events lists the user's events from yesterday to a fortnight ahead.

@@ -130,7 +130,14 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			return c, fmt.Errorf("context: events: %w", err)
 		}
 	case nlu.AskInfo, nlu.RequestAction:
-		if domains[nlu.Task] || u.Intent == nlu.AskInfo && len(domains) == 0 {
+		switch {
+		case u.Intent == nlu.AskInfo && domains[nlu.Task] && nlu.DoneQuestion(text):
+			// "What did I finish today?" is asked of the tasks completed.
+			f := hearth.TaskFilter{UserID: uid, Status: hearth.TaskDone, CompletedSince: doneSince(u.Slots.When, now), Limit: 100}
+			if c.Tasks, err = s.Tasks.FindTasks(ctx, f); err != nil {
+				return c, fmt.Errorf("context: tasks done: %w", err)
+			}
+		case domains[nlu.Task] || u.Intent == nlu.AskInfo && len(domains) == 0:
 			if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 50}); err != nil {
 				return c, fmt.Errorf("context: tasks: %w", err)
 			}
@@ -451,6 +458,16 @@ func wider(from, to, now time.Time) (time.Time, time.Time) {
 
 // span is the time range a message is about: the date it names, or for a
 // question without one, the coming week.
+// doneSince is where a question about what was got done starts looking:
+// the span it names, or today.
+func doneSince(m *timex.Match, now time.Time) time.Time {
+	if m == nil {
+		return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	}
+	from, _ := span(m, now, true)
+	return from
+}
+
 func span(m *timex.Match, now time.Time, question bool) (time.Time, time.Time) {
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
 	if m == nil {

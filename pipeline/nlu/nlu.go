@@ -246,6 +246,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// only some spans.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
 	}
+	if doneQuestion(tokens) && (res.Intent == Chat || res.Intent == AskInfo) {
+		// "What did I get done yesterday?" asks the tasks completed.
+		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
+	}
 	if res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Calendar}) && agendaQuestion(tokens) {
 		// "What do I have tomorrow?", "how does my week look?": the
 		// events and the tasks due then.

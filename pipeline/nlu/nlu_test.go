@@ -353,3 +353,31 @@ func TestRemindIsATask(t *testing.T) {
 		}
 	}
 }
+
+// TestDoneQuestion: what was got done is asked with a verb of finishing;
+// "do" and "done" only with a day or a week.
+func TestDoneQuestion(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"what did I finish today?", true},
+		{"What have I completed this week?", true},
+		{"which tasks did I tick off this week?", true},
+		{"what did I get done yesterday?", true},
+		{"what did we manage to finish?", true},
+		{"what did I do today?", true},
+		{"what have I done so far?", true},
+		{"what did I do last summer?", false},
+		{"what did I get for Sam?", false},
+		{"what did I check?", false},
+		{"what's due today?", false},
+		{"finish the report today", false},
+		{"", false},
+	} {
+		if got := DoneQuestion(tt.text); got != tt.want {
+			t.Errorf("DoneQuestion(%q) = %v; want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -239,6 +239,9 @@ func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
 	if overdueQuestion(in.Text) {
 		return r.answerOverdue(in)
 	}
+	if nlu.DoneQuestion(in.Text) {
+		return answerDone(in)
+	}
 	tasks := openTasksByUrgency(in.Context)
 	label := ""
 	if in.Understanding.Slots.When != nil {
@@ -279,6 +282,35 @@ func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
 		return r.variant(in.Text, "tasks-empty", "You're all caught up — no open tasks.", "Your to-do list is clear right now.")
 	}
 	return tasksDue(tasks, label, in.Context)
+}
+
+// answerDone lists the tasks completed in the span asked about (today
+// without one), in the order they were done.
+func answerDone(in stage.RespondInput) string {
+	n := stage.UserNow(in.Context)
+	today := stage.MidnightIn(n, stage.UserZone(in.Context))
+	sp := askSpan{from: today, to: today.AddDate(0, 0, 1), label: "today", oneDay: true}
+	if in.Understanding.Slots.When != nil {
+		sp = questionSpan(in)
+	}
+	var done []hearth.Task
+	for _, t := range in.Context.Tasks {
+		if t.Status == hearth.TaskDone && !t.CompletedAt.Before(sp.from) && t.CompletedAt.Before(sp.to) {
+			done = append(done, t)
+		}
+	}
+	if len(done) == 0 {
+		if sp.to.After(n) {
+			return "Nothing ticked off " + sp.label + " yet."
+		}
+		return "Nothing was ticked off " + sp.label + "."
+	}
+	slices.SortStableFunc(done, func(a, b hearth.Task) int { return a.CompletedAt.Compare(b.CompletedAt) })
+	titles := make([]string, len(done))
+	for i, t := range done {
+		titles[i] = markdown.Escape(t.Title)
+	}
+	return "You finished " + countOf(len(done), "task", "tasks") + " " + sp.label + ": " + prose.List(titles) + "."
 }
 
 // tasksDue says which open tasks are due (label: " due next month"), or

@@ -441,6 +441,31 @@ func TestRespondDueInSpan(t *testing.T) {
 	}
 }
 
+// TestRespondDone: asked what was got done, the tasks completed in the
+// span are listed in the order they were done; none is said plainly.
+func TestRespondDone(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	done := func(id int64, title string, at time.Time) hearth.Task {
+		return hearth.Task{ID: id, Title: title, Status: hearth.TaskDone, CompletedAt: at}
+	}
+	c.Tasks = []hearth.Task{
+		done(1, "Call the bank", c.Now.Add(-time.Hour)),
+		done(2, "Buy stamps", c.Now.Add(-2*time.Hour)),
+		done(3, "Pay rent", c.Now.AddDate(0, 0, -1)),
+	}
+	if got := respondTo(t, stage.RespondInput{Text: "what did I finish today?", Context: c}); got != "You finished 2 tasks today: Buy stamps and Call the bank." {
+		t.Errorf("today: %q", got)
+	}
+	if got := respondTo(t, stage.RespondInput{Text: "what did I get done yesterday?", Context: c}); got != "You finished one task yesterday: Pay rent." {
+		t.Errorf("yesterday: %q", got)
+	}
+	c.Tasks = c.Tasks[2:]
+	if got := respondTo(t, stage.RespondInput{Text: "what did I do today?", Context: c}); got != "Nothing ticked off today yet." {
+		t.Errorf("none today: %q", got)
+	}
+}
+
 // withNote is c with n in place of the note of the same id.
 func withNote(c stage.Context, n hearth.Note) stage.Context {
 	c.Notes = slices.Clone(c.Notes)
