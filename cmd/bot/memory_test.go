@@ -82,6 +82,12 @@ func TestMemoryScenario(t *testing.T) {
 	mustContain(t, ann.say("What was my phone number last year?"), "555 0100")
 	ann.say("undo")
 	mustContain(t, ann.say("What is my phone number?"), "555 0100")
+
+	// Told again, then undone: nothing changed, and the reply does not
+	// claim otherwise; the fact stays.
+	ann.say("Remember that my phone number is 555 0100")
+	mustContain(t, ann.say("undo"), "Nothing to undo there", "555 0100", "so it stays")
+	mustContain(t, ann.say("What is my phone number?"), "555 0100")
 }
 
 // TestEntityScenario: people and things with names, aliases and

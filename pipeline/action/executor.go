@@ -56,6 +56,20 @@ type RelationshipOutcome struct {
 	Retold bool `json:"retold,omitempty"`
 }
 
+// ChangedNothing reports a record whose action left everything as it was:
+// a fact told again that Hearth had already, with no relationship changed
+// by it. Undoing it takes nothing back, and the reply says so.
+func (r Record) ChangedNothing() bool {
+	if r.Action.Kind != MemoryStore || len(r.Before) == 0 {
+		return false
+	}
+	var out RelationshipOutcome
+	if err := json.Unmarshal(r.Before, &out); err != nil {
+		return false
+	}
+	return out.Retold && out.Change.Empty()
+}
+
 // Geocoder finds where an address is; ok is false when it knows no such
 // place.
 type Geocoder interface {

@@ -92,12 +92,17 @@ func TestUndoOfARetoldFact(t *testing.T) {
 			if got := facts(); got != tc.twice {
 				t.Fatalf("told twice: %d facts, want %d", got, tc.twice)
 			}
-			for _, want := range tc.undos {
-				if _, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID); err != nil || !ok {
+			for i, want := range tc.undos {
+				rec, ok, err := b.engine.Undo(ctx, b.turn.ConversationID, b.turn.UserID)
+				if err != nil || !ok {
 					t.Fatalf("undo: %v %v", ok, err)
 				}
 				if got := facts(); got != want {
 					t.Fatalf("after an undo: %d facts, want %d", got, want)
+				}
+				// Only the undo of a retelling took nothing back, and says so.
+				if nothing := i == 0 && tc.twice == 1; rec.ChangedNothing() != nothing {
+					t.Errorf("undo %d: ChangedNothing = %v, want %v", i+1, rec.ChangedNothing(), nothing)
 				}
 			}
 		})

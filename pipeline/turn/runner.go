@@ -431,6 +431,11 @@ func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
 		return "There's nothing for me to undo.", nil
 	}
 	st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: "undo:" + string(rec.Action.Kind), Status: "done"})
+	if rec.ChangedNothing() {
+		// "Undone" would claim a change: the fact was Hearth's before it
+		// was told again, and it stays.
+		return "Nothing to undo there: I already had " + describe(rec.Action, decodeResult(rec)) + " before you told me again, so it stays. To drop it, say “forget” and what it is.", nil
+	}
 	return "Undone: " + describe(rec.Action, decodeResult(rec)) + ".", nil
 }
 
