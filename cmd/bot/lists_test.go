@@ -100,3 +100,36 @@ func TestListKeepsOneOfEach(t *testing.T) {
 	ada.say("remind me to buy stamps")
 	mustContain(t, ada.say("tick off stamps"), "marked “Buy stamps” as done")
 }
+
+// TestAddNamingNoList: "add eggs" with no list named starts a shopping
+// list, then goes to the one list there is, then asks which of two.
+func TestAddNamingNoList(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ada := newChatter(t, base, app, "Ada", "UTC")
+
+	mustContain(t, ada.say("add eggs and milk"), "started a shopping list with eggs and milk")
+	mustContain(t, ada.say("hi"), "Ada")
+	mustContain(t, ada.say("add bread"), "added bread to your shopping list")
+	mustContain(t, ada.say("start a packing list with socks"), "started a packing list with socks")
+	q := ada.say("add sunscreen")
+	if q.Text != "Which list should I add sunscreen to?" || len(q.Buttons) != 2 {
+		t.Fatalf("with two lists: %q %+v; want a question with a button for each", q.Text, q.Buttons)
+	}
+	mustContain(t, ada.click(q, "Packing list"), "sunscreen")
+	lists, err := app.Store.FindNotes(context.Background(), hearth.NoteFilter{UserID: ada.contact().User.ID})
+	if err != nil || len(lists) != 2 {
+		t.Fatalf("ada's notes %+v, %v; want two lists", lists, err)
+	}
+	got := map[string][]hearth.ChecklistItem{}
+	for _, n := range lists {
+		got[n.Title] = n.Items
+	}
+	want := map[string][]hearth.ChecklistItem{
+		"Shopping list": {{Text: "eggs"}, {Text: "milk"}, {Text: "bread"}},
+		"Packing list":  {{Text: "socks"}, {Text: "sunscreen"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("lists %+v; want %+v", got, want)
+	}
+}

@@ -114,6 +114,24 @@ func (s Sources) TickOff(ctx context.Context, u stage.Understanding, text string
 	return u, nil
 }
 
+// ListAdd rewrites the understanding of a request to add a few things
+// that names no list ("add eggs", "add bread and butter"), which the
+// intent stage takes for chat, into a request about the user's lists:
+// the list planner adds them to the list they have, asks which, or starts
+// a shopping list (plan.BareAddItems). It may follow a reply that asked
+// something ("What can I do for you?"), which makes it a followup: it is
+// still a request of its own. A followup that acts already ("also add
+// lemons", more for the list just changed) is left as understood.
+func ListAdd(u stage.Understanding, text string) stage.Understanding {
+	if u.Intent != nlu.Chat && (u.Intent != nlu.Followup || u.RequiresAction) {
+		return u
+	}
+	if _, ok := plan.BareAddItems(text); ok {
+		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Keep}, true
+	}
+	return u
+}
+
 // Recall rewrites the understanding of a question the intent stage took
 // for chat ("what's the wifi password?", "where is the spare key?") into
 // a question to memory when a fact the user may see has its words: only

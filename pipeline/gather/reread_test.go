@@ -262,6 +262,33 @@ func TestToldRoleIsRemembered(t *testing.T) {
 	}
 }
 
+// TestListAdd: "add eggs", which the classifier takes for chat, is a
+// request about the user's lists, also after a reply that asked
+// something; a request that is a task is left as understood.
+func TestListAdd(t *testing.T) {
+	t.Parallel()
+	chat := stage.Understanding{Intent: nlu.Chat, Domains: []nlu.Domain{}}
+	for _, tt := range []struct {
+		text string
+		u    stage.Understanding
+		keep bool
+	}{
+		{"add eggs", chat, true},
+		{"add bread and butter", chat, true},
+		{"add me", chat, false},
+		{"how's it going?", chat, false},
+		{"add eggs", stage.Understanding{Intent: nlu.Followup}, true},
+		{"add call mom", stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Task}}, false},
+		{"also add eggs", stage.Understanding{Intent: nlu.Followup, Domains: []nlu.Domain{nlu.Keep}, RequiresAction: true}, false},
+	} {
+		u := ListAdd(tt.u, tt.text)
+		got := u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Keep}) && u.RequiresAction
+		if got != tt.keep {
+			t.Errorf("ListAdd(%s, %q) = %s %v; want a list request: %v", tt.u.Intent, tt.text, u.Intent, u.Domains, tt.keep)
+		}
+	}
+}
+
 // memoryList is a fake memory source: the facts whose content has every
 // word of the query.
 type memoryList []hearth.Memory

@@ -2,6 +2,8 @@ package plan
 
 import (
 	"context"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
@@ -49,6 +51,13 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 			return planListAdd(in, item, n.Title, anyListOf(n))
 		}
 	}
+	if m := newList.FindStringSubmatch(listRequest(text)); m != nil {
+		// "start a packing list with socks and a charger".
+		return planListAdd(in, itemsAsWritten(text, m[2]), m[1], listScopeOf(text))
+	}
+	if item, ok := BareAddItems(text); ok {
+		return planBareAdd(in, item)
+	}
 	body := noteBody(text)
 	if body == "" && whole {
 		body = in.Understanding.Slots.Note
@@ -80,6 +89,87 @@ func listItem(text string) (item, list string) {
 		return "", ""
 	}
 	return words.TidySlot(it), l
+}
+
+// newList reads "start a packing list with socks", "make a shopping list:
+// eggs, milk": the list's name and its first items.
+var newList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(.*?\blist)\s*(?:with|:|of)\s+(.+)$`)
+
+// bareAdd reads a request to add that names no list: "add eggs and milk".
+var bareAdd = regexp.MustCompile(`^(?:add|put|pop|stick|throw in|include)\s+(.+)$`)
+
+// BareAddItems reads a request to add things that names no list ("add
+// eggs and milk", "add bread"): the items, as written. ok is false when
+// the message says where ("add milk to the list", "add lunch on
+// Friday"), or what it adds is more than a few words a list item has:
+// then it is a task, an event or a note, not a list's.
+func BareAddItems(text string) (string, bool) {
+	m := bareAdd.FindStringSubmatch(listRequest(text))
+	if m == nil {
+		return "", false
+	}
+	rest := words.TidySlot(words.TrimWordsRight(m[1], "please"))
+	for _, it := range splitItems(rest) {
+		f := strings.Fields(words.ASCIILower(it.Text))
+		if len(f) > 3 || slices.ContainsFunc(f, func(w string) bool { return notAnItem[w] }) {
+			return "", false
+		}
+	}
+	item := itemsAsWritten(text, rest)
+	if item == "" || isPronoun(item) {
+		return "", false
+	}
+	return item, true
+}
+
+// notAnItem are words no list item has but a task, an event or a person
+// does: "add me", "add lunch with Sam tomorrow", "add call mom".
+var notAnItem = map[string]bool{
+	"me": true, "him": true, "her": true, "them": true, "us": true, "to": true, "with": true, "at": true,
+	"for": true, "by": true, "from": true, "onto": true, "today": true, "tomorrow": true, "tonight": true,
+	"call": true, "email": true, "text": true, "meeting": true, "appointment": true, "reminder": true,
+	"event": true, "task": true, "note": true, "list": true, "calendar": true, "monday": true, "tuesday": true,
+	"wednesday": true, "thursday": true, "friday": true, "saturday": true, "sunday": true, "next": true,
+	"every": true, "am": true, "pm": true,
+}
+
+// itemsAsWritten is lc (a lower-cased part of text) as text has it, case
+// and all: "Oat milk" stays so.
+func itemsAsWritten(text, lc string) string {
+	if i := strings.Index(words.ASCIILower(text), lc); i >= 0 {
+		return text[i : i+len(lc)]
+	}
+	return lc
+}
+
+// planBareAdd adds items to the one list the user has, asks which when
+// they have several, and starts a shopping list when they have none.
+func planBareAdd(in stage.PlanInput, item string) (stage.Plan, error) {
+	var lists []hearth.Note
+	for _, n := range in.Context.Notes {
+		if len(n.Items) > 0 {
+			lists = append(lists, n)
+		}
+	}
+	switch len(lists) {
+	case 0:
+		return planListAdd(in, item, "shopping list", myList)
+	case 1:
+		return planListAdd(in, item, lists[0].Title, anyListOf(lists[0]))
+	}
+	p := stage.Plan{Understood: "add " + item + " to a list"}
+	items := splitItems(item)
+	var labels []string
+	var acts []action.Action
+	for _, n := range lists {
+		a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Items: items})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts, labels = append(acts, a), append(labels, n.Title)
+	}
+	p.Question = askChoice("Which list should I add "+item+" to?", labels, acts)
+	return p, nil
 }
 
 // noteBody reads "make a note: call the vet", "note to self buy a
@@ -123,11 +213,7 @@ func moreItems(text string) (string, bool) {
 	if head == lc && item == rest || item == "" || isPronoun(item) {
 		return "", false // no "also", "too" or "as well": not more of the same
 	}
-	// The items as the user wrote them, case and all.
-	if i := strings.Index(words.ASCIILower(text), item); i >= 0 {
-		item = text[i : i+len(item)]
-	}
-	return item, true
+	return itemsAsWritten(text, item), true
 }
 
 // listInReply is the list (a note with items) whose title the bot's last

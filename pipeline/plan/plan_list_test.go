@@ -77,6 +77,73 @@ func TestPlanLists(t *testing.T) {
 	}
 }
 
+// TestPlanBareAdd: adding with no list named goes to the one list the
+// user has, asks which of several (a button each), and starts a shopping
+// list when they have none; "start a packing list with …" starts that one.
+func TestPlanBareAdd(t *testing.T) {
+	t.Parallel()
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	shopping := hearth.Note{ID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "Milk"}}}
+	packing := hearth.Note{ID: 2, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "socks"}}}
+	plain := hearth.Note{ID: 3, Title: "Wifi", Body: "The password is on the router"}
+	items := []hearth.ChecklistItem{{Text: "Eggs"}, {Text: "bread"}}
+	tests := []struct {
+		name  string
+		text  string
+		notes []hearth.Note
+		kind  action.Kind
+		want  any
+	}{
+		{"no list", "add Eggs and bread", []hearth.Note{plain}, action.NoteCreate, action.NoteCreateArgs{Title: "Shopping list", Items: items}},
+		{"one list", "add Eggs and bread", []hearth.Note{plain, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 2, Title: "Packing list", Items: items}},
+		{"a new list", "Start a packing list with Eggs and bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
+		{"a new list that exists", "make a shopping list: Eggs, bread", []hearth.Note{shopping, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 1, Title: "Shopping list", Items: items}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, Understanding: keep, Context: stage.Context{Notes: tt.notes}})
+			if err != nil || len(p.Actions) != 1 {
+				t.Fatalf("plan %+v, %v", p, err)
+			}
+			want, _ := action.New(tt.kind, tt.want)
+			if p.Actions[0].Kind != tt.kind || string(p.Actions[0].Payload) != string(want.Payload) {
+				t.Fatalf("planned %s %s; want %s %s", p.Actions[0].Kind, p.Actions[0].Payload, tt.kind, want.Payload)
+			}
+		})
+	}
+	p, err := planKeep(context.Background(), stage.PlanInput{Text: "add eggs", Understanding: keep, Context: stage.Context{Notes: []hearth.Note{shopping, plain, packing}}})
+	if err != nil || len(p.Actions) != 0 || p.Question == nil || p.Question.Text != "Which list should I add eggs to?" ||
+		len(p.Question.Options) != 2 || p.Question.Options[0].Label != "Shopping list" || p.Question.Options[1].Label != "Packing list" {
+		t.Fatalf("two lists planned %+v, %v; want a question with a button for each", p, err)
+	}
+}
+
+// TestBareAddItems: a few list items with no list named, not a task, an
+// event or a person.
+func TestBareAddItems(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text, want string
+	}{
+		{"add eggs", "eggs"},
+		{"Add Oat milk and bread, please.", "Oat milk and bread"},
+		{"put sunscreen, a hat and flip flops", "sunscreen, a hat and flip flops"},
+		{"add milk to the shopping list", ""},
+		{"add lunch with Sam on Friday", ""},
+		{"add call mom", ""},
+		{"add me", ""},
+		{"add it", ""},
+		{"add dentist tomorrow", ""},
+		{"add the long overdue quarterly budget review", ""},
+		{"eggs", ""},
+	} {
+		got, ok := BareAddItems(tt.text)
+		if got != tt.want || ok != (tt.want != "") {
+			t.Errorf("BareAddItems(%q) = %q, %v; want %q", tt.text, got, ok, tt.want)
+		}
+	}
+}
+
 func TestTickOffReading(t *testing.T) {
 	t.Parallel()
 	tasks := []hearth.Task{{ID: 1, Title: "Buy stamps", Status: hearth.TaskOpen}}

@@ -218,6 +218,8 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	// classifier made of it.
 	u = gather.MemoryQuestion(u, ev.Text, st.now)
 	u = gather.MemoryEdit(u, ev.Text)
+	// "Add eggs" names no list: it is for the user's lists.
+	u = gather.ListAdd(u, ev.Text)
 	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
 	for _, d := range u.Domains {
 		st.trace.Domains = append(st.trace.Domains, string(d))
