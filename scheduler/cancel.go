@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,11 @@ func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 			hits = append(hits, list[n-1])
 		}
 	} else {
-		words := strings.Fields(reCancel.FindStringSubmatch(text)[1])
+		g := reCancel.FindStringSubmatch(text)
+		if g == nil {
+			g = reStopAbout.FindStringSubmatch(text)
+		}
+		words := slices.DeleteFunc(strings.Fields(g[1]), func(w string) bool { return w == "the" || w == "my" })
 		for _, sc := range list {
 			// The words name the reminder, not its next time: on a Friday
 			// "the Monday one" would otherwise also fit a weekday reminder
@@ -50,6 +55,10 @@ func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, 
 	}
 	switch len(hits) {
 	case 0:
+		if g := reStopAbout.FindStringSubmatch(text); g != nil {
+			// Never a new task named "stop reminding me …".
+			return "I don't have a repeating reminder about " + markdown.Escape(g[1]) + ". Say \"list my reminders\" to see the ones you have.", true, nil
+		}
 		if !strings.Contains(text, "reminder") || reCancel.MatchString(text) && !reCancelN.MatchString(text) {
 			// "cancel the second one" may answer another question, and
 			// "cancel my dentist reminder" may name a task whose

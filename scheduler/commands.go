@@ -57,9 +57,9 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Comman
 		Name: "reminders", Args: "[cancel N]", NeedsZone: true,
 		Help: "list your reminders, cancel one, set how early deadlines, birthdays and events remind you, or make a repeating one",
 		Examples: []string{"list my reminders", "cancel reminder 2", "cancel the Monday one", "remind me 2 days before deadlines",
-			"remind me every Monday at 9 to water the plants", "remind me 30 minutes before meetings", "stop reminding me before meetings"},
+			"remind me every Monday at 9 to water the plants", "stop reminding me about the plants", "remind me 30 minutes before meetings", "stop reminding me before meetings"},
 		Match: func(norm string) bool {
-			if anyOf(reList, reCancelN, reCancel, reLead, reEventLead, reEventOff)(norm) {
+			if anyOf(reList, reCancelN, reCancel, reStopAbout, reLead, reEventLead, reEventOff)(norm) {
 				return true
 			}
 			if !reRemindMe.MatchString(norm) {
@@ -150,6 +150,9 @@ var (
 	reList        = regexp.MustCompile(`^(?:list|show|what are|show me)(?: all)? my reminders$|^my reminders$|^(?:what|which) reminders (?:do i have|have i got|have i set|are set|are there|are coming up)$|^(?:do i have )?any reminders$`)
 	reCancelN     = regexp.MustCompile(`^(?:cancel|stop|delete|remove) reminder (?:number )?(\d+)$`)
 	reCancel      = regexp.MustCompile(`^(?:cancel|stop|delete|remove) (?:the |my )?(.+?) (?:one|reminder)$`)
+	// "stop reminding me about the bins", "don't remind me to water the
+	// plants anymore": a repeating reminder named by its words.
+	reStopAbout   = regexp.MustCompile(`^(?:please )?(?:stop|quit|no more|don'?t|do not|never) remind(?:ing|ers?)? (?:me )?(?:about|to|of|for|on) (.+?)(?: (?:anymore|any more|again))?$`)
 	reLead        = regexp.MustCompile(`^remind me (\d+(?:(?:,| and|, and) \d+)*) days? (?:before|ahead of) (?:my |the )?(deadlines|due dates|tasks|birthdays|anniversaries|birthdays and anniversaries)$`)
 	reEventLead   = regexp.MustCompile(`^remind me (?:(\d+|an?|one) (minutes?|mins?|hours?|hrs?) )?(?:before|ahead of) (?:my |all my |the |all )?(?:meetings|events|appointments)$`)
 	reEventOff    = regexp.MustCompile(`^(?:stop|don'?t|do not|no more|no) remind(?:ing|ers?)? (?:me )?(?:before|ahead of) (?:my |the )?(?:meetings|events|appointments)$`)
@@ -330,7 +333,7 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 		}
 		lines = append(lines, "", "Say \"cancel reminder 2\" or \"cancel the Monday one\" to stop one.")
 		return strings.Join(lines, "\n"), true, nil
-	case reCancelN.MatchString(text) || reCancel.MatchString(text):
+	case reCancelN.MatchString(text) || reCancel.MatchString(text) || reStopAbout.MatchString(text):
 		return c.cancel(ctx, t, loc, text, ans)
 	}
 	if reRemindMe.MatchString(raw) {

@@ -144,6 +144,13 @@ func TestSchedulerScenarios(t *testing.T) {
 		if after := c.say("list my reminders"); strings.Contains(after.Text, "Water the plants") {
 			t.Fatalf("still listed after cancel: %q", after.Text)
 		}
+		// Said the way people say it, never a task "stop reminding me …".
+		mustContain(t, c.say("Stop reminding me to stand up."), "cancelled", "stand up")
+		mustContain(t, c.say("list my reminders"), "You have no reminders coming up.")
+		mustContain(t, c.say("don't remind me about the bins anymore"), "I don't have a repeating reminder about the bins.")
+		if ts := c.tasks(); len(ts) != 0 {
+			t.Fatalf("tasks %+v; want none", ts)
+		}
 	})
 
 	t.Run("a reminder's number in the list stays its number", func(t *testing.T) {
