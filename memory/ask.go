@@ -78,3 +78,29 @@ func AskedWhoKnown(text string) (string, bool) {
 	}
 	return strings.TrimSpace(g[1]), true
 }
+
+// reGiftFor reads a question about a present for someone: "what should I
+// get Sam for his birthday?", "any gift ideas for Mom?", "what could I
+// buy my sister?", "what would Emma like for Christmas?".
+var reGiftFor = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hmm,?\s+)?(?:what\s+(?:should|shall|could|can|do\s+you\s+think\s+i\s+should)\s+(?:i|we)\s+(?:get|buy|give)\s+(.+?)(?:\s+for\s+.+?)?|what\s+to\s+(?:get|buy|give)\s+(.+?)(?:\s+for\s+.+?)?|(?:any\s+)?(?:gift|present|birthday\s+present|christmas\s+present)\s+ideas?\s+for\s+(.+?)|what\s+would\s+(.+?)\s+(?:like|want|love)\s+(?:as\s+a\s+(?:gift|present)|for\s+.+?))\s*[?.!]*\s*$`)
+
+// GiftFor reports whether text asks what to give someone, and whom: what
+// Hearth knows they like answers it. Only a name or "my …" counts as
+// someone ("what should I get for dinner?" is not such a question).
+func GiftFor(text string) (who string, ok bool) {
+	g := reGiftFor.FindStringSubmatch(text)
+	if g == nil {
+		return "", false
+	}
+	for _, s := range g[1:] {
+		if s == "" {
+			continue
+		}
+		s = strings.TrimSpace(s)
+		if _, kin := relations[strings.ToLower(s)]; kin || aboutSomeone(s) {
+			return s, true // "Mom", "my sister", "Sam"
+		}
+		return "", false
+	}
+	return "", false
+}

@@ -68,3 +68,25 @@ func TestAskedAboutByName(t *testing.T) {
 		}
 	}
 }
+
+func TestGiftFor(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text, who string
+	}{
+		{"what should I get Sam for his birthday?", "Sam"},
+		{"What could I buy my sister?", "my sister"},
+		{"any gift ideas for mom?", "mom"},
+		{"what would Emma like for Christmas?", "Emma"},
+		{"what to get Sarah Kim for her wedding", "Sarah Kim"},
+		{"what should I get for dinner?", ""},
+		{"what should I get done today?", ""},
+		{"what should I buy at the store?", ""},
+		{"what would you like to do?", ""},
+	} {
+		who, ok := memory.GiftFor(tt.text)
+		if who != tt.who || ok != (tt.who != "") {
+			t.Errorf("GiftFor(%q) = %q, %v; want %q", tt.text, who, ok, tt.who)
+		}
+	}
+}

@@ -69,6 +69,11 @@ func TestMemoryScenario(t *testing.T) {
 	}
 	mustContain(t, ben.say("share this with the family"), "now belongs to")
 	mustContain(t, ann.say("What do you know about Emma?"), "shoe size is 31")
+	// What to give someone is what Hearth knows they like.
+	ann.say("Remember that Emma loves dinosaurs")
+	if r := ann.say("what should I get Emma for her birthday?"); !strings.Contains(r.Text, "Emma loves dinosaurs") || strings.Contains(r.Text, "school play") {
+		t.Fatalf("a present for Emma: %q", r.Text)
+	}
 
 	// A correction replaces the old value without losing it: the past
 	// still has it, and undo brings it back.

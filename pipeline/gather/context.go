@@ -221,6 +221,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				if who == "" {
 					f.ToldBy = uid
 				}
+			} else if who, ok := memory.GiftFor(text); ok {
+				// What to give someone: what they like is among all
+				// Hearth knows about them.
+				f = hearth.MemoryFilter{UserID: uid, About: who, Limit: 50}
 			}
 			if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
 				return c, fmt.Errorf("context: memories: %w", err)

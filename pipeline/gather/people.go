@@ -27,6 +27,9 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 	if _, ok := memory.AskedWhoKnown(text); ok {
 		asked = true // "who do I know who is into climbing?"
 	}
+	if _, ok := memory.GiftFor(text); ok {
+		asked = true // "what should I get Sam for his birthday?": what Sam likes
+	}
 	if !asked {
 		return u
 	}

@@ -1,6 +1,7 @@
 package respond
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
@@ -117,4 +118,33 @@ func relatedAnswer(c stage.Context) string {
 		lines = append(lines, "• "+markdown.Escape(n.About)+": "+markdown.Escape(strings.TrimRight(n.Body, ".")))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// likeWords mark a fact that says what someone likes or wants: what a
+// present is chosen from.
+var likeWords = []string{"like", "likes", "liked", "love", "loves", "loved", "enjoy", "enjoys", "into", "favourite",
+	"favorite", "fan", "collects", "collect", "wants", "want", "wished", "wishes", "wish", "adores", "adore", "obsessed"}
+
+// answerGift answers what to give someone with what Hearth knows they
+// like, and says so when it knows nothing of the kind.
+func answerGift(in stage.RespondInput, who string) string {
+	var liked []string
+	for _, m := range in.Context.Memories {
+		lc := words.ASCIILower(m.Content)
+		if slices.ContainsFunc(likeWords, func(w string) bool { return words.ContainsWord(lc, w) }) {
+			liked = append(liked, markdown.Escape(words.AsSentence(prose.SecondPerson(m.Content))))
+		}
+	}
+	name := who
+	if rest, ok := strings.CutPrefix(strings.ToLower(who), "my "); ok {
+		name = "your " + rest
+	}
+	name = markdown.Escape(name)
+	switch len(liked) {
+	case 0:
+		return "I don't know what " + name + " likes yet. Tell me (“remember that " + name + " loves jazz”) and I'll have ideas next time."
+	case 1:
+		return "From what you've told me: " + liked[0]
+	}
+	return "From what you've told me:\n• " + strings.Join(liked, "\n• ")
 }

@@ -27,6 +27,9 @@ func (r *TemplateResponder) answer(in stage.RespondInput) string {
 	if q, ok := memory.ReadQuestion(in.Text, stage.UserNow(in.Context)); ok {
 		return r.answerPeople(in, q)
 	}
+	if who, ok := memory.GiftFor(in.Text); ok {
+		return answerGift(in, who)
+	}
 	domains := in.Understanding.Domains
 	if len(domains) == 0 {
 		domains = []nlu.Domain{nlu.Memory}

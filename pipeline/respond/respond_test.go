@@ -466,6 +466,27 @@ func TestRespondDone(t *testing.T) {
 	}
 }
 
+// TestRespondGift: what to give someone is answered with what they like,
+// never with tasks; knowing nothing of the kind is said.
+func TestRespondGift(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Tasks = []hearth.Task{{ID: 9, Title: "Renew the passport", Status: hearth.TaskOpen}}
+	c.Memories = []hearth.Memory{
+		{ID: 1, Content: "Sam's birthday is May 3", About: "Sam"},
+		{ID: 2, Content: "Sam likes red wine", About: "Sam"},
+		{ID: 3, Content: "Sam is into bouldering", About: "Sam"},
+	}
+	got := respondTo(t, stage.RespondInput{Text: "what should I get Sam for his birthday?", Context: c})
+	if got != "From what you've told me:\n• Sam likes red wine.\n• Sam is into bouldering." {
+		t.Errorf("with likes: %q", got)
+	}
+	c.Memories = c.Memories[:1]
+	if got := respondTo(t, stage.RespondInput{Text: "what could I buy my sister?", Context: c}); !strings.HasPrefix(got, "I don't know what your sister likes yet.") {
+		t.Errorf("with none: %q", got)
+	}
+}
+
 // withNote is c with n in place of the note of the same id.
 func withNote(c stage.Context, n hearth.Note) stage.Context {
 	c.Notes = slices.Clone(c.Notes)
