@@ -99,7 +99,7 @@ func questionSpan(in stage.RespondInput) askSpan {
 		case timex.Year:
 			end = m.Value.AddDate(1, 0, 0)
 		}
-		return askSpan{from: m.Value, to: end, label: strings.ToLower(strings.TrimSpace(m.Text))}
+		return askSpan{from: m.Value, to: end, label: saidSpan(m.Text)}
 	}
 	from, to := m.From, m.To
 	if from.IsZero() {
@@ -108,7 +108,7 @@ func questionSpan(in stage.RespondInput) askSpan {
 	if to.IsZero() || !to.After(from) {
 		to = from.AddDate(0, 0, 7)
 	}
-	s := askSpan{from: from, to: to, label: strings.ToLower(strings.TrimSpace(m.Text))}
+	s := askSpan{from: from, to: to, label: saidSpan(m.Text)}
 	if stage.DaysBetween(from.In(z), to.Add(-time.Nanosecond).In(z)) == 0 && !strings.HasPrefix(s.label, "to") {
 		s.oneDay = true
 	}
@@ -116,6 +116,16 @@ func questionSpan(in stage.RespondInput) askSpan {
 		s.label = "then"
 	}
 	return s
+}
+
+// saidSpan names a span by the words that said it: "this weekend" for
+// "what's on this weekend?", whose "on" belongs to "what's on".
+func saidSpan(said string) string {
+	l := strings.ToLower(strings.TrimSpace(said))
+	if rest, ok := strings.CutPrefix(l, "on "); ok && (strings.HasPrefix(rest, "this ") || strings.HasPrefix(rest, "next ")) {
+		return rest
+	}
+	return l
 }
 
 func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {

@@ -487,6 +487,17 @@ func TestRespondGift(t *testing.T) {
 	}
 }
 
+// TestSaidSpan: a span is named by its words, without the "on" of
+// "what's on".
+func TestSaidSpan(t *testing.T) {
+	t.Parallel()
+	for said, want := range map[string]string{"on this weekend": "this weekend", "On next week": "next week", "on Friday": "on friday", "this month": "this month"} {
+		if got := saidSpan(said); got != want {
+			t.Errorf("saidSpan(%q) = %q; want %q", said, got, want)
+		}
+	}
+}
+
 // withNote is c with n in place of the note of the same id.
 func withNote(c stage.Context, n hearth.Note) stage.Context {
 	c.Notes = slices.Clone(c.Notes)
