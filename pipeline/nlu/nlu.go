@@ -246,6 +246,12 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// only some spans.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
 	}
+	if res.Intent == AskInfo && len(tokens) <= 6 && !slices.Contains(res.Domains, Keep) &&
+		(slices.Contains(tokens, "lists") || slices.Contains(tokens, "notes")) {
+		// "Show me my lists": the notes and lists, whatever else the
+		// model heard in "show me".
+		res.Domains = []Domain{Keep}
+	}
 	if doneQuestion(tokens) && (res.Intent == Chat || res.Intent == AskInfo) {
 		// "What did I get done yesterday?" asks the tasks completed.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)

@@ -1,6 +1,7 @@
 package respond
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -30,6 +31,14 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	for i, n := range notes {
 		titles[i] = n.Title
 	}
+	if allNotes.MatchString(words.ASCIILower(strings.TrimSpace(in.Text))) {
+		// "What notes do I have?": every one, by its title or its first words.
+		names := make([]string, len(notes))
+		for i, n := range notes {
+			names[i] = noteName(n)
+		}
+		return "You have " + countOf(len(notes), "note or list", "notes and lists") + ": " + prose.List(names) + "."
+	}
 	q := strings.Join(words.MatchWords(in.Text), " ")
 	if found := in.Context.NotesFound; found > 0 {
 		// Found by what they say: the best title among them, else the
@@ -55,7 +64,11 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		if len(memoryHits(in)) > 0 {
 			return r.answerMemory(in)
 		}
-		return "I couldn't find that. Your notes are: " + prose.List(markdown.EscapeAll(titles)) + "."
+		names := make([]string, len(notes))
+		for i, n := range notes {
+			names[i] = noteName(n)
+		}
+		return "I couldn't find that. Your notes are: " + prose.List(names) + "."
 	}
 	n := notes[hits[0]]
 	if n.Title == "" {
@@ -78,6 +91,23 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		return prose.UpperFirst(name) + " says: " + markdown.Escape(n.Body)
 	}
 	return prose.UpperFirst(name) + " is empty."
+}
+
+// allNotes reads a question for every note: "what notes do I have?",
+// "show me my notes", "list my lists".
+var allNotes = regexp.MustCompile(`^(?:what|which|show|show me|list|read|read me|tell me)\s+(?:are\s+)?(?:all\s+)?(?:of\s+)?(?:my\s+|the\s+)?(?:notes|lists|notes and lists)(?:\s+(?:do\s+i\s+have|have\s+i\s+got|are\s+there|have\s+i\s+made))?\s*[?.!]*$`)
+
+// noteName names a note in a list of them: its title, else its first
+// words, quoted.
+func noteName(n hearth.Note) string {
+	if n.Title != "" {
+		return markdown.Escape(n.Title)
+	}
+	first := words.FirstWords(n.Body, 6)
+	if first != strings.Join(strings.Fields(n.Body), " ") {
+		first += "…"
+	}
+	return quoted(first)
 }
 
 func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {

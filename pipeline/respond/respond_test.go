@@ -498,6 +498,25 @@ func TestSaidSpan(t *testing.T) {
 	}
 }
 
+// TestRespondAllNotes: asked for every note, each is named, a note with
+// no title by its first words (the list of names was empty for those).
+func TestRespondAllNotes(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Notes = []hearth.Note{
+		{ID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}}},
+		{ID: 2, Body: "The plumber is coming Tuesday between eight and noon"},
+		{ID: 3, Body: "Gate code 4471"},
+	}
+	want := "You have 3 notes and lists: Shopping list, “The plumber is coming Tuesday between…” and “Gate code 4471”."
+	for _, text := range []string{"what notes do I have?", "Show me my lists", "list my notes."} {
+		in := stage.RespondInput{Text: text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Keep}}}
+		if got := respondTo(t, in); got != want {
+			t.Errorf("%q: %q; want %q", text, got, want)
+		}
+	}
+}
+
 // withNote is c with n in place of the note of the same id.
 func withNote(c stage.Context, n hearth.Note) stage.Context {
 	c.Notes = slices.Clone(c.Notes)
