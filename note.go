@@ -26,6 +26,22 @@ type Note struct {
 	Where string `json:"where,omitempty"`
 }
 
+// Name is what a reply calls the note: its title, or, for a note without
+// one, the first words of its body ("The plumber is coming…").
+func (n Note) Name() string {
+	if n.Title != "" {
+		return n.Title
+	}
+	f := strings.Fields(strings.TrimRight(n.Body, ".!? \n"))
+	if len(f) > noteNameWords {
+		return strings.Join(f[:noteNameWords], " ") + "…"
+	}
+	return strings.Join(f, " ")
+}
+
+// noteNameWords is how many words of its body name an untitled note.
+const noteNameWords = 6
+
 // ChecklistItem is one line of a note's checklist.
 type ChecklistItem struct {
 	Text string `json:"text"`

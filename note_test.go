@@ -42,3 +42,20 @@ func TestAddItems(t *testing.T) {
 		})
 	}
 }
+
+func TestNoteName(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		note hearth.Note
+		want string
+	}{
+		{hearth.Note{Title: "Shopping list", Body: "weekly"}, "Shopping list"},
+		{hearth.Note{Body: "Gate code 4471."}, "Gate code 4471"},
+		{hearth.Note{Body: "The plumber is coming Tuesday between eight and noon"}, "The plumber is coming Tuesday between…"},
+		{hearth.Note{}, ""},
+	} {
+		if got := tt.note.Name(); got != tt.want {
+			t.Errorf("%+v.Name() = %q; want %q", tt.note, got, tt.want)
+		}
+	}
+}

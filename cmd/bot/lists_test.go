@@ -133,3 +133,23 @@ func TestAddNamingNoList(t *testing.T) {
 		t.Fatalf("lists %+v; want %+v", got, want)
 	}
 }
+
+// TestNotesByWhatTheySay: notes without titles are listed by their first
+// words and deleted by what they say, with undo; a note that is not there
+// is said so.
+func TestNotesByWhatTheySay(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ada := newChatter(t, base, app, "Ada", "UTC")
+
+	ada.say("make a note: the plumber is coming Tuesday")
+	ada.say("make a note: gate code 4471")
+	mustContain(t, ada.say("what notes do I have?"), "You have 2 notes and lists:", "“The plumber is coming Tuesday”", "“Gate code 4471”")
+	mustContain(t, ada.say("delete the note about the gate code"), "deleted the note")
+	if r := ada.say("what notes do I have?"); strings.Contains(r.Text, "Gate code") {
+		t.Fatalf("the deleted note is listed: %q", r.Text)
+	}
+	mustContain(t, ada.say("undo"), "Undone: the note “Gate code 4471”.")
+	mustContain(t, ada.say("what notes do I have?"), "“Gate code 4471”")
+	mustContain(t, ada.say("delete the note about the dentist"), "I couldn't find a note about the dentist.")
+}

@@ -37,7 +37,7 @@ func Planners() map[nlu.Domain]stage.Planner {
 }
 
 func needDetails(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", stage.ErrNeedDetails, fmt.Sprintf(format, args...))
+	return &stage.DetailsError{Detail: fmt.Sprintf(format, args...)}
 }
 
 // plannedErr turns the typed construction errors of action.New into one

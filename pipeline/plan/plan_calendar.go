@@ -149,7 +149,7 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 		return planTaskRef(in, action.TaskDelete, taskRef(ref))
 	}
 	if len(hits) == 0 {
-		return p, needDetails("no event matches %q", ref)
+		return p, needDetails("which event: I couldn't find an event matching “%s”", ref)
 	}
 	var labels []string
 	var acts []action.Action
@@ -224,9 +224,9 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 	hits := MatchEvents(ref, located, in.Context)
 	if len(hits) == 0 {
 		if ref == "" {
-			return p, needDetails("no event at %s", located.Text)
+			return p, needDetails("which event: I couldn't find an event at %s", located.Text)
 		}
-		return p, needDetails("no event matches %q", ref)
+		return p, needDetails("which event: I couldn't find an event matching “%s”", ref)
 	}
 	var labels []string
 	var acts []action.Action

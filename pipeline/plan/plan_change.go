@@ -162,7 +162,7 @@ func planRename(in stage.PlanInput, text string) (stage.Plan, error) {
 	}
 	switch len(acts) {
 	case 0:
-		return p, needDetails("nothing matches %q", ref)
+		return p, needDetails("what to rename: I couldn't find anything matching “%s”", ref)
 	case 1:
 		p.Actions = acts
 		return p, nil

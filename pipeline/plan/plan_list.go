@@ -2,6 +2,7 @@ package plan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
@@ -138,19 +139,75 @@ func planListDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	if !ok {
 		return p, true, needDetails("which list: I couldn't find a %s", name)
 	}
+	p, err := planDelete(in, p, n)
+	return p, true, err
+}
+
+// noteDelete reads "delete the note about the plumber", "remove my note
+// on the trip", "delete the plumber note": what the note is about.
+var noteDelete = regexp.MustCompile(`^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my|that)\s+notes?\s+(?:about|on|for|with|saying|that says)\s+(.+)$|^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my)\s+(.+?)\s+note$`)
+
+// planNoteDelete plans deleting the note the user describes by what it
+// says ("delete the note about the plumber"), asking which when several
+// say it. ok is false when the message is not that.
+func planNoteDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
+	m := noteDelete.FindStringSubmatch(listRequest(text))
+	if m == nil {
+		return stage.Plan{}, false, nil
+	}
+	about := words.TidySlot(m[1] + m[2])
+	p := stage.Plan{Understood: "delete the note about " + about}
+	want := words.MatchWords(about)
+	var hits []hearth.Note
+	for _, n := range in.Context.Notes {
+		has := words.MatchWords(n.Title + " " + n.Body)
+		if len(want) > 0 && !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(has, w) }) {
+			hits = append(hits, n)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return p, true, needDetails("which note: I couldn't find a note about %s", about)
+	case 1:
+		p, err := planDelete(in, p, hits[0])
+		return p, true, err
+	}
+	var labels []string
+	var acts []action.Action
+	for _, n := range hits {
+		if n.Family && n.UserID != in.User.ID {
+			continue // not theirs to delete
+		}
+		a, err := action.New(action.NoteDelete, action.NoteRefArgs{ID: n.ID, Title: n.Title, Family: n.Family})
+		if err != nil {
+			p, err = plannedErr(p, err)
+			return p, true, err
+		}
+		acts, labels = append(acts, a), append(labels, n.Name())
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, true, nil
+	}
+	p.Question = askChoice("Which note should I delete?", labels, acts)
+	return p, true, nil
+}
+
+// planDelete plans deleting n, the note or list the user named; the
+// family's only by whoever started it.
+func planDelete(in stage.PlanInput, p stage.Plan, n hearth.Note) (stage.Plan, error) {
 	if n.Family && n.UserID != in.User.ID {
 		// The family's list is deleted only by whoever started it (the
 		// store holds to that): said so, rather than asked and refused.
 		p.Question = &stage.Question{Text: "Only whoever started the family " + prose.LowerFirst(markdown.Escape(n.Title)) + " can delete it. I can still add to it or tick things off."}
-		return p, true, nil
+		return p, nil
 	}
 	a, err := action.New(action.NoteDelete, action.NoteRefArgs{ID: n.ID, Title: n.Title, Family: n.Family})
 	if err != nil {
-		p, err = plannedErr(p, err)
-		return p, true, err
+		return plannedErr(p, err)
 	}
 	p.Actions = []action.Action{a}
-	return p, true, nil
+	return p, nil
 }
 
 // TickOffItems reads a request to tick items off without naming the list

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -61,8 +62,13 @@ func TestPlanLists(t *testing.T) {
 		t.Fatalf("deleting a missing list planned %+v, %v", p, err)
 	}
 	// On no list: nothing planned, the user told why.
-	if p, err := planKeep(context.Background(), stage.PlanInput{Text: "tick off tea", Understanding: keep, Context: stage.Context{Notes: notes}}); err == nil || len(p.Actions) != 0 || p.Question != nil {
-		t.Fatalf("an item on no list planned %+v, %v; want details asked for", p, err)
+	var de *stage.DetailsError
+	if p, err := planKeep(context.Background(), stage.PlanInput{Text: "tick off tea", Understanding: keep, Context: stage.Context{Notes: notes}}); !errors.As(err, &de) || de.Detail != "which list: tea isn't on any of your lists" || len(p.Actions) != 0 || p.Question != nil {
+		t.Fatalf("an item on no list planned %+v, %v; want why", p, err)
+	}
+	// A note named by what it says, not there.
+	if _, err := planKeep(context.Background(), stage.PlanInput{Text: "delete the note about the dentist", Understanding: keep, Context: stage.Context{Notes: notes}}); !errors.As(err, &de) || de.Detail != "which note: I couldn't find a note about the dentist" {
+		t.Fatalf("deleting a missing note: %v; want why", err)
 	}
 	// On two lists: which one?
 	two := append(notes, hearth.Note{ID: 3, Title: "Camping", Items: []hearth.ChecklistItem{{Text: "Eggs"}}})
@@ -115,6 +121,32 @@ func TestPlanBareAdd(t *testing.T) {
 	if err != nil || len(p.Actions) != 0 || p.Question == nil || p.Question.Text != "Which list should I add eggs to?" ||
 		len(p.Question.Options) != 2 || p.Question.Options[0].Label != "Shopping list" || p.Question.Options[1].Label != "Packing list" {
 		t.Fatalf("two lists planned %+v, %v; want a question with a button for each", p, err)
+	}
+}
+
+// TestPlanNoteDelete: a note named by what it says is deleted, the one
+// whose words those are; several are a question with a button each, a
+// family note another member started is not offered.
+func TestPlanNoteDelete(t *testing.T) {
+	t.Parallel()
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	notes := []hearth.Note{
+		{ID: 1, UserID: 1, Body: "The plumber is coming Tuesday"},
+		{ID: 2, UserID: 1, Body: "Plumber invoice is 240 euros"},
+		{ID: 3, UserID: 1, Body: "Gate code 4471"},
+		{ID: 4, UserID: 9, Family: true, Title: "Plumber numbers", Body: "call the plumber on 555 0100"},
+	}
+	for _, text := range []string{"delete the note about the gate code", "Please remove the gate code note."} {
+		p, err := planKeep(context.Background(), stage.PlanInput{Text: text, User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: notes}})
+		want, _ := action.New(action.NoteDelete, action.NoteRefArgs{ID: 3})
+		if err != nil || len(p.Actions) != 1 || string(p.Actions[0].Payload) != string(want.Payload) {
+			t.Fatalf("%q planned %+v, %v; want note 3 deleted", text, p, err)
+		}
+	}
+	p, err := planKeep(context.Background(), stage.PlanInput{Text: "delete the note about the plumber", User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: notes}})
+	if err != nil || len(p.Actions) != 0 || p.Question == nil || len(p.Question.Options) != 2 ||
+		p.Question.Options[0].Label != "The plumber is coming Tuesday" || p.Question.Options[1].Label != "Plumber invoice is 240 euros" {
+		t.Fatalf("two notes about the plumber planned %+v, %v; want a question with a button for each of one's own", p, err)
 	}
 }
 

@@ -393,7 +393,7 @@ func planForget(in stage.PlanInput, ref string) (stage.Plan, error) {
 	}
 	hits := words.BestMatches(ref, texts)
 	if len(hits) == 0 {
-		return p, needDetails("nothing remembered matches %q", ref)
+		return p, needDetails("what to forget: I couldn't find anything remembered matching “%s”", ref)
 	}
 	var labels []string
 	var acts []action.Action

@@ -115,7 +115,7 @@ func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, 
 	}
 	matched := matchingOpenTasks(ref, in.Context.Tasks)
 	if len(matched) == 0 {
-		return p, needDetails("no open task matches %q", ref)
+		return p, needDetails("which task: I couldn't find an open task matching “%s”", ref)
 	}
 	return actOnTasks(p, kind, matched, in.Context, "Which one?")
 }
@@ -178,7 +178,7 @@ func moveTask(in stage.PlanInput, refText, target string) (stage.Plan, error) {
 		return planEventMove(in, "move "+ref+" to "+target, false)
 	}
 	if len(matched) == 0 {
-		return p, needDetails("no open task matches %q", ref)
+		return p, needDetails("which task: I couldn't find an open task matching “%s”", ref)
 	}
 	var labels []string
 	var acts []action.Action

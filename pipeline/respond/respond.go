@@ -71,7 +71,15 @@ func (r *TemplateResponder) Respond(_ context.Context, in stage.RespondInput) (s
 	case len(in.Outcomes) > 0:
 		return r.outcomes(in), nil
 	case in.PlanFailed:
+		if why, ok := notFound(in.Missing); ok {
+			// What was named is not there: saying so is the whole answer.
+			return why, nil
+		}
 		if u := strings.TrimSpace(in.Understood); u != "" {
+			if m := in.Missing; !strings.Contains(m, ":") && words.StartsWithAny(m, "what ", "which ", "when ", "whom ") {
+				// "…add a task, but I need to know what the task is."
+				return "I understood you wanted to " + strings.TrimRight(u, ".") + ", but I need to know " + markdown.Escape(m) + ".", nil
+			}
 			return "I understood you wanted to " + strings.TrimRight(u, ".") + ", but I had trouble with the details. Could you rephrase?", nil
 		}
 		return "Sorry, I didn't quite get that. Could you rephrase?", nil
@@ -94,6 +102,18 @@ func (r *TemplateResponder) Respond(_ context.Context, in stage.RespondInput) (s
 		return r.followup(in), nil
 	}
 	return r.chat(in), nil
+}
+
+// notFound reads a planner's "which list: I couldn't find a packing
+// list" or "which list: cheese isn't on any of your lists" as the reply
+// that says so. Other details ask for what is missing, which the
+// generic reply does.
+func notFound(missing string) (string, bool) {
+	_, why, ok := strings.Cut(missing, ": ")
+	if !ok || !strings.HasPrefix(why, "I couldn't find ") && !strings.Contains(why, " isn't on ") {
+		return "", false
+	}
+	return markdown.Escape(prose.UpperFirst(why)) + ".", true
 }
 
 // ---- Outcomes --------------------------------------------------------

@@ -103,11 +103,7 @@ func noteName(n hearth.Note) string {
 	if n.Title != "" {
 		return markdown.Escape(n.Title)
 	}
-	first := words.FirstWords(n.Body, 6)
-	if first != strings.Join(strings.Fields(n.Body), " ") {
-		first += "…"
-	}
-	return quoted(first)
+	return quoted(n.Name())
 }
 
 func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {

@@ -253,6 +253,26 @@ func TestRespond(t *testing.T) {
 			in:   stage.RespondInput{Text: "remind me", PlanFailed: true, Understood: "add a task"},
 			want: []string{"I understood you wanted to add a task, but I had trouble with the details. Could you rephrase?"},
 		},
+		{
+			name: "plan failed for want of a detail",
+			in:   stage.RespondInput{Text: "remind me", PlanFailed: true, Understood: "add a task", Missing: "what the task is"},
+			want: []string{"I understood you wanted to add a task, but I need to know what the task is."},
+		},
+		{
+			name: "plan failed: what was named is not there",
+			in:   stage.RespondInput{Text: "delete my packing list", PlanFailed: true, Understood: "delete the packing list", Missing: "which list: I couldn't find a packing list"},
+			want: []string{"I couldn't find a packing list."},
+		},
+		{
+			name: "plan failed: an item on no list",
+			in:   stage.RespondInput{Text: "tick off cheese", PlanFailed: true, Understood: "tick cheese off a list", Missing: "which list: cheese isn't on any of your lists"},
+			want: []string{"Cheese isn't on any of your lists."},
+		},
+		{
+			name: "plan failed: an instruction is not a reason",
+			in:   stage.RespondInput{Text: "email Sam hi", PlanFailed: true, Understood: "email Sam", Missing: "an email address for Sam: tell me “Sam's email is …” first"},
+			want: []string{"had trouble with the details"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -234,6 +234,9 @@ type RespondInput struct {
 	Understood string
 	// PlanFailed is true when no plan could be made.
 	PlanFailed bool
+	// Missing is what the plan lacked when it failed, as the planner
+	// said it (DetailsError), if it did.
+	Missing string
 }
 
 // Responder writes the reply text. It must only claim what Outcomes say
@@ -272,3 +275,14 @@ type DraftEdited struct {
 // what kind of thing you want but not enough of it": the runner then
 // tells the user what it understood and asks them to rephrase.
 var ErrNeedDetails = errors.New("need more details")
+
+// DetailsError is a planning error that says what is missing, in words a
+// reply may use: "what the note should say", or what it wanted and why it
+// has not got it ("which list: I couldn't find a packing list"). It is
+// ErrNeedDetails.
+type DetailsError struct{ Detail string }
+
+func (e *DetailsError) Error() string { return ErrNeedDetails.Error() + ": " + e.Detail }
+
+// Unwrap makes a DetailsError ErrNeedDetails.
+func (e *DetailsError) Unwrap() error { return ErrNeedDetails }

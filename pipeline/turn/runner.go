@@ -257,6 +257,9 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		case planErr != nil && len(plan.Actions) == 0 && plan.Question == nil:
 			r.cfg.Log.InfoContext(ctx, "planning failed", "turn_id", ev.ID, "error", planErr)
 			in.PlanFailed = true
+			if de := (*stage.DetailsError)(nil); errors.As(planErr, &de) {
+				in.Missing = de.Detail
+			}
 		default:
 			if plan.Question != nil {
 				if err := r.ask(ctx, st, *plan.Question); err != nil {
@@ -484,7 +487,7 @@ func describe(a action.Action, result any) string {
 	case hearth.Memory:
 		return "the memory “" + markdown.Escape(v.Content) + "”"
 	case hearth.Note:
-		return "the note “" + markdown.Escape(v.Title) + "”"
+		return "the note “" + markdown.Escape(v.Name()) + "”"
 	case hearth.Email:
 		return "the draft “" + markdown.Escape(v.Subject) + "”"
 	case hearth.Schedule:
