@@ -355,7 +355,11 @@ func dueOf(m *timex.Match, c stage.Context) (due time.Time, allDay bool) {
 		if t.IsZero() {
 			return time.Time{}, false
 		}
-		if t.Equal(stage.MidnightIn(t, z)) {
+		if t.Equal(m.From) && t.Equal(stage.MidnightIn(t, z)) && !m.To.IsZero() && m.To.Sub(t) <= 12*time.Hour {
+			// A morning ("tomorrow morning" is midnight to noon): due at
+			// 8 AM, as "every morning" repeats, not all day.
+			t, g = t.Add(morningAt), timex.Hour
+		} else if t.Equal(stage.MidnightIn(t, z)) {
 			g = timex.Day
 		}
 	}
@@ -364,6 +368,10 @@ func dueOf(m *timex.Match, c stage.Context) (due time.Time, allDay bool) {
 	}
 	return t.In(z), false
 }
+
+// morningAt is when a morning starts for a reminder: the time "every
+// morning" repeats at (timex).
+const morningAt = 8 * time.Hour
 
 // taskPriority reads "urgent", "important", "asap" (high) and "low
 // priority" (low).

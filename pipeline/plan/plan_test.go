@@ -174,6 +174,13 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v", a)
 			}
 		}},
+		// A morning is due at 8, as "every morning" repeats: not all day.
+		{"Remind me tomorrow morning to take out the recycling", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Take out the recycling" || !a.Due.Equal(at(11, 8, 0)) || a.AllDay {
+				t.Errorf("got %+v", a)
+			}
+		}},
 		{"Remind me to send the invoice tonight, it's urgent", func(t *testing.T, p plannedTurn) {
 			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
 			if !strings.HasPrefix(a.Title, "Send the invoice") || a.Priority != 3 || a.Due.IsZero() {
