@@ -255,6 +255,9 @@ func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
 	if nlu.DoneQuestion(in.Text) {
 		return answerDone(in)
 	}
+	if nextQuestion(in.Text) {
+		return answerNext(in)
+	}
 	tasks := openTasksByUrgency(in.Context)
 	label := ""
 	if in.Understanding.Slots.When != nil {
@@ -324,6 +327,34 @@ func answerDone(in stage.RespondInput) string {
 		titles[i] = markdown.Escape(t.Title)
 	}
 	return "You finished " + countOf(len(done), "task", "tasks") + " " + sp.label + ": " + prose.List(titles) + "."
+}
+
+// reNext reads a question for the one thing coming next: "what's my next
+// reminder?", "when is my next task?", "what's next on my list?".
+var reNext = regexp.MustCompile(`^(?:so |and |ok )?(?:what(?:'s|s| is)|when(?:'s|s| is)|which is)\s+(?:my |the )?next\s+(?:reminder|task|thing(?: on my list| to do)?|to-?do|one)?(?:\s+on my (?:list|to-?do list))?\s*[?.!]*$|^what(?:'s|s| is) next(?: on my (?:list|to-?do list))?\s*[?.!]*$`)
+
+// nextQuestion reports a question for the next task only.
+func nextQuestion(text string) bool {
+	return reNext.MatchString(words.ASCIILower(strings.TrimSpace(text)))
+}
+
+// answerNext names the open task due soonest from now; without one, the
+// most urgent.
+func answerNext(in stage.RespondInput) string {
+	tasks := openTasksByUrgency(in.Context)
+	if len(tasks) == 0 {
+		return "Nothing coming up — you have no open tasks."
+	}
+	next := -1
+	for i, t := range tasks {
+		if !t.Due.IsZero() && !t.Due.Before(in.Context.Now) && (next < 0 || t.Due.Before(tasks[next].Due)) {
+			next = i
+		}
+	}
+	if next < 0 {
+		return "Nothing has a time coming up. First on your list: " + taskItem(tasks[0], in.Context) + "."
+	}
+	return "Next up: " + taskItem(tasks[next], in.Context) + "."
 }
 
 // tasksDue says which open tasks are due (label: " due next month"), or

@@ -537,6 +537,27 @@ func TestRespondAllNotes(t *testing.T) {
 	}
 }
 
+// TestRespondNext: "what's my next reminder?" names the one due soonest
+// from now, not every open task.
+func TestRespondNext(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Tasks = []hearth.Task{
+		{ID: 1, Title: "Call grandma", Status: hearth.TaskOpen, Due: c.Now.Add(6 * time.Hour)},
+		{ID: 2, Title: "Pick up the dry cleaning", Status: hearth.TaskOpen, Due: c.Now.Add(2 * time.Hour)},
+		{ID: 3, Title: "Pay the rent", Status: hearth.TaskOpen, Due: c.Now.Add(-time.Hour)},
+		{ID: 4, Title: "Buy stamps", Status: hearth.TaskOpen},
+	}
+	in := stage.RespondInput{Text: "what's my next reminder?", Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Task}}}
+	if got := respondTo(t, in); !strings.HasPrefix(got, "Next up: Pick up the dry cleaning (") || strings.Contains(got, "grandma") {
+		t.Errorf("next: %q", got)
+	}
+	in.Context.Tasks = c.Tasks[3:]
+	if got := respondTo(t, in); got != "Nothing has a time coming up. First on your list: Buy stamps." {
+		t.Errorf("nothing timed: %q", got)
+	}
+}
+
 // withNote is c with n in place of the note of the same id.
 func withNote(c stage.Context, n hearth.Note) stage.Context {
 	c.Notes = slices.Clone(c.Notes)
