@@ -2,7 +2,9 @@ package plan
 
 import (
 	"context"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -152,11 +154,94 @@ func planTasksDone(in stage.PlanInput, done []hearth.Task) (stage.Plan, error) {
 // when only a time is given, and its time of day when only a date is.
 func planTaskMove(in stage.PlanInput, text string) (stage.Plan, error) {
 	rest, _, _ := words.AfterAny(text, MoveVerbs...)
+	if refText, sh, ok := shiftBy(rest); ok {
+		return shiftTask(in, refText, sh)
+	}
 	refText, target, found := words.CutBefore(rest, "to ", "until ")
 	if !found {
 		return stage.Plan{Understood: "move a task"}, needDetails("when to move it to")
 	}
 	return moveTask(in, refText, target)
+}
+
+// shift is how far "push it by 30 minutes" moves a task: minutes, or
+// days for "by a day", "by 2 weeks" (calendar days, whatever the clocks do).
+type shift struct{ minutes, days int }
+
+// reShiftBy reads "the laundry reminder by 30 minutes", "it back by an
+// hour", "the report by 2 days".
+var reShiftBy = regexp.MustCompile(`(?i)^(.*?)\s*(?:back\s+|forward\s+|out\s+)?by\s+(\d+|an?|one|two|three|half an)\s+(minutes?|mins?|hours?|hrs?|days?|weeks?)\s*[.!]*$`)
+
+// shiftBy reads a move by an amount ("by 30 minutes"): what is moved and
+// how far.
+func shiftBy(rest string) (string, shift, bool) {
+	g := reShiftBy.FindStringSubmatch(strings.TrimSpace(rest))
+	if g == nil {
+		return "", shift{}, false
+	}
+	n := map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}[strings.ToLower(g[2])]
+	if v, err := strconv.Atoi(g[2]); err == nil {
+		n = v
+	}
+	unit := strings.ToLower(g[3])
+	var sh shift
+	switch {
+	case strings.EqualFold(g[2], "half an"):
+		sh.minutes = 30
+	case strings.HasPrefix(unit, "min"):
+		sh.minutes = n
+	case strings.HasPrefix(unit, "h"):
+		sh.minutes = 60 * n
+	case strings.HasPrefix(unit, "day"):
+		sh.days = n
+	default:
+		sh.days = 7 * n
+	}
+	if sh.minutes <= 0 && sh.days <= 0 || sh.minutes > 60*24*7 || sh.days > 366 {
+		return "", shift{}, false
+	}
+	return g[1], sh, true
+}
+
+// shiftTask moves the open task refText names later by sh.
+func shiftTask(in stage.PlanInput, refText string, sh shift) (stage.Plan, error) {
+	p := stage.Plan{Understood: "move a task"}
+	ref := resolveRef(taskRef(stripTimeWords(refText, in.Context)), in.Context)
+	if ref == "" || isPronoun(ref) {
+		return p, needDetails("which task")
+	}
+	p.Understood = "move “" + markdown.Escape(ref) + "”"
+	matched := matchingOpenTasks(ref, in.Context.Tasks)
+	if len(matched) == 0 {
+		return p, needDetails("which task: I couldn't find an open task matching “%s”", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, t := range matched {
+		if t.Due.IsZero() {
+			return p, needDetails("which time to move it from: “%s” has none", t.Title)
+		}
+		if t.AllDay && sh.minutes > 0 {
+			return p, needDetails("a time to move it to: “%s” is due all day", t.Title)
+		}
+		due := t.Due.Add(time.Duration(sh.minutes) * time.Minute)
+		if sh.days > 0 {
+			z := stage.UserZone(in.Context)
+			due = t.Due.In(z).AddDate(0, 0, sh.days)
+		}
+		a, err := action.New(action.TaskUpdate, action.TaskUpdateArgs{ID: t.ID, Update: hearth.TaskUpdate{Due: &due, AllDay: &t.AllDay}})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, taskLabel(t, in.Context))
+	}
+	if len(acts) == 1 {
+		p.Actions = acts
+		return p, nil
+	}
+	p.Question = askChoice("Which one should I move?", labels, acts)
+	return p, nil
 }
 
 // moveTask moves the open task refText names ("it": the one the last

@@ -174,6 +174,19 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v", a)
 			}
 		}},
+		// Moved by an amount: from when it was due.
+		{"Push the call mom reminder by 30 minutes", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskUpdateArgs](t, p.only(t, action.TaskUpdate))
+			if a.ID != 1 || a.Update.Due == nil || !a.Update.Due.Equal(at(10, 17, 30)) || a.Update.AllDay == nil || *a.Update.AllDay {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"push the quarterly report back by 2 days", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskUpdateArgs](t, p.only(t, action.TaskUpdate))
+			if a.ID != 2 || a.Update.Due == nil || !a.Update.Due.Equal(day(14)) || a.Update.AllDay == nil || !*a.Update.AllDay {
+				t.Errorf("got %+v", a)
+			}
+		}},
 		// A morning is due at 8, as "every morning" repeats: not all day.
 		{"Remind me tomorrow morning to take out the recycling", func(t *testing.T, p plannedTurn) {
 			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))

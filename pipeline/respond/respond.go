@@ -248,6 +248,11 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			name = quoted(*p.Update.Title)
 		}
 		t.past, t.verb = "updated "+name, "update "+name
+		if p.Update.Due != nil && !p.Update.Due.IsZero() && p.Update.Title == nil {
+			// A move says where to: "moved “Call mom” to tomorrow at 5:00 PM".
+			allDay := p.Update.AllDay != nil && *p.Update.AllDay
+			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Due, allDay, c)
+		}
 	case action.ReminderUpdate:
 		p, _ := action.Decode[action.ReminderUpdateArgs](o.Action)
 		title := quotedOr(p.Title, "your reminder")

@@ -56,6 +56,8 @@ func TestRespond(t *testing.T) {
 	dinner := mustAction(t, action.CalendarCreate, action.EventCreateArgs{Title: "Celebration dinner", Start: at(14, 19, 0), End: at(14, 21, 0)})
 	appendMilk := mustAction(t, action.NoteAppend, action.NoteAppendArgs{ID: 30, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}, {Text: "eggs"}}})
 	newNote := mustAction(t, action.NoteCreate, action.NoteCreateArgs{Body: "Call the vet about Max."})
+	moved, notAllDay := at(11, 17, 30), false
+	moveCall := mustAction(t, action.TaskUpdate, action.TaskUpdateArgs{ID: 1, Update: hearth.TaskUpdate{Due: &moved, AllDay: &notAllDay}})
 	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
 	emailAddr := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
 
@@ -74,6 +76,11 @@ func TestRespond(t *testing.T) {
 		{name: "the time", in: stage.RespondInput{Text: "What time is it?", Understanding: nlu.Result{Intent: nlu.Followup}, Context: c}, want: []string{"It's 9:00 AM on Tuesday, March 10 (America/New_York)."}},
 		{name: "the date", in: stage.RespondInput{Text: "whats the date", Context: c}, want: []string{"on Tuesday, March 10"}},
 		{name: "a time that is not now", in: stage.RespondInput{Text: "what time is the game?", Context: c}, notWant: []string{"March 10"}},
+		{
+			name: "task moved",
+			in:   stage.RespondInput{Text: "push call mom by 30 minutes", Context: c, Outcomes: []stage.Outcome{{Action: moveCall, Status: stage.Done, Result: hearth.Task{ID: 1, Title: "Call mom", Due: moved}}}},
+			want: []string{"moved “Call mom” to tomorrow at 5:30 PM"},
+		},
 		{
 			name: "task created",
 			in:   stage.RespondInput{Text: "Remind me to call mom tomorrow at 5pm", Context: c, Outcomes: []stage.Outcome{done(taskCreate)}},
