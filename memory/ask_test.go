@@ -90,3 +90,20 @@ func TestGiftFor(t *testing.T) {
 		}
 	}
 }
+
+func TestToldBirth(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"Anna was born in 1990":            true,
+		"My son was born on May 3rd 2015.": true,
+		"I was born in Lisbon":             true,
+		"when was Anna born?":              false,
+		"Anna was born in 1990?":           false,
+		"the idea was born in a pub":       false,
+		"":                                 false,
+	} {
+		if got := memory.ToldBirth(text); got != want {
+			t.Errorf("ToldBirth(%q) = %v; want %v", text, got, want)
+		}
+	}
+}

@@ -504,3 +504,11 @@ func AttributeRelation(st Statement, past bool) (Relation, bool) {
 	}
 	return Relation{From: from, To: Party{Name: st.Value, Kind: l.kind}, Label: label, Proximity: 4}, true
 }
+
+// ToldBirth reports whether text tells, plainly, when or where someone
+// was born ("Anna was born in 1990", "my son was born on May 3rd"): news
+// to remember, like ToldRole, not a question.
+func ToldBirth(text string) bool {
+	t := strings.TrimRight(strings.TrimSpace(text), ".!")
+	return t != "" && !strings.Contains(t, "?") && reBorn.MatchString(t)
+}

@@ -44,12 +44,13 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 // "Remember that Ben is my husband" is a request too, whatever the
 // classifier's doubt about a statement that reads like an answer, and so
 // is telling who someone is ("Sam is my brother", which it takes for
-// chat or a question): told like the news "we just adopted a beagle", it
+// chat or a question), and so is when or where someone was born ("Anna
+// was born in 1990"): told like the news "we just adopted a beagle", it
 // is remembered like it.
 func MemoryEdit(u stage.Understanding, text string) stage.Understanding {
 	lc := strings.ToLower(strings.TrimSpace(text))
 	remember := u.Intent == nlu.AskInfo && strings.HasPrefix(lc, "remember that ") && !strings.HasSuffix(lc, "?")
-	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember && !memory.ToldRole(text) {
+	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember && !memory.ToldRole(text) && !memory.ToldBirth(text) {
 		return u
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true

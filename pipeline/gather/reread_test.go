@@ -242,6 +242,9 @@ func TestToldRoleIsRemembered(t *testing.T) {
 		"Priya is my manager":        true,
 		"Lily is Emma's best friend": true,
 		"I love pizza":               false,
+		"Anna was born in 1990":      true,
+		"my son was born on May 3rd": true,
+		"when was Anna born?":        false,
 		"is Sam my brother?":         false,
 		"who is my manager?":         false,
 	} {

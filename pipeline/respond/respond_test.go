@@ -565,6 +565,26 @@ func TestRespondNext(t *testing.T) {
 	}
 }
 
+// TestRespondAge: how old someone is comes from when they were born, as
+// precisely as it was told.
+func TestRespondAge(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t) // March 10, 2026
+	c.Memories = []hearth.Memory{
+		{ID: 1, Content: "Anna was born in 1990", About: "Anna", Attribute: hearth.AttrBorn, Value: "1990-01-01"},
+		{ID: 2, Content: "My son was born on May 3rd 2015", About: "my son", Attribute: hearth.AttrBorn, Value: "2015-05-03"},
+	}
+	for text, want := range map[string]string{
+		"how old is Anna?":       "Anna was born in 1990, so they're 35 or 36.",
+		"How old is my son now?": "Your son is 10 (born May 3, 2015).",
+	} {
+		in := stage.RespondInput{Text: text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}}
+		if got := respondTo(t, in); got != want {
+			t.Errorf("%q: %q; want %q", text, got, want)
+		}
+	}
+}
+
 // withNote is c with n in place of the note of the same id.
 func withNote(c stage.Context, n hearth.Note) stage.Context {
 	c.Notes = slices.Clone(c.Notes)
