@@ -156,6 +156,8 @@ func TestTaskTitle(t *testing.T) {
 		{"remind me tomorrow at 8 to take my pills", "take my pills"},
 		{"add pay the gas bill to my to-do list", "pay the gas bill"},
 		{"don't let me forget to water the tomatoes tonight", "water the tomatoes"},
+		// A "to" inside the title stays in it.
+		{"remind me to ask Sam to call back", "ask Sam to call back"},
 		{"Schedule lunch with Carlos on Friday at noon", "lunch with Carlos"},
 	}
 	for _, tt := range tests {

@@ -403,7 +403,11 @@ func trimWords(s string, words ...string) string {
 // taskTitle reads "remind me to call mom …", "add call the bank to my
 // to-do list", "set a reminder to …".
 func taskTitle(cl, lc string) string {
-	if rest, ok := after(cl, lc, "remind me to ", "reminder to ", "don't let me forget to ", "dont let me forget to ", "don't forget to ", "task to ", "remind me about ", "reminder about ", "reminder for ", "alarm for ", "alarm at ", "remind me "); ok {
+	if rest, ok := after(cl, lc, "remind me to ", "reminder to ", "don't let me forget to ", "dont let me forget to ", "don't forget to ", "task to "); ok {
+		// All of the rest: "tell Ben to take out the trash" keeps its "to".
+		return tidy(rest)
+	}
+	if rest, ok := after(cl, lc, "remind me about ", "reminder about ", "reminder for ", "alarm for ", "alarm at ", "remind me "); ok {
 		// "remind me tomorrow at 5 to call mom": the title follows "to".
 		if _, title, sep := cutAt(rest, "to "); sep != "" && !strings.HasPrefix(lowerASCII(rest), "to ") {
 			return tidy(title)

@@ -57,7 +57,36 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if ref, target, ok := changeTarget(in, text); ok {
 		return moveTask(in, ref, target)
 	}
+	if g := reRemindOther.FindStringSubmatch(text); g != nil && !strings.EqualFold(g[1], "me") && !strings.EqualFold(g[1], "us") {
+		return planRemindOther(in, g[1], g[2]+" "+g[3])
+	}
 	return planTaskCreate(in, text, whole)
+}
+
+// reRemindOther reads a reminder for someone else: "remind Ben to take
+// out the trash tonight", "remind my wife about the dentist".
+var reRemindOther = regexp.MustCompile(`(?i)^\s*(?:please\s+)?remind\s+((?:my\s+)?[a-z][\w'-]*)\s+(to|about|that)\s+(.+)$`)
+
+// planRemindOther answers a reminder for someone else (rest: "to take
+// out the trash tonight"): Hearth reminds only whoever asks (another
+// member's chats are theirs), so it offers to remind the user to tell
+// them, at the same time.
+func planRemindOther(in stage.PlanInput, who, rest string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "remind " + who}
+	mine := "remind me to tell " + who + " " + rest // rest: "to …", "about …", "that …"
+	in.Text = mine
+	own, err := planTaskCreate(in, mine, false)
+	if err != nil || len(own.Actions) == 0 {
+		return p, needDetails("what to remind %s of", who)
+	}
+	name := markdown.Escape(who)
+	if rel, ok := strings.CutPrefix(strings.ToLower(who), "my "); ok {
+		name = "your " + markdown.Escape(rel)
+	}
+	// "Yes", not "Remind me": a next "remind me to …" must not read as
+	// picking it.
+	p.Question = askChoice("I can only remind you, not "+name+". Shall I remind you to tell them instead?", []string{"Yes"}, own.Actions)
+	return p, nil
 }
 
 // createCues mark a request to make a task even when the title has a
@@ -387,9 +416,11 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 // taskTitleOf reads a task's title from the text when the classifier did
 // not: "remind me to X", "add X to my to-do list", "I need to X".
 func taskTitleOf(text string) string {
-	if rest, _, ok := words.AfterAny(text, "remind me to ", "reminder to ", "don't let me forget to ", "dont let me forget to ", "don't forget to ", "task to ", "remind me about ", "reminder about ", "reminder for ", "remind me "); ok {
+	if rest, cue, ok := words.AfterAny(text, "remind me to ", "reminder to ", "don't let me forget to ", "dont let me forget to ", "don't forget to ", "task to ", "remind me about ", "reminder about ", "reminder for ", "remind me "); ok {
 		// "remind me tomorrow at 5 to call mom": the title follows "to".
-		if _, t, found := words.CutBefore(rest, "to "); found && !strings.HasPrefix(words.ASCIILower(rest), "to ") {
+		// After "remind me to" it is all of the rest: "tell Ben to take
+		// out the trash" keeps its "to".
+		if _, t, found := words.CutBefore(rest, "to "); found && cue == "remind me " && !strings.HasPrefix(words.ASCIILower(rest), "to ") {
 			return t
 		}
 		return rest

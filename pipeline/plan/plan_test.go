@@ -187,6 +187,18 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v", a)
 			}
 		}},
+		// Someone else is not reminded: the user is offered the reminder
+		// to tell them, at the same time.
+		{"Remind Ben to take out the trash tonight", func(t *testing.T, p plannedTurn) {
+			if len(p.actions) != 0 || len(p.questions) != 1 || len(p.questions[0].Options) != 1 || p.questions[0].Options[0].Label != "Yes" {
+				t.Fatalf("planned %+v, questions %+v; want one question", p.actions, p.questions)
+			}
+			acts := p.questions[0].Options[0].Actions
+			a := decode[action.TaskCreateArgs](t, acts[0])
+			if len(acts) != 1 || a.Title != "Tell Ben to take out the trash" || !a.Due.Equal(at(10, 18, 0)) {
+				t.Errorf("offered %+v", a)
+			}
+		}},
 		// A morning is due at 8, as "every morning" repeats: not all day.
 		{"Remind me tomorrow morning to take out the recycling", func(t *testing.T, p plannedTurn) {
 			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
