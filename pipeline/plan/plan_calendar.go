@@ -42,6 +42,12 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if ref, target, ok := changeTarget(in, text); ok {
 		return planEventMove(in, "move "+ref+" to "+target, false)
 	}
+	if rule, _, ok := timex.ParseRecurrence(text); ok {
+		// A repeating event cannot be made yet: said so, with what can
+		// be, rather than one event named "… every".
+		return stage.Plan{Understood: "add a repeating event", Question: &stage.Question{Text: "I can't put repeating events on your calendar yet. " +
+			"I can add just the next one if you name its day, or remind you " + rule.String() + ": say “remind me " + rule.String() + " to …”."}}, nil
+	}
 	return planEventCreate(in, text, whole)
 }
 

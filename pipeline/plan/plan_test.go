@@ -199,6 +199,12 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("offered %+v", a)
 			}
 		}},
+		// A repeating event is not made as one event: said so.
+		{"add yoga every Tuesday at 6pm to my calendar", func(t *testing.T, p plannedTurn) {
+			if len(p.actions) != 0 || len(p.questions) != 1 || !strings.Contains(p.questions[0].Text, "every Tuesday at 18:00") {
+				t.Fatalf("planned %+v, questions %+v; want it explained", p.actions, p.questions)
+			}
+		}},
 		// A morning is due at 8, as "every morning" repeats: not all day.
 		{"Remind me tomorrow morning to take out the recycling", func(t *testing.T, p plannedTurn) {
 			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
