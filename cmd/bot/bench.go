@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
@@ -128,6 +129,8 @@ type benchFlags struct {
 	// text, when set, is the one message sent (turns: "hi" measures a
 	// greeting) instead of the mix.
 	text string
+	// batch is how many statements one round trip carries (roundtrip).
+	batch int
 	// replicas is how many Hearths serve the bench on the one database,
 	// each as `bot serve` runs (its own pool, River client, workers and
 	// listener); the clients take them in turn. With processes, each is a
@@ -136,12 +139,12 @@ type benchFlags struct {
 	processes bool
 }
 
-// Bench runs `bot bench river|ingress|turns` on a scratch database it
-// creates on DATABASE_URL's server and drops at the end, and prints one
-// JSON object.
+// Bench runs `bot bench river|ingress|turns|roundtrip` on a scratch
+// database it creates on DATABASE_URL's server and drops at the end, and
+// prints one JSON object.
 func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || (args[0] != "river" && args[0] != "ingress" && args[0] != "turns") {
-		return errors.New("usage: bot bench river|ingress|turns [flags] (bot bench KIND -h lists them)")
+	if len(args) == 0 || !slices.Contains([]string{"river", "ingress", "turns", "roundtrip"}, args[0]) {
+		return errors.New("usage: bot bench river|ingress|turns|roundtrip [flags] (bot bench KIND -h lists them)")
 	}
 	kind := args[0]
 	f, err := parseBenchFlags(kind, args[1:], stderr)
@@ -192,6 +195,8 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	case "turns":
 		res, err = benchTurns(ctx, cfg, f, stderr)
+	case "roundtrip":
+		res, err = benchRoundTrip(ctx, dbURL, f, stderr)
 	}
 	if err != nil {
 		return err
@@ -206,17 +211,20 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 	fs.SetOutput(stderr)
 	var f benchFlags
 	fs.IntVar(&f.clients, "clients", 16, "concurrent clients")
-	defCount := map[string]int{"river": 5000, "ingress": 5000, "turns": 1000}[kind]
+	defCount := map[string]int{"river": 5000, "ingress": 5000, "turns": 1000, "roundtrip": 200_000}[kind]
 	fs.IntVar(&f.count, "count", defCount, "operations (jobs, requests, messages) at most")
 	fs.DurationVar(&f.duration, "duration", 30*time.Second, "time at most (the run stops at whichever bound comes first)")
-	if kind != "river" {
+	if kind == "roundtrip" {
+		fs.IntVar(&f.batch, "batch", 1, "statements per round trip (one batch)")
+	}
+	if kind != "river" && kind != "roundtrip" {
 		fs.IntVar(&f.users, "users", map[string]int{"ingress": 1000, "turns": 100}[kind], "web chat users the messages are spread over")
 	}
 	if kind == "ingress" {
 		fs.BoolVar(&f.pause, "pause-turns", false, "pause the turns queue: measure the acknowledging path alone")
 		fs.BoolVar(&f.withRiver, "with-river", false, "first run `bench river` in the same invocation and print the ratio")
 	}
-	if kind != "river" {
+	if kind != "river" && kind != "roundtrip" {
 		fs.IntVar(&f.replicas, "replicas", 1, "Hearths serving on the one database, each with its own pool, queue client and workers; the clients take them in turn")
 		fs.BoolVar(&f.processes, "processes", false, "run each replica as a `bot serve` process of its own instead of inside the bench (statements are then not counted)")
 	}
@@ -239,10 +247,12 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 		return f, fmt.Errorf("bench: --count must be from 1 to %d", benchMaxCount)
 	case f.duration <= 0 || f.duration > benchMaxDuration:
 		return f, fmt.Errorf("bench: --duration must be positive and at most %s", benchMaxDuration)
-	case kind != "river" && (f.users < 1 || f.users > benchMaxUsers):
+	case kind != "river" && kind != "roundtrip" && (f.users < 1 || f.users > benchMaxUsers):
 		return f, fmt.Errorf("bench: --users must be from 1 to %d", benchMaxUsers)
-	case kind != "river" && (f.replicas < 1 || f.replicas > benchMaxReplicas):
+	case kind != "river" && kind != "roundtrip" && (f.replicas < 1 || f.replicas > benchMaxReplicas):
 		return f, fmt.Errorf("bench: --replicas must be from 1 to %d", benchMaxReplicas)
+	case kind == "roundtrip" && (f.batch < 1 || f.batch > 100):
+		return f, errors.New("bench: --batch must be from 1 to 100")
 	case kind == "turns" && (f.rate <= 0 || f.rate > 100_000):
 		return f, errors.New("bench: --rate must be positive and at most 100000")
 	}
@@ -291,6 +301,50 @@ func benchRiver(ctx context.Context, dbURL string, f benchFlags, stderr io.Write
 	res.Settings = map[string]any{
 		"clients": f.clients, "count": f.count, "duration": f.duration.String(),
 		"pool_max_conns": f.clients, "mode": "begin, InsertTx, commit: one job per transaction; no workers",
+	}
+	return res, nil
+}
+
+// benchRoundTrip measures what a round trip to the database costs on this
+// machine, apart from any work: f.clients clients each send f.batch
+// trivial statements per round trip. An operation is one statement; with
+// --batch 1 and --batch 4 side by side, the difference in machine CPU a
+// statement is the cost of the round trip itself (the client's and the
+// server's system calls and wake-ups), which bounds what saving round
+// trips can buy a turn.
+func benchRoundTrip(ctx context.Context, dbURL string, f benchFlags, stderr io.Writer) (benchResult, error) {
+	counter := &statementCounter{}
+	st, err := store.Open(ctx, dbURL, store.Config{MaxConns: int32(f.clients), Tracer: counter})
+	if err != nil {
+		return benchResult{}, err
+	}
+	defer st.Close()
+	pool := st.Pool()
+	win, err := startWindow(f, counter)
+	if err != nil {
+		return benchResult{}, err
+	}
+	trips := max(1, f.count/f.batch)
+	res := drive(ctx, f.clients, trips, f.duration, func(ctx context.Context, i int) error {
+		ctx = withPhase(ctx, "client")
+		b := &pgx.Batch{}
+		for j := range f.batch {
+			b.Queue("SELECT $1::int", j)
+		}
+		return pool.SendBatch(ctx, b).Close()
+	})
+	res.Count, res.OK, res.Errors = res.Count*f.batch, res.OK*f.batch, res.Errors*f.batch
+	ops := res.OK
+	if err := win.end(ops, &res, stderr); err != nil {
+		return benchResult{}, err
+	}
+	if res.Seconds > 0 {
+		res.Rate = float64(ops) / res.Seconds
+	}
+	res.Bench = "roundtrip"
+	res.Settings = map[string]any{
+		"clients": f.clients, "count": f.count, "duration": f.duration.String(), "batch": f.batch,
+		"pool_max_conns": f.clients, "mode": "SELECT $1 × batch per round trip; an operation is one statement, latencies are per round trip",
 	}
 	return res, nil
 }

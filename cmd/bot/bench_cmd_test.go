@@ -61,6 +61,9 @@ func TestBenchCommands(t *testing.T) {
 	}{
 		{"river", []string{"bench", "river", "-clients", "2", "-count", "20"}, 20, false,
 			"client", []string{"client: begin", "client: river JobInsertFastMany", "client: commit"}, 0},
+		// Trivial statements, four to a round trip: an operation is one.
+		{"roundtrip", []string{"bench", "roundtrip", "-clients", "2", "-count", "20", "-batch", "4"}, 20, false,
+			"client", nil, 0},
 		// Ingress commits in groups: at most one transaction per message.
 		{"ingress", []string{"bench", "ingress", "-clients", "2", "-users", "3", "-count", "12", "-pause-turns", "-with-river"}, 12, true,
 			phaseHTTP, nil, 0},
@@ -100,7 +103,8 @@ func TestBenchCommands(t *testing.T) {
 			if res.Rate <= 0 || res.P50MS > res.P95MS || res.P95MS > res.P99MS {
 				t.Errorf("rate=%v p50=%v p95=%v p99=%v: want a rate and ordered percentiles", res.Rate, res.P50MS, res.P95MS, res.P99MS)
 			}
-			if want := map[bool]float64{true: 2, false: 1}[tt.name == "replicas" || tt.name == "processes"]; tt.args[1] != "river" && res.Settings["replicas"] != want {
+			noApp := tt.args[1] == "river" || tt.args[1] == "roundtrip" // the bench alone, no Hearth serving
+			if want := map[bool]float64{true: 2, false: 1}[tt.name == "replicas" || tt.name == "processes"]; !noApp && res.Settings["replicas"] != want {
 				t.Errorf("replicas = %v, want %v", res.Settings["replicas"], want)
 			}
 			if res.Settings["clients"] != float64(2) || res.Settings["database"] == nil {
@@ -109,7 +113,7 @@ func TestBenchCommands(t *testing.T) {
 			if tt.river != (res.River != nil) || (tt.river && (res.River.Count != 12 || res.RatioToRiver <= 0)) {
 				t.Errorf("river = %+v ratio %v, want a River run of 12 and a ratio: %v", res.River, res.RatioToRiver, tt.river)
 			}
-			if warm := res.Warmup != nil && res.Warmup.Analyzed && res.Warmup.Messages > 0; warm != (tt.args[1] != "river") {
+			if warm := res.Warmup != nil && res.Warmup.Analyzed && res.Warmup.Messages > 0; warm != !noApp {
 				t.Errorf("warmup = %+v, want a warm-up and ANALYZE before the window of ingress and turns", res.Warmup)
 			}
 			if tt.name == "processes" {
@@ -119,6 +123,9 @@ func TestBenchCommands(t *testing.T) {
 				return
 			}
 			checkStatements(t, res, tt.count, tt.phase, tt.once)
+			if tt.name == "roundtrip" && (res.Statements.RoundTripsByPhase["client"] != 0.25 || res.Statements.ByPhase["client"] != 1) {
+				t.Errorf("roundtrip: %v round trips and %v statements per operation, want 0.25 and 1", res.Statements.RoundTripsByPhase, res.Statements.ByPhase)
+			}
 			if tt.phase == phaseHTTP {
 				begin, commit := res.Statements.ByLabel["http: begin"], res.Statements.ByLabel["http: commit"]
 				if begin <= 0 || begin > 1 || commit != begin || res.Statements.ByLabel["http: river JobInsertFastMany"] != begin {

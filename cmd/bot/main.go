@@ -11,7 +11,7 @@
 //	bot signin-link USER   print a one-time web chat sign-in link
 //	bot doctor             check the configuration, database and services
 //	bot jobs failed|retry  dead letters, and running one again
-//	bot bench river|ingress|turns
+//	bot bench river|ingress|turns|roundtrip
 //	                       measure River, the web chat ingress and turns
 //
 // Configuration comes from the environment; see .env.example.
@@ -59,6 +59,7 @@ commands:
                          (-clients 16 -users 1000; -pause-turns; -with-river for the ratio;
                          -replicas N Hearths on the one database, -processes as bot serve processes)
   bench turns -rate N    paced offline turns: message stored to first reply stored
+  bench roundtrip        trivial statements, -batch N to a round trip: what a round trip costs
                          (each bench: -count, -duration; a scratch database on DATABASE_URL's
                          server, created and dropped; prints one JSON object)
 `
