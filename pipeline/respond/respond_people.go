@@ -1,6 +1,8 @@
 package respond
 
 import (
+	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
 )
 
 // attributeVerbs say an attribute's relation in words: one person now,
@@ -251,4 +254,57 @@ func answerProximity(p *stage.Proximity, q memory.Question) string {
 		lines = append(lines, "I can't tell for "+prose.List(markdown.EscapeAll(p.Unplaced))+": "+why+".")
 	}
 	return strings.Join(lines, " ")
+}
+
+// reHowOld reads "how old is Anna?", "how old is my son now": whom.
+var reHowOld = regexp.MustCompile(`(?i)^\s*how\s+old\s+(?:is|will)\s+(.+?)(?:\s+(?:now|today|be|turning|this year))*\s*[?.!]*\s*$`)
+
+// answerAge answers how old someone is from when they were born, as told
+// ("Anna was born on June 5, 1990": 36; "in 1990": 35 or 36). ok is false
+// for another question, or when no birth date of theirs is known.
+func answerAge(in stage.RespondInput) (string, bool) {
+	g := reHowOld.FindStringSubmatch(in.Text)
+	if g == nil {
+		return "", false
+	}
+	who := words.MatchWords(g[1])
+	for _, m := range in.Context.Memories {
+		if m.Attribute != hearth.AttrBorn || !bornOf(m, who) {
+			continue
+		}
+		born, err := time.Parse(time.DateOnly, m.Value)
+		if err != nil {
+			continue
+		}
+		now := stage.UserNow(in.Context)
+		age := memory.Age(born, now)
+		name := markdown.Escape(prose.SecondPerson(g[1]))
+		if born.YearDay() == 1 && !strings.Contains(words.ASCIILower(m.Content), "jan") && !strings.Contains(m.Content, "/") {
+			// Only the year was told.
+			return fmt.Sprintf("%s was born in %d, so %s %d or %d.", prose.UpperFirst(name), born.Year(), pronounIs(name), age-1, age), true
+		}
+		return fmt.Sprintf("%s is %d (born %s).", prose.UpperFirst(name), age, born.Format("January 2, 2006")), true
+	}
+	return "", false
+}
+
+// bornOf reports whether m, a birth fact, is about who (its words): by
+// what it is about, or by the words it starts with ("my son was born …").
+func bornOf(m hearth.Memory, who []string) bool {
+	if len(who) == 0 {
+		return false
+	}
+	if slices.Equal(words.MatchWords(m.About), who) {
+		return true
+	}
+	c := words.MatchWords(m.Content)
+	return len(c) >= len(who) && slices.Equal(c[:len(who)], who)
+}
+
+// pronounIs is "they're" for someone named, "you're" for the user.
+func pronounIs(name string) string {
+	if strings.EqualFold(name, "you") {
+		return "you're"
+	}
+	return "they're"
 }
