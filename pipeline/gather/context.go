@@ -460,8 +460,6 @@ func wider(from, to, now time.Time) (time.Time, time.Time) {
 	return from, to
 }
 
-// span is the time range a message is about: the date it names, or for a
-// question without one, the coming week.
 // doneSince is where a question about what was got done starts looking:
 // the span it names, or today.
 func doneSince(m *timex.Match, now time.Time) time.Time {
@@ -472,6 +470,8 @@ func doneSince(m *timex.Match, now time.Time) time.Time {
 	return from
 }
 
+// span is the time range a message is about: the date it names, or for a
+// question without one, the coming week.
 func span(m *timex.Match, now time.Time, question bool) (time.Time, time.Time) {
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
 	if m == nil {

@@ -185,7 +185,12 @@ func planNoteDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 		}
 		acts, labels = append(acts, a), append(labels, n.Name())
 	}
-	if len(acts) == 1 {
+	switch len(acts) {
+	case 0:
+		// Every one is another member's: that is the answer.
+		p, err := planDelete(in, p, hits[0])
+		return p, true, err
+	case 1:
 		p.Actions = acts
 		return p, true, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hearthbot/hearth"
@@ -147,6 +148,12 @@ func TestPlanNoteDelete(t *testing.T) {
 	if err != nil || len(p.Actions) != 0 || p.Question == nil || len(p.Question.Options) != 2 ||
 		p.Question.Options[0].Label != "The plumber is coming Tuesday" || p.Question.Options[1].Label != "Plumber invoice is 240 euros" {
 		t.Fatalf("two notes about the plumber planned %+v, %v; want a question with a button for each of one's own", p, err)
+	}
+	// Only another member's notes say it: not theirs to delete, and said so.
+	theirs := []hearth.Note{notes[3], {ID: 5, UserID: 9, Family: true, Title: "Plumber quotes", Body: "the plumber quoted 240"}}
+	p, err = planKeep(context.Background(), stage.PlanInput{Text: "delete the note about the plumber", User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: theirs}})
+	if err != nil || len(p.Actions) != 0 || p.Question == nil || len(p.Question.Options) != 0 || !strings.Contains(p.Question.Text, "Only whoever started") {
+		t.Fatalf("others' notes planned %+v, %v; want it explained", p, err)
 	}
 }
 

@@ -33,11 +33,7 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	}
 	if allNotes.MatchString(words.ASCIILower(strings.TrimSpace(in.Text))) {
 		// "What notes do I have?": every one, by its title or its first words.
-		names := make([]string, len(notes))
-		for i, n := range notes {
-			names[i] = noteName(n)
-		}
-		return "You have " + countOf(len(notes), "note or list", "notes and lists") + ": " + prose.List(names) + "."
+		return "You have " + countOf(len(notes), "note or list", "notes and lists") + ": " + noteNames(notes) + "."
 	}
 	q := strings.Join(words.MatchWords(in.Text), " ")
 	if found := in.Context.NotesFound; found > 0 {
@@ -64,11 +60,7 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		if len(memoryHits(in)) > 0 {
 			return r.answerMemory(in)
 		}
-		names := make([]string, len(notes))
-		for i, n := range notes {
-			names[i] = noteName(n)
-		}
-		return "I couldn't find that. Your notes are: " + prose.List(names) + "."
+		return "I couldn't find that. Your notes are: " + noteNames(notes) + "."
 	}
 	n := notes[hits[0]]
 	if n.Title == "" {
@@ -97,13 +89,16 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 // "show me my notes", "list my lists".
 var allNotes = regexp.MustCompile(`^(?:what|which|show|show me|list|read|read me|tell me)\s+(?:are\s+)?(?:all\s+)?(?:of\s+)?(?:my\s+|the\s+)?(?:notes|lists|notes and lists)(?:\s+(?:do\s+i\s+have|have\s+i\s+got|are\s+there|have\s+i\s+made))?\s*[?.!]*$`)
 
-// noteName names a note in a list of them: its title, else its first
-// words, quoted.
-func noteName(n hearth.Note) string {
-	if n.Title != "" {
-		return markdown.Escape(n.Title)
+// noteNames lists notes by their titles, else their first words, quoted.
+func noteNames(notes []hearth.Note) string {
+	names := make([]string, len(notes))
+	for i, n := range notes {
+		names[i] = markdown.Escape(n.Title)
+		if n.Title == "" {
+			names[i] = quoted(n.Name())
+		}
 	}
-	return quoted(n.Name())
+	return prose.List(names)
 }
 
 func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {
