@@ -267,7 +267,7 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		icfg.Mirror = a.Google // imported events go out to Google after the commit
 	}
 	importer := imports.New(icfg)
-	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st), commands.NameCommand(st)}
+	cmds := []commands.Command{commands.HelpCommand(a.Commands), commands.StartCommand(a.Commands), family.Command(st), link.Command(st), memory.ShareCommand(st), commands.NameCommand(st), commands.ZoneCommand(st)}
 	cmds = append(cmds, a.Scheduler.Commands(st, a.Engine)...)
 	cmds = append(cmds, importer.Commands()...)
 	cmds = append(cmds, append(memory.GraphCommands(st, nil), memory.GraphShareCommand(st))...)

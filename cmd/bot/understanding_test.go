@@ -279,3 +279,20 @@ func TestTimezoneQuestion(t *testing.T) {
 		}
 	})
 }
+
+// TestTimezoneCommand: the time zone can be asked and changed after the
+// first contact; what is said after is read in the new zone.
+func TestTimezoneCommand(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Teo", "UTC")
+
+	mustContain(t, c.say("what's my time zone?"), "Your time zone is UTC.")
+	mustContain(t, c.say("set my time zone to Springfield"), "I don't know a time zone by “Springfield”.")
+	mustContain(t, c.say("Set my time zone to Europe/Paris."), "Done — your dates and times are in Europe/Paris from now on.")
+	if u := c.contact().User; u.Timezone != "Europe/Paris" {
+		t.Fatalf("stored zone %q; want Europe/Paris", u.Timezone)
+	}
+	mustContain(t, c.say("what time is it?"), "(Europe/Paris)")
+	mustContain(t, c.say("/timezone Paris"), "already")
+}
