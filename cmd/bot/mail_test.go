@@ -95,6 +95,8 @@ func TestSMTPScenarios(t *testing.T) {
 		c.say("Remember that Sarah's email is sarah.k@example.com")
 		r := c.say("Email Sarah that I'm running late")
 		mustContain(t, r, "Sarah <sarah.k@example.com>", "Hi Sarah,")
+		// Asked for, the draft waiting is listed (it was the calendar).
+		mustContain(t, c.say("show my drafts"), "You have one draft: to Sarah <sarah.k@example.com>")
 		c.click(r, "Approve")
 		msgs := fake.WaitMessages(t, before+1)[before:]
 		if len(msgs) != 1 || msgs[0].To[0] != "sarah.k@example.com" {

@@ -246,11 +246,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// only some spans.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
 	}
-	if res.Intent == AskInfo && len(tokens) <= 6 && !slices.Contains(res.Domains, Keep) &&
-		(slices.Contains(tokens, "lists") || slices.Contains(tokens, "notes")) {
-		// "Show me my lists": the notes and lists, whatever else the
-		// model heard in "show me".
-		res.Domains = []Domain{Keep}
+	if d, ok := askedForAll(tokens, question); ok && (res.Intent == AskInfo || res.Intent == Chat || res.Intent == Followup) {
+		// "Show me my lists", "what drafts do I have?": the user's notes
+		// or drafts, whatever else the model heard in "show me".
+		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{d}, max(res.Confidence, 0.8)
 	}
 	if doneQuestion(tokens) && (res.Intent == Chat || res.Intent == AskInfo) {
 		// "What did I get done yesterday?" asks the tasks completed.
@@ -310,6 +309,25 @@ func agendaQuestion(tokens []string) bool {
 		}
 	}
 	return general
+}
+
+// allOf are the plural nouns a short question asks all of one domain's
+// things by: "my lists", "my drafts".
+var allOf = map[string]Domain{"lists": Keep, "notes": Keep, "drafts": Email, "outbox": Email}
+
+// askedForAll reports a short question or "show …" that asks for all of
+// one domain's things ("what notes do I have?", "show my drafts", "any
+// drafts waiting?"), and the domain.
+func askedForAll(tokens []string, question bool) (Domain, bool) {
+	if len(tokens) > 6 || !question && !slices.Contains([]string{"show", "list", "read"}, tokens[0]) {
+		return "", false
+	}
+	for _, t := range tokens {
+		if d, ok := allOf[t]; ok {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // dueQuestion reports a question asking what is due ("what's due this

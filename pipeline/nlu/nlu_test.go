@@ -57,6 +57,8 @@ func TestClassify(t *testing.T) {
 		{"anything due this month?", nil, AskInfo, []Domain{Task}},
 		{"what's my due date?", nil, AskInfo, []Domain{Memory}},
 		{"show me my lists", nil, AskInfo, []Domain{Keep}},
+		{"what drafts do I have?", nil, AskInfo, []Domain{Email}},
+		{"show my drafts", nil, AskInfo, []Domain{Email}},
 		// Having something on tells of an event; asking whether one has asks.
 		{"I have a doctor's appointment next Tuesday at 3pm", nil, RequestAction, []Domain{Calendar}},
 		{"do I have a doctor's appointment next Tuesday?", nil, AskInfo, []Domain{Calendar}},
