@@ -107,3 +107,21 @@ func TestToldBirth(t *testing.T) {
 		}
 	}
 }
+
+func TestToldHome(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"I live in Berlin":         true,
+		"Jon lives on Elm Street.": true,
+		"I work at Acme":           true,
+		"Mia works for Initech":    true,
+		"I work at home today":     false,
+		"I work from home":         false,
+		"where do I live?":         false,
+		"I love living here":       false,
+	} {
+		if got := memory.ToldHome(text); got != want {
+			t.Errorf("ToldHome(%q) = %v; want %v", text, got, want)
+		}
+	}
+}

@@ -112,7 +112,9 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 		verb := strings.ToLower(g[1])
 		q.Kind, q.Attribute, q.Value = WhoHas, verbAttr[verb], strings.TrimSpace(g[2])
 		q.Past = !dated && (verb == "worked" || verb == "went" || verb == "lived" || verb == "was working")
-	case reValueOf.MatchString(rest):
+	case reValueOf.MatchString(rest) && !selfWords[strings.ToLower(trimName(reValueOf.FindStringSubmatch(rest)[1]))]:
+		// "Where do I live?" is no one's by name: the user's own facts
+		// answer it, by their words.
 		g := reValueOf.FindStringSubmatch(rest)
 		q.Kind, q.Name = ValueOf, trimName(g[1])
 		q.Attribute = valueOfVerbTo[strings.Join(strings.Fields(strings.ToLower(g[2])), " ")]
@@ -142,6 +144,9 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 	}
 	return q, true
 }
+
+// selfWords name the user in a question, not someone by name.
+var selfWords = map[string]bool{"i": true, "we": true, "me": true, "us": true}
 
 // trimName takes a possessive and "my" off a name in a question.
 func trimName(n string) string {

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -511,4 +512,26 @@ func AttributeRelation(st Statement, past bool) (Relation, bool) {
 func ToldBirth(text string) bool {
 	t := strings.TrimRight(strings.TrimSpace(text), ".!")
 	return t != "" && !strings.Contains(t, "?") && reBorn.MatchString(t)
+}
+
+// ToldHome reports whether text tells, plainly, where someone lives or
+// works ("I live in Berlin", "Jon lives on Elm Street", "I work at
+// Acme"): news to remember, like ToldRole. Working from home, or
+// somewhere for a day ("I work at home today"), is not an employer.
+func ToldHome(text string) bool {
+	t := strings.TrimRight(strings.TrimSpace(text), ".!")
+	if t == "" || strings.Contains(t, "?") {
+		return false
+	}
+	if reLives.MatchString(t) {
+		return true
+	}
+	g := reWorks.FindStringSubmatch(t)
+	if g == nil {
+		return false
+	}
+	at := strings.Fields(strings.ToLower(g[len(g)-1]))
+	return len(at) > 0 && at[0] != "home" && !slices.ContainsFunc(at, func(w string) bool {
+		return w == "today" || w == "tomorrow" || w == "tonight" || w == "weekend" || w == "moment"
+	})
 }

@@ -88,6 +88,15 @@ func TestMemoryScenario(t *testing.T) {
 	ann.say("undo")
 	mustContain(t, ann.say("What is my phone number?"), "555 0100")
 
+	// Told plainly, without "remember that": where one lives and works,
+	// and who works where, asked back.
+	ann.say("I live in Berlin")
+	mustContain(t, ann.say("where do I live?"), "You live in Berlin")
+	ann.say("Jon works at Initech")
+	if r := ann.say("who works at Initech?"); !strings.Contains(r.Text, "Jon works at Initech") {
+		t.Fatalf("who works at Initech: %q", r.Text)
+	}
+
 	// Told again, then undone: nothing changed, and the reply does not
 	// claim otherwise; the fact stays.
 	ann.say("Remember that my phone number is 555 0100")

@@ -245,6 +245,8 @@ func TestToldRoleIsRemembered(t *testing.T) {
 		"Anna was born in 1990":      true,
 		"my son was born on May 3rd": true,
 		"when was Anna born?":        false,
+		"I live in Berlin":           true,
+		"Jon works at Initech":       true,
 		"is Sam my brother?":         false,
 		"who is my manager?":         false,
 	} {

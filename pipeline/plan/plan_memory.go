@@ -160,7 +160,9 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 	if st.Self {
 		e.Name, e.Self = selfName(in.User), true
 		args.About = "" // about the user, not what the classifier took for a name
-	} else if args.About == "" {
+	} else if lc := strings.ToLower(fact); args.About == "" || strings.Index(lc, strings.ToLower(st.Name)) < strings.Index(lc, strings.ToLower(args.About)) && strings.Contains(lc, strings.ToLower(st.Name)) {
+		// The statement's subject when it comes first: "Jon works at
+		// Initech" is about Jon, whichever names the classifier saw.
 		args.About = st.Name
 	}
 	// "Ben is my brother", when Ben is in the family: the entity is Ben.
