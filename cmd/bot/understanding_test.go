@@ -178,6 +178,9 @@ func TestSaidTwice(t *testing.T) {
 	if ts := c.tasks(); len(ts) != 3 {
 		t.Fatalf("tasks %+v; want the 7pm one too", ts)
 	}
+	// "Make that …" after a reply about an item moves that item.
+	c.say("remind me to water the plants")
+	mustContain(t, c.say("actually make that 6pm"), "moved “Water the plants” to")
 	c.say("Add the dentist to my calendar tomorrow at 3pm")
 	mustContain(t, c.say("add the dentist to my calendar tomorrow at 3pm"), "You already have Dentist on your calendar for tomorrow at 3:00 PM.")
 	if evs := c.events(); len(evs) != 1 {

@@ -383,16 +383,33 @@ func addsMore(tokens []string) bool {
 // about: a change verb and "it", "that" or "this" ("cancel it", "delete
 // that one", "mark it as done", "move it to 11", "push that to Friday").
 func pointsBack(tokens []string) bool {
+	for len(tokens) > 2 && slices.Contains([]string{"actually", "no", "oh", "sorry", "wait", "hmm"}, tokens[0]) {
+		tokens = tokens[1:] // "actually make that 6pm"
+	}
 	if len(tokens) < 2 || len(tokens) > 8 {
 		return false
 	}
 	switch tokens[0] {
-	case "cancel", "delete", "remove", "drop", "mark", "move", "push", "reschedule", "postpone", "change", "rename", "bump", "shift":
+	case "cancel", "delete", "remove", "drop", "mark", "move", "push", "reschedule", "postpone", "change", "rename", "bump", "shift", "make":
 	default:
 		return false
 	}
 	switch tokens[1] {
 	case "it", "that", "this":
+		// "make it 8pm" moves it; "make it a priority" is not a move.
+		return tokens[0] != "make" || slices.ContainsFunc(tokens[2:], timeWord)
+	}
+	return false
+}
+
+// timeWord reports a word that says when: a number, "pm", a day.
+func timeWord(t string) bool {
+	if t != "" && t[0] >= '0' && t[0] <= '9' {
+		return true
+	}
+	switch t {
+	case "am", "pm", "noon", "midnight", "today", "tonight", "tomorrow", "morning", "afternoon", "evening",
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "next", "later", "earlier":
 		return true
 	}
 	return false

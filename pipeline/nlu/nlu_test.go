@@ -335,6 +335,8 @@ func TestPointsBack(t *testing.T) {
 		{"cancel it", done, Followup, true},
 		{"move it to 11", done, Followup, true},
 		{"mark that as done", done, Followup, true},
+		{"actually make that 6pm", done, Followup, true},
+		{"make it a priority", done, Chat, false},
 		{"also add flour and butter", listed, Followup, true},
 		{"add flour too", listed, Followup, true},
 		{"add flour to my shopping list", listed, RequestAction, true},

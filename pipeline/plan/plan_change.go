@@ -46,9 +46,11 @@ func IsChange(text string) bool {
 	// "make the vitamins reminder 8am instead" says no "to"; nor does
 	// "make my bills reminder the 15th at 9am", which names a reminder
 	// the user has ("my", "the"; a new one is "a reminder").
+	// "make it 8pm" points back at what the last reply was about.
 	_, rest, _ := strings.Cut(lc, " ")
 	return strings.Contains(lc, " to ") || strings.HasSuffix(strings.TrimRight(lc, ".!"), " instead") ||
-		words.StartsWithAny(rest, "my ", "the ", "our ") && strings.Contains(lc, " reminder ")
+		words.StartsWithAny(rest, "my ", "the ", "our ") && strings.Contains(lc, " reminder ") ||
+		words.StartsWithAny(rest, "it ", "that ", "this ")
 }
 
 // isPronounRef reports a reference that only points back ("it", "that
@@ -103,6 +105,12 @@ func changeTarget(in stage.PlanInput, text string) (ref, target string, ok bool)
 		return "", "", false
 	}
 	refText, target, found := words.CutBefore(rest, "to ")
+	if !found {
+		// "make that 6pm": the time follows the pronoun.
+		if f := strings.Fields(rest); len(f) > 1 && isPronoun(f[0]) {
+			refText, target, found = f[0], strings.Join(f[1:], " "), true
+		}
+	}
 	if !found || targetWhen(in, target) == nil {
 		return "", "", false
 	}
