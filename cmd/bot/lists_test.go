@@ -99,6 +99,12 @@ func TestListKeepsOneOfEach(t *testing.T) {
 	mustContain(t, ada.say("tick off eggs"), "Ticked eggs off your shopping list. Still on it: milk and bread.")
 	ada.say("remind me to buy stamps")
 	mustContain(t, ada.say("tick off stamps"), "marked “Buy stamps” as done")
+
+	// Cleared: everything ticked off, and undo puts it back.
+	mustContain(t, ada.say("clear my shopping list"), "Ticked milk and bread off your shopping list")
+	mustContain(t, ada.say("clear my shopping list"), "Your shopping list is already all checked off.")
+	ada.say("undo")
+	mustContain(t, ada.say("what's on my shopping list?"), "milk and bread")
 }
 
 // TestAddNamingNoList: "add eggs" with no list named starts a shopping

@@ -143,6 +143,47 @@ func planListDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	return p, true, err
 }
 
+// listClear reads "clear my shopping list", "empty the packing list":
+// the list's name.
+var listClear = regexp.MustCompile(`^(?:clear|clear out|empty|wipe|reset)\s+((?:my|the|our|family)\s+.*\blist)$`)
+
+// planListClear plans ticking off everything still on the list the user
+// named ("clear my shopping list"): the list stays, for next time, and
+// undo puts the items back. ok is false when the message is not that.
+func planListClear(in stage.PlanInput, text string) (stage.Plan, bool, error) {
+	m := listClear.FindStringSubmatch(listRequest(text))
+	if m == nil {
+		return stage.Plan{}, false, nil
+	}
+	name := words.TidySlot(words.TrimWordsLeft(m[1], "my", "the", "our", "family", "family's"))
+	p := stage.Plan{Understood: "clear the " + name}
+	n, ok := findList(in.Context.Notes, m[1], listScopeOf(text))
+	if !ok {
+		return p, true, needDetails("which list: I couldn't find a %s", name)
+	}
+	var open []string
+	for _, it := range n.Items {
+		if !it.Done {
+			open = append(open, it.Text)
+		}
+	}
+	if len(open) == 0 {
+		whose := "Your "
+		if n.Family {
+			whose = "The family "
+		}
+		p.Question = &stage.Question{Text: whose + prose.LowerFirst(markdown.Escape(n.Title)) + " is already all checked off."}
+		return p, true, nil
+	}
+	a, err := action.New(action.NoteCheck, action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: open, Done: true})
+	if err != nil {
+		p, err = plannedErr(p, err)
+		return p, true, err
+	}
+	p.Actions = []action.Action{a}
+	return p, true, nil
+}
+
 // noteDelete reads "delete the note about the plumber", "remove my note
 // on the trip", "delete the plumber note": what the note is about.
 var noteDelete = regexp.MustCompile(`^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my|that)\s+notes?\s+(?:about|on|for|with|saying|that says)\s+(.+)$|^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my)\s+(.+?)\s+note$`)

@@ -34,6 +34,9 @@ func TestPlanLists(t *testing.T) {
 		{"untick milk on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"milk"}, Done: false}},
 		{"delete my shopping list", action.NoteDelete, 1, action.NoteRefArgs{ID: 1, Title: "Shopping list"}},
 		{"please get rid of our shopping list", action.NoteDelete, 2, action.NoteRefArgs{ID: 2, Title: "Shopping list", Family: true}},
+		// Cleared: everything still on it ticked off, the list kept.
+		{"clear my shopping list", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk", "eggs"}, Done: true}},
+		{"empty our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
 		// No list named: the list that has it, not yet ticked off.
 		{"tick off milk", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk"}, Done: true}},
 		{"cross the bread off", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
