@@ -167,12 +167,7 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 		acts = append(acts, a)
 		labels = append(labels, eventLabel(e, in.Context))
 	}
-	if len(acts) == 1 {
-		p.Actions = acts
-		return p, nil
-	}
-	p.Question = askChoice("Which one should I cancel?", labels, acts)
-	return p, nil
+	return actOrAsk(p, "Which one should I cancel?", labels, acts), nil
 }
 
 // eventLabel names an event on a button: its title and when it starts.
@@ -252,12 +247,7 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 		acts = append(acts, a)
 		labels = append(labels, eventLabel(e, in.Context))
 	}
-	if len(acts) == 1 {
-		p.Actions = acts
-		return p, nil
-	}
-	p.Question = askChoice("Which one should I move?", labels, acts)
-	return p, nil
+	return actOrAsk(p, "Which one should I move?", labels, acts), nil
 }
 
 // isFiller reports whether an event reference is only determiners left

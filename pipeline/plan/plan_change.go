@@ -168,15 +168,10 @@ func planRename(in stage.PlanInput, text string) (stage.Plan, error) {
 			acts, labels = append(acts, a), append(labels, taskLabel(t, in.Context))
 		}
 	}
-	switch len(acts) {
-	case 0:
+	if len(acts) == 0 {
 		return p, needDetails("what to rename: I couldn't find anything matching “%s”", ref)
-	case 1:
-		p.Actions = acts
-		return p, nil
 	}
-	p.Question = askChoice("Which one should I rename?", labels, acts)
-	return p, nil
+	return actOrAsk(p, "Which one should I rename?", labels, acts), nil
 }
 
 // eventRefWords trims what an event reference says besides its name.

@@ -226,17 +226,12 @@ func planNoteDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 		}
 		acts, labels = append(acts, a), append(labels, n.Name())
 	}
-	switch len(acts) {
-	case 0:
+	if len(acts) == 0 {
 		// Every one is another member's: that is the answer.
 		p, err := planDelete(in, p, hits[0])
 		return p, true, err
-	case 1:
-		p.Actions = acts
-		return p, true, nil
 	}
-	p.Question = askChoice("Which note should I delete?", labels, acts)
-	return p, true, nil
+	return actOrAsk(p, "Which note should I delete?", labels, acts), true, nil
 }
 
 // planDelete plans deleting n, the note or list the user named; the

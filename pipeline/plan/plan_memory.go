@@ -408,12 +408,7 @@ func planForget(in stage.PlanInput, ref string) (stage.Plan, error) {
 		acts = append(acts, a)
 		labels = append(labels, m.Content)
 	}
-	if len(acts) == 1 {
-		p.Actions = acts
-		return p, nil
-	}
-	p.Question = askChoice("Which one should I forget?", labels, acts)
-	return p, nil
+	return actOrAsk(p, "Which one should I forget?", labels, acts), nil
 }
 
 // aboutOf says whom or what a fact is about: the first person the

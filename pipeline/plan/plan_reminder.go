@@ -78,15 +78,10 @@ func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 		acts = append(acts, a)
 		labels = append(labels, reminderLabel(sc, old))
 	}
-	switch len(acts) {
-	case 0:
+	if len(acts) == 0 {
 		return p, false, nil
-	case 1:
-		p.Actions = acts
-		return p, true, nil
 	}
-	p.Question = askChoice("Which reminder should I change?", labels, acts)
-	return p, true, nil
+	return actOrAsk(p, "Which reminder should I change?", labels, acts), true, nil
 }
 
 // cancelVerbs start a request to cancel a recurring reminder, as
@@ -127,12 +122,7 @@ func planReminderCancel(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 		acts = append(acts, a)
 		labels = append(labels, reminderLabel(sc, r))
 	}
-	if len(acts) == 1 {
-		p.Actions = acts
-		return p, true, nil
-	}
-	p.Question = askChoice("Which reminder should I cancel?", labels, acts)
-	return p, true, nil
+	return actOrAsk(p, "Which reminder should I cancel?", labels, acts), true, nil
 }
 
 // reminderChangeParts splits a change request into how it names the

@@ -162,12 +162,7 @@ func actOnTasks(p stage.Plan, kind action.Kind, tasks []hearth.Task, c stage.Con
 		acts = append(acts, a)
 		labels = append(labels, taskLabel(t, c))
 	}
-	if len(acts) == 1 {
-		p.Actions = acts
-		return p, nil
-	}
-	p.Question = askChoice(ask, labels, acts)
-	return p, nil
+	return actOrAsk(p, ask, labels, acts), nil
 }
 
 // planTasksDone completes the open task a statement of something done
@@ -184,6 +179,18 @@ func taskLabel(t hearth.Task, c stage.Context) string {
 		return t.Title
 	}
 	return t.Title + " (" + stage.FormatWhen(t.Due, t.AllDay, c) + ")"
+}
+
+// actOrAsk plans acts when there is one, and otherwise asks which, with a
+// button for each (labels): how every planner settles on one of several
+// matches.
+func actOrAsk(p stage.Plan, ask string, labels []string, acts []action.Action) stage.Plan {
+	if len(acts) == 1 {
+		p.Actions = acts
+	} else {
+		p.Question = askChoice(ask, labels, acts)
+	}
+	return p
 }
 
 // askChoice builds a Question with one option per action, at most

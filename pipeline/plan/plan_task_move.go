@@ -147,12 +147,7 @@ func moveMatching(in stage.PlanInput, p stage.Plan, ref string, to func(hearth.T
 		acts = append(acts, a)
 		labels = append(labels, taskLabel(t, in.Context))
 	}
-	if len(acts) == 1 {
-		p.Actions = acts
-		return p, nil
-	}
-	p.Question = askChoice("Which one should I move?", labels, acts)
-	return p, nil
+	return actOrAsk(p, "Which one should I move?", labels, acts), nil
 }
 
 // matchingOpenTasks are the open tasks whose titles match ref best.

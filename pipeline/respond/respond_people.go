@@ -281,7 +281,7 @@ func answerAge(in stage.RespondInput) (string, bool) {
 		name := markdown.Escape(prose.SecondPerson(g[1]))
 		if born.YearDay() == 1 && !strings.Contains(words.ASCIILower(m.Content), "jan") && !strings.Contains(m.Content, "/") {
 			// Only the year was told.
-			return fmt.Sprintf("%s was born in %d, so %s %d or %d.", prose.UpperFirst(name), born.Year(), pronounIs(name), age-1, age), true
+			return fmt.Sprintf("%s was born in %d, so they're %d or %d.", prose.UpperFirst(name), born.Year(), age-1, age), true
 		}
 		return fmt.Sprintf("%s is %d (born %s).", prose.UpperFirst(name), age, born.Format("January 2, 2006")), true
 	}
@@ -299,12 +299,4 @@ func bornOf(m hearth.Memory, who []string) bool {
 	}
 	c := words.MatchWords(m.Content)
 	return len(c) >= len(who) && slices.Equal(c[:len(who)], who)
-}
-
-// pronounIs is "they're" for someone named, "you're" for the user.
-func pronounIs(name string) string {
-	if strings.EqualFold(name, "you") {
-		return "you're"
-	}
-	return "they're"
 }
