@@ -93,6 +93,12 @@ type ForgottenFact struct {
 	// current value, had closed ("Jon works at Initech" closed Acme),
 	// which forgetting it made current again, with the ends they had.
 	ReopenedValues []FactEnd `json:"reopened_values,omitempty"`
+	// EntityRelation is what the fact, a relation ("Lea is my sister"),
+	// had made its entity to the user, and EntityAlias the alias that
+	// said so ("my sister"): forgetting the fact takes both back (the
+	// relation becomes the one still told, or none).
+	EntityRelation string `json:"entity_relation,omitempty"`
+	EntityAlias    string `json:"entity_alias,omitempty"`
 }
 
 // FactEnd is when a fact stopped being true and when Hearth learned so:

@@ -339,6 +339,9 @@ func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memo
 				return err
 			}
 		}
+		if f.EntityRelation, f.EntityAlias, err = forgetRelation(ctx, tx, m); err != nil {
+			return err
+		}
 		// After the delete: the relationships the fact created no longer
 		// stand in the way of those it closed.
 		f.Reopened, err = reopenRelationships(ctx, tx, closed)
@@ -348,6 +351,48 @@ func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memo
 		return hearth.Memory{}, fmt.Errorf("store forget memory %d: %w", id, translate(err))
 	}
 	return m, nil
+}
+
+// forgetRelation takes back what a forgotten relation fact ("Lea is my
+// sister", m, already deleted) made its entity: its relation becomes the
+// one still told about it (a value the forget made current again), or
+// none, and the alias that named it by the relation ("my sister") goes.
+// It returns the relation and alias it took away, for undo; "" when the
+// fact was no relation or the entity's relation was not the fact's.
+func forgetRelation(ctx context.Context, tx pgx.Tx, m hearth.Memory) (relation, alias string, err error) {
+	if m.Attribute != hearth.AttrRelation || m.EntityID == 0 || !m.ValidTo.IsZero() {
+		return "", "", nil
+	}
+	var current string
+	err = tx.QueryRow(ctx, `SELECT relation FROM entities WHERE id = $1 AND user_id = $2 FOR UPDATE`, m.EntityID, m.UserID).Scan(&current)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return "", "", nil
+	case err != nil:
+		return "", "", err
+	case !strings.EqualFold(current, strings.TrimSpace(m.Value)):
+		return "", "", nil
+	}
+	var still string
+	if err := tx.QueryRow(ctx, `SELECT COALESCE((SELECT lower(value) FROM facts
+		WHERE entity_id = $1 AND user_id = $2 AND attribute = $3 AND deleted_at IS NULL AND valid_to IS NULL AND invalidated_at IS NULL
+		ORDER BY id DESC LIMIT 1), '')`, m.EntityID, m.UserID, hearth.AttrRelation).Scan(&still); err != nil {
+		return "", "", err
+	}
+	if strings.EqualFold(still, current) {
+		return "", "", nil // told twice: still so
+	}
+	if _, err := tx.Exec(ctx, `UPDATE entities SET relation = $2, updated_at = now() WHERE id = $1`, m.EntityID, still); err != nil {
+		return "", "", err
+	}
+	tag, err := tx.Exec(ctx, `DELETE FROM entity_aliases WHERE entity_id = $1 AND lower(alias) = lower($2)`, m.EntityID, "my "+current)
+	if err != nil {
+		return "", "", err
+	}
+	if tag.RowsAffected() > 0 {
+		alias = "my " + current
+	}
+	return current, alias, nil
 }
 
 // RestoreMemory puts a forgotten fact back as ForgetMemory returned it:
@@ -393,6 +438,18 @@ func (s *Store) RestoreMemory(ctx context.Context, userID int64, m hearth.Memory
 			if _, err := tx.Exec(ctx, `UPDATE facts SET valid_to = $2, invalidated_at = $3, updated_at = now()
 				WHERE id = $1 AND user_id = $4 AND superseded_by = $5 AND valid_to IS NULL AND invalidated_at IS NULL`,
 				e.ID, e.ValidTo, e.InvalidatedAt, m.UserID, m.ID); err != nil {
+				return err
+			}
+		}
+		if f.EntityRelation != "" {
+			if _, err := tx.Exec(ctx, `UPDATE entities SET relation = $2, updated_at = now() WHERE id = $1 AND user_id = $3`,
+				m.EntityID, f.EntityRelation, m.UserID); err != nil {
+				return err
+			}
+		}
+		if f.EntityAlias != "" {
+			if _, err := tx.Exec(ctx, `INSERT INTO entity_aliases (entity_id, alias)
+				SELECT id, $2 FROM entities WHERE id = $1 AND user_id = $3 ON CONFLICT DO NOTHING`, m.EntityID, f.EntityAlias, m.UserID); err != nil {
 				return err
 			}
 		}

@@ -202,3 +202,66 @@ func TestForgetKeepsWhatClosedARelationship(t *testing.T) {
 		t.Fatalf("after forgetting what closed it: %+v %v", rs, err)
 	}
 }
+
+// TestForgetRelationFact: forgetting "Lea is my sister" takes back what
+// it made Lea (her relation and the alias "my sister"), back to what was
+// told before it or to nothing; undo of the forget puts both back.
+func TestForgetRelationFact(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	ann := newUser(t, st, "Ann")
+	tell := func(name, relation string) (hearth.Entity, hearth.Memory) {
+		t.Helper()
+		e, err := st.SaveEntity(ctx, hearth.Entity{UserID: ann, Name: name, Relation: relation, Aliases: []string{"my " + relation}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := st.StoreMemory(ctx, "", hearth.Memory{UserID: ann, Content: name + " is my " + relation, About: name,
+			EntityID: e.ID, Attribute: hearth.AttrRelation, Value: relation})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e, m
+	}
+	state := func(id int64) string {
+		t.Helper()
+		es, err := st.FindEntities(ctx, hearth.EntityFilter{UserID: ann, ID: id})
+		if err != nil || len(es) != 1 {
+			t.Fatalf("entity %d: %v %v", id, es, err)
+		}
+		aliases := slices.Clone(es[0].Aliases)
+		slices.Sort(aliases)
+		return es[0].Relation + " " + strings.Join(aliases, ",")
+	}
+	for _, c := range []struct {
+		name           string
+		tells          []string
+		forgotten, was string
+	}{
+		{"Lea", []string{"sister"}, " ", "sister my sister"},
+		{"Max", []string{"cousin", "brother"}, "cousin my cousin", "brother my brother,my cousin"},
+	} {
+		var e hearth.Entity
+		var m hearth.Memory
+		for _, r := range c.tells {
+			e, m = tell(c.name, r)
+		}
+		if got := state(e.ID); got != c.was {
+			t.Fatalf("%s told: %q, want %q", c.name, got, c.was)
+		}
+		forgotten, err := st.ForgetMemory(ctx, ann, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := state(e.ID); got != c.forgotten {
+			t.Fatalf("%s after the forget: %q, want %q", c.name, got, c.forgotten)
+		}
+		if err := st.RestoreMemory(ctx, ann, forgotten); err != nil {
+			t.Fatal(err)
+		}
+		if got := state(e.ID); got != c.was {
+			t.Fatalf("%s after undo of the forget: %q, want %q", c.name, got, c.was)
+		}
+	}
+}

@@ -120,6 +120,7 @@ func TestEntityScenario(t *testing.T) {
 		"from 2016 to 2020",
 		"Remember that Sarah Kim works at Acme",
 		"Remember that Emma is my daughter",
+		"My nephew's name is Leo", // named by the relation first: still about Leo
 		"Remember that Emma was born on 3 May 2018",
 		"Remember that we lived at 12 Oak Street from 2015 to 2020",
 		"Remember that we live at 4 Elm Road since 2020",
@@ -142,6 +143,8 @@ func TestEntityScenario(t *testing.T) {
 		{"Is Kai my daughter?", "Not that you've told me. Your daughter is Emma."},
 		{"Is Kai my son?", "You haven't told me who your son is."},
 		{"Who is Jon?", "Jon is your brother."},
+		{"Who is Leo?", "Here's what I know about Leo (your nephew):"},
+		{"Tell me about my nephew", "Here's what I know about Leo (your nephew):"},
 		{"Who is my neighbour?", "Your neighbour is Kai."},
 		{"What's the wifi password?", "hunter2"},       // small talk to the classifier
 		{"When does my passport expire?", "June 2027"}, // "expire" finds "expires"
@@ -212,6 +215,16 @@ func TestMemoryByPronoun(t *testing.T) {
 	mustContain(t, ann.say("What is my locker code?"), "4711")
 	// The older fact is untouched by either.
 	mustContain(t, ann.say("When is John's birthday?"), "March 15th")
+
+	// Forgetting who someone is forgets it for the questions by relation
+	// too; undo remembers it again.
+	ann.say("My sister's name is Lea")
+	mustContain(t, ann.say("Who is Lea?"), "Lea (your sister)")
+	ann.say("forget that")
+	mustContain(t, ann.say("Who is my sister?"), "You haven't told me who your sister is")
+	mustContain(t, ann.say("Who is Lea?"), "I don't know anything about Lea")
+	ann.say("undo")
+	mustContain(t, ann.say("Tell me about my sister"), "Here's what I know about Lea (your sister)")
 }
 
 // TestProximityScenario: which of Emma's friends live within walking

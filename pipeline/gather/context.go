@@ -229,6 +229,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
 				return c, fmt.Errorf("context: memories: %w", err)
 			}
+			if who, ok := memory.AskedAbout(text); ok && who != "" {
+				if err := s.entityMemories(ctx, &c, uid, who); err != nil {
+					return c, err
+				}
+			}
 			// "Who do I know who is into climbing?": relationships and
 			// notes by their words and by meaning.
 			if u.Intent == nlu.AskInfo {

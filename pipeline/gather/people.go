@@ -264,3 +264,41 @@ func (s Sources) proximity(ctx context.Context, c *stage.Context, uid int64, q m
 	slices.SortStableFunc(p.Homes, func(a, b hearth.Memory) int { return cmp.Compare(a.Distance, b.Distance) })
 	return nil
 }
+
+// entityMemories adds, for a question about someone by name or relation
+// ("who is Anna?", "tell me about my sister"), the person Hearth knows by
+// it and every fact stored about them: "my sister's name is Anna" is
+// about Anna by its entity, whatever its words begin with.
+func (s Sources) entityMemories(ctx context.Context, c *stage.Context, uid int64, who string) error {
+	if s.Entities == nil {
+		return nil
+	}
+	es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Name: who, Limit: 1})
+	if err != nil {
+		return fmt.Errorf("context: who %s is: %w", who, err)
+	}
+	if rel, ok := strings.CutPrefix(strings.ToLower(who), "my "); ok && len(es) == 0 {
+		// "My nephew" is no alias when one may have several: the one
+		// nephew Hearth knows, then.
+		if es, err = s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Relation: rel, Limit: 2}); err != nil {
+			return fmt.Errorf("context: who %s is: %w", who, err)
+		}
+	}
+	if len(es) != 1 {
+		return nil
+	}
+	e := es[0]
+	if !slices.ContainsFunc(c.Entities, func(x hearth.Entity) bool { return x.ID == e.ID }) {
+		c.Entities = append(c.Entities, e)
+	}
+	ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, EntityID: e.ID, Limit: 50})
+	if err != nil {
+		return fmt.Errorf("context: facts about %s: %w", e.Name, err)
+	}
+	for _, m := range ms {
+		if !slices.ContainsFunc(c.Memories, func(x hearth.Memory) bool { return x.ID == m.ID }) {
+			c.Memories = append(c.Memories, m)
+		}
+	}
+	return nil
+}

@@ -18,11 +18,22 @@ import (
 func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) string {
 	ms := in.Context.Memories
 	graph := graphLines(in.Context)
+	name := markdown.Escape(who)
+	if e, ok := askedEntity(in.Context, who); ok {
+		// "Who is my sister?" is answered about Anna, by her name.
+		name = markdown.Escape(e.Name)
+		if e.Relation != "" {
+			name += " (your " + markdown.Escape(e.Relation) + ")"
+		}
+	}
 	if len(ms) == 0 && len(graph) == 0 {
 		if who == "" {
 			return "You haven't told me anything to remember yet. Say “remember that …” and I will."
 		}
-		return "I don't know anything about " + markdown.Escape(who) + " yet. Tell me and I'll remember it."
+		if name != markdown.Escape(who) {
+			return "All I know is their name: " + name + ". Tell me more and I'll remember it."
+		}
+		return "I don't know anything about " + name + " yet. Tell me and I'll remember it."
 	}
 	z := stage.UserZone(in.Context)
 	groups := map[hearth.MemoryCategory][]string{}
@@ -33,7 +44,7 @@ func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) strin
 		}
 		groups[m.Category] = append(groups[m.Category], "• "+markdown.Escape(words.AsSentence(prose.SecondPerson(m.Content)))+" (you told me on "+told+")")
 	}
-	head := "Here's what I know about " + markdown.Escape(who) + ":"
+	head := "Here's what I know about " + name + ":"
 	if who == "" {
 		head = "Here's what you've told me:"
 	}
@@ -48,6 +59,17 @@ func (r *TemplateResponder) answerAbout(in stage.RespondInput, who string) strin
 		}
 	}
 	return strings.Join(append(lines, graph...), "\n")
+}
+
+// askedEntity is the person or thing the context stage found for a
+// question about who (by name, alias or relation: "Anna", "my sister").
+func askedEntity(c stage.Context, who string) (hearth.Entity, bool) {
+	for _, e := range c.Entities {
+		if strings.EqualFold(e.Name, who) || e.Relation != "" && strings.EqualFold("my "+e.Relation, who) || slices.ContainsFunc(e.Aliases, func(a string) bool { return strings.EqualFold(a, who) }) {
+			return e, true
+		}
+	}
+	return hearth.Entity{}, false
 }
 
 // graphLines are the relationships and notes the context stage read
