@@ -205,6 +205,27 @@ func TestScenarios(t *testing.T) {
 		mustContain(t, undone, "Call mom")
 	})
 
+	t.Run("a reminder without what it is about asks, and the answer makes it", func(t *testing.T) {
+		c := newChatter(t, base, app, "Bo", "America/New_York")
+		before := time.Now().In(ny)
+		mustContain(t, c.say("Remind me tomorrow"), "What should I remind you about?")
+		if ts := c.tasks(); len(ts) != 0 {
+			t.Fatalf("a task before its title: %+v", ts)
+		}
+		mustContain(t, c.say("call the plumber"), "Call the plumber")
+		ts := c.tasks()
+		if len(ts) != 1 || ts[0].Title != "Call the plumber" || !ts[0].AllDay ||
+			!ts[0].Due.Equal(time.Date(before.Year(), before.Month(), before.Day()+1, 0, 0, 0, 0, ny)) {
+			t.Fatalf("tasks %+v", ts)
+		}
+		// A change of mind is not a title.
+		mustContain(t, c.say("remind me"), "What should I remind you about?")
+		c.say("never mind")
+		if n := len(c.tasks()); n != 1 {
+			t.Fatalf("%d tasks after never mind", n)
+		}
+	})
+
 	t.Run("feeling overwhelmed gets a discussion of pending tasks, no action", func(t *testing.T) {
 		c := newChatter(t, base, app, "Cal", "Europe/Berlin")
 		c.say("Remind me to file the taxes tomorrow")

@@ -260,6 +260,12 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// events and the tasks due then.
 		res.Domains = append(res.Domains, Task)
 	}
+	if res.Intent == AskInfo && !question && remindRequest(tokens) && !remindOf(tokens) {
+		// A bare "remind me" or "remind me tomorrow" asks for a reminder
+		// (what about is asked next); "remind me what's on Friday" asks
+		// about Friday.
+		res.Intent, res.Domains = RequestAction, []Domain{Task}
+	}
 	if res.Intent == RequestAction && remindRequest(tokens) && slices.Contains(res.Domains, Calendar) && !slices.Contains(res.Domains, Task) {
 		// "Remind me about the call with Tomas on Thursday at 3pm" asks
 		// for a reminder, which is a task, though it names a call.
@@ -352,6 +358,20 @@ func remindRequest(tokens []string) bool {
 	case len(tokens) >= 3 && tokens[0] == "set" && tokens[2] == "reminder":
 		return true
 	case len(tokens) >= 2 && tokens[0] == "reminder" && (tokens[1] == "to" || tokens[1] == "about"):
+		return true
+	}
+	return false
+}
+
+// remindOf reports "remind me" asking to be told something ("remind me
+// what I have tomorrow", "remind me when the dentist is"), not for a
+// reminder.
+func remindOf(tokens []string) bool {
+	if len(tokens) < 3 || tokens[0] != "remind" {
+		return false
+	}
+	switch tokens[2] {
+	case "what", "whats", "when", "where", "who", "whos", "how", "which", "why", "whether", "if":
 		return true
 	}
 	return false

@@ -353,10 +353,17 @@ func TestPointsBack(t *testing.T) {
 func TestRemindIsATask(t *testing.T) {
 	c := newTestClassifier(t)
 	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
-	for _, text := range []string{"remind me about the call with Tomas on Thursday at 3pm", "remind me about the team meeting tomorrow at 9"} {
+	// A bare "remind me" asks for a reminder too (what about is asked).
+	for _, text := range []string{"remind me about the call with Tomas on Thursday at 3pm", "remind me about the team meeting tomorrow at 9", "remind me", "can you remind me"} {
 		got := c.Classify(text, []Turn{}, ref)
 		if got.Intent != RequestAction || !slices.Contains(got.Domains, Task) || slices.Contains(got.Domains, Calendar) {
 			t.Errorf("Classify(%q) = %s %v; want request_action with task, not calendar", text, got.Intent, got.Domains)
+		}
+	}
+	// "Remind me what …" asks to be told.
+	for _, text := range []string{"remind me what I have tomorrow", "remind me when the dentist is"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo {
+			t.Errorf("Classify(%q) = %s; want ask_info", text, got.Intent)
 		}
 	}
 }

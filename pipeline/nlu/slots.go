@@ -298,8 +298,8 @@ func mayHaveTime(tokens []string) bool {
 
 // StripTimes removes the date and time expressions (as timex finds them
 // relative to ref) from a title, and the prepositions they leave dangling:
-// "call mom tomorrow at 5pm" → "call mom". A title that would be left
-// empty is returned unchanged.
+// "call mom tomorrow at 5pm" → "call mom". A title that was only its time
+// ("tomorrow", "at 5pm") leaves nothing: "remind me tomorrow" has no title.
 func StripTimes(title string, ref time.Time) string {
 	ms := timex.Find(title, ref, timex.Options{})
 	if len(ms) == 0 {
@@ -330,10 +330,7 @@ func StripTimes(title string, ref time.Time) string {
 			break
 		}
 	}
-	if t := tidy(out); t != "" {
-		return t
-	}
-	return title
+	return tidy(out)
 }
 
 // fact reads what to remember: "remember that X", "note that X",

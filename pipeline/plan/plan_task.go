@@ -231,12 +231,24 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	if isPronoun(title) || emptyTitle[words.ASCIILower(title)] {
 		title = "" // "remind me to" with nothing after it
 	}
+	args := action.TaskCreateArgs{Priority: taskPriority(text)}
+	args.Due, args.AllDay = dueOf(when, in.Context)
 	if title == "" {
-		return p, needDetails("what the task is")
+		// "Remind me tomorrow": about what is asked, and the answer,
+		// in words, makes the task with the time already given.
+		f, err := stage.NewFill(stage.FillTitle, "", action.TaskCreate, args)
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		q := "What's the task?"
+		if words.StartsWithAny(words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))), "remind", "reminder", "set a reminder", "don't let me forget", "dont let me forget") {
+			q = "What should I remind you about?"
+		}
+		p.Question = &stage.Question{Text: q, Fill: f}
+		return p, nil
 	}
 	p.Understood = "add a task to " + prose.LowerFirst(title)
-	args := action.TaskCreateArgs{Title: prose.UpperFirst(title), Priority: taskPriority(text)}
-	args.Due, args.AllDay = dueOf(when, in.Context)
+	args.Title = prose.UpperFirst(title)
 	a, err := action.New(action.TaskCreate, args)
 	if err != nil {
 		return plannedErr(p, err)
@@ -270,17 +282,15 @@ func taskTitleOf(text string) string {
 
 // stripTimeWords removes date and time expressions from a title and the
 // prepositions they leave dangling: "call mom tomorrow at 5pm" → "call
-// mom".
+// mom". Nothing is left of a title that was only its time ("remind me
+// tomorrow"): there is no title, then, not one called "Tomorrow".
 func stripTimeWords(title string, c stage.Context) string {
 	if title == "" || c.Now.IsZero() {
 		return title
 	}
 	out := nlu.StripTimes(title, stage.UserNow(c))
 	out = words.TrimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due")
-	if t := words.TidySlot(out); t != "" {
-		return t
-	}
-	return title
+	return words.TidySlot(out)
 }
 
 // dueOf turns a date slot into a task's due time: an instant for a time

@@ -673,3 +673,38 @@ func TestFillWhen(t *testing.T) {
 		}
 	}
 }
+
+// TestFillTitle: "remind me tomorrow" asks what about, and the answer in
+// words makes the task, with the time asked for or the one it gives.
+func TestFillTitle(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	for _, tc := range []struct {
+		ask, question, answer, title string
+		due                          time.Time
+		allDay                       bool
+	}{
+		{"remind me tomorrow", "What should I remind you about?", "call the bank", "Call the bank", stage.MidnightIn(c.Now.AddDate(0, 0, 1), c.Now.Location()), true},
+		{"remind me", "What should I remind you about?", "to water the plants at 6pm", "Water the plants", time.Date(c.Now.Year(), c.Now.Month(), c.Now.Day(), 18, 0, 0, 0, c.Now.Location()), false},
+		{"add a task", "What's the task?", "remind me to renew the passport", "Renew the passport", time.Time{}, false},
+	} {
+		p := planText(t, tc.ask, c)
+		if len(p.actions) != 0 || len(p.questions) != 1 || p.questions[0].Fill == nil || p.questions[0].Fill.Want != stage.FillTitle || p.questions[0].Text != tc.question {
+			t.Fatalf("%q: want the question %q, got %v %+v %v", tc.ask, tc.question, kindsOf(p.actions), p.questions, p.errs)
+		}
+		f := *p.questions[0].Fill
+		acts, ok, err := Fill(f, tc.answer, c.Now)
+		if err != nil || !ok || len(acts) != 1 {
+			t.Fatalf("%q: filled: %v %v %v", tc.answer, acts, ok, err)
+		}
+		task := decode[action.TaskCreateArgs](t, acts[0])
+		if task.Title != tc.title || !task.Due.Equal(tc.due) || task.AllDay != tc.allDay {
+			t.Errorf("%q then %q: %+v, want %q due %v (all day %v)", tc.ask, tc.answer, task, tc.title, tc.due, tc.allDay)
+		}
+		for _, other := range []string{"never mind", "what's on tomorrow?", "no", "it", "at 5pm"} {
+			if _, ok, _ := Fill(f, other, c.Now); ok {
+				t.Errorf("%q filled the question", other)
+			}
+		}
+	}
+}

@@ -160,6 +160,9 @@ const (
 	FillEmail = "email"
 	// FillWhen waits for when something was true ("from 2001 to 2009").
 	FillWhen = "when"
+	// FillTitle waits for what a task or reminder is ("call the bank"),
+	// asked after "remind me tomorrow".
+	FillTitle = "title"
 )
 
 // Fill is an action waiting for one piece the user was asked for. Its
