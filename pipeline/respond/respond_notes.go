@@ -56,6 +56,13 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	if len(hits) == 0 && in.Context.NotesFound > 0 {
 		hits = []int{0}
 	}
+	if len(hits) == 0 && shoppingQuestion(in.Text) {
+		// "What do I need to buy?" asks for the shopping list, whatever
+		// it is called.
+		if i, ok := shoppingList(notes); ok {
+			hits = []int{i}
+		}
+	}
 	if len(hits) == 0 {
 		if len(memoryHits(in)) > 0 {
 			return r.answerMemory(in)
@@ -68,6 +75,9 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	}
 	name := ownedList(n.Title, n)
 	if len(n.Items) > 0 {
+		if !words.ContainsWord(words.ASCIILower(n.Title), "list") {
+			name += " list" // "your groceries list has milk"
+		}
 		var todo []string
 		for _, it := range n.Items {
 			if !it.Done {
@@ -83,6 +93,32 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		return prose.UpperFirst(name) + " says: " + markdown.Escape(n.Body)
 	}
 	return prose.UpperFirst(name) + " is empty."
+}
+
+// shoppingWords ask what there is to buy: "what do I need to buy?",
+// "what groceries do we need?", "anything to pick up at the store?".
+var shoppingWords = []string{"buy", "groceries", "grocery", "shop", "shopping", "store", "supermarket", "market", "pick up", "get at the", "get from the"}
+
+func shoppingQuestion(text string) bool {
+	lc := words.ASCIILower(text)
+	return slices.ContainsFunc(shoppingWords, func(w string) bool { return words.ContainsWord(lc, w) })
+}
+
+// shoppingList is the index of the list things to buy are on: the one
+// titled so ("Shopping list", "Groceries"), else the user's only list.
+func shoppingList(notes []hearth.Note) (int, bool) {
+	lists := 0
+	only := -1
+	for i, n := range notes {
+		t := words.ASCIILower(n.Title)
+		if words.ContainsWord(t, "shopping") || words.ContainsWord(t, "groceries") || words.ContainsWord(t, "grocery") {
+			return i, true
+		}
+		if len(n.Items) > 0 {
+			lists, only = lists+1, i
+		}
+	}
+	return only, lists == 1
 }
 
 // allNotes reads a question for every note: "what notes do I have?",

@@ -544,6 +544,31 @@ func TestRespondAllNotes(t *testing.T) {
 	}
 }
 
+// TestRespondShopping: what there is to buy is on the shopping list,
+// whatever the question calls it; with one list, on that one.
+func TestRespondShopping(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	gate := hearth.Note{ID: 3, Body: "Gate code 4471"}
+	for _, tc := range []struct {
+		notes []hearth.Note
+		text  string
+		want  string
+	}{
+		{[]hearth.Note{gate, {ID: 1, Title: "Packing", Items: []hearth.ChecklistItem{{Text: "socks"}}}, {ID: 2, Title: "Groceries", Items: []hearth.ChecklistItem{{Text: "milk"}, {Text: "eggs", Done: true}}}},
+			"what do I need to buy?", "Your groceries list has milk."},
+		{[]hearth.Note{gate, {ID: 1, Title: "Weekend", Items: []hearth.ChecklistItem{{Text: "rice"}}}}, "what do we need from the store?", "Your weekend list has rice."},
+		{[]hearth.Note{gate, {ID: 1, Title: "Weekend", Items: []hearth.ChecklistItem{{Text: "rice"}}}, {ID: 2, Title: "Packing", Items: []hearth.ChecklistItem{{Text: "socks"}}}},
+			"what do I need to buy?", "I couldn't find that."},
+	} {
+		c.Notes = tc.notes
+		in := stage.RespondInput{Text: tc.text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Keep}}}
+		if got := respondTo(t, in); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q: %q; want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestRespondNext: "what's my next reminder?" names the one due soonest
 // from now, not every open task.
 func TestRespondNext(t *testing.T) {
