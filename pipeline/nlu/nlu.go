@@ -255,6 +255,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "What did I get done yesterday?" asks the tasks completed.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
 	}
+	if nextUp(tokens) && res.Intent != RequestAction && !(ctx.open && res.Intent == Followup) {
+		// "What's next?": the next event or task, whichever comes first.
+		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8)
+	}
 	if res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Calendar}) && agendaQuestion(tokens) {
 		// "What do I have tomorrow?", "how does my week look?": the
 		// events and the tasks due then.

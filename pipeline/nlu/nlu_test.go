@@ -395,3 +395,22 @@ func TestDoneQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestNextUp: "what's next?" asks for the next thing of any kind; a
+// question naming what or when is another.
+func TestNextUp(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"what's next?": true, "What is next today?": true, "so what's up next?": true, "what do I have next?": true,
+		"what do I have next week?": false, "what's next on my list?": false, "what's my next meeting?": false, "next": false, "": false,
+	} {
+		if got := NextUp(text); got != want {
+			t.Errorf("NextUp(%q) = %v; want %v", text, got, want)
+		}
+	}
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	if got := c.Classify("what's next?", []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Calendar, Task}) {
+		t.Errorf("Classify(what's next?) = %s %v; want ask_info calendar+task", got.Intent, got.Domains)
+	}
+}

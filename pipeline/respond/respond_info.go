@@ -34,7 +34,11 @@ func (r *TemplateResponder) answer(in stage.RespondInput) string {
 		domains = []nlu.Domain{nlu.Memory}
 	}
 	if slices.Contains(domains, nlu.Calendar) && slices.Contains(domains, nlu.Task) && !freeQuestion(in.Text) && !overdueQuestion(in.Text) {
-		// "What do I have tomorrow?": events and tasks due, together.
+		// "What do I have tomorrow?": events and tasks due, together;
+		// "what's next?": the first of them.
+		if nlu.NextUp(in.Text) {
+			return answerNextUp(in)
+		}
 		return r.answerAgenda(in)
 	}
 	var parts []string
@@ -117,6 +121,14 @@ func questionSpan(in stage.RespondInput) askSpan {
 	return s
 }
 
+// reNextEvent reads a question for the next event only: "what's my next
+// meeting?", "when is my next appointment?".
+var reNextEvent = regexp.MustCompile(`\bnext\s+(?:meeting|event|appointment|call|thing on my calendar)s?\b`)
+
+func nextEventQuestion(text string) bool {
+	return reNextEvent.MatchString(words.ASCIILower(text))
+}
+
 // saidSpan names a span by the words that said it: "this weekend" for
 // "what's on this weekend?", whose "on" belongs to "what's on".
 func saidSpan(said string) string {
@@ -130,6 +142,9 @@ func saidSpan(said string) string {
 func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {
 	if freeQuestion(in.Text) {
 		return r.answerFree(in)
+	}
+	if nextEventQuestion(in.Text) {
+		return answerNextEvent(in)
 	}
 	sp := questionSpan(in)
 	var evs []hearth.CalendarEvent

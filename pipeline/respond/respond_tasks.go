@@ -170,23 +170,17 @@ func nextQuestion(text string) bool {
 	return reNext.MatchString(words.ASCIILower(strings.TrimSpace(text)))
 }
 
-// answerNext names the open task due soonest from now; without one, the
-// most urgent.
+// answerNext names the open task that comes next (see nextUp); without
+// one with a due date, the most urgent.
 func answerNext(in stage.RespondInput) string {
 	tasks := openTasksByUrgency(in.Context)
 	if len(tasks) == 0 {
 		return "Nothing coming up — you have no open tasks."
 	}
-	next := -1
-	for i, t := range tasks {
-		if !t.Due.IsZero() && !t.Due.Before(in.Context.Now) && (next < 0 || t.Due.Before(tasks[next].Due)) {
-			next = i
-		}
+	if next, _ := nextUp(in.Context, nil, tasks); next != "" {
+		return "Next up: " + next + "."
 	}
-	if next < 0 {
-		return "Nothing has a time coming up. First on your list: " + taskItem(tasks[0], in.Context) + "."
-	}
-	return "Next up: " + taskItem(tasks[next], in.Context) + "."
+	return "Nothing has a time coming up. First on your list: " + taskItem(tasks[0], in.Context) + "."
 }
 
 // tasksDue says which open tasks are due (label: " due next month"), or

@@ -588,6 +588,50 @@ func TestRespondNext(t *testing.T) {
 	if got := respondTo(t, in); got != "Nothing has a time coming up. First on your list: Buy stamps." {
 		t.Errorf("nothing timed: %q", got)
 	}
+	// A task due at a time comes before one due some time that day.
+	day := stage.MidnightIn(c.Now, stage.UserZone(c)).AddDate(0, 0, 1)
+	in.Context.Tasks = []hearth.Task{
+		{ID: 5, Title: "Pay the rent", Status: hearth.TaskOpen, Due: day, AllDay: true},
+		{ID: 6, Title: "Call mom", Status: hearth.TaskOpen, Due: day.Add(11 * time.Hour)},
+	}
+	if got := respondTo(t, in); !strings.HasPrefix(got, "Next up: Call mom (") {
+		t.Errorf("timed first: %q", got)
+	}
+}
+
+// TestRespondNextUp: "what's next?" is the first coming of the events
+// and the tasks, with what is under way now; "my next meeting" is the
+// first event.
+func TestRespondNextUp(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	ev := func(title string, from, to time.Duration) hearth.CalendarEvent {
+		return hearth.CalendarEvent{Title: title, Start: c.Now.Add(from), End: c.Now.Add(to)}
+	}
+	task := func(title string, due time.Duration) hearth.Task {
+		return hearth.Task{Title: title, Status: hearth.TaskOpen, Due: c.Now.Add(due)}
+	}
+	both := []nlu.Domain{nlu.Calendar, nlu.Task}
+	for _, tc := range []struct {
+		text    string
+		domains []nlu.Domain
+		evs     []hearth.CalendarEvent
+		tasks   []hearth.Task
+		want    string
+	}{
+		{"what's next?", both, []hearth.CalendarEvent{ev("Dentist", 3*time.Hour, 4*time.Hour)}, []hearth.Task{task("Call mom", 2*time.Hour), task("Old", -time.Hour)}, "Next up: Call mom ("},
+		{"what's up next?", both, []hearth.CalendarEvent{ev("Dentist", 3*time.Hour, 4*time.Hour), ev("Standup", -10*time.Minute, 20*time.Minute)}, []hearth.Task{task("Call mom", 5*time.Hour)}, "Right now: Standup until "},
+		{"what's next?", both, nil, nil, "Nothing coming up: no events ahead and no tasks due."},
+		{"what's my next meeting?", []nlu.Domain{nlu.Calendar}, []hearth.CalendarEvent{ev("Review", 5*time.Hour, 6*time.Hour), ev("Dentist", 3*time.Hour, 4*time.Hour)}, []hearth.Task{task("Call mom", time.Hour)}, "Next up: Dentist ("},
+		{"when is my next appointment?", []nlu.Domain{nlu.Calendar}, nil, nil, "Nothing on your calendar coming up."},
+	} {
+		cc := c
+		cc.Events, cc.Tasks = tc.evs, tc.tasks
+		in := stage.RespondInput{Text: tc.text, Context: cc, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: tc.domains}}
+		if got := respondTo(t, in); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q: %q; want %q…", tc.text, got, tc.want)
+		}
+	}
 }
 
 // TestRespondAge: how old someone is comes from when they were born, as

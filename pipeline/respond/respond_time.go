@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -72,6 +73,76 @@ func (r *TemplateResponder) answerAgenda(in stage.RespondInput) string {
 		parts = append(parts, "Overdue: "+prose.List(overdue)+".")
 	}
 	return strings.Join(parts, "\n")
+}
+
+// answerNextUp names the one thing coming next, the event starting or the
+// task due soonest from now, with what is happening now when an event is
+// under way.
+func answerNextUp(in stage.RespondInput) string {
+	next, during := nextUp(in.Context, in.Context.Events, openTasksByUrgency(in.Context))
+	switch {
+	case next == "" && during == "":
+		return "Nothing coming up: no events ahead and no tasks due."
+	case next == "":
+		return "Right now: " + during + ". Nothing else coming up."
+	case during == "":
+		return "Next up: " + next + "."
+	}
+	return "Right now: " + during + ". Next up: " + next + "."
+}
+
+// answerNextEvent names the next event only ("what's my next meeting?").
+func answerNextEvent(in stage.RespondInput) string {
+	next, during := nextUp(in.Context, in.Context.Events, nil)
+	switch {
+	case next == "" && during == "":
+		return "Nothing on your calendar coming up."
+	case next == "":
+		return "Right now: " + during + ". Nothing else on your calendar coming up."
+	case during == "":
+		return "Next up: " + next + "."
+	}
+	return "Right now: " + during + ". Next up: " + next + "."
+}
+
+// nextUp finds, among events and open tasks, the one that comes next
+// (what has a time before a day's own items, then the soonest), and the
+// event under way now; "" for either when there is none.
+func nextUp(c stage.Context, evs []hearth.CalendarEvent, tasks []hearth.Task) (next, during string) {
+	now := c.Now
+	today := stage.MidnightIn(now, stage.UserZone(c))
+	type item struct {
+		what   string
+		at     time.Time
+		allDay bool
+	}
+	var items []item
+	for _, e := range evs {
+		switch {
+		case !e.AllDay && e.Start.Before(now) && e.End.After(now):
+			during = markdown.Escape(e.Title) + " until " + stage.ClockOf(e.End, c)
+		case !e.Start.Before(now) || e.AllDay && !e.Start.Before(today):
+			items = append(items, item{markdown.Escape(e.Title) + " (" + stage.FormatWhen(e.Start, e.AllDay, c) + ")", e.Start, e.AllDay})
+		}
+	}
+	for _, t := range tasks {
+		if !t.Due.IsZero() && (!t.Due.Before(now) || t.AllDay && !t.Due.Before(today)) {
+			items = append(items, item{taskItem(t, c), t.Due, t.AllDay})
+		}
+	}
+	if len(items) == 0 {
+		return "", during
+	}
+	first := slices.MinFunc(items, func(a, b item) int {
+		if a.allDay != b.allDay {
+			if a.allDay {
+				return 1
+			}
+			return -1
+		}
+		return a.at.Compare(b.at)
+	})
+	return first.what, during
 }
 
 // overdueQuestion reports a question about what is overdue.
