@@ -224,6 +224,20 @@ func TestScenarios(t *testing.T) {
 		if n := len(c.tasks()); n != 1 {
 			t.Fatalf("%d tasks after never mind", n)
 		}
+		// Nor is a question, which is answered as itself.
+		mustContain(t, c.say("remind me"), "What should I remind you about?")
+		mustContain(t, c.say("what's due tomorrow?"), "Call the plumber")
+		if n := len(c.tasks()); n != 1 {
+			t.Fatalf("%d tasks after a question", n)
+		}
+		// "Email Sam" asks what it should say; the answer is the email.
+		c.say("Sam's email is sam@example.com")
+		mustContain(t, c.say("email Sam"), "What should the email to Sam say?")
+		draft := c.say("I'll be late tonight")
+		mustContain(t, draft, "sam@example.com", "I'll be late tonight.")
+		if len(draft.Buttons) == 0 {
+			t.Fatalf("the email did not ask before sending: %+v", draft)
+		}
 	})
 
 	t.Run("feeling overwhelmed gets a discussion of pending tasks, no action", func(t *testing.T) {

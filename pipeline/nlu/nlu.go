@@ -255,6 +255,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "What did I get done yesterday?" asks the tasks completed.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
 	}
+	if !question && (res.Intent == Chat || res.Intent == Followup) && !(ctx.open && res.Intent == Followup) && emailSomeone(tokens) {
+		// "Email Sam": a request to write to Sam, what it says asked next.
+		res.Intent, res.Domains, res.Confidence = RequestAction, []Domain{Email}, max(res.Confidence, 0.8)
+	}
 	if nextUp(tokens) && res.Intent != RequestAction && !(ctx.open && res.Intent == Followup) {
 		// "What's next?": the next event or task, whichever comes first.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8)
@@ -365,6 +369,19 @@ func remindRequest(tokens []string) bool {
 		return true
 	}
 	return false
+}
+
+// emailSomeone reports a bare request to email someone: "email Sam",
+// "email my landlord", not "email is down" or "emails?".
+func emailSomeone(tokens []string) bool {
+	if len(tokens) < 2 || len(tokens) > 4 || tokens[0] != "email" {
+		return false
+	}
+	switch tokens[1] {
+	case "is", "was", "isnt", "wasnt", "has", "had", "not", "me", "it", "this", "that", "sent", "from", "please":
+		return false
+	}
+	return true
 }
 
 // remindOf reports "remind me" asking to be told something ("remind me

@@ -5,10 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/action"
-	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
 )
@@ -29,10 +27,9 @@ func EmailAddress(text string) (string, bool) {
 //   - an email address for Fill.Name: Hearth remembers it as that
 //     person's email and addresses the waiting email to it;
 //   - when something was true ("from 2001 to 2009", "until 2019"): the
-//     waiting fact gets that validity;
-//   - what a task is ("call the bank", "to water the plants at 6"): the
-//     waiting task gets that title, and the time the answer gives when
-//     the request gave none.
+//     waiting fact gets that validity.
+//
+// The rest of a request (FillRequest) is read by Continue.
 func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, error) {
 	switch f.Want {
 	case stage.FillEmail:
@@ -56,8 +53,6 @@ func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, erro
 			return nil, false, err
 		}
 		return []action.Action{remember, send}, true, nil
-	case stage.FillTitle:
-		return fillTitle(f, text, now)
 	case stage.FillWhen:
 		from, to, rest, ok := memory.Validity(text, now)
 		if !ok || len(strings.Fields(rest)) > 3 {
@@ -77,39 +72,40 @@ func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, erro
 	return nil, false, nil
 }
 
-// notTitles begin a message that is not what a task is, though it
-// follows "What should I remind you about?": a change of mind, or a new
-// question.
-var notTitles = []string{"never mind", "nevermind", "nvm", "nothing", "no", "nope", "cancel", "forget it", "stop", "don't", "dont",
-	"what", "whats", "when", "where", "who", "how", "why", "which", "can you", "could you", "show", "list"}
+// notAnswers begin a message that does not finish the request asked
+// about, though it follows "What should I remind you about?": a change
+// of mind, a question, or a whole new request.
+var notAnswers = []string{"never mind", "nevermind", "nvm", "nothing", "no", "nope", "cancel", "forget it", "stop", "don't", "dont",
+	"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "how", "how's", "why", "which", "can you", "could you", "show", "list",
+	"remind", "add", "email", "send", "draft", "schedule", "set", "create", "put", "delete", "undo"}
 
-// fillTitle completes a task waiting for its title with the answer: its
-// words less their time, which the task takes when it has none yet.
-func fillTitle(f stage.Fill, text string, now time.Time) ([]action.Action, bool, error) {
-	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
-	if lc == "" || strings.HasSuffix(lc, "?") || len(strings.Fields(lc)) > 12 || words.StartsWithAny(lc, notTitles...) {
-		return nil, false, nil
+// joins are the words that may begin an answer and join it to the
+// request themselves ("email Sam" + "about the party").
+var joins = []string{"to", "about", "that", "saying", "regarding", "re", "asking", "to ask", "to say"}
+
+// Continue completes the request a FillRequest question waits for with
+// the user's answer ("remind me tomorrow" and "call the bank" →
+// "remind me tomorrow to call the bank"), and reports false when the
+// message is no such answer: then it is a message of its own.
+func Continue(f stage.Fill, text string) (string, bool) {
+	text = strings.TrimSpace(text)
+	lc := words.StripPoliteness(words.ASCIILower(text))
+	if f.Want != stage.FillRequest || f.Request == "" || lc == "" || strings.HasSuffix(lc, "?") || words.StartsWithWords(lc, notAnswers...) {
+		return "", false
 	}
-	task, err := action.Decode[action.TaskCreateArgs](action.Action{Kind: f.Kind, Payload: f.Payload})
-	if err != nil {
-		return nil, false, err
+	if f.Join == "" || words.StartsWithWords(lc, joins...) {
+		return f.Request + " " + text, true
 	}
-	c := stage.Context{Now: now, Location: now.Location()}
-	title := taskTitleOf(text) // "remind me to call the bank" answers too
-	if title == "" {
-		title = strings.TrimSpace(text)[len(strings.TrimSpace(text))-len(lc):]
+	return f.Request + " " + f.Join + " " + text, true
+}
+
+// askRest asks for the rest of a request with question; the answer, in
+// words, is read with the request (Continue).
+func askRest(p stage.Plan, question, request, join string) (stage.Plan, error) {
+	request = strings.TrimSpace(request)
+	if strings.HasSuffix(words.ASCIILower(request), " "+join) {
+		join = "" // "remind me to": the answer follows
 	}
-	if m, ok := timex.Parse(text, now, timex.Options{}); ok && task.Due.IsZero() {
-		task.Due, task.AllDay = dueOf(&m, c)
-	}
-	title = words.TidySlot(words.TrimWordsLeft(words.TidySlot(stripTimeWords(title, c)), "to", "about", "that i need to", "that i have to"))
-	if title == "" || isPronoun(title) || emptyTitle[words.ASCIILower(title)] {
-		return nil, false, nil
-	}
-	task.Title = prose.UpperFirst(title)
-	a, err := action.New(f.Kind, task)
-	if err != nil {
-		return nil, false, err
-	}
-	return []action.Action{a}, true, nil
+	p.Question = &stage.Question{Text: question, Fill: &stage.Fill{Want: stage.FillRequest, Request: request, Join: join}}
+	return p, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 
 	"github.com/hearthbot/hearth/pipeline/action"
@@ -42,7 +43,9 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	p.Understood = "email " + to
 	if said == "" && topic == "" {
-		return p, needDetails("what the email to %s should say", to)
+		// "Email Sam": what it should say is asked, and the answer
+		// finishes the request ("… saying I'll be late").
+		return askRest(p, "What should the email to "+markdown.Escape(words.LowerLead(prose.SecondPerson(to)))+" say?", text, "saying")
 	}
 	kind := action.EmailSend
 	lc := words.ASCIILower(text)
@@ -115,7 +118,7 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 			if err != nil {
 				return plannedErr(p, err)
 			}
-			p.Question = &stage.Question{Text: "I don't have an email address for " + who + " yet. What is it? I'll remember it and write the email.", Fill: f}
+			p.Question = &stage.Question{Text: "I don't have an email address for " + markdown.Escape(words.LowerLead(prose.SecondPerson(who))) + " yet. What is it? I'll remember it and write the email.", Fill: f}
 			return p, nil
 		case len(people) > 1:
 			return p, needDetails("which %s to email: say their full name", name)

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,7 +42,7 @@ func FuzzPlan(f *testing.F) {
 		"tick off off on on the list",
 		"change the call reminder to 4pm", "move it to 11", "cancel it", "rename it to", "rename  to x",
 		"rename the call with Bob to budget review", "push my 3pm to Thursday", "change to to to",
-		"move the pasport to Saturday", "change the time of to 5",
+		"move the pasport to Saturday", "change the time of to 5", "remind me tomorrow", "email Sam", "add a task",
 	} {
 		f.Add(s)
 	}
@@ -68,6 +69,12 @@ func FuzzPlan(f *testing.F) {
 			if plan.Question != nil {
 				if len(plan.Question.Options) == 0 && plan.Question.Fill == nil {
 					t.Errorf("%s: a question without options", d)
+				}
+				// A question for the rest of a request takes an answer.
+				if f := plan.Question.Fill; f != nil && f.Want == stage.FillRequest {
+					if whole, ok := Continue(*f, "call the bank"); !ok || !strings.HasPrefix(whole, f.Request) {
+						t.Errorf("%s: the rest of %q does not continue it: %q %v", d, f.Request, whole, ok)
+					}
 				}
 				for _, o := range plan.Question.Options {
 					acts = append(acts, o.Actions...)

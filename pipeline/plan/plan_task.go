@@ -231,24 +231,17 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	if isPronoun(title) || emptyTitle[words.ASCIILower(title)] {
 		title = "" // "remind me to" with nothing after it
 	}
-	args := action.TaskCreateArgs{Priority: taskPriority(text)}
-	args.Due, args.AllDay = dueOf(when, in.Context)
 	if title == "" {
-		// "Remind me tomorrow": about what is asked, and the answer,
-		// in words, makes the task with the time already given.
-		f, err := stage.NewFill(stage.FillTitle, "", action.TaskCreate, args)
-		if err != nil {
-			return plannedErr(p, err)
-		}
-		q := "What's the task?"
+		// "Remind me tomorrow": about what is asked, and the answer
+		// finishes the request ("… to call the bank").
 		if words.StartsWithAny(words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))), "remind", "reminder", "set a reminder", "don't let me forget", "dont let me forget") {
-			q = "What should I remind you about?"
+			return askRest(p, "What should I remind you about?", text, "to")
 		}
-		p.Question = &stage.Question{Text: q, Fill: f}
-		return p, nil
+		return askRest(p, "What's the task?", text, "to")
 	}
 	p.Understood = "add a task to " + prose.LowerFirst(title)
-	args.Title = prose.UpperFirst(title)
+	args := action.TaskCreateArgs{Title: prose.UpperFirst(title), Priority: taskPriority(text)}
+	args.Due, args.AllDay = dueOf(when, in.Context)
 	a, err := action.New(action.TaskCreate, args)
 	if err != nil {
 		return plannedErr(p, err)

@@ -546,7 +546,8 @@ func TestPlanForgetAsks(t *testing.T) {
 }
 
 // TestPlanNeedsDetails: a request the planner cannot fill in is an
-// error that says what it understood, never a half-made action.
+// error that says what it understood, never a half-made action. (One
+// that only lacks what it is about asks for it: TestContinue.)
 func TestPlanNeedsDetails(t *testing.T) {
 	t.Parallel()
 	c := stagetest.Fixture(t)
@@ -556,16 +557,12 @@ func TestPlanNeedsDetails(t *testing.T) {
 		text   string
 		slots  nlu.Slots
 	}{
-		{nlu.Task, "remind me", nlu.Slots{}},
-		{nlu.Task, "Remind me to", nlu.Slots{Title: "to"}},
-		{nlu.Task, "add a task", nlu.Slots{}},
 		{nlu.Task, "mark it as done", nlu.Slots{}},
 		{nlu.Task, "complete the dishes task", nlu.Slots{}}, // no such task
 		{nlu.Memory, "remember that", nlu.Slots{}},
 		{nlu.Memory, "forget about the weather", nlu.Slots{}},
 		{nlu.Calendar, "add lunch to my calendar", nlu.Slots{Title: "lunch"}}, // no date
 		{nlu.Calendar, "cancel my yoga class", nlu.Slots{}},
-		{nlu.Email, "email Sarah", nlu.Slots{Recipient: "Sarah"}},
 		{nlu.Email, "send an email", nlu.Slots{}},
 		{nlu.Keep, "make a note", nlu.Slots{}},
 		{nlu.Keep, "add to my shopping list", nlu.Slots{}},
@@ -674,37 +671,42 @@ func TestFillWhen(t *testing.T) {
 	}
 }
 
-// TestFillTitle: "remind me tomorrow" asks what about, and the answer in
-// words makes the task, with the time asked for or the one it gives.
-func TestFillTitle(t *testing.T) {
+// TestContinue: "remind me tomorrow" and "email Sam" ask for the rest,
+// and the answer in words is read with the request; a change of mind, a
+// question or a new request is not an answer.
+func TestContinue(t *testing.T) {
 	t.Parallel()
 	c := stagetest.Fixture(t)
 	for _, tc := range []struct {
-		ask, question, answer, title string
-		due                          time.Time
-		allDay                       bool
+		ask, question, answer, whole string
 	}{
-		{"remind me tomorrow", "What should I remind you about?", "call the bank", "Call the bank", stage.MidnightIn(c.Now.AddDate(0, 0, 1), c.Now.Location()), true},
-		{"remind me", "What should I remind you about?", "to water the plants at 6pm", "Water the plants", time.Date(c.Now.Year(), c.Now.Month(), c.Now.Day(), 18, 0, 0, 0, c.Now.Location()), false},
-		{"add a task", "What's the task?", "remind me to renew the passport", "Renew the passport", time.Time{}, false},
+		{"remind me tomorrow", "What should I remind you about?", "call the bank", "remind me tomorrow to call the bank"},
+		{"remind me", "What should I remind you about?", "to water the plants at 6pm", "remind me to water the plants at 6pm"},
+		{"add a task", "What's the task?", "renew the passport", "add a task to renew the passport"},
+		{"Remind me to", "What should I remind you about?", "call mom", "Remind me to call mom"},
+		{"email Sam", "What should the email to Sam say?", "I'll be late", "email Sam saying I'll be late"},
+		{"email my landlord", "What should the email to your landlord say?", "about the heater", "email my landlord about the heater"},
 	} {
 		p := planText(t, tc.ask, c)
-		if len(p.actions) != 0 || len(p.questions) != 1 || p.questions[0].Fill == nil || p.questions[0].Fill.Want != stage.FillTitle || p.questions[0].Text != tc.question {
+		if len(p.actions) != 0 || len(p.questions) != 1 || p.questions[0].Fill == nil || p.questions[0].Text != tc.question {
 			t.Fatalf("%q: want the question %q, got %v %+v %v", tc.ask, tc.question, kindsOf(p.actions), p.questions, p.errs)
 		}
 		f := *p.questions[0].Fill
-		acts, ok, err := Fill(f, tc.answer, c.Now)
-		if err != nil || !ok || len(acts) != 1 {
-			t.Fatalf("%q: filled: %v %v %v", tc.answer, acts, ok, err)
+		if got, ok := Continue(f, tc.answer); !ok || got != tc.whole {
+			t.Errorf("%q then %q: %q %v; want %q", tc.ask, tc.answer, got, ok, tc.whole)
 		}
-		task := decode[action.TaskCreateArgs](t, acts[0])
-		if task.Title != tc.title || !task.Due.Equal(tc.due) || task.AllDay != tc.allDay {
-			t.Errorf("%q then %q: %+v, want %q due %v (all day %v)", tc.ask, tc.answer, task, tc.title, tc.due, tc.allDay)
-		}
-		for _, other := range []string{"never mind", "what's on tomorrow?", "no", "it", "at 5pm"} {
-			if _, ok, _ := Fill(f, other, c.Now); ok {
-				t.Errorf("%q filled the question", other)
+		for _, other := range []string{"never mind", "what's on tomorrow?", "no", "remind me to renew the passport", "cancel that", ""} {
+			if got, ok := Continue(f, other); ok {
+				t.Errorf("%q answered the question: %q", other, got)
 			}
 		}
+		if _, ok, _ := Fill(f, tc.answer, c.Now); ok {
+			t.Errorf("%q: Fill took the rest of a request", tc.answer)
+		}
+	}
+	// "No" is a word: "nothing" and "no" are not answers, "notify the bank" is.
+	f := stage.Fill{Want: stage.FillRequest, Request: "remind me", Join: "to"}
+	if got, ok := Continue(f, "notify the bank"); !ok || got != "remind me to notify the bank" {
+		t.Errorf("notify the bank: %q %v", got, ok)
 	}
 }

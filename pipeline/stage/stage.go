@@ -160,9 +160,10 @@ const (
 	FillEmail = "email"
 	// FillWhen waits for when something was true ("from 2001 to 2009").
 	FillWhen = "when"
-	// FillTitle waits for what a task or reminder is ("call the bank"),
-	// asked after "remind me tomorrow".
-	FillTitle = "title"
+	// FillRequest waits for the rest of a request: the answer completes
+	// Fill.Request ("remind me tomorrow" + "call the bank", "email Sam"
+	// + "I'll be late"), and the whole is understood as one message.
+	FillRequest = "request"
 )
 
 // Fill is an action waiting for one piece the user was asked for. Its
@@ -173,6 +174,10 @@ type Fill struct {
 	Name    string          `json:"name,omitempty"`
 	Kind    action.Kind     `json:"kind"`
 	Payload json.RawMessage `json:"payload"`
+	// Request and Join are, for FillRequest, the request so far and the
+	// word that joins an answer to it ("to", "saying").
+	Request string `json:"request,omitempty"`
+	Join    string `json:"join,omitempty"`
 }
 
 // NewFill makes the Fill of an action of kind k with payload v.

@@ -185,6 +185,20 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		}
 	}
 
+	// A question that waits for the rest of a request ("What should I
+	// remind you about?") reads the answer with the request: the turn
+	// goes on as if the user had said it all at once. Only the message
+	// right after it answers: any words would do, so once the talk has
+	// moved on, "Sam's email is …" is not what to be reminded of.
+	if qid != 0 && q.Fill != nil && justAsked(recent, ev.Text, q.Text) {
+		if text, ok := plan.Continue(*q.Fill, ev.Text); ok {
+			if _, err := r.cfg.State.AnswerQuestion(ctx, qid); err != nil {
+				return "", err
+			}
+			ev.Text, qid, q = text, 0, stage.Question{}
+		}
+	}
+
 	understand := r.cfg.Intent.Understand
 	if si, ok := r.cfg.Intent.(stage.SpokenIntent); ok && ev.Spoken {
 		understand = si.UnderstandSpoken
@@ -545,6 +559,14 @@ func decodeResult(r action.Record) any {
 
 // toTurns gives the classifier the conversation before this message, with
 // the options each bot message offered.
+// justAsked reports whether Hearth's last message, before the current
+// one, asked question.
+func justAsked(msgs []hearth.Message, current, question string) bool {
+	turns := toTurns(msgs, current)
+	n := len(turns)
+	return n > 0 && turns[n-1].FromBot && question != "" && strings.Contains(turns[n-1].Text, question)
+}
+
 func toTurns(msgs []hearth.Message, current string) []nlu.Turn {
 	if n := len(msgs); n > 0 && msgs[n-1].From == hearth.FromUser && msgs[n-1].Text == current {
 		msgs = msgs[:n-1]

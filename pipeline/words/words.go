@@ -313,6 +313,17 @@ func StartsWithAny(lc string, ps ...string) bool {
 	return false
 }
 
+// StartsWithWords reports whether lc begins with one of ps as whole
+// words: "no thanks" begins with "no", "nothing" does not.
+func StartsWithWords(lc string, ps ...string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(lc, p) && (len(lc) == len(p) || !IsWordChar(lc[len(p)])) {
+			return true
+		}
+	}
+	return false
+}
+
 // lowerLead lowercases a sentence's first word only when it is a common
 // word ("My sister's name…" → "my sister's name…"), so a fact that starts
 // with a name keeps it: "John likes dark chocolate".
