@@ -111,14 +111,19 @@ func TestToldBirth(t *testing.T) {
 func TestToldHome(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]bool{
-		"I live in Berlin":         true,
-		"Jon lives on Elm Street.": true,
-		"I work at Acme":           true,
-		"Mia works for Initech":    true,
-		"I work at home today":     false,
-		"I work from home":         false,
-		"where do I live?":         false,
-		"I love living here":       false,
+		"I live in Berlin":              true,
+		"Jon lives on Elm Street.":      true,
+		"I work at Acme":                true,
+		"Mia works for Initech":         true,
+		"I work at home today":          false,
+		"I work from home":              false,
+		"where do I live?":              false,
+		"I love living here":            false,
+		"We live at 12 Oak Street":      true,
+		"I live in a flat by the river": true,
+		"I live in fear of spiders":     false, // no place
+		"we live in hope":               false,
+		"I live in the moment":          false,
 	} {
 		if got := memory.ToldHome(text); got != want {
 			t.Errorf("ToldHome(%q) = %v; want %v", text, got, want)

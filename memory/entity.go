@@ -2,6 +2,7 @@ package memory
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -137,7 +138,7 @@ func ReadStatement(fact string) (Statement, bool) {
 			attr = attributeWords[strings.ToLower(g[7])]
 		}
 		s.Attribute, s.Value = attr, value(v)
-		if s.Value == "" || s.Name == "" && !s.Self {
+		if s.Value == "" || s.Name == "" && !s.Self || attr == AttrHome && !aPlace(s.Value) {
 			return Statement{}, false
 		}
 		return s, true
@@ -148,6 +149,33 @@ func ReadStatement(fact string) (Statement, bool) {
 		return s, s.Name != "" || s.Self
 	}
 	return Statement{}, false
+}
+
+// notPlaces are what one "lives in" that is no place: "I live in the
+// moment", "we live in hope".
+var notPlaces = []string{"the moment", "the present", "the past", "the future", "the now", "the real world", "a dream", "a bubble", "a fantasy", "a world"}
+
+// aPlace reports whether v, where someone lives, reads as a place: a
+// name ("Berlin"), an address ("12 Oak Street"), or a home ("a flat by
+// the river", "the old mill"), not "fear of spiders".
+func aPlace(v string) bool {
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return false
+	}
+	c := f[0][0]
+	lc := strings.ToLower(v)
+	switch {
+	case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		return true
+	case slices.ContainsFunc(notPlaces, func(p string) bool { return lc == p || strings.HasPrefix(lc, p+" ") }):
+		return false
+	}
+	switch strings.ToLower(f[0]) {
+	case "a", "an", "the", "my", "our", "his", "her", "their":
+		return true
+	}
+	return false
 }
 
 func relationStatement(who, rel string) Statement {

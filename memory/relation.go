@@ -523,8 +523,8 @@ func ToldHome(text string) bool {
 	if t == "" || strings.Contains(t, "?") {
 		return false
 	}
-	if reLives.MatchString(t) {
-		return true
+	if g := reLives.FindStringSubmatch(t); g != nil {
+		return aPlace(value(g[len(g)-1]))
 	}
 	g := reWorks.FindStringSubmatch(t)
 	if g == nil {

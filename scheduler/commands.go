@@ -331,7 +331,11 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 		for i, sc := range list {
 			lines = append(lines, fmt.Sprintf("%d. %s", i+1, c.describe(sc, loc)))
 		}
-		lines = append(lines, "", "Say \"cancel reminder 2\" or \"cancel the Monday one\" to stop one.")
+		if len(list) == 1 {
+			lines = append(lines, "", "Say \"cancel reminder 1\" to stop it.")
+		} else {
+			lines = append(lines, "", fmt.Sprintf("Say \"cancel reminder %d\" or \"cancel the Monday one\" to stop one.", len(list)))
+		}
 		return strings.Join(lines, "\n"), true, nil
 	case reCancelN.MatchString(text) || reCancel.MatchString(text) || reStopAbout.MatchString(text):
 		return c.cancel(ctx, t, loc, text, ans)

@@ -41,6 +41,8 @@ func TestRecurringReminderCancels(t *testing.T) {
 		c := newChatter(t, base, app, "Ivo", zone)
 		c.say("stop my briefings")
 		c.say("remind me every day at 8am to take my vitamins")
+		// One reminder: its number is 1, and the hint says so.
+		mustContain(t, c.say("list my reminders"), "1. “Take my vitamins”", `Say "cancel reminder 1" to stop it.`)
 		was := userReminders(t, c)["Take my vitamins"]
 		n := c.actions()
 		mustContain(t, c.say("stop my vitamins reminder"), "cancelled", "take my vitamins", "undo")
@@ -56,7 +58,7 @@ func TestRecurringReminderCancels(t *testing.T) {
 		c.say("stop my briefings")
 		c.say("remind me every Monday at 9 to water the plants")
 		c.say("remind me every Friday at 5pm to back up the laptop")
-		mustContain(t, c.say("list my reminders"), "2. “Back up the laptop”")
+		mustContain(t, c.say("list my reminders"), "2. “Back up the laptop”", `Say "cancel reminder 2"`)
 		was := userReminders(t, c)["Back up the laptop"]
 		mustContain(t, c.say("cancel reminder 2"), "cancelled", "back up the laptop")
 		if _, ok := userReminders(t, c)["Water the plants"]; !ok {
