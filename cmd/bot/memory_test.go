@@ -146,7 +146,9 @@ func TestEntityScenario(t *testing.T) {
 		{"Who is Leo?", "Here's what I know about Leo (your nephew):"},
 		{"Tell me about my nephew", "Here's what I know about Leo (your nephew):"},
 		{"Who is my neighbour?", "Your neighbour is Kai."},
-		{"What's the wifi password?", "hunter2"},       // small talk to the classifier
+		{"What's the wifi password?", "hunter2"},               // small talk to the classifier
+		{"What's the gate code?", "I don't know that one yet"}, // never told: memory says so
+		{"What's the capital of France?", "outside what I can check"},
 		{"When does my passport expire?", "June 2027"}, // "expire" finds "expires"
 		{"Who works at Globex?", "I don't know anyone who works at Globex."},
 	} {

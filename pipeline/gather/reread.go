@@ -153,8 +153,14 @@ func (s Sources) Recall(ctx context.Context, u stage.Understanding, text string,
 	if err != nil {
 		return u, fmt.Errorf("context: memories asked after: %w", err)
 	}
-	if len(ms) > 0 {
+	// A code or a password is only ever known from the user: asked
+	// after and not known, memory says so ("tell me and I'll remember
+	// it"), not that it is beyond what Hearth can look up.
+	if len(ms) > 0 || slices.ContainsFunc(secretWords, func(w string) bool { return words.ContainsWord(lc, w) }) {
 		u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Memory}, false
 	}
 	return u, nil
 }
+
+// secretWords name what only the user can have told Hearth.
+var secretWords = []string{"password", "passcode", "passwords", "pin", "pin code", "code", "combination", "wifi", "wi-fi", "login"}

@@ -313,8 +313,9 @@ func (l memoryList) FindMemories(_ context.Context, f hearth.MemoryFilter) ([]he
 }
 
 // TestRecallWhateverTheClassifier checks that a question the classifier
-// takes for small talk asks memory when a fact has its words, and that
-// small talk, questions memory cannot answer and other intents do not.
+// takes for small talk asks memory when a fact has its words or it asks
+// after a code or a password, and that small talk, questions memory
+// cannot answer and other intents do not.
 func TestRecallWhateverTheClassifier(t *testing.T) {
 	t.Parallel()
 	facts := memoryList{{ID: 1, Content: "The wifi password is hunter2"}}
@@ -326,7 +327,8 @@ func TestRecallWhateverTheClassifier(t *testing.T) {
 	}{
 		{"what's the wifi password?", chat, true},
 		{"What is the WIFI password", chat, true},
-		{"what's the garage code?", chat, false}, // memory has no such fact
+		{"what's the garage code?", chat, true},        // not known, but only the user can have told it
+		{"what's the capital of France?", chat, false}, // memory has no such fact
 		{"how's it going?", chat, false},
 		{"what is it?", chat, false}, // no words of its own
 		{"the wifi password is slow", chat, false},

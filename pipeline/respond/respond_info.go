@@ -121,6 +121,10 @@ func questionSpan(in stage.RespondInput) askSpan {
 	return s
 }
 
+// reMyName reads a question for the user's own name: "what's my name?",
+// "do you know my name?".
+var reMyName = regexp.MustCompile(`^(?:so |and |hey |ok )?(?:what(?:'s|s| is) my name|do you (?:know|remember) my name)\s*[?.!]*$`)
+
 // reNextEvent reads a question for the next event only: "what's my next
 // meeting?", "when is my next appointment?".
 var reNextEvent = regexp.MustCompile(`\bnext\s+(?:meeting|event|appointment|call|thing on my calendar)s?\b`)
@@ -213,6 +217,10 @@ func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
 		if in.Context.NotesFound > 0 {
 			// Asked as a fact, written as a note.
 			return r.answerNotes(in)
+		}
+		if reMyName.MatchString(words.ASCIILower(strings.TrimSpace(in.Text))) && in.User.DisplayName != "" {
+			// Not told as a fact, but known: the name they signed in with.
+			return "You're " + markdown.Escape(in.User.DisplayName) + " — that's the name I know you by. Tell me “my name is …” if you'd like another."
 		}
 		return r.noMemory(in)
 	}

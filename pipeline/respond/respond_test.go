@@ -664,3 +664,19 @@ func withNote(c stage.Context, n hearth.Note) stage.Context {
 	}
 	return c
 }
+
+// TestRespondMyName: the user's name, not told as a fact, is the one they
+// signed in with; told as a fact, the fact answers.
+func TestRespondMyName(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	in := stage.RespondInput{Text: "What's my name?", User: hearth.User{DisplayName: "Ada"}, Context: c,
+		Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}}
+	if got := respondTo(t, in); !strings.HasPrefix(got, "You're Ada — ") {
+		t.Errorf("signed-in name: %q", got)
+	}
+	in.Context.Memories = []hearth.Memory{{ID: 1, Content: "My name is Adaline"}}
+	if got := respondTo(t, in); got != "Your name is Adaline." {
+		t.Errorf("told name: %q", got)
+	}
+}
