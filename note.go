@@ -32,7 +32,14 @@ func (n Note) Name() string {
 	if n.Title != "" {
 		return n.Title
 	}
-	f := strings.Fields(strings.TrimRight(n.Body, ".!? \n"))
+	body := n.Body
+	if i := strings.IndexAny(body, "\n"); i > 0 {
+		body = body[:i] // the first line: "The plumber comes Friday."
+	}
+	if i := strings.Index(body, ". "); i > 0 {
+		body = body[:i]
+	}
+	f := strings.Fields(strings.TrimRight(body, ".!? \n"))
 	if len(f) > noteNameWords {
 		return strings.Join(f[:noteNameWords], " ") + "…"
 	}

@@ -52,6 +52,8 @@ func TestNoteName(t *testing.T) {
 		{hearth.Note{Title: "Shopping list", Body: "weekly"}, "Shopping list"},
 		{hearth.Note{Body: "Gate code 4471."}, "Gate code 4471"},
 		{hearth.Note{Body: "The plumber is coming Tuesday between eight and noon"}, "The plumber is coming Tuesday between…"},
+		{hearth.Note{Body: "The plumber comes Friday.\nBring the invoice."}, "The plumber comes Friday"}, // its first sentence
+		{hearth.Note{Body: "Plumber Friday. Bring the invoice."}, "Plumber Friday"},
 		{hearth.Note{}, ""},
 	} {
 		if got := tt.note.Name(); got != tt.want {

@@ -158,4 +158,16 @@ func TestNotesByWhatTheySay(t *testing.T) {
 	mustContain(t, ada.say("undo"), "Undone: the note “Gate code 4471”.")
 	mustContain(t, ada.say("what notes do I have?"), "“Gate code 4471”")
 	mustContain(t, ada.say("delete the note about the dentist"), "I couldn't find a note about the dentist.")
+
+	// Added to, by "that note" after Hearth spoke of it, or by its words:
+	// the same note, named by its first sentence still, never a new one.
+	ada.say("what did I note about the plumber?")
+	mustContain(t, ada.say("add to that note: bring the invoice"), "added “Bring the invoice” to the note “The plumber is coming Tuesday”")
+	mustContain(t, ada.say("add call first to the plumber note"), "to the note “The plumber is coming Tuesday”")
+	mustContain(t, ada.say("what did I note about the plumber?"), "The plumber is coming Tuesday.\nBring the invoice.\nCall first.")
+	mustContain(t, ada.say("what notes do I have?"), "You have 2 notes and lists:")
+	mustContain(t, ada.say("undo"), "Undone")
+	if r := ada.say("what did I note about the plumber?"); strings.Contains(r.Text, "Call first") {
+		t.Fatalf("undo left the addition: %q", r.Text)
+	}
 }

@@ -40,6 +40,9 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if p, ok, err := planNoteDelete(in, text); ok {
 		return p, err
 	}
+	if p, ok, err := planNoteAppend(in, text); ok {
+		return p, err
+	}
 	if p, ok, err := planListClear(in, text); ok {
 		return p, err
 	}

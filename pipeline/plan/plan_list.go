@@ -188,6 +188,83 @@ func planListClear(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 // on the trip", "delete the plumber note": what the note is about.
 var noteDelete = regexp.MustCompile(`^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my|that)\s+notes?\s+(?:about|on|for|with|saying|that says)\s+(.+)$|^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my)\s+(.+?)\s+note$`)
 
+// noteAppend reads a request to add words to a note: "add to that note:
+// bring the invoice", "add bring the invoice to the plumber note",
+// "append to my note about the trip: book the ferry". The groups are the
+// note's words ("" for "that note") and what to add, in either order.
+var noteAppend = regexp.MustCompile(`^(?:add|append|put|write)\s+(?:this\s+)?(?:to|on|in|onto)\s+(?:that|the|this|my)\s+(?:(.+?)\s+)?note(?:\s+(?:about|on)\s+(.+?))?\s*(?::|,|-|\bthat\b|\bsaying\b)\s*(.+)$|^(?:add|append|put|write)\s+(.+?)\s+(?:to|on|in|onto)\s+(?:that|the|this|my)\s+(?:(.+?)\s+)?note(?:\s+(?:about|on)\s+(.+?))?$`)
+
+// planNoteAppend adds words to the note the user names by what it says,
+// or, as "that note", to the note Hearth's last reply was about. ok is
+// false when the message is not that.
+func planNoteAppend(in stage.PlanInput, text string) (stage.Plan, bool, error) {
+	m := noteAppend.FindStringSubmatch(listRequest(text))
+	if m == nil {
+		return stage.Plan{}, false, nil
+	}
+	about, add := words.TidySlot(m[1]+" "+m[2]), m[3]
+	if m[4] != "" {
+		about, add = words.TidySlot(m[5]+" "+m[6]), m[4]
+	}
+	add = words.TidySlot(itemsAsWritten(text, add))
+	p := stage.Plan{Understood: "add to a note"}
+	if add == "" || isPronoun(add) {
+		return p, true, needDetails("what to add to the note")
+	}
+	var hits []hearth.Note
+	if about == "" {
+		if n, ok := noteInReply(in.Context); ok {
+			hits = []hearth.Note{n}
+		}
+	} else {
+		want := words.MatchWords(about)
+		for _, n := range in.Context.Notes {
+			has := words.MatchWords(n.Title + " " + n.Body)
+			if len(n.Items) == 0 && len(want) > 0 && !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(has, w) }) {
+				hits = append(hits, n)
+			}
+		}
+	}
+	var labels []string
+	var acts []action.Action
+	for _, n := range hits {
+		a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Text: words.AsSentence(prose.UpperFirst(add))})
+		if err != nil {
+			p, err = plannedErr(p, err)
+			return p, true, err
+		}
+		acts, labels = append(acts, a), append(labels, n.Name())
+	}
+	if len(acts) == 0 {
+		if about == "" {
+			return p, true, needDetails("which note to add it to")
+		}
+		return p, true, needDetails("which note: I couldn't find a note about %s", about)
+	}
+	p.Understood = "add to the note “" + markdown.Escape(labels[0]) + "”"
+	return actOrAsk(p, "Which note should I add it to?", labels, acts), true, nil
+}
+
+// noteInReply is the note Hearth's last reply was about: the one whose
+// title, or whose first words, it said.
+func noteInReply(c stage.Context) (hearth.Note, bool) {
+	for i := len(c.Recent) - 1; i >= 0; i-- {
+		m := c.Recent[i]
+		if m.From != hearth.FromBot {
+			continue
+		}
+		said := strings.ToLower(markdown.Plain(m.Text))
+		for _, n := range c.Notes {
+			name := strings.ToLower(strings.TrimSuffix(n.Name(), "…"))
+			if len(n.Items) == 0 && name != "" && strings.Contains(said, name) {
+				return n, true
+			}
+		}
+		return hearth.Note{}, false
+	}
+	return hearth.Note{}, false
+}
+
 // planNoteDelete plans deleting the note the user describes by what it
 // says ("delete the note about the plumber"), asking which when several
 // say it. ok is false when the message is not that.

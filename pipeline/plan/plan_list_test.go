@@ -213,3 +213,40 @@ func TestTickOffReading(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanNoteAppend: words added to "that note" go to the note Hearth's
+// last reply was about, to "the plumber note" to the note that says so,
+// and nowhere (a question) when the note is not known: never a new note.
+func TestPlanNoteAppend(t *testing.T) {
+	t.Parallel()
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	notes := []hearth.Note{
+		{ID: 1, UserID: 1, Body: "The plumber comes Friday"},
+		{ID: 2, UserID: 1, Body: "Gate code 4471"},
+		{ID: 3, UserID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk"}}},
+	}
+	said := func(text string) []hearth.Message { return []hearth.Message{{From: hearth.FromBot, Text: text}} }
+	for _, tt := range []struct {
+		text   string
+		recent []hearth.Message
+		id     int64
+		add    string
+	}{
+		{"add to that note: Bring the invoice", said("Got it — I saved a note: the plumber comes Friday."), 1, "Bring the invoice."},
+		{"Add Bring the invoice to the plumber note", nil, 1, "Bring the invoice."},
+		{"append to the note about the gate: it sticks in the rain", nil, 2, "It sticks in the rain."},
+		{"add to my gate code note that the code changes in May", nil, 2, "The code changes in May."},
+	} {
+		p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: notes, Recent: tt.recent}})
+		want, _ := action.New(action.NoteAppend, action.NoteAppendArgs{ID: tt.id, Text: tt.add})
+		if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.NoteAppend || string(p.Actions[0].Payload) != string(want.Payload) {
+			t.Errorf("%q planned %+v, %v; want %s", tt.text, p, err, want.Payload)
+		}
+	}
+	for _, text := range []string{"add to that note: hello", "add hello to the boiler note"} {
+		p, err := planKeep(context.Background(), stage.PlanInput{Text: text, User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: notes, Recent: said("Your shopping list has milk.")}})
+		if !errors.Is(err, stage.ErrNeedDetails) || len(p.Actions) != 0 {
+			t.Errorf("%q planned %+v, %v; want to be asked which note", text, p, err)
+		}
+	}
+}

@@ -351,7 +351,15 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	case action.NoteAppend:
 		p, _ := action.Decode[action.NoteAppendArgs](o.Action)
 		list := ownedList(p.Title, o.Result)
-		what := markdown.Escape(p.Text)
+		what := quoted(strings.TrimRight(p.Text, "."))
+		if p.Title == "" && len(p.Items) == 0 {
+			list = "the note"
+			for _, n := range c.Notes {
+				if n.ID == p.ID && n.Name() != "" {
+					list = "the note " + quoted(n.Name()) // named as it was
+				}
+			}
+		}
 		if len(p.Items) > 0 {
 			what = prose.List(itemTexts(p.Items))
 		}
