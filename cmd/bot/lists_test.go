@@ -155,7 +155,7 @@ func TestNotesByWhatTheySay(t *testing.T) {
 	if r := ada.say("what notes do I have?"); strings.Contains(r.Text, "Gate code") {
 		t.Fatalf("the deleted note is listed: %q", r.Text)
 	}
-	mustContain(t, ada.say("undo"), "Undone: the note “Gate code 4471”.")
+	mustContain(t, ada.say("undo"), "Undone: the note “Gate code 4471” is back.")
 	mustContain(t, ada.say("what notes do I have?"), "“Gate code 4471”")
 	mustContain(t, ada.say("delete the note about the dentist"), "I couldn't find a note about the dentist.")
 

@@ -253,6 +253,14 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			allDay := p.Update.AllDay != nil && *p.Update.AllDay
 			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Due, allDay, c)
 		}
+		if p.Update.Title != nil {
+			// A rename says from what: "renamed “Call mom” to “Call dad”".
+			for _, old := range c.Tasks {
+				if old.ID == p.ID && old.Title != *p.Update.Title {
+					t.past = "renamed " + quoted(old.Title) + " to " + quoted(*p.Update.Title)
+				}
+			}
+		}
 	case action.ReminderUpdate:
 		p, _ := action.Decode[action.ReminderUpdateArgs](o.Action)
 		title := quotedOr(p.Title, "your reminder")

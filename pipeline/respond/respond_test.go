@@ -58,6 +58,12 @@ func TestRespond(t *testing.T) {
 	newNote := mustAction(t, action.NoteCreate, action.NoteCreateArgs{Body: "Call the vet about Max."})
 	moved, notAllDay := at(11, 17, 30), false
 	moveCall := mustAction(t, action.TaskUpdate, action.TaskUpdateArgs{ID: 1, Update: hearth.TaskUpdate{Due: &moved, AllDay: &notAllDay}})
+	dad := "Call dad"
+	renameCall := mustAction(t, action.TaskUpdate, action.TaskUpdateArgs{ID: 1, Update: hearth.TaskUpdate{Title: &dad}})
+	withTask := func(c stage.Context, task hearth.Task) stage.Context {
+		c.Tasks = append(slices.Clone(c.Tasks), task)
+		return c
+	}
 	email := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
 	emailAddr := mustAction(t, action.EmailSend, action.EmailArgs{To: []string{"Sarah <sarah@example.com>"}, Subject: "I'll be late", Body: "Hi Sarah,\n\nI'll be late.\n\n— Alex Kim"})
 
@@ -80,6 +86,12 @@ func TestRespond(t *testing.T) {
 			name: "task moved",
 			in:   stage.RespondInput{Text: "push call mom by 30 minutes", Context: c, Outcomes: []stage.Outcome{{Action: moveCall, Status: stage.Done, Result: hearth.Task{ID: 1, Title: "Call mom", Due: moved}}}},
 			want: []string{"moved “Call mom” to tomorrow at 5:30 PM"},
+		},
+		{
+			name: "task renamed",
+			in: stage.RespondInput{Text: "rename the call mom task to call dad", Context: withTask(c, hearth.Task{ID: 1, Title: "Call mom"}),
+				Outcomes: []stage.Outcome{{Action: renameCall, Status: stage.Done, Result: hearth.Task{ID: 1, Title: "Call dad"}}}},
+			want: []string{"renamed “Call mom” to “Call dad”"},
 		},
 		{
 			name: "task created",

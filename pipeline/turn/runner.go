@@ -455,7 +455,45 @@ func (r *Runner) undo(ctx context.Context, st *turnState) (string, error) {
 		// was told again, and it stays.
 		return "Nothing to undo there: I already had " + describe(rec.Action, decodeResult(rec)) + " before you told me again, so it stays. To drop it, say “forget” and what it is.", nil
 	}
-	return "Undone: " + describe(rec.Action, decodeResult(rec)) + ".", nil
+	return undone(rec, stage.Context{Now: st.now, Location: st.now.Location()}), nil
+}
+
+// undone says what undoing rec did, in the item's words: what was made
+// is gone, what was deleted is back, a change is back to how it was
+// ("“Dentist” is back on Tuesday at 2:00 PM").
+func undone(rec action.Record, c stage.Context) string {
+	what := describe(rec.Action, decodeResult(rec))
+	switch rec.Action.Kind {
+	case action.TaskCreate, action.CalendarCreate, action.NoteCreate:
+		return "Undone: I removed " + what + "."
+	case action.TaskDelete, action.CalendarDelete, action.NoteDelete:
+		return "Undone: " + what + " is back."
+	case action.TaskComplete:
+		return "Undone: " + what + " is open again."
+	case action.CalendarUpdate:
+		var b, a hearth.CalendarEvent
+		if json.Unmarshal(rec.Before, &b) == nil && json.Unmarshal(rec.Result, &a) == nil {
+			switch {
+			case !b.Start.Equal(a.Start):
+				return "Undone: “" + markdown.Escape(b.Title) + "” is back " + stage.WhenPhrase(b.Start, b.AllDay, c) + "."
+			case b.Title != a.Title:
+				return "Undone: the event is called “" + markdown.Escape(b.Title) + "” again."
+			}
+		}
+	case action.TaskUpdate:
+		var b, a hearth.Task
+		if json.Unmarshal(rec.Before, &b) == nil && json.Unmarshal(rec.Result, &a) == nil {
+			switch {
+			case !b.Due.Equal(a.Due) && b.Due.IsZero():
+				return "Undone: “" + markdown.Escape(b.Title) + "” has no due date again."
+			case !b.Due.Equal(a.Due):
+				return "Undone: “" + markdown.Escape(b.Title) + "” is due " + stage.WhenPhrase(b.Due, b.AllDay, c) + " again."
+			case b.Title != a.Title:
+				return "Undone: the task is called “" + markdown.Escape(b.Title) + "” again."
+			}
+		}
+	}
+	return "Undone: " + what + "."
 }
 
 // unsupportedReply answers a message Hearth cannot read: say what it

@@ -1,11 +1,15 @@
 package turn
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
 // Short answers to an approval are read the same however they are typed:
@@ -44,6 +48,50 @@ func TestSpanWords(t *testing.T) {
 	for _, tt := range tests {
 		if got := spanWords(tt.d); got != tt.want {
 			t.Errorf("spanWords(%s) = %q; want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+// TestUndone: an undo says what it did in the item's words: what was made
+// is removed, what was deleted is back, a move or a rename is back to how
+// it was.
+func TestUndone(t *testing.T) {
+	t.Parallel()
+	z := time.FixedZone("CET", 3600)
+	now := time.Date(2026, 3, 9, 9, 0, 0, 0, z) // a Monday
+	c := stage.Context{Now: now, Location: z}
+	tue := time.Date(2026, 3, 10, 14, 0, 0, 0, z)
+	rec := func(k action.Kind, before, after any) action.Record {
+		r := action.Record{Action: action.Action{Kind: k}}
+		if before != nil {
+			r.Before, _ = json.Marshal(before)
+		}
+		r.Result, _ = json.Marshal(after)
+		return r
+	}
+	dentist := hearth.CalendarEvent{Title: "Dentist", Start: tue, End: tue.Add(time.Hour)}
+	moved := dentist
+	moved.Start, moved.End = tue.AddDate(0, 0, 1), tue.AddDate(0, 0, 1).Add(time.Hour)
+	call := hearth.Task{Title: "Call mom", Due: tue}
+	later, renamed, undated := call, call, call
+	later.Due = tue.Add(time.Hour)
+	renamed.Title = "Call dad"
+	undated.Due = time.Time{}
+	for _, tt := range []struct {
+		rec  action.Record
+		want string
+	}{
+		{rec(action.CalendarUpdate, dentist, moved), "Undone: “Dentist” is back tomorrow at 2:00 PM."},
+		{rec(action.TaskUpdate, call, later), "Undone: “Call mom” is due tomorrow at 2:00 PM again."},
+		{rec(action.TaskUpdate, undated, call), "Undone: “Call mom” has no due date again."},
+		{rec(action.TaskUpdate, call, renamed), "Undone: the task is called “Call mom” again."},
+		{rec(action.TaskCreate, nil, call), "Undone: I removed the task “Call mom”."},
+		{rec(action.CalendarDelete, dentist, dentist), "Undone: the event “Dentist” is back."},
+		{rec(action.TaskComplete, call, call), "Undone: the task “Call mom” is open again."},
+		{rec(action.MemoryStore, nil, hearth.Memory{Content: "Gate code 4471"}), "Undone: the memory “Gate code 4471”."},
+	} {
+		if got := undone(tt.rec, c); got != tt.want {
+			t.Errorf("undo %s: %q; want %q", tt.rec.Action.Kind, got, tt.want)
 		}
 	}
 }
