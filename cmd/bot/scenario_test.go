@@ -240,6 +240,17 @@ func TestScenarios(t *testing.T) {
 		}
 	})
 
+	t.Run("when is something: the calendar, the tasks, or memory, whichever has it", func(t *testing.T) {
+		c := newChatter(t, base, app, "Cy", "Europe/Berlin")
+		c.say("schedule a haircut in three weeks at 10am")
+		c.say("remind me to renew the car insurance next Friday")
+		c.say("remember that my anniversary is June 4")
+		mustContain(t, c.say("when is my haircut?"), "Haircut is on ", "at 10:00 AM")
+		mustContain(t, c.say("when is the car insurance due?"), "“Renew the car insurance” is due on ")
+		mustContain(t, c.say("when is my anniversary?"), "June 4")
+		mustContain(t, c.say("when is my dentist?"), "I don't see “dentist” on your calendar or in your tasks")
+	})
+
 	t.Run("feeling overwhelmed gets a discussion of pending tasks, no action", func(t *testing.T) {
 		c := newChatter(t, base, app, "Cal", "Europe/Berlin")
 		c.say("Remind me to file the taxes tomorrow")

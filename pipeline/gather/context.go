@@ -160,7 +160,13 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				// dentist to 3pm"): the event is among the coming month's too.
 				from, to = wider(from, to, now)
 			}
-			if c.Events, err = s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: uid, From: from, To: to, Limit: 100}); err != nil {
+			f := hearth.CalendarEventFilter{UserID: uid, From: from, To: to, Limit: 100}
+			if ref, ok := nlu.WhenIs(text); ok && u.Intent == nlu.AskInfo {
+				// "When is my haircut?": the next events of that name, in
+				// the coming year.
+				f = hearth.CalendarEventFilter{UserID: uid, From: now, To: now.AddDate(1, 0, 0), Query: ref, Limit: 5}
+			}
+			if c.Events, err = s.Calendar.FindEvents(ctx, f); err != nil {
 				return c, fmt.Errorf("context: events: %w", err)
 			}
 		}

@@ -82,6 +82,41 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 	return u, nil
 }
 
+// WhenIs rewrites the understanding of a question for when something is
+// ("when is my haircut?", "what time is the dentist?"), which the
+// classifier takes for a question to memory, into one about the calendar
+// or the tasks when the user has an event or an open task of that name
+// and no remembered fact answers it ("when is my birthday?").
+func (s Sources) WhenIs(ctx context.Context, u stage.Understanding, text string, userID int64, now time.Time) (stage.Understanding, error) {
+	ref, ok := nlu.WhenIs(text)
+	if !ok || s.Memories == nil || s.Calendar == nil || s.Tasks == nil || now.IsZero() {
+		return u, nil
+	}
+	if u.Intent != nlu.AskInfo && u.Intent != nlu.Chat || slices.Contains(u.Domains, nlu.Calendar) || slices.Contains(u.Domains, nlu.Task) {
+		return u, nil
+	}
+	ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: userID, Query: keywords(text), Limit: 1})
+	if err != nil || len(ms) > 0 {
+		return u, err
+	}
+	evs, err := s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: userID, From: now, To: now.AddDate(1, 0, 0), Query: ref, Limit: 1})
+	if err != nil {
+		return u, fmt.Errorf("context: events named %q: %w", ref, err)
+	}
+	if len(evs) > 0 {
+		u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Calendar}, false
+		return u, nil
+	}
+	ts, err := s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: userID, Status: hearth.TaskOpen, IncludeUndated: true, Query: ref, Limit: 1})
+	if err != nil {
+		return u, fmt.Errorf("context: tasks named %q: %w", ref, err)
+	}
+	if len(ts) > 0 {
+		u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Task}, false
+	}
+	return u, nil
+}
+
 // TickOff rewrites the understanding of a request to tick something off
 // that names no list ("tick off milk", "cross the eggs off"), whatever
 // the classifier made of it: a request to complete the open task it

@@ -414,3 +414,17 @@ func TestNextUp(t *testing.T) {
 		t.Errorf("Classify(what's next?) = %s %v; want ask_info calendar+task", got.Intent, got.Domains)
 	}
 }
+
+// TestWhenIs: a question for when one named thing is, and its name.
+func TestWhenIs(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"when is my haircut?": "haircut", "What time is the dentist?": "dentist", "when's the car insurance due?": "car insurance",
+		"what day is our anniversary dinner": "anniversary dinner", "when is it?": "", "what time is it?": "", "when am I free?": "",
+	} {
+		got, ok := WhenIs(text)
+		if got != want || ok != (want != "") {
+			t.Errorf("WhenIs(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}

@@ -121,6 +121,23 @@ func questionSpan(in stage.RespondInput) askSpan {
 	return s
 }
 
+// eventWhen answers "when is my haircut?" from the first coming event
+// whose title has the words asked after.
+func eventWhen(in stage.RespondInput, ref string) (string, bool) {
+	evs := slices.Clone(in.Context.Events)
+	slices.SortStableFunc(evs, func(a, b hearth.CalendarEvent) int { return a.Start.Compare(b.Start) })
+	titles := make([]string, len(evs))
+	for i, e := range evs {
+		titles[i] = e.Title
+	}
+	hits := words.BestMatches(ref, titles)
+	if len(hits) == 0 {
+		return "", false
+	}
+	e := evs[slices.Min(hits)] // the soonest of the best
+	return markdown.Escape(e.Title) + " is " + stage.WhenPhrase(e.Start, e.AllDay, in.Context) + ".", true
+}
+
 // reMyName reads a question for the user's own name: "what's my name?",
 // "do you know my name?".
 var reMyName = regexp.MustCompile(`^(?:so |and |hey |ok )?(?:what(?:'s|s| is) my name|do you (?:know|remember) my name)\s*[?.!]*$`)
@@ -149,6 +166,11 @@ func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {
 	}
 	if nextEventQuestion(in.Text) {
 		return answerNextEvent(in)
+	}
+	if ref, ok := nlu.WhenIs(in.Text); ok {
+		if s, ok := eventWhen(in, ref); ok {
+			return s
+		}
 	}
 	sp := questionSpan(in)
 	var evs []hearth.CalendarEvent
@@ -289,6 +311,11 @@ func questionNames(q string) []string {
 }
 
 func (r *TemplateResponder) noMemory(in stage.RespondInput) string {
+	if ref, ok := nlu.WhenIs(in.Text); ok {
+		// Nothing on the calendar or in the tasks by that name either
+		// (gather.WhenIs looked).
+		return "I don't see “" + markdown.Escape(ref) + "” on your calendar or in your tasks, and you haven't told me when it is."
+	}
 	return r.variant(in.Text, "mem-none",
 		"I don't have anything about that yet. Tell me and I'll remember it.",
 		"I don't know that one yet — tell me and I'll remember it.")

@@ -90,6 +90,11 @@ func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
 	if nextQuestion(in.Text) {
 		return answerNext(in)
 	}
+	if ref, ok := nlu.WhenIs(in.Text); ok {
+		if s, ok := taskWhen(in, ref); ok {
+			return s
+		}
+	}
 	tasks := openTasksByUrgency(in.Context)
 	label := ""
 	if in.Understanding.Slots.When != nil {
@@ -181,6 +186,25 @@ func answerNext(in stage.RespondInput) string {
 		return "Next up: " + next + "."
 	}
 	return "Nothing has a time coming up. First on your list: " + taskItem(tasks[0], in.Context) + "."
+}
+
+// taskWhen answers "when is the car insurance due?" from the open task
+// whose title has the words asked after.
+func taskWhen(in stage.RespondInput, ref string) (string, bool) {
+	tasks := openTasksByUrgency(in.Context)
+	titles := make([]string, len(tasks))
+	for i, t := range tasks {
+		titles[i] = t.Title
+	}
+	hits := words.BestMatches(ref, titles)
+	if len(hits) == 0 {
+		return "", false
+	}
+	t := tasks[hits[0]]
+	if t.Due.IsZero() {
+		return "“" + markdown.Escape(t.Title) + "” has no due date. Say “move it to Friday” to give it one.", true
+	}
+	return "“" + markdown.Escape(t.Title) + "” is due " + stage.WhenPhrase(t.Due, t.AllDay, in.Context) + ".", true
 }
 
 // tasksDue says which open tasks are due (label: " due next month"), or

@@ -228,6 +228,11 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if u, err = r.cfg.Sources.EventMove(ctx, u, ev.Text, st.t.User.ID, st.now); err != nil {
 		return "", err
 	}
+	// "When is my haircut?" asks the calendar or the tasks when one has
+	// it and memory does not.
+	if u, err = r.cfg.Sources.WhenIs(ctx, u, ev.Text, st.t.User.ID, st.now); err != nil {
+		return "", err
+	}
 	// "Who works at Acme?" is a question to memory, whatever the
 	// classifier made of it.
 	u = gather.MemoryQuestion(u, ev.Text, st.now)
