@@ -43,7 +43,7 @@ func ExampleFind() {
 	}
 	// Output:
 	// "from 9:30 to 11 on thursday" interval minute from Thu 09:30 to Thu 11:01
-	// "after 5 on friday" interval hour from Fri 05:00
+	// "after 5 on friday" interval hour from Fri 17:00
 }
 
 // Latent readings such as a bare number are only returned on request.

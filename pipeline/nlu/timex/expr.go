@@ -171,7 +171,8 @@ func (p *parser) frameAt(i int, strong bool) (frame, int, bool) {
 }
 
 // readings lists the 24-hour readings of a clock hour, most likely first,
-// given a part of day.
+// given a part of day: without one, 7 to 11 in the morning first and 1 to
+// 6 in the afternoon first.
 func (c clock) readings(pd *partOfDay) []int {
 	if c.ampm != 0 || c.h24 || c.h == 0 || c.h > 12 {
 		return []int{c.to24()}
@@ -197,6 +198,11 @@ func (c clock) readings(pd *partOfDay) []int {
 	}
 	if c.h == 12 {
 		return []int{0, 12}
+	}
+	if c.h <= 6 {
+		// A waking hour, as a repeating reminder's ("every day at 5"):
+		// "tomorrow at 5" is 5 PM; 1 to 6 in the morning is said so.
+		return []int{c.h + 12, c.h}
 	}
 	return []int{c.h, c.h + 12}
 }

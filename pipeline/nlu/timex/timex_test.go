@@ -232,8 +232,8 @@ func TestDST(t *testing.T) {
 		{"ny next week across fall back", time.Date(2026, 10, 30, 9, 0, 0, 0, ny), "next week",
 			want{span: "next week", value: "2026-11-02 00:00:00", grain: Week}},
 		// Berlin springs forward on 2026-03-29 at 02:00 → 03:00.
-		{"berlin gap", time.Date(2026, 3, 28, 20, 0, 0, 0, berlin), "tomorrow at 2:30",
-			want{span: "tomorrow at 2:30", value: "2026-03-29 03:30:00", grain: Minute}},
+		{"berlin gap", time.Date(2026, 3, 28, 20, 0, 0, 0, berlin), "tomorrow at 2:30am",
+			want{span: "tomorrow at 2:30am", value: "2026-03-29 03:30:00", grain: Minute}},
 		{"berlin sunday morning", time.Date(2026, 3, 28, 20, 0, 0, 0, berlin), "sunday morning",
 			want{span: "sunday morning", from: "2026-03-29 00:00:00", to: "2026-03-29 12:00:00", grain: Hour}},
 		{"berlin in a week", time.Date(2026, 3, 25, 10, 0, 0, 0, berlin), "in a week",
@@ -409,6 +409,33 @@ func TestParseClock(t *testing.T) {
 		h, m, ok := ParseClock(tt.text)
 		if ok != tt.ok || ok && (h != tt.h || m != tt.m) {
 			t.Errorf("ParseClock(%q) = %d:%02d %v; want %d:%02d %v", tt.text, h, m, ok, tt.h, tt.m, tt.ok)
+		}
+	}
+}
+
+// TestBareHour: an hour without am/pm is a waking hour, as a repeating
+// reminder's is: 1 to 6 in the afternoon, 7 to 11 in the morning when
+// still ahead; a part of day or am/pm says otherwise.
+func TestBareHour(t *testing.T) {
+	t.Parallel()
+	night := time.Date(2026, 3, 10, 2, 0, 0, 0, time.UTC)
+	evening := time.Date(2026, 3, 10, 20, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		ref  time.Time
+		text string
+		want string
+	}{
+		{night, "at 5", "2026-03-10 17:00"},
+		{night, "tomorrow at 5", "2026-03-11 17:00"},
+		{night, "at 9", "2026-03-10 09:00"},
+		{night, "at 5 in the morning", "2026-03-10 05:00"},
+		{night, "at 5am", "2026-03-10 05:00"},
+		{evening, "at 5", "2026-03-11 17:00"},
+		{evening, "at 9", "2026-03-10 21:00"},
+	} {
+		m, ok := Parse(tt.text, tt.ref, Options{})
+		if got := m.Value.Format("2006-01-02 15:04"); !ok || got != tt.want {
+			t.Errorf("%q at %s: %s (%v); want %s", tt.text, tt.ref.Format("15:04"), got, ok, tt.want)
 		}
 	}
 }
