@@ -230,6 +230,17 @@ func TestScenarios(t *testing.T) {
 		if n := len(c.tasks()); n != 1 {
 			t.Fatalf("%d tasks after a question", n)
 		}
+		// "Every hour" cannot be kept: one reminder is offered, and "yes"
+		// takes it.
+		offer := c.say("remind me to stretch every hour")
+		mustContain(t, offer, "more often than once a day")
+		if len(offer.Buttons) != 1 || offer.Buttons[0].Label != "Remind me in an hour" {
+			t.Fatalf("offer %+v", offer)
+		}
+		mustContain(t, c.say("yes"), "Stretch")
+		if n := len(c.tasks()); n != 2 {
+			t.Fatalf("%d tasks after taking the offer", n)
+		}
 		// "Email Sam" asks what it should say; the answer is the email.
 		c.say("Sam's email is sam@example.com")
 		mustContain(t, c.say("email Sam"), "What should the email to Sam say?")

@@ -186,6 +186,18 @@ func pickByText(tokens []string, options []string) int {
 	if tie {
 		return 0
 	}
+	// The message must be mostly the option's words: "the dentist one"
+	// picks "Dentist (Tue)", "remind me hourly to stand up" is a new
+	// request that only shares "remind" with "Remind me in an hour".
+	content := 0
+	for _, t := range tokens {
+		if len(t) >= 3 && !stopword(t) {
+			content++
+		}
+	}
+	if bestHits*2 < content {
+		return 0
+	}
 	return best
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
 )
 
 func newTestClassifier(t testing.TB) *Classifier {
@@ -425,6 +427,29 @@ func TestWhenIs(t *testing.T) {
 		got, ok := WhenIs(text)
 		if got != want || ok != (want != "") {
 			t.Errorf("WhenIs(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}
+
+// TestPickByText: an answer picks the option whose words it is mostly
+// made of; a new request that shares a word with one does not.
+func TestPickByText(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		text    string
+		options []string
+		want    int
+	}{
+		{"the family one", []string{"Work calendar", "Family calendar"}, 2},
+		{"dentist", []string{"Dentist (Tue 10:00)", "Dentist (Fri 10:00)"}, 0}, // both: a tie
+		{"call mom please", []string{"Call mom (tomorrow)", "Call the bank"}, 1},
+		{"remind me hourly to stand up", []string{"Remind me in an hour"}, 0},
+		{"add the calendar thing", []string{"Work calendar", "Family calendar"}, 0},
+	} {
+		var buf [features.MaxTokens]string
+		tokens, _ := features.Tokens(buf[:0], tt.text)
+		if got := pickByText(tokens, tt.options); got != tt.want {
+			t.Errorf("pickByText(%q, %v) = %d; want %d", tt.text, tt.options, got, tt.want)
 		}
 	}
 }

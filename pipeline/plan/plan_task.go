@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -239,6 +240,11 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 		}
 		return askRest(p, "What's the task?", text, "to")
 	}
+	if g := reEveryHours.FindStringSubmatch(text); g != nil {
+		// "Stretch every hour": reminders repeat by the day at most. Said
+		// so, with the one reminder that can be had.
+		return onceInstead(p, in, strings.Replace(title, g[0], " ", 1), g[1], g[2])
+	}
 	p.Understood = "add a task to " + prose.LowerFirst(title)
 	args := action.TaskCreateArgs{Title: prose.UpperFirst(title), Priority: taskPriority(text)}
 	args.Due, args.AllDay = dueOf(when, in.Context)
@@ -247,6 +253,41 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 		return plannedErr(p, err)
 	}
 	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// reEveryHours finds a repeat more often than daily in a task's title:
+// "every hour", "every 2 hours", "every 30 minutes", "hourly".
+var reEveryHours = regexp.MustCompile(`(?i)\b(?:every|each)\s+(?:(\d+|two|three|four|few|couple of)\s+)?(hours?|minutes?|mins?)\b|\bhourly\b`)
+
+// onceInstead answers a repeat Hearth cannot keep ("every hour") with
+// what it can: one reminder after that long, on a button.
+func onceInstead(p stage.Plan, in stage.PlanInput, title, n, unit string) (stage.Plan, error) {
+	title = words.TidySlot(title)
+	if title == "" {
+		return p, needDetails("what the task is")
+	}
+	every, step := "an hour", time.Hour
+	count := map[string]int{"": 1, "two": 2, "three": 3, "four": 4, "few": 3, "couple of": 2}[strings.ToLower(n)]
+	if c, err := strconv.Atoi(n); err == nil && c > 0 && c <= 24*60 {
+		count = c
+	}
+	count = max(count, 1)
+	if u := strings.ToLower(unit); strings.HasPrefix(u, "min") {
+		step = time.Minute
+		every = strconv.Itoa(count) + " minutes"
+	} else if count > 1 {
+		every = strconv.Itoa(count) + " hours"
+	}
+	p.Understood = "remind you to " + prose.LowerFirst(title) + " every " + strings.TrimPrefix(every, "an ")
+	a, err := action.New(action.TaskCreate, action.TaskCreateArgs{Title: prose.UpperFirst(title), Due: in.Context.Now.Add(time.Duration(count) * step).Truncate(time.Minute)})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Question = &stage.Question{
+		Text:    "I can't repeat a reminder more often than once a day, sorry — but I can remind you once, in " + every + ", or every day at a time you pick (say “every day at 10am”).",
+		Options: []stage.Option{{Label: "Remind me in " + every, Actions: []action.Action{a}}},
+	}
 	return p, nil
 }
 

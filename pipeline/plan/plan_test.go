@@ -710,3 +710,28 @@ func TestContinue(t *testing.T) {
 		t.Errorf("notify the bank: %q %v", got, ok)
 	}
 }
+
+// TestEveryHourIsOffered: a repeat more often than daily cannot be kept;
+// it is said so, with one reminder after that long on a button, and no
+// task called "Stretch every hour".
+func TestEveryHourIsOffered(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	for _, tt := range []struct {
+		text, title, label string
+		after              time.Duration
+	}{
+		{"remind me to stretch every hour", "Stretch", "Remind me in an hour", time.Hour},
+		{"remind me every 30 minutes to check the oven", "Check the oven", "Remind me in 30 minutes", 30 * time.Minute},
+		{"remind me to drink water every 2 hours", "Drink water", "Remind me in 2 hours", 2 * time.Hour},
+	} {
+		p := planText(t, tt.text, c)
+		if len(p.actions) != 0 || len(p.questions) != 1 || len(p.questions[0].Options) != 1 || p.questions[0].Options[0].Label != tt.label {
+			t.Fatalf("%q: %v %+v %v; want one offer", tt.text, kindsOf(p.actions), p.questions, p.errs)
+		}
+		task := decode[action.TaskCreateArgs](t, p.questions[0].Options[0].Actions[0])
+		if task.Title != tt.title || !task.Due.Equal(c.Now.Add(tt.after).Truncate(time.Minute)) {
+			t.Errorf("%q: offers %+v", tt.text, task)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline"
@@ -197,6 +198,13 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 			}
 			ev.Text, qid, q = text, 0, stage.Question{}
 		}
+	}
+
+	// "Yes" to a question with one button ("Remind me in an hour", "Keep
+	// it without a date") presses it, right after it was asked.
+	if qid != 0 && len(q.Options) == 1 && slices.Contains(yesWords, commands.Normalise(ev.Text)) && justAsked(recent, ev.Text, q.Text) {
+		st.trace.Intent = "followup"
+		return r.pick(ctx, st, qid, q, 0)
 	}
 
 	understand := r.cfg.Intent.Understand
