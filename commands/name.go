@@ -18,7 +18,8 @@ type NameStore interface {
 // maxDisplayName bounds a display name, as the web chat does.
 const maxDisplayName = 64
 
-// NameCommand is the name command: "call me Sam" (or "/name Sam") sets the
+// NameCommand is the name command: "call me Sam", "change my name to Sam"
+// (or "/name Sam") sets the
 // name Hearth calls the user and signs their drafts with, apart from the
 // name they sign in with; "/name" alone says the current one. Only a name
 // written with a capital after "call me" is one ("call me back", "call me
@@ -29,17 +30,20 @@ func NameCommand(st NameStore) Command {
 		Help:     "what I call you and sign your drafts with",
 		Examples: []string{"call me Sam"},
 		Match: func(norm string) bool {
-			rest, ok := strings.CutPrefix(norm, "call me ")
-			return ok && len(strings.Fields(rest)) <= 3
+			for _, p := range nameCues {
+				if rest, ok := strings.CutPrefix(norm, p); ok {
+					return len(strings.Fields(rest)) <= 3
+				}
+			}
+			return false
 		},
 		Handler: HandlerFunc(func(ctx context.Context, r Request) (pipeline.Answer, bool, error) {
 			name := strings.TrimSpace(r.Args)
 			if !r.ByName {
-				rest, ok := cutPrefixFold(Tidy(r.Text), "call me ")
-				if !ok || !isName(rest) {
+				var ok bool
+				if name, ok = newName(r.Text); !ok {
 					return pipeline.Answer{}, false, nil
 				}
-				name = rest
 			}
 			if name == "" {
 				return pipeline.Reply(fmt.Sprintf("I call you %s. Say “call me …” to change it.", r.User.DisplayName)), true, nil
@@ -54,6 +58,21 @@ func NameCommand(st NameStore) Command {
 			return pipeline.Reply(fmt.Sprintf("Got it, I'll call you %s, and sign your drafts that way.", name)), true, nil
 		}),
 	}
+}
+
+// nameCues begin a new name for the user: "call me Sam", "change my
+// name to Sam".
+var nameCues = []string{"call me ", "change my name to ", "rename me to ", "set my name to "}
+
+// newName is the name a message gives the user ("call me Sam Reyes"):
+// false when what follows the cue is no name ("call me back").
+func newName(text string) (string, bool) {
+	for _, p := range nameCues {
+		if rest, ok := cutPrefixFold(Tidy(text), p); ok {
+			return rest, isName(rest)
+		}
+	}
+	return "", false
 }
 
 // cutPrefixFold is strings.CutPrefix, ignoring case.

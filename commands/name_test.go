@@ -7,7 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// TestCallMe: which "call me …" messages name the user.
+// TestCallMe: which "call me …" and "change my name to …" messages name
+// the user.
 func TestCallMe(t *testing.T) {
 	t.Parallel()
 	cmd := NameCommand(nil)
@@ -25,6 +26,8 @@ func TestCallMe(t *testing.T) {
 		{"call me", false, ""},
 		{"please call me Sam", false, ""},
 		{"call me Émile", true, "Émile"},
+		{"Change my name to Adaline", true, "Adaline"},
+		{"change my name to something shorter", true, ""},
 	} {
 		if got := cmd.Match(Normalise(tc.text)); got != tc.match {
 			t.Errorf("%q: matched %v; want %v", tc.text, got, tc.match)
@@ -33,10 +36,9 @@ func TestCallMe(t *testing.T) {
 		if !tc.match {
 			continue
 		}
-		rest, ok := cutPrefixFold(Tidy(tc.text), "call me ")
-		name := ""
-		if ok && isName(rest) {
-			name = rest
+		name, ok := newName(tc.text)
+		if !ok {
+			name = ""
 		}
 		if name != tc.name {
 			t.Errorf("%q: name %q; want %q", tc.text, name, tc.name)
@@ -47,12 +49,12 @@ func TestCallMe(t *testing.T) {
 // FuzzCallMe: reading a name never panics, and what it takes for a name
 // is one to three words, each capitalised, from the message itself.
 func FuzzCallMe(f *testing.F) {
-	for _, s := range []string{"call me Sam", "CALL ME back", "call me Élise Åström", "call me \u0007X", "call me", "call me  "} {
+	for _, s := range []string{"call me Sam", "CALL ME back", "call me Élise Åström", "call me \u0007X", "call me", "call me  ", "change my name to Ada"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		rest, ok := cutPrefixFold(Tidy(text), "call me ")
-		if !ok || !isName(rest) {
+		rest, ok := newName(text)
+		if !ok {
 			return
 		}
 		words := strings.Fields(rest)

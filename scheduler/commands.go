@@ -51,7 +51,7 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Comman
 		Help: "your daily briefing now; when it comes, what it leaves out and where it goes",
 		Examples: []string{"briefing now", "send my briefing at 6:45", "stop my briefings", "start my briefings",
 			"skip the family section", "include the family section", "send my briefings here"},
-		Match:   anyOf(reBriefingNow, reBriefingAt, reBriefingOff, reBriefingOn, reSkip, reUnskip, reHere),
+		Match:   anyOf(reBriefingNow, reBriefingAt, reBriefingWhen, reBriefingOff, reBriefingOn, reSkip, reUnskip, reHere),
 		Handler: c.handler(""),
 	}, {
 		Name: "reminders", Args: "[cancel N]", NeedsZone: true,
@@ -141,15 +141,17 @@ type cmds struct {
 
 var (
 	reBriefingNow = regexp.MustCompile(`^(?:/?hearth )?(?:/?briefing(?: now| please)?|(?:send|give|show) me (?:my|the|a) briefing(?: now)?|(?:what'?s|whats) my briefing)$`)
-	reBriefingAt  = regexp.MustCompile(`^(?:send|deliver|give me|schedule|move) (?:me )?my (?:daily |morning )?briefing (?:at|to) (.+)$|^briefing at (.+)$`)
-	reBriefingOff = regexp.MustCompile(`^(?:stop|pause|turn off|disable|cancel|no more) (?:my |the )?(?:daily |morning )?briefings?$`)
-	reBriefingOn  = regexp.MustCompile(`^(?:start|resume|turn on|enable|restart) (?:my |the )?(?:daily |morning )?briefings?$`)
-	reSkip        = regexp.MustCompile(`^(?:skip|drop|remove|leave out|hide|no) (?:the )?([a-z& ]+?) section(?: (?:of|in|from) my briefing)?$`)
-	reUnskip      = regexp.MustCompile(`^(?:include|add|show|bring back|put back) (?:the )?([a-z& ]+?) section(?: (?:of|in|to) my briefing)?$`)
-	reHere        = regexp.MustCompile(`^send (?:my )?(?:briefings?|reminders?)(?: and (?:briefings?|reminders?))? (?:here|to this chat)$`)
-	reList        = regexp.MustCompile(`^(?:list|show|what are|show me)(?: all)? my reminders$|^my reminders$|^(?:what|which) reminders (?:do i have|have i got|have i set|are set|are there|are coming up)$|^(?:do i have )?any reminders$`)
-	reCancelN     = regexp.MustCompile(`^(?:cancel|stop|delete|remove) reminder (?:number )?(\d+)$`)
-	reCancel      = regexp.MustCompile(`^(?:cancel|stop|delete|remove) (?:the |my )?(.+?) (?:one|reminder)$`)
+	reBriefingAt  = regexp.MustCompile(`^(?:send|deliver|give me|schedule|move|set|change) (?:me )?(?:my|a|the) (?:daily |morning )?briefing(?: time)? (?:every (?:day|morning) )?(?:at|to|for) (.+)$|^(?:daily |morning )?briefing (?:every (?:day|morning) )?at (.+)$`)
+	// "when does my briefing come?", "what's my briefing time?".
+	reBriefingWhen = regexp.MustCompile(`^(?:what(?:'s| is|s) my (?:daily |morning )?briefing time|when (?:is|does|do) my (?:daily |morning )?briefings?(?: come| arrive| get sent)?|what time (?:is|does|do) my (?:daily |morning )?briefings?(?: come| arrive)?)$`)
+	reBriefingOff  = regexp.MustCompile(`^(?:stop|pause|turn off|disable|cancel|no more) (?:my |the )?(?:daily |morning )?briefings?$`)
+	reBriefingOn   = regexp.MustCompile(`^(?:start|resume|turn on|enable|restart) (?:my |the )?(?:daily |morning )?briefings?$`)
+	reSkip         = regexp.MustCompile(`^(?:skip|drop|remove|leave out|hide|no) (?:the )?([a-z& ]+?) section(?: (?:of|in|from) my briefing)?$`)
+	reUnskip       = regexp.MustCompile(`^(?:include|add|show|bring back|put back) (?:the )?([a-z& ]+?) section(?: (?:of|in|to) my briefing)?$`)
+	reHere         = regexp.MustCompile(`^send (?:my )?(?:briefings?|reminders?)(?: and (?:briefings?|reminders?))? (?:here|to this chat)$`)
+	reList         = regexp.MustCompile(`^(?:list|show|what are|show me)(?: all)? my reminders$|^my reminders$|^(?:what|which) reminders (?:do i have|have i got|have i set|are set|are there|are coming up)$|^(?:do i have )?any reminders$`)
+	reCancelN      = regexp.MustCompile(`^(?:cancel|stop|delete|remove) reminder (?:number )?(\d+)$`)
+	reCancel       = regexp.MustCompile(`^(?:cancel|stop|delete|remove) (?:the |my )?(.+?) (?:one|reminder)$`)
 	// "stop reminding me about the bins", "don't remind me to water the
 	// plants anymore": a repeating reminder named by its words.
 	reStopAbout   = regexp.MustCompile(`^(?:please )?(?:stop|quit|no more|don'?t|do not|never) remind(?:ing|ers?)? (?:me )?(?:about|to|of|for|on) (.+?)(?: (?:anymore|any more|again))?$`)
@@ -194,6 +196,16 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 			return "", true, err
 		}
 		return "Done — your daily briefing will arrive at " + clockWords(at) + " (" + loc.String() + ").", true, nil
+	case reBriefingWhen.MatchString(text):
+		st, err := set(hearth.ScheduleSettingsUpdate{})
+		if err != nil {
+			return "", true, err
+		}
+		at, _ := parseClock(st.BriefingAt)
+		if !st.BriefingEnabled {
+			return "Your daily briefing is off. Say \"start my briefings\" to get it every day at " + clockWords(at) + ".", true, nil
+		}
+		return "Your daily briefing comes every day at " + clockWords(at) + " (" + loc.String() + "). Say \"send my briefing at 6:45\" to change it.", true, nil
 	case reBriefingOff.MatchString(text):
 		off := false
 		if _, err := set(hearth.ScheduleSettingsUpdate{BriefingEnabled: &off}); err != nil {

@@ -207,6 +207,12 @@ func TestSchedulerScenarios(t *testing.T) {
 		c.say("Remind me to renew the passport tomorrow")
 		mustContain(t, c.say("briefing now"), "Deadlines", "renew the passport")
 		mustContain(t, c.say("stop my briefings"), "no more")
+		mustContain(t, c.say("when does my briefing come?"), "Your daily briefing is off")
+		// Said as people say it: the time is set, and asked after.
+		mustContain(t, c.say("send me a briefing every morning at 7"), "7:00 AM")
+		mustContain(t, c.say("what's my briefing time?"), "Your daily briefing comes every day at 7:00 AM (America/New_York)")
+		mustContain(t, c.say("change my name to Victoria"), "I'll call you Victoria")
+		mustContain(t, c.say("what's my name?"), "You're Victoria")
 	})
 }
 

@@ -242,7 +242,7 @@ func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
 		}
 		if reMyName.MatchString(words.ASCIILower(strings.TrimSpace(in.Text))) && in.User.DisplayName != "" {
 			// Not told as a fact, but known: the name they signed in with.
-			return "You're " + markdown.Escape(in.User.DisplayName) + " — that's the name I know you by. Tell me “my name is …” if you'd like another."
+			return "You're " + markdown.Escape(in.User.DisplayName) + " — that's the name I know you by. Say “call me …” if you'd like another."
 		}
 		return r.noMemory(in)
 	}
