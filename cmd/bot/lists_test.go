@@ -170,4 +170,15 @@ func TestNotesByWhatTheySay(t *testing.T) {
 	if r := ada.say("what did I note about the plumber?"); strings.Contains(r.Text, "Call first") {
 		t.Fatalf("undo left the addition: %q", r.Text)
 	}
+
+	// A list started empty asks what goes on it; what was packed is
+	// ticked off it; a statement about anything else is no task.
+	mustContain(t, ada.say("start a packing list"), "I started your packing list. What should go on it?")
+	mustContain(t, ada.say("socks and a charger"), "packing list")
+	mustContain(t, ada.say("I packed the socks"), "Ticked socks off your packing list", "Still on it: charger")
+	n := len(ada.tasks())
+	ada.say("I packed the car")
+	if got := len(ada.tasks()); got != n {
+		t.Fatalf("a statement became a task: %d → %d", n, got)
+	}
 }

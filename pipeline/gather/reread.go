@@ -139,9 +139,16 @@ func (s Sources) TickOff(ctx context.Context, u stage.Understanding, text string
 		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Task}, true
 		return u, nil
 	}
-	lists, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: userID, Limit: 1})
+	limit := 1
+	if plan.ToldBought(text) {
+		limit = 100 // "I packed the socks" ticks off only what is on a list
+	}
+	lists, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: userID, Limit: limit})
 	if err != nil {
 		return u, fmt.Errorf("context: lists: %w", err)
+	}
+	if items, _ := plan.TickOffItems(text); plan.ToldBought(text) && !plan.OnLists(lists, items) {
+		return u, nil
 	}
 	if len(lists) > 0 {
 		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Keep}, true

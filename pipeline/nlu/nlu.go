@@ -255,11 +255,15 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "What did I get done yesterday?" asks the tasks completed.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
 	}
-	if !question && (res.Intent == Chat || res.Intent == Followup) && !(ctx.open && res.Intent == Followup) && emailSomeone(tokens) {
+	if !question && res.Intent != RequestAction && startsList(tokens) {
+		// "Start a packing list": a list of one's own, empty for now.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
+	}
+	if !question && (res.Intent == Chat || res.Intent == Followup) && emailSomeone(tokens) {
 		// "Email Sam": a request to write to Sam, what it says asked next.
 		res.Intent, res.Domains, res.Confidence = RequestAction, []Domain{Email}, max(res.Confidence, 0.8)
 	}
-	if nextUp(tokens) && res.Intent != RequestAction && !(ctx.open && res.Intent == Followup) {
+	if nextUp(tokens) && res.Intent != RequestAction {
 		// "What's next?": the next event or task, whichever comes first.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8)
 	}
@@ -369,6 +373,21 @@ func remindRequest(tokens []string) bool {
 		return true
 	}
 	return false
+}
+
+// startsList reports a request to start a list: "start a packing list",
+// "make a new list for the trip".
+func startsList(tokens []string) bool {
+	if len(tokens) < 2 || len(tokens) > 8 {
+		return false
+	}
+	switch tokens[0] {
+	case "start", "make", "create", "begin", "setup", "set":
+	default:
+		return false
+	}
+	i := slices.Index(tokens, "list")
+	return i > 0 && i <= 4
 }
 
 // emailSomeone reports a bare request to email someone: "email Sam",

@@ -453,3 +453,14 @@ func TestPickByText(t *testing.T) {
 		}
 	}
 }
+
+// TestStartsList: "start a packing list" asks for a list of one's own.
+func TestStartsList(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"start a packing list", "make a new list for the trip", "create a list called holiday"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Keep}) {
+			t.Errorf("Classify(%q) = %s %v; want a request to the lists", text, got.Intent, got.Domains)
+		}
+	}
+}

@@ -77,7 +77,8 @@ func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, erro
 // of mind, a question, or a whole new request.
 var notAnswers = []string{"never mind", "nevermind", "nvm", "nothing", "no", "nope", "cancel", "forget it", "stop", "don't", "dont",
 	"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "how", "how's", "why", "which", "can you", "could you", "show", "list",
-	"remind", "add", "email", "send", "draft", "schedule", "set", "create", "put", "delete", "undo"}
+	"remind", "add", "email", "send", "draft", "schedule", "set", "create", "put", "delete", "undo", "make", "start", "begin",
+	"cancel", "move", "remember", "forget", "tick", "mark", "show"}
 
 // joins are the words that may begin an answer and join it to the
 // request themselves ("email Sam" + "about the party").
@@ -93,10 +94,14 @@ func Continue(f stage.Fill, text string) (string, bool) {
 	if f.Want != stage.FillRequest || f.Request == "" || lc == "" || strings.HasSuffix(lc, "?") || words.StartsWithWords(lc, notAnswers...) {
 		return "", false
 	}
+	whole := f.Request + " " + f.Join + " " + text
 	if f.Join == "" || words.StartsWithWords(lc, joins...) {
-		return f.Request + " " + text, true
+		whole = f.Request + " " + text
 	}
-	return f.Request + " " + f.Join + " " + text, true
+	if f.Tail != "" {
+		whole += " " + f.Tail
+	}
+	return whole, true
 }
 
 // askRest asks for the rest of a request with question; the answer, in

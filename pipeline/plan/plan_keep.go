@@ -8,6 +8,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -64,6 +65,9 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		// "start a packing list with socks and a charger".
 		return planListAdd(in, itemsAsWritten(text, m[2]), m[1], listScopeOf(text))
 	}
+	if m := emptyList.FindStringSubmatch(listRequest(text)); m != nil {
+		return planEmptyList(in, itemsAsWritten(text, m[1]), itemsAsWritten(text, m[2]))
+	}
 	if item, ok := BareAddItems(text); ok {
 		return planBareAdd(in, item)
 	}
@@ -103,6 +107,45 @@ func listItem(text string) (item, list string) {
 // newList reads "start a packing list with socks", "make a shopping list:
 // eggs, milk": the list's name and its first items.
 var newList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(.*?\blist)\s*(?:with|:|of)\s+(.+)$`)
+
+// emptyList reads a request to start a list with nothing on it yet:
+// "start a packing list", "create a list called holiday".
+var emptyList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(?:(.+?)\s+)?list(?:\s+(?:called|named|for)\s+(.+))?$`)
+
+// planEmptyList starts the list the user named, empty, and asks what goes
+// on it; the answer adds it ("socks and a charger" → "add socks and a
+// charger to my packing list"). A list of that name already there is
+// only asked about.
+func planEmptyList(in stage.PlanInput, kind, called string) (stage.Plan, error) {
+	title := words.TidySlot(kind) + " list"
+	if called = words.TidySlot(called); called != "" {
+		title = called
+		if !words.ContainsWord(words.ASCIILower(called), "list") {
+			title += " list"
+		}
+	}
+	title = prose.UpperFirst(strings.TrimSpace(title))
+	p := stage.Plan{Understood: "start a " + prose.LowerFirst(title)}
+	if strings.EqualFold(title, "list") {
+		title = "List"
+	}
+	name := markdown.Escape(prose.LowerFirst(title))
+	q := &stage.Question{Text: "I started your " + name + ". What should go on it?",
+		Fill: &stage.Fill{Want: stage.FillRequest, Request: "add", Tail: "to my " + prose.LowerFirst(title)}}
+	for _, n := range in.Context.Notes {
+		if strings.EqualFold(n.Title, title) {
+			q.Text = "You already have a " + name + ". What should go on it?"
+			p.Question = q
+			return p, nil
+		}
+	}
+	a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Title: title})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions, p.Question = []action.Action{a}, q
+	return p, nil
+}
 
 // bareAdd reads a request to add that names no list: "add eggs and milk".
 var bareAdd = regexp.MustCompile(`^(?:add|put|pop|stick|throw in|include)\s+(.+)$`)

@@ -334,14 +334,32 @@ func TickOffItems(text string) ([]string, bool) {
 	lc := listRequest(text)
 	m := tickOffBare.FindStringSubmatch(lc)
 	if m == nil {
-		return nil, false
+		if m = toldBought.FindStringSubmatch(lc); m == nil {
+			return nil, false
+		}
+		m = []string{m[0], m[1], "", ""}
 	}
 	var items []string
-	for _, it := range splitItems(words.TrimWordsLeft(m[1]+m[2]+m[3], "the", "my")) {
-		items = append(items, it.Text)
+	for _, it := range splitItems(words.TrimWordsLeft(m[1]+m[2]+m[3], "the", "my", "some")) {
+		if t := words.TrimWordsLeft(it.Text, "the", "my", "some", "a", "an"); t != "" {
+			items = append(items, t)
+		}
 	}
 	return items, len(items) > 0
 }
+
+// toldBought reads a statement of things got that may be on a list: "I
+// bought the milk", "we packed the socks and the charger".
+var toldBought = regexp.MustCompile(`^(?:i|we)\s+(?:just\s+|already\s+|finally\s+)?(?:bought|got|packed|picked up|grabbed)\s+(.+?)(?:\s+(?:already|today|just now))?$`)
+
+// ToldBought reports whether text tells of things got ("I packed the
+// socks") rather than asking to tick them off: only items on a list make
+// it a tick-off (OnLists); "I got the job" is no list's.
+func ToldBought(text string) bool { return toldBought.MatchString(listRequest(text)) }
+
+// OnLists reports whether every one of items is on one of notes' lists,
+// not yet ticked off.
+func OnLists(notes []hearth.Note, items []string) bool { return len(listsWith(notes, items)) > 0 }
 
 // CompletesTask reports whether the task planner would complete one of
 // tasks, the user's open tasks, for text ("tick off the report").

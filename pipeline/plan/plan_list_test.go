@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -248,5 +249,48 @@ func TestPlanNoteAppend(t *testing.T) {
 		if !errors.Is(err, stage.ErrNeedDetails) || len(p.Actions) != 0 {
 			t.Errorf("%q planned %+v, %v; want to be asked which note", text, p, err)
 		}
+	}
+}
+
+// TestPlanEmptyList: "start a packing list" starts it empty and asks what
+// goes on it, the answer read as "add … to my packing list"; a list of
+// that name already there is only asked about.
+func TestPlanEmptyList(t *testing.T) {
+	t.Parallel()
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	for _, tt := range []struct {
+		text, title string
+	}{
+		{"start a packing list", "Packing list"},
+		{"Create a list called Holiday", "Holiday list"},
+		{"make a new list for the trip", "The trip list"},
+	} {
+		p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, Understanding: keep})
+		want, _ := action.New(action.NoteCreate, action.NoteCreateArgs{Title: tt.title})
+		if err != nil || len(p.Actions) != 1 || string(p.Actions[0].Payload) != string(want.Payload) || p.Question == nil || p.Question.Fill == nil {
+			t.Fatalf("%q planned %+v, %v; want %s and a question", tt.text, p, err, want.Payload)
+		}
+		if got, ok := Continue(*p.Question.Fill, "socks and a charger"); !ok || got != "add socks and a charger to my "+prose.LowerFirst(tt.title) {
+			t.Errorf("%q, then the items: %q %v", tt.text, got, ok)
+		}
+	}
+	p, err := planKeep(context.Background(), stage.PlanInput{Text: "start a packing list", Understanding: keep,
+		Context: stage.Context{Notes: []hearth.Note{{ID: 1, Title: "Packing list"}}}})
+	if err != nil || len(p.Actions) != 0 || p.Question == nil || !strings.HasPrefix(p.Question.Text, "You already have a packing list.") {
+		t.Fatalf("a list already there planned %+v, %v", p, err)
+	}
+}
+
+// TestToldBought: "I packed the socks" names what may be ticked off a
+// list; only what is on one makes it a tick-off.
+func TestToldBought(t *testing.T) {
+	t.Parallel()
+	items, ok := TickOffItems("I packed the socks and the charger")
+	if !ok || !slices.Equal(items, []string{"socks", "charger"}) || !ToldBought("We just bought some milk") || ToldBought("tick off milk") {
+		t.Fatalf("items %v %v", items, ok)
+	}
+	lists := []hearth.Note{{Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "Socks"}, {Text: "charger", Done: true}}}}
+	if !OnLists(lists, []string{"socks"}) || OnLists(lists, []string{"charger"}) || OnLists(lists, []string{"job"}) {
+		t.Fatal("OnLists: socks on it, charger ticked off, the job never")
 	}
 }

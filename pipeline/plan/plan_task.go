@@ -216,7 +216,12 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	if title == "" {
 		title = taskTitleOf(text)
 	}
-	if lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))); title == "" && whole && !words.StartsWithAny(lc, createCues...) {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	told := words.StartsWithWords(lc, "i", "we") // "I packed the socks" tells, it asks nothing
+	if title == "" && told {
+		return stage.Plan{Understood: "add a task"}, needDetails("what the task is")
+	}
+	if title == "" && whole && !words.StartsWithAny(lc, createCues...) {
 		// A bare imperative the classifier read as a task request, "pay
 		// rent on Friday": the request is the title, less its time words.
 		// A cue with nothing after it ("remind me") still asks what.

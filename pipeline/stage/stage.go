@@ -175,9 +175,11 @@ type Fill struct {
 	Kind    action.Kind     `json:"kind"`
 	Payload json.RawMessage `json:"payload"`
 	// Request and Join are, for FillRequest, the request so far and the
-	// word that joins an answer to it ("to", "saying").
+	// word that joins an answer to it ("to", "saying"); Tail, what
+	// follows the answer ("add" + "socks" + "to my packing list").
 	Request string `json:"request,omitempty"`
 	Join    string `json:"join,omitempty"`
+	Tail    string `json:"tail,omitempty"`
 }
 
 // NewFill makes the Fill of an action of kind k with payload v.
