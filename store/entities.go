@@ -198,3 +198,45 @@ func (s *Store) GiveEntityToFamily(ctx context.Context, ownerID, id int64) error
 	}
 	return nil
 }
+
+// forgetRelation takes back what a forgotten relation fact ("Lea is my
+// sister", m, already deleted) made its entity: its relation becomes the
+// one still told about it (a value the forget made current again), or
+// none, and the alias that named it by the relation ("my sister") goes.
+// It returns the relation and alias it took away, for undo; "" when the
+// fact was no relation or the entity's relation was not the fact's.
+func forgetRelation(ctx context.Context, tx pgx.Tx, m hearth.Memory) (relation, alias string, err error) {
+	if m.Attribute != hearth.AttrRelation || m.EntityID == 0 || !m.ValidTo.IsZero() {
+		return "", "", nil
+	}
+	var current string
+	err = tx.QueryRow(ctx, `SELECT relation FROM entities WHERE id = $1 AND user_id = $2 FOR UPDATE`, m.EntityID, m.UserID).Scan(&current)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return "", "", nil
+	case err != nil:
+		return "", "", err
+	case !strings.EqualFold(current, strings.TrimSpace(m.Value)):
+		return "", "", nil
+	}
+	var still string
+	if err := tx.QueryRow(ctx, `SELECT COALESCE((SELECT lower(value) FROM facts
+		WHERE entity_id = $1 AND user_id = $2 AND attribute = $3 AND deleted_at IS NULL AND valid_to IS NULL AND invalidated_at IS NULL
+		ORDER BY id DESC LIMIT 1), '')`, m.EntityID, m.UserID, hearth.AttrRelation).Scan(&still); err != nil {
+		return "", "", err
+	}
+	if strings.EqualFold(still, current) {
+		return "", "", nil // told twice: still so
+	}
+	if _, err := tx.Exec(ctx, `UPDATE entities SET relation = $2, updated_at = now() WHERE id = $1`, m.EntityID, still); err != nil {
+		return "", "", err
+	}
+	tag, err := tx.Exec(ctx, `DELETE FROM entity_aliases WHERE entity_id = $1 AND lower(alias) = lower($2)`, m.EntityID, "my "+current)
+	if err != nil {
+		return "", "", err
+	}
+	if tag.RowsAffected() > 0 {
+		alias = "my " + current
+	}
+	return current, alias, nil
+}

@@ -57,7 +57,7 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if item, ok := moreItems(text); ok {
 		// "also add rye bread and lemons": to the list Hearth's last
 		// reply was about.
-		if n, ok := listInReply(in.Context); ok {
+		if n, ok := inReply(in.Context, true); ok {
 			return planListAdd(in, item, n.Title, anyListOf(n))
 		}
 	}
@@ -268,9 +268,10 @@ func moreItems(text string) (string, bool) {
 	return itemsAsWritten(text, item), true
 }
 
-// listInReply is the list (a note with items) whose title the bot's last
-// reply names: what "also add …" adds to.
-func listInReply(c stage.Context) (hearth.Note, bool) {
+// inReply is the note Hearth's last reply was about, by its name (a
+// title, or a note's first words): with list, a list (a note with items,
+// what "also add …" adds to), else a plain note ("add to that note: …").
+func inReply(c stage.Context, list bool) (hearth.Note, bool) {
 	for i := len(c.Recent) - 1; i >= 0; i-- {
 		m := c.Recent[i]
 		if m.From != hearth.FromBot {
@@ -278,7 +279,8 @@ func listInReply(c stage.Context) (hearth.Note, bool) {
 		}
 		said := strings.ToLower(markdown.Plain(m.Text))
 		for _, n := range c.Notes {
-			if len(n.Items) > 0 && n.Title != "" && strings.Contains(said, strings.ToLower(n.Title)) {
+			name := strings.ToLower(strings.TrimSuffix(n.Name(), "…"))
+			if (len(n.Items) > 0) == list && (n.Title != "" || !list) && name != "" && strings.Contains(said, name) {
 				return n, true
 			}
 		}

@@ -213,7 +213,7 @@ func planNoteAppend(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	var hits []hearth.Note
 	if about == "" {
-		if n, ok := noteInReply(in.Context); ok {
+		if n, ok := inReply(in.Context, false); ok {
 			hits = []hearth.Note{n}
 		}
 	} else {
@@ -243,26 +243,6 @@ func planNoteAppend(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	p.Understood = "add to the note “" + markdown.Escape(labels[0]) + "”"
 	return actOrAsk(p, "Which note should I add it to?", labels, acts), true, nil
-}
-
-// noteInReply is the note Hearth's last reply was about: the one whose
-// title, or whose first words, it said.
-func noteInReply(c stage.Context) (hearth.Note, bool) {
-	for i := len(c.Recent) - 1; i >= 0; i-- {
-		m := c.Recent[i]
-		if m.From != hearth.FromBot {
-			continue
-		}
-		said := strings.ToLower(markdown.Plain(m.Text))
-		for _, n := range c.Notes {
-			name := strings.ToLower(strings.TrimSuffix(n.Name(), "…"))
-			if len(n.Items) == 0 && name != "" && strings.Contains(said, name) {
-				return n, true
-			}
-		}
-		return hearth.Note{}, false
-	}
-	return hearth.Note{}, false
 }
 
 // planNoteDelete plans deleting the note the user describes by what it
