@@ -272,6 +272,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// events and the tasks due then.
 		res.Domains = append(res.Domains, Task)
 	}
+	if res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Task}) && remindOf(tokens) && agendaQuestion(tokens) {
+		// "Remind me what I have tomorrow" asks the same.
+		res.Domains = []Domain{Calendar, Task}
+	}
 	if res.Intent == AskInfo && !question && remindRequest(tokens) && !remindOf(tokens) {
 		// A bare "remind me" or "remind me tomorrow" asks for a reminder
 		// (what about is asked next); "remind me what's on Friday" asks

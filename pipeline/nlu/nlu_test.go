@@ -362,11 +362,14 @@ func TestRemindIsATask(t *testing.T) {
 			t.Errorf("Classify(%q) = %s %v; want request_action with task, not calendar", text, got.Intent, got.Domains)
 		}
 	}
-	// "Remind me what …" asks to be told.
+	// "Remind me what …" asks to be told: what I have, the agenda.
 	for _, text := range []string{"remind me what I have tomorrow", "remind me when the dentist is"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo {
 			t.Errorf("Classify(%q) = %s; want ask_info", text, got.Intent)
 		}
+	}
+	if got := c.Classify("remind me what I have tomorrow", []Turn{}, ref); !slices.Equal(got.Domains, []Domain{Calendar, Task}) {
+		t.Errorf("remind me what I have tomorrow: %v; want the agenda (calendar and tasks)", got.Domains)
 	}
 }
 
