@@ -176,6 +176,8 @@ func TestNotesByWhatTheySay(t *testing.T) {
 	mustContain(t, ada.say("start a packing list"), "I started your packing list. What should go on it?")
 	mustContain(t, ada.say("socks and a charger"), "packing list")
 	mustContain(t, ada.say("I packed the socks"), "Ticked socks off your packing list", "Still on it: charger")
+	mustContain(t, ada.say("what's on my packing list?"), "Your packing list has charger.")
+	mustContain(t, ada.say("add a toothbrush to it"), "added toothbrush to your packing list")
 	n := len(ada.tasks())
 	ada.say("I packed the car")
 	if got := len(ada.tasks()); got != n {

@@ -216,7 +216,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		if len(recent) >= 2 && !recent[len(recent)-2].FromBot {
 			// "add sponges as well" goes where the request it continues
 			// went, whatever its own few words suggest.
-			if prev := c.Classify(recent[len(recent)-2].Text, nil, ref); prev.Intent == RequestAction && len(prev.Domains) > 0 {
+			if prev := c.Classify(recent[len(recent)-2].Text, nil, ref); (prev.Intent == RequestAction || prev.Intent == AskInfo) && len(prev.Domains) > 0 {
 				res.Domains = prev.Domains
 			}
 		}
@@ -379,8 +379,9 @@ func remindRequest(tokens []string) bool {
 	return false
 }
 
-// addsMore reports a request that adds to what was just done: "also
-// add …", "and add …", "add … too", "add … as well".
+// addsMore reports a request that adds to what was just done or spoken
+// of: "also add …", "and add …", "add … too", "add … as well", "add …
+// to it".
 func addsMore(tokens []string) bool {
 	if len(tokens) < 2 {
 		return false
@@ -397,8 +398,10 @@ func addsMore(tokens []string) bool {
 	default:
 		return false
 	}
-	return i > 0 && slices.Contains(tokens[:i], "also") || i > 0 && tokens[0] == "and" ||
-		tokens[len(tokens)-1] == "too" || len(tokens) > 2 && tokens[len(tokens)-2] == "as" && tokens[len(tokens)-1] == "well"
+	n := len(tokens)
+	toIt := n > 3 && tokens[n-1] == "it" && (tokens[n-2] == "to" || tokens[n-2] == "on" || tokens[n-2] == "onto") // "add a toothbrush to it"
+	return i > 0 && slices.Contains(tokens[:i], "also") || i > 0 && tokens[0] == "and" || toIt ||
+		tokens[n-1] == "too" || n > 2 && tokens[n-2] == "as" && tokens[n-1] == "well"
 }
 
 // pointsBack reports a short request to change the item just talked

@@ -341,6 +341,7 @@ func TestPointsBack(t *testing.T) {
 		{"make it a priority", done, Chat, false},
 		{"also add flour and butter", listed, Followup, true},
 		{"add flour too", listed, Followup, true},
+		{"add flour to it", listed, Followup, true},
 		{"add flour to my shopping list", listed, RequestAction, true},
 		{"cancel it", asked, Followup, false},
 	} {

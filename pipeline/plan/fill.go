@@ -90,6 +90,13 @@ var joins = []string{"to", "about", "that", "saying", "regarding", "re", "asking
 // message is no such answer: then it is a message of its own.
 func Continue(f stage.Fill, text string) (string, bool) {
 	text = strings.TrimSpace(text)
+	if f.Tail != "" {
+		// "Add socks to it" answers "What should go on it?" as "socks"
+		// does: the request's own verb and "it" are the question's.
+		if m := reToIt.FindStringSubmatchIndex(text); m != nil && strings.EqualFold(strings.Fields(f.Request + " x")[0], text[m[2]:m[3]]) {
+			text = text[m[4]:m[5]]
+		}
+	}
 	lc := words.StripPoliteness(words.ASCIILower(text))
 	if f.Want != stage.FillRequest || f.Request == "" || lc == "" || strings.HasSuffix(lc, "?") || words.StartsWithWords(lc, notAnswers...) {
 		return "", false
@@ -103,6 +110,10 @@ func Continue(f stage.Fill, text string) (string, bool) {
 	}
 	return whole, true
 }
+
+// reToIt reads an answer that repeats the request around what it adds:
+// "add socks to it", "put sunscreen on the list".
+var reToIt = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(\w+)\s+(.+?)\s+(?:to|on|onto)\s+(?:it|that|this|the list|that list|this list)\s*[.!]*$`)
 
 // askRest asks for the rest of a request with question; the answer, in
 // words, is read with the request (Continue).

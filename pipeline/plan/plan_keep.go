@@ -251,7 +251,8 @@ func splitItems(s string) []hearth.ChecklistItem {
 }
 
 // moreItems reads a request to add more without naming where ("also add
-// rye bread and lemons", "add eggs too") and returns what to add.
+// rye bread and lemons", "add eggs too", "add a toothbrush to it") and
+// returns what to add.
 func moreItems(text string) (string, bool) {
 	lc := words.ASCIILower(strings.TrimSpace(text)) // politeness would take "also" too
 	head := words.StripPoliteness(words.TrimWordsLeft(lc, "and", "oh", "also", "please"))
@@ -261,7 +262,7 @@ func moreItems(text string) (string, bool) {
 	}
 	rest, _, _ := words.AfterAny(head, verbs...)
 	rest = words.TidySlot(rest)
-	item := words.TrimWordsRight(rest, "too", "as well", "also")
+	item := words.TrimWordsRight(rest, "too", "as well", "also", "to it", "on it", "onto it")
 	if head == lc && item == rest || item == "" || isPronoun(item) {
 		return "", false // no "also", "too" or "as well": not more of the same
 	}

@@ -270,8 +270,10 @@ func TestPlanEmptyList(t *testing.T) {
 		if err != nil || len(p.Actions) != 1 || string(p.Actions[0].Payload) != string(want.Payload) || p.Question == nil || p.Question.Fill == nil {
 			t.Fatalf("%q planned %+v, %v; want %s and a question", tt.text, p, err, want.Payload)
 		}
-		if got, ok := Continue(*p.Question.Fill, "socks and a charger"); !ok || got != "add socks and a charger to my "+prose.LowerFirst(tt.title) {
-			t.Errorf("%q, then the items: %q %v", tt.text, got, ok)
+		for _, answer := range []string{"socks and a charger", "add socks and a charger to it"} {
+			if got, ok := Continue(*p.Question.Fill, answer); !ok || got != "add socks and a charger to my "+prose.LowerFirst(tt.title) {
+				t.Errorf("%q, then %q: %q %v", tt.text, answer, got, ok)
+			}
 		}
 	}
 	p, err := planKeep(context.Background(), stage.PlanInput{Text: "start a packing list", Understanding: keep,
