@@ -46,3 +46,78 @@ func startsList(tokens []string) bool {
 	i := slices.Index(tokens, "list")
 	return i > 0 && i <= 4
 }
+
+// remindRequest reports a request that starts by asking for a reminder
+// ("remind me …", "set a reminder …", "reminder to …").
+func remindRequest(tokens []string) bool {
+	switch {
+	case len(tokens) >= 2 && tokens[0] == "remind" && tokens[1] == "me":
+		return true
+	case len(tokens) >= 3 && tokens[0] == "set" && tokens[2] == "reminder":
+		return true
+	case len(tokens) >= 2 && tokens[0] == "reminder" && (tokens[1] == "to" || tokens[1] == "about"):
+		return true
+	}
+	return false
+}
+
+// addsMore reports a request that adds to what was just done or spoken
+// of: "also add …", "and add …", "add … too", "add … as well", "add …
+// to it".
+func addsMore(tokens []string) bool {
+	if len(tokens) < 2 {
+		return false
+	}
+	i := 0
+	for i < len(tokens) && (tokens[i] == "and" || tokens[i] == "oh" || tokens[i] == "also" || tokens[i] == "please") {
+		i++
+	}
+	if i == len(tokens) {
+		return false
+	}
+	switch tokens[i] {
+	case "add", "put", "throw", "include", "stick", "pop":
+	default:
+		return false
+	}
+	n := len(tokens)
+	toIt := n > 3 && tokens[n-1] == "it" && (tokens[n-2] == "to" || tokens[n-2] == "on" || tokens[n-2] == "onto") // "add a toothbrush to it"
+	return i > 0 && slices.Contains(tokens[:i], "also") || i > 0 && tokens[0] == "and" || toIt ||
+		tokens[n-1] == "too" || n > 2 && tokens[n-2] == "as" && tokens[n-1] == "well"
+}
+
+// pointsBack reports a short request to change the item just talked
+// about: a change verb and "it", "that" or "this" ("cancel it", "delete
+// that one", "mark it as done", "move it to 11", "push that to Friday").
+func pointsBack(tokens []string) bool {
+	for len(tokens) > 2 && slices.Contains([]string{"actually", "no", "oh", "sorry", "wait", "hmm"}, tokens[0]) {
+		tokens = tokens[1:] // "actually make that 6pm"
+	}
+	if len(tokens) < 2 || len(tokens) > 8 {
+		return false
+	}
+	switch tokens[0] {
+	case "cancel", "delete", "remove", "drop", "mark", "move", "push", "reschedule", "postpone", "change", "rename", "bump", "shift", "make":
+	default:
+		return false
+	}
+	switch tokens[1] {
+	case "it", "that", "this":
+		// "make it 8pm" moves it; "make it a priority" is not a move.
+		return tokens[0] != "make" || slices.ContainsFunc(tokens[2:], timeWord)
+	}
+	return false
+}
+
+// timeWord reports a word that says when: a number, "pm", a day.
+func timeWord(t string) bool {
+	if t != "" && t[0] >= '0' && t[0] <= '9' {
+		return true
+	}
+	switch t {
+	case "am", "pm", "noon", "midnight", "today", "tonight", "tomorrow", "morning", "afternoon", "evening",
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "next", "later", "earlier":
+		return true
+	}
+	return false
+}
