@@ -224,6 +224,11 @@ func TestScenarios(t *testing.T) {
 		if n := len(c.tasks()); n != 1 {
 			t.Fatalf("%d tasks after never mind", n)
 		}
+		// Everything at once is not done: which one is asked.
+		mustContain(t, c.say("delete all my tasks"), "one at a time")
+		if n := len(c.tasks()); n != 1 {
+			t.Fatalf("%d tasks after delete all", n)
+		}
 		// Nor is a question, which is answered as itself.
 		mustContain(t, c.say("remind me"), "What should I remind you about?")
 		mustContain(t, c.say("what's due tomorrow?"), "Call the plumber")

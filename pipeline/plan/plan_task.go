@@ -144,6 +144,12 @@ func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, 
 	if ref == "" {
 		return p, needDetails("which task")
 	}
+	if words.StartsWithWords(words.ASCIILower(ref), "all", "every", "everything") {
+		// "Delete all my tasks": one at a time, named, so nothing goes
+		// that was not meant to.
+		p.Understood = map[action.Kind]string{action.TaskComplete: "mark all your tasks as done", action.TaskDelete: "delete all your tasks"}[kind]
+		return p, needDetails("which task — I change them one at a time, never all at once")
+	}
 	matched := matchingOpenTasks(ref, in.Context.Tasks)
 	if len(matched) == 0 {
 		return p, needDetails("which task: I couldn't find an open task matching “%s”", ref)

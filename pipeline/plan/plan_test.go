@@ -735,3 +735,16 @@ func TestEveryHourIsOffered(t *testing.T) {
 		}
 	}
 }
+
+// TestNotAllAtOnce: "delete all my tasks" changes nothing and asks which
+// one; no task is called "all my tasks".
+func TestNotAllAtOnce(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	for _, text := range []string{"delete all my tasks", "mark all tasks as done", "cancel all my reminders"} {
+		p := planText(t, text, c)
+		if len(p.actions) != 0 || len(p.questions) != 0 || len(p.errs) == 0 || !errors.Is(p.errs[0], stage.ErrNeedDetails) {
+			t.Errorf("%q: %v %+v %v; want a question of which one", text, kindsOf(p.actions), p.questions, p.errs)
+		}
+	}
+}
