@@ -126,9 +126,6 @@ func planEmptyList(in stage.PlanInput, kind, called string) (stage.Plan, error) 
 	}
 	title = prose.UpperFirst(strings.TrimSpace(title))
 	p := stage.Plan{Understood: "start a " + prose.LowerFirst(title)}
-	if strings.EqualFold(title, "list") {
-		title = "List"
-	}
 	name := markdown.Escape(prose.LowerFirst(title))
 	q := &stage.Question{Text: "I started your " + name + ". What should go on it?",
 		Fill: &stage.Fill{Want: stage.FillRequest, Request: "add", Tail: "to my " + prose.LowerFirst(title)}}

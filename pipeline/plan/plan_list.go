@@ -217,11 +217,9 @@ func planNoteAppend(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 			hits = []hearth.Note{n}
 		}
 	} else {
-		want := words.MatchWords(about)
-		for _, n := range in.Context.Notes {
-			has := words.MatchWords(n.Title + " " + n.Body)
-			if len(n.Items) == 0 && len(want) > 0 && !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(has, w) }) {
-				hits = append(hits, n)
+		for _, n := range notesSaying(in.Context.Notes, about) {
+			if len(n.Items) == 0 {
+				hits = append(hits, n) // a note, not a list: lists take items
 			}
 		}
 	}
@@ -245,6 +243,23 @@ func planNoteAppend(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	return actOrAsk(p, "Which note should I add it to?", labels, acts), true, nil
 }
 
+// notesSaying are the notes whose title and words hold every word of
+// about ("the plumber" finds "The plumber comes Friday").
+func notesSaying(notes []hearth.Note, about string) []hearth.Note {
+	want := words.MatchWords(about)
+	if len(want) == 0 {
+		return nil
+	}
+	var out []hearth.Note
+	for _, n := range notes {
+		has := words.MatchWords(n.Title + " " + n.Body)
+		if !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(has, w) }) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // planNoteDelete plans deleting the note the user describes by what it
 // says ("delete the note about the plumber"), asking which when several
 // say it. ok is false when the message is not that.
@@ -255,14 +270,7 @@ func planNoteDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	about := words.TidySlot(m[1] + m[2])
 	p := stage.Plan{Understood: "delete the note about " + about}
-	want := words.MatchWords(about)
-	var hits []hearth.Note
-	for _, n := range in.Context.Notes {
-		has := words.MatchWords(n.Title + " " + n.Body)
-		if len(want) > 0 && !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(has, w) }) {
-			hits = append(hits, n)
-		}
-	}
+	hits := notesSaying(in.Context.Notes, about)
 	switch len(hits) {
 	case 0:
 		return p, true, needDetails("which note: I couldn't find a note about %s", about)
