@@ -80,6 +80,10 @@ func TestBrowserPhone(t *testing.T) {
 		w.do("send a message", chromedp.SendKeys(chromedp.ID("text"), fmt.Sprintf("note number %d for the long scroll\n", i)))
 	}
 	w.until("eight more bubbles", `document.querySelectorAll("#log > li.user").length === 10`)
+	// Every reply in before clicking the header: a reply arriving scrolls
+	// the log to its end, and a click aimed at the header before that
+	// scroll lands somewhere else.
+	w.until("their replies", `document.querySelectorAll("#log > li.bot").length === 10`)
 	onScreen := `(() => { const r = document.getElementById("composer").getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; })()`
 	w.until("the composer on screen", onScreen)
 	if got := w.eval(`String(document.documentElement.scrollHeight > window.innerHeight)`); got != "true" {
