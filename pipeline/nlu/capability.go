@@ -126,7 +126,7 @@ func errand(tokens []string, head int) bool {
 // laundry").
 var changeVerbs = []string{
 	"cancel", "delete", "remove", "erase", "move", "reschedule", "push", "postpone", "rename", "clear", "mark",
-	"tick", "cross", "check", "complete", "finish", "bump", "shift", "drop", "update", "change", "scratch", "nix",
+	"tick", "cross", "check", "complete", "finish", "bump", "shift", "drop", "update", "change", "scratch", "nix", "delay",
 }
 
 // weakVerbs are Hearth's verbs that other services share: they make a
@@ -153,6 +153,11 @@ var eventNouns = []string{
 // oos is the model's abstain-class probability.
 func capable(tokens []string, question, when bool, oos float64) (ok bool, why string) {
 	head := requestHead(tokens)
+	if movesBy(tokens[head:]) {
+		// "Push my run back two days": only what has a time moves by an
+		// amount of time, and only what the user has is moved.
+		return true, "moves a task or an event"
+	}
 	if cue := strongCue(tokens, head); cue != "" {
 		if cue == "calendar" || cue == "email" {
 			// An event or a mail named as the object of something

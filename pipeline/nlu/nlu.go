@@ -263,6 +263,15 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Email Sam": a request to write to Sam, what it says asked next.
 		res.Intent, res.Domains, res.Confidence = RequestAction, []Domain{Email}, max(res.Confidence, 0.8)
 	}
+	if !question && movesBy(tokens) {
+		// "Push the dentist back an hour", "move it 30 minutes earlier":
+		// a task or an event moved (the task planner hands an event
+		// over), however the model heard the amount.
+		if res.Intent != RequestAction || !slices.Contains(res.Domains, Task) && !slices.Contains(res.Domains, Calendar) {
+			res.Domains = []Domain{Task}
+		}
+		res.Intent, res.Confidence, res.OutOfScope = RequestAction, max(res.Confidence, 0.8), false
+	}
 	if nextUp(tokens) && res.Intent != RequestAction {
 		// "What's next?": the next event or task, whichever comes first.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8)

@@ -468,3 +468,23 @@ func TestStartsList(t *testing.T) {
 		}
 	}
 }
+
+// TestMovesBy: a move by an amount is a request to the tasks or the
+// calendar, however the model hears the amount; a number of days that
+// is not a move is not one.
+func TestMovesBy(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"push the dentist back an hour", "move it 30 minutes earlier", "bring forward the dentist by half an hour",
+		"delay the call by a day", "make it an hour later", "push my run back two days"} {
+		got := c.Classify(text, []Turn{}, ref)
+		if got.Intent != RequestAction || !slices.Contains(got.Domains, Task) && !slices.Contains(got.Domains, Calendar) {
+			t.Errorf("Classify(%q) = %s %v; want a request to the tasks or calendar", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"make a cake in an hour", "move on", "I moved here two weeks ago"} {
+		if toks, _ := features.Tokens(nil, text); movesBy(toks) {
+			t.Errorf("movesBy(%q); want no move by an amount", text)
+		}
+	}
+}

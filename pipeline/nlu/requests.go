@@ -121,3 +121,58 @@ func timeWord(t string) bool {
 	}
 	return false
 }
+
+// movesBy reports a request to move something by an amount: "push the
+// dentist back an hour", "move it 30 minutes earlier", "delay the call by
+// a day", "bring the meeting forward half an hour".
+func movesBy(tokens []string) bool {
+	if len(tokens) < 3 || len(tokens) > 12 {
+		return false
+	}
+	switch tokens[0] {
+	case "move", "push", "shift", "bump", "postpone", "delay", "bring", "make", "reschedule":
+	default:
+		return false
+	}
+	for i := 2; i < len(tokens); i++ {
+		if !shiftUnit(tokens[i]) || !shiftAmount(tokens[i-1]) {
+			continue
+		}
+		before := tokens[i-2]
+		if before == "half" && tokens[i-1] == "an" && i >= 3 {
+			before = tokens[i-3] // "by half an hour"
+		}
+		after := ""
+		if i+1 < len(tokens) {
+			after = tokens[i+1]
+		}
+		switch {
+		case after == "later" || after == "earlier" || after == "sooner" || after == "back":
+			return true
+		case before == "by" || before == "back" || before == "forward" || before == "out" || before == "ahead":
+			return true
+		}
+	}
+	return false
+}
+
+// shiftAmount reports a word that counts units of time: "30", "an", "two".
+func shiftAmount(t string) bool {
+	if t != "" && t[0] >= '0' && t[0] <= '9' {
+		return true
+	}
+	switch t {
+	case "a", "an", "one", "two", "three", "four", "five", "six":
+		return true
+	}
+	return false
+}
+
+// shiftUnit reports a unit a move by an amount counts in.
+func shiftUnit(t string) bool {
+	switch t {
+	case "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day", "days", "week", "weeks":
+		return true
+	}
+	return false
+}

@@ -36,8 +36,11 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return planRename(in, text)
 	case words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear "):
 		return planEventDelete(in, text)
-	case words.StartsWithAny(lc, "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward "):
+	case words.StartsWithAny(lc, MoveVerbs...):
 		return planEventMove(in, text, whole)
+	}
+	if refText, sh, ok := shiftRequest(text); ok {
+		return planShift(in, refText, sh)
 	}
 	if ref, target, ok := changeTarget(in, text); ok {
 		return planEventMove(in, "move "+ref+" to "+target, false)
@@ -51,10 +54,14 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	return planEventCreate(in, text, whole)
 }
 
+// eventVerbs start a request about an existing event: the ones that
+// cancel it and the ones that move it.
+var eventVerbs = append([]string{"cancel ", "delete ", "remove ", "drop ", "call off ", "clear "}, MoveVerbs...)
+
 // eventRef reads how the user names an existing event: "cancel my
 // dentist appointment on Friday" → "dentist appointment".
 func eventRef(text string, c stage.Context) string {
-	rest, _, _ := words.AfterAny(text, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear ", "move ", "reschedule ", "push ", "shift ", "postpone ", "change the time of ", "bring forward ")
+	rest, _, _ := words.AfterAny(text, eventVerbs...)
 	rest, _, _ = words.CutBefore(rest, "to ", "until ", "from my calendar", "off my calendar", "from the calendar", "back ")
 	rest = stripTimeWords(rest, c)
 	rest = words.TrimWordsLeft(words.TidySlot(rest), "my", "the", "our", "a", "an", "event", "meeting called")
@@ -199,6 +206,9 @@ func MoveRef(in stage.PlanInput, text string) (ref string, located *timex.Match,
 
 func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
 	p := stage.Plan{Understood: "move an event"}
+	if refText, sh, ok := shiftRequest(text); ok {
+		return planShift(in, refText, sh)
+	}
 	if r := eventRef(text, in.Context); r != "" && isPronounRef(r) {
 		// "move it to 11": the item the last reply was about.
 		if t := lastMentioned(in.Context); t != "" {

@@ -64,17 +64,23 @@ func isPronounRef(ref string) bool {
 // lastMentioned returns the title the bot's latest reply quoted
 // ("Got it — I'll remind you: “Call the plumber”, …"), or else the
 // longest title of a task or event it names ("Added dinner at Marco's to
-// your calendar"): what "it" and "that" refer to. "" when the
-// conversation has none.
+// your calendar"): what "it" and "that" refer to. A reply that names
+// nothing ("I need to know when to move it to") leaves "it" what it was,
+// up to a few replies back. "" when the conversation has none.
 func lastMentioned(c stage.Context) string {
-	for i := len(c.Recent) - 1; i >= 0; i-- {
+	replies := 0
+	for i := len(c.Recent) - 1; i >= 0 && replies < 3; i-- {
 		m := c.Recent[i]
 		if m.From != hearth.FromBot {
 			continue
 		}
+		replies++
 		_, rest, ok := strings.Cut(m.Text, "“")
 		if !ok {
-			return namedIn(markdown.Plain(m.Text), c)
+			if t := namedIn(markdown.Plain(m.Text), c); t != "" {
+				return t
+			}
+			continue
 		}
 		title, _, ok := strings.Cut(rest, "”")
 		if !ok {

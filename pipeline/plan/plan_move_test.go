@@ -180,3 +180,82 @@ func TestMoveToABareHour(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanShift checks a move by an amount: later or earlier, by minutes,
+// hours, days or weeks, of the task or event named or of "it" (what the
+// last reply was about), keeping an event's length.
+func TestPlanShift(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	dentist := hearth.CalendarEvent{ID: 40, Title: "Dentist appointment", Start: at(12, 15, 0), End: at(12, 16, 0)}
+	trip := hearth.CalendarEvent{ID: 41, Title: "Beach trip", Start: at(14, 0, 0), End: at(16, 0, 0), AllDay: true}
+	tasks := []hearth.Task{
+		{ID: 1, Title: "Call mom", Status: hearth.TaskOpen, Due: at(11, 17, 0)},
+		{ID: 2, Title: "Pay rent", Status: hearth.TaskOpen, Due: at(12, 0, 0), AllDay: true},
+	}
+	aboutDentist := []hearth.Message{{From: hearth.FromUser, Text: "dentist next Thursday at 3"},
+		{From: hearth.FromBot, Text: "Done — Dentist appointment is on your calendar for Thursday at 3:00 PM."}}
+	// A reply that named nothing leaves "it" the dentist.
+	thenAsked := append(append([]hearth.Message(nil), aboutDentist...), hearth.Message{From: hearth.FromUser, Text: "move it"},
+		hearth.Message{From: hearth.FromBot, Text: "I understood you wanted to move an event, but I need to know when to move it to."})
+	tests := []struct {
+		text   string
+		recent []hearth.Message
+		id     int64 // an event's id is 40 or more
+		start  time.Time
+	}{
+		{"push the dentist back an hour", nil, 40, at(12, 16, 0)},
+		{"move the dentist appointment 30 minutes earlier", nil, 40, at(12, 14, 30)},
+		{"move it an hour later", aboutDentist, 40, at(12, 16, 0)},
+		{"make it 30 minutes earlier", aboutDentist, 40, at(12, 14, 30)},
+		{"push it to 5", thenAsked, 40, at(12, 17, 0)},
+		{"make it 30 minutes earlier", thenAsked, 40, at(12, 14, 30)},
+		{"push it back by a day", aboutDentist, 40, at(13, 15, 0)},
+		{"delay the dentist by 2 hours", nil, 40, at(12, 17, 0)},
+		{"bring forward the dentist by half an hour", nil, 40, at(12, 14, 30)},
+		{"postpone the beach trip by a week", nil, 41, at(21, 0, 0)},
+		{"push call mom by 30 minutes", nil, 1, at(11, 17, 30)},
+		{"move call mom an hour earlier", nil, 1, at(11, 16, 0)},
+		{"push the rent task back two days", nil, 2, at(14, 0, 0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			c := stage.Context{Now: at(10, 9, 0), Location: z, Tasks: tasks, Events: []hearth.CalendarEvent{dentist, trip}, Recent: tt.recent}
+			p := planText(t, tt.text, c)
+			if tt.id >= 40 {
+				a := decode[action.EventUpdateArgs](t, p.only(t, action.CalendarUpdate))
+				if a.ID != tt.id || a.Update.Start == nil || !a.Update.Start.Equal(tt.start) {
+					t.Fatalf("moved %d to %v; want %d at %s", a.ID, a.Update.Start, tt.id, tt.start)
+				}
+				was := map[int64]hearth.CalendarEvent{40: dentist, 41: trip}[tt.id]
+				if a.Update.End == nil || a.Update.End.Sub(*a.Update.Start) != was.End.Sub(was.Start) {
+					t.Errorf("length changed: ends %v", a.Update.End)
+				}
+				return
+			}
+			a := decode[action.TaskUpdateArgs](t, p.only(t, action.TaskUpdate))
+			if a.ID != tt.id || a.Update.Due == nil || !a.Update.Due.Equal(tt.start) {
+				t.Fatalf("moved task %d to %v; want %d at %s", a.ID, a.Update.Due, tt.id, tt.start)
+			}
+		})
+	}
+}
+
+// TestPlanShiftRefuses checks that a move by minutes of what has no time
+// of day, or of nothing named, asks instead of guessing.
+func TestPlanShiftRefuses(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h int) time.Time { return time.Date(2026, 3, d, h, 0, 0, 0, z) }
+	c := stage.Context{Now: at(10, 9), Location: z,
+		Tasks:  []hearth.Task{{ID: 2, Title: "Pay rent", Status: hearth.TaskOpen, Due: at(12, 0), AllDay: true}},
+		Events: []hearth.CalendarEvent{{ID: 41, Title: "Beach trip", Start: at(14, 0), End: at(16, 0), AllDay: true}}}
+	for _, text := range []string{"push the rent task back an hour", "move the beach trip 30 minutes later", "push it back an hour"} {
+		p := planText(t, text, c)
+		if len(p.actions) != 0 || len(p.errs) == 0 {
+			t.Errorf("%q: planned %v (errors %v); want a question", text, kindsOf(p.actions), p.errs)
+		}
+	}
+}

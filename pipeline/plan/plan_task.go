@@ -54,6 +54,9 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if words.StartsWithAny(lc, MoveVerbs...) {
 		return planTaskMove(in, text)
 	}
+	if refText, sh, ok := shiftRequest(text); ok {
+		return planShift(in, refText, sh)
+	}
 	if ref, target, ok := changeTarget(in, text); ok {
 		return moveTask(in, ref, target)
 	}
@@ -436,7 +439,7 @@ func CompletedTasks(text string, tasks []hearth.Task) []hearth.Task {
 }
 
 // moveVerbs start a request to move something.
-var MoveVerbs = []string{"move ", "reschedule ", "push ", "shift ", "postpone ", "bump ", "change the time of ", "bring forward "}
+var MoveVerbs = []string{"move ", "reschedule ", "push ", "shift ", "postpone ", "bump ", "delay ", "change the time of ", "bring forward "}
 
 // doneStatement reports whether text says the user did something, and
 // returns its content words with verbs in every form they may take in a

@@ -1,9 +1,6 @@
 package plan
 
 import (
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hearthbot/hearth"
@@ -14,80 +11,22 @@ import (
 	"github.com/hearthbot/hearth/pipeline/words"
 )
 
-// Moving a task: to a time ("move the rent task to Friday"), or by an
-// amount ("push the laundry reminder by 30 minutes").
+// Moving a task to a time ("move the rent task to Friday"); moving by an
+// amount is plan_shift.go.
 
 // planTaskMove changes when an open task is due: "move the rent task to
 // Friday", "push call mom to 6pm". Like an event, a task keeps its date
 // when only a time is given, and its time of day when only a date is.
 func planTaskMove(in stage.PlanInput, text string) (stage.Plan, error) {
-	rest, _, _ := words.AfterAny(text, MoveVerbs...)
-	if refText, sh, ok := shiftBy(rest); ok {
-		return shiftTask(in, refText, sh)
+	if refText, sh, ok := shiftRequest(text); ok {
+		return planShift(in, refText, sh)
 	}
+	rest, _, _ := words.AfterAny(text, MoveVerbs...)
 	refText, target, found := words.CutBefore(rest, "to ", "until ")
 	if !found {
 		return stage.Plan{Understood: "move a task"}, needDetails("when to move it to")
 	}
 	return moveTask(in, refText, target)
-}
-
-// shift is how far "push it by 30 minutes" moves a task: minutes, or
-// days for "by a day", "by 2 weeks" (calendar days, whatever the clocks do).
-type shift struct{ minutes, days int }
-
-// reShiftBy reads "the laundry reminder by 30 minutes", "it back by an
-// hour", "the report by 2 days".
-var reShiftBy = regexp.MustCompile(`(?i)^(.*?)\s*(?:back\s+|forward\s+|out\s+)?by\s+(\d+|an?|one|two|three|half an)\s+(minutes?|mins?|hours?|hrs?|days?|weeks?)\s*[.!]*$`)
-
-// shiftBy reads a move by an amount ("by 30 minutes"): what is moved and
-// how far.
-func shiftBy(rest string) (string, shift, bool) {
-	g := reShiftBy.FindStringSubmatch(strings.TrimSpace(rest))
-	if g == nil {
-		return "", shift{}, false
-	}
-	n := map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}[strings.ToLower(g[2])]
-	if v, err := strconv.Atoi(g[2]); err == nil {
-		n = v
-	}
-	unit := strings.ToLower(g[3])
-	var sh shift
-	switch {
-	case strings.EqualFold(g[2], "half an"):
-		sh.minutes = 30
-	case strings.HasPrefix(unit, "min"):
-		sh.minutes = n
-	case strings.HasPrefix(unit, "h"):
-		sh.minutes = 60 * n
-	case strings.HasPrefix(unit, "day"):
-		sh.days = n
-	default:
-		sh.days = 7 * n
-	}
-	if sh.minutes <= 0 && sh.days <= 0 || sh.minutes > 60*24*7 || sh.days > 366 {
-		return "", shift{}, false
-	}
-	return g[1], sh, true
-}
-
-// shiftTask moves the open task refText names later by sh.
-func shiftTask(in stage.PlanInput, refText string, sh shift) (stage.Plan, error) {
-	ref, p, err := movedRef(in, refText)
-	if err != nil {
-		return p, err
-	}
-	return moveMatching(in, p, ref, func(t hearth.Task) (time.Time, bool, error) {
-		switch {
-		case t.Due.IsZero():
-			return time.Time{}, false, needDetails("which time to move it from: “%s” has none", t.Title)
-		case t.AllDay && sh.minutes > 0:
-			return time.Time{}, false, needDetails("a time to move it to: “%s” is due all day", t.Title)
-		case sh.days > 0:
-			return t.Due.In(stage.UserZone(in.Context)).AddDate(0, 0, sh.days), t.AllDay, nil
-		}
-		return t.Due.Add(time.Duration(sh.minutes) * time.Minute), t.AllDay, nil
-	})
 }
 
 // moveTask moves the open task refText names ("it": the one the last

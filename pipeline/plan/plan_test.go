@@ -37,7 +37,14 @@ type plannedTurn struct {
 // every named domain.
 func planText(t testing.TB, text string, c stage.Context) plannedTurn {
 	t.Helper()
-	res := stagetest.Classifier().Classify(text, nil, c.Now)
+	var recent []nlu.Turn // nil: no conversation known
+	for _, m := range c.Recent {
+		recent = append(recent, nlu.Turn{FromBot: m.From == hearth.FromBot, Text: m.Text})
+	}
+	res := stagetest.Classifier().Classify(text, recent, c.Now)
+	if res.Intent == nlu.Followup && res.RequiresAction {
+		res.Intent = nlu.RequestAction // as the runner does
+	}
 	in := stage.PlanInput{Text: text, Understanding: res, User: hearth.User{ID: 1, DisplayName: "Alex Kim", Timezone: "America/New_York"}, Context: c}
 	out := plannedTurn{res: res}
 	ps := Planners()
