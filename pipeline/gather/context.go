@@ -111,9 +111,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 	for _, d := range u.Domains {
 		domains[d] = true
 	}
-	if u.Intent == nlu.RequestAction && (domains[nlu.Task] || domains[nlu.Calendar]) && plan.IsChange(text) {
+	if u.Intent == nlu.RequestAction && (domains[nlu.Task] || domains[nlu.Calendar]) && (plan.IsChange(text) || plan.RemindsBefore(text)) {
 		// A change may name a task or an event whichever the classifier
-		// said ("cancel my dentist reminder", "move it to 11"): the
+		// said ("cancel my dentist reminder", "move it to 11"), and so
+		// may a reminder ahead of one ("remind me an hour before"): the
 		// planner looks in both.
 		domains[nlu.Task], domains[nlu.Calendar] = true, true
 	}

@@ -163,3 +163,57 @@ func TestPlanReminderCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestRemindBefore checks a reminder ahead of a task or event: due that
+// long before it (days before an all-day item at 9:00), named after it
+// and when it is, never a task named after the words "an hour before".
+func TestRemindBefore(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(m time.Month, d, h, min int) time.Time { return time.Date(2026, m, d, h, min, 0, 0, z) }
+	dentist := hearth.CalendarEvent{ID: 40, Title: "Dentist appointment", Start: at(3, 12, 15, 0), End: at(3, 12, 16, 0)}
+	passport := hearth.Task{ID: 1, Title: "Renew my passport", Status: hearth.TaskOpen, Due: at(4, 15, 0, 0), AllDay: true}
+	aboutDentist := []hearth.Message{{From: hearth.FromUser, Text: "dentist next Thursday at 3"},
+		{From: hearth.FromBot, Text: "Done — Dentist appointment is on your calendar for Thursday at 3:00 PM."}}
+	aboutPassport := []hearth.Message{{From: hearth.FromUser, Text: "I need to renew my passport by April 15"},
+		{From: hearth.FromBot, Text: "Got it — I'll remind you: “Renew my passport”, on Wed, Apr 15."}}
+	tests := []struct {
+		text   string
+		recent []hearth.Message
+		title  string
+		due    time.Time
+	}{
+		{"remind me an hour before", aboutDentist, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 12, 14, 0)},
+		{"remind me about the dentist the day before", nil, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 11, 15, 0)},
+		{"please remind me 30 minutes before the dentist appointment", nil, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 12, 14, 30)},
+		{"remind me the night before the dentist", nil, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 11, 20, 0)},
+		{"remind me a week before it's due", aboutPassport, "Renew my passport — due Wed, Apr 15", at(4, 8, 9, 0)},
+		{"remind me about it the day before", aboutPassport, "Renew my passport — due Wed, Apr 15", at(4, 14, 9, 0)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			// An earlier reminder ahead of the dentist is a task that
+			// matches too; the event is meant.
+			earlier := hearth.Task{ID: 2, Title: "Dentist appointment — Thu, Mar 12 at 3:00 PM", Status: hearth.TaskOpen, Due: at(3, 12, 14, 0)}
+			c := stage.Context{Now: at(3, 10, 9, 0), Location: z, Tasks: []hearth.Task{passport, earlier}, Events: []hearth.CalendarEvent{dentist}, Recent: tt.recent}
+			p := planText(t, tt.text, c)
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != tt.title || !a.Due.Equal(tt.due) || a.AllDay {
+				t.Fatalf("made %q due %v (all day %v); want %q due %s", a.Title, a.Due.In(z), a.AllDay, tt.title, tt.due)
+			}
+		})
+	}
+	// Hours before what has no time, before what is gone by, and before
+	// nothing named: asked or said, nothing made.
+	c := stage.Context{Now: at(3, 12, 14, 30), Location: z, Tasks: []hearth.Task{passport}, Events: []hearth.CalendarEvent{dentist}}
+	for _, text := range []string{"remind me an hour before the passport is due", "remind me an hour before the dentist", "remind me an hour before"} {
+		if p := planText(t, text, c); len(p.actions) != 0 || len(p.errs) == 0 && len(p.questions) == 0 {
+			t.Errorf("%q: planned %v; want a question", text, kindsOf(p.actions))
+		}
+	}
+	// Before every event is the setting, not one reminder.
+	if _, _, ok := remindBefore("remind me 30 minutes before my meetings"); ok {
+		t.Error("a reminder before every meeting read as one reminder")
+	}
+}

@@ -1,0 +1,162 @@
+package plan
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth/internal/markdown"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// A reminder ahead of something the user has: "remind me an hour before",
+// "remind me about the dentist the day before", "remind me a week before
+// the passport is due". It is a reminder (a task) due that long before
+// the task or event, named after it and when it is; "it" is what the last
+// reply was about. Reminders before every event are a setting
+// (scheduler commands), not this.
+
+// reRemindBefore reads the item before the lead ("about the dentist"),
+// the lead, and the item after "before" ("the dentist", "it's due").
+var reRemindBefore = regexp.MustCompile(`(?i)^remind\s+me\s+(?:(?:about|of)\s+(.+?)\s+)?` +
+	`(the\s+(?:day|night|morning|week)|(?:\d+|an?|one|two|three|four|five|six|half\s+an)\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?))` +
+	`\s+(?:before|ahead(?:\s+of)?|beforehand)(?:\s+(.+?))?\s*[.!]*$`)
+
+// RemindsBefore reports a request for a reminder ahead of a task or an
+// event the user has: the context stage then reads both.
+func RemindsBefore(text string) bool {
+	_, _, ok := remindBefore(text)
+	return ok
+}
+
+// remindBefore reads a request for a reminder ahead of an item: how the
+// item is named and how long before. ok is false for anything else,
+// and for reminders before every event ("before my meetings").
+func remindBefore(text string) (ref, lead string, ok bool) {
+	g := reRemindBefore.FindStringSubmatch(words.StripPoliteness(strings.TrimSpace(text)))
+	if g == nil {
+		return "", "", false
+	}
+	ref = g[1]
+	if after := strings.TrimSpace(g[3]); after != "" {
+		if ref != "" {
+			return "", "", false
+		}
+		ref = after
+	}
+	ref = words.TrimWordsRight(words.TidySlot(ref), "is", "due", "starts", "begins", "happens")
+	if r := words.ASCIILower(ref); r == "it's" || r == "its" {
+		ref = "it"
+	}
+	lc := " " + words.ASCIILower(ref) + " "
+	for _, every := range []string{" each ", " every ", " all ", " meetings ", " events ", " appointments "} {
+		if strings.Contains(lc, every) {
+			return "", "", false
+		}
+	}
+	return ref, strings.ToLower(g[2]), true
+}
+
+// planRemindBefore plans a reminder lead before the task or event ref
+// names.
+func planRemindBefore(in stage.PlanInput, refText, lead string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "remind you " + lead + " before something"}
+	ref := resolveRef(taskRef(refText), in.Context)
+	if ref == "" || isPronounRef(ref) {
+		return p, needDetails("what to remind you before")
+	}
+	p.Understood = "remind you " + lead + " before “" + markdown.Escape(ref) + "”"
+	z := stage.UserZone(in.Context)
+	var title, due string
+	var at time.Time
+	var allDay bool
+	// An event of that name first: a task that matches too may be an
+	// earlier reminder ahead of it.
+	if ts := matchingOpenTasks(ref, in.Context.Tasks); !hasEvent(eventRefWords(ref), in.Context) {
+		if len(ts) == 0 {
+			return p, needDetails("which task or event: I couldn't find one matching “%s”", ref)
+		}
+		t := ts[0]
+		if t.Due.IsZero() {
+			return p, needDetails("when “%s” is: it has no due date", t.Title)
+		}
+		title, at, allDay, due = t.Title, t.Due, t.AllDay, "due "
+	} else {
+		e := MatchEvents(eventRefWords(ref), nil, in.Context)[0]
+		title, at, allDay = e.Title, e.Start, e.AllDay
+	}
+	remind, ok := leadBefore(at.In(z), allDay, lead, z)
+	if !ok {
+		return p, needDetails("a time of day: “%s” is all day", title)
+	}
+	// The title says when the item is in dates, not "tomorrow": it is
+	// read when the reminder goes off.
+	layout := "Mon, Jan 2"
+	if at.In(z).Year() != stage.UserNow(in.Context).Year() {
+		layout += ", 2006"
+	}
+	when := at.In(z).Format(layout)
+	if !allDay {
+		when += " at " + at.In(z).Format("3:04 PM")
+	}
+	if !remind.After(in.Context.Now) {
+		return stage.Plan{Understood: p.Understood, Question: &stage.Question{
+			Text: prose.UpperFirst(lead) + " before “" + markdown.Escape(title) + "” (" + when + ") has already passed."}}, nil
+	}
+	a, err := action.New(action.TaskCreate, action.TaskCreateArgs{Title: title + " — " + due + when, Due: remind})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// leadBefore is when a reminder lead before at goes off: that long before
+// a timed item; for an all-day one, days before at 9:00 (a lead of hours
+// or minutes needs a time of day, ok false). "The night before" is 8 PM
+// the day before, "the morning before" 9:00.
+func leadBefore(at time.Time, allDay bool, lead string, z *time.Location) (time.Time, bool) {
+	day := func(days, hour int) time.Time {
+		d := at.AddDate(0, 0, -days)
+		return time.Date(d.Year(), d.Month(), d.Day(), hour, 0, 0, 0, z)
+	}
+	f := strings.Fields(lead)
+	switch lead {
+	case "the night":
+		return day(1, 20), true
+	case "the morning":
+		return day(1, 9), true
+	case "the day":
+		f = []string{"1", "day"}
+	case "the week":
+		f = []string{"1", "week"}
+	}
+	n := map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}[f[0]]
+	if v, err := strconv.Atoi(f[0]); err == nil {
+		n = v
+	}
+	unit := f[len(f)-1]
+	if f[0] == "half" {
+		n, unit = 30, "minutes"
+	}
+	switch {
+	case strings.HasPrefix(unit, "day"), strings.HasPrefix(unit, "week"):
+		days := n
+		if strings.HasPrefix(unit, "week") {
+			days = 7 * n
+		}
+		if allDay {
+			return day(days, 9), true
+		}
+		return at.AddDate(0, 0, -days), true
+	case allDay:
+		return time.Time{}, false
+	case strings.HasPrefix(unit, "h"):
+		return at.Add(-time.Duration(n) * time.Hour), true
+	}
+	return at.Add(-time.Duration(n) * time.Minute), true
+}
