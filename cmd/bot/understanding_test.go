@@ -244,6 +244,12 @@ func TestQuestionsAboutTime(t *testing.T) {
 
 	r = c.say("what's overdue?")
 	mustContain(t, r, "nothing")
+
+	// A time asked about is a yes or a no; a clear day says what comes
+	// after it.
+	mustContain(t, c.say("am I free tomorrow at 2:30pm?"), "No — you have Dentist appointment (2:00 PM–3:00 PM)")
+	mustContain(t, c.say("am I free tomorrow at 4pm?"), "Yes — nothing on your calendar tomorrow at 4:00 PM")
+	mustContain(t, c.say("what's on my calendar today?"), "Next up: tomorrow at 2:00 PM Dentist appointment")
 	if n := c.actions(); n != 2 {
 		t.Fatalf("%d actions; questions must not act", n)
 	}

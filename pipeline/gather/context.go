@@ -170,6 +170,14 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			if c.Events, err = s.Calendar.FindEvents(ctx, f); err != nil {
 				return c, fmt.Errorf("context: events: %w", err)
 			}
+			if u.Intent == nlu.AskInfo && len(c.Events) == 0 && f.To.After(now) && f.Query == "" {
+				// "Your calendar is clear this week" goes on to say what
+				// comes after it.
+				next := hearth.CalendarEventFilter{UserID: uid, From: later(f.To, now), To: f.To.AddDate(0, 0, 90), Limit: 1}
+				if c.Events, err = s.Calendar.FindEvents(ctx, next); err != nil {
+					return c, fmt.Errorf("context: next event: %w", err)
+				}
+			}
 		}
 		// "What did I write about the plumber?" may be a note or a
 		// remembered fact, whichever domain the classifier named: a
@@ -522,4 +530,12 @@ func span(m *timex.Match, now time.Time, question bool) (time.Time, time.Time) {
 func isReply(text string) bool {
 	lc := strings.ToLower(text)
 	return strings.Contains(lc, "reply to ") || strings.Contains(lc, "respond to ") || strings.Contains(lc, "answer ")
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -54,6 +54,7 @@ func TestClassify(t *testing.T) {
 		// What is due asks the tasks, whatever span it names; a due date
 		// is something told.
 		{"what's due this month?", nil, AskInfo, []Domain{Task}},
+		{"what's due this week?", nil, AskInfo, []Domain{Task}},
 		{"what is due by the end of the month?", nil, AskInfo, []Domain{Task}},
 		{"what's due in January?", nil, AskInfo, []Domain{Task}},
 		{"anything due this month?", nil, AskInfo, []Domain{Task}},

@@ -180,12 +180,15 @@ func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {
 		}
 	}
 	if len(evs) == 0 {
+		var clear string
 		if sp.label == "coming up" {
-			return r.variant(in.Text, "cal-empty", "Your calendar is clear for the next week.", "Nothing on your calendar this coming week — enjoy the free time!")
+			clear = r.variant(in.Text, "cal-empty", "Your calendar is clear for the next week.", "Nothing on your calendar this coming week — enjoy the free time!")
+		} else {
+			clear = r.variant(in.Text, "cal-empty",
+				"Nothing on your calendar "+sp.label+" — enjoy the free time!",
+				"Your calendar is clear "+sp.label+".")
 		}
-		return r.variant(in.Text, "cal-empty",
-			"Nothing on your calendar "+sp.label+" — enjoy the free time!",
-			"Your calendar is clear "+sp.label+".")
+		return clear + nextAfter(sp, in.Context)
 	}
 	return eventsSentenceSpan(evs, sp, in.Context)
 }
@@ -461,4 +464,20 @@ func (r *TemplateResponder) followup(in stage.RespondInput) string {
 	// With no conversation to follow up on, the classifier calls short
 	// small talk ("how's it going?") a followup: answer it as chat.
 	return r.chat(in)
+}
+
+// nextAfter names the first event after an empty span ("Next up: Friday
+// at 12:00 PM Lunch with Sam."), so "clear this week" on a Saturday does
+// not hide Monday; "" when none is known.
+func nextAfter(sp askSpan, c stage.Context) string {
+	var next *hearth.CalendarEvent
+	for i, e := range c.Events {
+		if !e.Start.Before(sp.to) && (next == nil || e.Start.Before(next.Start)) {
+			next = &c.Events[i]
+		}
+	}
+	if next == nil {
+		return ""
+	}
+	return " Next up: " + stage.FormatWhen(next.Start, next.AllDay, c) + " " + markdown.Escape(next.Title) + "."
 }

@@ -187,6 +187,9 @@ func (r *TemplateResponder) answerFree(in stage.RespondInput) string {
 	z := stage.UserZone(c)
 	now := stage.UserNow(c)
 	m := in.Understanding.Slots.When
+	if m != nil && m.Kind == timex.Value && m.Grain < timex.Day && !m.Value.IsZero() {
+		return answerFreeAt(m.Value, c)
+	}
 	var from, to time.Time
 	label := "today"
 	switch {
@@ -236,4 +239,24 @@ func (r *TemplateResponder) answerFree(in stage.RespondInput) string {
 		return "No free time " + label + ". " + eventsSentenceSpan(busy, askSpan{label: label, oneDay: true}, c)
 	}
 	return prose.UpperFirst(label) + " you're free " + prose.List(free) + "."
+}
+
+// answerFreeAt answers "am I free on Friday at noon?": yes, or no and
+// what is on then (an event running at that time or starting within
+// half an hour of it).
+func answerFreeAt(at time.Time, c stage.Context) string {
+	when := stage.FormatWhen(at, false, c)
+	if at.Before(c.Now) {
+		return "That time has already passed."
+	}
+	var then []string
+	for _, e := range c.Events {
+		if !e.AllDay && e.Start.Before(at.Add(minFree)) && e.End.After(at) {
+			then = append(then, markdown.Escape(e.Title)+" ("+stage.ClockOf(e.Start, c)+"–"+stage.ClockOf(e.End, c)+")")
+		}
+	}
+	if len(then) == 0 {
+		return "Yes — nothing on your calendar " + when + "."
+	}
+	return "No — you have " + prose.List(then) + " then."
 }

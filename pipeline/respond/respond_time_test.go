@@ -19,6 +19,10 @@ func TestQuestionsAboutTime(t *testing.T) {
 	z := c.Location
 	late := c
 	late.Tasks = append([]hearth.Task{{ID: 9, Title: "Return the library books", Status: hearth.TaskOpen, Due: time.Date(2026, 3, 8, 0, 0, 0, 0, z), AllDay: true}}, c.Tasks...)
+	// Only Friday's dentist: a question about an earlier day says it
+	// comes next.
+	later := c
+	later.Events = []hearth.CalendarEvent{c.Events[0]}
 	tests := []struct {
 		name    string
 		text    string
@@ -31,6 +35,10 @@ func TestQuestionsAboutTime(t *testing.T) {
 		{"the week", "how does my week look?", c, []string{"Dentist appointment", "Team meeting", "Call mom", "Finish the quarterly report"}, nil},
 		{"free on an afternoon", "when am I free on Wednesday afternoon?", c, []string{"12:00 PM–2:00 PM", "3:00 PM–7:00 PM"}, nil},
 		{"free all day", "am I free on Saturday?", c, []string{"free all"}, nil},
+		{"clear, and what comes next", "what's on my calendar tomorrow?", later, []string{"tomorrow", "Next up: Friday at 9:00 AM Dentist appointment."}, nil},
+		{"free at a time: no", "am I free on Wednesday at 2:30?", c, []string{"No — you have Team meeting (2:00 PM–3:00 PM)"}, nil},
+		{"free at a time: starts soon after", "am I free on Wednesday at 1:45 pm?", c, []string{"No — you have Team meeting"}, nil},
+		{"free at a time: yes", "am I free on Wednesday at noon?", c, []string{"Yes — nothing on your calendar"}, []string{"Team meeting"}},
 		{"nothing overdue", "what's overdue?", c, []string{"Nothing is overdue"}, nil},
 		{"overdue", "what's overdue?", late, []string{"one overdue task", "Return the library books"}, []string{"Call mom"}},
 	}
