@@ -153,6 +153,9 @@ var eventNouns = []string{
 // oos is the model's abstain-class probability.
 func capable(tokens []string, question, when bool, oos float64) (ok bool, why string) {
 	head := requestHead(tokens)
+	if aboutMe(tokens) {
+		return true, "a lasting fact about the user"
+	}
 	if movesBy(tokens[head:]) {
 		// "Push my run back two days": only what has a time moves by an
 		// amount of time, and only what the user has is moved.

@@ -154,6 +154,12 @@ func pickByText(tokens []string, options []string) int {
 	if len(options) == 0 || len(tokens) > 6 {
 		return 0
 	}
+	switch tokens[0] {
+	case "forget", "delete", "remove", "erase", "cancel", "drop", "move", "reschedule", "push", "postpone", "rename":
+		// "Forget my favorite color" after a list of what Hearth knows
+		// asks to forget it; it does not pick the line that says it.
+		return 0
+	}
 	opt := make([][]string, len(options))
 	for i, o := range options {
 		opt[i], _ = features.Tokens(nil, o)

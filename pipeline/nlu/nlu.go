@@ -256,6 +256,16 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "What did I get done yesterday?" asks the tasks completed.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
 	}
+	if question && res.Intent != RequestAction && (slices.Contains(tokens, "allergic") || slices.Contains(tokens, "allergies") || slices.Contains(tokens, "allergy")) {
+		// "Am I allergic to anything?" asks what was told, not whether
+		// the calendar is free ("am I …").
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Memory}, max(res.Confidence, 0.8), false
+	}
+	if !question && res.Intent != RequestAction && aboutMe(tokens) {
+		// "My favorite color is green", "I'm allergic to peanuts": told
+		// to be known, as "my shoe size is 42" is.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Memory}, max(res.Confidence, 0.8), false
+	}
 	if !question && res.Intent != RequestAction && startsList(tokens) {
 		// "Start a packing list": a list of one's own, empty for now.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false

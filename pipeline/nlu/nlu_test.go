@@ -450,6 +450,7 @@ func TestPickByText(t *testing.T) {
 		{"call mom please", []string{"Call mom (tomorrow)", "Call the bank"}, 1},
 		{"remind me hourly to stand up", []string{"Remind me in an hour"}, 0},
 		{"add the calendar thing", []string{"Work calendar", "Family calendar"}, 0},
+		{"forget my favorite color", []string{"You are vegetarian.", "Your favorite color is green."}, 0},
 	} {
 		var buf [features.MaxTokens]string
 		tokens, _ := features.Tokens(buf[:0], tt.text)
@@ -486,6 +487,28 @@ func TestMovesBy(t *testing.T) {
 	for _, text := range []string{"make a cake in an hour", "move on", "I moved here two weeks ago"} {
 		if toks, _ := features.Tokens(nil, text); movesBy(toks) {
 			t.Errorf("movesBy(%q); want no move by an amount", text)
+		}
+	}
+}
+
+// TestAboutMe: a favourite, an allergy or a diet told is kept; talk that
+// only looks like it is not.
+func TestAboutMe(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"my favorite color is green", "I'm allergic to peanuts", "I am vegetarian", "my favourite food is sushi", "I'm lactose intolerant"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Memory}) {
+			t.Errorf("Classify(%q) = %s %v; want a memory to keep", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"am I allergic to anything?", "what are my allergies?", "is Lea allergic to anything?"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Memory}) {
+			t.Errorf("Classify(%q) = %s %v; want a question to memory", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"I'm tired", "my favorite!", "I am so happy", "what's my favorite color?"} {
+		if toks, _ := features.Tokens(nil, text); aboutMe(toks) && !strings.HasSuffix(text, "?") {
+			t.Errorf("aboutMe(%q); want not a fact about oneself", text)
 		}
 	}
 }

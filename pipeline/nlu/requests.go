@@ -176,3 +176,34 @@ func shiftUnit(t string) bool {
 	}
 	return false
 }
+
+// aboutMe reports a statement of a lasting fact about oneself that the
+// model takes for small talk: a favourite ("my favorite color is
+// green"), an allergy ("I'm allergic to peanuts"), a diet ("I am
+// vegetarian"). They are worth keeping: the family's assistant should
+// know them.
+func aboutMe(tokens []string) bool {
+	if len(tokens) < 2 || len(tokens) > 12 {
+		return false
+	}
+	switch {
+	case len(tokens) >= 3 && tokens[0] == "my" && (tokens[1] == "favorite" || tokens[1] == "favourite" || tokens[1] == "fave"):
+		return slices.Contains(tokens[2:min(len(tokens), 6)], "is") || slices.Contains(tokens[2:min(len(tokens), 6)], "are")
+	case tokens[0] == "im" || tokens[0] == "i" && tokens[1] == "am":
+		rest := tokens[1:]
+		if tokens[0] == "i" {
+			rest = tokens[2:]
+		}
+		rest = slices.DeleteFunc(slices.Clone(rest), func(t string) bool { return t == "a" || t == "also" || t == "severely" || t == "very" })
+		if len(rest) == 0 {
+			return false
+		}
+		switch rest[0] {
+		case "allergic", "intolerant":
+			return true
+		case "vegetarian", "vegan", "pescatarian", "diabetic", "celiac", "coeliac", "lactose", "gluten":
+			return len(rest) <= 3
+		}
+	}
+	return false
+}

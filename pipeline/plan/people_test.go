@@ -9,10 +9,11 @@ import (
 
 func TestLowering(t *testing.T) {
 	for in, want := range map[string]string{
-		"My sister's name is Anna":  "my sister's name is Anna",
-		"The Q3 report is due":      "the Q3 report is due",
-		"John likes dark chocolate": "John likes dark chocolate",
-		"Q3 numbers are in":         "Q3 numbers are in",
+		"My sister's name is Anna":   "my sister's name is Anna",
+		"The Q3 report is due":       "the Q3 report is due",
+		"John likes dark chocolate":  "John likes dark chocolate",
+		"Q3 numbers are in":          "Q3 numbers are in",
+		"You're allergic to peanuts": "you're allergic to peanuts",
 	} {
 		if got := words.LowerLead(in); got != want {
 			t.Errorf("lowerLead(%q) = %q; want %q", in, got, want)

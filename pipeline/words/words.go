@@ -184,6 +184,7 @@ var stopWords = map[string]bool{
 	"that": true, "this": true, "task": true, "tasks": true, "reminder": true, "i": true, "me": true, "about": true,
 	"what": true, "when": true, "where": true, "who": true, "how": true, "do": true, "does": true, "did": true,
 	"you": true, "know": true, "s": true, "please": true, "from": true, "list": true, "one": true, "as": true,
+	"am": true, "any": true, "anything": true, "something": true, "everything": true,
 }
 
 // matchWords returns the meaningful lower-case words of s, singular-ish
@@ -339,4 +340,5 @@ var leadWords = map[string]bool{
 	"my": true, "our": true, "your": true, "his": true, "her": true, "their": true, "its": true,
 	"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true,
 	"there": true, "it": true, "we": true, "they": true, "he": true, "she": true, "you": true,
+	"you're": true, "you’re": true, "we're": true, "they're": true, "it's": true,
 }
