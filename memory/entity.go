@@ -101,7 +101,7 @@ var (
 	reWorks      = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:works|worked|work|is working|was working|has worked|have worked|has been working|have been working|started|started working)\s+(?i:at|for)\s+(.+)$`)
 	reSchool     = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:goes|went|go|is going|attends|attended|is at|was at)\s+(?i:to\s+)?(.+?\s(?i:school|academy|college|university|elementary|primary|high|kindergarten|nursery|preschool|daycare))$`)
 	reStudies    = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:studies|studied|study|is studying|was studying|has studied|have studied)\s+(?i:at)\s+(.+)$`)
-	reLives      = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:lives|lived|live|have lived|has lived|used to live)\s+(?i:at|on|in)\s+(.+)$`)
+	reLives      = regexp.MustCompile(`^(?:` + subject + `)\s+(?:(?i:lives|lived|live|have lived|has lived|used to live|now lives|now live)\s+(?i:at|on|in)|(?i:moved|has moved|have moved|just moved|recently moved|finally moved|relocated|has relocated|have relocated)\s+(?i:back\s+)?(?i:to))\s+(.+)$`)
 	reBorn       = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:was|were)\s+born\b`)
 )
 

@@ -52,6 +52,9 @@ type Question struct {
 	// Past is true when it asks in the past tense without a span ("who
 	// worked at Acme?"): any time counts.
 	Past bool
+	// Self is true when a ValueOf question asks about the user ("where
+	// do I live?"); Name is then empty.
+	Self bool
 }
 
 var (
@@ -112,11 +115,14 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 		verb := strings.ToLower(g[1])
 		q.Kind, q.Attribute, q.Value = WhoHas, verbAttr[verb], strings.TrimSpace(g[2])
 		q.Past = !dated && (verb == "worked" || verb == "went" || verb == "lived" || verb == "was working")
-	case reValueOf.MatchString(rest) && !selfWords[strings.ToLower(trimName(reValueOf.FindStringSubmatch(rest)[1]))]:
-		// "Where do I live?" is no one's by name: the user's own facts
-		// answer it, by their words.
+	case reValueOf.MatchString(rest):
+		// "Where do I live?" asks the user's own: the home they told
+		// last, whatever its words ("I moved to Munich").
 		g := reValueOf.FindStringSubmatch(rest)
 		q.Kind, q.Name = ValueOf, trimName(g[1])
+		if selfWords[strings.ToLower(q.Name)] {
+			q.Name, q.Self = "", true
+		}
 		q.Attribute = valueOfVerbTo[strings.Join(strings.Fields(strings.ToLower(g[2])), " ")]
 		q.Past = !dated && strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "where did")
 	case (reWhoIsMy.MatchString(rest) || reIsMy.MatchString(rest)) && !dated:
@@ -139,7 +145,7 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 	default:
 		return Question{}, false
 	}
-	if q.Kind != WhoIsMy && q.Kind != WhoWithMe && q.Value == "" && q.Name == "" {
+	if q.Kind != WhoIsMy && q.Kind != WhoWithMe && q.Value == "" && q.Name == "" && !q.Self {
 		return Question{}, false
 	}
 	return q, true

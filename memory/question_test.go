@@ -32,8 +32,8 @@ func TestReadQuestion(t *testing.T) {
 		{"is Sarah Kim our dentist?", memory.Question{Kind: memory.WhoIsMy, Relation: "dentist", Name: "Sarah Kim"}, true},
 		{"Is Sam my favourite author?", memory.Question{}, false},
 		// The user's own: their facts by their words, not someone named "I".
-		{"Where do I live?", memory.Question{}, false},
-		{"where do we work?", memory.Question{}, false},
+		{"Where do I live?", memory.Question{Kind: memory.ValueOf, Attribute: memory.AttrHome, Self: true}, true},
+		{"where do we work?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Self: true}, true},
 		{"is it my turn?", memory.Question{}, false},
 		{"Who is my favourite author?", memory.Question{}, false},
 		{"When is John's birthday?", memory.Question{}, false},

@@ -92,6 +92,11 @@ func TestMemoryScenario(t *testing.T) {
 	// and who works where, asked back.
 	ann.say("I live in Berlin")
 	mustContain(t, ann.say("where do I live?"), "You live in Berlin")
+	// A move replaces the home, whatever words tell it.
+	ann.say("I moved to Munich")
+	if r := ann.say("where do I live?"); !strings.Contains(r.Text, "You live in Munich") || strings.Contains(r.Text, "Berlin") {
+		t.Fatalf("where do I live after the move: %q", r.Text)
+	}
 	ann.say("Jon works at Initech")
 	if r := ann.say("who works at Initech?"); !strings.Contains(r.Text, "Jon works at Initech") {
 		t.Fatalf("who works at Initech: %q", r.Text)

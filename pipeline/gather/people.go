@@ -144,6 +144,9 @@ func (s Sources) relations(ctx context.Context, c *stage.Context, uid int64, q m
 		return err
 	case memory.ValueOf:
 		e, ok, err := named(q.Name)
+		if q.Self {
+			e, ok, err = self()
+		}
 		if err != nil || !ok {
 			return err
 		}

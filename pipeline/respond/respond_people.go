@@ -80,10 +80,16 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 		}
 		return head + ", with " + prose.List(people) + "."
 	case memory.ValueOf:
+		if q.Self && (len(c.Entities) == 0 || len(c.Memories) == 0) {
+			return "I don't know where you " + strings.Fields(verbs[1])[0] + " " + orNow(when) + " — tell me, like “I " + verbs[1] + " …”."
+		}
 		if len(c.Entities) == 0 {
 			return "I don't know who " + markdown.Escape(q.Name) + " is yet."
 		}
-		who := markdown.Escape(c.Entities[0].Name)
+		who, n := markdown.Escape(c.Entities[0].Name), 1
+		if q.Self {
+			who, n = "you", 2 // "you live in", as "they live in"
+		}
 		if len(c.Memories) == 0 {
 			return "I don't know where " + who + " " + strings.Fields(verbs[1])[0] + " " + orNow(when) + "."
 		}
@@ -91,7 +97,11 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 		for _, m := range c.Memories {
 			vals = append(vals, markdown.Escape(m.Value)+validityNote(m, z))
 		}
-		return prose.UpperFirst(lead + who + " " + pick(verbs, 1, past) + " " + prose.List(vals) + ".")
+		if q.Attribute == memory.AttrHome && !strings.ContainsAny(c.Memories[0].Value, "0123456789") {
+			// A town, not a street address: "lives in Paris".
+			verbs = [3]string{"lives in", "live in", "lived in"}
+		}
+		return prose.UpperFirst(lead + who + " " + pick(verbs, n, past) + " " + prose.List(vals) + ".")
 	case memory.LivedWhenBorn:
 		if len(c.Entities) == 0 || len(c.Memories) == 0 {
 			return "I don't know when " + markdown.Escape(q.Name) + " was born. Tell me, like “" + markdown.Escape(q.Name) + " was born on 3 May 2015”."
