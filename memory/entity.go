@@ -30,6 +30,10 @@ type Statement struct {
 	// (hearth.AttrEmail, "sarah@example.com"). Both empty for a statement
 	// of relation alone ("Jon is my brother").
 	Attribute, Value string
+	// Began is true when the statement tells a change that holds from
+	// now ("Lea moved to Paris"), not a standing fact ("Lea lives in
+	// Paris"), whose start is unknown.
+	Began bool
 }
 
 // relations are the words for what someone is to the user. The kin words
@@ -102,6 +106,7 @@ var (
 	reSchool     = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:goes|went|go|is going|attends|attended|is at|was at)\s+(?i:to\s+)?(.+?\s(?i:school|academy|college|university|elementary|primary|high|kindergarten|nursery|preschool|daycare))$`)
 	reStudies    = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:studies|studied|study|is studying|was studying|has studied|have studied)\s+(?i:at)\s+(.+)$`)
 	reLives      = regexp.MustCompile(`^(?:` + subject + `)\s+(?:(?i:lives|lived|live|have lived|has lived|used to live|now lives|now live)\s+(?i:at|on|in)|(?i:moved|has moved|have moved|just moved|recently moved|finally moved|relocated|has relocated|have relocated)\s+(?i:back\s+)?(?i:to))\s+(.+)$`)
+	reMoved      = regexp.MustCompile(`(?i)\b(?:moved|relocated)\s+(?:back\s+)?to\b`)
 	reBorn       = regexp.MustCompile(`^(?:` + subject + `)\s+(?i:was|were)\s+born\b`)
 )
 
@@ -138,6 +143,7 @@ func ReadStatement(fact string) (Statement, bool) {
 			attr = attributeWords[strings.ToLower(g[7])]
 		}
 		s.Attribute, s.Value = attr, value(v)
+		s.Began = attr == AttrHome && reMoved.MatchString(fact)
 		if s.Value == "" || s.Name == "" && !s.Self || attr == AttrHome && !aPlace(s.Value) {
 			return Statement{}, false
 		}

@@ -97,6 +97,10 @@ func TestMemoryScenario(t *testing.T) {
 	if r := ann.say("where do I live?"); !strings.Contains(r.Text, "You live in Munich") || strings.Contains(r.Text, "Berlin") {
 		t.Fatalf("where do I live after the move: %q", r.Text)
 	}
+	// The move is news: the home before it is last year's.
+	if r := ann.say("where did I live last year?"); !strings.Contains(r.Text, "Berlin") || strings.Contains(r.Text, "Munich") {
+		t.Fatalf("where did I live last year: %q", r.Text)
+	}
 	ann.say("Jon works at Initech")
 	if r := ann.say("who works at Initech?"); !strings.Contains(r.Text, "Jon works at Initech") {
 		t.Fatalf("who works at Initech: %q", r.Text)

@@ -181,6 +181,10 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 	case dated:
 		args.ValidFrom, args.ValidTo = from, to
 		// "from 2001 to 2009" is over: the relation held, it does not now.
+	case st.Began:
+		// "I moved to Munich": home from now on, not always; where they
+		// lived in 2020 is the home before.
+		args.ValidFrom = now
 	}
 	if args.Relationship == nil {
 		// "Jon works at Acme" is also Jon → Acme, with the fact's
