@@ -71,6 +71,20 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if item, ok := BareAddItems(text); ok {
 		return planBareAdd(in, item)
 	}
+	if m := titledNote.FindStringSubmatch(strings.TrimSpace(words.StripPoliteness(text))); m != nil {
+		// "Create a note called gift ideas: a scarf for mom".
+		title, body := prose.UpperFirst(words.TidySlot(m[1])), words.TidySlot(m[2])
+		p := stage.Plan{Understood: "make a note called " + title}
+		if body != "" {
+			body = words.AsSentence(body)
+		}
+		a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Title: title, Body: body})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		p.Actions = []action.Action{a}
+		return p, nil
+	}
 	body := noteBody(text)
 	if body == "" && whole {
 		body = in.Understanding.Slots.Note
@@ -96,7 +110,7 @@ func listItem(text string) (item, list string) {
 	if !ok {
 		return "", ""
 	}
-	it, l, sep := words.CutSep(rest, "to my ", "on my ", "onto my ", "in my ", "to the ", "on the ", "onto the ", "to our ", "on our ", "for the ")
+	it, l, sep := words.CutSep(rest, "to my ", "on my ", "onto my ", "in my ", "to the ", "on the ", "onto the ", "to our ", "on our ", "for the ", "to that ", "on that ", "to this ", "on this ")
 	l = words.TidySlot(l)
 	if sep == "" || !strings.Contains(strings.ToLower(l), "list") && !strings.Contains(strings.ToLower(l), "groceries") {
 		return "", ""
@@ -220,6 +234,10 @@ func planBareAdd(in stage.PlanInput, item string) (stage.Plan, error) {
 	p.Question = askChoice("Which list should I add "+item+" to?", labels, acts)
 	return p, nil
 }
+
+// titledNote reads a note named as it is made: "create a note called
+// gift ideas: a scarf for mom", "make a new note titled Wifi".
+var titledNote = regexp.MustCompile(`(?i)^(?:create|make|start|write|add|new)\s+(?:a\s+)?(?:new\s+)?note\s+(?:called|named|titled)\s+(.+?)(?:\s*[:—–]\s*(.+))?$`)
 
 // noteBody reads "make a note: call the vet", "note to self buy a
 // charger", "jot down …".

@@ -44,8 +44,26 @@ func listScopeOf(text string) listScope {
 // preferring the scope's owner: the family's list for "our", the user's
 // own for "my" and "the". ok is false when none matches; a family list
 // never stands for "my" list while the user has one of their own.
-func findList(notes []hearth.Note, list string, scope listScope) (hearth.Note, bool) {
-	name := words.TrimWordsRight(words.TrimWordsLeft(list, "my", "the", "our", "family", "family's"), "list")
+func findList(c stage.Context, list string, scope listScope) (hearth.Note, bool) {
+	notes := c.Notes
+	name := words.TrimWordsRight(words.TrimWordsLeft(list, "my", "the", "our", "family", "family's", "that", "this"), "list")
+	if name == "" || strings.EqualFold(name, "list") {
+		// "Take milk off the list": the list Hearth just spoke of, or
+		// the only one there is.
+		if n, ok := inReply(c, true); ok {
+			return n, true
+		}
+		var lists []hearth.Note
+		for _, n := range notes {
+			if len(n.Items) > 0 && n.Family == (scope == familyList) {
+				lists = append(lists, n)
+			}
+		}
+		if len(lists) == 1 {
+			return lists[0], true
+		}
+		return hearth.Note{}, false
+	}
 	var titles []string
 	for _, n := range notes {
 		titles = append(titles, n.Title)
@@ -81,7 +99,7 @@ func planListAdd(in stage.PlanInput, item, list string, scope listScope) (stage.
 		return p, needDetails("what to add to the %s", list)
 	}
 	p.Understood = "add " + item + " to " + whose + strings.ToLower(list)
-	if n, ok := findList(in.Context.Notes, list, scope); ok {
+	if n, ok := findList(in.Context, list, scope); ok {
 		a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Items: items})
 		if err != nil {
 			return plannedErr(p, err)
@@ -135,7 +153,7 @@ func planListDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	name := words.TidySlot(words.TrimWordsLeft(m[1], "my", "the", "our", "family", "family's"))
 	p := stage.Plan{Understood: "delete the " + name}
-	n, ok := findList(in.Context.Notes, m[1], listScopeOf(text))
+	n, ok := findList(in.Context, m[1], listScopeOf(text))
 	if !ok {
 		return p, true, needDetails("which list: I couldn't find a %s", name)
 	}
@@ -157,7 +175,7 @@ func planListClear(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	name := words.TidySlot(words.TrimWordsLeft(m[1], "my", "the", "our", "family", "family's"))
 	p := stage.Plan{Understood: "clear the " + name}
-	n, ok := findList(in.Context.Notes, m[1], listScopeOf(text))
+	n, ok := findList(in.Context, m[1], listScopeOf(text))
 	if !ok {
 		return p, true, needDetails("which list: I couldn't find a %s", name)
 	}
@@ -430,7 +448,7 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	scope := listScopeOf(text)
 	p := stage.Plan{Understood: "tick things off a list"}
-	n, ok := findList(in.Context.Notes, list, scope)
+	n, ok := findList(in.Context, list, scope)
 	if !ok {
 		name := words.TidySlot(words.TrimWordsLeft(list, "my", "the", "our"))
 		p.Understood = "tick " + itemText + " off the " + name

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -294,5 +295,60 @@ func TestToldBought(t *testing.T) {
 	lists := []hearth.Note{{Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "Socks"}, {Text: "charger", Done: true}}}}
 	if !OnLists(lists, []string{"socks"}) || OnLists(lists, []string{"charger"}) || OnLists(lists, []string{"job"}) {
 		t.Fatal("OnLists: socks on it, charger ticked off, the job never")
+	}
+}
+
+// TestTheList checks that "the list" is the list Hearth just spoke of,
+// or the only one the user has; with several and none spoken of, it asks.
+func TestTheList(t *testing.T) {
+	t.Parallel()
+	shopping := hearth.Note{ID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "bread"}, {Text: "milk"}}}
+	packing := hearth.Note{ID: 2, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "socks"}}}
+	spoke := []hearth.Message{{From: hearth.FromUser, Text: "what's on my packing list?"}, {From: hearth.FromBot, Text: "Your packing list has socks."}}
+	tests := []struct {
+		text   string
+		notes  []hearth.Note
+		recent []hearth.Message
+		id     int64 // 0: asked which
+	}{
+		{"take milk off the list", []hearth.Note{shopping}, nil, 1},
+		{"add eggs to the list", []hearth.Note{shopping}, nil, 1},
+		{"add a charger to that list", []hearth.Note{shopping, packing}, spoke, 2},
+		{"take milk off the list", []hearth.Note{shopping, packing}, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			p := planText(t, tt.text, stage.Context{Notes: tt.notes, Recent: tt.recent})
+			if tt.id == 0 {
+				if len(p.actions) != 0 {
+					t.Fatalf("planned %v; want which list asked", kindsOf(p.actions))
+				}
+				return
+			}
+			if len(p.actions) != 1 {
+				t.Fatalf("planned %v (errs %v); want one change to list %d", kindsOf(p.actions), p.errs, tt.id)
+			}
+			var got struct{ ID int64 }
+			if err := json.Unmarshal(p.actions[0].Payload, &got); err != nil || got.ID != tt.id {
+				t.Fatalf("changed %s %s; want list %d", p.actions[0].Kind, p.actions[0].Payload, tt.id)
+			}
+		})
+	}
+}
+
+// TestTitledNote checks that a note named as it is made keeps the name as
+// its title and what follows the colon as its body.
+func TestTitledNote(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]action.NoteCreateArgs{
+		"create a note called gift ideas: scarf for mom": {Title: "Gift ideas", Body: "Scarf for mom."},
+		"make a new note titled Wifi":                    {Title: "Wifi"},
+	} {
+		p := planText(t, text, stage.Context{})
+		got := decode[action.NoteCreateArgs](t, p.only(t, action.NoteCreate))
+		if got.Title != want.Title || got.Body != want.Body {
+			t.Errorf("%q: made %+v; want %+v", text, got, want)
+		}
 	}
 }
