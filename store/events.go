@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -121,6 +122,26 @@ func (s *Store) RestoreEvent(ctx context.Context, userID, id int64) error {
 		return fmt.Errorf("store restore event %d: %w", id, err)
 	}
 	return nil
+}
+
+// EventShared reports whether deleting the user's event id touches
+// anyone else: it has attendees, or it is on a Google calendar the user
+// marked as the family's. An event that is not the user's, or is gone,
+// counts as shared: nothing is deleted without asking on a guess.
+func (s *Store) EventShared(ctx context.Context, userID, id int64) (bool, error) {
+	var shared bool
+	err := s.pool.QueryRow(ctx, `
+		SELECT cardinality(e.attendees) > 0 OR EXISTS (
+			SELECT 1 FROM google_calendars g
+			WHERE g.user_id = e.user_id AND g.calendar_id = e.calendar_id AND g.is_family)
+		FROM events e WHERE e.id = $2 AND e.user_id = $1 AND e.deleted_at IS NULL`, userID, id).Scan(&shared)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("store event %d shared: %w", id, translate(err))
+	}
+	return shared, nil
 }
 
 // FindEvents returns a user's events overlapping [f.From, f.To), by start.

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hearthbot/hearth"
 )
 
 // TestMovesByAnAmount talks to the web chat about an event just made:
@@ -37,5 +40,36 @@ func TestMovesByAnAmount(t *testing.T) {
 	ts := c.tasks()
 	if len(ts) != 1 || !strings.HasPrefix(ts[0].Title, "Dentist appointment — ") || !ts[0].Due.Equal(start.Add(-30*time.Minute)) {
 		t.Fatalf("tasks %+v after %q; want a reminder at %s", ts, r.Text, start.Add(-30*time.Minute))
+	}
+}
+
+// TestCancelOwnEvent: cancelling one's own event that no one else is on
+// is done at once, with undo, like deleting a task; one with a guest
+// still asks first.
+func TestCancelOwnEvent(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Cal", "UTC")
+	c.say("I have a haircut on Friday at 10")
+	if n := len(c.events()); n != 1 {
+		t.Fatalf("%d events", n)
+	}
+	r := c.say("cancel my haircut")
+	if len(r.Buttons) != 0 || len(c.events()) != 0 {
+		t.Fatalf("reply %+v, events %+v; want the haircut gone at once", r, c.events())
+	}
+	mustContain(t, c.say("undo"), "Haircut")
+	if n := len(c.events()); n != 1 {
+		t.Fatalf("%d events after undo", n)
+	}
+
+	ev, err := app.Store.CreateEvent(context.Background(), "", hearth.CalendarEvent{UserID: c.contact().User.ID, Title: "Lunch with Sam",
+		Start: c.events()[0].Start.Add(2 * time.Hour), End: c.events()[0].Start.Add(3 * time.Hour), Attendees: []string{"sam@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = c.say("cancel lunch with Sam")
+	if len(r.Buttons) == 0 || !containsEvent(c.events(), ev.ID) {
+		t.Fatalf("reply %+v; want an event with a guest asked about first", r)
 	}
 }

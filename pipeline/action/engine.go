@@ -30,6 +30,9 @@ type Store interface {
 	PendingApproval(ctx context.Context, conversationID, userID int64) (Approval, bool, error)
 	LastUndoable(ctx context.Context, conversationID, userID int64) (Record, bool, error)
 	MarkUndone(ctx context.Context, r Record) (bool, error)
+	// EventShared reports whether deleting the user's event touches
+	// anyone else (attendees, a family calendar); true when unsure.
+	EventShared(ctx context.Context, userID, id int64) (bool, error)
 }
 
 // Engine plans, runs, approves and undoes actions.
@@ -86,6 +89,11 @@ type Turn struct {
 	EventID        int64
 	ConversationID int64
 	UserID         int64
+	// OwnWords is true when the plan was read by code from the user's
+	// own message ("cancel my haircut"), not by a model and not from a
+	// question's stored options: only then is deleting one of their own
+	// events that no one else is on done at once (invariants 3 and 4).
+	OwnWords bool
 }
 
 // Run stores a turn's plan and executes its low-risk actions. High-risk
@@ -99,7 +107,11 @@ func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, erro
 			return nil, err
 		}
 	}
-	claimed, recs, err := e.store.PlanActions(ctx, t.EventID, t.ConversationID, t.UserID, plan, Risks(plan), e.ApprovalTTL)
+	risks, err := e.risks(ctx, t, plan)
+	if err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	claimed, recs, err := e.store.PlanActions(ctx, t.EventID, t.ConversationID, t.UserID, plan, risks, e.ApprovalTTL)
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}

@@ -1,5 +1,7 @@
 package action
 
+import "context"
+
 // Risk says whether an action may run at once or needs the user's
 // approval first (ARCHITECTURE.md, invariant 3).
 type Risk int
@@ -22,9 +24,11 @@ func (r Risk) String() string {
 // than this and every action of the turn needs approval.
 const BulkLimit = 5
 
-// RiskOf is the policy for one action: sending email, events with
-// attendees, deleting an event (which may have attendees, or be a
-// family's) and deleting a family's list are high; the rest is low.
+// RiskOf is the policy for one action, from the action alone: sending
+// email, events with attendees, deleting an event (which may have
+// attendees, or be a family's: Engine.Run looks, and deletes one that is
+// neither at once, with undo) and deleting a family's list are high; the
+// rest is low.
 // Deleting a task, one's own list or forgetting a fact is low: each is
 // always its owner's own (others may see a fact, never change it), named
 // by them, and "undo" restores it (ARCHITECTURE.md, invariant 3:
@@ -62,4 +66,34 @@ func Risks(plan []Action) []Risk {
 		}
 	}
 	return out
+}
+
+// risks is Risks for a turn's plan, with what the actions alone cannot
+// tell looked up: deleting one of the user's own events that no one else
+// is on is low ("cancel my haircut" is done at once, with undo), as
+// deleting one of their tasks is — when the user asked for it in so many
+// words (Turn.OwnWords); a delete a model planned, which may have read an
+// event's description, still waits for approval.
+func (e *Engine) risks(ctx context.Context, t Turn, plan []Action) ([]Risk, error) {
+	risks := Risks(plan)
+	if len(plan) > BulkLimit || !t.OwnWords {
+		return risks, nil
+	}
+	for i, a := range plan {
+		if a.Kind != CalendarDelete || risks[i] != High {
+			continue
+		}
+		p, err := Decode[EventRefArgs](a)
+		if err != nil {
+			continue
+		}
+		shared, err := e.store.EventShared(ctx, t.UserID, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !shared {
+			risks[i] = Low
+		}
+	}
+	return risks, nil
 }

@@ -201,7 +201,7 @@ func decodePlan(raw json.RawMessage, kinds []action.Kind, in stage.PlanInput) (s
 	if err := json.Unmarshal(raw, &got); err != nil {
 		return stage.Plan{}, fmt.Errorf("plan answer: %w", err)
 	}
-	plan := stage.Plan{Understood: strings.TrimSpace(got.Understood)}
+	plan := stage.Plan{Understood: strings.TrimSpace(got.Understood), Model: true}
 	for i, a := range got.Actions {
 		if !slices.Contains(kinds, a.Kind) {
 			return stage.Plan{}, fmt.Errorf("action %d: kind %q is not this domain's", i, a.Kind)

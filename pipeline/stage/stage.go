@@ -136,6 +136,11 @@ type Plan struct {
 	// Understood says in a few words what the planner took the request to
 	// be ("add a task to call mom"), for the reply when planning fails.
 	Understood string
+	// Model is true when a model planned the actions, having read data
+	// that may carry untrusted text (ARCHITECTURE.md, invariant 4): no
+	// action of the plan is then taken to be what the user asked for in
+	// so many words, and none is lowered in risk on that ground.
+	Model bool
 }
 
 // Question asks the user to choose; each option carries the actions to

@@ -209,7 +209,7 @@ func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, q stage.Que
 	if err != nil {
 		return "", err
 	}
-	outs, err := r.run(ctx, st, []action.Action{next})
+	outs, err := r.run(ctx, st, []action.Action{next}, false)
 	if err != nil {
 		return "", err
 	}

@@ -294,7 +294,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 			}
 			began = st.lap("plan", began)
 			if len(plan.Actions) > 0 {
-				outs, err := r.run(ctx, st, plan.Actions)
+				outs, err := r.run(ctx, st, plan.Actions, !plan.Model)
 				if err != nil {
 					return "", err
 				}
@@ -332,6 +332,7 @@ func (r *Runner) plan(ctx context.Context, in stage.PlanInput) (stage.Plan, erro
 			continue
 		}
 		out.Actions = append(out.Actions, got.Actions...)
+		out.Model = out.Model || got.Model && len(got.Actions) > 0
 		if out.Question == nil {
 			out.Question = got.Question
 		}
@@ -347,10 +348,12 @@ func (r *Runner) plan(ctx context.Context, in stage.PlanInput) (stage.Plan, erro
 }
 
 // run executes actions through the engine and turns the records into
-// outcomes, adding Approve/Cancel buttons for those that wait.
-func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action) ([]stage.Outcome, error) {
+// outcomes, adding Approve/Cancel buttons for those that wait. ownWords
+// says the actions were read from this message by code, no model (see
+// action.Turn).
+func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action, ownWords bool) ([]stage.Outcome, error) {
 	ev := st.t.Event
-	recs, err := r.cfg.Engine.Run(ctx, action.Turn{EventID: ev.ID, ConversationID: ev.ConversationID, UserID: st.t.User.ID}, plan)
+	recs, err := r.cfg.Engine.Run(ctx, action.Turn{EventID: ev.ID, ConversationID: ev.ConversationID, UserID: st.t.User.ID, OwnWords: ownWords}, plan)
 	if err != nil {
 		if errors.Is(err, hearth.ErrInvalid) {
 			return []stage.Outcome{{Action: plan[0], Status: stage.Failed, Error: hearth.ErrorMessage(err)}}, nil
@@ -418,7 +421,7 @@ func (r *Runner) pick(ctx context.Context, st *turnState, qid int64, q stage.Que
 	}
 	opt := q.Options[i]
 	r.editPrompt(st, fmt.Sprintf("opt:%d:%d", qid, i+1), "→ "+opt.Label)
-	outs, err := r.run(ctx, st, opt.Actions)
+	outs, err := r.run(ctx, st, opt.Actions, false)
 	if err != nil {
 		return "", err
 	}
@@ -436,7 +439,7 @@ func (r *Runner) filled(ctx context.Context, st *turnState, qid int64, acts []ac
 	if !ok {
 		return "That question was already answered.", nil
 	}
-	outs, err := r.run(ctx, st, acts)
+	outs, err := r.run(ctx, st, acts, false)
 	if err != nil {
 		return "", err
 	}
