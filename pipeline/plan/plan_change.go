@@ -37,7 +37,7 @@ func IsChange(text string) bool {
 	if words.StartsWithAny(lc, MoveVerbs...) || words.StartsWithAny(lc, RenameVerbs...) {
 		return true
 	}
-	if words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "mark ", "check off ", "cross off ") {
+	if words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "mark ", "check off ", "cross off ", "pause ", "stop ", "turn off ", "disable ") {
 		return true
 	}
 	if !words.StartsWithAny(lc, ChangeVerbs...) {

@@ -42,6 +42,10 @@ func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 		return p, false, nil
 	}
 	ref, cued := reminderRef(refText)
+	if isPronounRef(ref) {
+		// "Move it to Tuesday" right after Hearth set the reminder.
+		ref, cued = reminderInReply(in.Context), true
+	}
 	if ref == "" {
 		return p, false, nil
 	}
@@ -86,7 +90,8 @@ func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 
 // cancelVerbs start a request to cancel a recurring reminder, as
 // taskRefRequest's delete does for a task.
-var cancelVerbs = []string{"cancel ", "delete ", "remove ", "drop "}
+// "Pause" and "stop" cancel too: undo brings the reminder back.
+var cancelVerbs = []string{"cancel ", "delete ", "remove ", "drop ", "pause ", "stop ", "turn off ", "disable "}
 
 // planReminderCancel plans reminder.cancel when text cancels one of the
 // user's recurring reminders by a name the scheduler's "cancel" command
@@ -271,4 +276,23 @@ func matchReminders(ref string, reminders []hearth.Schedule) []int {
 		titles[i] = sc.Title
 	}
 	return words.BestMatches(ref, titles)
+}
+
+// reminderInReply is the title of the recurring reminder Hearth's last
+// reply spoke of ("I'll remind you to water the plants every Monday"),
+// or "".
+func reminderInReply(c stage.Context) string {
+	for i := len(c.Recent) - 1; i >= 0; i-- {
+		if c.Recent[i].From != hearth.FromBot {
+			continue
+		}
+		said := strings.ToLower(markdown.Plain(c.Recent[i].Text))
+		for _, sc := range c.Reminders {
+			if sc.Title != "" && strings.Contains(said, strings.ToLower(sc.Title)) {
+				return sc.Title
+			}
+		}
+		return ""
+	}
+	return ""
 }

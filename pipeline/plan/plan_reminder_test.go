@@ -131,6 +131,8 @@ func TestPlanReminderCancel(t *testing.T) {
 		{text: "cancel my daily standup reminder", ok: true, ids: []int64{1}},
 		{text: "please remove the standup reminder", ok: true, ids: []int64{1}},
 		{text: "delete my vitamins reminder", ok: true, ids: []int64{2, 3}},
+		{text: "pause my standup reminder", ok: true, ids: []int64{1}},
+		{text: "stop the daily standup reminder", ok: true, ids: []int64{1}},
 		{text: "cancel my dentist reminder"},
 		{text: "cancel the standup"},
 		{text: "cancel my piano reminder"},
@@ -215,5 +217,28 @@ func TestRemindBefore(t *testing.T) {
 	// Before every event is the setting, not one reminder.
 	if _, _, ok := remindBefore("remind me 30 minutes before my meetings"); ok {
 		t.Error("a reminder before every meeting read as one reminder")
+	}
+}
+
+// TestReminderChangeByPronoun checks that "move it to Tuesday" right after
+// Hearth set a recurring reminder changes that reminder's days.
+func TestReminderChangeByPronoun(t *testing.T) {
+	t.Parallel()
+	c := stage.Context{
+		Now: time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC), Location: time.UTC,
+		Reminders: []hearth.Schedule{
+			{ID: 1, Kind: hearth.ScheduleReminder, Title: "Join the standup", Rule: []byte(`{"freq":"daily","at":"09:00"}`)},
+			{ID: 2, Kind: hearth.ScheduleReminder, Title: "Water the plants", Rule: []byte(`{"freq":"weekly","weekdays":["mon"],"at":"08:00"}`)},
+		},
+		Recent: []hearth.Message{{From: hearth.FromUser, Text: "remind me to water the plants every Monday at 8am"},
+			{From: hearth.FromBot, Text: "Got it — I'll remind you to water the plants every Monday at 08:00."}},
+	}
+	p, ok, err := planReminderChange(stage.PlanInput{Text: "move it to Tuesday", Context: c}, "move it to Tuesday")
+	if !ok || err != nil || len(p.Actions) != 1 {
+		t.Fatalf("plan %+v, %v, %v; want one change", p, ok, err)
+	}
+	got, err := action.Decode[action.ReminderUpdateArgs](p.Actions[0])
+	if err != nil || got.ID != 2 || got.Rule.Weekdays != recur.WeekdaysOf(time.Tuesday) || got.Rule.At != (recur.TimeOfDay{Hour: 8}) {
+		t.Fatalf("changed %+v (%v); want the plants on Tuesdays at 8", got, err)
 	}
 }
