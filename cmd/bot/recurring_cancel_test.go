@@ -106,6 +106,9 @@ func TestRecurringReminderCancels(t *testing.T) {
 		standup := userReminders(t, c)["Join the standup"]
 		mustContain(t, c.say("cancel my daily standup reminder"), "cancelled", "join the standup", "undo")
 		cancelledThenUndone(t, c, standup, zone)
+		// "Pause" is a cancel that undo takes back.
+		mustContain(t, c.say("pause my standup reminder"), "cancelled", "join the standup", "undo")
+		cancelledThenUndone(t, c, standup, zone)
 		q := c.say("delete my daily vitamins reminder")
 		if len(q.Buttons) != 2 {
 			t.Fatalf("%q with buttons %v; want a choice of two", q.Text, q.Buttons)
