@@ -123,6 +123,14 @@ func TestAddNamingNoList(t *testing.T) {
 		t.Fatalf("with two lists: %q %+v; want a question with a button for each", q.Text, q.Buttons)
 	}
 	mustContain(t, ada.click(q, "Packing list"), "sunscreen")
+	// Run out of something: offered for the shopping list, added on yes;
+	// "the list" is then the one just spoken of.
+	offer := ada.say("we're out of coffee")
+	if offer.Text != "Shall I add coffee to your shopping list?" || len(offer.Buttons) != 1 {
+		t.Fatalf("out of coffee: %q %+v; want one offer", offer.Text, offer.Buttons)
+	}
+	mustContain(t, ada.say("yes"), "coffee", "shopping list")
+	mustContain(t, ada.say("take coffee off the list"), "Ticked coffee off your shopping list")
 	lists, err := app.Store.FindNotes(context.Background(), hearth.NoteFilter{UserID: ada.contact().User.ID})
 	if err != nil || len(lists) != 2 {
 		t.Fatalf("ada's notes %+v, %v; want two lists", lists, err)
@@ -132,7 +140,7 @@ func TestAddNamingNoList(t *testing.T) {
 		got[n.Title] = n.Items
 	}
 	want := map[string][]hearth.ChecklistItem{
-		"Shopping list": {{Text: "eggs"}, {Text: "milk"}, {Text: "bread"}},
+		"Shopping list": {{Text: "eggs"}, {Text: "milk"}, {Text: "bread"}, {Text: "coffee", Done: true}},
 		"Packing list":  {{Text: "socks"}, {Text: "sunscreen"}},
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -153,6 +153,9 @@ var eventNouns = []string{
 // oos is the model's abstain-class probability.
 func capable(tokens []string, question, when bool, oos float64) (ok bool, why string) {
 	head := requestHead(tokens)
+	if runOut(tokens) {
+		return true, "something for the shopping list"
+	}
 	if aboutMe(tokens) {
 		return true, "a lasting fact about the user"
 	}

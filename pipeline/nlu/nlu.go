@@ -261,6 +261,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// the calendar is free ("am I …").
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Memory}, max(res.Confidence, 0.8), false
 	}
+	if !question && res.Intent != RequestAction && runOut(tokens) {
+		// "We're out of coffee": for the shopping list (the planner
+		// asks before adding).
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
+	}
 	if !question && res.Intent != RequestAction && aboutMe(tokens) {
 		// "My favorite color is green", "I'm allergic to peanuts": told
 		// to be known, as "my shoe size is 42" is.

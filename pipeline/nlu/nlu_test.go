@@ -512,3 +512,20 @@ func TestAboutMe(t *testing.T) {
 		}
 	}
 }
+
+// TestRunOut: the household running out of something is for the lists;
+// running out of time is not.
+func TestRunOut(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"we're out of coffee", "we ran out of milk and eggs", "we're running low on detergent"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Keep}) {
+			t.Errorf("Classify(%q) = %s %v; want a request to the lists", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"we're out of time", "we're out of ideas", "I'm out of the office"} {
+		if toks, _ := features.Tokens(nil, text); runOut(toks) {
+			t.Errorf("runOut(%q); want nothing for the lists", text)
+		}
+	}
+}

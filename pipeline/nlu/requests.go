@@ -207,3 +207,33 @@ func aboutMe(tokens []string) bool {
 	}
 	return false
 }
+
+// runOut reports a household running out of something: "we're out of
+// coffee", "we ran out of milk and eggs", "we're running low on
+// detergent" (what was run out of is read by the planner). Abstract
+// things ("we're out of time") are not groceries.
+func runOut(tokens []string) bool {
+	var rest []string
+	switch {
+	case len(tokens) > 3 && tokens[0] == "were" && tokens[1] == "out" && tokens[2] == "of":
+		rest = tokens[3:]
+	case len(tokens) > 4 && tokens[0] == "we" && (tokens[1] == "are" || tokens[1] == "ran" || tokens[1] == "have" && tokens[2] == "run") && slices.Index(tokens, "of") > 0:
+		rest = tokens[slices.Index(tokens, "of")+1:]
+	case len(tokens) > 4 && tokens[0] == "were" && (tokens[1] == "running" || tokens[1] == "almost" || tokens[1] == "nearly" || tokens[1] == "all") && (slices.Contains(tokens, "of") || slices.Contains(tokens, "on")):
+		i := slices.Index(tokens, "of")
+		if i < 0 {
+			i = slices.Index(tokens, "on")
+		}
+		rest = tokens[i+1:]
+	default:
+		return false
+	}
+	if len(rest) == 0 || len(rest) > 6 {
+		return false
+	}
+	switch rest[0] {
+	case "time", "ideas", "options", "luck", "patience", "money", "cash", "space", "room", "energy", "steam", "breath", "town", "here", "it", "the", "sync", "touch", "order", "control", "gas", "road":
+		return false
+	}
+	return true
+}

@@ -54,6 +54,9 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if list != "" {
 		return planListAdd(in, item, list, listScopeOf(text))
 	}
+	if item, ok := ranOut(text); ok {
+		return planRanOut(in, item)
+	}
 	if item, ok := moreItems(text); ok {
 		// "also add rye bread and lemons": to the list Hearth's last
 		// reply was about.
@@ -312,4 +315,46 @@ func anyListOf(n hearth.Note) listScope {
 		return familyList
 	}
 	return myList
+}
+
+// reRanOut reads a household running out of something: "we're out of
+// coffee", "we ran out of milk and eggs", "we're running low on soap".
+var reRanOut = regexp.MustCompile(`(?i)^(?:we're|we are|we've|we have|we)\s+(?:all\s+|almost\s+|nearly\s+)?(?:out of|ran out of|run out of|running out of|running low on|low on)\s+(.+)$`)
+
+// ranOut returns what the household ran out of, when it reads as list
+// items ("coffee", not "the house" or "time").
+func ranOut(text string) (string, bool) {
+	m := reRanOut.FindStringSubmatch(strings.TrimSpace(words.StripPoliteness(text)))
+	if m == nil {
+		return "", false
+	}
+	rest := words.TidySlot(words.TrimWordsRight(m[1], "again", "already", "now"))
+	if lc := words.ASCIILower(rest); strings.HasPrefix(lc, "the ") || lc == "time" || lc == "it" {
+		return "", false
+	}
+	return BareAddItems("add " + rest)
+}
+
+// planRanOut offers to put what ran out on the shopping list (the
+// user's list of that name, or one started for it): a question with one
+// button, since the user said what happened, not what to do.
+func planRanOut(in stage.PlanInput, item string) (stage.Plan, error) {
+	list := "shopping list"
+	for _, n := range in.Context.Notes {
+		if lc := words.ASCIILower(n.Title); len(n.Items) > 0 && !n.Family && (strings.Contains(lc, "shopping") || strings.Contains(lc, "grocer")) {
+			list = n.Title
+			break
+		}
+	}
+	p, err := planListAdd(in, item, list, myList)
+	if err != nil || p.Question != nil || len(p.Actions) == 0 {
+		return p, err
+	}
+	name := strings.ToLower(list)
+	if !strings.Contains(name, "list") && !strings.Contains(name, "groceries") {
+		name += " list"
+	}
+	p.Question = askChoice("Shall I add "+markdown.Escape(item)+" to your "+markdown.Escape(name)+"?", []string{"Add " + item}, p.Actions[:1])
+	p.Actions = nil
+	return p, nil
 }

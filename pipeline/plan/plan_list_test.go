@@ -352,3 +352,26 @@ func TestTitledNote(t *testing.T) {
 		}
 	}
 }
+
+// TestRanOut checks that running out of something offers it for the
+// shopping list, on a button, and adds nothing yet; what is no grocery
+// is not offered.
+func TestRanOut(t *testing.T) {
+	t.Parallel()
+	groceries := hearth.Note{ID: 4, Title: "Groceries", Items: []hearth.ChecklistItem{{Text: "bread"}}}
+	packing := hearth.Note{ID: 5, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "socks"}}}
+	p := planText(t, "we're out of coffee", stage.Context{Notes: []hearth.Note{packing, groceries}})
+	if len(p.actions) != 0 || len(p.questions) != 1 || len(p.questions[0].Options) != 1 {
+		t.Fatalf("planned %v, questions %+v; want one offer and nothing done", kindsOf(p.actions), p.questions)
+	}
+	q := p.questions[0]
+	got := decode[action.NoteAppendArgs](t, q.Options[0].Actions[0])
+	if !strings.Contains(q.Text, "coffee") || !strings.Contains(q.Text, "groceries") || got.ID != 4 || len(got.Items) != 1 || got.Items[0].Text != "coffee" {
+		t.Fatalf("offer %q adds %+v; want coffee on the groceries", q.Text, got)
+	}
+	for _, text := range []string{"we're out of time", "we are out of the house"} {
+		if _, ok := ranOut(text); ok {
+			t.Errorf("ranOut(%q); want no list item", text)
+		}
+	}
+}
