@@ -73,3 +73,20 @@ func TestCancelOwnEvent(t *testing.T) {
 		t.Fatalf("reply %+v; want an event with a guest asked about first", r)
 	}
 }
+
+// TestTimeForWhatWasJustMade: "remind me to call mom" makes an undated
+// task; "tomorrow at 5" right after is when it is due (it was an event
+// with no title).
+func TestTimeForWhatWasJustMade(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Tim", "UTC")
+	c.say("remind me to call mom")
+	before := time.Now().UTC()
+	mustContain(t, c.say("tomorrow at 5"), "Call mom")
+	ts := c.tasks()
+	want := time.Date(before.Year(), before.Month(), before.Day()+1, 17, 0, 0, 0, time.UTC)
+	if len(ts) != 1 || !ts[0].Due.Equal(want) || len(c.events()) != 0 {
+		t.Fatalf("tasks %+v, events %+v; want call mom due %s and no event", ts, c.events(), want)
+	}
+}

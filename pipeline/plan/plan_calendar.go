@@ -30,6 +30,9 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return stage.Plan{Understood: "check your calendar"}, nil
 	}
+	if p, ok, err := planOnlyTime(in, text); ok {
+		return p, err
+	}
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	switch {
 	case words.StartsWithAny(lc, RenameVerbs...):

@@ -2,11 +2,13 @@ package plan
 
 import (
 	"strings"
+	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
@@ -212,4 +214,34 @@ func namedIn(text string, c stage.Context) string {
 		consider(e.Title)
 	}
 	return best
+}
+
+// OnlyTime reports a message that is only a time or date ("tomorrow at
+// 5", "Friday"): after a reply about a task or an event, when it is.
+func OnlyTime(text string, now time.Time) bool {
+	t := words.TidySlot(text)
+	return t != "" && len(timex.Find(t, now, timex.Options{})) > 0 &&
+		strings.TrimSpace(words.TrimWordsLeft(nlu.StripTimes(t, now), "at", "on", "for", "by", "it's", "its", "make it")) == ""
+}
+
+// planOnlyTime plans a time alone said right after a reply about a task
+// or an event ("remind me to call mom" … "tomorrow at 5"): that item
+// moves there. ok is false for any other message, or when the last reply
+// was about nothing the user has.
+func planOnlyTime(in stage.PlanInput, text string) (stage.Plan, bool, error) {
+	if !OnlyTime(text, stage.UserNow(in.Context)) {
+		return stage.Plan{}, false, nil
+	}
+	ref := lastMentioned(in.Context)
+	switch {
+	case ref == "":
+		return stage.Plan{}, false, nil
+	case hasTask(ref, in.Context):
+		p, err := moveTask(in, ref, text)
+		return p, true, err
+	case hasEvent(ref, in.Context):
+		p, err := planEventMove(in, "move "+ref+" to "+text, false)
+		return p, true, err
+	}
+	return stage.Plan{}, false, nil
 }

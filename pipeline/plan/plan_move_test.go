@@ -259,3 +259,33 @@ func TestPlanShiftRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyTime checks that a time alone, right after a reply about a
+// task or an event, is when that item is; with no such reply it plans
+// nothing of its own.
+func TestOnlyTime(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	at := func(d, h int) time.Time { return time.Date(2026, 3, d, h, 0, 0, 0, z) }
+	mom := hearth.Task{ID: 1, Title: "Call mom", Status: hearth.TaskOpen}
+	haircut := hearth.CalendarEvent{ID: 40, Title: "Haircut", Start: at(13, 10), End: at(13, 11)}
+	c := stage.Context{Now: at(10, 9), Location: z, Tasks: []hearth.Task{mom}, Events: []hearth.CalendarEvent{haircut},
+		Recent: []hearth.Message{{From: hearth.FromUser, Text: "remind me to call mom"}, {From: hearth.FromBot, Text: "Added “Call mom” to your to-do list."}}}
+	a := decode[action.TaskUpdateArgs](t, planText(t, "tomorrow at 5", c).only(t, action.TaskUpdate))
+	if a.ID != 1 || a.Update.Due == nil || !a.Update.Due.Equal(at(11, 17)) {
+		t.Fatalf("moved %+v; want call mom due tomorrow at 5 PM", a)
+	}
+	c.Recent = []hearth.Message{{From: hearth.FromUser, Text: "haircut Friday at 10"}, {From: hearth.FromBot, Text: "Added Haircut to your calendar for Friday at 10:00 AM."}}
+	e := decode[action.EventUpdateArgs](t, planText(t, "tomorrow at 11", c).only(t, action.CalendarUpdate))
+	if e.ID != 40 || e.Update.Start == nil || !e.Update.Start.Equal(at(11, 11)) {
+		t.Fatalf("moved %+v; want the haircut tomorrow at 11", e)
+	}
+	for _, text := range []string{"call the bank tomorrow at 5", "tomorrow"} {
+		if text == "tomorrow" {
+			c.Recent = nil
+		}
+		if _, ok, _ := planOnlyTime(stage.PlanInput{Text: text, Context: c}, text); ok {
+			t.Errorf("%q planned as a time for the last item", text)
+		}
+	}
+}

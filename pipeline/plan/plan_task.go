@@ -35,6 +35,9 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if words.StartsWithAny(lc, RenameVerbs...) {
 		return planRename(in, text)
 	}
+	if p, ok, err := planOnlyTime(in, text); ok {
+		return p, err
+	}
 	if ref, lead, ok := remindBefore(text); ok {
 		return planRemindBefore(in, ref, lead)
 	}
