@@ -2,7 +2,6 @@ package plan
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -23,7 +22,7 @@ import (
 // reRemindBefore reads the item before the lead ("about the dentist"),
 // the lead, and the item after "before" ("the dentist", "it's due").
 var reRemindBefore = regexp.MustCompile(`(?i)^remind\s+me\s+(?:(?:about|of)\s+(.+?)\s+)?` +
-	`(the\s+(?:day|night|morning|week)|(?:\d+|an?|one|two|three|four|five|six|half\s+an)\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?))` +
+	`(?:the\s+(day|night|morning|week)|` + shiftAmount + `\s+` + shiftUnit + `)` +
 	`\s+(?:before|ahead(?:\s+of)?|beforehand)(?:\s+(.+?))?\s*[.!]*$`)
 
 // RemindsBefore reports a request for a reminder ahead of a task or an
@@ -33,18 +32,33 @@ func RemindsBefore(text string) bool {
 	return ok
 }
 
+// aheadBy is how far ahead a reminder goes: "the night" (before), "the
+// morning", or an amount of time.
+type aheadBy struct {
+	said  string // as said: "an hour", "the day"
+	the   string // "day", "night", "morning" or "week" for "the …"
+	shift shift
+}
+
 // remindBefore reads a request for a reminder ahead of an item: how the
 // item is named and how long before. ok is false for anything else,
 // and for reminders before every event ("before my meetings").
-func remindBefore(text string) (ref, lead string, ok bool) {
+func remindBefore(text string) (ref string, lead aheadBy, ok bool) {
 	g := reRemindBefore.FindStringSubmatch(words.StripPoliteness(strings.TrimSpace(text)))
 	if g == nil {
-		return "", "", false
+		return "", aheadBy{}, false
+	}
+	if g[2] != "" {
+		lead = aheadBy{said: "the " + strings.ToLower(g[2]), the: strings.ToLower(g[2])}
+	} else if lead.shift, ok = spanOf(g[3], g[4]); ok {
+		lead.said = strings.ToLower(strings.Join(strings.Fields(g[3]+" "+g[4]), " "))
+	} else {
+		return "", aheadBy{}, false
 	}
 	ref = g[1]
-	if after := strings.TrimSpace(g[3]); after != "" {
+	if after := strings.TrimSpace(g[5]); after != "" {
 		if ref != "" {
-			return "", "", false
+			return "", aheadBy{}, false
 		}
 		ref = after
 	}
@@ -55,21 +69,21 @@ func remindBefore(text string) (ref, lead string, ok bool) {
 	lc := " " + words.ASCIILower(ref) + " "
 	for _, every := range []string{" each ", " every ", " all ", " meetings ", " events ", " appointments "} {
 		if strings.Contains(lc, every) {
-			return "", "", false
+			return "", aheadBy{}, false
 		}
 	}
-	return ref, strings.ToLower(g[2]), true
+	return ref, lead, true
 }
 
 // planRemindBefore plans a reminder lead before the task or event ref
 // names.
-func planRemindBefore(in stage.PlanInput, refText, lead string) (stage.Plan, error) {
-	p := stage.Plan{Understood: "remind you " + lead + " before something"}
+func planRemindBefore(in stage.PlanInput, refText string, lead aheadBy) (stage.Plan, error) {
+	p := stage.Plan{Understood: "remind you " + lead.said + " before something"}
 	ref := resolveRef(taskRef(refText), in.Context)
 	if ref == "" || isPronounRef(ref) {
 		return p, needDetails("what to remind you before")
 	}
-	p.Understood = "remind you " + lead + " before “" + markdown.Escape(ref) + "”"
+	p.Understood = "remind you " + lead.said + " before “" + markdown.Escape(ref) + "”"
 	z := stage.UserZone(in.Context)
 	var title, due string
 	var at time.Time
@@ -105,7 +119,7 @@ func planRemindBefore(in stage.PlanInput, refText, lead string) (stage.Plan, err
 	}
 	if !remind.After(in.Context.Now) {
 		return stage.Plan{Understood: p.Understood, Question: &stage.Question{
-			Text: prose.UpperFirst(lead) + " before “" + markdown.Escape(title) + "” (" + when + ") has already passed."}}, nil
+			Text: prose.UpperFirst(lead.said) + " before “" + markdown.Escape(title) + "” (" + when + ") has already passed."}}, nil
 	}
 	a, err := action.New(action.TaskCreate, action.TaskCreateArgs{Title: title + " — " + due + when, Due: remind})
 	if err != nil {
@@ -119,44 +133,27 @@ func planRemindBefore(in stage.PlanInput, refText, lead string) (stage.Plan, err
 // a timed item; for an all-day one, days before at 9:00 (a lead of hours
 // or minutes needs a time of day, ok false). "The night before" is 8 PM
 // the day before, "the morning before" 9:00.
-func leadBefore(at time.Time, allDay bool, lead string, z *time.Location) (time.Time, bool) {
+func leadBefore(at time.Time, allDay bool, lead aheadBy, z *time.Location) (time.Time, bool) {
 	day := func(days, hour int) time.Time {
 		d := at.AddDate(0, 0, -days)
 		return time.Date(d.Year(), d.Month(), d.Day(), hour, 0, 0, 0, z)
 	}
-	f := strings.Fields(lead)
-	switch lead {
-	case "the night":
+	sh := lead.shift
+	switch lead.the {
+	case "night":
 		return day(1, 20), true
-	case "the morning":
+	case "morning":
 		return day(1, 9), true
-	case "the day":
-		f = []string{"1", "day"}
-	case "the week":
-		f = []string{"1", "week"}
-	}
-	n := map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}[f[0]]
-	if v, err := strconv.Atoi(f[0]); err == nil {
-		n = v
-	}
-	unit := f[len(f)-1]
-	if f[0] == "half" {
-		n, unit = 30, "minutes"
+	case "day":
+		sh = shift{days: 1}
+	case "week":
+		sh = shift{days: 7}
 	}
 	switch {
-	case strings.HasPrefix(unit, "day"), strings.HasPrefix(unit, "week"):
-		days := n
-		if strings.HasPrefix(unit, "week") {
-			days = 7 * n
-		}
-		if allDay {
-			return day(days, 9), true
-		}
-		return at.AddDate(0, 0, -days), true
+	case sh.minutes == 0 && allDay:
+		return day(sh.days, 9), true
 	case allDay:
 		return time.Time{}, false
-	case strings.HasPrefix(unit, "h"):
-		return at.Add(-time.Duration(n) * time.Hour), true
 	}
-	return at.Add(-time.Duration(n) * time.Minute), true
+	return shift{minutes: -sh.minutes, days: -sh.days}.from(at, z), true
 }

@@ -29,7 +29,7 @@ func (s shift) from(t time.Time, z *time.Location) time.Time {
 }
 
 const (
-	shiftAmount = `(\d+|an?|one|two|three|four|five|six|half an)`
+	shiftAmount = `(\d+|an?|one|two|three|four|five|six|half\s+an)`
 	shiftUnit   = `(minutes?|mins?|hours?|hrs?|days?|weeks?)`
 )
 
@@ -44,6 +44,34 @@ var (
 	// "it an hour later", "the call 30 minutes earlier".
 	reShiftAfter = regexp.MustCompile(`(?i)^(.*?)\s*()\b` + shiftAmount + `\s+` + shiftUnit + `\s+(later|earlier|sooner|back)\s*[.!]*$`)
 )
+
+// spanOf reads an amount of time as people say it, the words matched by
+// shiftAmount and shiftUnit: "30 minutes", "an hour", "half an hour",
+// "two days", "a week". ok is false for none, or more than a week of
+// minutes or a year of days.
+func spanOf(amount, unit string) (sh shift, ok bool) {
+	amount, unit = strings.ToLower(strings.Join(strings.Fields(amount), " ")), strings.ToLower(unit)
+	n := map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}[amount]
+	if v, err := strconv.Atoi(amount); err == nil {
+		n = v
+	}
+	switch {
+	case amount == "half an":
+		sh.minutes = 30
+	case strings.HasPrefix(unit, "min"):
+		sh.minutes = n
+	case strings.HasPrefix(unit, "h"):
+		sh.minutes = 60 * n
+	case strings.HasPrefix(unit, "day"):
+		sh.days = n
+	default:
+		sh.days = 7 * n
+	}
+	if sh.minutes <= 0 && sh.days <= 0 || sh.minutes > 60*24*7 || sh.days > 366 {
+		return shift{}, false
+	}
+	return sh, true
+}
 
 // shiftVerbs start a move by an amount: the move verbs, and "make"
 // ("make it an hour later").
@@ -66,24 +94,8 @@ func shiftRequest(text string) (refText string, sh shift, ok bool) {
 	if g == nil {
 		return "", shift{}, false
 	}
-	n := map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}[strings.ToLower(g[3])]
-	if v, err := strconv.Atoi(g[3]); err == nil {
-		n = v
-	}
-	unit := strings.ToLower(g[4])
-	switch {
-	case strings.EqualFold(g[3], "half an"):
-		sh.minutes = 30
-	case strings.HasPrefix(unit, "min"):
-		sh.minutes = n
-	case strings.HasPrefix(unit, "h"):
-		sh.minutes = 60 * n
-	case strings.HasPrefix(unit, "day"):
-		sh.days = n
-	default:
-		sh.days = 7 * n
-	}
-	if sh.minutes <= 0 && sh.days <= 0 || sh.minutes > 60*24*7 || sh.days > 366 {
+	sh, ok = spanOf(g[3], g[4])
+	if !ok {
 		return "", shift{}, false
 	}
 	// Later unless said otherwise; "bring forward" is earlier.
