@@ -100,3 +100,15 @@ type NoteFilter struct {
 	Query string
 	Limit int
 }
+
+// ForShopping reports whether the note is where things to buy go, by its
+// title: "Shopping list", "Groceries", "Weekly grocery run".
+func (n Note) ForShopping() bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(n.Title), func(r rune) bool { return r == ' ' || r == '-' || r == '\'' }) {
+		switch w {
+		case "shopping", "groceries", "grocery":
+			return true
+		}
+	}
+	return false
+}

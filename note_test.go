@@ -61,3 +61,11 @@ func TestNoteName(t *testing.T) {
 		}
 	}
 }
+
+func TestNoteForShopping(t *testing.T) {
+	for title, want := range map[string]bool{"Shopping list": true, "Groceries": true, "Weekly grocery run": true, "Packing list": false, "Shopping-mall ideas": true, "": false} {
+		if got := (hearth.Note{Title: title}).ForShopping(); got != want {
+			t.Errorf("%q: ForShopping %v; want %v", title, got, want)
+		}
+	}
+}

@@ -341,7 +341,7 @@ func ranOut(text string) (string, bool) {
 func planRanOut(in stage.PlanInput, item string) (stage.Plan, error) {
 	list := "shopping list"
 	for _, n := range in.Context.Notes {
-		if lc := words.ASCIILower(n.Title); len(n.Items) > 0 && !n.Family && (strings.Contains(lc, "shopping") || strings.Contains(lc, "grocer")) {
+		if len(n.Items) > 0 && !n.Family && n.ForShopping() {
 			list = n.Title
 			break
 		}

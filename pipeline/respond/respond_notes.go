@@ -110,8 +110,7 @@ func shoppingList(notes []hearth.Note) (int, bool) {
 	lists := 0
 	only := -1
 	for i, n := range notes {
-		t := words.ASCIILower(n.Title)
-		if words.ContainsWord(t, "shopping") || words.ContainsWord(t, "groceries") || words.ContainsWord(t, "grocery") {
+		if n.ForShopping() {
 			return i, true
 		}
 		if len(n.Items) > 0 {
