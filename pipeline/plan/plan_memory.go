@@ -178,6 +178,10 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 		args.Value = from.Format(time.DateOnly)
 	case st.Attribute == hearth.AttrBorn:
 		args.Attribute = "" // born, but when is not said: a plain fact about them
+	case dated && st.Began:
+		// "I moved to Hamburg in 2015": home from then on, not for 2015
+		// alone.
+		args.ValidFrom = from
 	case dated:
 		args.ValidFrom, args.ValidTo = from, to
 		// "from 2001 to 2009" is over: the relation held, it does not now.
