@@ -2,10 +2,14 @@ package turn
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strconv"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
 // The short answers the runner's commands recognise, after
@@ -51,6 +55,11 @@ func (r *Runner) decision(name string, words []string, approve bool) commands.Co
 			if err != nil || !ok {
 				return pipeline.Answer{}, false, err
 			}
+			if last, err := r.askedSince(ctx, c, ap.ID); err != nil || last {
+				// A newer question with its own buttons ("Shall I add
+				// coffee to your shopping list?") is what "yes" answers.
+				return pipeline.Answer{}, false, err
+			}
 			st, err := r.begin(c.Turn)
 			if err != nil {
 				return pipeline.Answer{}, false, err
@@ -63,4 +72,24 @@ func (r *Runner) decision(name string, words []string, approve bool) commands.Co
 			return r.end(st, text), true, nil
 		}),
 	}
+}
+
+// askedSince reports whether Hearth's latest message offers buttons that
+// are not approvalID's: a question asked after the approval, which a yes
+// or a no then answers instead.
+func (r *Runner) askedSince(ctx context.Context, c commands.Request, approvalID int64) (bool, error) {
+	var q stage.Question
+	_, _, recent, err := r.cfg.State.TurnOpening(ctx, c.Event.ConversationID, c.User.ID, 4, &q)
+	if err != nil {
+		return false, fmt.Errorf("turn opening: %w", err)
+	}
+	for i := len(recent) - 1; i >= 0; i-- {
+		m := recent[i]
+		if m.From != hearth.FromBot {
+			continue
+		}
+		approve := "approve:" + strconv.FormatInt(approvalID, 10)
+		return len(m.Buttons) > 0 && !slices.ContainsFunc(m.Buttons, func(b hearth.Button) bool { return b.ID == approve }), nil
+	}
+	return false, nil
 }
