@@ -89,4 +89,11 @@ func TestTimeForWhatWasJustMade(t *testing.T) {
 	if len(ts) != 1 || !ts[0].Due.Equal(want) || len(c.events()) != 0 {
 		t.Fatalf("tasks %+v, events %+v; want call mom due %s and no event", ts, c.events(), want)
 	}
+	// After a question, a time alone asks the same for then: it moves
+	// nothing the answer named.
+	c.say("what do I have today?")
+	mustContain(t, c.say("tomorrow"), "Call mom")
+	if ts := c.tasks(); len(ts) != 1 || !ts[0].Due.Equal(want) {
+		t.Fatalf("tasks %+v after a question and \"tomorrow\"; want call mom still due %s", ts, want)
+	}
 }

@@ -111,7 +111,7 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 	for _, d := range u.Domains {
 		domains[d] = true
 	}
-	if u.Intent == nlu.RequestAction && (domains[nlu.Task] || domains[nlu.Calendar]) && (plan.IsChange(text) || plan.RemindsBefore(text) || plan.OnlyTime(text, now)) {
+	if u.Intent == nlu.RequestAction && (domains[nlu.Task] || domains[nlu.Calendar]) && (plan.IsChange(text) || plan.RemindsBefore(text) || nlu.OnlyTime(text, now)) {
 		// A change may name a task or an event whichever the classifier
 		// said ("cancel my dentist reminder", "move it to 11"), and so
 		// may a reminder ahead of one ("remind me an hour before") and a

@@ -207,6 +207,20 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Slots = extractSlots(text, tokens, res, ctx, ref)
 		return res
 	}
+	if n := len(recent); ctx.known && !ctx.open && !question && ans == notAnswer && n >= 2 && recent[n-1].FromBot && !recent[n-2].FromBot && OnlyTime(text, ref) {
+		// A time alone right after a reply: after a request ("remind me
+		// to call mom", "I have a haircut Friday"), when that item is —
+		// the planners read which; after a question ("what's on
+		// today?"), the same question for then.
+		res.Confidence, res.OutOfScope, ans = max(res.Confidence, 0.9), false, notAnswer
+		if prev := c.Classify(recent[n-2].Text, nil, ref); prev.Intent == RequestAction {
+			res.Intent, res.Domains, res.RequiresAction = Followup, []Domain{Task}, true
+		} else {
+			res.Intent, res.Domains, res.RequiresAction = AskInfo, []Domain{Calendar, Task}, false
+		}
+		res.Slots = extractSlots(text, tokens, res, ctx, ref)
+		return res
+	}
 	if ctx.known && len(recent) > 0 && recent[len(recent)-1].FromBot && addsMore(tokens) && res.Intent == RequestAction {
 		// "also add rye bread and lemons" after Hearth added to a list or
 		// made a task: more of the same, a followup that acts. The

@@ -529,3 +529,23 @@ func TestRunOut(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeAlone: a time alone after a reply is when the item just made
+// is, after a request; after a question it asks the same for then.
+func TestTimeAlone(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	made := []Turn{{Text: "remind me to call mom"}, {FromBot: true, Text: "Added “Call mom” to your to-do list."}}
+	asked := []Turn{{Text: "what's on my calendar today?"}, {FromBot: true, Text: "Nothing on your calendar today."}}
+	for _, text := range []string{"tomorrow at 5", "Saturday", "on Monday"} {
+		if got := c.Classify(text, made, ref); got.Intent != Followup || !got.RequiresAction || !slices.Equal(got.Domains, []Domain{Task}) {
+			t.Errorf("%q after a request: %s %v (acts %v); want a change of the task", text, got.Intent, got.Domains, got.RequiresAction)
+		}
+		if got := c.Classify(text, asked, ref); got.Intent != AskInfo || got.RequiresAction {
+			t.Errorf("%q after a question: %s %v; want the question for then", text, got.Intent, got.Domains)
+		}
+	}
+	if got := c.Classify("the first one", made, ref); got.RequiresAction {
+		t.Errorf("the first one: %s %v; want no change", got.Intent, got.Domains)
+	}
+}

@@ -514,3 +514,18 @@ func isDateName(w string) bool {
 	_, ok := timex.WeekdayNamed(w)
 	return ok
 }
+
+// OnlyTime reports a message that is only a time or a date ("tomorrow at
+// 5", "on Saturday", "make it Friday"): said right after a reply about a
+// task or an event, it is when that item is.
+func OnlyTime(text string, ref time.Time) bool {
+	t := strings.Trim(strings.TrimSpace(text), ".!")
+	if t == "" || len(timex.Find(t, ref, timex.Options{})) == 0 {
+		return false
+	}
+	rest := " " + lowerASCII(StripTimes(t, ref)) + " "
+	for _, w := range []string{" make it ", " it's ", " its ", " at ", " on ", " for ", " by ", " this ", " next "} {
+		rest = strings.ReplaceAll(rest, w, " ")
+	}
+	return strings.TrimSpace(rest) == ""
+}

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"strings"
-	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
@@ -216,20 +215,12 @@ func namedIn(text string, c stage.Context) string {
 	return best
 }
 
-// OnlyTime reports a message that is only a time or date ("tomorrow at
-// 5", "Friday"): after a reply about a task or an event, when it is.
-func OnlyTime(text string, now time.Time) bool {
-	t := words.TidySlot(text)
-	return t != "" && len(timex.Find(t, now, timex.Options{})) > 0 &&
-		strings.TrimSpace(words.TrimWordsLeft(nlu.StripTimes(t, now), "at", "on", "for", "by", "it's", "its", "make it")) == ""
-}
-
 // planOnlyTime plans a time alone said right after a reply about a task
 // or an event ("remind me to call mom" … "tomorrow at 5"): that item
 // moves there. ok is false for any other message, or when the last reply
 // was about nothing the user has.
 func planOnlyTime(in stage.PlanInput, text string) (stage.Plan, bool, error) {
-	if !OnlyTime(text, stage.UserNow(in.Context)) {
+	if !nlu.OnlyTime(text, stage.UserNow(in.Context)) {
 		return stage.Plan{}, false, nil
 	}
 	ref := lastMentioned(in.Context)
