@@ -191,4 +191,8 @@ func TestNotesByWhatTheySay(t *testing.T) {
 	if got := len(ada.tasks()); got != n {
 		t.Fatalf("a statement became a task: %d → %d", n, got)
 	}
+
+	// A note named as it is made is found by its name, asked as a fact.
+	mustContain(t, ada.say("create a note called gift ideas: scarf for mom"), "scarf for mom")
+	mustContain(t, ada.say("what are my gift ideas?"), "Your gift ideas note says: Scarf for mom.")
 }

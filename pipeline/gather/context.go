@@ -263,6 +263,13 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 					return c, fmt.Errorf("context: memories: %w", err)
 				}
 			}
+			if u.Intent == nlu.AskInfo && len(c.Memories) == 0 && c.Notes == nil && s.Notes != nil {
+				// "What are my gift ideas?": nothing remembered, but a
+				// note may be called that.
+				if c.Notes, c.NotesFound, err = s.notes(ctx, uid, text); err != nil {
+					return c, err
+				}
+			}
 			// Whether a new fact's privacy matters to anyone else.
 			if u.Intent == nlu.RequestAction && s.Family != nil {
 				fam, err := s.Family.FindFamily(ctx, uid)

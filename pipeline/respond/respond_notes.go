@@ -89,6 +89,9 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		}
 		return prose.UpperFirst(name) + " has " + prose.List(todo) + "."
 	}
+	if t := words.ASCIILower(n.Title); n.Body != "" && !words.ContainsWord(t, "note") && !words.ContainsWord(t, "list") {
+		name += " note" // "your gift ideas note says", not "your gift ideas says"
+	}
 	if n.Body != "" {
 		return prose.UpperFirst(name) + " says: " + markdown.Escape(n.Body)
 	}
