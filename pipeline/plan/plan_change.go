@@ -38,7 +38,7 @@ func IsChange(text string) bool {
 	if words.StartsWithAny(lc, MoveVerbs...) || words.StartsWithAny(lc, RenameVerbs...) {
 		return true
 	}
-	if words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "mark ", "check off ", "cross off ", "pause ", "stop ", "turn off ", "disable ") {
+	if words.StartsWithAny(lc, cancelVerbs...) || words.StartsWithAny(lc, "call off ", "mark ", "check off ", "cross off ") {
 		return true
 	}
 	if !words.StartsWithAny(lc, ChangeVerbs...) {

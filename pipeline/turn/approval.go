@@ -89,13 +89,13 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 	case errors.Is(err, action.ErrAlreadyDecided):
 		return fmt.Sprintf("That one was already %s.", decidedWord(ap.State)), nil
 	case errors.Is(err, action.ErrExpired):
-		r.editPrompt(st, "approve:"+strconv.FormatInt(approvalID, 10), "⌛ Expired.")
+		r.editPrompt(st, approveButton(approvalID), "⌛ Expired.")
 		return "That request expired, so I didn't do it. Ask me again if you still want it.", nil
 	case err != nil:
 		return approvalRefusal(err)
 	}
 	st.trace.Actions = append(st.trace.Actions, traceOf(rec))
-	button := "approve:" + strconv.FormatInt(approvalID, 10)
+	button := approveButton(approvalID)
 	if !approve {
 		r.editPrompt(st, button, "✖ Cancelled.")
 		return "Okay, I cancelled that. Nothing was sent or changed.", nil
@@ -196,7 +196,7 @@ func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, q stage.Que
 	if _, _, err := r.cfg.Engine.Decide(ctx, ap.ID, st.t.User.ID, false); err != nil {
 		return "That draft was decided meanwhile, so I left it as it was.", nil
 	}
-	r.editPrompt(st, "approve:"+strconv.FormatInt(ap.ID, 10), "✎ Replaced by a new draft.")
+	r.editPrompt(st, approveButton(ap.ID), "✎ Replaced by a new draft.")
 	next, err := action.New(action.EmailSend, p)
 	if ap.Action.Kind == action.EmailReply {
 		// A reply stays a reply, in its thread.
@@ -269,4 +269,10 @@ func decidedWord(s action.ApprovalState) string {
 		return "tried, and it failed"
 	}
 	return "approved"
+}
+
+// approveButton is the id of an approval's Approve button: what a click
+// sends back, and how the prompt carrying it is found again.
+func approveButton(approvalID int64) string {
+	return "approve:" + strconv.FormatInt(approvalID, 10)
 }

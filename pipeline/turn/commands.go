@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
@@ -88,7 +87,7 @@ func (r *Runner) askedSince(ctx context.Context, c commands.Request, approvalID 
 		if m.From != hearth.FromBot {
 			continue
 		}
-		approve := "approve:" + strconv.FormatInt(approvalID, 10)
+		approve := approveButton(approvalID)
 		return len(m.Buttons) > 0 && !slices.ContainsFunc(m.Buttons, func(b hearth.Button) bool { return b.ID == approve }), nil
 	}
 	return false, nil

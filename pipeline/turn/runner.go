@@ -370,7 +370,7 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action, o
 			o.Status = stage.AwaitingApproval
 			id := strconv.FormatInt(rec.ApprovalID, 10)
 			st.buttons = append(st.buttons,
-				hearth.Button{ID: "approve:" + id, Label: "Approve"},
+				hearth.Button{ID: approveButton(rec.ApprovalID), Label: "Approve"},
 				hearth.Button{ID: "cancel:" + id, Label: "Cancel"})
 			if rec.Action.Kind == action.EmailSend {
 				st.buttons = append(st.buttons, hearth.Button{ID: "edit:" + id, Label: "Edit"})
