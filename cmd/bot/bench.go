@@ -128,6 +128,9 @@ type benchFlags struct {
 	// text, when set, is the one message sent (turns: "hi" measures a
 	// greeting) instead of the mix.
 	text string
+	// settle (turns) is how long messages are offered at rate after the
+	// warm-up, answered but not measured (see benchSettle).
+	settle time.Duration
 	// batch is how many statements one round trip carries (roundtrip).
 	batch int
 	// replicas is how many Hearths serve the bench on the one database,
@@ -230,6 +233,7 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 	if kind == "turns" {
 		fs.Float64Var(&f.rate, "rate", 100, "messages offered per second")
 		fs.StringVar(&f.text, "text", "", "send this message every time instead of the mix (\"hi\": a greeting turn)")
+		fs.DurationVar(&f.settle, "settle", 3*time.Second, "after the warm-up, offer messages at -rate this long before measuring (0: measure from cold)")
 	}
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured window to `file`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write allocation profiles to `file` (end of the window) and file.base (its start): pprof -diff_base")
@@ -254,6 +258,8 @@ func parseBenchFlags(kind string, args []string, stderr io.Writer) (benchFlags, 
 		return f, errors.New("bench: --batch must be from 1 to 100")
 	case kind == "turns" && (f.rate <= 0 || f.rate > 100_000):
 		return f, errors.New("bench: --rate must be positive and at most 100000")
+	case f.settle < 0 || f.settle > time.Minute:
+		return f, errors.New("bench: --settle must be from 0 to 1m")
 	}
 	return f, nil
 }
@@ -409,28 +415,20 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	if err != nil {
 		return benchResult{}, err
 	}
+	round := 1 // the warm-up's messages are round 0
+	if warm.Settle, round, err = benchSettle(ctx, app, client, bases, f); err != nil {
+		return benchResult{}, err
+	}
 	win, err := startWindow(f, counter)
 	if err != nil {
 		return benchResult{}, err
 	}
 	start := time.Now()
-	posted := drive(ctx, f.clients, f.count, f.duration, func(ctx context.Context, i int) error {
-		time.Sleep(time.Until(start.Add(time.Duration(float64(i) / f.rate * float64(time.Second))))) // pacing the offered load
-		text := cmp.Or(f.text, benchMessage(i, f.users, 1))
-		return benchPost(ctx, client, bases[i%len(bases)]+"/api/webchat/messages", fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, text))
-	})
-	var lat []time.Duration
-	unanswered := 0
+	posted := drive(ctx, f.clients, f.count, f.duration, pacedPost(client, bases, f, start, round))
 	ctx = withPhase(ctx, phaseBench) // the bench's own reads are not counted
-	for deadline := time.Now().Add(benchDrainWait); ; {
-		lat, unanswered, err = app.Store.ReplyLatencies(ctx, start)
-		if err != nil {
-			return benchResult{}, err
-		}
-		if unanswered == 0 || time.Now().After(deadline) || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(100 * time.Millisecond) // waiting for the turns to drain
+	lat, unanswered, err := waitReplies(ctx, app, start)
+	if err != nil {
+		return benchResult{}, err
 	}
 	elapsed := time.Since(start)
 	// The turns' deliveries and River's completions come after the
@@ -448,6 +446,7 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	res.FirstError = posted.FirstError
 	res.Settings = appSettings(app.Config, f)
 	res.Settings["rate"] = f.rate
+	res.Settings["settle"] = f.settle.String()
 	benchReplicaSettings(&res, f, len(bases))
 	if f.text != "" {
 		res.Settings["text"] = f.text
@@ -455,6 +454,30 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	res.Settings["posted_rate"] = posted.Rate
 	res.Settings["measure"] = "user message stored to first bot reply stored (messages.created_at)"
 	return res, nil
+}
+
+// pacedPost is drive's operation for messages offered at f.rate from
+// start: message i, of the round given (see benchMessage), is posted at
+// start + i/rate, to the replicas in turn.
+func pacedPost(client *http.Client, bases []string, f benchFlags, start time.Time, round int) func(ctx context.Context, i int) error {
+	return func(ctx context.Context, i int) error {
+		time.Sleep(time.Until(start.Add(time.Duration(float64(i) / f.rate * float64(time.Second))))) // pacing the offered load
+		text := cmp.Or(f.text, benchMessage(i, f.users, round))
+		return benchPost(ctx, client, bases[i%len(bases)]+"/api/webchat/messages", fmt.Sprintf(`{"user":"bench%d","text":%q}`, i%f.users, text))
+	}
+}
+
+// waitReplies waits, up to benchDrainWait, until every user message
+// stored since start has a reply, and returns the latencies of those
+// answered and how many are not.
+func waitReplies(ctx context.Context, app *App, start time.Time) (lat []time.Duration, unanswered int, err error) {
+	for deadline := time.Now().Add(benchDrainWait); ; {
+		lat, unanswered, err = app.Store.ReplyLatencies(ctx, start)
+		if err != nil || unanswered == 0 || time.Now().After(deadline) || ctx.Err() != nil {
+			return lat, unanswered, err
+		}
+		time.Sleep(100 * time.Millisecond) // waiting for the turns to drain
+	}
 }
 
 // waitJobsDone waits, up to benchDrainWait, until no job (of queues, when

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -68,20 +70,21 @@ func TestBenchCommands(t *testing.T) {
 		{"ingress", []string{"bench", "ingress", "-clients", "2", "-users", "3", "-count", "12", "-pause-turns", "-with-river"}, 12, true,
 			phaseHTTP, nil, 0},
 		// Two Hearths on the one database, the clients taking them in turn.
-		{"replicas", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6", "-replicas", "2"}, 6, false,
+		{"replicas", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6", "-replicas", "2", "-settle", "0"}, 6, false,
 			"job:turn", nil, 0},
 		// Two `bot serve` processes (this test binary, as main): their
 		// statements are not the bench's to count.
-		{"processes", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6", "-replicas", "2", "-processes"}, 6, false,
+		{"processes", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6", "-replicas", "2", "-processes", "-settle", "0"}, 6, false,
 			"", nil, 0},
-		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6"}, 6, false,
+		// Settling first: 200/s for 20ms is four messages, not measured.
+		{"turns", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "3", "-count", "6", "-settle", "20ms"}, 6, false,
 			"job:turn", []string{"http: begin", "http: river JobInsertFastMany", "http: commit"}, 0},
 		// A greeting turn: the lease and its event read (one batch), the
 		// pending approval with the open question, and recent messages
 		// (one batch), mentioned entities, the completing statement with
 		// the trace, which commits by itself (no begin, no commit), and
 		// the notification of live views after it.
-		{"greeting", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "6", "-count", "6", "-text", "hi"}, 6, false,
+		{"greeting", []string{"bench", "turns", "-rate", "200", "-clients", "2", "-users", "6", "-count", "6", "-text", "hi", "-settle", "0"}, 6, false,
 			"job:turn", []string{"job:turn: select inbound_events #4487", "job:turn: select approvals #1f28"}, 7},
 	}
 	t.Setenv("HEARTH_TEST_RUN_MAIN", "1") // for the children only: this process has started
@@ -115,6 +118,11 @@ func TestBenchCommands(t *testing.T) {
 			}
 			if warm := res.Warmup != nil && res.Warmup.Analyzed && res.Warmup.Messages > 0; warm != !noApp {
 				t.Errorf("warmup = %+v, want a warm-up and ANALYZE before the window of ingress and turns", res.Warmup)
+			}
+			if settled := res.Warmup != nil && res.Warmup.Settle != nil; settled != (tt.name == "turns") {
+				t.Errorf("warmup.settle = %+v, want a settling run only where -settle is not 0", res.Warmup)
+			} else if settled && (res.Warmup.Settle.Messages != 4 || res.Warmup.Settle.P99MS <= 0 || res.Settings["settle"] != "20ms") {
+				t.Errorf("settle = %+v (settings %v), want 4 messages answered, their p99, and the setting", res.Warmup.Settle, res.Settings["settle"])
 			}
 			if tt.name == "processes" {
 				if res.Settings["processes"] != true || res.Statements != nil || res.Unanswered != 0 {
@@ -214,5 +222,37 @@ func TestStatementCounterConnect(t *testing.T) {
 	})
 	if byPhase[phaseConnect] == 0 || byPhase["job:turn"] != 1 {
 		t.Fatalf("statements by phase %v: want the set-up under %q and the one statement under job:turn", byPhase, phaseConnect)
+	}
+}
+
+// TestBenchFlags checks that a bench refuses settings it cannot run, with
+// the flag named, before it makes a database.
+func TestBenchFlags(t *testing.T) {
+	tests := []struct {
+		kind string
+		args []string
+		want string // in the error; "" for none
+	}{
+		{"turns", []string{"-rate", "300", "-settle", "5s"}, ""},
+		{"turns", []string{"-settle", "0"}, ""},
+		{"turns", []string{"-settle", "-1s"}, "--settle"},
+		{"turns", []string{"-settle", "2m"}, "--settle"},
+		{"turns", []string{"-rate", "0"}, "--rate"},
+		{"ingress", []string{"-settle", "1s"}, "not defined"},
+		{"turns", []string{"-users", "0"}, "--users"},
+	}
+	for _, tt := range tests {
+		f, err := parseBenchFlags(tt.kind, tt.args, io.Discard)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s %v: %v", tt.kind, tt.args, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s %v: error %v, want one naming %s", tt.kind, tt.args, err, tt.want)
+		case tt.want == "" && tt.args[len(tt.args)-1] == "0" && f.settle != 0:
+			t.Errorf("%s %v: settle %v, want 0", tt.kind, tt.args, f.settle)
+		}
+	}
+	if f, _ := parseBenchFlags("turns", nil, io.Discard); f.settle != 3*time.Second {
+		t.Errorf("default settle = %v, want 3s", f.settle)
 	}
 }
