@@ -117,6 +117,31 @@ func (s Sources) WhenIs(ctx context.Context, u stage.Understanding, text string,
 	return u, nil
 }
 
+// WhenIsIt rewrites "when is it?", asked right after a reply that spoke
+// of one of the user's tasks or events ("Dentist appointment is on your
+// calendar for Friday at 3:00 PM"), into the question for that item by
+// name ("When is the Dentist appointment?"), which WhenIs then answers
+// from the calendar or the tasks. Anything else, or a conversation that
+// spoke of nothing the user has, is returned as it is.
+func (s Sources) WhenIsIt(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
+	if !nlu.WhenIsIt(text) || s.Calendar == nil || s.Tasks == nil || now.IsZero() {
+		return text, nil
+	}
+	c := stage.Context{Now: now, Location: now.Location(), Recent: recent}
+	var err error
+	// What the reply named may have just begun, or be a year away.
+	if c.Events, err = s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: userID, From: now.AddDate(0, 0, -1), To: now.AddDate(1, 0, 0), Limit: 100}); err != nil {
+		return text, fmt.Errorf("context: events for %q: %w", text, err)
+	}
+	if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: userID, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100}); err != nil {
+		return text, fmt.Errorf("context: tasks for %q: %w", text, err)
+	}
+	if title := plan.LastMentioned(c); title != "" {
+		return "When is the " + title + "?", nil
+	}
+	return text, nil
+}
+
 // TickOff rewrites the understanding of a request to tick something off
 // that names no list ("tick off milk", "cross the eggs off"), whatever
 // the classifier made of it: a request to complete the open task it

@@ -436,6 +436,22 @@ func TestWhenIs(t *testing.T) {
 	}
 }
 
+// TestWhenIsIt: a question for when the thing just spoken of is, and
+// not the clock's questions.
+func TestWhenIsIt(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"when is it?": true, "When's that again?": true, "what time is that?": true, "so when is it happening": true,
+		"what day is that on?": true, "when was that?": true,
+		"what time is it?": false, "what day is it?": false, "when is my haircut?": false, "when is it due next week?": false,
+		"when is it ok to call": false,
+	} {
+		if got := WhenIsIt(text); got != want {
+			t.Errorf("WhenIsIt(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestPickByText: an answer picks the option whose words it is mostly
 // made of; a new request that shares a word with one does not.
 func TestPickByText(t *testing.T) {

@@ -20,3 +20,15 @@ func WhenIs(text string) (string, bool) {
 	ref := strings.TrimSpace(g[1])
 	return ref, ref != ""
 }
+
+// reWhenIsIt reads a question for when the thing just spoken of is:
+// "when is it?", "when's that again?", "what time is that?". "What time
+// is it?" and "what day is it?" ask the clock, not this.
+var reWhenIsIt = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?(?:when(?:'s|’s|\s+is|\s+was)\s+(?:it|that|this)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was)\s+(?:that|this))(?:\s+(?:again|on|happening|due))?\s*[?.!]*\s*$`)
+
+// WhenIsIt reports a question for when the item the conversation just
+// spoke of is ("when is it?" right after "Dentist appointment is on your
+// calendar"): the caller finds which item that is.
+func WhenIsIt(text string) bool {
+	return reWhenIsIt.MatchString(text)
+}

@@ -214,7 +214,7 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 	}
 	if r := eventRef(text, in.Context); r != "" && isPronounRef(r) {
 		// "move it to 11": the item the last reply was about.
-		if t := lastMentioned(in.Context); t != "" {
+		if t := LastMentioned(in.Context); t != "" {
 			_, target, _ := words.CutBefore(text, "to ", "until ")
 			text = "move " + t + " to " + target
 		}

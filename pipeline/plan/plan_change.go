@@ -62,13 +62,13 @@ func isPronounRef(ref string) bool {
 	return isPronoun(ref) || r == "" && ref != ""
 }
 
-// lastMentioned returns the title the bot's latest reply quoted
+// LastMentioned returns the title the bot's latest reply quoted
 // ("Got it — I'll remind you: “Call the plumber”, …"), or else the
 // longest title of a task or event it names ("Added dinner at Marco's to
 // your calendar"): what "it" and "that" refer to. A reply that names
 // nothing ("I need to know when to move it to") leaves "it" what it was,
 // up to a few replies back. "" when the conversation has none.
-func lastMentioned(c stage.Context) string {
+func LastMentioned(c stage.Context) string {
 	replies := 0
 	for i := len(c.Recent) - 1; i >= 0 && replies < 3; i-- {
 		m := c.Recent[i]
@@ -97,7 +97,7 @@ func lastMentioned(c stage.Context) string {
 // leaves any other reference as it is.
 func resolveRef(ref string, c stage.Context) string {
 	if ref == "" || isPronounRef(ref) {
-		if t := lastMentioned(c); t != "" {
+		if t := LastMentioned(c); t != "" {
 			return t
 		}
 	}
@@ -223,7 +223,7 @@ func planOnlyTime(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	if !nlu.OnlyTime(text, stage.UserNow(in.Context)) {
 		return stage.Plan{}, false, nil
 	}
-	ref := lastMentioned(in.Context)
+	ref := LastMentioned(in.Context)
 	switch {
 	case ref == "":
 		return stage.Plan{}, false, nil

@@ -205,6 +205,10 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 		return r.pick(ctx, st, qid, q, 0)
 	}
 
+	// "When is it?" asks when the item just spoken of is: by its name.
+	if ev.Text, err = r.cfg.Sources.WhenIsIt(ctx, ev.Text, st.t.User.ID, recent, st.now); err != nil {
+		return "", err
+	}
 	understand := r.cfg.Intent.Understand
 	if si, ok := r.cfg.Intent.(stage.SpokenIntent); ok && ev.Spoken {
 		understand = si.UnderstandSpoken
