@@ -55,9 +55,14 @@ var (
 // that message before in the run. The warm-up is round 0, the measured
 // messages start at round 1, so they are new words too.
 func benchMessage(i, users, first int) string {
+	return benchMessages[i%len(benchMessages)](first + i/benchRound(users))
+}
+
+// benchRound is how many messages of a run make a round: how often a
+// user says the same message of the mix.
+func benchRound(users int) int {
 	n := len(benchMessages)
-	every := users * n / gcd(users, n) // how often a user says the same message
-	return benchMessages[i%n](first + i/every)
+	return users * n / gcd(users, n)
 }
 
 func gcd(a, b int) int {

@@ -31,6 +31,11 @@ type benchSettleInfo struct {
 	P99MS    float64 `json:"p99_ms"`
 }
 
+// turnQueues are the queues a message's turn feeds; not all of them:
+// `bench ingress -with-river` leaves River's own jobs, which nothing
+// works, queued.
+var turnQueues = []string{pipeline.QueueTurns, pipeline.QueueDeliveries, action.QueueActions}
+
 // benchMaxWarmup bounds the warm-up's messages, whatever --users says.
 const benchMaxWarmup = 1000
 
@@ -64,9 +69,7 @@ func benchWarmup(ctx context.Context, app *App, client *http.Client, base string
 		}
 		time.Sleep(50 * time.Millisecond) // waiting for the warm-up's turns
 	}
-	// The queues a message's turn feeds; not all of them: `bench ingress
-	// -with-river` leaves River's own jobs, which nothing works, queued.
-	if err := waitJobsDone(ctx, app, pipeline.QueueTurns, pipeline.QueueDeliveries, action.QueueActions); err != nil {
+	if err := waitJobsDone(ctx, app, turnQueues...); err != nil {
 		return nil, err
 	}
 	if err := app.Store.Analyze(ctx); err != nil {
@@ -108,9 +111,8 @@ func benchSettle(ctx context.Context, app *App, client *http.Client, bases []str
 		return nil, 0, fmt.Errorf("bench settle: %d messages unanswered after %s", unanswered, benchDrainWait)
 	}
 	sum := summarize(lat, 0, time.Since(start))
-	if err := waitJobsDone(ctx, app, pipeline.QueueTurns, pipeline.QueueDeliveries, action.QueueActions); err != nil {
+	if err := waitJobsDone(ctx, app, turnQueues...); err != nil {
 		return nil, 0, err
 	}
-	every := f.users * len(benchMessages) / gcd(f.users, len(benchMessages)) // messages to a round
-	return &benchSettleInfo{Messages: n, Seconds: sum.Seconds, P50MS: sum.P50MS, P99MS: sum.P99MS}, first + (n-1)/every + 1, nil
+	return &benchSettleInfo{Messages: n, Seconds: sum.Seconds, P50MS: sum.P50MS, P99MS: sum.P99MS}, first + (n-1)/benchRound(f.users) + 1, nil
 }
