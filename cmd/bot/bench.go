@@ -420,10 +420,11 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	if err != nil {
 		return benchResult{}, err
 	}
-	round := 1 // the warm-up's messages are round 0
-	if warm.Settle, round, err = benchSettle(ctx, app, client, bases, f); err != nil {
+	settle, round, err := benchSettle(ctx, app, client, bases, f)
+	if err != nil {
 		return benchResult{}, err
 	}
+	warm.Settle = settle
 	win, err := startWindow(f, counter)
 	if err != nil {
 		return benchResult{}, err

@@ -55,21 +55,8 @@ func benchWarmup(ctx context.Context, app *App, client *http.Client, base string
 	if res.Errors > 0 {
 		return nil, fmt.Errorf("bench warm-up: %s", res.FirstError)
 	}
-	ctx = withPhase(ctx, phaseBench)
-	for deadline := time.Now().Add(benchDrainWait); ; {
-		_, unanswered, err := app.Store.ReplyLatencies(ctx, time.Time{})
-		if err != nil {
-			return nil, err
-		}
-		if unanswered == 0 {
-			break
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return nil, fmt.Errorf("bench warm-up: %d messages unanswered after %s", unanswered, benchDrainWait)
-		}
-		time.Sleep(50 * time.Millisecond) // waiting for the warm-up's turns
-	}
-	if err := waitJobsDone(ctx, app, turnQueues...); err != nil {
+	ctx = withPhase(ctx, phaseBench) // the bench's own reads are not counted
+	if _, err := benchDrain(ctx, app, time.Time{}, "warm-up"); err != nil {
 		return nil, err
 	}
 	if err := app.Store.Analyze(ctx); err != nil {
@@ -102,17 +89,25 @@ func benchSettle(ctx context.Context, app *App, client *http.Client, bases []str
 	if res.Errors > 0 {
 		return nil, 0, fmt.Errorf("bench settle: %s", res.FirstError)
 	}
-	ctx = withPhase(ctx, phaseBench)
-	lat, unanswered, err := waitReplies(ctx, app, start)
+	lat, err := benchDrain(withPhase(ctx, phaseBench), app, start, "settle")
 	if err != nil {
 		return nil, 0, err
 	}
-	if unanswered > 0 {
-		return nil, 0, fmt.Errorf("bench settle: %d messages unanswered after %s", unanswered, benchDrainWait)
-	}
 	sum := summarize(lat, 0, time.Since(start))
-	if err := waitJobsDone(ctx, app, turnQueues...); err != nil {
-		return nil, 0, err
-	}
 	return &benchSettleInfo{Messages: n, Seconds: sum.Seconds, P50MS: sum.P50MS, P99MS: sum.P99MS}, first + (n-1)/benchRound(f.users) + 1, nil
+}
+
+// benchDrain waits until every message stored since start has a reply
+// and the jobs their turns fed are done, before what follows a run that
+// is not measured (an ANALYZE, the window); what names the run in the
+// error when some stay unanswered.
+func benchDrain(ctx context.Context, app *App, start time.Time, what string) ([]time.Duration, error) {
+	lat, unanswered, err := waitReplies(ctx, app, start)
+	if err != nil {
+		return nil, err
+	}
+	if unanswered > 0 {
+		return nil, fmt.Errorf("bench %s: %d messages unanswered after %s", what, unanswered, benchDrainWait)
+	}
+	return lat, waitJobsDone(ctx, app, turnQueues...)
 }
