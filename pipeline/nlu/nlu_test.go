@@ -546,6 +546,28 @@ func TestRunOut(t *testing.T) {
 	}
 }
 
+// TestAwayUntil: news of where one is until a time is small talk, not a
+// task with nothing to do; a request said with it is still a request.
+func TestAwayUntil(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"We are out of the house until 6", "I'm at the gym until 7", "I will be away till Sunday", "we're out until 6 pm tonight"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != Chat || len(got.Domains) != 0 || got.RequiresAction {
+			t.Errorf("Classify(%q) = %s %v; want small talk", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"I'm at the dentist until 4, remind me to call mom after", "I am busy until 3 so move my call to 4"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction {
+			t.Errorf("Classify(%q) = %s %v; want a request", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"I'm out of milk", "we are away", "I am going until 6"} {
+		if toks, _ := features.Tokens(nil, text); awayUntil(toks) {
+			t.Errorf("awayUntil(%q); want not news of being away until a time", text)
+		}
+	}
+}
+
 // TestTimeAlone: a time alone after a reply is when the item just made
 // is, after a request; after a question it asks the same for then.
 func TestTimeAlone(t *testing.T) {

@@ -208,6 +208,39 @@ func aboutMe(tokens []string) bool {
 	return false
 }
 
+// awayUntil reports news of where the user or the household is until a
+// time: "we're out of the house until 6", "I'm at the gym until 7", "I'll
+// be away till Sunday". The model takes it for a task with nothing to do;
+// it asks for nothing, and nothing is kept. Naming one of Hearth's things
+// ("… remind me to call mom") makes it a request again.
+func awayUntil(tokens []string) bool {
+	var rest []string
+	switch {
+	case len(tokens) > 3 && (tokens[0] == "i" || tokens[0] == "we") && tokens[1] == "will" && tokens[2] == "be":
+		rest = tokens[3:]
+	case len(tokens) > 2 && (tokens[0] == "i" && tokens[1] == "am" || tokens[0] == "we" && tokens[1] == "are" ||
+		(tokens[0] == "ill" || tokens[0] == "well") && tokens[1] == "be"):
+		rest = tokens[2:]
+	case len(tokens) > 1 && (tokens[0] == "im" || tokens[0] == "were"):
+		rest = tokens[1:]
+	}
+	if len(rest) < 2 || len(rest) > 9 {
+		return false
+	}
+	switch rest[0] {
+	case "out", "away", "at", "in", "off", "gone", "busy", "stuck", "home", "travelling", "traveling":
+	default:
+		return false
+	}
+	until := slices.IndexFunc(rest, func(t string) bool { return t == "until" || t == "till" || t == "til" })
+	if until < 0 || len(rest)-until-1 > 3 {
+		// Nothing said after the time ("… until 3 so move my call to
+		// 4" asks for something).
+		return false
+	}
+	return !slices.ContainsFunc(tokens, func(t string) bool { _, ok := strongWords[t]; return ok })
+}
+
 // runOut reports a household running out of something: "we're out of
 // coffee", "we ran out of milk and eggs", "we're running low on
 // detergent" (what was run out of is read by the planner). Abstract
