@@ -142,6 +142,30 @@ func (s Sources) WhenIsIt(ctx context.Context, text string, userID int64, recent
 	return text, nil
 }
 
+// NoteAdd rewrites the understanding of a request to add something to
+// one of the user's notes or lists named by its title alone ("add a book
+// for dad to my gift ideas"), which the classifier may refuse ("gift"
+// reads as shopping) or send to another domain, into a request about the
+// user's notes, when they have one of that title (plan.NamedNote).
+// Anything else ("add flowers to my cart") is left as understood.
+func (s Sources) NoteAdd(ctx context.Context, u stage.Understanding, text string, userID int64) (stage.Understanding, error) {
+	if s.Notes == nil || u.Intent == nlu.RequestAction && slices.Contains(u.Domains, nlu.Keep) {
+		return u, nil
+	}
+	_, dest, ok := plan.AddsTo(text)
+	if !ok {
+		return u, nil
+	}
+	notes, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: userID, Title: dest, Limit: 10})
+	if err != nil {
+		return u, fmt.Errorf("context: notes called %q: %w", dest, err)
+	}
+	if _, _, ok := plan.NamedNote(text, notes); ok {
+		u.Intent, u.Domains, u.RequiresAction, u.OutOfScope = nlu.RequestAction, []nlu.Domain{nlu.Keep}, true, false
+	}
+	return u, nil
+}
+
 // TickOff rewrites the understanding of a request to tick something off
 // that names no list ("tick off milk", "cross the eggs off"), whatever
 // the classifier made of it: a request to complete the open task it

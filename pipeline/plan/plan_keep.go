@@ -54,6 +54,11 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if list != "" {
 		return planListAdd(in, item, list, listScopeOf(text))
 	}
+	if item, n, ok := NamedNote(text, in.Context.Notes); ok {
+		// "Add a book for dad to my gift ideas": the note or list of
+		// that title.
+		return planNamedNoteAdd(in, item, n)
+	}
 	if item, ok := ranOut(text); ok {
 		return planRanOut(in, item)
 	}
@@ -99,6 +104,56 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	p.Understood = "make a note: " + body
 	a, err := action.New(action.NoteCreate, action.NoteCreateArgs{Body: words.AsSentence(body)})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// addsTo reads "add a book for dad to my gift ideas": what is added, and
+// where to, named without the word "note" or "list".
+var addsTo = regexp.MustCompile(`^(?:add|put|pop|stick)\s+(.+?)\s+(?:to|on|onto|in)\s+(?:my|the|our)\s+(.+)$`)
+
+// AddsTo reads a request to add something to a thing of the user's named
+// by its title alone ("add a book for dad to my gift ideas" → "a book for
+// dad", "gift ideas"). Only the user's own titles tell it apart from
+// "add flowers to my cart": see NamedNote.
+func AddsTo(text string) (item, dest string, ok bool) {
+	m := addsTo.FindStringSubmatch(listRequest(text))
+	if m == nil {
+		return "", "", false
+	}
+	item, dest = words.TidySlot(itemsAsWritten(text, m[1])), words.TidySlot(m[2])
+	return item, dest, item != "" && dest != ""
+}
+
+// NamedNote returns the note of notes that text adds an item to by the
+// note's title ("… to my gift ideas" and a note called "Gift ideas"), and
+// the item. ok is false when text is not such a request, or no title is
+// the one it names.
+func NamedNote(text string, notes []hearth.Note) (item string, n hearth.Note, ok bool) {
+	item, dest, ok := AddsTo(text)
+	if !ok {
+		return "", hearth.Note{}, false
+	}
+	for _, n := range notes {
+		// "… to my packing" is the list called "Packing list" too.
+		if t := strings.TrimSpace(n.Title); strings.EqualFold(t, dest) || strings.EqualFold(t, dest+" list") {
+			return item, n, true
+		}
+	}
+	return "", hearth.Note{}, false
+}
+
+// planNamedNoteAdd adds item to n: on its list, when n is one, else as a
+// line of the note.
+func planNamedNoteAdd(in stage.PlanInput, item string, n hearth.Note) (stage.Plan, error) {
+	if len(n.Items) > 0 {
+		return planListAdd(in, item, n.Title, anyListOf(n))
+	}
+	p := stage.Plan{Understood: "add to the note “" + markdown.Escape(n.Name()) + "”"}
+	a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Text: words.AsSentence(prose.UpperFirst(item))})
 	if err != nil {
 		return plannedErr(p, err)
 	}

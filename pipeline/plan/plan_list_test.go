@@ -253,6 +253,35 @@ func TestPlanNoteAppend(t *testing.T) {
 	}
 }
 
+// TestPlanNamedNote: something added to a note or a list named by its
+// title alone goes on it; a title the user has not is no note of theirs.
+func TestPlanNamedNote(t *testing.T) {
+	t.Parallel()
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	notes := []hearth.Note{
+		{ID: 1, UserID: 1, Title: "Gift ideas", Body: "Scarf for mum"},
+		{ID: 2, UserID: 1, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "socks"}}},
+	}
+	for _, tt := range []struct {
+		text string
+		want action.NoteAppendArgs
+	}{
+		{"Add a book for Dad to my gift ideas", action.NoteAppendArgs{ID: 1, Title: "Gift ideas", Text: "A book for Dad."}},
+		{"please put a torch on my packing", action.NoteAppendArgs{ID: 2, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "torch"}}}},
+	} {
+		p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: notes}})
+		want, _ := action.New(action.NoteAppend, tt.want)
+		if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.NoteAppend || string(p.Actions[0].Payload) != string(want.Payload) {
+			t.Errorf("%q planned %+v, %v; want %s", tt.text, p, err, want.Payload)
+		}
+	}
+	for _, text := range []string{"add flowers to my cart", "add a book to my wishlist", "add a book for dad"} {
+		if item, n, ok := NamedNote(text, notes); ok {
+			t.Errorf("NamedNote(%q) = %q, %q; want no note of the user's", text, item, n.Title)
+		}
+	}
+}
+
 // TestPlanEmptyList: "start a packing list" starts it empty and asks what
 // goes on it, the answer read as "add … to my packing list"; a list of
 // that name already there is only asked about.

@@ -247,6 +247,10 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	// classifier made of it.
 	u = gather.MemoryQuestion(u, ev.Text, st.now)
 	u = gather.MemoryEdit(u, ev.Text)
+	// "Add a book to my gift ideas" adds to the note of that title.
+	if u, err = r.cfg.Sources.NoteAdd(ctx, u, ev.Text, st.t.User.ID); err != nil {
+		return "", err
+	}
 	// "Add eggs" names no list: it is for the user's lists.
 	u = gather.ListAdd(u, ev.Text)
 	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
