@@ -153,7 +153,7 @@ func planNamedNoteAdd(in stage.PlanInput, item string, n hearth.Note) (stage.Pla
 		return planListAdd(in, item, n.Title, anyListOf(n))
 	}
 	p := stage.Plan{Understood: "add to the note “" + markdown.Escape(n.Name()) + "”"}
-	a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Text: words.AsSentence(prose.UpperFirst(item))})
+	a, err := noteLine(n, item)
 	if err != nil {
 		return plannedErr(p, err)
 	}

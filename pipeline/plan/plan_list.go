@@ -244,7 +244,7 @@ func planNoteAppend(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	var labels []string
 	var acts []action.Action
 	for _, n := range hits {
-		a, err := action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Text: words.AsSentence(prose.UpperFirst(add))})
+		a, err := noteLine(n, add)
 		if err != nil {
 			p, err = plannedErr(p, err)
 			return p, true, err
@@ -259,6 +259,12 @@ func planNoteAppend(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	p.Understood = "add to the note “" + markdown.Escape(labels[0]) + "”"
 	return actOrAsk(p, "Which note should I add it to?", labels, acts), true, nil
+}
+
+// noteLine is the action that adds what was said to note n as a line of
+// its own, written as a sentence.
+func noteLine(n hearth.Note, said string) (action.Action, error) {
+	return action.New(action.NoteAppend, action.NoteAppendArgs{ID: n.ID, Title: n.Title, Text: words.AsSentence(prose.UpperFirst(said))})
 }
 
 // notesSaying are the notes whose title and words hold every word of
