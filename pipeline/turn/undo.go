@@ -6,6 +6,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
+	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
@@ -24,6 +25,20 @@ func undone(rec action.Record, c stage.Context) string {
 		return "Undone: " + what + " is back."
 	case action.TaskComplete:
 		return "Undone: " + what + " is open again."
+	case action.NoteAppend:
+		// What was added is taken off again: say what.
+		if p, err := action.Decode[action.NoteAppendArgs](rec.Action); err == nil {
+			var items []string
+			for _, it := range p.Items {
+				items = append(items, markdown.Escape(it.Text))
+			}
+			switch {
+			case len(items) > 0:
+				return "Undone: I took " + prose.List(items) + " off " + what + "."
+			case p.Text != "":
+				return "Undone: I took “" + markdown.Escape(strings.TrimRight(p.Text, ".")) + "” out of " + what + "."
+			}
+		}
 	case action.CalendarUpdate:
 		var b, a hearth.CalendarEvent
 		if json.Unmarshal(rec.Before, &b) == nil && json.Unmarshal(rec.Result, &a) == nil {
