@@ -343,7 +343,8 @@ func stripTimeWords(title string, c stage.Context) string {
 		return title
 	}
 	out := nlu.StripTimes(title, stage.UserNow(c))
-	out = words.TrimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due")
+	// "… until 4, remind me to call mom after": "after" (then) that time.
+	out = words.TrimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due", "after", "afterwards", "then")
 	return words.TidySlot(out)
 }
 

@@ -157,6 +157,13 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v", a)
 			}
 		}},
+		// "After" the time said is that time, not part of the title.
+		{"I'm at the dentist until 4, remind me to call mom after", func(t *testing.T, p plannedTurn) {
+			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+			if a.Title != "Call mom" || a.Due.Hour() != 16 {
+				t.Errorf("got %+v", a)
+			}
+		}},
 		{"Remind me to take out the trash", func(t *testing.T, p plannedTurn) {
 			a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
 			if a.Title != "Take out the trash" || !a.Due.IsZero() {
