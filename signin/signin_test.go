@@ -3,7 +3,11 @@ package signin_test
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -281,6 +285,28 @@ func TestAttemptsAreLimited(t *testing.T) {
 	}
 }
 
+// passkeyCredential is a virtual authenticator's P-256 credential whose public
+// key coordinates are a full 32 bytes. virtualwebauthn encodes them with
+// big.Int.Bytes, which drops leading zeros, so about one key in 128 reaches
+// the server malformed and the registration is (rightly) refused.
+func passkeyCredential(t *testing.T) virtualwebauthn.Credential {
+	t.Helper()
+	for {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(key.X.Bytes()) != 32 || len(key.Y.Bytes()) != 32 {
+			continue
+		}
+		der, err := x509.MarshalPKCS8PrivateKey(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return virtualwebauthn.NewCredentialWithImportedKey(virtualwebauthn.KeyTypeEC2, der)
+	}
+}
+
 func TestPasskeys(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -300,7 +326,7 @@ func TestPasskeys(t *testing.T) {
 
 	rp := virtualwebauthn.RelyingParty{Name: "Hearth", ID: "hearth.example", Origin: publicURL}
 	authn := virtualwebauthn.NewAuthenticator()
-	cred := virtualwebauthn.NewCredential(virtualwebauthn.KeyTypeEC2)
+	cred := passkeyCredential(t)
 
 	// Register: only when signed in.
 	if code, _ := b.browser(t).do("POST", "/api/signin/passkeys/begin", nil); code != 401 {
