@@ -218,6 +218,32 @@ func TestAcknowledgedEventSurvivesCrash(t *testing.T) {
 	}
 }
 
+// The turn job of a conversation deleted (with its events) before the
+// job ran ends; it used to take the missing conversation for a busy one
+// and look again every second, for good.
+func TestTurnOfDeletedConversationEnds(t *testing.T) {
+	t.Parallel()
+	h := newCountingHandler()
+	b := setup(t, h) // accepted by a process that stops before the turn
+	ctx := context.Background()
+	r, err := b.inbox.Accept(ctx, message("dora", "evt-gone", "hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.store.Pool().Exec(ctx, `DELETE FROM conversations WHERE id = $1`, r.ConversationID); err != nil {
+		t.Fatal(err)
+	}
+	newClient(t, b, true)
+	b.waitFor(t, "the turn job to end", func() bool {
+		var state string
+		err := b.store.Pool().QueryRow(ctx, `SELECT state::text FROM river_job WHERE kind = 'turn'`).Scan(&state)
+		return err == nil && state == "completed"
+	})
+	if h.calls.Load() != 0 {
+		t.Fatalf("%d turns handled; want none", h.calls.Load())
+	}
+}
+
 // Turns of one conversation run one at a time in arrival order, while
 // different conversations proceed in parallel.
 func TestTurnsAreOrderedPerConversation(t *testing.T) {

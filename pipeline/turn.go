@@ -43,7 +43,8 @@ func (TurnArgs) InsertOpts() river.InsertOpts {
 type TurnStore interface {
 	// LeaseConversation takes or renews owner's exclusive right to answer
 	// the conversation for ttl (leased false when another owner holds it)
-	// and returns its oldest unprocessed event, if any.
+	// and returns its oldest unprocessed event, if any. A conversation that
+	// is gone is hearth.ErrNotFound.
 	LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev hearth.InboundEvent, u hearth.User, leased, found bool, err error)
 	// ReleaseConversation ends owner's lease and reports whether events are
 	// still waiting.
@@ -136,6 +137,9 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 	started := w.Now()
 	for {
 		ev, user, leased, found, err := w.store.LeaseConversation(ctx, convID, owner, w.Lease)
+		if errors.Is(err, hearth.ErrNotFound) {
+			return nil // deleted with its events: nothing to answer
+		}
 		if err != nil {
 			return err
 		}

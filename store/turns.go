@@ -15,7 +15,8 @@ import (
 // LeaseConversation takes (or renews) owner's right to answer the
 // conversation for ttl and returns its oldest unprocessed event. leased is
 // false when another owner's lease is still running; found is false when
-// nothing is pending.
+// nothing is pending. A conversation that is gone (deleted with its
+// events) is hearth.ErrNotFound.
 //
 // The event is read by a second statement on purpose. A lease taken the
 // moment the previous holder's turn commits (the UPDATE waits for that
@@ -56,6 +57,15 @@ func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, own
 		return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
 	}
 	if tag.RowsAffected() == 0 {
+		// Leased by another, or gone: a job of a conversation deleted with
+		// its events would otherwise wait for it forever.
+		var exists bool
+		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM conversations WHERE id = $1)`, conversationID).Scan(&exists); err != nil {
+			return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
+		}
+		if !exists {
+			return ev, u, false, false, fmt.Errorf("store lease conversation %d: %w", conversationID, hearth.ErrNotFound)
+		}
 		return ev, u, false, false, nil
 	}
 	var msgID *int64
