@@ -114,6 +114,66 @@ type benchResult struct {
 	CPU *benchCPU `json:"cpu,omitempty"`
 	// Warmup (ingress, turns) says what ran before the measured window.
 	Warmup *benchWarmupInfo `json:"warmup,omitempty"`
+	// BySecond (turns) is the window's latencies second by second, by
+	// when the message was stored: whether a high p99 is a few bad
+	// seconds or the whole run.
+	BySecond []benchSecond `json:"by_second,omitempty"`
+}
+
+// benchSecond is one second of a turns window.
+type benchSecond struct {
+	// At is the second's start, in seconds from the window's.
+	At       int     `json:"at"`
+	Messages int     `json:"messages"`
+	P50MS    float64 `json:"p50_ms"`
+	P99MS    float64 `json:"p99_ms"`
+	MaxMS    float64 `json:"max_ms"`
+}
+
+// latencies are the waits of rl.
+func latencies(rl []store.ReplyLatency) []time.Duration {
+	lat := make([]time.Duration, len(rl))
+	for i, r := range rl {
+		lat[i] = r.Latency
+	}
+	return lat
+}
+
+// answeredIn is the time from start to the last reply of rl (to now when
+// there is none): the rate is the turns answered in it, not counting how
+// long the bench took to see that they were.
+func answeredIn(rl []store.ReplyLatency, start time.Time) time.Duration {
+	var last time.Time
+	for _, r := range rl {
+		if t := r.Stored.Add(r.Latency); t.After(last) {
+			last = t
+		}
+	}
+	if last.IsZero() {
+		return time.Since(start)
+	}
+	return last.Sub(start)
+}
+
+// bySecond groups rl by the second from start its message was stored in.
+func bySecond(rl []store.ReplyLatency, start time.Time) []benchSecond {
+	var secs [][]time.Duration
+	for _, r := range rl {
+		i := max(0, int(r.Stored.Sub(start)/time.Second))
+		for len(secs) <= i {
+			secs = append(secs, nil)
+		}
+		secs[i] = append(secs[i], r.Latency)
+	}
+	out := make([]benchSecond, 0, len(secs))
+	for i, lat := range secs {
+		if len(lat) == 0 {
+			continue
+		}
+		sum := summarize(lat, 0, time.Second)
+		out = append(out, benchSecond{At: i, Messages: len(lat), P50MS: sum.P50MS, P99MS: sum.P99MS, MaxMS: ms(lat[len(lat)-1])})
+	}
+	return out
 }
 
 // benchFlags are the settings every bench takes.
@@ -436,13 +496,14 @@ func benchTurns(ctx context.Context, cfg Config, f benchFlags, stderr io.Writer)
 	if err != nil {
 		return benchResult{}, err
 	}
-	elapsed := time.Since(start)
+	elapsed := answeredIn(lat, start)
 	// The turns' deliveries and River's completions come after the
 	// replies: wait for them before counting.
 	if err := waitJobsDone(ctx, app); err != nil {
 		return benchResult{}, err
 	}
-	res := summarize(lat, posted.Errors+unanswered, elapsed)
+	res := summarize(latencies(lat), posted.Errors+unanswered, elapsed)
+	res.BySecond = bySecond(lat, start)
 	if err := win.end(posted.OK, &res, stderr); err != nil {
 		return benchResult{}, err
 	}
@@ -476,7 +537,7 @@ func pacedPost(client *http.Client, bases []string, f benchFlags, start time.Tim
 // waitReplies waits, up to benchDrainWait, until every user message
 // stored since start has a reply, and returns the latencies of those
 // answered and how many are not.
-func waitReplies(ctx context.Context, app *App, start time.Time) (lat []time.Duration, unanswered int, err error) {
+func waitReplies(ctx context.Context, app *App, start time.Time) (lat []store.ReplyLatency, unanswered int, err error) {
 	for deadline := time.Now().Add(benchDrainWait); ; {
 		lat, unanswered, err = app.Store.ReplyLatencies(ctx, start)
 		if err != nil || unanswered == 0 || time.Now().After(deadline) || ctx.Err() != nil {
@@ -570,6 +631,9 @@ func drive(ctx context.Context, clients, count int, d time.Duration, op func(ctx
 	return res
 }
 
+// ms is d in milliseconds, to the microsecond.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
 // summarize turns latencies of successful operations into a result.
 func summarize(lat []time.Duration, errs int, elapsed time.Duration) benchResult {
 	slices.Sort(lat)
@@ -577,7 +641,7 @@ func summarize(lat []time.Duration, errs int, elapsed time.Duration) benchResult
 		if len(lat) == 0 {
 			return 0
 		}
-		return float64(lat[min(len(lat)-1, len(lat)*p/100)].Microseconds()) / 1000
+		return ms(lat[min(len(lat)-1, len(lat)*p/100)])
 	}
 	return benchResult{
 		Count: len(lat) + errs, OK: len(lat), Errors: errs,

@@ -124,6 +124,20 @@ func TestBenchCommands(t *testing.T) {
 			} else if settled && (res.Warmup.Settle.Messages != 4 || res.Warmup.Settle.P99MS <= 0 || res.Settings["settle"] != "20ms") {
 				t.Errorf("settle = %+v (settings %v), want 4 messages answered, their p99, and the setting", res.Warmup.Settle, res.Settings["settle"])
 			}
+			if turns := tt.args[1] == "turns"; turns != (len(res.BySecond) > 0) {
+				t.Errorf("by_second = %+v, want the window second by second for turns only", res.BySecond)
+			} else if turns {
+				n := 0
+				for _, s := range res.BySecond {
+					n += s.Messages
+					if s.Messages == 0 || s.P50MS > s.P99MS || s.P99MS > s.MaxMS {
+						t.Errorf("second %+v: want messages and ordered latencies", s)
+					}
+				}
+				if n != res.OK {
+					t.Errorf("by_second counts %d messages, want the %d answered", n, res.OK)
+				}
+			}
 			if tt.name == "processes" {
 				if res.Settings["processes"] != true || res.Statements != nil || res.Unanswered != 0 {
 					t.Errorf("settings %v, statements %+v, %d unanswered: want processes, no counts, every message answered", res.Settings, res.Statements, res.Unanswered)

@@ -109,5 +109,5 @@ func benchDrain(ctx context.Context, app *App, start time.Time, what string) ([]
 	if unanswered > 0 {
 		return nil, fmt.Errorf("bench %s: %d messages unanswered after %s", what, unanswered, benchDrainWait)
 	}
-	return lat, waitJobsDone(ctx, app, turnQueues...)
+	return latencies(lat), waitJobsDone(ctx, app, turnQueues...)
 }
