@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -71,6 +72,19 @@ func TestFamilyLists(t *testing.T) {
 	if err := st.SetNote(b.ctx, hearth.Note{ID: list.ID, UserID: carol, Title: "pwned"}); err == nil {
 		t.Fatal("carol overwrote the family list")
 	}
+
+	// Taking an item off, once per key, by any member; carol cannot.
+	before, after, err = st.RemoveItems(b.ctx, "k8", b.bob, list.ID, []string{"EGGS"})
+	if err != nil || len(before.Items) != 2 || len(after.Items) != 1 || !strings.EqualFold(after.Items[0].Text, "milk") {
+		t.Fatalf("remove = %+v → %+v, %v; want eggs gone, milk kept", before.Items, after.Items, err)
+	}
+	if again, _, err := st.RemoveItems(b.ctx, "k8", b.bob, list.ID, []string{"eggs"}); err != nil || len(again.Items) != 2 {
+		t.Fatalf("retried remove = %+v, %v; want the first before", again.Items, err)
+	}
+	_, _, err = st.RemoveItems(b.ctx, "k9", b.bob, list.ID, []string{"eggs"})
+	wantInvalid(t, err)
+	_, _, err = st.RemoveItems(b.ctx, "k10", carol, list.ID, []string{"milk"})
+	wantNotFound(t, "carol removes", err)
 
 	// Leaving the family takes the list away, even from its creator.
 	if _, err := st.LeaveFamily(b.ctx, b.alice); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -219,6 +220,36 @@ func (s *Store) SetNote(ctx context.Context, n hearth.Note) error {
 // and after of the first, so a retried tick can still be undone. No
 // matching item is an hearth.ErrInvalid error.
 func (s *Store) CheckItems(ctx context.Context, key string, userID, id int64, texts []string, done bool) (before, after hearth.Note, err error) {
+	before, after, err = s.changeItems(ctx, key, userID, id, texts, func(items []hearth.ChecklistItem, hit func(hearth.ChecklistItem) bool) []hearth.ChecklistItem {
+		for i := range items {
+			if hit(items[i]) {
+				items[i].Done = done
+			}
+		}
+		return items
+	})
+	if err != nil {
+		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store check items %d: %w", id, err)
+	}
+	return before, after, nil
+}
+
+// RemoveItems takes the checklist items whose texts match texts (ignoring
+// case) off a note userID sees, once per key, as CheckItems ticks them.
+func (s *Store) RemoveItems(ctx context.Context, key string, userID, id int64, texts []string) (before, after hearth.Note, err error) {
+	before, after, err = s.changeItems(ctx, key, userID, id, texts, func(items []hearth.ChecklistItem, hit func(hearth.ChecklistItem) bool) []hearth.ChecklistItem {
+		return slices.DeleteFunc(items, hit)
+	})
+	if err != nil {
+		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store remove items %d: %w", id, err)
+	}
+	return before, after, nil
+}
+
+// changeItems applies change to the checklist of a note userID sees, with
+// hit telling the items texts name, once per key (see CheckItems).
+func (s *Store) changeItems(ctx context.Context, key string, userID, id int64, texts []string,
+	change func(items []hearth.ChecklistItem, hit func(hearth.ChecklistItem) bool) []hearth.ChecklistItem) (before, after hearth.Note, err error) {
 	want := map[string]bool{}
 	for _, t := range texts {
 		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
@@ -226,7 +257,7 @@ func (s *Store) CheckItems(ctx context.Context, key string, userID, id int64, te
 		}
 	}
 	if key == "" || len(want) == 0 {
-		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store check items %d: %w", id, hearth.Invalidf("a tick needs an idempotency key and items"))
+		return before, after, hearth.Invalidf("a change to a list needs an idempotency key and items")
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		before, err = scanNote(tx.QueryRow(ctx, `SELECT `+noteColumns+` FROM notes
@@ -238,15 +269,16 @@ func (s *Store) CheckItems(ctx context.Context, key string, userID, id int64, te
 		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		items := append([]hearth.ChecklistItem(nil), before.Items...)
-		hit := 0
-		for i := range items {
-			if want[strings.ToLower(items[i].Text)] {
-				items[i].Done = done
-				hit++
+		hits := 0
+		hit := func(it hearth.ChecklistItem) bool {
+			if want[strings.ToLower(it.Text)] {
+				hits++
+				return true
 			}
+			return false
 		}
-		if hit == 0 {
+		items := change(append([]hearth.ChecklistItem(nil), before.Items...), hit)
+		if hits == 0 {
 			return hearth.Invalidf("%s isn't on the list", strings.Join(texts, ", "))
 		}
 		after, err = scanNote(tx.QueryRow(ctx, `UPDATE notes SET items = $2, updated_at = now() WHERE id = $1 RETURNING `+noteColumns, id, orEmpty(items)))
@@ -256,10 +288,7 @@ func (s *Store) CheckItems(ctx context.Context, key string, userID, id int64, te
 		_, err = tx.Exec(ctx, `INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`, id, key, before, after)
 		return err
 	})
-	if err != nil {
-		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store check items %d: %w", id, err)
-	}
-	return before, after, nil
+	return before, after, err
 }
 
 // DeleteNote deletes a note softly and returns it; RestoreNote undoes it.

@@ -196,3 +196,36 @@ func TestNotesByWhatTheySay(t *testing.T) {
 	mustContain(t, ada.say("create a note called gift ideas: scarf for mom"), "scarf for mom")
 	mustContain(t, ada.say("what are my gift ideas?"), "Your gift ideas note says: Scarf for mom.")
 }
+
+// TestRemoveFromList: "remove" takes an item off a list rather than
+// ticking it off (it stayed on the list, done), and undo puts it back.
+func TestRemoveFromList(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ada := newChatter(t, base, app, "Ada", "UTC")
+	ada.say("Add milk, bread and eggs to my shopping list")
+
+	mustContain(t, ada.say("remove bread from my shopping list"), "Took bread off your shopping list. Still on it: milk and eggs.")
+	lists, err := app.Store.FindNotes(context.Background(), hearth.NoteFilter{UserID: ada.contact().User.ID})
+	if err != nil || len(lists) != 1 {
+		t.Fatalf("notes %+v, %v; want the shopping list", lists, err)
+	}
+	var items []string
+	for _, it := range lists[0].Items {
+		items = append(items, it.Text)
+	}
+	if !reflect.DeepEqual(items, []string{"milk", "eggs"}) {
+		t.Fatalf("items %v; want bread gone, not ticked", items)
+	}
+	mustContain(t, ada.say("undo"), "Undone: I put bread back on the note “Shopping list”.")
+	mustContain(t, ada.say("what's on my shopping list?"), "milk, bread and eggs")
+
+	// Ticking off still ticks.
+	mustContain(t, ada.say("cross eggs off my shopping list"), "Ticked eggs off")
+	// The list need not be named when the item is on one; what is on none
+	// is not taken for a list's.
+	mustContain(t, ada.say("remove the bread"), "Took bread off your shopping list. Still on it: milk.")
+	if r := ada.say("delete the dentist appointment"); strings.Contains(r.Text, "list") {
+		t.Fatalf("an item on no list was looked for on one: %q", r.Text)
+	}
+}

@@ -228,6 +228,16 @@ func (k *Notes) CheckItems(ctx context.Context, key string, userID, id int64, te
 	return before, after, err
 }
 
+// RemoveItems takes items off in Hearth and recreates the Keep copy.
+func (k *Notes) RemoveItems(ctx context.Context, key string, userID, id int64, texts []string) (before, after hearth.Note, err error) {
+	before, after, err = k.st.RemoveItems(ctx, key, userID, id, texts)
+	if err != nil {
+		return before, after, err
+	}
+	after.Where, err = k.recreate(ctx, after)
+	return before, after, err
+}
+
 // SetNote puts a note back (undo) and recreates its Keep copy.
 func (k *Notes) SetNote(ctx context.Context, n hearth.Note) error {
 	if err := k.st.SetNote(ctx, n); err != nil {

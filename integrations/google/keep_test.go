@@ -55,6 +55,13 @@ func TestKeepCreateListDelete(t *testing.T) {
 	if kn3 := b.fake.KeepNotes(email); len(kn3) != 1 || kn3[0].Name != kn2[0].Name {
 		t.Fatalf("after an append that changed nothing, keep notes %+v; want %+v", kn3, kn2)
 	}
+	// Taking an item off: the Keep copy is replaced without it.
+	if _, _, err := k.RemoveItems(ctx, "t4:0", b.user.ID, n.ID, []string{"passport"}); err != nil {
+		t.Fatal(err)
+	}
+	if kn4 := b.fake.KeepNotes(email); len(kn4) != 1 || kn4[0].Name == kn2[0].Name || len(kn4[0].Body.List.ListItems) != 1 {
+		t.Fatalf("after a removal, keep notes %+v; want a copy with the charger alone", kn4)
+	}
 	// A note made in Keep itself is listed; one deleted in Keep goes.
 	b.fake.PutKeepNote(email, &keep.Note{Title: "Gift ideas", Body: &keep.Section{Text: &keep.TextContent{Text: "a kite"}}})
 	ns, err := k.FindNotes(ctx, hearth.NoteFilter{UserID: b.user.ID})

@@ -40,6 +40,8 @@ const (
 	NoteCreate     Kind = "note.create"
 	NoteAppend     Kind = "note.append"
 	NoteCheck      Kind = "note.check"
+	// NoteRemove takes items off a list; undo puts them back.
+	NoteRemove Kind = "note.remove"
 	// NoteDelete deletes a note or list; undo brings it back.
 	NoteDelete Kind = "note.delete"
 	// ReminderUpdate changes when a recurring reminder comes (its rule).
@@ -235,6 +237,13 @@ type (
 		Items []string `json:"items" jsonschema:"the texts of the items, as on the list"`
 		Done  bool     `json:"done"`
 	}
+	// NoteRemoveArgs is the payload of note.remove: take items off a
+	// list.
+	NoteRemoveArgs struct {
+		ID    int64    `json:"id"`
+		Title string   `json:"title,omitempty" jsonschema:"the list's title, for the reply"`
+		Items []string `json:"items" jsonschema:"the texts of the items, as on the list"`
+	}
 	// NoteRefArgs names one note or list (note.delete). Family is true
 	// for a list the user's family shares: deleting it takes it from
 	// every member, so it is asked about first.
@@ -278,6 +287,7 @@ var payloadTypes = map[Kind]reflect.Type{
 	NoteCreate:     reflect.TypeFor[NoteCreateArgs](),
 	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
 	NoteCheck:      reflect.TypeFor[NoteCheckArgs](),
+	NoteRemove:     reflect.TypeFor[NoteRemoveArgs](),
 	NoteDelete:     reflect.TypeFor[NoteRefArgs](),
 	ReminderUpdate: reflect.TypeFor[ReminderUpdateArgs](),
 	ReminderCancel: reflect.TypeFor[ReminderRefArgs](),
@@ -477,6 +487,13 @@ func (p NoteCreateArgs) check() error {
 func (p NoteCheckArgs) check() error {
 	if len(p.Items) == 0 {
 		return fmt.Errorf("no items to tick")
+	}
+	return nil
+}
+
+func (p NoteRemoveArgs) check() error {
+	if len(p.Items) == 0 {
+		return fmt.Errorf("no items to take off")
 	}
 	return nil
 }

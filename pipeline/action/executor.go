@@ -243,6 +243,13 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		}
 		b, n, err := x.Notes.CheckItems(ctx, key, uid, p.ID, p.Items, p.Done)
 		return n, b, err
+	case NoteRemove:
+		p, err := Decode[NoteRemoveArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, n, err := x.Notes.RemoveItems(ctx, key, uid, p.ID, p.Items)
+		return n, b, err
 	case NoteDelete:
 		p, err := Decode[NoteRefArgs](a)
 		if err != nil {
@@ -466,7 +473,7 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		}
 		_, err := x.Notes.DeleteNote(ctx, uid, n.ID)
 		return err
-	case NoteAppend, NoteCheck:
+	case NoteAppend, NoteCheck, NoteRemove:
 		var b hearth.Note
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)

@@ -46,7 +46,10 @@ type Notes interface {
 	// CheckItems ticks the named checklist items off (done) or back on,
 	// once per key.
 	CheckItems(ctx context.Context, key string, userID, id int64, texts []string, done bool) (before, after hearth.Note, err error)
-	// SetNote puts a note back as it was (undo of an append or a tick),
+	// RemoveItems takes the named checklist items off, once per key.
+	RemoveItems(ctx context.Context, key string, userID, id int64, texts []string) (before, after hearth.Note, err error)
+	// SetNote puts a note back as it was (undo of an append, a tick or a
+	// removal),
 	// scoped to n.UserID.
 	SetNote(ctx context.Context, n hearth.Note) error
 	DeleteNote(ctx context.Context, userID, id int64) (hearth.Note, error)

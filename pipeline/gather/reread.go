@@ -167,7 +167,8 @@ func (s Sources) NoteAdd(ctx context.Context, u stage.Understanding, text string
 }
 
 // TickOff rewrites the understanding of a request to tick something off
-// that names no list ("tick off milk", "cross the eggs off"), whatever
+// that names no list ("tick off milk", "cross the eggs off"), or to take
+// it off ("remove the bread": only what is on a list), whatever
 // the classifier made of it: a request to complete the open task it
 // names, if the task planner finds one (plan.CompletesTask), else a
 // request about the user's lists, if they have any (the list planner
@@ -177,8 +178,13 @@ func (s Sources) TickOff(ctx context.Context, u stage.Understanding, text string
 	if slices.Contains(u.Domains, nlu.Keep) || s.Notes == nil || s.Tasks == nil {
 		return u, nil
 	}
-	if _, ok := plan.TickOffItems(text); !ok {
-		return u, nil
+	items, ok := plan.TickOffItems(text)
+	takeOff := false
+	if !ok {
+		// "Remove the bread": only when it is on a list (below).
+		if items, takeOff = plan.TakeOffItems(text); !takeOff {
+			return u, nil
+		}
 	}
 	tasks, err := s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: userID, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100})
 	if err != nil {
@@ -188,15 +194,16 @@ func (s Sources) TickOff(ctx context.Context, u stage.Understanding, text string
 		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Task}, true
 		return u, nil
 	}
+	onList := takeOff || plan.ToldBought(text) // only what is on a list: "I got the job", "delete the dentist"
 	limit := 1
-	if plan.ToldBought(text) {
-		limit = 100 // "I packed the socks" ticks off only what is on a list
+	if onList {
+		limit = 100
 	}
 	lists, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: userID, Limit: limit})
 	if err != nil {
 		return u, fmt.Errorf("context: lists: %w", err)
 	}
-	if items, _ := plan.TickOffItems(text); plan.ToldBought(text) && !plan.OnLists(lists, items) {
+	if onList && !plan.OnLists(lists, items) {
 		return u, nil
 	}
 	if len(lists) > 0 {

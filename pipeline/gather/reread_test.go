@@ -201,6 +201,9 @@ func TestTickOffWhateverTheDomain(t *testing.T) {
 		{"tick off milk", lists, nlu.Keep, action.NoteCheck},
 		{"cross off eggs", lists, nlu.Keep, action.NoteCheck},
 		{"tick off stamps", lists, nlu.Task, action.TaskComplete},
+		{"remove the milk", lists, nlu.Keep, action.NoteRemove},
+		{"take eggs off", lists, nlu.Keep, action.NoteRemove},
+		{"delete the stamps", lists, "", ""},    // on no list: not this
 		{"tick off milk", nil, "", ""},          // no lists: nothing to tick off
 		{"check my email", lists, "", ""},       // not a tick-off
 		{"hey, how's it going?", lists, "", ""}, // nor this

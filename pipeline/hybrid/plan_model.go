@@ -25,7 +25,7 @@ var domainKinds = map[nlu.Domain][]action.Kind{
 	nlu.Memory:   {action.MemoryStore, action.MemoryUpdate, action.MemoryForget},
 	nlu.Calendar: {action.CalendarList, action.CalendarCreate, action.CalendarUpdate, action.CalendarDelete},
 	nlu.Email:    {action.EmailDraft, action.EmailSend},
-	nlu.Keep:     {action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteDelete},
+	nlu.Keep:     {action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteRemove, action.NoteDelete},
 }
 
 // planSchema is the plan prompt's answer for kinds. A payload is a JSON
@@ -161,7 +161,7 @@ func simplePlan(acts []action.Action) bool {
 	}
 	for _, a := range acts {
 		switch a.Kind {
-		case action.NoteCreate, action.NoteAppend, action.NoteCheck:
+		case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteRemove:
 		case action.ReminderUpdate, action.ReminderCancel:
 			// A recurring reminder the user named, its new rule read by
 			// the grammar that made it; models get no reminder kinds.
@@ -298,6 +298,15 @@ func relabel(a action.Action, c stage.Context) (action.Action, error) {
 		return action.New(a.Kind, p)
 	case action.NoteCheck:
 		p, err := action.Decode[action.NoteCheckArgs](a)
+		if err != nil {
+			return a, err
+		}
+		if i := slices.IndexFunc(c.Notes, func(n hearth.Note) bool { return n.ID == p.ID }); i >= 0 {
+			p.Title = c.Notes[i].Title
+		}
+		return action.New(a.Kind, p)
+	case action.NoteRemove:
+		p, err := action.Decode[action.NoteRemoveArgs](a)
 		if err != nil {
 			return a, err
 		}

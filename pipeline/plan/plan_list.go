@@ -125,6 +125,10 @@ var (
 	// "cross milk off the shopping list", "remove eggs from the list",
 	// "mark milk as done on the shopping list".
 	tickOffAfter = regexp.MustCompile(`^(?:cross|tick|check|strike|scratch|mark|take|remove|delete)\s+(.+?)\s+(?:as\s+(?:done|bought|got|gotten|ticked)\s+)?(?:off|from|on|in)\s+(?:of\s+)?(.+)$`)
+	// Taking items off a list rather than ticking them: "remove eggs from
+	// the list", "take the milk off the shopping list". Someone who bought
+	// it ticks it off; someone who says remove wants it gone.
+	takesOff = regexp.MustCompile(`^(?:remove|delete|take)\b`)
 	// "untick milk on the shopping list", "put milk back on the list".
 	tickOn = regexp.MustCompile(`^(?:untick|uncheck|unmark)\s+(.+?)\s+(?:on|in|from)\s+(.+)$|^put\s+(.+?)\s+back\s+on\s+(.+)$`)
 	// Ticking off without naming the list: "tick off milk", "cross the
@@ -360,6 +364,25 @@ func TickOffItems(text string) ([]string, bool) {
 	return items, len(items) > 0
 }
 
+// TakeOffItems reads a request to take items off without naming the list
+// ("remove the bread", "take milk and eggs off"): the items, as said. Only
+// items on a list make it one (OnLists): "delete the dentist" is not.
+func TakeOffItems(text string) ([]string, bool) {
+	m := takeOffBare.FindStringSubmatch(listRequest(text))
+	if m == nil {
+		return nil, false
+	}
+	var items []string
+	for _, it := range splitItems(m[1]) {
+		if t := words.TrimWordsLeft(it.Text, "the", "my", "some", "a", "an"); t != "" {
+			items = append(items, t)
+		}
+	}
+	return items, len(items) > 0
+}
+
+var takeOffBare = regexp.MustCompile(`^(?:remove|delete|take)\s+(.+?)(?:\s+off)?$`)
+
 // toldBought reads a statement of things got that may be on a list: "I
 // bought the milk", "we packed the socks and the charger".
 var toldBought = regexp.MustCompile(`^(?:i|we)\s+(?:just\s+|already\s+|finally\s+)?(?:bought|got|packed|picked up|grabbed)\s+(.+?)(?:\s+(?:already|today|just now))?$`)
@@ -399,9 +422,14 @@ func listsWith(notes []hearth.Note, items []string) []hearth.Note {
 }
 
 // planBareTickOff ticks items off the list that has them ("tick off
-// milk"), asking which when several lists do.
-func planBareTickOff(in stage.PlanInput, items []string) (stage.Plan, error) {
-	p := stage.Plan{Understood: "tick " + prose.List(items) + " off a list"}
+// milk"), or takes them off it (remove: "remove the bread"), asking which
+// when several lists do.
+func planBareTickOff(in stage.PlanInput, items []string, remove bool) (stage.Plan, error) {
+	verb := "tick"
+	if remove {
+		verb = "take"
+	}
+	p := stage.Plan{Understood: verb + " " + prose.List(items) + " off a list"}
 	lists := listsWith(in.Context.Notes, items)
 	if len(lists) == 0 {
 		return p, needDetails("which list: %s isn't on any of your lists", prose.List(items))
@@ -413,23 +441,28 @@ func planBareTickOff(in stage.PlanInput, items []string) (stage.Plan, error) {
 		for _, it := range items {
 			texts = append(texts, matchItem(n.Items, it, true))
 		}
-		a, err := action.New(action.NoteCheck, action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: true})
+		kind, args := action.NoteCheck, any(action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: true})
+		if remove {
+			kind, args = action.NoteRemove, action.NoteRemoveArgs{ID: n.ID, Title: n.Title, Items: texts}
+		}
+		a, err := action.New(kind, args)
 		if err != nil {
 			return plannedErr(p, err)
 		}
 		acts, labels = append(acts, a), append(labels, n.Title)
 	}
 	if len(acts) == 1 {
-		p.Understood = "tick " + prose.List(items) + " off " + lists[0].Title
+		p.Understood = verb + " " + prose.List(items) + " off " + lists[0].Title
 		p.Actions = acts
 		return p, nil
 	}
-	p.Question = askChoice("Which list should I tick "+prose.List(items)+" off?", labels, acts)
+	p.Question = askChoice("Which list should I "+verb+" "+prose.List(items)+" off?", labels, acts)
 	return p, nil
 }
 
 // planListCheck plans ticking items off a named list ("cross milk off
-// the shopping list") or back on ("untick milk on the shopping list").
+// the shopping list") or back on ("untick milk on the shopping list"), or
+// taking them off it ("remove eggs from the shopping list").
 // ok is false when the message is not that.
 func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	lc := listRequest(text)
@@ -443,7 +476,10 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	} else if m := tickOffAfter.FindStringSubmatch(lc); m != nil {
 		itemText, list = m[1], m[2]
 	} else if items, ok := TickOffItems(text); ok {
-		p, err := planBareTickOff(in, items)
+		p, err := planBareTickOff(in, items, false)
+		return p, true, err
+	} else if items, ok := TakeOffItems(text); ok && OnLists(in.Context.Notes, items) {
+		p, err := planBareTickOff(in, items, true)
 		return p, true, err
 	} else {
 		return stage.Plan{}, false, nil
@@ -460,15 +496,25 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 		p.Understood = "tick " + itemText + " off the " + name
 		return p, true, needDetails("which list: I couldn't find a %s", name)
 	}
+	remove := done && takesOff.MatchString(lc) && !strings.Contains(lc, " as ")
 	var texts []string
 	for _, it := range splitItems(itemText) {
-		texts = append(texts, matchItem(n.Items, it.Text, done))
+		text := matchItem(n.Items, it.Text, done)
+		if remove && text == it.Text {
+			text = matchItem(n.Items, it.Text, !done) // a ticked item goes too
+		}
+		texts = append(texts, text)
 	}
 	if len(texts) == 0 {
 		return stage.Plan{}, false, nil
 	}
 	p.Understood = "tick " + prose.List(texts) + " off " + n.Title
-	a, err := action.New(action.NoteCheck, action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: done})
+	kind, args := action.NoteCheck, any(action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: done})
+	if remove {
+		p.Understood = "take " + prose.List(texts) + " off " + n.Title
+		kind, args = action.NoteRemove, action.NoteRemoveArgs{ID: n.ID, Title: n.Title, Items: texts}
+	}
+	a, err := action.New(kind, args)
 	if err != nil {
 		p, err = plannedErr(p, err)
 		return p, true, err

@@ -31,7 +31,10 @@ func TestPlanLists(t *testing.T) {
 		{"add tea to the family's grocery list", action.NoteCreate, 0, action.NoteCreateArgs{Title: "Grocery list", Family: true, Items: []hearth.ChecklistItem{{Text: "tea"}}}},
 		{"cross the milk off my shopping list", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk"}, Done: true}},
 		{"tick off bread on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
-		{"please remove eggs and milk from the shopping list", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs", "Milk"}, Done: true}},
+		// Removed, not ticked: gone from the list.
+		{"please remove eggs and milk from the shopping list", action.NoteRemove, 1, action.NoteRemoveArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs", "Milk"}}},
+		{"take the milk off our shopping list", action.NoteRemove, 2, action.NoteRemoveArgs{ID: 2, Title: "Shopping list", Items: []string{"milk"}}},
+		{"delete bread from our shopping list", action.NoteRemove, 2, action.NoteRemoveArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}}},
 		{"mark bread as done on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
 		{"untick milk on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"milk"}, Done: false}},
 		{"delete my shopping list", action.NoteDelete, 1, action.NoteRefArgs{ID: 1, Title: "Shopping list"}},
@@ -42,6 +45,8 @@ func TestPlanLists(t *testing.T) {
 		// No list named: the list that has it, not yet ticked off.
 		{"tick off milk", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk"}, Done: true}},
 		{"cross the bread off", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
+		{"remove the bread", action.NoteRemove, 2, action.NoteRemoveArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}}},
+		{"take milk and eggs off", action.NoteRemove, 1, action.NoteRemoveArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk", "eggs"}}},
 		{"mark eggs and milk as bought", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs", "Milk"}, Done: true}},
 	}
 	for _, tt := range tests {

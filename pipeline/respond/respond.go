@@ -389,17 +389,15 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "put "+ticked+" back on "+list, "put "+ticked+" back on "+list
 		}
 		if n, ok := o.Result.(hearth.Note); ok && p.Done {
-			var left []string
-			for _, it := range n.Items {
-				if !it.Done {
-					left = append(left, markdown.Escape(it.Text))
-				}
-			}
-			if len(left) == 0 {
-				t.alone = []string{"Ticked " + ticked + " off " + list + " — that's everything on it."}
-			} else {
-				t.alone = []string{"Ticked " + ticked + " off " + list + ". Still on it: " + prose.List(left) + "."}
-			}
+			t.alone = []string{"Ticked " + ticked + " off " + list + stillOn(n)}
+		}
+	case action.NoteRemove:
+		p, _ := action.Decode[action.NoteRemoveArgs](o.Action)
+		list := ownedList(p.Title, o.Result)
+		took := prose.List(markdown.EscapeAll(p.Items))
+		t.past, t.verb = "took "+took+" off "+list, "take "+took+" off "+list
+		if n, ok := o.Result.(hearth.Note); ok {
+			t.alone = []string{"Took " + took + " off " + list + stillOn(n)}
 		}
 	default:
 		t.past, t.verb = "took care of that", "do that"

@@ -220,6 +220,21 @@ func listName(title string) string {
 	return prose.LowerFirst(markdown.Escape(title))
 }
 
+// stillOn ends a reply about items ticked or taken off n with what is
+// left to do on it.
+func stillOn(n hearth.Note) string {
+	var left []string
+	for _, it := range n.Items {
+		if !it.Done {
+			left = append(left, markdown.Escape(it.Text))
+		}
+	}
+	if len(left) == 0 {
+		return " — that's everything on it."
+	}
+	return ". Still on it: " + prose.List(left) + "."
+}
+
 func itemTexts(items []hearth.ChecklistItem) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {

@@ -78,12 +78,13 @@ func TestUndone(t *testing.T) {
 	renamed.Title = "Call dad"
 	undated.Due = time.Time{}
 	packing := hearth.Note{ID: 1, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "torch"}}}
-	appended := func(args action.NoteAppendArgs, after hearth.Note) action.Record {
-		a, err := action.New(action.NoteAppend, args)
+	// noted is a change to a note, with its payload.
+	noted := func(kind action.Kind, args any, after hearth.Note) action.Record {
+		a, err := action.New(kind, args)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := rec(action.NoteAppend, nil, after)
+		r := rec(kind, nil, after)
 		r.Action = a
 		return r
 	}
@@ -99,8 +100,9 @@ func TestUndone(t *testing.T) {
 		{rec(action.CalendarDelete, dentist, dentist), "Undone: the event “Dentist” is back."},
 		{rec(action.TaskComplete, call, call), "Undone: the task “Call mom” is open again."},
 		{rec(action.MemoryStore, nil, hearth.Memory{Content: "Gate code 4471"}), "Undone: the memory “Gate code 4471”."},
-		{appended(action.NoteAppendArgs{ID: 1, Items: []hearth.ChecklistItem{{Text: "torch"}, {Text: "socks"}}}, packing), "Undone: I took torch and socks off the note “Packing list”."},
-		{appended(action.NoteAppendArgs{ID: 2, Text: "A book for dad."}, hearth.Note{ID: 2, Title: "Gift ideas"}), "Undone: I took “A book for dad” out of the note “Gift ideas”."},
+		{noted(action.NoteAppend, action.NoteAppendArgs{ID: 1, Items: []hearth.ChecklistItem{{Text: "torch"}, {Text: "socks"}}}, packing), "Undone: I took torch and socks off the note “Packing list”."},
+		{noted(action.NoteAppend, action.NoteAppendArgs{ID: 2, Text: "A book for dad."}, hearth.Note{ID: 2, Title: "Gift ideas"}), "Undone: I took “A book for dad” out of the note “Gift ideas”."},
+		{noted(action.NoteRemove, action.NoteRemoveArgs{ID: 1, Items: []string{"socks"}}, packing), "Undone: I put socks back on the note “Packing list”."},
 	} {
 		if got := undone(tt.rec, c); got != tt.want {
 			t.Errorf("undo %s: %q; want %q", tt.rec.Action.Kind, got, tt.want)

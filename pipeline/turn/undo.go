@@ -39,6 +39,10 @@ func undone(rec action.Record, c stage.Context) string {
 				return "Undone: I took “" + markdown.Escape(strings.TrimRight(p.Text, ".")) + "” out of " + what + "."
 			}
 		}
+	case action.NoteRemove:
+		if p, err := action.Decode[action.NoteRemoveArgs](rec.Action); err == nil {
+			return "Undone: I put " + prose.List(markdown.EscapeAll(p.Items)) + " back on " + what + "."
+		}
 	case action.CalendarUpdate:
 		var b, a hearth.CalendarEvent
 		if json.Unmarshal(rec.Before, &b) == nil && json.Unmarshal(rec.Result, &a) == nil {
@@ -101,7 +105,7 @@ func decodeResult(r action.Record) any {
 		v = &[]hearth.CalendarEvent{}
 	case action.MemoryStore, action.MemoryUpdate, action.MemoryForget:
 		v = &hearth.Memory{}
-	case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteDelete:
+	case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteRemove, action.NoteDelete:
 		v = &hearth.Note{}
 	case action.EmailDraft, action.EmailSend, action.EmailReply:
 		v = &hearth.Email{}
