@@ -204,6 +204,7 @@ func TestTickOffWhateverTheDomain(t *testing.T) {
 		{"remove the milk", lists, nlu.Keep, action.NoteRemove},
 		{"take eggs off", lists, nlu.Keep, action.NoteRemove},
 		{"delete the stamps", lists, "", ""},    // on no list: not this
+		{"take the milk", lists, "", ""},        // no "off": not this
 		{"tick off milk", nil, "", ""},          // no lists: nothing to tick off
 		{"check my email", lists, "", ""},       // not a tick-off
 		{"hey, how's it going?", lists, "", ""}, // nor this

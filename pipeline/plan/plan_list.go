@@ -373,7 +373,7 @@ func TakeOffItems(text string) ([]string, bool) {
 		return nil, false
 	}
 	var items []string
-	for _, it := range splitItems(m[1]) {
+	for _, it := range splitItems(m[1] + m[2]) {
 		if t := words.TrimWordsLeft(it.Text, "the", "my", "some", "a", "an"); t != "" {
 			items = append(items, t)
 		}
@@ -381,7 +381,8 @@ func TakeOffItems(text string) ([]string, bool) {
 	return items, len(items) > 0
 }
 
-var takeOffBare = regexp.MustCompile(`^(?:remove|delete|take)\s+(.+?)(?:\s+off)?$`)
+// "Take" only with "off": "take my pills" is no list's.
+var takeOffBare = regexp.MustCompile(`^(?:remove|delete)\s+(.+)$|^take\s+(.+?)\s+off$`)
 
 // toldBought reads a statement of things got that may be on a list: "I
 // bought the milk", "we packed the socks and the charger".
