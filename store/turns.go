@@ -58,7 +58,12 @@ func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, own
 	}
 	if tag.RowsAffected() == 0 {
 		// Leased by another, or gone: a job of a conversation deleted with
-		// its events would otherwise wait for it forever.
+		// its events would otherwise wait for it forever. The batch's
+		// connection goes back first: a worker holding one while it waits
+		// for another would, with every worker doing so, wait for good.
+		if err := br.Close(); err != nil {
+			return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
+		}
 		var exists bool
 		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM conversations WHERE id = $1)`, conversationID).Scan(&exists); err != nil {
 			return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))

@@ -130,7 +130,7 @@ func TestAddNamingNoList(t *testing.T) {
 		t.Fatalf("out of coffee: %q %+v; want one offer", offer.Text, offer.Buttons)
 	}
 	mustContain(t, ada.say("yes"), "coffee", "shopping list")
-	mustContain(t, ada.say("take coffee off the list"), "Ticked coffee off your shopping list")
+	mustContain(t, ada.say("cross coffee off the list"), "Ticked coffee off your shopping list")
 	lists, err := app.Store.FindNotes(context.Background(), hearth.NoteFilter{UserID: ada.contact().User.ID})
 	if err != nil || len(lists) != 2 {
 		t.Fatalf("ada's notes %+v, %v; want two lists", lists, err)
