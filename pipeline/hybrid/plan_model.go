@@ -272,6 +272,20 @@ func grounded(a action.Action, in stage.PlanInput) error {
 	return nil
 }
 
+// noteRelabeled is a with its payload's title (ref points at it, beside
+// the note's id) set to the title of that note in notes.
+func noteRelabeled[T any](a action.Action, notes []hearth.Note, ref func(*T) (id int64, title *string)) (action.Action, error) {
+	p, err := action.Decode[T](a)
+	if err != nil {
+		return a, err
+	}
+	id, title := ref(&p)
+	if i := slices.IndexFunc(notes, func(n hearth.Note) bool { return n.ID == id }); i >= 0 {
+		*title = notes[i].Title
+	}
+	return action.New(a.Kind, p)
+}
+
 // relabel names the item an action refers to by the record's own title or
 // content. The reply and the approval prompt ("Shall I cancel “X”?") show
 // the payload's label, and a model could name one item while pointing at
@@ -297,23 +311,9 @@ func relabel(a action.Action, c stage.Context) (action.Action, error) {
 		}
 		return action.New(a.Kind, p)
 	case action.NoteCheck:
-		p, err := action.Decode[action.NoteCheckArgs](a)
-		if err != nil {
-			return a, err
-		}
-		if i := slices.IndexFunc(c.Notes, func(n hearth.Note) bool { return n.ID == p.ID }); i >= 0 {
-			p.Title = c.Notes[i].Title
-		}
-		return action.New(a.Kind, p)
+		return noteRelabeled(a, c.Notes, func(p *action.NoteCheckArgs) (int64, *string) { return p.ID, &p.Title })
 	case action.NoteRemove:
-		p, err := action.Decode[action.NoteRemoveArgs](a)
-		if err != nil {
-			return a, err
-		}
-		if i := slices.IndexFunc(c.Notes, func(n hearth.Note) bool { return n.ID == p.ID }); i >= 0 {
-			p.Title = c.Notes[i].Title
-		}
-		return action.New(a.Kind, p)
+		return noteRelabeled(a, c.Notes, func(p *action.NoteRemoveArgs) (int64, *string) { return p.ID, &p.Title })
 	case action.NoteDelete:
 		// Whether the list is the family's decides whether deleting it is
 		// asked about first: the context says, never the model; a note it
