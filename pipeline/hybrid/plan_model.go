@@ -272,8 +272,8 @@ func grounded(a action.Action, in stage.PlanInput) error {
 	return nil
 }
 
-// noteRelabeled is a with its payload's title (ref points at it, beside
-// the note's id) set to the title of that note in notes.
+// noteRelabeled returns a with the title in its payload (ref points at
+// it, and gives the note's id) set to that note's own title in notes.
 func noteRelabeled[T any](a action.Action, notes []hearth.Note, ref func(*T) (id int64, title *string)) (action.Action, error) {
 	p, err := action.Decode[T](a)
 	if err != nil {
