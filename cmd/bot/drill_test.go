@@ -424,6 +424,7 @@ func killDrill(t *testing.T, mode drillMode, staleAfter string) {
 	}
 	if want := users*rounds*2 + chats*(rounds+2); events != want || replies != want || multi != 0 {
 		t.Errorf("%d events, %d replies, %d events answered more than once; want %d, %d, 0", events, replies, multi, want, want)
+		logRepliedTwice(t, st)
 	}
 	if want := (users + chats) * rounds; tasks != want {
 		t.Errorf("%d reminders made; want %d (one per request)", tasks, want)
@@ -544,5 +545,33 @@ func TestDrillModelDown(t *testing.T) {
 	b.set(nil) // the provider is back
 	if up := c.say("ugh tuesdays"); !strings.HasPrefix(up.Text, "Happy to help!") {
 		t.Fatalf("reply after the model came back %q; want the model's", up.Text)
+	}
+}
+
+// logRepliedTwice logs each event with more than one bot reply, with the
+// replies, their keys and times: what a failed drill needs to be read.
+func logRepliedTwice(t *testing.T, st *store.Store) {
+	t.Helper()
+	rows, err := st.Pool().Query(context.Background(), `
+		SELECT e.id, e.channel, e.text, e.attempts, m.idempotency_key, m.text, m.created_at
+		FROM messages m JOIN inbound_events e ON e.id = m.inbound_event_id
+		WHERE m.sender = 'bot' AND m.inbound_event_id IN (
+			SELECT inbound_event_id FROM messages WHERE sender = 'bot' GROUP BY 1 HAVING count(*) > 1)
+		ORDER BY e.id, m.id`)
+	if err != nil {
+		t.Logf("replied twice: %v", err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var attempts int
+		var channel, text, key, reply string
+		var at time.Time
+		if err := rows.Scan(&id, &channel, &text, &attempts, &key, &reply, &at); err != nil {
+			t.Logf("replied twice: %v", err)
+			return
+		}
+		t.Logf("event %d (%s, %q, %d failed attempts): reply %s at %s: %q", id, channel, text, attempts, key, at.Format(time.RFC3339Nano), reply)
 	}
 }
