@@ -269,18 +269,11 @@ func (s *Store) changeItems(ctx context.Context, key string, userID, id int64, t
 		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		hits := 0
-		hit := func(it hearth.ChecklistItem) bool {
-			if want[strings.ToLower(it.Text)] {
-				hits++
-				return true
-			}
-			return false
-		}
-		items := change(append([]hearth.ChecklistItem(nil), before.Items...), hit)
-		if hits == 0 {
+		hit := func(it hearth.ChecklistItem) bool { return want[strings.ToLower(it.Text)] }
+		if !slices.ContainsFunc(before.Items, hit) {
 			return hearth.Invalidf("%s isn't on the list", strings.Join(texts, ", "))
 		}
+		items := change(slices.Clone(before.Items), hit)
 		after, err = scanNote(tx.QueryRow(ctx, `UPDATE notes SET items = $2, updated_at = now() WHERE id = $1 RETURNING `+noteColumns, id, orEmpty(items)))
 		if err != nil {
 			return err

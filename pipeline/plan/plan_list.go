@@ -355,13 +355,20 @@ func TickOffItems(text string) ([]string, bool) {
 		}
 		m = []string{m[0], m[1], "", ""}
 	}
+	items := itemsSaid(words.TrimWordsLeft(m[1]+m[2]+m[3], "the", "my", "some"))
+	return items, len(items) > 0
+}
+
+// itemsSaid are the items of a list of things said ("the milk and some
+// eggs" → milk, eggs), without their articles.
+func itemsSaid(said string) []string {
 	var items []string
-	for _, it := range splitItems(words.TrimWordsLeft(m[1]+m[2]+m[3], "the", "my", "some")) {
+	for _, it := range splitItems(said) {
 		if t := words.TrimWordsLeft(it.Text, "the", "my", "some", "a", "an"); t != "" {
 			items = append(items, t)
 		}
 	}
-	return items, len(items) > 0
+	return items
 }
 
 // TakeOffItems reads a request to take items off without naming the list
@@ -372,12 +379,7 @@ func TakeOffItems(text string) ([]string, bool) {
 	if m == nil {
 		return nil, false
 	}
-	var items []string
-	for _, it := range splitItems(m[1] + m[2]) {
-		if t := words.TrimWordsLeft(it.Text, "the", "my", "some", "a", "an"); t != "" {
-			items = append(items, t)
-		}
-	}
+	items := itemsSaid(m[1] + m[2])
 	return items, len(items) > 0
 }
 
@@ -440,13 +442,9 @@ func planBareTickOff(in stage.PlanInput, items []string, remove bool) (stage.Pla
 	for _, n := range lists {
 		var texts []string
 		for _, it := range items {
-			texts = append(texts, matchItem(n.Items, it, true))
+			texts = append(texts, matchItem(n.Items, it, true, remove))
 		}
-		kind, args := action.NoteCheck, any(action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: true})
-		if remove {
-			kind, args = action.NoteRemove, action.NoteRemoveArgs{ID: n.ID, Title: n.Title, Items: texts}
-		}
-		a, err := action.New(kind, args)
+		a, err := itemsOff(n, texts, true, remove)
 		if err != nil {
 			return plannedErr(p, err)
 		}
@@ -500,22 +498,16 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	remove := done && takesOff.MatchString(lc) && !strings.Contains(lc, " as ")
 	var texts []string
 	for _, it := range splitItems(itemText) {
-		text := matchItem(n.Items, it.Text, done)
-		if remove && text == it.Text {
-			text = matchItem(n.Items, it.Text, !done) // a ticked item goes too
-		}
-		texts = append(texts, text)
+		texts = append(texts, matchItem(n.Items, it.Text, done, remove))
 	}
 	if len(texts) == 0 {
 		return stage.Plan{}, false, nil
 	}
 	p.Understood = "tick " + prose.List(texts) + " off " + n.Title
-	kind, args := action.NoteCheck, any(action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: done})
 	if remove {
 		p.Understood = "take " + prose.List(texts) + " off " + n.Title
-		kind, args = action.NoteRemove, action.NoteRemoveArgs{ID: n.ID, Title: n.Title, Items: texts}
 	}
-	a, err := action.New(kind, args)
+	a, err := itemsOff(n, texts, done, remove)
 	if err != nil {
 		p, err = plannedErr(p, err)
 		return p, true, err
@@ -526,12 +518,26 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 
 // matchItem is the text of the list item the user's words stand for
 // ("the milk" → "Milk", "eggs" → "egg"), preferring items not yet in the
-// wanted state; the words themselves when none matches.
-func matchItem(items []hearth.ChecklistItem, said string, done bool) string {
+// wanted state (done), or, with either, taking one in it when none is (an
+// item taken off may be ticked already); the words themselves when none
+// matches.
+func matchItem(items []hearth.ChecklistItem, said string, done, either bool) string {
 	if text, ok := findItem(items, said, done); ok {
 		return text
 	}
+	if text, ok := findItem(items, said, !done); ok && either {
+		return text
+	}
 	return said
+}
+
+// itemsOff is the action that ticks texts of list n off (done) or back
+// on, or, with remove, takes them off it.
+func itemsOff(n hearth.Note, texts []string, done, remove bool) (action.Action, error) {
+	if remove {
+		return action.New(action.NoteRemove, action.NoteRemoveArgs{ID: n.ID, Title: n.Title, Items: texts})
+	}
+	return action.New(action.NoteCheck, action.NoteCheckArgs{ID: n.ID, Title: n.Title, Items: texts, Done: done})
 }
 
 // findItem is the text of the list item not yet in the wanted state
