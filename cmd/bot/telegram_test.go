@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,10 @@ import (
 
 	"github.com/hearthbot/hearth/adapters/telegram"
 	"github.com/hearthbot/hearth/adapters/telegram/telegramtest"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // A Telegram user talks to Hearth through the webhook, as wired by `bot
@@ -18,7 +23,7 @@ func TestTelegramEndToEnd(t *testing.T) {
 	t.Parallel()
 	api := telegramtest.NewServer(t)
 	const secret = "s3cret-token"
-	base, _, _ := startAppWith(t, func(c *Config) {
+	base, app, _ := startAppWith(t, func(c *Config) {
 		c.TelegramToken, c.TelegramAPIURL, c.TelegramWebhookSecret = telegramtest.Token, api.URL, secret
 		c.PublicURL = "https://hearth.example.test"
 	})
@@ -96,6 +101,14 @@ func TestTelegramEndToEnd(t *testing.T) {
 	// Approve with a button: the prompt is edited to show the outcome, its
 	// keyboard gone, and the confirmation follows.
 	say("Email sarah@example.com that I'll be late")
+	// A prompt can be edited once its delivery has kept Telegram's id for
+	// it, just after the send: a user clicks what has arrived, and the
+	// test waits for that moment too (it raced it, now and then, in CI).
+	pipelinetest.WaitForJobs(t, app.River, "the prompt's delivery recorded", func() bool {
+		res, err := app.River.JobList(context.Background(), river.NewJobListParams().Queues(pipeline.QueueDeliveries).
+			States(rivertype.JobStateAvailable, rivertype.JobStateRunning, rivertype.JobStateRetryable, rivertype.JobStatePending).First(1))
+		return err == nil && len(res.Jobs) == 0
+	})
 	prompt := api.Calls("sendMessage")[len(api.Calls("sendMessage"))-1]
 	var kb struct {
 		Rows [][]struct {
