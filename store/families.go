@@ -167,14 +167,16 @@ func readFamily(ctx context.Context, db interface {
 	SendBatch(context.Context, *pgx.Batch) pgx.BatchResults
 }, userID int64) (hearth.Family, error) {
 	var f hearth.Family
+	found := false
 	b := &pgx.Batch{}
+	// No family is not an error of the batch: pgx forgets the prepared
+	// statements of a batch that fails, so a user without a family would
+	// have both statements parsed and planned again on every read.
 	b.Queue(`SELECT f.id, f.name FROM families f JOIN family_members m ON m.family_id = f.id WHERE m.user_id = $1`, userID).
 		QueryRow(func(row pgx.Row) error {
 			err := row.Scan(&f.ID, &f.Name)
-			if errors.Is(err, pgx.ErrNoRows) {
-				return fmt.Errorf("family of user %d: %w", userID, hearth.ErrNotFound)
-			}
-			return err
+			found = err == nil
+			return noRowsIsNil(err)
 		})
 	b.Queue(`
 		SELECT u.id, u.display_name, COALESCE(mine.tier, 0), COALESCE(theirs.tier, 0)
@@ -197,6 +199,9 @@ func readFamily(ctx context.Context, db interface {
 		})
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return hearth.Family{}, err
+	}
+	if !found {
+		return hearth.Family{}, fmt.Errorf("family of user %d: %w", userID, hearth.ErrNotFound)
 	}
 	return f, nil
 }

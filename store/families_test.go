@@ -369,3 +369,38 @@ func TestConcurrentJoinsSeeEachOther(t *testing.T) {
 		}
 	}
 }
+
+// A user with no family is asked about it in many turns; the answer must
+// not cost the statements' preparation every time (pgx forgets the
+// prepared statements of a batch that fails).
+func TestNoFamilyKeepsStatementsPrepared(t *testing.T) {
+	t.Parallel()
+	st, url := storetest.Open(t)
+	ctx := context.Background()
+	c, err := st.SignIn(ctx, hearth.ChannelWebchat, "solo", "solo", "Solo", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := store.Open(ctx, url, store.Config{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	const reads = 4
+	for i := range reads {
+		if _, err := one.FindFamily(ctx, c.User.ID); !errors.Is(err, hearth.ErrNotFound) {
+			t.Fatalf("read %d: %v, want not found", i, err)
+		}
+	}
+	// The one session's statement has run every time since it was
+	// prepared; prepared again, it would count only the last read.
+	var runs int64
+	if err := one.Pool().QueryRow(ctx, `
+		SELECT COALESCE(sum(generic_plans + custom_plans), 0) FROM pg_prepared_statements
+		WHERE statement LIKE '%FROM families f JOIN family_members m%'`).Scan(&runs); err != nil {
+		t.Fatal(err)
+	}
+	if runs < reads {
+		t.Errorf("the family statement ran %d times since it was prepared, want %d or more", runs, reads)
+	}
+}
