@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -129,28 +128,6 @@ func (s *Store) MarkDelivered(ctx context.Context, messageID int64, platformMess
 		WHERE id = $1 AND delivered_at IS NULL`, messageID, platformMessageID)
 	if err != nil {
 		return fmt.Errorf("store mark delivered %d: %w", messageID, translate(err))
-	}
-	return nil
-}
-
-// NotifyConversation tells live views that conversationID has a new
-// message, after the write that made it visible has committed. Postgres
-// holds one lock from the start of a notifying transaction's commit to its
-// end, WAL flush included; a transaction that writes and notifies
-// therefore commits one at a time with every other such transaction
-// (deliveries, turns). This one writes nothing but its commit record
-// (queued notifications carry the transaction's id), and that record need
-// not be flushed: the notice is a hint to re-read from a cursor, and a
-// notice lost to a crash is as harmless as one never sent. So it commits
-// without waiting for the flush, holding the lock only briefly. If the
-// process dies between the write and the notice, a live view learns of the
-// message with the next one or when it reconnects (it reads from its
-// cursor).
-func (s *Store) NotifyConversation(ctx context.Context, conversationID int64) error {
-	if _, err := s.pool.Exec(ctx, `
-		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
-		SELECT pg_notify($1, $2) FROM fast`, NotifyChannel, strconv.FormatInt(conversationID, 10)); err != nil {
-		return fmt.Errorf("store notify conversation %d: %w", conversationID, translate(err))
 	}
 	return nil
 }

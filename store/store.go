@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -40,6 +41,9 @@ type Config struct {
 	// pgxpool's acquire tracer interfaces): `bot bench` counts round trips
 	// with it. Nil, as in `bot serve`: no tracing and no cost.
 	Tracer pgx.QueryTracer
+	// Log receives what the store does in the background and cannot
+	// return to a caller (a group of notices that failed). Nil: nowhere.
+	Log *slog.Logger
 }
 
 // DefaultMaxConns is the pool size when neither Config nor the URL sets
@@ -51,6 +55,10 @@ const DefaultMaxConns = 24
 // Store is the database. It is safe for concurrent use.
 type Store struct {
 	pool *pgxpool.Pool
+	log  *slog.Logger
+	// notices are the live views' notices waiting to be sent (see
+	// NotifyConversation).
+	notices notices
 
 	// beat is a one-connection pool of the heartbeat's own, made at the
 	// first heartbeat: a replica whose workers hold every connection of
@@ -95,7 +103,11 @@ func Open(ctx context.Context, url string, cfg Config) (*Store, error) {
 	}
 	beatCfg := pc.Copy()
 	beatCfg.MaxConns, beatCfg.MinConns, beatCfg.AfterConnect = 1, 0, nil
-	return &Store{pool: pool, beatCfg: beatCfg}, nil
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Store{pool: pool, log: log, beatCfg: beatCfg}, nil
 }
 
 // beat returns the heartbeat's pool, made on first use.
@@ -115,8 +127,9 @@ func (s *Store) beat(ctx context.Context) (*pgxpool.Pool, error) {
 // Pool returns the connection pool, for River's driver.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// Close closes every connection.
+// Close sends the notices still waiting and closes every connection.
 func (s *Store) Close() {
+	s.closeNotices()
 	s.pool.Close()
 	s.beatMu.Lock()
 	defer s.beatMu.Unlock()

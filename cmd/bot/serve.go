@@ -128,7 +128,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	// A replica paused mid-transaction loses it (and its locks) once it
 	// could be taken for dead: see package replica.
 	st, err := store.Open(ctx, cfg.DatabaseURL, store.Config{MaxConns: cfg.DBMaxConns,
-		IdleInTransactionTimeout: cmp.Or(cfg.ReplicaStaleAfter, replica.DefaultStaleAfter), Tracer: cfg.statements.tracer()})
+		IdleInTransactionTimeout: cmp.Or(cfg.ReplicaStaleAfter, replica.DefaultStaleAfter), Tracer: cfg.statements.tracer(),
+		Log: log.With("component", "store")})
 	if err != nil {
 		return nil, err
 	}
