@@ -85,6 +85,22 @@ type Receipt struct {
 	Duplicate bool
 }
 
+// TurnLease is what a turn job found when it asked for its conversation
+// (see the turn worker in package pipeline).
+type TurnLease struct {
+	// Leased: the job holds the conversation's right to answer now.
+	Leased bool
+	// Answered: the job's own event was answered already, by a turn that
+	// drained the conversation before the job ran. Nothing was leased:
+	// the job is done.
+	Answered bool
+	// Found: Event is the conversation's oldest unanswered event, from
+	// User. Only looked for when Leased.
+	Found bool
+	Event InboundEvent
+	User  User
+}
+
 // Button is an option offered with a bot message.
 type Button struct {
 	ID    string `json:"id"`

@@ -42,10 +42,11 @@ func (TurnArgs) InsertOpts() river.InsertOpts {
 // TurnStore is what the turn worker needs from storage.
 type TurnStore interface {
 	// LeaseConversation takes or renews owner's exclusive right to answer
-	// the conversation for ttl (leased false when another owner holds it)
-	// and returns its oldest unprocessed event, if any. A conversation that
-	// is gone is hearth.ErrNotFound.
-	LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev hearth.InboundEvent, u hearth.User, leased, found bool, err error)
+	// the conversation for ttl (Leased false when another owner holds it)
+	// and returns its oldest unprocessed event, if any. When eventID (the
+	// job's own; 0 for none) was answered already, nothing is leased and
+	// Answered is set. A conversation that is gone is hearth.ErrNotFound.
+	LeaseConversation(ctx context.Context, conversationID, eventID int64, owner string, ttl time.Duration) (hearth.TurnLease, error)
 	// ReleaseConversation ends owner's lease and reports whether events are
 	// still waiting.
 	ReleaseConversation(ctx context.Context, conversationID int64, owner string) (pending bool, err error)
@@ -135,19 +136,28 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 	convID := job.Args.ConversationID
 	owner := "job:" + strconv.FormatInt(job.ID, 10)
 	started := w.Now()
+	// The job's own event, until the first lease: a job that finds it
+	// answered (drained by the turn of an earlier one) is done. After
+	// that the job drains whatever is pending, its event answered or not.
+	eventID := job.Args.EventID
 	for {
-		ev, user, leased, found, err := w.store.LeaseConversation(ctx, convID, owner, w.Lease)
+		l, err := w.store.LeaseConversation(ctx, convID, eventID, owner, w.Lease)
 		if errors.Is(err, hearth.ErrNotFound) {
 			return nil // deleted with its events: nothing to answer
 		}
 		if err != nil {
 			return err
 		}
-		if !leased {
+		if l.Answered {
+			return nil
+		}
+		if !l.Leased {
 			return river.JobSnooze(w.BusyDelay)
 		}
+		eventID = 0
+		found := l.Found
 		if found {
-			released, err := w.answerInSlot(ctx, ev, user, owner)
+			released, err := w.answerInSlot(ctx, l.Event, l.User, owner)
 			if err != nil {
 				_, rerr := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner)
 				return errors.Join(err, rerr)
@@ -160,14 +170,15 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 			}
 		}
 		// Release, then look once more: an event that arrived while we held
-		// the lease may have a job that gave up on it.
+		// the lease may have a job that is waiting for it (snoozed).
 		pending, err := w.store.ReleaseConversation(context.WithoutCancel(ctx), convID, owner)
 		if err != nil || !pending {
 			return err
 		}
 		if found {
-			// Drained for MaxDrain: a fresh job (fresh timeout) goes on.
-			return river.JobSnooze(0)
+			// Drained for MaxDrain: the events still pending have jobs of
+			// their own (every event is enqueued with one), which go on.
+			return nil
 		}
 	}
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -13,10 +12,18 @@ import (
 )
 
 // LeaseConversation takes (or renews) owner's right to answer the
-// conversation for ttl and returns its oldest unprocessed event. leased is
-// false when another owner's lease is still running; found is false when
-// nothing is pending. A conversation that is gone (deleted with its
-// events) is hearth.ErrNotFound.
+// conversation for ttl and returns its oldest unprocessed event. The
+// lease is refused (Leased false) when another owner's lease is still
+// running, and not asked for when the owner's own event, eventID, was
+// answered already (Answered: a turn drained the conversation before this
+// job ran; 0 for none). Found is false when nothing is pending. A
+// conversation that is gone (deleted with its events) is
+// hearth.ErrNotFound.
+//
+// A job whose event was answered ends with this one round trip: under a
+// backlog most jobs find their event drained by an earlier job of the
+// conversation, and each took the lease and gave it back (two round trips
+// and two writes of the conversation's row) to learn so.
 //
 // The event is read by a second statement on purpose. A lease taken the
 // moment the previous holder's turn commits (the UPDATE waits for that
@@ -26,71 +33,73 @@ import (
 // runs as one implicit transaction, and under READ COMMITTED each of its
 // statements still takes its own snapshot, so the read sees that commit.
 // When the lease is not taken the read's row is simply not looked at.
-func (s *Store) LeaseConversation(ctx context.Context, conversationID int64, owner string, ttl time.Duration) (ev hearth.InboundEvent, u hearth.User, leased, found bool, err error) {
+func (s *Store) LeaseConversation(ctx context.Context, conversationID, eventID int64, owner string, ttl time.Duration) (l hearth.TurnLease, err error) {
 	b := &pgx.Batch{}
 	// The lease need not survive a database crash (the events it guards
 	// are durable, and a lost lease is simply taken again), so its commit
 	// does not wait for the WAL flush: one fsync fewer per turn. The
 	// setting is local to the batch's transaction, which writes nothing
 	// else.
+	var answered *bool
 	b.Queue(`
-		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
-		UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
-		FROM fast
-		WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())`,
-		conversationID, owner, ttl)
+		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true)),
+		mine AS (SELECT processed_at IS NOT NULL AS answered FROM inbound_events WHERE id = $4),
+		leased AS (
+			UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
+			FROM fast
+			WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())
+			  AND NOT COALESCE((SELECT answered FROM mine), false)
+			RETURNING id
+		)
+		SELECT EXISTS (SELECT 1 FROM leased), (SELECT answered FROM mine)`,
+		conversationID, owner, ttl, eventID).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&l.Leased, &answered)
+	})
+	var msgID *int64
+	var zone *string
 	b.Queue(`
 		SELECT e.id, e.channel, e.kind, e.text, e.message_id, e.button_id, e.received_at, e.attempts,
 		       u.id, u.display_name, u.timezone
 		FROM inbound_events e JOIN users u ON u.id = e.user_id
 		WHERE e.conversation_id = $1 AND e.processed_at IS NULL
 		ORDER BY e.id
-		LIMIT 1`, conversationID)
-	br := s.pool.SendBatch(ctx, b)
-	defer func() {
-		if cerr := br.Close(); cerr != nil && err == nil {
-			ev, u, leased, found, err = hearth.InboundEvent{}, hearth.User{}, false, false, fmt.Errorf("store lease conversation: %w", translate(cerr))
-		}
-	}()
-	tag, err := br.Exec()
-	if err != nil {
-		return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
+		LIMIT 1`, conversationID).QueryRow(func(row pgx.Row) error {
+		err := row.Scan(&l.Event.ID, &l.Event.Channel, &l.Event.Kind, &l.Event.Text, &msgID, &l.Event.ButtonID,
+			&l.Event.ReceivedAt, &l.Event.Attempts, &l.User.ID, &l.User.DisplayName, &zone)
+		l.Found = err == nil
+		return noRowsIsNil(err)
+	})
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return hearth.TurnLease{}, fmt.Errorf("store lease conversation: %w", translate(err))
 	}
-	if tag.RowsAffected() == 0 {
+	if answered != nil && *answered {
+		return hearth.TurnLease{Answered: true}, nil
+	}
+	if !l.Leased {
 		// Leased by another, or gone: a job of a conversation deleted with
-		// its events would otherwise wait for it forever. The batch's
-		// connection goes back first: a worker holding one while it waits
-		// for another would, with every worker doing so, wait for good.
-		if err := br.Close(); err != nil {
-			return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
-		}
+		// its events would otherwise wait for it forever. (The batch's
+		// connection went back first: a worker holding one while it waits
+		// for another would, with every worker doing so, wait for good.)
 		var exists bool
 		if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM conversations WHERE id = $1)`, conversationID).Scan(&exists); err != nil {
-			return ev, u, false, false, fmt.Errorf("store lease conversation: %w", translate(err))
+			return hearth.TurnLease{}, fmt.Errorf("store lease conversation: %w", translate(err))
 		}
 		if !exists {
-			return ev, u, false, false, fmt.Errorf("store lease conversation %d: %w", conversationID, hearth.ErrNotFound)
+			return hearth.TurnLease{}, fmt.Errorf("store lease conversation %d: %w", conversationID, hearth.ErrNotFound)
 		}
-		return ev, u, false, false, nil
+		return hearth.TurnLease{}, nil
 	}
-	var msgID *int64
-	var zone *string
-	err = br.QueryRow().
-		Scan(&ev.ID, &ev.Channel, &ev.Kind, &ev.Text, &msgID, &ev.ButtonID, &ev.ReceivedAt, &ev.Attempts, &u.ID, &u.DisplayName, &zone)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return ev, u, true, false, nil
+	if !l.Found {
+		return hearth.TurnLease{Leased: true}, nil
 	}
-	if err != nil {
-		return ev, u, true, false, fmt.Errorf("store next event: %w", translate(err))
-	}
-	ev.ConversationID = conversationID
+	l.Event.ConversationID = conversationID
 	if msgID != nil {
-		ev.MessageID = *msgID
+		l.Event.MessageID = *msgID
 	}
 	if zone != nil {
-		u.Timezone = *zone
+		l.User.Timezone = *zone
 	}
-	return ev, u, true, true, nil
+	return l, nil
 }
 
 // ReleaseConversation ends owner's lease, if it still holds it, and

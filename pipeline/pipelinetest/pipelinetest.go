@@ -70,10 +70,11 @@ func BotReply(t testing.TB, st *store.Store, ch hearth.Channel, userKey, convKey
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, _, leased, found, err := st.LeaseConversation(ctx, c.ConversationID, "pipelinetest", time.Minute)
-	if err != nil || !leased || !found {
-		t.Fatalf("lease: leased %v, found %v, %v", leased, found, err)
+	l, err := st.LeaseConversation(ctx, c.ConversationID, 0, "pipelinetest", time.Minute)
+	if err != nil || !l.Leased || !l.Found {
+		t.Fatalf("lease: %+v, %v", l, err)
 	}
+	ev := l.Event
 	tx, err := st.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
