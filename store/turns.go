@@ -16,7 +16,10 @@ import (
 // lease is refused (Leased false) when another owner's lease is still
 // running, and not asked for when the owner's own event, eventID, was
 // answered already (Answered: a turn drained the conversation before this
-// job ran; 0 for none). Found is false when nothing is pending. A
+// job ran; 0 for none) unless the owner holds it still: a job that
+// answered its event and died before it ended runs again, and must drain
+// what its lease kept the other jobs from. Found is false when nothing is
+// pending. A
 // conversation that is gone (deleted with its events) is
 // hearth.ErrNotFound.
 //
@@ -48,7 +51,7 @@ func (s *Store) LeaseConversation(ctx context.Context, conversationID, eventID i
 			UPDATE conversations SET turn_owner = $2, turn_lease_until = now() + $3::interval
 			FROM fast
 			WHERE id = $1 AND (turn_owner IS NULL OR turn_owner = $2 OR turn_lease_until < now())
-			  AND NOT COALESCE((SELECT answered FROM mine), false)
+			  AND (turn_owner = $2 OR NOT COALESCE((SELECT answered FROM mine), false))
 			RETURNING id
 		)
 		SELECT EXISTS (SELECT 1 FROM leased), (SELECT answered FROM mine)`,
@@ -72,7 +75,7 @@ func (s *Store) LeaseConversation(ctx context.Context, conversationID, eventID i
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return hearth.TurnLease{}, fmt.Errorf("store lease conversation: %w", translate(err))
 	}
-	if answered != nil && *answered {
+	if answered != nil && *answered && !l.Leased {
 		return hearth.TurnLease{Answered: true}, nil
 	}
 	if !l.Leased {
