@@ -394,10 +394,17 @@ func killDrill(t *testing.T, mode drillMode, staleAfter string) {
 		// The take-over may take longer than Wait's bound: look again at
 		// every commit (each one notifies) and every second (a job's
 		// completion does not notify), up to five minutes.
+		// The jobs the killed replica was running are waited for too:
+		// when they held nothing unanswered, the others answer every
+		// message before the sweep has taken them over, and the drill
+		// would end without seeing it.
+		orphansLeft := func() bool {
+			return len(orphanIDs) > 0 && slices.ContainsFunc(runningOn(victim.id, false), func(id int64) bool { return slices.Contains(orphanIDs, id) })
+		}
 		deadline := time.After(5 * time.Minute)
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
-		for !answered() {
+		for !answered() || (mode == drillGone && orphansLeft()) {
 			select {
 			case <-wake:
 			case <-tick.C:
