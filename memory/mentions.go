@@ -10,10 +10,10 @@ import (
 	"github.com/hearthbot/hearth/pipeline"
 )
 
-// MentionStore is what CountMentions reads and writes.
+// MentionStore is what CountMentions reads and writes: it records a
+// mention, from source at at, of each node userID may see that text names.
 type MentionStore interface {
-	MentionedEntities(ctx context.Context, userID int64, text string) ([]int64, error)
-	RecordMentions(ctx context.Context, ms []hearth.Mention) error
+	CountMentions(ctx context.Context, userID int64, text, source string, at time.Time) ([]int64, error)
 }
 
 // CountMentions feeds the memory graph's mention counters: every message
@@ -40,17 +40,10 @@ func CountMentions(st MentionStore, log *slog.Logger, now func() time.Time, next
 }
 
 func countMentions(ctx context.Context, st MentionStore, t pipeline.Turn, now func() time.Time) error {
-	ids, err := st.MentionedEntities(ctx, t.User.ID, t.Event.Text)
-	if err != nil || len(ids) == 0 {
-		return err
-	}
 	at := t.Event.ReceivedAt
 	if at.IsZero() {
 		at = now()
 	}
-	ms := make([]hearth.Mention, len(ids))
-	for i, id := range ids {
-		ms[i] = hearth.Mention{EntityID: id, Source: "event:" + strconv.FormatInt(t.Event.ID, 10), At: at}
-	}
-	return st.RecordMentions(ctx, ms)
+	_, err := st.CountMentions(ctx, t.User.ID, t.Event.Text, "event:"+strconv.FormatInt(t.Event.ID, 10), at)
+	return err
 }

@@ -1,7 +1,11 @@
 package store_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -167,4 +171,48 @@ func TestEntities(t *testing.T) {
 			t.Fatal("Bob stored an attribute of Alice's entity")
 		}
 	})
+}
+
+// Messages naming the same node at once, on a day it was not named
+// before, count one day and every message; the same message again counts
+// nothing.
+func TestCountMentionsConcurrently(t *testing.T) {
+	t.Parallel()
+	st, _ := storetest.Open(t)
+	ctx := context.Background()
+	c, err := st.SignIn(ctx, hearth.ChannelWebchat, "mentions", "Ann", "conv-mentions", "Europe/Rome")
+	if err != nil {
+		t.Fatal(err)
+	}
+	move, err := st.SaveEntity(ctx, hearth.Entity{UserID: c.User.ID, Name: "house move", Aliases: []string{"the move"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 3, 2, 22, 30, 0, 0, time.UTC) // the 2nd in UTC, the 2nd in Rome too (23:30)
+	const messages = 8
+	var wg sync.WaitGroup
+	for i := range messages {
+		wg.Go(func() {
+			for range 2 { // the second is a retried turn
+				ids, err := st.CountMentions(ctx, c.User.ID, "About the move, again!", fmt.Sprint("event:", i), at)
+				if err != nil || len(ids) != 1 || ids[0] != move.ID {
+					t.Errorf("message %d: counted %v, %v; want [%d]", i, ids, err, move.ID)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	var sources, days int
+	if err := st.Pool().QueryRow(ctx, `SELECT mention_sources, mention_days FROM entities WHERE id = $1`, move.ID).Scan(&sources, &days); err != nil {
+		t.Fatal(err)
+	}
+	if sources != messages || days != 1 {
+		t.Errorf("%d sources over %d days, want %d over 1", sources, days, messages)
+	}
+	if ids, err := st.CountMentions(ctx, c.User.ID, "nothing to see", "event:x", at); err != nil || len(ids) != 0 {
+		t.Errorf("a message naming no one counted %v, %v", ids, err)
+	}
+	if _, err := st.CountMentions(ctx, c.User.ID, "the move", "", at); !errors.Is(err, hearth.ErrInvalid) {
+		t.Errorf("a mention without a source: %v, want invalid", err)
+	}
 }
