@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -23,47 +22,48 @@ import (
 
 // RecordMentions counts each mention once per (node, source): the node's
 // source count, first and last mention, and distinct days. Mentions of
-// nodes that do not exist are skipped.
+// nodes that do not exist are skipped. It is one batch, one transaction
+// (see CountMentions): the nodes' row locks first, in id order, then a
+// statement per mention.
 func (s *Store) RecordMentions(ctx context.Context, ms []hearth.Mention) error {
-	for _, m := range ms {
+	ids := make([]int64, len(ms))
+	for i, m := range ms {
 		if m.EntityID <= 0 || strings.TrimSpace(m.Source) == "" || m.At.IsZero() {
 			return fmt.Errorf("store record mentions: %w", hearth.Invalidf("a mention needs a node, a source and a time"))
 		}
+		ids[i] = m.EntityID
 	}
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		for _, m := range ms {
-			// The node's row lock orders concurrent mentions of one node, so
-			// a new day is counted once.
-			var zone string
-			err := tx.QueryRow(ctx, `SELECT COALESCE(u.timezone, 'UTC') FROM entities e JOIN users u ON u.id = e.user_id
-				WHERE e.id = $1 FOR UPDATE OF e`, m.EntityID).Scan(&zone)
-			if errors.Is(err, pgx.ErrNoRows) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			if _, err := tx.Exec(ctx, `
-				WITH ins AS (
-					INSERT INTO entity_mentions (entity_id, source, day, at)
-					VALUES ($1, $2, ($3::timestamptz AT TIME ZONE $4)::date, $3)
-					ON CONFLICT DO NOTHING RETURNING entity_id, day, at)
-				UPDATE entities e SET
-					mention_sources = e.mention_sources + 1,
-					mention_days = e.mention_days + CASE WHEN EXISTS (
-						SELECT 1 FROM entity_mentions d WHERE d.entity_id = e.id AND d.day = ins.day) THEN 0 ELSE 1 END,
-					first_mentioned_at = LEAST(e.first_mentioned_at, ins.at),
-					last_mentioned_at = GREATEST(e.last_mentioned_at, ins.at)
-				FROM ins WHERE e.id = ins.entity_id`, m.EntityID, m.Source, m.At, zone); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	b := &pgx.Batch{}
+	b.Queue(`SELECT id FROM entities WHERE id = ANY($1) ORDER BY id FOR UPDATE`, ids)
+	for _, m := range ms {
+		b.Queue(recordMentionSQL("ARRAY[$1::bigint]", "$2", "$3"), m.EntityID, m.Source, m.At)
+	}
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("store record mentions: %w", translate(err))
 	}
 	return nil
+}
+
+// recordMentionSQL records a mention from source at at of each node in
+// nodes (an array of ids), on the day it is in
+// its owner's zone, and counts it on the node: once per (node, source),
+// a day only when no mention committed before the statement has it. The
+// caller holds the nodes' row locks, taken by an earlier statement.
+func recordMentionSQL(nodes, source, at string) string {
+	return `
+		WITH ins AS (
+			INSERT INTO entity_mentions (entity_id, source, day, at)
+			SELECT e.id, ` + source + `, (` + at + `::timestamptz AT TIME ZONE COALESCE(u.timezone, 'UTC'))::date, ` + at + `
+			FROM entities e JOIN users u ON u.id = e.user_id
+			WHERE e.id = ANY(` + nodes + `)
+			ON CONFLICT DO NOTHING RETURNING entity_id, day, at)
+		UPDATE entities e SET
+			mention_sources = e.mention_sources + 1,
+			mention_days = e.mention_days + CASE WHEN EXISTS (
+				SELECT 1 FROM entity_mentions d WHERE d.entity_id = e.id AND d.day = ins.day) THEN 0 ELSE 1 END,
+			first_mentioned_at = LEAST(e.first_mentioned_at, ins.at),
+			last_mentioned_at = GREATEST(e.last_mentioned_at, ins.at)
+		FROM ins WHERE e.id = ins.entity_id`
 }
 
 // TimeZones returns the time zones of the users who own nodes (UTC for a
@@ -316,20 +316,7 @@ func (s *Store) CountMentions(ctx context.Context, userID int64, text, source st
 			ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
 			return err
 		})
-	b.Queue(`
-		WITH ins AS (
-			INSERT INTO entity_mentions (entity_id, source, day, at)
-			SELECT e.id, $3, ($4::timestamptz AT TIME ZONE COALESCE(u.timezone, 'UTC'))::date, $4
-			FROM entities e JOIN users u ON u.id = e.user_id
-			WHERE e.id = ANY(ARRAY(`+mentionedSQL+`))
-			ON CONFLICT DO NOTHING RETURNING entity_id, day, at)
-		UPDATE entities e SET
-			mention_sources = e.mention_sources + 1,
-			mention_days = e.mention_days + CASE WHEN EXISTS (
-				SELECT 1 FROM entity_mentions d WHERE d.entity_id = e.id AND d.day = ins.day) THEN 0 ELSE 1 END,
-			first_mentioned_at = LEAST(e.first_mentioned_at, ins.at),
-			last_mentioned_at = GREATEST(e.last_mentioned_at, ins.at)
-		FROM ins WHERE e.id = ins.entity_id`, userID, norm, source, at)
+	b.Queue(recordMentionSQL("ARRAY("+mentionedSQL+")", "$3", "$4"), userID, norm, source, at)
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return nil, fmt.Errorf("store count mentions: %w", translate(err))
 	}
