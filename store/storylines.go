@@ -289,34 +289,27 @@ func mentionText(text string) (norm string, ok bool) {
 	return norm, strings.TrimSpace(norm) != ""
 }
 
-// CountMentions is MentionedEntities and RecordMentions in one round
-// trip, for a message (source) that arrived at at: it records a mention
-// of every entity userID may see that text names, and returns their ids.
-// Every message is looked at, so the common case, a message that names
-// no one, costs one statement; one that names someone no longer costs a
-// lookup and a transaction of two statements per node.
+// CountMentions records a mention, from a message (source) that arrived
+// at at, of every entity userID may see that text names, and returns
+// their ids. Every message is looked at, so a message that names no one
+// costs the lookup alone; one that names someone costs one round trip
+// more (it was a transaction of two statements per node named).
 //
-// The two statements are one batch, so one transaction: the first locks
-// the nodes named (in id order, so concurrent counts do not deadlock),
-// and the second, with a snapshot taken after those locks, counts a new
-// day only when no mention committed before it has that day.
+// The recording is one batch, so one transaction: the first statement
+// locks the nodes named (in id order, so concurrent counts do not
+// deadlock), and the second, with a snapshot taken after those locks,
+// counts a new day only when no mention committed before it has that day.
 func (s *Store) CountMentions(ctx context.Context, userID int64, text, source string, at time.Time) ([]int64, error) {
 	if strings.TrimSpace(source) == "" || at.IsZero() {
 		return nil, fmt.Errorf("store count mentions: %w", hearth.Invalidf("a mention needs a source and a time"))
 	}
-	norm, ok := mentionText(text)
-	if !ok {
-		return nil, nil
+	ids, err := s.MentionedEntities(ctx, userID, text)
+	if err != nil || len(ids) == 0 {
+		return nil, err
 	}
-	var ids []int64
 	b := &pgx.Batch{}
-	b.Queue(`SELECT e.id FROM entities e WHERE e.id = ANY(ARRAY(`+mentionedSQL+`)) ORDER BY e.id FOR UPDATE OF e`, userID, norm).
-		Query(func(rows pgx.Rows) error {
-			var err error
-			ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
-			return err
-		})
-	b.Queue(recordMentionSQL("ARRAY("+mentionedSQL+")", "$3", "$4"), userID, norm, source, at)
+	b.Queue(`SELECT id FROM entities WHERE id = ANY($1) ORDER BY id FOR UPDATE`, ids)
+	b.Queue(recordMentionSQL("$1::bigint[]", "$2", "$3"), ids, source, at)
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return nil, fmt.Errorf("store count mentions: %w", translate(err))
 	}
