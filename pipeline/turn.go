@@ -44,8 +44,9 @@ type TurnStore interface {
 	// LeaseConversation takes or renews owner's exclusive right to answer
 	// the conversation for ttl (Leased false when another owner holds it)
 	// and returns its oldest unprocessed event, if any. When eventID (the
-	// job's own; 0 for none) was answered already, nothing is leased and
-	// Answered is set. A conversation that is gone is hearth.ErrNotFound.
+	// job's own; 0 for none) was answered already and owner does not hold
+	// the lease, nothing is leased and Answered is set. A conversation
+	// that is gone is hearth.ErrNotFound.
 	LeaseConversation(ctx context.Context, conversationID, eventID int64, owner string, ttl time.Duration) (hearth.TurnLease, error)
 	// ReleaseConversation ends owner's lease and reports whether events are
 	// still waiting.
@@ -137,7 +138,8 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 	owner := "job:" + strconv.FormatInt(job.ID, 10)
 	started := w.Now()
 	// The job's own event, until the first lease: a job that finds it
-	// answered (drained by the turn of an earlier one) is done. After
+	// answered (drained by the turn of an earlier one) is done, unless it
+	// holds the lease still (it answered, and died before it ended). After
 	// that the job drains whatever is pending, its event answered or not.
 	eventID := job.Args.EventID
 	for {

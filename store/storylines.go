@@ -45,10 +45,10 @@ func (s *Store) RecordMentions(ctx context.Context, ms []hearth.Mention) error {
 }
 
 // recordMentionSQL records a mention from source at at of each node in
-// nodes (an array of ids), on the day it is in
-// its owner's zone, and counts it on the node: once per (node, source),
-// a day only when no mention committed before the statement has it. The
-// caller holds the nodes' row locks, taken by an earlier statement.
+// nodes (an array of ids), on the day it is in its owner's zone, and
+// counts it on the node: once per (node, source), a day only when no
+// mention committed before the statement has it. The caller holds the
+// nodes' row locks, taken by an earlier statement.
 func recordMentionSQL(nodes, source, at string) string {
 	return `
 		WITH ins AS (

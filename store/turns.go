@@ -19,8 +19,7 @@ import (
 // job ran; 0 for none) unless the owner holds it still: a job that
 // answered its event and died before it ended runs again, and must drain
 // what its lease kept the other jobs from. Found is false when nothing is
-// pending. A
-// conversation that is gone (deleted with its events) is
+// pending. A conversation that is gone (deleted with its events) is
 // hearth.ErrNotFound.
 //
 // A job whose event was answered ends with this one round trip: under a
