@@ -158,6 +158,11 @@ type Message struct {
 	Text      string
 	Buttons   []Button
 	CreatedAt time.Time
+	// EventID is the inbound event a user's message came with, or the
+	// one a bot's message answered; 0 for neither (a briefing, a
+	// reminder). Where only Seq orders the transcript (a reply gets its
+	// place when delivered), it says which reply answered what.
+	EventID int64
 }
 
 // Delivery is a bot message on its way to a platform.

@@ -95,14 +95,23 @@ func interrupted(ctx context.Context, store TimezoneSetter, conversationID int64
 	if err != nil {
 		return "" // the zone is stored; the request can be said again
 	}
-	for i, m := range msgs {
-		if m.From == hearth.FromBot && strings.Contains(m.Text, "which time zone") {
-			// A request, not a greeting: "hello" needs no second answer.
-			if i > 0 && msgs[i-1].From != hearth.FromBot && len(strings.Fields(msgs[i-1].Text)) >= 3 {
-				return msgs[i-1].Text
-			}
-			return ""
+	// The request is the message the last question answered, found by
+	// its event: on a platform a reply takes its place in the transcript
+	// when it is delivered, so a request sent after the question may
+	// stand before it there, and carrying that one out here would answer
+	// it twice (its own turn answers it too).
+	for i := len(msgs) - 1; i >= 0; i-- {
+		q := msgs[i]
+		if q.From != hearth.FromBot || !strings.Contains(q.Text, "which time zone") {
+			continue
 		}
+		for _, m := range msgs[:i] {
+			// A request, not a greeting: "hello" needs no second answer.
+			if m.From != hearth.FromBot && q.EventID != 0 && m.EventID == q.EventID && len(strings.Fields(m.Text)) >= 3 {
+				return m.Text
+			}
+		}
+		return ""
 	}
 	return ""
 }

@@ -183,7 +183,8 @@ func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int)
 
 const recentMessagesSQL = `
 		SELECT * FROM (
-			SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END, created_at
+			SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END, created_at,
+			       COALESCE(inbound_event_id, 0)
 			FROM messages
 			WHERE conversation_id = $1 AND seq IS NOT NULL
 			ORDER BY seq DESC
@@ -193,7 +194,7 @@ const recentMessagesSQL = `
 func collectRecent(rows pgx.Rows) ([]hearth.Message, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (hearth.Message, error) {
 		var m hearth.Message
-		err := row.Scan(&m.ID, &m.ConversationID, &m.Seq, &m.From, &m.Text, &m.Buttons, &m.CreatedAt)
+		err := row.Scan(&m.ID, &m.ConversationID, &m.Seq, &m.From, &m.Text, &m.Buttons, &m.CreatedAt, &m.EventID)
 		return m, err
 	})
 }
