@@ -507,3 +507,34 @@ func TestAcceptRejectsBadInput(t *testing.T) {
 		t.Fatalf("%d events stored; bad input must store nothing", events)
 	}
 }
+
+// A job that has drained for MaxDrain goes on afresh: with a cap that
+// every turn exceeds, each message is still answered, once and in order,
+// though a job may answer others' messages before its own.
+func TestDrainCapGoesOnAfresh(t *testing.T) {
+	t.Parallel()
+	h := newCountingHandler()
+	b := setup(t, h)
+	b.turns.MaxDrain = -1 // every job hands over after one turn
+	ctx := context.Background()
+	const n = 12
+	var conv int64
+	for i := range n {
+		r, err := b.inbox.Accept(ctx, message("dora", fmt.Sprintf("d-%d", i), fmt.Sprintf("m%02d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv = r.ConversationID
+	}
+	newClient(t, b, true)
+	b.waitFor(t, "every turn", func() bool { return h.calls.Load() == n })
+	got := h.handled(conv)
+	for i, text := range got {
+		if want := fmt.Sprintf("m%02d", i); text != want {
+			t.Fatalf("handled %v; want m00..m%02d, each once, in order", got, n-1)
+		}
+	}
+	if len(got) != n || h.maxIn != 1 {
+		t.Fatalf("handled %d turns, %d at once; want %d, one at a time", len(got), h.maxIn, n)
+	}
+}

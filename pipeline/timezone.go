@@ -105,9 +105,12 @@ func interrupted(ctx context.Context, store TimezoneSetter, conversationID int64
 		if q.From != hearth.FromBot || !strings.Contains(q.Text, "which time zone") {
 			continue
 		}
+		if q.EventID == 0 {
+			return ""
+		}
 		for _, m := range msgs[:i] {
 			// A request, not a greeting: "hello" needs no second answer.
-			if m.From != hearth.FromBot && q.EventID != 0 && m.EventID == q.EventID && len(strings.Fields(m.Text)) >= 3 {
+			if m.From != hearth.FromBot && m.EventID == q.EventID && len(strings.Fields(m.Text)) >= 3 {
 				return m.Text
 			}
 		}

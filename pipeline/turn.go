@@ -93,8 +93,8 @@ type TurnWorker struct {
 	// minutes, longer than River's job timeout.
 	Lease time.Duration
 	// MaxDrain is how long one job keeps draining before it hands the rest
-	// to a fresh job, so a busy conversation never runs into the job
-	// timeout. Defaults to 20 seconds.
+	// to a fresh run of itself, so a busy conversation never runs into the
+	// job timeout. Defaults to 20 seconds.
 	MaxDrain time.Duration
 	// Backoff is the wait before retry number attempt (1-based) of a
 	// failed turn. Defaults to DefaultBackoff.
@@ -178,9 +178,11 @@ func (w *TurnWorker) Work(ctx context.Context, job *river.Job[TurnArgs]) error {
 			return err
 		}
 		if found {
-			// Drained for MaxDrain: the events still pending have jobs of
-			// their own (every event is enqueued with one), which go on.
-			return nil
+			// Drained for MaxDrain: the job goes on afresh (fresh timeout).
+			// It may have answered others' events and not its own, and a
+			// job ends only once its own event is answered or nothing is
+			// pending: every pending event keeps a live job.
+			return river.JobSnooze(0)
 		}
 	}
 }

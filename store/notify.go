@@ -87,8 +87,7 @@ const (
 // is waiting.
 type notices struct {
 	mu      sync.Mutex
-	waiting []int64
-	queued  map[int64]bool
+	waiting map[int64]struct{} // a conversation told twice is told once
 	sending bool
 	closed  bool
 	wg      sync.WaitGroup
@@ -115,13 +114,10 @@ func (s *Store) NotifyConversation(_ context.Context, conversationID int64) erro
 	if n.closed {
 		return fmt.Errorf("store notify conversation %d: the store is closed", conversationID)
 	}
-	if n.queued == nil {
-		n.queued = map[int64]bool{}
+	if n.waiting == nil {
+		n.waiting = map[int64]struct{}{}
 	}
-	if !n.queued[conversationID] {
-		n.queued[conversationID] = true
-		n.waiting = append(n.waiting, conversationID)
-	}
+	n.waiting[conversationID] = struct{}{}
 	if !n.sending {
 		n.sending = true
 		n.wg.Add(1)
@@ -143,7 +139,7 @@ func (s *Store) sendNotices() {
 			n.mu.Unlock()
 			return
 		}
-		n.waiting, n.queued = nil, nil
+		n.waiting = nil
 		n.mu.Unlock()
 		if err := s.notifyGroup(group); err != nil {
 			s.log.Warn("live views not told of new messages", "conversations", len(group), "error", err)
@@ -153,12 +149,12 @@ func (s *Store) sendNotices() {
 
 // notifyGroup sends one notice per conversation of group, in one
 // statement.
-func (s *Store) notifyGroup(group []int64) error {
+func (s *Store) notifyGroup(group map[int64]struct{}) error {
 	ctx, cancel := context.WithTimeout(context.Background(), noticeTimeout)
 	defer cancel()
-	ids := make([]string, len(group))
-	for i, id := range group {
-		ids[i] = strconv.FormatInt(id, 10)
+	ids := make([]string, 0, len(group))
+	for id := range group {
+		ids = append(ids, strconv.FormatInt(id, 10))
 	}
 	if _, err := s.pool.Exec(ctx, `
 		WITH fast AS (SELECT set_config('synchronous_commit', 'off', true))
