@@ -203,7 +203,11 @@ func (s Sources) TickOff(ctx context.Context, u stage.Understanding, text string
 	if err != nil {
 		return u, fmt.Errorf("context: lists: %w", err)
 	}
-	if onList && !plan.OnLists(lists, items) {
+	held := plan.OnLists
+	if takeOff {
+		held = plan.ListsHold // what is ticked off can still be taken off
+	}
+	if onList && !held(lists, items) {
 		return u, nil
 	}
 	if len(lists) > 0 {

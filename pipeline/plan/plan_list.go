@@ -397,7 +397,16 @@ func ToldBought(text string) bool { return toldBought.MatchString(listRequest(te
 
 // OnLists reports whether every one of items is on one of notes' lists,
 // not yet ticked off.
-func OnLists(notes []hearth.Note, items []string) bool { return len(listsWith(notes, items)) > 0 }
+func OnLists(notes []hearth.Note, items []string) bool {
+	return len(listsWith(notes, items, false)) > 0
+}
+
+// ListsHold reports whether every one of items is on one of notes' lists,
+// ticked off or not: what can be taken off ("remove the eggs" after
+// "tick off eggs").
+func ListsHold(notes []hearth.Note, items []string) bool {
+	return len(listsWith(notes, items, true)) > 0
+}
 
 // CompletesTask reports whether the task planner would complete one of
 // tasks, the user's open tasks, for text ("tick off the report").
@@ -406,13 +415,18 @@ func CompletesTask(text string, tasks []hearth.Task) bool {
 	return ok && kind == action.TaskComplete && ref != "" && len(matchingOpenTasks(ref, tasks)) > 0
 }
 
-// listsWith are the lists on which each of items is, not yet ticked off.
-func listsWith(notes []hearth.Note, items []string) []hearth.Note {
+// listsWith are the lists on which each of items is, not yet ticked off,
+// or, with ticked, in either state.
+func listsWith(notes []hearth.Note, items []string, ticked bool) []hearth.Note {
 	var out []hearth.Note
 	for _, n := range notes {
 		all := true
 		for _, it := range items {
-			if _, ok := findItem(n.Items, it, true); !ok {
+			_, ok := findItem(n.Items, it, true)
+			if !ok && ticked {
+				_, ok = findItem(n.Items, it, false)
+			}
+			if !ok {
 				all = false
 				break
 			}
@@ -433,7 +447,12 @@ func planBareTickOff(in stage.PlanInput, items []string, remove bool) (stage.Pla
 		verb = "take"
 	}
 	p := stage.Plan{Understood: verb + " " + prose.List(items) + " off a list"}
-	lists := listsWith(in.Context.Notes, items)
+	lists := listsWith(in.Context.Notes, items, false)
+	if len(lists) == 0 && remove {
+		// Taken off after being ticked off ("tick off eggs", then
+		// "remove the eggs"): the list that still holds it.
+		lists = listsWith(in.Context.Notes, items, true)
+	}
 	if len(lists) == 0 {
 		return p, needDetails("which list: %s isn't on any of your lists", prose.List(items))
 	}
@@ -477,7 +496,7 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	} else if items, ok := TickOffItems(text); ok {
 		p, err := planBareTickOff(in, items, false)
 		return p, true, err
-	} else if items, ok := TakeOffItems(text); ok && OnLists(in.Context.Notes, items) {
+	} else if items, ok := TakeOffItems(text); ok && ListsHold(in.Context.Notes, items) {
 		p, err := planBareTickOff(in, items, true)
 		return p, true, err
 	} else {

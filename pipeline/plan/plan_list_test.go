@@ -94,6 +94,42 @@ func TestPlanLists(t *testing.T) {
 	}
 }
 
+// TestPlanTakeOffTicked: an item ticked off can still be taken off the
+// list without naming it ("tick off eggs", then "remove the eggs"); a
+// list where it is still to get goes first; ticking it off again is
+// still "not on any list".
+func TestPlanTakeOffTicked(t *testing.T) {
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	shopping := hearth.Note{ID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "eggs", Done: true}, {Text: "bread"}}}
+	camping := hearth.Note{ID: 2, Title: "Camping", Items: []hearth.ChecklistItem{{Text: "Eggs"}}}
+	tests := []struct {
+		text  string
+		notes []hearth.Note
+		want  action.NoteRemoveArgs
+	}{
+		{"remove the eggs", []hearth.Note{shopping}, action.NoteRemoveArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs"}}},
+		{"take eggs and bread off", []hearth.Note{shopping}, action.NoteRemoveArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs", "bread"}}},
+		{"remove the eggs", []hearth.Note{shopping, camping}, action.NoteRemoveArgs{ID: 2, Title: "Camping", Items: []string{"Eggs"}}},
+	}
+	for _, tt := range tests {
+		p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, Understanding: keep, Context: stage.Context{Notes: tt.notes}})
+		if err != nil || len(p.Actions) != 1 {
+			t.Fatalf("%q: plan %+v, %v", tt.text, p, err)
+		}
+		want, _ := action.New(action.NoteRemove, tt.want)
+		if p.Actions[0].Kind != action.NoteRemove || string(p.Actions[0].Payload) != string(want.Payload) {
+			t.Fatalf("%q: planned %s %s; want %s", tt.text, p.Actions[0].Kind, p.Actions[0].Payload, want.Payload)
+		}
+	}
+	var de *stage.DetailsError
+	if p, err := planKeep(context.Background(), stage.PlanInput{Text: "tick off eggs", Understanding: keep, Context: stage.Context{Notes: []hearth.Note{shopping}}}); !errors.As(err, &de) || len(p.Actions) != 0 {
+		t.Fatalf("ticking off a ticked item planned %+v, %v; want why not", p, err)
+	}
+	if !ListsHold([]hearth.Note{shopping}, []string{"eggs"}) || OnLists([]hearth.Note{shopping}, []string{"eggs"}) {
+		t.Fatal("a ticked item: want held by the list, not on it to get")
+	}
+}
+
 // TestPlanBareAdd: adding with no list named goes to the one list the
 // user has, asks which of several (a button each), and starts a shopping
 // list when they have none; "start a packing list with …" starts that one.
