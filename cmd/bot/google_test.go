@@ -146,6 +146,20 @@ func TestGoogleCalendarScenario(t *testing.T) {
 	if !priya {
 		t.Fatalf("Priya not invited by address: %+v", fake.Events("ann@example.com", "primary"))
 	}
+	// Invited to an event already in Google: its attendees there, once
+	// approved.
+	ask = ann.say("Add Priya to my dentist appointment")
+	mustContain(t, ask, "Shall I invite Priya <priya@example.com> to “Dentist")
+	mustContain(t, ann.click(ask, "Approve"), "Invited Priya <priya@example.com> to Dentist")
+	var dentist *calendar.Event
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		if strings.Contains(ev.Summary, "entist") {
+			dentist = ev
+		}
+	}
+	if dentist == nil || len(dentist.Attendees) != 1 || dentist.Attendees[0].Email != "priya@example.com" {
+		t.Fatalf("the dentist in Google after the invitation: %+v", dentist.Attendees[0])
+	}
 
 	// A change in Google and a burst of 50 pushes: one or two syncs, and
 	// the change is in "what's on my calendar".

@@ -377,7 +377,13 @@ func toGoogle(e hearth.CalendarEvent, loc *time.Location) *calendar.Event {
 		ge.End = &calendar.EventDateTime{DateTime: e.End.In(loc).Format(time.RFC3339), TimeZone: loc.String()}
 	}
 	for _, m := range emails(e.Attendees) {
-		ge.Attendees = append(ge.Attendees, &calendar.EventAttendee{Email: m})
+		// "Sam Lee <sam@example.com>" (as the chat invites people) is an
+		// address and a name to Google; its Email must be the address.
+		at := &calendar.EventAttendee{Email: m}
+		if a, err := mail.ParseAddress(m); err == nil {
+			at.Email, at.DisplayName = a.Address, a.Name
+		}
+		ge.Attendees = append(ge.Attendees, at)
 	}
 	return ge
 }

@@ -192,6 +192,11 @@ type (
 	EventUpdateArgs struct {
 		ID     int64                      `json:"id"`
 		Update hearth.CalendarEventUpdate `json:"update"`
+		// Title and Invited are for the reply and the approval prompt:
+		// the event's title, and the attendees the update adds (an
+		// invitation: "add Sam to my dentist appointment").
+		Title   string   `json:"title,omitempty" jsonschema:"the event's title, for the reply"`
+		Invited []string `json:"invited,omitempty" jsonschema:"the attendees this update adds, for the reply"`
 	}
 	// EventRefArgs names one event (calendar.delete).
 	EventRefArgs struct {

@@ -180,6 +180,15 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				}
 			}
 		}
+		// Whom "add Sam to my dentist appointment" invites: the people
+		// Hearth knows by those names, and their email addresses.
+		if domains[nlu.Calendar] && u.Intent == nlu.RequestAction {
+			if names, _, ok := plan.InviteParts(text); ok {
+				if err := s.people(ctx, &c, uid, names); err != nil {
+					return c, err
+				}
+			}
+		}
 		// "What did I write about the plumber?" may be a note or a
 		// remembered fact, whichever domain the classifier named: a
 		// question about what was written looks in both.

@@ -42,6 +42,9 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	case words.StartsWithAny(lc, MoveVerbs...):
 		return planEventMove(in, text, whole)
 	}
+	if p, ok, err := planInvite(in, text); ok {
+		return p, err
+	}
 	if refText, sh, ok := shiftRequest(text); ok {
 		return planShift(in, refText, sh)
 	}

@@ -94,3 +94,25 @@ func FuzzPlan(f *testing.F) {
 		_ = respond.DoneFallback(outcomes)
 	})
 }
+
+// FuzzInviteParts: whatever the text, an invitation names at least one
+// person, each an address or a name, and an event.
+func FuzzInviteParts(f *testing.F) {
+	for _, s := range []string{"Add Sam to my dentist appointment", "invite a, B and c@d.e to the x", "add  to ", "invite Ünal to the party!!"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		people, ref, ok := InviteParts(text)
+		if !ok {
+			return
+		}
+		if len(people) == 0 || strings.TrimSpace(ref) == "" {
+			t.Fatalf("InviteParts(%q) = %q, %q: an invitation of no one or to nothing", text, people, ref)
+		}
+		for _, p := range people {
+			if !isAddressOrName(p) {
+				t.Fatalf("InviteParts(%q): %q is no one", text, p)
+			}
+		}
+	})
+}

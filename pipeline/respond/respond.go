@@ -310,7 +310,15 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		} else if p.Update.Title != nil {
 			name = markdown.Escape(*p.Update.Title)
 		}
+		if name == "the event" && p.Title != "" {
+			name = markdown.Escape(p.Title)
+		}
 		t.past, t.verb = "updated "+name, "update "+name
+		if len(p.Invited) > 0 {
+			who := prose.List(markdown.EscapeAll(p.Invited))
+			t.past, t.verb = "invited "+who+" to "+name, "invite "+who+" to "+name
+			t.alone = []string{"Invited " + who + " to " + name + "."}
+		}
 		if p.Update.Start != nil {
 			allDay := p.Update.AllDay != nil && *p.Update.AllDay
 			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Start, allDay, c)
@@ -468,6 +476,10 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 	case action.CalendarDelete:
 		p, _ := action.Decode[action.EventRefArgs](o.Action)
 		return "Shall I cancel " + quotedOr(p.Title, "that event") + "?"
+	case action.CalendarUpdate:
+		if p, _ := action.Decode[action.EventUpdateArgs](o.Action); len(p.Invited) > 0 {
+			return "Shall I invite " + prose.List(markdown.EscapeAll(p.Invited)) + " to " + quotedOr(p.Title, "that event") + "? A connected calendar sends them an invitation."
+		}
 	case action.NoteDelete:
 		p, _ := action.Decode[action.NoteRefArgs](o.Action)
 		if p.Family {

@@ -1,0 +1,183 @@
+package plan
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// reInvite reads "invite Sam to the dentist appointment", "add Priya and
+// sam@example.com to my team lunch on Friday": who, then the event.
+var reInvite = regexp.MustCompile(`(?i)^(?:add|invite)\s+(.+?)\s+to\s+(.+?)[.!]*$`)
+
+// notEvents are what "add … to …" names that is no event: "add lunch
+// with Sam to my calendar" makes one, "add Sam to the shopping list" is
+// a list's.
+var notEvents = []string{"calendar", "diary", "schedule", "agenda", "list", "shopping", "groceries", "to-do", "todo", "tasks", "notes", "note", "contacts", "address book", "family"}
+
+// InviteParts reads a request to invite people to an existing event
+// ("add Sam to my dentist appointment"): the people as written (names
+// or addresses) and how the event is named. ok is false when the message
+// is not that: what it adds is not people ("add milk to …": a name is
+// written capitalised, an address has an @) or where it adds them is no
+// event ("… to my calendar", "… to the shopping list").
+func InviteParts(text string) (people []string, ref string, ok bool) {
+	m := reInvite.FindStringSubmatch(words.TidySlot(text))
+	if m == nil {
+		return nil, "", false
+	}
+	where := words.ASCIILower(m[2])
+	for _, w := range notEvents {
+		if words.ContainsWord(where, w) {
+			return nil, "", false
+		}
+	}
+	for _, p := range strings.FieldsFunc(strings.NewReplacer(" and ", ",", " & ", ",").Replace(m[1]), func(r rune) bool { return r == ',' }) {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if !isAddressOrName(p) {
+			return nil, "", false
+		}
+		people = append(people, p)
+	}
+	return people, m[2], len(people) > 0
+}
+
+// isAddressOrName reports whether s is an email address or reads as a
+// person's name: one to three words, each capitalised ("Sam", "Priya
+// Shah"), none of them an article ("a Reminder" is no one).
+func isAddressOrName(s string) bool {
+	if _, ok := EmailAddress(s); ok {
+		return !strings.ContainsRune(strings.TrimSpace(s), ' ')
+	}
+	fs := strings.Fields(s)
+	if len(fs) == 0 || len(fs) > 3 {
+		return false
+	}
+	for _, f := range fs {
+		r := []rune(f)
+		if !unicode.IsUpper(r[0]) {
+			return false
+		}
+		switch strings.ToLower(f) {
+		case "a", "an", "the", "my", "our", "some", "i":
+			return false
+		}
+	}
+	return true
+}
+
+// planInvite plans inviting people to an existing event: an update of
+// its attendees, which asks for approval first (the invitation leaves
+// the machine from a connected calendar). Each person is an address
+// already, someone Hearth knows with an email address, or an entry of
+// the user's address book; anyone else is asked about rather than
+// invited by name. ok is false when the message is not an invitation
+// (InviteParts).
+func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
+	people, refText, ok := InviteParts(text)
+	if !ok {
+		return stage.Plan{}, false, nil
+	}
+	p := stage.Plan{Understood: "invite " + prose.List(people) + " to an event"}
+	ref := inviteRef(refText, in.Context)
+	if ref == "" || isPronoun(ref) {
+		return p, true, needDetails("which event")
+	}
+	p.Understood = "invite " + prose.List(people) + " to " + ref
+	hits := MatchEvents(ref, whenOf(in, refText, false), in.Context)
+	if len(hits) == 0 {
+		if !words.StartsWithAny(words.ASCIILower(refText), "my ", "the ", "our ", "this ", "that ", "tomorrow's ", "today's ") {
+			// "Invite Priya to a planning session tomorrow at 10am": an
+			// event to make, with her invited.
+			return stage.Plan{}, false, nil
+		}
+		return p, true, needDetails("which event: I couldn't find an event matching “%s”", ref)
+	}
+	var addrs []string
+	for _, name := range people {
+		if addr, ok := EmailAddress(name); ok {
+			addrs = append(addrs, addr)
+			continue
+		}
+		known := slices.DeleteFunc(recipients(name, in.Context), func(r recipient) bool { return r.addr == "" })
+		if len(known) == 0 {
+			known = bookRecipients(name, in.Context)
+		}
+		switch len(known) {
+		case 1:
+			addrs = append(addrs, known[0].address())
+		case 0:
+			// Never invited by name alone: a calendar invitation goes to
+			// an address.
+			n := markdown.Escape(name)
+			p.Question = &stage.Question{Text: "I don't have an email address for " + n + " yet. Tell me “" + n + "'s email is …” and ask me again."}
+			return p, true, nil
+		default:
+			p.Question = &stage.Question{Text: "Which " + markdown.Escape(name) + "? Say their full name or their email address."}
+			return p, true, nil
+		}
+	}
+	var labels []string
+	var acts []action.Action
+	for _, e := range hits {
+		all := slices.Clone(e.Attendees)
+		var added []string
+		for _, a := range addrs {
+			if !slices.ContainsFunc(all, func(x string) bool { return sameAddress(x, a) }) {
+				all, added = append(all, a), append(added, a)
+			}
+		}
+		if len(added) == 0 {
+			continue
+		}
+		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Title: e.Title, Invited: added,
+			Update: hearth.CalendarEventUpdate{Attendees: &all}})
+		if err != nil {
+			p, err = plannedErr(p, err)
+			return p, true, err
+		}
+		acts = append(acts, a)
+		labels = append(labels, eventLabel(e, in.Context))
+	}
+	if len(acts) == 0 {
+		p.Question = &stage.Question{Text: markdown.Escape(prose.List(people)) + " " + isOrAre(len(people)) + " invited to " + markdown.Escape(hits[0].Title) + " already."}
+		return p, true, nil
+	}
+	return actOrAsk(p, "Which one should I invite "+markdown.Escape(prose.List(people))+" to?", labels, acts), true, nil
+}
+
+// inviteRef is how the event invited to is named, without its date
+// and time: "my dentist appointment on Friday" → "dentist appointment".
+func inviteRef(refText string, c stage.Context) string {
+	rest := words.TrimWordsLeft(words.TidySlot(stripTimeWords(refText, c)), "my", "the", "our", "a", "an", "event", "meeting called")
+	return words.TidySlot(words.TrimWordsRight(rest, "event", "on", "at", "for"))
+}
+
+func isOrAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// sameAddress reports whether two attendees ("Sam <sam@example.com>",
+// "SAM@example.com") are one address.
+func sameAddress(a, b string) bool {
+	x, okx := EmailAddress(a)
+	y, oky := EmailAddress(b)
+	if !okx || !oky {
+		return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+	}
+	return strings.EqualFold(x, y)
+}

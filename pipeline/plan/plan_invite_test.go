@@ -1,0 +1,102 @@
+package plan
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// TestPlanInvite: inviting people to an event that is there updates its
+// attendees with their addresses (memory's, the address book's, or as
+// written); who has none, or is invited already, is said so; an event
+// that is not there is said so when the user named it as theirs, and
+// left to be made when they did not ("… to a planning session tomorrow
+// at 10am").
+func TestPlanInvite(t *testing.T) {
+	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	c := stage.Context{Now: now, Location: time.UTC,
+		Events: []hearth.CalendarEvent{
+			{ID: 1, Title: "Dentist appointment", Start: now.Add(30 * time.Hour), End: now.Add(31 * time.Hour)},
+			{ID: 2, Title: "Team lunch", Start: now.Add(50 * time.Hour), End: now.Add(51 * time.Hour), Attendees: []string{"Sam Lee <sam@example.com>"}},
+		},
+		Entities: []hearth.Entity{{ID: 7, Name: "Sam Lee", Kind: hearth.EntityPerson}, {ID: 8, Name: "Priya", Kind: hearth.EntityPerson}},
+		Memories: []hearth.Memory{{ID: 70, EntityID: 7, Attribute: hearth.AttrEmail, Value: "sam@example.com"}},
+		Contacts: map[string][]hearth.AddressBookEntry{"bo": {{Name: "Bo Chen", Email: "bo@example.net"}}},
+	}
+	tests := []struct {
+		text    string
+		id      int64
+		all     []string // the attendees after the update
+		invited []string
+	}{
+		{"Add Sam to my dentist appointment", 1, []string{"Sam Lee <sam@example.com>"}, []string{"Sam Lee <sam@example.com>"}},
+		{"invite bob@example.org and Bo to the dentist appointment tomorrow", 1, []string{"bob@example.org", "Bo Chen <bo@example.net>"}, []string{"bob@example.org", "Bo Chen <bo@example.net>"}},
+		{"Please invite Bo and Sam to the team lunch.", 2, []string{"Sam Lee <sam@example.com>", "Bo Chen <bo@example.net>"}, []string{"Bo Chen <bo@example.net>"}},
+	}
+	for _, tt := range tests {
+		in := stage.PlanInput{Text: tt.text, Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}, Context: c}
+		p, ok, err := planInvite(in, tt.text)
+		if !ok || err != nil || len(p.Actions) != 1 {
+			t.Fatalf("%q: plan %+v, %v, %v", tt.text, p, ok, err)
+		}
+		got, err := action.Decode[action.EventUpdateArgs](p.Actions[0])
+		if err != nil || p.Actions[0].Kind != action.CalendarUpdate || got.ID != tt.id || got.Update.Attendees == nil ||
+			!slices.Equal(*got.Update.Attendees, tt.all) || !slices.Equal(got.Invited, tt.invited) || got.Update.Start != nil {
+			t.Fatalf("%q: planned %s %s, %v", tt.text, p.Actions[0].Kind, p.Actions[0].Payload, err)
+		}
+		if action.RiskOf(p.Actions[0]) != action.High {
+			t.Fatalf("%q: an invitation runs without approval", tt.text)
+		}
+	}
+
+	said := []struct{ text, want string }{
+		{"Invite Sam to the team lunch", "Sam is invited to Team lunch already."},
+		{"Invite Priya to my dentist appointment", "I don't have an email address for Priya yet"},
+	}
+	for _, tt := range said {
+		in := stage.PlanInput{Text: tt.text, Context: c}
+		p, ok, err := planInvite(in, tt.text)
+		if !ok || err != nil || len(p.Actions) != 0 || p.Question == nil || !strings.Contains(p.Question.Text, tt.want) {
+			t.Fatalf("%q: plan %+v, %v, %v; want it said: %s", tt.text, p, ok, err, tt.want)
+		}
+	}
+	var de *stage.DetailsError
+	if p, ok, err := planInvite(stage.PlanInput{Context: c}, "add Sam to my board meeting"); !ok || !errors.As(err, &de) || len(p.Actions) != 0 {
+		t.Fatalf("a missing event planned %+v, %v, %v; want why", p, ok, err)
+	}
+	// An event to make, with someone invited: the create planner's.
+	if _, ok, _ := planInvite(stage.PlanInput{Context: c}, "Invite Priya to a planning session tomorrow at 10am"); ok {
+		t.Fatal("making an event with an invitee read as inviting to one there")
+	}
+}
+
+// TestInviteParts: only people are invited, and only to events.
+func TestInviteParts(t *testing.T) {
+	for _, tt := range []struct {
+		text   string
+		people []string
+		ref    string
+	}{
+		{"Add Sam to my dentist appointment", []string{"Sam"}, "my dentist appointment"},
+		{"invite Priya Shah, bob@example.org & Bo to the team lunch on Friday!", []string{"Priya Shah", "bob@example.org", "Bo"}, "the team lunch on Friday"},
+		{"add milk to my shopping list", nil, ""},
+		{"Add Sam to my calendar", nil, ""},
+		{"add a reminder to my dentist appointment", nil, ""},
+		{"Add lunch with Sam to my calendar tomorrow", nil, ""},
+		{"add Grandma to the family", nil, ""},
+		{"add The Beatles Concert to my diary", nil, ""},
+		{"invite", nil, ""},
+	} {
+		people, ref, ok := InviteParts(tt.text)
+		if ok != (tt.people != nil) || !slices.Equal(people, tt.people) || ref != tt.ref {
+			t.Errorf("InviteParts(%q) = %q, %q, %v; want %q, %q", tt.text, people, ref, ok, tt.people, tt.ref)
+		}
+	}
+}
