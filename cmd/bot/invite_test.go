@@ -16,7 +16,8 @@ import (
 // not taken back by a bare "undo". Someone Hearth has no address for is asked
 // about, never invited by name; an event that is not there is said so,
 // not made ("Sam to my dentist appointment" was once planned as a new
-// event); things and places that are no event are left as they were.
+// event); "remove Sam from …" takes Sam off, and leaves the event; things
+// and places that are no event are left as they were.
 func TestInviteToEvent(t *testing.T) {
 	t.Parallel()
 	base, app, _ := startApp(t)
@@ -60,6 +61,16 @@ func TestInviteToEvent(t *testing.T) {
 	mustContain(t, ada.say("undo"), "I can't undo that one")
 	if got := attendees(); len(got) != 2 {
 		t.Fatalf("attendees after undo %v; want both still", got)
+	}
+
+	// Taken off again, once approved: never the event cancelled, which
+	// "remove …" once did.
+	mustContain(t, ada.say("remove Priya from my dentist appointment"), "Priya isn't invited to Dentist appointment")
+	ask = ada.say("remove Sam from my dentist appointment")
+	mustContain(t, ask, "Shall I take Sam <sam@example.com> off “Dentist appointment”?")
+	mustContain(t, ada.click(ask, "Approve"), "Took Sam <sam@example.com> off Dentist appointment")
+	if got := attendees(); !slices.Equal(got, []string{"bob@example.org"}) {
+		t.Fatalf("attendees %v; want Bob alone", got)
 	}
 
 	// Not invitations: a list's item, an event with someone to make.

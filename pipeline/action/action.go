@@ -192,11 +192,13 @@ type (
 	EventUpdateArgs struct {
 		ID     int64                      `json:"id"`
 		Update hearth.CalendarEventUpdate `json:"update"`
-		// Title and Invited are for the reply and the approval prompt:
-		// the event's title, and the attendees the update adds (an
-		// invitation: "add Sam to my dentist appointment").
-		Title   string   `json:"title,omitempty" jsonschema:"the event's title, for the reply"`
-		Invited []string `json:"invited,omitempty" jsonschema:"the attendees this update adds, for the reply"`
+		// Title, Invited and Uninvited are for the reply and the approval
+		// prompt: the event's title, and the attendees the update adds
+		// ("add Sam to my dentist appointment") or takes off ("remove
+		// Sam from …").
+		Title     string   `json:"title,omitempty" jsonschema:"the event's title, for the reply"`
+		Invited   []string `json:"invited,omitempty" jsonschema:"the attendees this update adds, for the reply"`
+		Uninvited []string `json:"uninvited,omitempty" jsonschema:"the attendees this update takes off, for the reply"`
 	}
 	// EventRefArgs names one event (calendar.delete).
 	EventRefArgs struct {

@@ -180,10 +180,15 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				}
 			}
 		}
-		// Whom "add Sam to my dentist appointment" invites: the people
-		// Hearth knows by those names, and their email addresses.
+		// Whom "add Sam to my dentist appointment" invites (or "remove
+		// Sam from …" takes off): the people Hearth knows by those
+		// names, and their email addresses.
 		if domains[nlu.Calendar] && u.Intent == nlu.RequestAction {
-			if names, _, ok := plan.InviteParts(text); ok {
+			names, _, ok := plan.InviteParts(text)
+			if !ok {
+				names, _, ok = plan.UninviteParts(text)
+			}
+			if ok {
 				if err := s.people(ctx, &c, uid, names); err != nil {
 					return c, err
 				}

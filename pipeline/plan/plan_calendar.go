@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -34,6 +35,14 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return p, err
 	}
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if people, refText, ok := UninviteParts(text); ok && inviteRef(refText, in.Context) != "" &&
+		!slices.ContainsFunc(people, func(who string) bool { return hasEvent(who, in.Context) }) {
+		// "Remove Sam from my dentist appointment" takes Sam off it; it
+		// once cancelled the appointment. ("Remove Yoga from Friday"
+		// names an event and a day: a cancellation still.)
+		p, _, err := planInvite(in, text)
+		return p, err
+	}
 	switch {
 	case words.StartsWithAny(lc, RenameVerbs...):
 		return planRename(in, text)

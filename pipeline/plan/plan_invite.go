@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"net/mail"
 	"regexp"
 	"slices"
 	"strings"
@@ -30,7 +31,24 @@ var notEvents = []string{"calendar", "diary", "schedule", "agenda", "list", "sho
 // written capitalised, an address has an @) or where it adds them is no
 // event ("… to my calendar", "… to the shopping list").
 func InviteParts(text string) (people []string, ref string, ok bool) {
-	m := reInvite.FindStringSubmatch(words.TidySlot(text))
+	return peopleAndEvent(reInvite, text)
+}
+
+// reUninvite reads "remove Sam from my dentist appointment", "take
+// sam@example.com off the team lunch", "uninvite Bo from the party".
+var reUninvite = regexp.MustCompile(`(?i)^(?:remove|uninvite|disinvite|drop|take)\s+(.+?)\s+(?:off of|off|from)\s+(.+?)[.!]*$`)
+
+// UninviteParts reads a request to take people off an event's attendees
+// ("remove Sam from my dentist appointment"), as InviteParts reads an
+// invitation: not a request to cancel the event.
+func UninviteParts(text string) (people []string, ref string, ok bool) {
+	return peopleAndEvent(reUninvite, text)
+}
+
+// peopleAndEvent reads people and an event with re (its first group
+// the people, its second the event); see InviteParts.
+func peopleAndEvent(re *regexp.Regexp, text string) (people []string, ref string, ok bool) {
+	m := re.FindStringSubmatch(words.TidySlot(text))
 	if m == nil {
 		return nil, "", false
 	}
@@ -85,8 +103,25 @@ func isAddressOrName(s string) bool {
 // invited by name. ok is false when the message is not an invitation
 // (InviteParts).
 func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
+	if people, refText, ok := UninviteParts(text); ok {
+		p, err := planUninvite(in, people, refText)
+		return p, true, err
+	}
 	people, refText, ok := InviteParts(text)
 	if !ok {
+		return stage.Plan{}, false, nil
+	}
+	if words.StartsWithAny(words.ASCIILower(refText), "a ", "an ") {
+		// "Invite Sam to a budget review tomorrow at 7pm": an event to
+		// make, with Sam invited, however like one there it is named.
+		return stage.Plan{}, false, nil
+	}
+	// "My dentist appointment", "the team lunch": one that is there.
+	// Named bare, it may be one to make ("invite Bo to lunch tomorrow"):
+	// so when a date comes with it, or nothing there is called that.
+	theirs := words.StartsWithAny(words.ASCIILower(refText), "my ", "the ", "our ", "this ", "that ", "tomorrow's ", "today's ")
+	when := whenOf(in, refText, false)
+	if !theirs && when != nil {
 		return stage.Plan{}, false, nil
 	}
 	p := stage.Plan{Understood: "invite " + prose.List(people) + " to an event"}
@@ -95,11 +130,9 @@ func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 		return p, true, needDetails("which event")
 	}
 	p.Understood = "invite " + prose.List(people) + " to " + ref
-	hits := MatchEvents(ref, whenOf(in, refText, false), in.Context)
+	hits := MatchEvents(ref, when, in.Context)
 	if len(hits) == 0 {
-		if !words.StartsWithAny(words.ASCIILower(refText), "my ", "the ", "our ", "this ", "that ", "tomorrow's ", "today's ") {
-			// "Invite Priya to a planning session tomorrow at 10am": an
-			// event to make, with her invited.
+		if !theirs {
 			return stage.Plan{}, false, nil
 		}
 		return p, true, needDetails("which event: I couldn't find an event matching “%s”", ref)
@@ -155,6 +188,72 @@ func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 		return p, true, nil
 	}
 	return actOrAsk(p, "Which one should I invite "+markdown.Escape(prose.List(people))+" to?", labels, acts), true, nil
+}
+
+// planUninvite plans taking people off an event's attendees ("remove
+// Sam from my dentist appointment"): an update of its attendees, approved
+// first like an invitation (a connected calendar tells them). It never
+// cancels the event, which "remove …" alone would.
+func planUninvite(in stage.PlanInput, people []string, refText string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "take " + prose.List(people) + " off an event"}
+	ref := inviteRef(refText, in.Context)
+	if ref == "" || isPronoun(ref) {
+		return p, needDetails("which event")
+	}
+	p.Understood = "take " + prose.List(people) + " off " + ref
+	hits := MatchEvents(ref, whenOf(in, refText, false), in.Context)
+	if len(hits) == 0 {
+		return p, needDetails("which event: I couldn't find an event matching “%s”", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, e := range hits {
+		var keep, gone []string
+		for _, at := range e.Attendees {
+			if slices.ContainsFunc(people, func(who string) bool { return attendeeIs(at, who, in.Context) }) {
+				gone = append(gone, at)
+			} else {
+				keep = append(keep, at)
+			}
+		}
+		if len(gone) == 0 {
+			continue
+		}
+		if keep == nil {
+			keep = []string{}
+		}
+		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Title: e.Title, Uninvited: gone,
+			Update: hearth.CalendarEventUpdate{Attendees: &keep}})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, eventLabel(e, in.Context))
+	}
+	if len(acts) == 0 {
+		p.Question = &stage.Question{Text: markdown.Escape(prose.List(people)) + " " + isOrAre(len(people)) + "n't invited to " + markdown.Escape(hits[0].Title) + "."}
+		return p, nil
+	}
+	return actOrAsk(p, "Which one should I take "+markdown.Escape(prose.List(people))+" off?", labels, acts), nil
+}
+
+// attendeeIs reports whether attendee at ("Sam Lee <sam@example.com>",
+// "sam@example.com") is who, as the user names them: their address, a
+// name written with it, or a person Hearth knows by that name (memory's
+// or the address book's address).
+func attendeeIs(at, who string, c stage.Context) bool {
+	if _, ok := EmailAddress(who); ok {
+		return sameAddress(at, who)
+	}
+	if a, err := mail.ParseAddress(at); err == nil && a.Name != "" && entityNamed(hearth.Entity{Name: a.Name}, who) {
+		return true
+	}
+	for _, r := range append(recipients(who, c), bookRecipients(who, c)...) {
+		if r.addr != "" && sameAddress(at, r.addr) {
+			return true
+		}
+	}
+	return false
 }
 
 // inviteRef is how the event invited to is named, without its date

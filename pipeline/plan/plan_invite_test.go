@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -71,9 +72,42 @@ func TestPlanInvite(t *testing.T) {
 	if p, ok, err := planInvite(stage.PlanInput{Context: c}, "add Sam to my board meeting"); !ok || !errors.As(err, &de) || len(p.Actions) != 0 {
 		t.Fatalf("a missing event planned %+v, %v, %v; want why", p, ok, err)
 	}
+	// Taken off: the attendees without them, never the event cancelled.
+	for _, tt := range []struct {
+		text string
+		gone []string
+	}{
+		{"remove Sam from the team lunch", []string{"Sam Lee <sam@example.com>"}},
+		{"take sam@example.com off of the team lunch", []string{"Sam Lee <sam@example.com>"}},
+		{"uninvite Sam Lee from my team lunch", []string{"Sam Lee <sam@example.com>"}},
+	} {
+		p, ok, err := planInvite(stage.PlanInput{Context: c}, tt.text)
+		if !ok || err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.CalendarUpdate {
+			t.Fatalf("%q: plan %+v, %v, %v", tt.text, p, ok, err)
+		}
+		got, _ := action.Decode[action.EventUpdateArgs](p.Actions[0])
+		if got.ID != 2 || got.Update.Attendees == nil || len(*got.Update.Attendees) != 0 || !slices.Equal(got.Uninvited, tt.gone) {
+			t.Fatalf("%q: planned %s", tt.text, p.Actions[0].Payload)
+		}
+	}
+	if p, ok, err := planInvite(stage.PlanInput{Context: c}, "remove Bo from my dentist appointment"); !ok || err != nil || len(p.Actions) != 0 ||
+		p.Question == nil || p.Question.Text != "Bo isn't invited to Dentist appointment." {
+		t.Fatalf("taking off someone not invited planned %+v, %v, %v; want it said", p, ok, err)
+	}
+	in := stage.PlanInput{Text: "remove Sam from my dentist appointment", Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}, Context: c}
+	if p, err := planCalendar(context.Background(), in); err != nil || len(p.Actions) != 0 || p.Question == nil {
+		t.Fatalf("the calendar planner planned %+v, %v for taking someone off; want no action (Sam is not invited)", p, err)
+	}
+	// An event and a day, capitalised: a cancellation, as before.
+	in.Text = "Remove Team Lunch from Wednesday"
+	if p, err := planCalendar(context.Background(), in); err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.CalendarDelete {
+		t.Fatalf("cancelling an event by its day planned %+v, %v", p, err)
+	}
 	// An event to make, with someone invited: the create planner's.
-	if _, ok, _ := planInvite(stage.PlanInput{Context: c}, "Invite Priya to a planning session tomorrow at 10am"); ok {
-		t.Fatal("making an event with an invitee read as inviting to one there")
+	for _, text := range []string{"Invite Priya to a planning session tomorrow at 10am", "Invite Sam to a dentist appointment on Friday", "invite Bo to lunch tomorrow"} {
+		if _, ok, _ := planInvite(stage.PlanInput{Context: c}, text); ok {
+			t.Fatalf("%q: making an event with an invitee read as inviting to one there", text)
+		}
 	}
 }
 
@@ -97,6 +131,22 @@ func TestInviteParts(t *testing.T) {
 		people, ref, ok := InviteParts(tt.text)
 		if ok != (tt.people != nil) || !slices.Equal(people, tt.people) || ref != tt.ref {
 			t.Errorf("InviteParts(%q) = %q, %q, %v; want %q, %q", tt.text, people, ref, ok, tt.people, tt.ref)
+		}
+	}
+	for _, tt := range []struct {
+		text   string
+		people []string
+		ref    string
+	}{
+		{"remove Sam from my dentist appointment", []string{"Sam"}, "my dentist appointment"},
+		{"take Bo and sam@example.com off of the team lunch", []string{"Bo", "sam@example.com"}, "the team lunch"},
+		{"remove Dentist from my calendar", nil, ""},
+		{"remove eggs from the shopping list", nil, ""},
+		{"remove the Dentist from Friday", nil, ""},
+	} {
+		people, ref, ok := UninviteParts(tt.text)
+		if ok != (tt.people != nil) || !slices.Equal(people, tt.people) || ref != tt.ref {
+			t.Errorf("UninviteParts(%q) = %q, %q, %v; want %q, %q", tt.text, people, ref, ok, tt.people, tt.ref)
 		}
 	}
 }

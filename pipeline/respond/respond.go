@@ -319,6 +319,11 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "invited "+who+" to "+name, "invite "+who+" to "+name
 			t.alone = []string{"Invited " + who + " to " + name + "."}
 		}
+		if len(p.Uninvited) > 0 {
+			who := prose.List(markdown.EscapeAll(p.Uninvited))
+			t.past, t.verb = "took "+who+" off "+name, "take "+who+" off "+name
+			t.alone = []string{"Took " + who + " off " + name + "."}
+		}
 		if p.Update.Start != nil {
 			allDay := p.Update.AllDay != nil && *p.Update.AllDay
 			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Start, allDay, c)
@@ -477,8 +482,12 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 		p, _ := action.Decode[action.EventRefArgs](o.Action)
 		return "Shall I cancel " + quotedOr(p.Title, "that event") + "?"
 	case action.CalendarUpdate:
-		if p, _ := action.Decode[action.EventUpdateArgs](o.Action); len(p.Invited) > 0 {
+		p, _ := action.Decode[action.EventUpdateArgs](o.Action)
+		if len(p.Invited) > 0 {
 			return "Shall I invite " + prose.List(markdown.EscapeAll(p.Invited)) + " to " + quotedOr(p.Title, "that event") + "? A connected calendar sends them an invitation."
+		}
+		if len(p.Uninvited) > 0 {
+			return "Shall I take " + prose.List(markdown.EscapeAll(p.Uninvited)) + " off " + quotedOr(p.Title, "that event") + "? A connected calendar tells them."
 		}
 	case action.NoteDelete:
 		p, _ := action.Decode[action.NoteRefArgs](o.Action)
