@@ -40,8 +40,7 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		// "Remove Sam from my dentist appointment" takes Sam off it; it
 		// once cancelled the appointment. ("Remove Yoga from Friday"
 		// names an event and a day: a cancellation still.)
-		p, _, err := planInvite(in, text)
-		return p, err
+		return planUninvite(in, people, refText)
 	}
 	switch {
 	case words.StartsWithAny(lc, RenameVerbs...):

@@ -103,10 +103,6 @@ func isAddressOrName(s string) bool {
 // invited by name. ok is false when the message is not an invitation
 // (InviteParts).
 func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
-	if people, refText, ok := UninviteParts(text); ok {
-		p, err := planUninvite(in, people, refText)
-		return p, true, err
-	}
 	people, refText, ok := InviteParts(text)
 	if !ok {
 		return stage.Plan{}, false, nil
