@@ -188,7 +188,34 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 		acts = append(acts, a)
 		labels = append(labels, eventLabel(e, in.Context))
 	}
+	if partlyNamed(ref, hits) {
+		p.Question = askChoice(didYouMean(ref, labels[0]), []string{"Cancel " + hits[0].Title}, acts)
+		return p, nil
+	}
 	return actOrAsk(p, "Which one should I cancel?", labels, acts), nil
+}
+
+// partlyNamed reports whether the one event found for ref has only some
+// of its words: "cancel lunch with Sam" finds the Team lunch, which is
+// the best there is but may not be what was meant, so Hearth asks before
+// it acts on it (it once cancelled the Team lunch at once).
+func partlyNamed(ref string, hits []hearth.CalendarEvent) bool {
+	if len(hits) != 1 {
+		return false
+	}
+	// "My dentist appointment" is the Dentist: such words name an event
+	// without telling which.
+	named := slices.DeleteFunc(strings.Fields(ref), func(w string) bool {
+		return slices.Contains(eventNouns, words.ASCIILower(w))
+	})
+	return len(named) > 0 && !words.Covers(strings.Join(named, " "), hits[0].Title)
+}
+
+var eventNouns = []string{"appointment", "appointments", "appt", "meeting", "meetings", "event", "events", "session", "thing"}
+
+// didYouMean asks whether the event labelled label is the one ref meant.
+func didYouMean(ref, label string) string {
+	return "I couldn't find “" + markdown.Escape(ref) + "”. Did you mean " + markdown.Escape(label) + "?"
 }
 
 // eventLabel names an event on a button: its title and when it starts.
@@ -270,6 +297,10 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 		}
 		acts = append(acts, a)
 		labels = append(labels, eventLabel(e, in.Context))
+	}
+	if partlyNamed(ref, hits) {
+		p.Question = askChoice(didYouMean(ref, labels[0]), []string{"Move " + hits[0].Title}, acts)
+		return p, nil
 	}
 	return actOrAsk(p, "Which one should I move?", labels, acts), nil
 }

@@ -249,6 +249,23 @@ func matchScore(ref, candidate string) float64 {
 	return score
 }
 
+// Covers reports whether candidate has every meaningful word of ref (a
+// slip allowed, as BestMatches allows one): "dentist" covers "Dentist
+// appointment", "lunch with Sam" does not cover "Team lunch", though it
+// is BestMatches' best for it.
+func Covers(ref, candidate string) bool {
+	rw, cw := MatchWords(ref), MatchWords(candidate)
+	if len(rw) == 0 {
+		return false
+	}
+	for _, w := range rw {
+		if !slices.Contains(cw, w) && !slices.ContainsFunc(cw, func(c string) bool { return oneTypo(w, c) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // oneTypo reports whether a and b, both at least five letters long, differ
 // by one slip: a letter changed, added, dropped, or two neighbours swapped.
 func oneTypo(a, b string) bool {

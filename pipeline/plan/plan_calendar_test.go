@@ -1,0 +1,53 @@
+package plan
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// TestPartlyNamedEventAsks: an event found by only some of the words
+// that named it is asked about before it is cancelled or moved ("cancel
+// lunch with Sam" once cancelled the Team lunch at once); one named by
+// all of them, or by them and a word like "appointment", is acted on.
+func TestPartlyNamedEventAsks(t *testing.T) {
+	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	c := stage.Context{Now: now, Location: time.UTC, Events: []hearth.CalendarEvent{
+		{ID: 2, Title: "Team lunch", Start: now.Add(50 * time.Hour), End: now.Add(51 * time.Hour)},
+	}}
+	for _, tt := range []struct {
+		text string
+		kind action.Kind
+		asks bool
+	}{
+		{"cancel lunch with Sam", action.CalendarDelete, true},
+		{"move lunch with Sam to 1pm", action.CalendarUpdate, true},
+		{"cancel the team lunch", action.CalendarDelete, false},
+		{"cancel my lunch appointment", action.CalendarDelete, false},
+		{"move the lunch to 1pm", action.CalendarUpdate, false},
+	} {
+		in := stage.PlanInput{Text: tt.text, Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}, Context: c}
+		p, err := planCalendar(context.Background(), in)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.text, err)
+		}
+		acts := p.Actions
+		if tt.asks {
+			if len(acts) != 0 || p.Question == nil || len(p.Question.Options) != 1 || !strings.Contains(p.Question.Text, "Did you mean Team lunch") {
+				t.Fatalf("%q: planned %+v; want the Team lunch asked about", tt.text, p)
+			}
+			acts = p.Question.Options[0].Actions
+		} else if p.Question != nil {
+			t.Fatalf("%q: asked %q; want it done", tt.text, p.Question.Text)
+		}
+		if len(acts) != 1 || acts[0].Kind != tt.kind {
+			t.Fatalf("%q: actions %+v; want one %s", tt.text, acts, tt.kind)
+		}
+	}
+}
