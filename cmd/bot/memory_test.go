@@ -301,3 +301,20 @@ func TestProximityGeocoded(t *testing.T) {
 		t.Fatalf("geocoded %q", s)
 	}
 }
+
+// TestForgetByWhatItIsAbout: "forget the dentist" forgets what Hearth
+// remembers about the dentist; it once put "Forget the dentist" on the
+// to-do list instead.
+func TestForgetByWhatItIsAbout(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ada := newChatter(t, base, app, "Ada", "UTC")
+	ada.say("Remember that the dentist's phone number is 555 0100")
+	mustContain(t, ada.say("forget the dentist"), "forgotten", "555 0100")
+	if r := ada.say("what do I have to do?"); strings.Contains(r.Text, "orget") {
+		t.Fatalf("the forget became a task: %q", r.Text)
+	}
+	if r := ada.say("what's the dentist's phone number?"); strings.Contains(r.Text, "555 0100") {
+		t.Fatalf("the number is still known: %q", r.Text)
+	}
+}

@@ -264,5 +264,45 @@ func (s Sources) Recall(ctx context.Context, u stage.Understanding, text string,
 	return u, nil
 }
 
+// Forget rewrites the understanding of "forget the dentist", which the
+// intent stage may take for a task to make ("Forget the dentist" on the
+// to-do list: something stored that was never asked for), into a request
+// to memory when a fact the user may see has its words; the memory
+// planner then forgets it. "Don't forget …" is not one, and a forget
+// that names nothing remembered is left as understood.
+func (s Sources) Forget(ctx context.Context, u stage.Understanding, text string, userID int64) (stage.Understanding, error) {
+	if s.Memories == nil || u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Memory}) {
+		return u, nil
+	}
+	ref, ok := plan.ForgetRequest(text)
+	if !ok {
+		return u, nil
+	}
+	q := keywords(ref)
+	if strings.TrimSpace(q) == "" || isPronounOnly(q) {
+		return u, nil // "forget it", "forget that": the last fact, the memory planner's when it is asked
+	}
+	ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: userID, Query: q, Limit: 1})
+	if err != nil {
+		return u, fmt.Errorf("context: memories to forget: %w", err)
+	}
+	if len(ms) > 0 {
+		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true
+	}
+	return u, nil
+}
+
+// isPronounOnly reports whether q is only "it", "that", "this" or "them".
+func isPronounOnly(q string) bool {
+	for _, w := range strings.Fields(words.ASCIILower(q)) {
+		switch w {
+		case "it", "that", "this", "them", "those", "these":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // secretWords name what only the user can have told Hearth.
 var secretWords = []string{"password", "passcode", "passwords", "pin", "pin code", "code", "combination", "wifi", "wi-fi", "login"}

@@ -349,3 +349,34 @@ func TestRecallWhateverTheClassifier(t *testing.T) {
 		}
 	}
 }
+
+// TestForgetWhateverTheClassifier: "forget the dentist" is a request to
+// memory when memory has the dentist, whatever the classifier made of it
+// (a task "Forget the dentist" was once added); "don't forget …", a
+// forget of nothing remembered and "forget it" are left as understood.
+func TestForgetWhateverTheClassifier(t *testing.T) {
+	t.Parallel()
+	facts := memoryList{{ID: 1, Content: "The dentist's phone number is 555 0100", About: "dentist"}}
+	task := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Task}, RequiresAction: true}
+	tests := []struct {
+		text   string
+		memory bool
+	}{
+		{"forget the dentist", true},
+		{"Please forget about the dentist", true},
+		{"forget the milk", false},
+		{"don't forget the dentist", false},
+		{"forget it", false},
+		{"call the dentist", false},
+	}
+	for _, tt := range tests {
+		u, err := Sources{Memories: facts}.Forget(context.Background(), task, tt.text, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		forgets := u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Memory})
+		if forgets != tt.memory {
+			t.Errorf("%q: understood %s %v; want a request to memory: %v", tt.text, u.Intent, u.Domains, tt.memory)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return stage.Plan{Understood: "look up what I know about that"}, nil
 	}
-	if ref, ok := forgetRequest(text); ok {
+	if ref, ok := ForgetRequest(text); ok {
 		if isPronoun(ref) && in.Context.LastFact.ID != 0 {
 			// "Forget that": what the user just told, at once, with undo.
 			last := in.Context.LastFact
@@ -308,7 +308,7 @@ func askWhen(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
 // ForgetsLast reports whether text asks to forget what the user just
 // told ("forget that", "forget it").
 func ForgetsLast(text string) bool {
-	ref, ok := forgetRequest(text)
+	ref, ok := ForgetRequest(text)
 	return ok && isPronoun(ref)
 }
 
@@ -375,10 +375,10 @@ func FactOf(text string) string {
 	return text
 }
 
-// forgetRequest recognises "forget that …", "forget about …", "delete
+// ForgetRequest recognises "forget that …", "forget about …", "delete
 // the memory about …" and returns what to forget. "Don't forget that …"
 // is the opposite and is not one.
-func forgetRequest(text string) (string, bool) {
+func ForgetRequest(text string) (string, bool) {
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	if strings.Contains(lc, "don't forget") || strings.Contains(lc, "dont forget") || strings.Contains(lc, "do not forget") {
 		return "", false

@@ -228,6 +228,11 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	if u, err = r.cfg.Sources.Recall(ctx, u, ev.Text, st.t.User.ID); err != nil {
 		return "", err
 	}
+	// "Forget the dentist" forgets what memory holds about the dentist,
+	// never adds it to the to-do list.
+	if u, err = r.cfg.Sources.Forget(ctx, u, ev.Text, st.t.User.ID); err != nil {
+		return "", err
+	}
 	// "Tick off milk" completes the task it names, else ticks it off the
 	// list that has it.
 	if u, err = r.cfg.Sources.TickOff(ctx, u, ev.Text, st.t.User.ID); err != nil {
