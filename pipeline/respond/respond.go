@@ -278,17 +278,17 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	case action.MemoryStore:
 		p, _ := action.Decode[action.MemoryStoreArgs](o.Action)
 		fact := markdown.Escape(strings.TrimRight(prose.SecondPerson(p.Content), ".!"))
-		t.past, t.verb = "noted that "+prose.LowerFirst(fact), "save that "+prose.LowerFirst(fact)
+		t.past, t.verb = "noted that "+words.LowerLead(fact), "save that "+words.LowerLead(fact)
 		t.alone = []string{"Noted: " + prose.UpperFirst(fact) + ".", "Got it, I'll remember that " + words.LowerLead(fact) + "."}
 	case action.MemoryUpdate:
 		p, _ := action.Decode[action.MemoryUpdateArgs](o.Action)
 		fact := markdown.Escape(strings.TrimRight(prose.SecondPerson(p.Content), ".!"))
-		t.past, t.verb = "updated what I know: "+prose.LowerFirst(fact), "update that memory"
+		t.past, t.verb = "updated what I know: "+words.LowerLead(fact), "update that memory"
 	case action.MemoryForget:
 		p, _ := action.Decode[action.MemoryRefArgs](o.Action)
 		what := "that"
 		if p.Content != "" {
-			what = "that " + prose.LowerFirst(markdown.Escape(strings.TrimRight(prose.SecondPerson(p.Content), ".!")))
+			what = "that " + words.LowerLead(markdown.Escape(strings.TrimRight(prose.SecondPerson(p.Content), ".!")))
 		}
 		t.past, t.verb = "forgot "+what, "forget "+what
 		t.alone = []string{"Okay, I've forgotten " + what + "."}

@@ -722,3 +722,22 @@ func TestRespondWhenIs(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryRepliesKeepNames: a fact that starts with a name keeps it
+// capitalised mid-sentence ("I've forgotten that sam likes …" once).
+func TestMemoryRepliesKeepNames(t *testing.T) {
+	forget, _ := action.New(action.MemoryForget, action.MemoryRefArgs{ID: 1, Content: "Sam likes jasmine tea"})
+	store, _ := action.New(action.MemoryStore, action.MemoryStoreArgs{Content: "The dentist is on Main Street"})
+	for _, tt := range []struct {
+		o    stage.Outcome
+		want string
+	}{
+		{stage.Outcome{Action: forget, Status: stage.Done}, "forgotten that Sam likes jasmine tea"},
+		{stage.Outcome{Action: store, Status: stage.Done}, "the dentist is on Main Street"},
+	} {
+		got := describeOutcome(tt.o, stage.Context{})
+		if !strings.Contains(got.past+" | "+strings.Join(got.alone, " | "), tt.want) {
+			t.Errorf("%s: %q / %q; want %q", tt.o.Action.Kind, got.past, got.alone, tt.want)
+		}
+	}
+}
