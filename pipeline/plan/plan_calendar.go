@@ -200,15 +200,18 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 // the best there is but may not be what was meant, so Hearth asks before
 // it acts on it (it once cancelled the Team lunch at once).
 func partlyNamed(ref string, hits []hearth.CalendarEvent) bool {
-	if len(hits) != 1 {
-		return false
-	}
-	// "My dentist appointment" is the Dentist: such words name an event
-	// without telling which.
+	return len(hits) == 1 && !coversNamed(ref, hits[0].Title, eventNouns)
+}
+
+// coversNamed reports whether title has every word of ref but nouns,
+// which name a kind of thing without telling which ("my dentist
+// appointment" is the Dentist); a ref of nouns alone is covered.
+func coversNamed(ref, title string, nouns []string) bool {
 	named := slices.DeleteFunc(strings.Fields(ref), func(w string) bool {
-		return slices.Contains(eventNouns, words.ASCIILower(w))
+		return slices.Contains(nouns, words.ASCIILower(w))
 	})
-	return len(named) > 0 && !words.Covers(strings.Join(named, " "), hits[0].Title)
+	rest := strings.Join(named, " ")
+	return len(words.MatchWords(rest)) == 0 || words.Covers(rest, title)
 }
 
 var eventNouns = []string{"appointment", "appointments", "appt", "meeting", "meetings", "event", "events", "session", "thing"}

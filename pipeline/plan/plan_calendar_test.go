@@ -51,3 +51,38 @@ func TestPartlyNamedEventAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestPartlyNamedTaskAsks: the same for tasks: "delete the call with Bo"
+// when only "Call the dentist" is open asks first; "delete the dentist
+// task" and "mark the dentist call as done" act.
+func TestPartlyNamedTaskAsks(t *testing.T) {
+	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	c := stage.Context{Now: now, Location: time.UTC, Tasks: []hearth.Task{{ID: 4, Title: "Call the dentist", Status: hearth.TaskOpen}}}
+	for _, tt := range []struct {
+		text string
+		kind action.Kind
+		asks bool
+	}{
+		{"delete the call with Bo", action.TaskDelete, true},
+		{"delete the dentist task", action.TaskDelete, false},
+		{"mark the dentist call as done", action.TaskComplete, false},
+	} {
+		in := stage.PlanInput{Text: tt.text, Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Task}}, Context: c}
+		p, err := planTask(context.Background(), in)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.text, err)
+		}
+		acts := p.Actions
+		if tt.asks {
+			if len(acts) != 0 || p.Question == nil || len(p.Question.Options) != 1 || !strings.Contains(p.Question.Text, "Did you mean Call the dentist") {
+				t.Fatalf("%q: planned %+v; want the dentist call asked about", tt.text, p)
+			}
+			acts = p.Question.Options[0].Actions
+		} else if p.Question != nil {
+			t.Fatalf("%q: asked %q; want it done", tt.text, p.Question.Text)
+		}
+		if len(acts) != 1 || acts[0].Kind != tt.kind {
+			t.Fatalf("%q: actions %+v; want one %s", tt.text, acts, tt.kind)
+		}
+	}
+}

@@ -163,8 +163,23 @@ func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, 
 	if len(matched) == 0 {
 		return p, needDetails("which task: I couldn't find an open task matching “%s”", ref)
 	}
+	if len(matched) == 1 && !coversNamed(ref, matched[0].Title, taskNouns) {
+		// "Delete the call with Bo" and there is "Call the dentist": the
+		// best match, but maybe not what was meant (as with events).
+		p, err := actOnTasks(p, kind, matched, in.Context, "")
+		if err != nil || len(p.Actions) != 1 {
+			return p, err
+		}
+		verb := map[action.Kind]string{action.TaskComplete: "Mark done: ", action.TaskDelete: "Delete "}[kind]
+		p.Question, p.Actions = askChoice(didYouMean(ref, taskLabel(matched[0], in.Context)), []string{verb + matched[0].Title}, p.Actions), nil
+		return p, nil
+	}
 	return actOnTasks(p, kind, matched, in.Context, "Which one?")
 }
+
+// taskNouns name a task without telling which: "the plumber task" is
+// "Call the plumber".
+var taskNouns = []string{"task", "tasks", "todo", "to-do", "reminder", "reminders", "item", "thing"}
 
 // actOnTasks plans kind on the one task, or asks which of several.
 func actOnTasks(p stage.Plan, kind action.Kind, tasks []hearth.Task, c stage.Context, ask string) (stage.Plan, error) {
