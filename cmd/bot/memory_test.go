@@ -304,7 +304,8 @@ func TestProximityGeocoded(t *testing.T) {
 
 // TestForgetByWhatItIsAbout: "forget the dentist" forgets what Hearth
 // remembers about the dentist; it once put "Forget the dentist" on the
-// to-do list instead.
+// to-do list instead, and "forget about the meeting tomorrow" on the
+// calendar.
 func TestForgetByWhatItIsAbout(t *testing.T) {
 	t.Parallel()
 	base, app, _ := startApp(t)
@@ -316,5 +317,14 @@ func TestForgetByWhatItIsAbout(t *testing.T) {
 	}
 	if r := ada.say("what's the dentist's phone number?"); strings.Contains(r.Text, "555 0100") {
 		t.Fatalf("the number is still known: %q", r.Text)
+	}
+	// Nothing remembered by those words: said so, and nothing made.
+	mustContain(t, ada.say("forget the milk"), "I couldn't find anything remembered matching")
+	mustContain(t, ada.say("forget about the meeting tomorrow"), "I couldn't find anything remembered matching")
+	if r := ada.say("what do I have to do?"); strings.Contains(r.Text, "orget") {
+		t.Fatalf("a forget became a task: %q", r.Text)
+	}
+	if r := ada.say("what's on my calendar tomorrow?"); strings.Contains(r.Text, "orget") {
+		t.Fatalf("a forget became an event: %q", r.Text)
 	}
 }

@@ -268,8 +268,9 @@ func (s Sources) Recall(ctx context.Context, u stage.Understanding, text string,
 // intent stage may take for a task to make ("Forget the dentist" on the
 // to-do list: something stored that was never asked for), into a request
 // to memory when a fact the user may see has its words; the memory
-// planner then forgets it. "Don't forget …" is not one, and a forget
-// that names nothing remembered is left as understood.
+// planner then forgets it, or says nothing is remembered by those words
+// when the intent stage took it for another request. "Don't forget …" is
+// not one.
 func (s Sources) Forget(ctx context.Context, u stage.Understanding, text string, userID int64) (stage.Understanding, error) {
 	if s.Memories == nil || u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Memory}) {
 		return u, nil
@@ -286,7 +287,11 @@ func (s Sources) Forget(ctx context.Context, u stage.Understanding, text string,
 	if err != nil {
 		return u, fmt.Errorf("context: memories to forget: %w", err)
 	}
-	if len(ms) > 0 {
+	// Nothing remembered by those words: still memory's when the intent
+	// stage took it for a request ("forget the milk" is no to-do, "forget
+	// about the meeting tomorrow" no event to make); memory then says it
+	// has nothing by those words, and nothing is made.
+	if len(ms) > 0 || u.Intent == nlu.RequestAction {
 		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true
 	}
 	return u, nil

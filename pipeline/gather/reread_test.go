@@ -352,25 +352,30 @@ func TestRecallWhateverTheClassifier(t *testing.T) {
 
 // TestForgetWhateverTheClassifier: "forget the dentist" is a request to
 // memory when memory has the dentist, whatever the classifier made of it
-// (a task "Forget the dentist" was once added); "don't forget …", a
-// forget of nothing remembered and "forget it" are left as understood.
+// (a task "Forget the dentist" was once added), and never a task or an
+// event to make when nothing is remembered by those words; "don't forget
+// …" and "forget it" are left as understood.
 func TestForgetWhateverTheClassifier(t *testing.T) {
 	t.Parallel()
 	facts := memoryList{{ID: 1, Content: "The dentist's phone number is 555 0100", About: "dentist"}}
 	task := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Task}, RequiresAction: true}
+	chat := stage.Understanding{Intent: nlu.Chat}
 	tests := []struct {
 		text   string
+		u      stage.Understanding
 		memory bool
 	}{
-		{"forget the dentist", true},
-		{"Please forget about the dentist", true},
-		{"forget the milk", false},
-		{"don't forget the dentist", false},
-		{"forget it", false},
-		{"call the dentist", false},
+		{"forget the dentist", task, true},
+		{"Please forget about the dentist", chat, true},
+		{"forget the milk", task, true}, // nothing remembered, but no to-do either: memory says so
+		{"forget the milk", chat, false},
+		{"forget about the meeting tomorrow", stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}, RequiresAction: true}, true},
+		{"don't forget the dentist", task, false},
+		{"forget it", task, false},
+		{"call the dentist", task, false},
 	}
 	for _, tt := range tests {
-		u, err := Sources{Memories: facts}.Forget(context.Background(), task, tt.text, 1)
+		u, err := Sources{Memories: facts}.Forget(context.Background(), tt.u, tt.text, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
