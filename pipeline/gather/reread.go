@@ -279,9 +279,12 @@ func (s Sources) Forget(ctx context.Context, u stage.Understanding, text string,
 	if !ok {
 		return u, nil
 	}
-	q := keywords(ref)
-	if strings.TrimSpace(q) == "" || isPronounOnly(q) {
+	if plan.IsPronoun(ref) {
 		return u, nil // "forget it", "forget that": the last fact, the memory planner's when it is asked
+	}
+	q := keywords(ref)
+	if strings.TrimSpace(q) == "" {
+		return u, nil
 	}
 	ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: userID, Query: q, Limit: 1})
 	if err != nil {
@@ -295,18 +298,6 @@ func (s Sources) Forget(ctx context.Context, u stage.Understanding, text string,
 		u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true
 	}
 	return u, nil
-}
-
-// isPronounOnly reports whether q is only "it", "that", "this" or "them".
-func isPronounOnly(q string) bool {
-	for _, w := range strings.Fields(words.ASCIILower(q)) {
-		switch w {
-		case "it", "that", "this", "them", "those", "these":
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // secretWords name what only the user can have told Hearth.

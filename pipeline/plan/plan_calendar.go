@@ -166,7 +166,7 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 	if isPronounRef(ref) {
 		ref = resolveRef(ref, in.Context)
 	}
-	if ref == "" || isPronoun(ref) {
+	if ref == "" || IsPronoun(ref) {
 		return p, needDetails("which event")
 	}
 	p.Understood = "cancel " + ref
@@ -188,37 +188,8 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 		acts = append(acts, a)
 		labels = append(labels, eventLabel(e, in.Context))
 	}
-	if partlyNamed(ref, hits) {
-		p.Question = askChoice(didYouMean(ref, labels[0]), []string{"Cancel " + hits[0].Title}, acts)
-		return p, nil
-	}
-	return actOrAsk(p, "Which one should I cancel?", labels, acts), nil
-}
-
-// partlyNamed reports whether the one event found for ref has only some
-// of its words: "cancel lunch with Sam" finds the Team lunch, which is
-// the best there is but may not be what was meant, so Hearth asks before
-// it acts on it (it once cancelled the Team lunch at once).
-func partlyNamed(ref string, hits []hearth.CalendarEvent) bool {
-	return len(hits) == 1 && !coversNamed(ref, hits[0].Title, eventNouns)
-}
-
-// coversNamed reports whether title has every word of ref but nouns,
-// which name a kind of thing without telling which ("my dentist
-// appointment" is the Dentist); a ref of nouns alone is covered.
-func coversNamed(ref, title string, nouns []string) bool {
-	named := slices.DeleteFunc(strings.Fields(ref), func(w string) bool {
-		return slices.Contains(nouns, words.ASCIILower(w))
-	})
-	rest := strings.Join(named, " ")
-	return len(words.MatchWords(rest)) == 0 || words.Covers(rest, title)
-}
-
-var eventNouns = []string{"appointment", "appointments", "appt", "meeting", "meetings", "event", "events", "session", "thing"}
-
-// didYouMean asks whether the event labelled label is the one ref meant.
-func didYouMean(ref, label string) string {
-	return "I couldn't find “" + markdown.Escape(ref) + "”. Did you mean " + markdown.Escape(label) + "?"
+	p = actOrAsk(p, "Which one should I cancel?", labels, acts)
+	return askIfPartlyNamed(p, ref, hits[0].Title, labels[0], "Cancel "+hits[0].Title, eventNouns), nil
 }
 
 // eventLabel names an event on a button: its title and when it starts.
@@ -242,7 +213,7 @@ func MoveRef(in stage.PlanInput, text string) (ref string, located *timex.Match,
 	if isFiller(ref) && byTime {
 		ref = "" // "my 10am meeting tomorrow": its time names it
 	}
-	if ref == "" && !byTime || isPronoun(ref) {
+	if ref == "" && !byTime || IsPronoun(ref) {
 		return ref, located, target, false
 	}
 	return ref, located, target, true
@@ -301,11 +272,8 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 		acts = append(acts, a)
 		labels = append(labels, eventLabel(e, in.Context))
 	}
-	if partlyNamed(ref, hits) {
-		p.Question = askChoice(didYouMean(ref, labels[0]), []string{"Move " + hits[0].Title}, acts)
-		return p, nil
-	}
-	return actOrAsk(p, "Which one should I move?", labels, acts), nil
+	p = actOrAsk(p, "Which one should I move?", labels, acts)
+	return askIfPartlyNamed(p, ref, hits[0].Title, labels[0], "Move "+hits[0].Title, eventNouns), nil
 }
 
 // isFiller reports whether an event reference is only determiners left
@@ -358,14 +326,14 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 	if whole {
 		title = in.Understanding.Slots.Title
 	}
-	if title == "" || isPronoun(title) || !whole {
+	if title == "" || IsPronoun(title) || !whole {
 		title = eventTitleOf(text)
 	}
 	title = stripTimeWords(title, in.Context)
 	// "I have a doctor's appointment …" is about "Doctor's appointment".
 	title = prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "a", "an", "the", "my", "our")))
 	p := stage.Plan{Understood: "add an event to your calendar"}
-	if title == "" || isPronoun(title) {
+	if title == "" || IsPronoun(title) {
 		return p, needDetails("what the event is")
 	}
 	p.Understood = "add " + title + " to your calendar"
@@ -432,7 +400,7 @@ func eventTitleOf(text string) string {
 		rest = text
 	}
 	title, after, _ := words.CutBefore(rest, "on my calendar", "to my calendar", "in my calendar", "on the calendar", "to the calendar", "into my calendar", "on my schedule", "to my schedule", "to the schedule", "in the calendar", "on our calendar", "to our calendar")
-	if isPronoun(words.TidySlot(words.TrimWordsLeft(title, "a", "an", "the"))) || words.TidySlot(title) == "" {
+	if IsPronoun(words.TidySlot(words.TrimWordsLeft(title, "a", "an", "the"))) || words.TidySlot(title) == "" {
 		if t, _, found := words.AfterAny(after, "for ", "as ", "called ", "named ", "titled "); found {
 			return t
 		}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
@@ -59,7 +60,7 @@ func IsChange(text string) bool {
 func isPronounRef(ref string) bool {
 	r := words.TrimWordsRight(words.TrimWordsLeft(words.ASCIILower(strings.TrimSpace(ref)), "the", "that", "this", "it", "my"),
 		"one", "reminder", "task", "event", "meeting", "appointment")
-	return isPronoun(ref) || r == "" && ref != ""
+	return IsPronoun(ref) || r == "" && ref != ""
 }
 
 // LastMentioned returns the title the bot's latest reply quoted
@@ -114,7 +115,7 @@ func changeTarget(in stage.PlanInput, text string) (ref, target string, ok bool)
 	refText, target, found := words.CutBefore(rest, "to ")
 	if !found {
 		// "make that 6pm": the time follows the pronoun.
-		if f := strings.Fields(rest); len(f) > 1 && isPronoun(f[0]) {
+		if f := strings.Fields(rest); len(f) > 1 && IsPronoun(f[0]) {
 			refText, target, found = f[0], strings.Join(f[1:], " "), true
 		}
 	}
@@ -236,3 +237,35 @@ func planOnlyTime(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	return stage.Plan{}, false, nil
 }
+
+// askIfPartlyNamed turns plan p, which acts at once on the one item ref
+// found (its title, its label on a button), into a question with one
+// button when ref named it only in part: "cancel lunch with Sam" finds the
+// Team lunch, "delete the call with Bo" finds "Call the dentist", each
+// the best there is but maybe not what was meant (both were once acted on
+// at once). Nouns that name a kind of item without telling which ("my
+// dentist appointment" is the Dentist) need not be in the title.
+func askIfPartlyNamed(p stage.Plan, ref, title, label, button string, nouns []string) stage.Plan {
+	if len(p.Actions) != 1 || coversNamed(ref, title, nouns) {
+		return p
+	}
+	q := "I couldn't find “" + markdown.Escape(ref) + "”. Did you mean " + markdown.Escape(label) + "?"
+	p.Question, p.Actions = askChoice(q, []string{button}, p.Actions), nil
+	return p
+}
+
+// coversNamed reports whether title has every word of ref but nouns; a
+// ref of nouns alone is covered.
+func coversNamed(ref, title string, nouns []string) bool {
+	named := slices.DeleteFunc(strings.Fields(ref), func(w string) bool {
+		return slices.Contains(nouns, words.ASCIILower(w))
+	})
+	rest := strings.Join(named, " ")
+	return len(words.MatchWords(rest)) == 0 || words.Covers(rest, title)
+}
+
+// eventNouns and taskNouns name an event or a task without telling which.
+var (
+	eventNouns = []string{"appointment", "appointments", "appt", "meeting", "meetings", "event", "events", "session", "thing"}
+	taskNouns  = []string{"task", "tasks", "todo", "to-do", "reminder", "reminders", "item", "thing"}
+)

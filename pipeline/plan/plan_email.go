@@ -38,7 +38,7 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		to, said = in.Understanding.Slots.Recipient, in.Understanding.Slots.Gist
 	}
 	p := stage.Plan{Understood: "send an email"}
-	if to == "" || isPronoun(to) {
+	if to == "" || IsPronoun(to) {
 		return p, needDetails("whom to email")
 	}
 	p.Understood = "email " + to

@@ -122,7 +122,7 @@ func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	p := stage.Plan{Understood: "invite " + prose.List(people) + " to an event"}
 	ref := inviteRef(refText, in.Context)
-	if ref == "" || isPronoun(ref) {
+	if ref == "" || IsPronoun(ref) {
 		return p, true, needDetails("which event")
 	}
 	p.Understood = "invite " + prose.List(people) + " to " + ref
@@ -193,7 +193,7 @@ func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 func planUninvite(in stage.PlanInput, people []string, refText string) (stage.Plan, error) {
 	p := stage.Plan{Understood: "take " + prose.List(people) + " off an event"}
 	ref := inviteRef(refText, in.Context)
-	if ref == "" || isPronoun(ref) {
+	if ref == "" || IsPronoun(ref) {
 		return p, needDetails("which event")
 	}
 	p.Understood = "take " + prose.List(people) + " off " + ref

@@ -99,7 +99,7 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	body = words.TidySlot(body)
 	p := stage.Plan{Understood: "make a note"}
-	if body == "" || isPronoun(body) {
+	if body == "" || IsPronoun(body) {
 		return p, needDetails("what the note should say")
 	}
 	p.Understood = "make a note: " + body
@@ -237,7 +237,7 @@ func BareAddItems(text string) (string, bool) {
 		}
 	}
 	item := itemsAsWritten(text, rest)
-	if item == "" || isPronoun(item) {
+	if item == "" || IsPronoun(item) {
 		return "", false
 	}
 	return item, true
@@ -315,7 +315,7 @@ func splitItems(s string) []hearth.ChecklistItem {
 	for _, part := range strings.Split(s, ",") {
 		for _, it := range strings.Split(part, " and ") {
 			it = words.TidySlot(words.TrimWordsLeft(strings.TrimSpace(it), "and", "some", "a", "an"))
-			if it != "" && !isPronoun(it) {
+			if it != "" && !IsPronoun(it) {
 				out = append(out, hearth.ChecklistItem{Text: it})
 			}
 		}
@@ -336,7 +336,7 @@ func moreItems(text string) (string, bool) {
 	rest, _, _ := words.AfterAny(head, verbs...)
 	rest = words.TidySlot(rest)
 	item := words.TrimWordsRight(rest, "too", "as well", "also", "to it", "on it", "onto it")
-	if head == lc && item == rest || item == "" || isPronoun(item) {
+	if head == lc && item == rest || item == "" || IsPronoun(item) {
 		return "", false // no "also", "too" or "as well": not more of the same
 	}
 	return itemsAsWritten(text, item), true

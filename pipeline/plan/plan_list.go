@@ -230,7 +230,7 @@ func planNoteAppend(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	}
 	add = words.TidySlot(itemsAsWritten(text, add))
 	p := stage.Plan{Understood: "add to a note"}
-	if add == "" || isPronoun(add) {
+	if add == "" || IsPronoun(add) {
 		return p, true, needDetails("what to add to the note")
 	}
 	var hits []hearth.Note

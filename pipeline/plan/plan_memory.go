@@ -28,7 +28,7 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return stage.Plan{Understood: "look up what I know about that"}, nil
 	}
 	if ref, ok := ForgetRequest(text); ok {
-		if isPronoun(ref) && in.Context.LastFact.ID != 0 {
+		if IsPronoun(ref) && in.Context.LastFact.ID != 0 {
 			// "Forget that": what the user just told, at once, with undo.
 			last := in.Context.LastFact
 			p := stage.Plan{Understood: "forget that " + prose.LowerFirst(last.Content)}
@@ -50,7 +50,7 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	}
 	fact = prose.UpperFirst(words.TidySlot(fact))
 	p := stage.Plan{Understood: "remember something"}
-	if fact == "" || isPronoun(fact) {
+	if fact == "" || IsPronoun(fact) {
 		return p, needDetails("what to remember")
 	}
 	p.Understood = "remember that " + prose.LowerFirst(fact)
@@ -309,7 +309,7 @@ func askWhen(p stage.Plan, args action.MemoryStoreArgs) (stage.Plan, error) {
 // told ("forget that", "forget it").
 func ForgetsLast(text string) bool {
 	ref, ok := ForgetRequest(text)
-	return ok && isPronoun(ref)
+	return ok && IsPronoun(ref)
 }
 
 // planCorrection corrects the fact the user told last with a value said
@@ -393,7 +393,7 @@ func ForgetRequest(text string) (string, bool) {
 // planForget forgets the memory that best matches ref.
 func planForget(in stage.PlanInput, ref string) (stage.Plan, error) {
 	p := stage.Plan{Understood: "forget something"}
-	if ref == "" || isPronoun(ref) {
+	if ref == "" || IsPronoun(ref) {
 		return p, needDetails("what to forget")
 	}
 	p.Understood = "forget that " + prose.LowerFirst(ref)

@@ -163,23 +163,13 @@ func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, 
 	if len(matched) == 0 {
 		return p, needDetails("which task: I couldn't find an open task matching “%s”", ref)
 	}
-	if len(matched) == 1 && !coversNamed(ref, matched[0].Title, taskNouns) {
-		// "Delete the call with Bo" and there is "Call the dentist": the
-		// best match, but maybe not what was meant (as with events).
-		p, err := actOnTasks(p, kind, matched, in.Context, "")
-		if err != nil || len(p.Actions) != 1 {
-			return p, err
-		}
-		verb := map[action.Kind]string{action.TaskComplete: "Mark done: ", action.TaskDelete: "Delete "}[kind]
-		p.Question, p.Actions = askChoice(didYouMean(ref, taskLabel(matched[0], in.Context)), []string{verb + matched[0].Title}, p.Actions), nil
-		return p, nil
+	p, err := actOnTasks(p, kind, matched, in.Context, "Which one?")
+	if err != nil {
+		return p, err
 	}
-	return actOnTasks(p, kind, matched, in.Context, "Which one?")
+	button := map[action.Kind]string{action.TaskComplete: "Mark done: ", action.TaskDelete: "Delete "}[kind] + matched[0].Title
+	return askIfPartlyNamed(p, ref, matched[0].Title, taskLabel(matched[0], in.Context), button, taskNouns), nil
 }
-
-// taskNouns name a task without telling which: "the plumber task" is
-// "Call the plumber".
-var taskNouns = []string{"task", "tasks", "todo", "to-do", "reminder", "reminders", "item", "thing"}
 
 // actOnTasks plans kind on the one task, or asks which of several.
 func actOnTasks(p stage.Plan, kind action.Kind, tasks []hearth.Task, c stage.Context, ask string) (stage.Plan, error) {
@@ -264,7 +254,7 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	title = words.TrimWordsRight(title, "urgently", "asap", "urgent", "high priority", "low priority")
 	title = words.TidySlot(title)
 	p := stage.Plan{Understood: "add a task"}
-	if isPronoun(title) || emptyTitle[words.ASCIILower(title)] {
+	if IsPronoun(title) || emptyTitle[words.ASCIILower(title)] {
 		title = "" // "remind me to" with nothing after it
 	}
 	if title == "" {
@@ -414,9 +404,10 @@ func taskPriority(text string) int {
 	return 0
 }
 
-// isPronoun reports whether a title is only a pronoun ("add it"): the
-// thing it refers to is elsewhere and the title must come from there.
-func isPronoun(s string) bool {
+// IsPronoun reports whether a title or a reference is only a pronoun
+// ("add it", "forget that"): the thing it refers to is elsewhere and the
+// title must come from there.
+func IsPronoun(s string) bool {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "it", "this", "that", "them", "these", "those", "one", "something":
 		return true

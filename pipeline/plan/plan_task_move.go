@@ -58,7 +58,7 @@ func moveTask(in stage.PlanInput, refText, target string) (stage.Plan, error) {
 func movedRef(in stage.PlanInput, refText string) (string, stage.Plan, error) {
 	p := stage.Plan{Understood: "move a task"}
 	ref := resolveRef(taskRef(stripTimeWords(refText, in.Context)), in.Context)
-	if ref == "" || isPronoun(ref) {
+	if ref == "" || IsPronoun(ref) {
 		return "", p, needDetails("which task")
 	}
 	p.Understood = "move “" + markdown.Escape(ref) + "”"
