@@ -303,6 +303,27 @@ func (s *Store) RetryApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, user
 	return ap, nil
 }
 
+// TurnApprovals returns the approvals asked in the turn that asked
+// approvalID, that one included, in the order the turn planned them: what
+// one "Approve all" decides.
+func (s *Store) TurnApprovals(ctx context.Context, approvalID int64) ([]int64, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT ap.id FROM approvals ap JOIN actions a ON a.id = ap.action_id
+		WHERE a.event_id = (SELECT a2.event_id FROM approvals ap2 JOIN actions a2 ON a2.id = ap2.action_id WHERE ap2.id = $1)
+		ORDER BY a.idx`, approvalID)
+	if err != nil {
+		return nil, fmt.Errorf("store turn approvals of %d: %w", approvalID, translate(err))
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("store turn approvals of %d: %w", approvalID, translate(err))
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("store turn approvals of %d: %w", approvalID, hearth.ErrNotFound)
+	}
+	return ids, nil
+}
+
 // pendingApprovalOf is the approvals a user ($2) may still answer in a
 // conversation ($1): in a shared chat, only the requester's "yes" counts.
 const pendingApprovalOf = `conversation_id = $1 AND user_id = $2 AND state = 'pending' AND expires_at > now()`

@@ -28,6 +28,7 @@ type Store interface {
 	AllowApprovalRetry(ctx context.Context, approvalID int64) error
 	RetryApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, userID int64, try int) (Approval, error)
 	PendingApproval(ctx context.Context, conversationID, userID int64) (Approval, bool, error)
+	TurnApprovals(ctx context.Context, approvalID int64) ([]int64, error)
 	LastUndoable(ctx context.Context, conversationID, userID int64) (Record, bool, error)
 	MarkUndone(ctx context.Context, r Record) (bool, error)
 	// EventShared reports whether deleting the user's event touches
@@ -363,6 +364,13 @@ func (e *Engine) Retry(ctx context.Context, approvalID, userID int64, try int) (
 // any.
 func (e *Engine) PendingApproval(ctx context.Context, conversationID, userID int64) (Approval, bool, error) {
 	return e.store.PendingApproval(ctx, conversationID, userID)
+}
+
+// TurnApprovals returns the approvals asked in the same turn as
+// approvalID, in plan order (it included): those one "Approve all"
+// decides, each with Decide.
+func (e *Engine) TurnApprovals(ctx context.Context, approvalID int64) ([]int64, error) {
+	return e.store.TurnApprovals(ctx, approvalID)
 }
 
 // Undo reverts userID's last executed action in the conversation. ok is

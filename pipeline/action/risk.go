@@ -73,10 +73,22 @@ func Risks(plan []Action) []Risk {
 // is on is low ("cancel my haircut" is done at once, with undo), as
 // deleting one of their tasks is — when the user asked for it in so many
 // words (Turn.OwnWords); a delete a model planned, which may have read an
-// event's description, still waits for approval.
+// event's description, still waits for approval, and so do deletes of
+// several events at once ("cancel everything on Friday"), a bulk change.
 func (e *Engine) risks(ctx context.Context, t Turn, plan []Action) ([]Risk, error) {
 	risks := Risks(plan)
 	if len(plan) > BulkLimit || !t.OwnWords {
+		return risks, nil
+	}
+	deletes := 0
+	for _, a := range plan {
+		if a.Kind == CalendarDelete {
+			deletes++
+		}
+	}
+	if deletes > 1 {
+		// "Cancel everything on Friday": a bulk change, asked about
+		// whoever's the events are.
 		return risks, nil
 	}
 	for i, a := range plan {

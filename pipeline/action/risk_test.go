@@ -13,7 +13,8 @@ import (
 // themselves: the user's own event that no one else is on, deleted in
 // their own words, goes at once and is undone; one with attendees, one on
 // the family's Google calendar, one that is not theirs, one a model
-// planned, and any in a bulk plan wait for approval.
+// planned, and any in a bulk plan (two deletes, or more than BulkLimit
+// actions) wait for approval.
 func TestOwnEventDeleteIsLowRisk(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -35,15 +36,24 @@ func TestOwnEventDeleteIsLowRisk(t *testing.T) {
 	}
 	del := func(id int64) action.Action { return newAction(t, action.CalendarDelete, action.EventRefArgs{ID: id}) }
 
-	own := b.turn
-	own.OwnWords = true
-	recs, err := b.engine.Run(ctx, own, []action.Action{del(haircut.ID), del(lunch.ID), del(bobs.ID)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, want := range []action.State{action.StateDone, action.StateAwaitingApproval, action.StateAwaitingApproval} {
-		if recs[i].State != want {
-			t.Errorf("action %d (%s): %s; want %s", i, recs[i].Action.Payload, recs[i].State, want)
+	// One delete a turn: a plan of several is a bulk change, asked
+	// about (below).
+	for i, c := range []struct {
+		id   int64
+		want action.State
+	}{{haircut.ID, action.StateDone}, {lunch.ID, action.StateAwaitingApproval}, {bobs.ID, action.StateAwaitingApproval}} {
+		own := b.turn
+		if i > 0 {
+			own = b.newTurn(t, "ann")
+			own.UserID = b.turn.UserID
+		}
+		own.OwnWords = true
+		recs, err := b.engine.Run(ctx, own, []action.Action{del(c.id)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if recs[0].State != c.want {
+			t.Errorf("delete of event %d: %s; want %s", c.id, recs[0].State, c.want)
 		}
 	}
 	if evs, _ := b.store.FindEvents(ctx, hearth.CalendarEventFilter{UserID: b.turn.UserID}); len(evs) != 1 || evs[0].ID != lunch.ID {
@@ -60,12 +70,25 @@ func TestOwnEventDeleteIsLowRisk(t *testing.T) {
 	// asked, though the event is the user's own.
 	mt := b.newTurn(t, "ann")
 	mt.UserID = b.turn.UserID
-	recs, err = b.engine.Run(ctx, mt, []action.Action{del(mk("risk:yoga", "Yoga", nil).ID)})
+	recs, err := b.engine.Run(ctx, mt, []action.Action{del(mk("risk:yoga", "Yoga", nil).ID)})
 	if err != nil || recs[0].State != action.StateAwaitingApproval {
 		t.Fatalf("a delete not in the user's own words: %+v, %v; want it to wait", recs, err)
 	}
 
-	// More than BulkLimit at once: asked, however much each is the user's.
+	// Two of the user's own events at once ("cancel everything on
+	// Friday"), or more than BulkLimit actions: asked, however much each
+	// is the user's.
+	two := b.newTurn(t, "ann")
+	two.UserID, two.OwnWords = b.turn.UserID, true
+	recs, err = b.engine.Run(ctx, two, []action.Action{del(mk("risk:two-a", "Swim", nil).ID), del(mk("risk:two-b", "Piano", nil).ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.State != action.StateAwaitingApproval {
+			t.Fatalf("one of two deletes ran without asking: %+v", r)
+		}
+	}
 	var bulk []action.Action
 	for i := range action.BulkLimit + 1 {
 		bulk = append(bulk, del(mk("risk:bulk"+string(rune('a'+i)), "Run", nil).ID))

@@ -156,7 +156,7 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			}
 		}
 		if domains[nlu.Calendar] {
-			from, to := span(u.Slots.When, now, u.Intent == nlu.AskInfo)
+			from, to := stage.Span(u.Slots.When, now, u.Intent == nlu.AskInfo)
 			if u.Intent == nlu.RequestAction {
 				// The date a request names may be the new one ("move the
 				// dentist to 3pm"): the event is among the coming month's too.
@@ -508,43 +508,8 @@ func doneSince(m *timex.Match, now time.Time) time.Time {
 	if m == nil {
 		return time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
 	}
-	from, _ := span(m, now, true)
+	from, _ := stage.Span(m, now, true)
 	return from
-}
-
-// span is the time range a message is about: the date it names, or for a
-// question without one, the coming week.
-func span(m *timex.Match, now time.Time, question bool) (time.Time, time.Time) {
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
-	if m == nil {
-		if question {
-			return day, day.AddDate(0, 0, 7)
-		}
-		return day, day.AddDate(0, 0, 30)
-	}
-	if m.Kind == timex.Interval {
-		from, to := m.From, m.To
-		if from.IsZero() {
-			from = now
-		}
-		if to.IsZero() {
-			to = from.AddDate(0, 0, 7)
-		}
-		return from, to
-	}
-	v := m.Value
-	start := time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, v.Location())
-	switch m.Grain {
-	case timex.Week:
-		return start, start.AddDate(0, 0, 7)
-	case timex.Month:
-		return start, start.AddDate(0, 1, 0)
-	case timex.Quarter:
-		return start, start.AddDate(0, 3, 0)
-	case timex.Year:
-		return start, start.AddDate(1, 0, 0)
-	}
-	return start, start.AddDate(0, 0, 1)
 }
 
 // isReply reports whether a request answers received mail ("reply to

@@ -159,6 +159,10 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 	if aboutMe(tokens) {
 		return true, "a lasting fact about the user"
 	}
+	if head == 0 && when && errand(tokens, head) {
+		// "Buy a birthday present saturday": the user's own errand.
+		return true, "the user's own errand, a to-do"
+	}
 	if movesBy(tokens[head:]) {
 		// "Push my run back two days": only what has a time moves by an
 		// amount of time, and only what the user has is moved.

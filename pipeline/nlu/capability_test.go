@@ -124,6 +124,8 @@ func TestCapable(t *testing.T) {
 		{"water the plants at six", true, 0.05, true},
 		{"pay the water bill on friday", true, 0.05, true},
 		{"pay the water bill", false, 0.05, false},
+		{"buy a birthday present saturday", true, 0.6, true}, // the user's own errand, however suspicious
+		{"can you buy a birthday present saturday", true, 0.6, false},
 		{"order me a curry at 7", true, 0.05, false},
 		{"preheat the oven to 400", true, 0.05, false},
 		{"buy tickets for the school event", false, 0.05, false},

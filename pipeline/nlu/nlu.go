@@ -9,6 +9,7 @@ import (
 
 	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
 	"github.com/hearthbot/hearth/pipeline/nlu/internal/linear"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
 
 // Intent is what a message wants from the bot.
@@ -305,6 +306,18 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 			res.Domains = []Domain{Task}
 		}
 		res.Intent, res.Confidence, res.OutOfScope = RequestAction, max(res.Confidence, 0.8), false
+	}
+	if !question && res.Intent == Chat && errand(tokens, 0) && len(tokens) > 1 && len(timex.Find(text, ref, timex.Options{})) > 0 {
+		// "Buy milk tomorrow", "pay rent on Friday": the user's own
+		// errand with a date, a to-do (see errandVerbs), however much the
+		// model heard a purchase Hearth cannot make.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Task}, max(res.Confidence, 0.8), false
+	}
+	if !question && clearsDay(tokens) {
+		// "Cancel everything on Friday": the day's events (the calendar
+		// planner asks before cancelling them), whatever the model made
+		// of "everything".
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Calendar}, max(res.Confidence, 0.8), false
 	}
 	if nextUp(tokens) && res.Intent != RequestAction {
 		// "What's next?": the next event or task, whichever comes first.

@@ -546,6 +546,61 @@ func TestRunOut(t *testing.T) {
 	}
 }
 
+// TestErrandWithDate: an errand the user does themselves, said with a
+// date, is a to-do (errandVerbs), whatever the model heard; asked of
+// Hearth, or with no date, it is not.
+func TestErrandWithDate(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text string
+		todo bool
+	}{
+		{"buy eggs tomorrow", true},
+		{"buy a present for grandpa on friday", true},
+		{"order new glasses next week", true},
+		{"order me a pizza at 7", false},
+		{"can you buy eggs tomorrow", false},
+		{"buy eggs", false},
+	} {
+		got := c.Classify(tt.text, []Turn{}, ref)
+		if todo := got.Intent == RequestAction && slices.Equal(got.Domains, []Domain{Task}); todo != tt.todo {
+			t.Errorf("Classify(%q) = %s %v (out of scope %v); want a to-do %v", tt.text, got.Intent, got.Domains, got.OutOfScope, tt.todo)
+		}
+	}
+}
+
+// TestClearsDay: cancelling a day's or a week's events at once goes to
+// the calendar, which asks first; "everything" on a list does not.
+func TestClearsDay(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text     string
+		calendar bool
+	}{
+		{"cancel everything on thursday", true},
+		{"delete everything tomorrow", true},
+		{"clear sunday", true},
+		{"clear my schedule next week", true},
+		{"please cancel all my appointments this weekend", true},
+		{"delete everything on my packing list", false},
+		{"cancel everything", false},
+		{"clear the packing list", false},
+	} {
+		toks, _ := features.Tokens(nil, tt.text)
+		if got := clearsDay(toks); got != tt.calendar {
+			t.Errorf("clearsDay(%q) = %v; want %v", tt.text, got, tt.calendar)
+		}
+		if !tt.calendar {
+			continue
+		}
+		if got := c.Classify(tt.text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Calendar}) {
+			t.Errorf("Classify(%q) = %s %v; want a request to the calendar", tt.text, got.Intent, got.Domains)
+		}
+	}
+}
+
 // TestAwayUntil: news of where one is until a time is small talk, not a
 // task with nothing to do; a request said with it is still a request.
 func TestAwayUntil(t *testing.T) {

@@ -270,3 +270,52 @@ func runOut(tokens []string) bool {
 	}
 	return true
 }
+
+// clearsDay reports a request to cancel every event of a day or week:
+// "cancel everything on Friday", "delete all my meetings tomorrow",
+// "clear my calendar next week", "clear Saturday". A date is required:
+// "delete everything on my list" is no such request.
+func clearsDay(tokens []string) bool {
+	for len(tokens) > 0 && tokens[0] == "please" {
+		tokens = tokens[1:]
+	}
+	if len(tokens) < 2 || len(tokens) > 10 {
+		return false
+	}
+	switch tokens[0] {
+	case "cancel", "clear", "delete", "scrap", "wipe":
+	default:
+		return false
+	}
+	rest := tokens[1:]
+	switch {
+	case rest[0] == "everything" || rest[0] == "all":
+		rest = rest[1:]
+		for len(rest) > 0 && (rest[0] == "of" || rest[0] == "my" || rest[0] == "the") {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && slices.Contains([]string{"events", "meetings", "appointments", "plans"}, rest[0]) {
+			rest = rest[1:]
+		}
+	case tokens[0] == "clear":
+		if len(rest) > 0 && (rest[0] == "my" || rest[0] == "the") {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && slices.Contains([]string{"calendar", "schedule", "diary", "day"}, rest[0]) {
+			rest = rest[1:]
+		}
+	default:
+		return false
+	}
+	// What is left says when, and nothing else: "on Friday", "for next
+	// week", "tomorrow".
+	if len(rest) == 0 {
+		return false
+	}
+	for _, t := range rest {
+		if !timeWord(t) && t != "on" && t != "for" && t != "this" && t != "week" && t != "weekend" {
+			return false
+		}
+	}
+	return true
+}

@@ -6,9 +6,11 @@
 package respond
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
@@ -124,6 +126,8 @@ func notFound(missing string) (string, bool) {
 func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
 	var done, failed []outcomeText
 	var asks []string
+	var waiting []stage.Outcome
+	var waitingVerbs []string
 	mailed := mailedAddresses(in.Outcomes)
 	for _, o := range in.Outcomes {
 		t := describeOutcome(o, in.Context)
@@ -137,6 +141,7 @@ func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
 			done = append(done, t)
 		case stage.AwaitingApproval:
 			asks = append(asks, approvalText(o, t, in.Context))
+			waiting, waitingVerbs = append(waiting, o), append(waitingVerbs, t.verb)
 		default:
 			if t.reason == "" && o.Status != stage.Failed {
 				t.reason = "I'm not sure it went through"
@@ -150,6 +155,9 @@ func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
 		parts = append(parts, r.alone(in.Text, done[0]))
 	case len(done) > 0:
 		s := "I " + prose.List(pasts(done))
+		if titles, ok := removedEvents(in.Outcomes); ok && len(titles) == len(done) {
+			s = "I removed " + prose.List(titles) + " from your calendar"
+		}
 		if len(failed) > 0 {
 			s += ", but couldn't " + failures(failed)
 		}
@@ -157,8 +165,48 @@ func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
 	case len(failed) > 0:
 		parts = append(parts, r.variant(in.Text, "failed", "Sorry, I couldn't ", "I'm sorry — I couldn't ")+failures(failed)+".")
 	}
+	if len(waiting) > 1 && !slices.ContainsFunc(waiting, isEmail) {
+		// A bulk change is approved as one (Approve all): one question.
+		asks = []string{bulkApprovalText(waiting, waitingVerbs)}
+	}
 	parts = append(parts, asks...)
 	return strings.Join(parts, "\n\n")
+}
+
+// removedEvents returns the titles of the events the outcomes removed,
+// ok when every done outcome removed one: one phrase for a cleared day.
+func removedEvents(outs []stage.Outcome) (titles []string, ok bool) {
+	for _, o := range outs {
+		if o.Status != stage.Done {
+			continue
+		}
+		if o.Action.Kind != action.CalendarDelete {
+			return nil, false
+		}
+		p, _ := action.Decode[action.EventRefArgs](o.Action)
+		titles = append(titles, markdown.Escape(cmp.Or(p.Title, "an untitled event")))
+	}
+	return titles, len(titles) > 0
+}
+
+// isEmail reports an outcome that sends mail.
+func isEmail(o stage.Outcome) bool {
+	return o.Action.Kind == action.EmailSend || o.Action.Kind == action.EmailReply
+}
+
+// bulkApprovalText asks about several actions at once: "Shall I cancel
+// these 3 events: “Yoga”, “Haircut” and “Dinner with Sam”?", or, for
+// actions of several kinds, each in its own words.
+func bulkApprovalText(waiting []stage.Outcome, verbs []string) string {
+	var titles []string
+	for _, o := range waiting {
+		if o.Action.Kind != action.CalendarDelete {
+			return "Shall I " + prose.List(verbs) + "?"
+		}
+		p, _ := action.Decode[action.EventRefArgs](o.Action)
+		titles = append(titles, quotedOr(p.Title, "an untitled event"))
+	}
+	return fmt.Sprintf("Shall I cancel these %d events: %s?", len(titles), prose.List(titles))
 }
 
 // alone is the reply for a single success.

@@ -2,6 +2,8 @@ package stage
 
 import (
 	"time"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
 
 // userZone is the user's zone for a turn.
@@ -87,4 +89,39 @@ func WhenPhrase(t time.Time, allDay bool, c Context) string {
 		return s
 	}
 	return "on " + s
+}
+
+// Span is the time range a message is about: the date it names, or for a
+// question without one, the coming week.
+func Span(m *timex.Match, now time.Time, question bool) (time.Time, time.Time) {
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+	if m == nil {
+		if question {
+			return day, day.AddDate(0, 0, 7)
+		}
+		return day, day.AddDate(0, 0, 30)
+	}
+	if m.Kind == timex.Interval {
+		from, to := m.From, m.To
+		if from.IsZero() {
+			from = now
+		}
+		if to.IsZero() {
+			to = from.AddDate(0, 0, 7)
+		}
+		return from, to
+	}
+	v := m.Value
+	start := time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, v.Location())
+	switch m.Grain {
+	case timex.Week:
+		return start, start.AddDate(0, 0, 7)
+	case timex.Month:
+		return start, start.AddDate(0, 1, 0)
+	case timex.Quarter:
+		return start, start.AddDate(0, 3, 0)
+	case timex.Year:
+		return start, start.AddDate(1, 0, 0)
+	}
+	return start, start.AddDate(0, 0, 1)
 }

@@ -31,6 +31,12 @@ func (r *Runner) button(ctx context.Context, st *turnState) (string, error) {
 			return "I don't recognise that button.", nil
 		}
 		return r.decide(ctx, st, id, kind == "approve")
+	case "approveall", "cancelall":
+		id, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			return "I don't recognise that button.", nil
+		}
+		return r.decideAll(ctx, st, id, kind == "approveall")
 	case "retry":
 		ids, ns, _ := strings.Cut(rest, ":")
 		id, err1 := strconv.ParseInt(ids, 10, 64)
@@ -101,6 +107,68 @@ func (r *Runner) decide(ctx context.Context, st *turnState, approvalID int64, ap
 		return "Okay, I cancelled that. Nothing was sent or changed.", nil
 	}
 	return r.approvedOutcome(st, button, "✔ Approved and done.", ap, rec), nil
+}
+
+// decideAll applies one Approve all or Cancel all to every approval of
+// the turn that asked approvalID (a bulk change): each is decided as
+// Decide decides one, those decided already are left as they are, and
+// the reply says what was done.
+func (r *Runner) decideAll(ctx context.Context, st *turnState, approvalID int64, approve bool) (string, error) {
+	began := time.Now()
+	ids, err := r.cfg.Engine.TurnApprovals(ctx, approvalID)
+	if err != nil {
+		return approvalRefusal(err)
+	}
+	if len(ids) == 1 {
+		return r.decide(ctx, st, approvalID, approve)
+	}
+	// The prompt carries both buttons; the Approve all one finds it.
+	button := "approveall:" + strconv.FormatInt(approvalID, 10)
+	var outs []stage.Outcome
+	decided, expired := 0, 0
+	for _, id := range ids {
+		_, rec, err := r.cfg.Engine.Decide(ctx, id, st.t.User.ID, approve)
+		switch {
+		case errors.Is(err, action.ErrNotYours):
+			return "Only the person who asked can approve or cancel that.", nil
+		case errors.Is(err, action.ErrAlreadyDecided):
+			continue
+		case errors.Is(err, action.ErrExpired):
+			expired++
+			continue
+		case err != nil && !errors.Is(err, action.ErrTampered):
+			return approvalRefusal(err)
+		}
+		decided++
+		st.trace.Actions = append(st.trace.Actions, traceOf(rec))
+		if !approve {
+			continue
+		}
+		o := stage.Outcome{Action: rec.Action, Result: decodeResult(rec), Status: stage.Failed, Error: rec.Error}
+		switch {
+		case err != nil:
+			o.Error = "something about it changed after you saw it"
+		case rec.State == action.StateDone:
+			o.Status = stage.Done
+		case rec.State == action.StateRunning:
+			o.Error = "it's still under way; I'll record how it went"
+		}
+		outs = append(outs, o)
+	}
+	began = st.lap("action", began)
+	switch {
+	case decided == 0 && expired > 0:
+		r.editPrompt(st, button, "⌛ Expired.")
+		return "That request expired, so I didn't do it. Ask me again if you still want it.", nil
+	case decided == 0:
+		return "Those were already decided.", nil
+	case !approve:
+		r.editPrompt(st, button, "✖ Cancelled.")
+		return "Okay, I cancelled that. Nothing was sent or changed.", nil
+	}
+	r.editPrompt(st, button, "✔ Approved.")
+	return r.respond(ctx, st, stage.RespondInput{Text: "approve all", User: st.t.User, Understanding: stage.Understanding{Intent: nlu.RequestAction},
+		Context: stage.Context{Now: st.now, Location: st.now.Location()}, Outcomes: outs}, began), nil
 }
 
 // approvalRefusal is the answer to an Approve, Cancel or Try again click

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
@@ -64,7 +66,13 @@ func (r *Runner) decision(name string, words []string, approve bool) commands.Co
 				return pipeline.Answer{}, false, err
 			}
 			st.trace.Intent = "followup"
-			text, err := r.decide(ctx, st, ap.ID, approve)
+			decide := r.decide
+			if k := ap.Action.Kind; k != action.EmailSend && k != action.EmailReply {
+				// A bulk change's "yes" is its Approve all; an email
+				// is always decided on its own.
+				decide = r.decideAll
+			}
+			text, err := decide(ctx, st, ap.ID, approve)
 			if err != nil {
 				return pipeline.Answer{}, false, err
 			}
@@ -87,8 +95,12 @@ func (r *Runner) askedSince(ctx context.Context, c commands.Request, approvalID 
 		if m.From != hearth.FromBot {
 			continue
 		}
+		// The prompt of a bulk change has one Approve all for the turn's
+		// approvals, the newest of which approvalID is.
 		approve := approveButton(approvalID)
-		return len(m.Buttons) > 0 && !slices.ContainsFunc(m.Buttons, func(b hearth.Button) bool { return b.ID == approve }), nil
+		return len(m.Buttons) > 0 && !slices.ContainsFunc(m.Buttons, func(b hearth.Button) bool {
+			return b.ID == approve || strings.HasPrefix(b.ID, "approveall:")
+		}), nil
 	}
 	return false, nil
 }

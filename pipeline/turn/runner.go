@@ -374,6 +374,7 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action, o
 		return nil, err
 	}
 	outs := make([]stage.Outcome, 0, len(recs))
+	var waiting []action.Record
 	for _, rec := range recs {
 		o := stage.Outcome{Action: rec.Action, Result: decodeResult(rec), Error: rec.Error}
 		switch rec.State {
@@ -381,13 +382,7 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action, o
 			o.Status = stage.Done
 		case action.StateAwaitingApproval:
 			o.Status = stage.AwaitingApproval
-			id := strconv.FormatInt(rec.ApprovalID, 10)
-			st.buttons = append(st.buttons,
-				hearth.Button{ID: approveButton(rec.ApprovalID), Label: "Approve"},
-				hearth.Button{ID: "cancel:" + id, Label: "Cancel"})
-			if rec.Action.Kind == action.EmailSend {
-				st.buttons = append(st.buttons, hearth.Button{ID: "edit:" + id, Label: "Edit"})
-			}
+			waiting = append(waiting, rec)
 		default:
 			o.Status = stage.Failed
 			if o.Error == "" {
@@ -397,7 +392,32 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action, o
 		st.trace.Actions = append(st.trace.Actions, hearth.TraceAction{Kind: string(rec.Action.Kind), Status: string(o.Status), Error: o.Error})
 		outs = append(outs, o)
 	}
+	st.buttons = append(st.buttons, approvalButtons(waiting)...)
 	return outs, nil
+}
+
+// approvalButtons are the buttons of a turn's approvals: Approve and
+// Cancel (and Edit, for an email) for each, or, for a bulk change
+// ("cancel everything on Friday"), one Approve all and Cancel all that
+// decide every approval of the turn. Emails are never approved in bulk:
+// each draft is read and sent on its own.
+func approvalButtons(waiting []action.Record) []hearth.Button {
+	email := slices.ContainsFunc(waiting, func(r action.Record) bool {
+		return r.Action.Kind == action.EmailSend || r.Action.Kind == action.EmailReply
+	})
+	if len(waiting) > 1 && !email {
+		id := strconv.FormatInt(waiting[0].ApprovalID, 10)
+		return []hearth.Button{{ID: "approveall:" + id, Label: "Approve all"}, {ID: "cancelall:" + id, Label: "Cancel all"}}
+	}
+	var bs []hearth.Button
+	for _, rec := range waiting {
+		id := strconv.FormatInt(rec.ApprovalID, 10)
+		bs = append(bs, hearth.Button{ID: approveButton(rec.ApprovalID), Label: "Approve"}, hearth.Button{ID: "cancel:" + id, Label: "Cancel"})
+		if rec.Action.Kind == action.EmailSend {
+			bs = append(bs, hearth.Button{ID: "edit:" + id, Label: "Edit"})
+		}
+	}
+	return bs
 }
 
 func (r *Runner) respond(ctx context.Context, st *turnState, in stage.RespondInput, began time.Time) string {

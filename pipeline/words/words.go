@@ -11,11 +11,14 @@ import (
 	"github.com/hearthbot/hearth/internal/prose"
 )
 
-// stripPoliteness drops leading "please", "can you", "could you", "hey".
+// StripPoliteness drops what leads into a request without being part of
+// it: "please", "can you", "hey", and the second thoughts that start a
+// change to what was just said ("actually make it 8", "no, 8pm", "oops").
 func StripPoliteness(lc string) string {
 	for {
 		old := lc
-		for _, p := range []string{"please ", "can you ", "could you ", "would you ", "will you ", "hey ", "hi ", "ok ", "okay ", "also ", "and "} {
+		for _, p := range []string{"please ", "can you ", "could you ", "would you ", "will you ", "hey ", "hi ", "ok ", "okay ", "also ", "and ",
+			"actually, ", "actually ", "oh, ", "oh ", "oops, ", "oops ", "hmm, ", "hmm ", "um, ", "um ", "sorry, ", "wait, ", "no, ", "no wait, ", "no wait "} {
 			lc = strings.TrimPrefix(lc, p)
 		}
 		if lc == old {

@@ -21,3 +21,23 @@ func TestCovers(t *testing.T) {
 		}
 	}
 }
+
+// TestStripPoliteness: what leads into a request goes, second thoughts
+// included; a request that starts with such a word as its own stays.
+func TestStripPoliteness(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"please can you add eggs", "add eggs"},
+		{"actually make it 8", "make it 8"},
+		{"actually, make it 8pm", "make it 8pm"},
+		{"no, make it tuesday", "make it tuesday"},
+		{"oops, move it to 3", "move it to 3"},
+		{"no wait, cancel it", "cancel it"},
+		{"no thanks", "no thanks"},
+		{"sorry i'm late", "sorry i'm late"},
+		{"wait for the plumber", "wait for the plumber"},
+	} {
+		if got := StripPoliteness(tt.in); got != tt.want {
+			t.Errorf("StripPoliteness(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
