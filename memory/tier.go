@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
@@ -82,4 +83,43 @@ func Subject(fact string) string {
 		}
 	}
 	return ""
+}
+
+// SameSubject reports whether two subjects (Subject's) name the same
+// thing: equal, or the same owner and head noun with one's other words
+// among the other's ("tom's number" and "tom's phone number"; not "my
+// work number" and "my home number").
+func SameSubject(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	af, bf := strings.Fields(a), strings.Fields(b)
+	if len(af) < 2 || len(bf) < 2 || af[0] != bf[0] || af[len(af)-1] != bf[len(bf)-1] {
+		return false
+	}
+	if len(af) > len(bf) {
+		af, bf = bf, af
+	}
+	for _, w := range af[1 : len(af)-1] {
+		if !slices.Contains(bf[1:len(bf)-1], w) {
+			return false
+		}
+	}
+	return true
+}
+
+// ChangedValue reads the new value of a fact told as a change ("Tom's
+// number changed to 555 0199", "our dentist moved to Elm Street").
+func ChangedValue(fact string) (string, bool) {
+	lc := words.ASCIILower(fact)
+	for _, verb := range []string{" changed to ", " moved to ", " is now "} {
+		if i := strings.Index(lc, verb); i > 0 {
+			v := strings.TrimRight(strings.TrimSpace(fact[i+len(verb):]), ".!")
+			return v, v != ""
+		}
+	}
+	return "", false
 }

@@ -34,6 +34,42 @@ func TestTier(t *testing.T) {
 	}
 }
 
+// TestSameSubject: a subject said in fewer words is the same one; a
+// different owner, thing or qualifier is not.
+func TestSameSubject(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"tom's number", "tom's phone number", true},
+		{"my phone number", "my phone number", true},
+		{"my work number", "my home number", false},
+		{"my number", "tom's number", false},
+		{"tom's number", "tom's address", false},
+		{"", "tom's number", false},
+	} {
+		if got := memory.SameSubject(tt.a, tt.b); got != tt.want {
+			t.Errorf("SameSubject(%q, %q) = %v; want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestChangedValue reads the value of a fact told as a change.
+func TestChangedValue(t *testing.T) {
+	t.Parallel()
+	for fact, want := range map[string]string{
+		"Tom's number changed to 555 0199.": "555 0199",
+		"The dentist moved to Elm Street":   "Elm Street",
+		"Our wifi password is now hunter3":  "hunter3",
+		"Tom's number is 555 0199":          "",
+	} {
+		if got, _ := memory.ChangedValue(fact); got != want {
+			t.Errorf("ChangedValue(%q) = %q; want %q", fact, got, want)
+		}
+	}
+}
+
 func TestSubject(t *testing.T) {
 	t.Parallel()
 	for fact, want := range map[string]string{

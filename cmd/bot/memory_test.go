@@ -111,6 +111,12 @@ func TestMemoryScenario(t *testing.T) {
 	ann.say("Remember that my phone number is 555 0100")
 	mustContain(t, ann.say("undo"), "Nothing to undo there", "555 0100", "so it stays")
 	mustContain(t, ann.say("What is my phone number?"), "555 0100")
+	// Told as a change, in fewer words than the fact: the same fact,
+	// with the new value.
+	mustContain(t, ann.say("my number changed to 555 0142"), "your phone number is 555 0142")
+	if now := ann.say("What is my phone number?"); !strings.Contains(now.Text, "555 0142") || strings.Contains(now.Text, "0100") || strings.Contains(now.Text, "changed") {
+		t.Fatalf("the number after a change: %q", now.Text)
+	}
 }
 
 // TestEntityScenario: people and things with names, aliases and

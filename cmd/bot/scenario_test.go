@@ -563,6 +563,9 @@ func TestScenarios(t *testing.T) {
 		}
 		// Asked like a fact, written as a note.
 		mustContain(t, c.say("What did I write about the plumber?"), "plumber about the leak")
+		// However the note is asked for, it says what followed.
+		mustContain(t, c.say("add a note saying renew the parking permit"), "saved a note", "renew the parking permit")
+		mustContain(t, c.say("write a note: bring snacks on friday"), "saved a note", "bring snacks on friday")
 	})
 
 	t.Run("moving an event to a time keeps its date", func(t *testing.T) {

@@ -313,6 +313,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// model heard a purchase Hearth cannot make.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Task}, max(res.Confidence, 0.8), false
 	}
+	if !question && res.Intent == Chat && writesNote(tokens) {
+		// "Write a note: bring snacks on Friday": a note, whatever the
+		// model made of what it says.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
+	}
 	if !question && clearsDay(tokens) {
 		// "Cancel everything on Friday": the day's events (the calendar
 		// planner asks before cancelling them), whatever the model made

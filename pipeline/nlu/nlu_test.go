@@ -570,6 +570,23 @@ func TestErrandWithDate(t *testing.T) {
 	}
 }
 
+// TestWritesNote: a request to write a note is one, whatever the note
+// says.
+func TestWritesNote(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"write a note: bring snacks on friday", "take a quick note: the gate code changed", "jot a note about the boiler"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || len(got.Domains) == 0 {
+			t.Errorf("Classify(%q) = %s %v; want a request", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"write back to me", "take note", "make it quick"} {
+		if toks, _ := features.Tokens(nil, text); writesNote(toks) {
+			t.Errorf("writesNote(%q); want no note", text)
+		}
+	}
+}
+
 // TestClearsDay: cancelling a day's or a week's events at once goes to
 // the calendar, which asks first; "everything" on a list does not.
 func TestClearsDay(t *testing.T) {

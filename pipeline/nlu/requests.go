@@ -319,3 +319,22 @@ func clearsDay(tokens []string) bool {
 	}
 	return true
 }
+
+// writesNote reports a request to write a note, whatever it says: "write
+// a note: bring snacks on Friday", "take a quick note …".
+func writesNote(tokens []string) bool {
+	if len(tokens) < 3 {
+		return false
+	}
+	switch tokens[0] {
+	case "write", "add", "make", "take", "jot", "create", "leave", "save":
+	default:
+		return false
+	}
+	for _, t := range tokens[1:min(len(tokens), 4)] {
+		if t == "note" || t == "memo" {
+			return true
+		}
+	}
+	return false
+}

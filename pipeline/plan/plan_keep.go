@@ -297,10 +297,10 @@ func planBareAdd(in stage.PlanInput, item string) (stage.Plan, error) {
 // gift ideas: a scarf for mom", "make a new note titled Wifi".
 var titledNote = regexp.MustCompile(`(?i)^(?:create|make|start|write|add|new)\s+(?:a\s+)?(?:new\s+)?note\s+(?:called|named|titled)\s+(.+?)(?:\s*[:—–]\s*(.+))?$`)
 
-// noteBody reads "make a note: call the vet", "note to self buy a
-// charger", "jot down …".
+// noteBody reads "make a note: call the vet", "add a note saying call
+// the landlord", "note to self buy a charger", "jot down …".
 func noteBody(text string) string {
-	rest, _, ok := words.AfterAny(text, "note to self", "memo to self", "make a note", "take a note", "write a note", "save a note", "quick note", "jot down", "write down", "jot this down", "write this down", "note:")
+	rest, _, ok := words.AfterAny(text, "note to self", "memo to self", "make a note", "take a note", "write a note", "save a note", "add a note", "create a note", "leave a note", "quick note", "jot down", "write down", "jot this down", "write this down", "note:")
 	if !ok {
 		return ""
 	}

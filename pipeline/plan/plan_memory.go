@@ -96,7 +96,15 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	// one is closed, not left beside the new (see store.UpdateMemory).
 	if old, ok := corrects(in, fact); ok && !related {
 		p.Understood = "correct what I knew: " + prose.LowerFirst(fact)
-		a, err := action.New(action.MemoryUpdate, action.MemoryUpdateArgs{ID: old.ID, Content: fact})
+		content := fact
+		if v, ok := memory.ChangedValue(fact); ok {
+			// "Tom's number changed to …": what was known, with the new
+			// value ("Tom's phone number is …").
+			if c, ok := memory.Correct(old.Content, old.Value, v, factNow(in)); ok {
+				content = c
+			}
+		}
+		a, err := action.New(action.MemoryUpdate, action.MemoryUpdateArgs{ID: old.ID, Content: content})
 		if err != nil {
 			return plannedErr(p, err)
 		}
@@ -356,7 +364,7 @@ func corrects(in stage.PlanInput, fact string) (hearth.Memory, bool) {
 		return hearth.Memory{}, false
 	}
 	for _, m := range in.Context.Memories {
-		if m.UserID == in.User.ID && m.FamilyID == 0 && memory.Subject(m.Content) == subj && !strings.EqualFold(m.Content, fact) {
+		if m.UserID == in.User.ID && m.FamilyID == 0 && memory.SameSubject(memory.Subject(m.Content), subj) && !strings.EqualFold(m.Content, fact) {
 			return m, true
 		}
 	}

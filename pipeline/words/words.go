@@ -207,12 +207,22 @@ func MatchWords(s string) []string {
 	return out
 }
 
-// stemWord folds the plural endings that matter for matching titles.
+// stemWord folds the endings that matter for matching titles: plurals
+// ("eggs"), and the -ing of "I finished calling Tom" against "Call Tom"
+// ("swimming" → "swim"; a final e goes too, so "taking" and "take" meet).
 func stemWord(w string) string {
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
 		return w[:len(w)-3] + "y"
 	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:len(w)-3]
+		if n := len(w); w[n-1] == w[n-2] && !strings.ContainsRune("lsfzaeiou", rune(w[n-1])) {
+			w = w[:n-1] // "swimm", "shopp"
+		}
+		return w
+	case len(w) > 3 && strings.HasSuffix(w, "e") && !strings.HasSuffix(w, "ee"):
 		return w[:len(w)-1]
 	}
 	return w

@@ -13,6 +13,11 @@ func TestCovers(t *testing.T) {
 		{"team lunches", "Team lunch", true},
 		{"lunch with Sam", "Team lunch", false},
 		{"lunch with Sam", "Lunch with Sam and Bo", true},
+		{"calling Tom", "Call Tom", true},
+		{"taking the bins out", "Take the bins out", true},
+		{"swimming lessons", "Swim lesson", true},
+		{"shopping", "Shop for shoes", true},
+		{"calling Tom", "Call Tim", false},
 		{"", "Team lunch", false},
 		{"with the", "Team lunch", false},
 	} {
