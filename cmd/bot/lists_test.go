@@ -231,3 +231,22 @@ func TestRemoveFromList(t *testing.T) {
 		t.Fatalf("an item on no list was looked for on one: %q", r.Text)
 	}
 }
+
+// TestShoppingAsPeopleTalk: a shopping list kept the way people talk in
+// chat: items added with a bare "and …", the list asked for as "the
+// list", an item got ("got the eggs") ticked off, and "we need …" offered
+// for the list.
+func TestShoppingAsPeopleTalk(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ida", "UTC")
+	c.say("put eggs on the shopping list")
+	mustContain(t, c.say("and bread"), "added bread to your shopping list")
+	mustContain(t, c.say("oh and butter"), "added butter to your shopping list")
+	mustContain(t, c.say("what's on the list?"), "eggs, bread and butter")
+	mustContain(t, c.say("got the eggs"), "Ticked eggs off your shopping list")
+	r := c.say("we need toilet paper")
+	mustContain(t, r, "Shall I add toilet paper to your shopping list?")
+	c.click(r, "Add toilet paper")
+	mustContain(t, c.say("what do I need to buy?"), "bread, butter and toilet paper")
+}

@@ -238,6 +238,14 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Slots = extractSlots(text, tokens, res, ctx, ref)
 		return res
 	}
+	if n := len(recent); ctx.known && n >= 2 && recent[n-1].FromBot && moreOf(tokens) && c.listRequestBefore(recent, ref) {
+		// "And bread" after "put eggs on the shopping list": more for the
+		// same list.
+		res.Intent, res.Domains, res.RequiresAction, res.OutOfScope = Followup, []Domain{Keep}, true, false
+		res.Confidence = max(res.Confidence, 0.9)
+		res.Slots = extractSlots(text, tokens, res, ctx, ref)
+		return res
+	}
 	switch {
 	case ctx.open && (ans != notAnswer || res.Intent == Followup):
 		res.Intent, res.Confidence = Followup, max(res.Confidence, 0.95)
@@ -371,6 +379,23 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		}
 	}
 	return res
+}
+
+// listRequestBefore reports whether the user's request before this
+// message, past any bare continuations ("and bread"), added to a list.
+func (c *Classifier) listRequestBefore(recent []Turn, ref time.Time) bool {
+	var buf [features.MaxTokens]string
+	for i := len(recent) - 1; i >= 0; i-- {
+		if recent[i].FromBot {
+			continue
+		}
+		if toks, _ := features.Tokens(buf[:0], recent[i].Text); moreOf(toks) {
+			continue
+		}
+		prev := c.Classify(recent[i].Text, nil, ref)
+		return prev.Intent == RequestAction && slices.Contains(prev.Domains, Keep)
+	}
+	return false
 }
 
 // agendaQuestion reports a question about one's own time in general

@@ -344,6 +344,11 @@ func TestPointsBack(t *testing.T) {
 		{"add flour too", listed, Followup, true},
 		{"add flour to it", listed, Followup, true},
 		{"add flour to my shopping list", listed, RequestAction, true},
+		{"and flour", listed, Followup, true},
+		{"oh and some butter", listed, Followup, true},
+		{"flour too", listed, Followup, true},
+		{"and flour", done, Chat, false}, // a reminder is no list
+		{"and thanks", listed, Chat, false},
 		{"cancel it", asked, Followup, false},
 	} {
 		if got := c.Classify(tt.text, tt.recent, ref); got.Intent != tt.want || got.RequiresAction != tt.acts {
@@ -534,12 +539,12 @@ func TestAboutMe(t *testing.T) {
 func TestRunOut(t *testing.T) {
 	c := newTestClassifier(t)
 	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
-	for _, text := range []string{"we're out of coffee", "we ran out of milk and eggs", "we're running low on detergent"} {
+	for _, text := range []string{"we're out of coffee", "we ran out of milk and eggs", "we're running low on detergent", "we need toilet paper", "we need more eggs"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Keep}) {
 			t.Errorf("Classify(%q) = %s %v; want a request to the lists", text, got.Intent, got.Domains)
 		}
 	}
-	for _, text := range []string{"we're out of time", "we're out of ideas", "I'm out of the office"} {
+	for _, text := range []string{"we're out of time", "we're out of ideas", "I'm out of the office", "we need to talk", "we need a plan"} {
 		if toks, _ := features.Tokens(nil, text); runOut(toks) {
 			t.Errorf("runOut(%q); want nothing for the lists", text)
 		}

@@ -243,7 +243,8 @@ func awayUntil(tokens []string) bool {
 
 // runOut reports a household running out of something: "we're out of
 // coffee", "we ran out of milk and eggs", "we're running low on
-// detergent" (what was run out of is read by the planner). Abstract
+// detergent", "we need toilet paper" (what was run out of is read by the
+// planner). Abstract
 // things ("we're out of time") are not groceries.
 func runOut(tokens []string) bool {
 	var rest []string
@@ -252,6 +253,16 @@ func runOut(tokens []string) bool {
 		rest = tokens[3:]
 	case len(tokens) > 4 && tokens[0] == "we" && (tokens[1] == "are" || tokens[1] == "ran" || tokens[1] == "have" && tokens[2] == "run") && slices.Index(tokens, "of") > 0:
 		rest = tokens[slices.Index(tokens, "of")+1:]
+	case len(tokens) > 2 && len(tokens) <= 7 && tokens[0] == "we" && tokens[1] == "need" && !slices.Contains(tokens, "to"):
+		// "we need toilet paper", "we need more eggs": not "we need to
+		// talk".
+		rest = tokens[2:]
+		if rest[0] == "more" || rest[0] == "some" {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && slices.Contains([]string{"a", "an", "help", "you", "him", "her", "them", "it", "that", "this"}, rest[0]) {
+			return false
+		}
 	case len(tokens) > 4 && tokens[0] == "were" && (tokens[1] == "running" || tokens[1] == "almost" || tokens[1] == "nearly" || tokens[1] == "all") && (slices.Contains(tokens, "of") || slices.Contains(tokens, "on")):
 		i := slices.Index(tokens, "of")
 		if i < 0 {
@@ -337,4 +348,42 @@ func writesNote(tokens []string) bool {
 		}
 	}
 	return false
+}
+
+// moreOf reports a bare continuation of what was just added, without a
+// verb: "and bread", "oh and butter", "plus some cheese", "bread too".
+// Whether it continues a list is the previous request's to say (Classify).
+func moreOf(tokens []string) bool {
+	for len(tokens) > 0 && (tokens[0] == "oh" || tokens[0] == "ah") {
+		tokens = tokens[1:]
+	}
+	n := len(tokens)
+	if n < 2 || n > 6 {
+		return false
+	}
+	rest := tokens
+	switch {
+	case rest[0] == "and" || rest[0] == "also" || rest[0] == "plus":
+		rest = rest[1:]
+	case rest[n-1] == "too":
+		rest = rest[:n-1]
+	default:
+		return false
+	}
+	for _, t := range rest {
+		if notMore[t] || timeWord(t) {
+			return false
+		}
+	}
+	return len(rest) > 0
+}
+
+// notMore are words no item added to a list is made of: "and thanks",
+// "and what about tomorrow", "also call mom".
+var notMore = map[string]bool{
+	"thanks": true, "thank": true, "you": true, "ok": true, "okay": true, "cheers": true, "great": true, "done": true,
+	"that": true, "it": true, "this": true, "all": true, "everything": true, "nothing": true, "what": true, "why": true,
+	"how": true, "who": true, "when": true, "where": true, "is": true, "are": true, "i": true, "me": true, "my": true,
+	"we": true, "then": true, "call": true, "email": true, "text": true, "remind": true, "add": true, "put": true,
+	"remove": true, "delete": true, "cancel": true, "move": true, "to": true, "with": true, "at": true,
 }

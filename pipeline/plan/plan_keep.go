@@ -324,14 +324,19 @@ func splitItems(s string) []hearth.ChecklistItem {
 }
 
 // moreItems reads a request to add more without naming where ("also add
-// rye bread and lemons", "add eggs too", "add a toothbrush to it") and
-// returns what to add.
+// rye bread and lemons", "add eggs too", "add a toothbrush to it", "and
+// bread") and returns what to add.
 func moreItems(text string) (string, bool) {
 	lc := words.ASCIILower(strings.TrimSpace(text)) // politeness would take "also" too
-	head := words.StripPoliteness(words.TrimWordsLeft(lc, "and", "oh", "also", "please"))
+	head := words.StripPoliteness(words.TrimWordsLeft(lc, "and", "oh", "also", "plus", "please"))
 	verbs := []string{"add ", "put ", "throw in ", "include ", "stick ", "pop "}
 	if !words.StartsWithAny(head, verbs...) {
-		return "", false
+		// "And bread", "oh and butter", "cheese too": the items alone.
+		item := words.TidySlot(words.TrimWordsRight(head, "too", "as well"))
+		if head == words.TidySlot(lc) && item == words.TidySlot(head) {
+			return "", false
+		}
+		return BareAddItems("add " + itemsAsWritten(text, item))
 	}
 	rest, _, _ := words.AfterAny(head, verbs...)
 	rest = words.TidySlot(rest)
@@ -373,8 +378,9 @@ func anyListOf(n hearth.Note) listScope {
 }
 
 // reRanOut reads a household running out of something: "we're out of
-// coffee", "we ran out of milk and eggs", "we're running low on soap".
-var reRanOut = regexp.MustCompile(`(?i)^(?:we're|we are|we've|we have|we)\s+(?:all\s+|almost\s+|nearly\s+)?(?:out of|ran out of|run out of|running out of|running low on|low on)\s+(.+)$`)
+// coffee", "we ran out of milk and eggs", "we're running low on soap",
+// "we need more eggs".
+var reRanOut = regexp.MustCompile(`(?i)^(?:(?:we're|we are|we've|we have|we)\s+(?:all\s+|almost\s+|nearly\s+)?(?:out of|ran out of|run out of|running out of|running low on|low on)|we need(?:\s+more|\s+some)?)\s+(.+)$`)
 
 // ranOut returns what the household ran out of, when it reads as list
 // items ("coffee", not "the house" or "time").

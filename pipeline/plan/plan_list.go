@@ -388,10 +388,10 @@ var takeOffBare = regexp.MustCompile(`^(?:remove|delete)\s+(.+)$|^take\s+(.+?)\s
 
 // toldBought reads a statement of things got that may be on a list: "I
 // bought the milk", "we packed the socks and the charger".
-var toldBought = regexp.MustCompile(`^(?:i|we)\s+(?:just\s+|already\s+|finally\s+)?(?:bought|got|packed|picked up|grabbed)\s+(.+?)(?:\s+(?:already|today|just now))?$`)
+var toldBought = regexp.MustCompile(`^(?:(?:i|we)\s+)?(?:just\s+|already\s+|finally\s+)?(?:bought|got|packed|picked up|grabbed)\s+(.+?)(?:\s+(?:already|today|just now))?$`)
 
 // ToldBought reports whether text tells of things got ("I packed the
-// socks") rather than asking to tick them off: only items on a list make
+// socks", "got the eggs") rather than asking to tick them off: only items on a list make
 // it a tick-off (OnLists); "I got the job" is no list's.
 func ToldBought(text string) bool { return toldBought.MatchString(listRequest(text)) }
 

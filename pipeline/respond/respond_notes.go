@@ -63,6 +63,13 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 			hits = []int{i}
 		}
 	}
+	if len(hits) == 0 && words.ContainsWord(words.ASCIILower(in.Text), "list") {
+		// "What's on the list?" names none: the list last changed (notes
+		// come newest first).
+		if i := slices.IndexFunc(notes, func(n hearth.Note) bool { return len(n.Items) > 0 }); i >= 0 {
+			hits = []int{i}
+		}
+	}
 	if len(hits) == 0 {
 		if len(memoryHits(in)) > 0 {
 			return r.answerMemory(in)
