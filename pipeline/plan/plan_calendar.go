@@ -473,6 +473,9 @@ func eventTimes(m *timex.Match, text string, c stage.Context) (start, end time.T
 			return evenings(m.From)
 		}
 		s := m.From.In(z)
+		if at, ok := partOfDayAt(m, z); ok {
+			s = at // "tomorrow morning" at 8, not midnight
+		}
 		return s, s.Add(time.Hour), false, true
 	}
 	// timex ends an interval one grain after its last value ("2 to 3pm"

@@ -363,9 +363,21 @@ func dueOf(m *timex.Match, c stage.Context) (due time.Time, allDay bool) {
 	}
 	z := stage.UserZone(c)
 	t, g := m.Value, m.Grain
+	if at, ok := partOfDayAt(m, z); ok && (c.Now.IsZero() || m.To.After(c.Now)) {
+		// "Tomorrow morning", "this afternoon", "tonight": at the part of
+		// the day's usual time, not all day; said while it is under way
+		// ("tonight" at half past six), later in it, not tomorrow.
+		if !c.Now.IsZero() && !at.After(c.Now) {
+			at = c.Now.In(z).Truncate(time.Hour).Add(time.Hour)
+			if !at.Before(m.To) {
+				at = c.Now.Add(15 * time.Minute)
+			}
+		}
+		return at.In(z), false
+	}
 	if m.Kind == timex.Interval {
 		// "by Friday" is the span from now to Friday: the deadline is its
-		// end. "tonight" starts later: due when it starts.
+		// end.
 		t = m.From
 		if t.IsZero() || !c.Now.IsZero() && !t.After(c.Now) {
 			t = m.To
@@ -373,11 +385,7 @@ func dueOf(m *timex.Match, c stage.Context) (due time.Time, allDay bool) {
 		if t.IsZero() {
 			return time.Time{}, false
 		}
-		if t.Equal(m.From) && t.Equal(stage.MidnightIn(t, z)) && !m.To.IsZero() && m.To.Sub(t) <= 12*time.Hour {
-			// A morning ("tomorrow morning" is midnight to noon): due at
-			// 8 AM, as "every morning" repeats, not all day.
-			t, g = t.Add(morningAt), timex.Hour
-		} else if t.Equal(stage.MidnightIn(t, z)) {
+		if t.Equal(stage.MidnightIn(t, z)) {
 			g = timex.Day
 		}
 	}
@@ -387,9 +395,29 @@ func dueOf(m *timex.Match, c stage.Context) (due time.Time, allDay bool) {
 	return t.In(z), false
 }
 
-// morningAt is when a morning starts for a reminder: the time "every
-// morning" repeats at (timex).
-const morningAt = 8 * time.Hour
+// partOfDayAt is when a part of one day said without a clock time is:
+// "tomorrow morning" 8:00, "this afternoon" 15:00, "Friday evening"
+// 19:00, "tonight" 21:00 — the times "every morning" and the like repeat
+// at (timex) — or, when a narrower part ("late morning") leaves that
+// time out, its middle hour. ok is false for any other interval.
+func partOfDayAt(m *timex.Match, z *time.Location) (time.Time, bool) {
+	if m == nil || m.Kind != timex.Interval || m.From.IsZero() || m.To.IsZero() {
+		return time.Time{}, false
+	}
+	from, to := m.From.In(z), m.To.In(z)
+	if span := to.Sub(from); span < 3*time.Hour || span > 12*time.Hour || stage.MidnightIn(from, z) != stage.MidnightIn(to.Add(-time.Nanosecond), z) {
+		return time.Time{}, false
+	}
+	usual := map[int]int{0: 8, 12: 15, 18: 19}[from.Hour()]
+	if lc := words.ASCIILower(m.Text); words.ContainsWord(lc, "tonight") || words.ContainsWord(lc, "night") || words.ContainsWord(lc, "tonite") {
+		usual = 21
+	}
+	at := time.Date(from.Year(), from.Month(), from.Day(), usual, 0, 0, 0, z)
+	if usual == 0 || at.Before(from) || !at.Before(to) {
+		at = from.Add(to.Sub(from) / 2).Truncate(time.Hour)
+	}
+	return at, true
+}
 
 // taskPriority reads "urgent", "important", "asap" (high) and "low
 // priority" (low).

@@ -209,7 +209,7 @@ func TestPlanScenarios(t *testing.T) {
 			}
 			acts := p.questions[0].Options[0].Actions
 			a := decode[action.TaskCreateArgs](t, acts[0])
-			if len(acts) != 1 || a.Title != "Tell Ben to take out the trash" || !a.Due.Equal(at(10, 18, 0)) {
+			if len(acts) != 1 || a.Title != "Tell Ben to take out the trash" || !a.Due.Equal(at(10, 21, 0)) {
 				t.Errorf("offered %+v", a)
 			}
 		}},
@@ -539,6 +539,41 @@ func TestPlanStartTimesAcrossDST(t *testing.T) {
 	e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
 	if !e.AllDay || !e.End.Equal(time.Date(2026, 3, 9, 0, 0, 0, 0, z)) || e.End.Sub(e.Start) != 23*time.Hour {
 		t.Errorf("all-day event %v–%v", e.Start, e.End)
+	}
+}
+
+// TestPlanPartsOfDay: a part of the day said without a clock time is at
+// its usual time, for a reminder and an event alike, and "tonight" said
+// while the evening is under way is later tonight, never tomorrow.
+func TestPlanPartsOfDay(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "Europe/Berlin")
+	at := func(d, h, m int) time.Time { return time.Date(2026, 3, d, h, m, 0, 0, z) }
+	for _, tt := range []struct {
+		now  time.Time
+		text string
+		want time.Time
+	}{
+		{at(10, 9, 0), "Remind me to water the plants tomorrow morning", at(11, 8, 0)},
+		{at(10, 9, 0), "Remind me to call Jo this afternoon", at(10, 15, 0)},
+		{at(10, 16, 20), "Remind me to call Jo this afternoon", at(10, 17, 0)},
+		{at(10, 18, 29), "Remind me to lock up tonight", at(10, 21, 0)},
+		{at(10, 22, 10), "Remind me to lock up tonight", at(10, 23, 0)},
+		{at(10, 23, 50), "Remind me to lock up tonight", at(11, 0, 5)},
+		{at(10, 9, 0), "Remind me to call the bank tomorrow late morning", at(11, 10, 0)},
+	} {
+		p := planText(t, tt.text, stage.Context{Now: tt.now, Location: z})
+		a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+		if !a.Due.Equal(tt.want) || a.AllDay {
+			t.Errorf("%q at %s: due %s (all day %v); want %s", tt.text, tt.now.Format("15:04"), a.Due.In(z), a.AllDay, tt.want)
+		}
+	}
+	for text, hour := range map[string]int{"Coffee with Jo tomorrow morning": 8, "Call with Priya tomorrow afternoon": 15, "Drinks with Max tomorrow evening": 19} {
+		p := planText(t, text, stage.Context{Now: at(10, 9, 0), Location: z})
+		e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+		if e.Start.In(z).Hour() != hour || e.AllDay {
+			t.Errorf("%q: starts %s; want %d:00", text, e.Start.In(z), hour)
+		}
 	}
 }
 
