@@ -248,6 +248,16 @@ func emailParts(text string) (to, said, topic string) {
 	if trig == "let " && !strings.HasPrefix(sep, "know") {
 		return "", "", "" // "let's …" is not a message to anyone
 	}
+	if sep == "" {
+		// "Tell mum I'll be late": what to say starts with its subject.
+		f := strings.Fields(who)
+		for i := 1; i < len(f); i++ {
+			if saidSubjects[strings.ToLower(strings.NewReplacer("’", "'").Replace(f[i]))] {
+				who, what, sep = strings.Join(f[:i], " "), strings.Join(f[i:], " "), "that "
+				break
+			}
+		}
+	}
 	who = words.TidySlot(words.TrimWordsLeft(who, "an email to", "a message to", "to"))
 	what = words.TidySlot(what)
 	switch sep {
@@ -259,6 +269,13 @@ func emailParts(text string) (to, said, topic string) {
 		return who, "I wanted to ask " + what, ""
 	}
 	return who, what, ""
+}
+
+// saidSubjects start what a message says when nothing marks where the
+// recipient ends ("tell mum I'll be late", "email Sam we're on our way").
+var saidSubjects = map[string]bool{
+	"i": true, "i'll": true, "i'm": true, "i've": true, "i'd": true, "ill": true, "im": true, "ive": true,
+	"we": true, "we'll": true, "we're": true, "we've": true, "we'd": true,
 }
 
 // composeEmail writes a short email: a greeting by name, what the user

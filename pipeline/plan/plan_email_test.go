@@ -97,3 +97,21 @@ func TestEmailFromContacts(t *testing.T) {
 		})
 	}
 }
+
+// TestEmailParts reads whom a message is for and what it says, with or
+// without a word between them.
+func TestEmailParts(t *testing.T) {
+	for _, tt := range []struct{ text, to, said, topic string }{
+		{"email Sarah that I'll be late", "Sarah", "I'll be late", ""},
+		{"tell mum I'll be late", "mum", "I'll be late", ""},
+		{"message my brother we're on our way", "my brother", "we're on our way", ""},
+		{"tell Sam about the heater", "Sam", "", "the heater"},
+		{"email Sam", "Sam", "", ""},
+		{"let's go", "", "", ""},
+	} {
+		to, said, topic := emailParts(tt.text)
+		if to != tt.to || said != tt.said || topic != tt.topic {
+			t.Errorf("emailParts(%q) = %q, %q, %q; want %q, %q, %q", tt.text, to, said, topic, tt.to, tt.said, tt.topic)
+		}
+	}
+}

@@ -116,6 +116,12 @@ func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	// Named bare, it may be one to make ("invite Bo to lunch tomorrow"):
 	// so when a date comes with it, or nothing there is called that.
 	theirs := words.StartsWithAny(words.ASCIILower(refText), "my ", "the ", "our ", "this ", "that ", "tomorrow's ", "today's ")
+	if isPronounRef(refText) {
+		// "Invite Sam to it": the event the last reply was about.
+		if t := LastMentioned(in.Context); t != "" {
+			refText, theirs = t, true
+		}
+	}
 	when := whenOf(in, refText, false)
 	if !theirs && when != nil {
 		return stage.Plan{}, false, nil

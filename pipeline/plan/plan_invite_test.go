@@ -41,6 +41,14 @@ func TestPlanInvite(t *testing.T) {
 		{"invite bob@example.org and Bo to the dentist appointment tomorrow", 1, []string{"bob@example.org", "Bo Chen <bo@example.net>"}, []string{"bob@example.org", "Bo Chen <bo@example.net>"}},
 		{"Please invite Bo and Sam to the team lunch.", 2, []string{"Sam Lee <sam@example.com>", "Bo Chen <bo@example.net>"}, []string{"Bo Chen <bo@example.net>"}},
 	}
+	// "it" is the event the last reply named.
+	c.Recent = []hearth.Message{{From: hearth.FromUser, Text: "team lunch on wednesday"}, {From: hearth.FromBot, Text: "Added Team lunch to your calendar for Wednesday at 12:00 PM."}}
+	tests = append(tests, struct {
+		text    string
+		id      int64
+		all     []string
+		invited []string
+	}{"invite bob@example.org to it", 2, []string{"Sam Lee <sam@example.com>", "bob@example.org"}, []string{"bob@example.org"}})
 	for _, tt := range tests {
 		in := stage.PlanInput{Text: tt.text, Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}, Context: c}
 		p, ok, err := planInvite(in, tt.text)

@@ -254,6 +254,11 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	title = words.TrimWordsRight(title, "urgently", "asap", "urgent", "high priority", "low priority")
 	title = words.TidySlot(title)
 	p := stage.Plan{Understood: "add a task"}
+	if t := words.TrimWordsRight(title, "again", "too", "as well"); IsPronoun(t) {
+		// "Remind me about it again on Friday": the item the last reply
+		// was about ("" when none: asked below).
+		title = LastMentioned(in.Context)
+	}
 	if IsPronoun(title) || emptyTitle[words.ASCIILower(title)] {
 		title = "" // "remind me to" with nothing after it
 	}

@@ -577,6 +577,20 @@ func TestPlanPartsOfDay(t *testing.T) {
 	}
 }
 
+// TestRemindAboutItAgain: "it" in a new reminder is the item the last
+// reply was about, not a task called "It again".
+func TestRemindAboutItAgain(t *testing.T) {
+	t.Parallel()
+	c := stage.Context{Now: time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC), Location: time.UTC, Recent: []hearth.Message{
+		{From: hearth.FromUser, Text: "remind me to take the bins out tomorrow at 7"},
+		{From: hearth.FromBot, Text: "Done — I added “Take the bins out”, due tomorrow at 7:00 AM, and I'll remind you."},
+	}}
+	p := planText(t, "remind me about it again on friday", c)
+	if a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate)); a.Title != "Take the bins out" {
+		t.Errorf("title %q; want the bins", a.Title)
+	}
+}
+
 // TestPlanForgetAsks: when several memories match what to forget, the
 // planner asks which (the classifier reads "forget about Emma" as chat,
 // so the input is built by hand).
