@@ -310,8 +310,8 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Push the dentist back an hour", "move it 30 minutes earlier":
 		// a task or an event moved (the task planner hands an event
 		// over), however the model heard the amount.
-		if res.Intent != RequestAction || !slices.Contains(res.Domains, Task) && !slices.Contains(res.Domains, Calendar) {
-			res.Domains = []Domain{Task}
+		if res.Intent != RequestAction || !slices.Contains(res.Domains, Task) && !slices.Contains(res.Domains, Calendar) || tokens[0] == "snooze" {
+			res.Domains = []Domain{Task} // a snooze is a reminder's
 		}
 		res.Intent, res.Confidence, res.OutOfScope = RequestAction, max(res.Confidence, 0.8), false
 	}
@@ -335,6 +335,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	if nextUp(tokens) && res.Intent != RequestAction {
 		// "What's next?": the next event or task, whichever comes first.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8)
+	}
+	if res.Intent != RequestAction && myTime(tokens) {
+		// "How's my day looking?", "show me my week": the events and
+		// the tasks due then, however the model heard it.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8), false
 	}
 	if res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Calendar}) && agendaQuestion(tokens) {
 		// "What do I have tomorrow?", "how does my week look?": the
@@ -394,6 +399,22 @@ func (c *Classifier) listRequestBefore(recent []Turn, ref time.Time) bool {
 		}
 		prev := c.Classify(recent[i].Text, nil, ref)
 		return prev.Intent == RequestAction && slices.Contains(prev.Domains, Keep)
+	}
+	return false
+}
+
+// myTime reports a question about one's own day or week: "how's my day
+// looking?", "show me my week", "what's my weekend like?".
+func myTime(tokens []string) bool {
+	switch tokens[0] {
+	case "how", "hows", "what", "whats", "show", "tell", "give":
+	default:
+		return false
+	}
+	for i := 1; i+1 < len(tokens); i++ {
+		if tokens[i] == "my" && slices.Contains([]string{"day", "week", "weekend", "morning", "afternoon", "evening", "schedule", "agenda"}, tokens[i+1]) {
+			return true
+		}
 	}
 	return false
 }

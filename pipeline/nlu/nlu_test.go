@@ -575,6 +575,23 @@ func TestErrandWithDate(t *testing.T) {
 	}
 }
 
+// TestMyTime: a question about one's own day or week asks for the events
+// and the tasks due then; "snooze it for an hour" moves a reminder.
+func TestMyTime(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"how's my day looking", "show me my week", "what's my weekend like?"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Calendar, Task}) {
+			t.Errorf("Classify(%q) = %s %v; want ask_info about the calendar and tasks", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"snooze it for an hour", "snooze that 10 minutes"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Task}) {
+			t.Errorf("Classify(%q) = %s %v; want a request to move a reminder", text, got.Intent, got.Domains)
+		}
+	}
+}
+
 // TestWritesNote: a request to write a note is one, whatever the note
 // says.
 func TestWritesNote(t *testing.T) {

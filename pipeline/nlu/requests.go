@@ -130,7 +130,7 @@ func movesBy(tokens []string) bool {
 		return false
 	}
 	switch tokens[0] {
-	case "move", "push", "shift", "bump", "postpone", "delay", "bring", "make", "reschedule":
+	case "move", "push", "shift", "bump", "postpone", "delay", "bring", "make", "reschedule", "snooze":
 	default:
 		return false
 	}
@@ -150,6 +150,9 @@ func movesBy(tokens []string) bool {
 		case after == "later" || after == "earlier" || after == "sooner" || after == "back":
 			return true
 		case before == "by" || before == "back" || before == "forward" || before == "out" || before == "ahead":
+			return true
+		case tokens[0] == "snooze" && i+1 == len(tokens):
+			// "snooze it for an hour", "snooze that 10 minutes"
 			return true
 		}
 	}

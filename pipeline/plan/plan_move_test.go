@@ -193,7 +193,9 @@ func TestPlanShift(t *testing.T) {
 	tasks := []hearth.Task{
 		{ID: 1, Title: "Call mom", Status: hearth.TaskOpen, Due: at(11, 17, 0)},
 		{ID: 2, Title: "Pay rent", Status: hearth.TaskOpen, Due: at(12, 0, 0), AllDay: true},
+		{ID: 3, Title: "Water the plants", Status: hearth.TaskOpen, Due: at(10, 8, 40)}, // went off 20 minutes ago
 	}
+	plantsDue := []hearth.Message{{From: hearth.FromBot, Text: "⏰ Reminder: “Water the plants”"}}
 	aboutDentist := []hearth.Message{{From: hearth.FromUser, Text: "dentist next Thursday at 3"},
 		{From: hearth.FromBot, Text: "Done — Dentist appointment is on your calendar for Thursday at 3:00 PM."}}
 	// A reply that named nothing leaves "it" the dentist.
@@ -218,6 +220,10 @@ func TestPlanShift(t *testing.T) {
 		{"push call mom by 30 minutes", nil, 1, at(11, 17, 30)},
 		{"move call mom an hour earlier", nil, 1, at(11, 16, 0)},
 		{"push the rent task back two days", nil, 2, at(14, 0, 0)},
+		// A snooze is later; of a reminder that went off, from now.
+		{"snooze call mom for an hour", nil, 1, at(11, 18, 0)},
+		{"snooze the plants for 30 minutes", nil, 3, at(10, 9, 30)},
+		{"snooze it 10 minutes", plantsDue, 3, at(10, 9, 10)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

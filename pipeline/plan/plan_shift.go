@@ -21,7 +21,12 @@ import (
 // shift is how far a move goes: minutes, and calendar days ("a day
 // later" is the same time of day tomorrow, whatever the clocks do).
 // Negative is earlier.
-type shift struct{ minutes, days int }
+type shift struct {
+	minutes, days int
+	// snooze moves a reminder whose time has passed from now, not from
+	// when it was due ("snooze it for an hour" after it went off).
+	snooze bool
+}
 
 // from is t moved by s, days counted in z.
 func (s shift) from(t time.Time, z *time.Location) time.Time {
@@ -33,7 +38,7 @@ const (
 	shiftUnit   = `(minutes?|mins?|hours?|hrs?|days?|weeks?)`
 )
 
-// The three ways a move by an amount is said, each read into the
+// The ways a move by an amount is said, each read into the
 // reference (what moves), a direction word before the amount, the
 // amount, its unit and a direction word after it.
 var (
@@ -43,6 +48,8 @@ var (
 	reShiftWord = regexp.MustCompile(`(?i)^(.*?)\s*\b(back|forward|out|ahead)\s+` + shiftAmount + `\s+` + shiftUnit + `(?:\s+(later|earlier|sooner))?\s*[.!]*$`)
 	// "it an hour later", "the call 30 minutes earlier".
 	reShiftAfter = regexp.MustCompile(`(?i)^(.*?)\s*()\b` + shiftAmount + `\s+` + shiftUnit + `\s+(later|earlier|sooner|back)\s*[.!]*$`)
+	// "snooze it for an hour", "snooze the vet 10 minutes": later.
+	reShiftFor = regexp.MustCompile(`(?i)^(.*?)\s*()\b(?:for\s+)?` + shiftAmount + `\s+` + shiftUnit + `()\s*[.!]*$`)
 )
 
 // spanOf reads an amount of time as people say it, the words matched by
@@ -75,7 +82,7 @@ func spanOf(amount, unit string) (sh shift, ok bool) {
 
 // shiftVerbs start a move by an amount: the move verbs, and "make"
 // ("make it an hour later").
-var shiftVerbs = append([]string{"make "}, MoveVerbs...)
+var shiftVerbs = append([]string{"make ", "snooze "}, MoveVerbs...)
 
 // shiftRequest reads a request to move something by an amount: what is
 // moved (as the user named it) and how far.
@@ -86,7 +93,10 @@ func shiftRequest(text string) (refText string, sh shift, ok bool) {
 	}
 	rest, verb, _ := words.AfterAny(text, shiftVerbs...)
 	var g []string
-	for _, re := range []*regexp.Regexp{reShiftBy, reShiftWord, reShiftAfter} {
+	for _, re := range []*regexp.Regexp{reShiftBy, reShiftWord, reShiftAfter, reShiftFor} {
+		if re == reShiftFor && strings.TrimSpace(verb) != "snooze" {
+			break
+		}
 		if g = re.FindStringSubmatch(strings.TrimSpace(rest)); g != nil {
 			break
 		}
@@ -111,6 +121,7 @@ func shiftRequest(text string) (refText string, sh shift, ok bool) {
 	if earlier {
 		sh.minutes, sh.days = -sh.minutes, -sh.days
 	}
+	sh.snooze = strings.TrimSpace(verb) == "snooze"
 	return g[1], sh, true
 }
 
@@ -135,6 +146,9 @@ func planShift(in stage.PlanInput, refText string, sh shift) (stage.Plan, error)
 			return time.Time{}, false, needDetails("which time to move it from: “%s” has none", t.Title)
 		case t.AllDay && sh.minutes != 0:
 			return time.Time{}, false, needDetails("a time to move it to: “%s” is due all day", t.Title)
+		}
+		if due := t.Due; sh.snooze && !in.Context.Now.IsZero() && due.Before(in.Context.Now) {
+			return sh.from(in.Context.Now, z), false, nil
 		}
 		return sh.from(t.Due, z), t.AllDay, nil
 	})
