@@ -238,9 +238,9 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Slots = extractSlots(text, tokens, res, ctx, ref)
 		return res
 	}
-	if n := len(recent); ctx.known && n >= 2 && recent[n-1].FromBot && moreOf(tokens) && c.listRequestBefore(recent, ref) {
-		// "And bread" after "put eggs on the shopping list": more for the
-		// same list.
+	if n := len(recent); !question && ctx.known && n >= 2 && recent[n-1].FromBot && moreOf(tokens) && c.listRequestBefore(recent, ref) {
+		// "And bread" after "put eggs on the shopping list" (or after
+		// "what's on the shopping list?"): more for the same list.
 		res.Intent, res.Domains, res.RequiresAction, res.OutOfScope = Followup, []Domain{Keep}, true, false
 		res.Confidence = max(res.Confidence, 0.9)
 		res.Slots = extractSlots(text, tokens, res, ctx, ref)
@@ -387,7 +387,8 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 }
 
 // listRequestBefore reports whether the user's request before this
-// message, past any bare continuations ("and bread"), added to a list.
+// message, past any bare continuations ("and bread"), added to a list or
+// asked what is on one.
 func (c *Classifier) listRequestBefore(recent []Turn, ref time.Time) bool {
 	var buf [features.MaxTokens]string
 	for i := len(recent) - 1; i >= 0; i-- {
@@ -398,7 +399,7 @@ func (c *Classifier) listRequestBefore(recent []Turn, ref time.Time) bool {
 			continue
 		}
 		prev := c.Classify(recent[i].Text, nil, ref)
-		return prev.Intent == RequestAction && slices.Contains(prev.Domains, Keep)
+		return (prev.Intent == RequestAction || prev.Intent == AskInfo) && slices.Contains(prev.Domains, Keep)
 	}
 	return false
 }

@@ -143,6 +143,12 @@ func TestSlots(t *testing.T) {
 		{"the last one", options, Slots{Option: 3}},
 		{"family", options, Slots{Option: 2}},
 	}
+	// The calendar named is not the event's title, whichever it is.
+	for _, text := range []string{"put swim practice on the family calendar for saturday at 9", "add swim practice to my calendar"} {
+		if got := c.Classify(text, nil, testRef).Slots.Title; !strings.EqualFold(got, "swim practice") {
+			t.Errorf("Classify(%q).Slots.Title = %q; want swim practice", text, got)
+		}
+	}
 	for _, tt := range tests {
 		got := c.Classify(tt.text, tt.recent, testRef).Slots
 		if got.Recipient != tt.want.Recipient || got.Gist != tt.want.Gist || got.Note != tt.want.Note ||
@@ -348,6 +354,7 @@ func TestPointsBack(t *testing.T) {
 		{"oh and some butter", listed, Followup, true},
 		{"flour too", listed, Followup, true},
 		{"and flour", done, Chat, false}, // a reminder is no list
+		{"and flour", []Turn{{Text: "what's on my shopping list?"}, {FromBot: true, Text: "Your shopping list has eggs."}}, Followup, true},
 		{"and thanks", listed, Chat, false},
 		{"cancel it", asked, Followup, false},
 	} {

@@ -1,6 +1,7 @@
 package nlu
 
 import (
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -429,8 +430,26 @@ func eventTitle(cl, lc string) string {
 	if !ok {
 		return ""
 	}
-	title, _, _ := cutAt(rest, "on my calendar", "to my calendar", "in my calendar", "on the calendar", "to the calendar", "into my calendar", "on my schedule", "to my schedule")
+	title := rest
+	if i, _, ok := CalendarNamed(rest); ok {
+		title = strings.TrimSpace(rest[:i])
+	}
 	return tidy(trimWords(title, "a", "an", "the", "my", "our"))
+}
+
+// reOnCalendar finds where a request names the calendar, which is not
+// the event's title: "on my calendar", "to the family calendar", "in our
+// shared calendar", "on my schedule".
+var reOnCalendar = regexp.MustCompile(`(?i)\b(?:on|to|in|into|onto)\s+(?:my|the|our)\s+(?:[\w'’-]+\s+)?(?:calendar|schedule|diary)\b`)
+
+// CalendarNamed returns where in s a request names the calendar the event
+// goes on ("… on the family calendar …"): s[start:end], ok when it does.
+func CalendarNamed(s string) (start, end int, ok bool) {
+	loc := reOnCalendar.FindStringIndex(s)
+	if loc == nil {
+		return 0, 0, false
+	}
+	return loc[0], loc[1], true
 }
 
 // nameStop are capitalised words that are not people.

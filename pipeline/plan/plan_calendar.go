@@ -403,7 +403,10 @@ func eventTitleOf(text string) string {
 	if !ok {
 		rest = text
 	}
-	title, after, _ := words.CutBefore(rest, "on my calendar", "to my calendar", "in my calendar", "on the calendar", "to the calendar", "into my calendar", "on my schedule", "to my schedule", "to the schedule", "in the calendar", "on our calendar", "to our calendar")
+	title, after := rest, ""
+	if i, j, ok := nlu.CalendarNamed(rest); ok {
+		title, after = strings.TrimSpace(rest[:i]), strings.TrimSpace(rest[j:])
+	}
 	if IsPronoun(words.TidySlot(words.TrimWordsLeft(title, "a", "an", "the"))) || words.TidySlot(title) == "" {
 		if t, _, found := words.AfterAny(after, "for ", "as ", "called ", "named ", "titled "); found {
 			return t
