@@ -20,6 +20,10 @@ import (
 // answer replies to a question about the user's own data, one short
 // paragraph per domain asked about.
 func (r *TemplateResponder) answer(in stage.RespondInput) string {
+	if s, ok := dateAnswer(words.ASCIILower(strings.TrimSpace(in.Text)), in.Context); ok {
+		// "What day is the 15th?" asks the calendar itself.
+		return s
+	}
 	if who, ok := memory.AskedAbout(in.Text); ok {
 		return r.answerAbout(in, who)
 	}
@@ -418,6 +422,7 @@ func (r *TemplateResponder) chat(in stage.RespondInput) string {
 	if f := strings.Fields(in.User.DisplayName); len(f) > 0 {
 		name = " " + f[0]
 	}
+	date, isDate := dateAnswer(lc, in.Context)
 	switch {
 	case nlu.OtherLanguage(in.Text):
 		return englishOnly
@@ -437,6 +442,9 @@ func (r *TemplateResponder) chat(in stage.RespondInput) string {
 		z := stage.UserZone(in.Context)
 		now := in.Context.Now.In(z)
 		return "It's " + stage.ClockOf(now, in.Context) + " on " + now.Format("Monday, January 2") + " (" + z.String() + ")."
+	case isDate:
+		// "How long until Christmas?": the calendar itself.
+		return date
 	case in.Understanding.OutOfScope:
 		return r.outOfScopeReply(in)
 	case hasCue(lc, "hi", "hello", "hey", "hiya", "howdy", "good morning", "good afternoon", "good evening", "yo", "morning"):

@@ -1,0 +1,75 @@
+package respond
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// Questions about the calendar itself, which need no look-up: "what's
+// the date on Sunday?", "what day is the 15th?", "how long until
+// Christmas?". The date is timex's reading, in the user's zone.
+var (
+	reDateOf = regexp.MustCompile(`^(?:so |and |ok )?(?:what(?:'s|s| is) the date|what date is|which date is|what day is|what day of the week is)\s+(.+?)\s*[?.!]*$`)
+	reUntil  = regexp.MustCompile(`^(?:so |and |ok )?(?:how long|how many days|how many weeks|how many sleeps)\s+(?:is it\s+|are there\s+|is there\s+)?(?:left\s+)?(?:until|till|til|to|before)\s+(.+?)\s*[?.!]*$`)
+)
+
+// dateAnswer answers lc (lower-cased) when it asks which date or weekday
+// a day is, or how far off it is; ok is false for anything else,
+// including a day timex cannot read ("until my birthday").
+func dateAnswer(lc string, c stage.Context) (string, bool) {
+	if c.Now.IsZero() {
+		return "", false
+	}
+	now := stage.UserNow(c)
+	// day is the one day s names, as said, and its date.
+	day := func(s string) (string, time.Time, bool) {
+		ms := timex.Find(s, now, timex.Options{})
+		if len(ms) != 1 || ms[0].Kind != timex.Value || ms[0].Grain != timex.Day {
+			return "", time.Time{}, false
+		}
+		return strings.TrimPrefix(ms[0].Text, "on "), ms[0].Value.In(now.Location()), true
+	}
+	if g := reDateOf.FindStringSubmatch(lc); g != nil {
+		said, d, ok := day(g[1])
+		if !ok {
+			return "", false
+		}
+		lcSaid := strings.ToLower(said)
+		switch {
+		case strings.Contains(lcSaid, strings.ToLower(d.Weekday().String())):
+			// "Sunday is November 29", not "Sunday is Sunday, …".
+			return fmt.Sprintf("%s is %s.", prose.UpperFirst(said), d.Format("January 2, 2006")), true
+		case strings.Contains(lcSaid, strings.ToLower(d.Month().String())):
+			return fmt.Sprintf("%s is a %s.", prose.UpperFirst(said), d.Format("Monday (2006)")), true
+		}
+		return fmt.Sprintf("%s is %s.", prose.UpperFirst(said), d.Format("Monday, January 2, 2006")), true
+	}
+	if g := reUntil.FindStringSubmatch(lc); g != nil {
+		_, d, ok := day(g[1])
+		if !ok {
+			return "", false
+		}
+		n := stage.DaysBetween(now, d)
+		switch {
+		case n < 0:
+			return "", false
+		case n == 0:
+			return "That's today (" + d.Format("Monday, January 2") + ").", true
+		case n == 1:
+			return "Just one day: it's tomorrow (" + d.Format("Monday, January 2") + ").", true
+		}
+		s := fmt.Sprintf("%d days, until %s", n, d.Format("Monday, January 2"))
+		s = strings.ToUpper(s[:1]) + s[1:]
+		if n >= 14 {
+			s += fmt.Sprintf(" (%d weeks and %d days)", n/7, n%7)
+		}
+		return s + ".", true
+	}
+	return "", false
+}
