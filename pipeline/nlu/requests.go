@@ -1,6 +1,11 @@
 package nlu
 
-import "slices"
+import (
+	"slices"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
+)
 
 // The shapes of short requests the model misreads, each a predicate over
 // a message's tokens that Classify applies after the model.
@@ -389,4 +394,22 @@ var notMore = map[string]bool{
 	"how": true, "who": true, "when": true, "where": true, "is": true, "are": true, "i": true, "me": true, "my": true,
 	"we": true, "then": true, "call": true, "email": true, "text": true, "remind": true, "add": true, "put": true,
 	"remove": true, "delete": true, "cancel": true, "move": true, "to": true, "with": true, "at": true,
+}
+
+// listRequestBefore reports whether the user's request before this
+// message, past any bare continuations ("and bread"), added to a list or
+// asked what is on one.
+func (c *Classifier) listRequestBefore(recent []Turn, ref time.Time) bool {
+	var buf [features.MaxTokens]string
+	for i := len(recent) - 1; i >= 0; i-- {
+		if recent[i].FromBot {
+			continue
+		}
+		if toks, _ := features.Tokens(buf[:0], recent[i].Text); moreOf(toks) {
+			continue
+		}
+		prev := c.Classify(recent[i].Text, nil, ref)
+		return (prev.Intent == RequestAction || prev.Intent == AskInfo) && slices.Contains(prev.Domains, Keep)
+	}
+	return false
 }

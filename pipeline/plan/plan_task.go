@@ -414,7 +414,15 @@ func partOfDayAt(m *timex.Match, z *time.Location) (time.Time, bool) {
 	if span := to.Sub(from); span < 3*time.Hour || span > 12*time.Hour || stage.MidnightIn(from, z) != stage.MidnightIn(to.Add(-time.Nanosecond), z) {
 		return time.Time{}, false
 	}
-	usual := map[int]int{0: 8, 12: 15, 18: 19}[from.Hour()]
+	usual := 0
+	switch from.Hour() {
+	case 0:
+		usual = 8
+	case 12:
+		usual = 15
+	case 18:
+		usual = 19
+	}
 	if lc := words.ASCIILower(m.Text); words.ContainsWord(lc, "tonight") || words.ContainsWord(lc, "night") || words.ContainsWord(lc, "tonite") {
 		usual = 21
 	}

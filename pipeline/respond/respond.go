@@ -8,7 +8,6 @@ package respond
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"hash/fnv"
 	"slices"
 	"strings"
@@ -187,26 +186,6 @@ func removedEvents(outs []stage.Outcome) (titles []string, ok bool) {
 		titles = append(titles, markdown.Escape(cmp.Or(p.Title, "an untitled event")))
 	}
 	return titles, len(titles) > 0
-}
-
-// isEmail reports an outcome that sends mail.
-func isEmail(o stage.Outcome) bool {
-	return o.Action.Kind == action.EmailSend || o.Action.Kind == action.EmailReply
-}
-
-// bulkApprovalText asks about several actions at once: "Shall I cancel
-// these 3 events: “Yoga”, “Haircut” and “Dinner with Sam”?", or, for
-// actions of several kinds, each in its own words.
-func bulkApprovalText(waiting []stage.Outcome, verbs []string) string {
-	var titles []string
-	for _, o := range waiting {
-		if o.Action.Kind != action.CalendarDelete {
-			return "Shall I " + prose.List(verbs) + "?"
-		}
-		p, _ := action.Decode[action.EventRefArgs](o.Action)
-		titles = append(titles, quotedOr(p.Title, "an untitled event"))
-	}
-	return fmt.Sprintf("Shall I cancel these %d events: %s?", len(titles), prose.List(titles))
 }
 
 // alone is the reply for a single success.
@@ -486,65 +465,6 @@ func sentPast(what string, result any) string {
 		return "sent " + what
 	}
 	return "kept " + what + " in Hearth's outbox (no mail service is connected, so nothing left this machine)"
-}
-
-// approvalText asks the user to confirm an action that waits for them;
-// the runner adds the Approve/Cancel buttons.
-func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
-	switch o.Action.Kind {
-	case action.EmailSend, action.EmailReply:
-		p, _ := action.Decode[action.EmailArgs](o.Action)
-		var b strings.Builder
-		fmt.Fprintf(&b, "Here's the draft to %s:\n\n", prose.List(markdown.EscapeAll(p.To)))
-		if p.Subject != "" {
-			fmt.Fprintf(&b, "Subject: %s\n\n", markdown.Escape(p.Subject))
-		}
-		b.WriteString(markdown.Escape(p.Body))
-		if e, ok := o.Result.(hearth.Email); ok && e.Via.LeavesMachine() {
-			var unknown []string
-			for _, to := range p.To {
-				if !strings.Contains(to, "@") {
-					unknown = append(unknown, to)
-				}
-			}
-			if len(unknown) > 0 {
-				fmt.Fprintf(&b, "\n\nI don't have an email address for %s, so it can't go out yet: tell me (\"%s email is …\") and ask me again.", prose.List(markdown.EscapeAll(unknown)), markdown.Escape(prose.Possessive(unknown[0])))
-			} else {
-				b.WriteString("\n\nShall I send it?")
-			}
-		} else {
-			b.WriteString("\n\nApprove to keep it in Hearth's outbox: no mail service is connected, so nothing will leave this machine.")
-		}
-		if e, ok := o.Result.(hearth.Email); ok && e.Hint != "" {
-			b.WriteString("\n" + e.Hint)
-		}
-		return b.String()
-	case action.CalendarCreate:
-		p, _ := action.Decode[action.EventCreateArgs](o.Action)
-		s := "Shall I add " + markdown.Escape(p.Title) + " to your calendar for " + stage.FormatWhen(p.Start, p.AllDay, c)
-		if len(p.Attendees) > 0 {
-			s += " and invite " + prose.List(markdown.EscapeAll(p.Attendees))
-		}
-		return s + "?"
-	case action.CalendarDelete:
-		p, _ := action.Decode[action.EventRefArgs](o.Action)
-		return "Shall I cancel " + quotedOr(p.Title, "that event") + "?"
-	case action.CalendarUpdate:
-		p, _ := action.Decode[action.EventUpdateArgs](o.Action)
-		if len(p.Invited) > 0 {
-			return "Shall I invite " + prose.List(markdown.EscapeAll(p.Invited)) + " to " + quotedOr(p.Title, "that event") + "? A connected calendar sends them an invitation."
-		}
-		if len(p.Uninvited) > 0 {
-			return "Shall I take " + prose.List(markdown.EscapeAll(p.Uninvited)) + " off " + quotedOr(p.Title, "that event") + "? A connected calendar tells them."
-		}
-	case action.NoteDelete:
-		p, _ := action.Decode[action.NoteRefArgs](o.Action)
-		if p.Family {
-			return "Shall I delete " + deletedList(p) + "? Everyone in your family would lose it (\"undo\" brings it back)."
-		}
-		return "Shall I delete " + deletedList(p) + "?"
-	}
-	return "Shall I " + t.verb + "?"
 }
 
 // DoneFallback is the reply when the Responder fails: "Done! I …" built

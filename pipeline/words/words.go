@@ -209,7 +209,8 @@ func MatchWords(s string) []string {
 
 // stemWord folds the endings that matter for matching titles: plurals
 // ("eggs"), and the -ing of "I finished calling Tom" against "Call Tom"
-// ("swimming" → "swim"; a final e goes too, so "taking" and "take" meet).
+// ("swimming" → "swim", "taking" → "take"). A word is never cut to
+// another word's stem ("care" stays apart from "car").
 func stemWord(w string) string {
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
@@ -218,15 +219,19 @@ func stemWord(w string) string {
 		return w[:len(w)-1]
 	case len(w) > 5 && strings.HasSuffix(w, "ing"):
 		w = w[:len(w)-3]
-		if n := len(w); w[n-1] == w[n-2] && !strings.ContainsRune("lsfzaeiou", rune(w[n-1])) {
+		n := len(w)
+		switch {
+		case w[n-1] == w[n-2] && !strings.ContainsRune("lsfzaeiou", rune(w[n-1])):
 			w = w[:n-1] // "swimm", "shopp"
+		case n == 3 && !vowel(w[0]) && vowel(w[1]) && !vowel(w[2]) && !strings.ContainsRune("wxy", rune(w[2])):
+			w += "e" // "tak", "mak", "com": one syllable that lost its e
 		}
 		return w
-	case len(w) > 3 && strings.HasSuffix(w, "e") && !strings.HasSuffix(w, "ee"):
-		return w[:len(w)-1]
 	}
 	return w
 }
+
+func vowel(c byte) bool { return strings.IndexByte("aeiou", c) >= 0 }
 
 // matchScore says how well a reference the user typed ("the report")
 // names a candidate ("Finish the quarterly report"): the share of the

@@ -18,6 +18,8 @@ func TestCovers(t *testing.T) {
 		{"swimming lessons", "Swim lesson", true},
 		{"shopping", "Shop for shoes", true},
 		{"calling Tom", "Call Tim", false},
+		{"the car", "Care home visit", false},
+		{"opening the shed", "Open the shed", true},
 		{"", "Team lunch", false},
 		{"with the", "Team lunch", false},
 	} {

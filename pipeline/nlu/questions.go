@@ -1,0 +1,75 @@
+package nlu
+
+import "slices"
+
+// What a question asks of the user's own things: their day or week, all of
+// one domain's things, what is due.
+
+// myTime reports a question about one's own day or week: "how's my day
+// looking?", "show me my week", "what's my weekend like?".
+func myTime(tokens []string) bool {
+	switch tokens[0] {
+	case "how", "hows", "what", "whats", "show", "tell", "give":
+	default:
+		return false
+	}
+	for i := 1; i+1 < len(tokens); i++ {
+		if tokens[i] == "my" && slices.Contains([]string{"day", "week", "weekend", "morning", "afternoon", "evening", "schedule", "agenda"}, tokens[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// agendaQuestion reports a question about one's own time in general
+// ("what do I have tomorrow?", "how does my week look?", "what's on
+// Friday?", "what does my day look like?") rather than about meetings
+// or the calendar by name, which only events answer.
+func agendaQuestion(tokens []string) bool {
+	general := false
+	for i, t := range tokens {
+		switch t {
+		case "calendar", "meeting", "meetings", "event", "events", "appointment", "appointments", "call", "calls", "free", "available", "busy":
+			return false
+		case "look", "looking", "looks", "agenda", "plans", "schedule", "planned":
+			general = true
+		case "have", "got":
+			general = general || i > 0 && (tokens[i-1] == "i" || tokens[i-1] == "ive")
+		case "on":
+			general = general || i > 0 && (tokens[i-1] == "whats" || tokens[i-1] == "is")
+		}
+	}
+	return general
+}
+
+// allOf are the plural nouns a short question asks all of one domain's
+// things by: "my lists", "my drafts".
+var allOf = map[string]Domain{"lists": Keep, "notes": Keep, "drafts": Email, "outbox": Email}
+
+// askedForAll reports a short question or "show …" that asks for all of
+// one domain's things ("what notes do I have?", "show my drafts", "any
+// drafts waiting?"), and the domain.
+func askedForAll(tokens []string, question bool) (Domain, bool) {
+	if len(tokens) > 6 || !question && !slices.Contains([]string{"show", "list", "read"}, tokens[0]) {
+		return "", false
+	}
+	for _, t := range tokens {
+		if d, ok := allOf[t]; ok {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// dueQuestion reports a question asking what is due ("what's due this
+// month?", "anything due by Friday?", "is anything due next week?"), not
+// about a due date ("what's my due date?", which is memory).
+func dueQuestion(tokens []string) bool {
+	switch tokens[0] {
+	case "what", "whats", "anything", "is", "which":
+	default:
+		return false
+	}
+	i := slices.Index(tokens, "due")
+	return i > 0 && i <= 3 && (i+1 == len(tokens) || tokens[i+1] != "date")
+}
