@@ -245,14 +245,23 @@ func Validity(fact string, now time.Time) (from, to time.Time, rest string, ok b
 		case timex.Interval:
 			from, to = m.From, m.To
 		case timex.Value:
-			// "in 2015", "on 3 May 2015": the period it names.
+			// "in 2015", "on 3 May 2015": the period it names; "started
+			// at Acme in May": from then on.
 			from = m.Value
 			to = grainEnd(m.Value, m.Grain)
+			if began(fact) {
+				to = time.Time{}
+			}
 		default:
 			continue
 		}
-		if !from.IsZero() && from.After(now) && to.IsZero() {
+		switch {
+		case !from.IsZero() && from.After(now) && to.IsZero():
 			from = from.AddDate(-1, 0, 0)
+		case !from.IsZero() && from.After(now) && Historical(fact) && !reYear.MatchString(m.Text):
+			// "We went to Spain in August", told in November: last
+			// August, not the next.
+			from, to = from.AddDate(-1, 0, 0), to.AddDate(-1, 0, 0)
 		}
 		rest = strings.Join(strings.Fields(fact[:m.Start]+" "+fact[m.End:]), " ")
 		return from, to, rest, true
@@ -272,6 +281,21 @@ func grainEnd(t time.Time, g timex.Grain) time.Time {
 		return t.AddDate(0, 0, 7)
 	}
 	return t.AddDate(0, 0, 1)
+}
+
+// reYear finds a year said in full.
+var reYear = regexp.MustCompile(`\b\d{4}\b`)
+
+// began reports a fact that tells when something began and goes on
+// ("Mia started at Lindenschule in September", "I joined Acme in May").
+func began(fact string) bool {
+	lc := words.ASCIILower(fact)
+	for _, w := range []string{"started", "began", "joined", "moved in", "moved to", "got married", "have been", "has been"} {
+		if words.ContainsWord(lc, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Historical reports whether a fact tells of something in the past that

@@ -60,6 +60,11 @@ func TestValidity(t *testing.T) {
 		{"Jon works at Acme since 2019", d(2019, 1), time.Time{}, "Jon works at Acme", true},
 		{"we lived at 12 Oak Street in 2015", d(2015, 1), d(2016, 1), "we lived at 12 Oak Street", true},
 		{"Jon works at Acme", time.Time{}, time.Time{}, "Jon works at Acme", false},
+		// Begun in a month already past this year (told in November):
+		// this September, and still so.
+		{"Mia started at Lindenschule in September", d(2026, 9), time.Time{}, "Mia started at Lindenschule", true},
+		{"we went to Spain in December", d(2025, 12), d(2026, 1), "we went to Spain", true},
+		{"Mia starts at Lindenschule in December", d(2026, 12), d(2027, 1), "Mia starts at Lindenschule", true},
 	}
 	for _, tt := range tests {
 		from, to, rest, ok := memory.Validity(tt.fact, now)

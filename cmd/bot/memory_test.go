@@ -334,3 +334,23 @@ func TestForgetByWhatItIsAbout(t *testing.T) {
 		t.Fatalf("a forget became an event: %q", r.Text)
 	}
 }
+
+// TestPeopleAsTold: facts about people told the way people tell them are
+// found again by the person's name, and a question is never answered
+// with another fact that only shares the name.
+func TestPeopleAsTold(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Lou", "Europe/Berlin")
+	c.say("my daughter Mia is allergic to strawberries")
+	mustContain(t, c.say("what is Mia allergic to?"), "strawberries")
+	c.say("Mia's teacher is Mrs Klein")
+	if r := c.say("what is Mia allergic to?"); !strings.Contains(r.Text, "strawberries") || strings.Contains(r.Text, "Klein") {
+		t.Fatalf("allergy answered with %q", r.Text)
+	}
+	mustContain(t, c.say("Tom loves jazz"), "Tom loves jazz")
+	mustContain(t, c.say("gift ideas for Tom?"), "jazz")
+	if r := c.say("what is Tom allergic to?"); strings.Contains(r.Text, "jazz") {
+		t.Fatalf("Tom's allergies answered with %q", r.Text)
+	}
+}

@@ -298,6 +298,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// to be known, as "my shoe size is 42" is.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Memory}, max(res.Confidence, 0.8), false
 	}
+	if !question && res.Intent != RequestAction && likesSomething(tokens, text) {
+		// "Tom loves jazz": to be known, as "my favorite color is green"
+		// is (and what to give Tom comes from it).
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Memory}, max(res.Confidence, 0.8), false
+	}
 	if !question && res.Intent != RequestAction && startsList(tokens) {
 		// "Start a packing list": a list of one's own, empty for now.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false

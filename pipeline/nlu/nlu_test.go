@@ -524,7 +524,8 @@ func TestMovesBy(t *testing.T) {
 func TestAboutMe(t *testing.T) {
 	c := newTestClassifier(t)
 	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
-	for _, text := range []string{"my favorite color is green", "I'm allergic to peanuts", "I am vegetarian", "my favourite food is sushi", "I'm lactose intolerant"} {
+	for _, text := range []string{"my favorite color is green", "I'm allergic to peanuts", "I am vegetarian", "my favourite food is sushi", "I'm lactose intolerant",
+		"Tom loves jazz", "my husband hates olives", "Priya likes hiking"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Memory}) {
 			t.Errorf("Classify(%q) = %s %v; want a memory to keep", text, got.Intent, got.Domains)
 		}
@@ -532,6 +533,11 @@ func TestAboutMe(t *testing.T) {
 	for _, text := range []string{"am I allergic to anything?", "what are my allergies?", "is Lea allergic to anything?"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Memory}) {
 			t.Errorf("Classify(%q) = %s %v; want a question to memory", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"he loves it", "who likes pizza?", "everyone loves a holiday"} {
+		if toks, _ := features.Tokens(nil, text); likesSomething(toks, text) {
+			t.Errorf("likesSomething(%q); want no one's liking told", text)
 		}
 	}
 	for _, text := range []string{"I'm tired", "my favorite!", "I am so happy", "what's my favorite color?"} {

@@ -2,6 +2,7 @@ package nlu
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
@@ -410,6 +411,26 @@ func (c *Classifier) listRequestBefore(recent []Turn, ref time.Time) bool {
 		}
 		prev := c.Classify(recent[i].Text, nil, ref)
 		return (prev.Intent == RequestAction || prev.Intent == AskInfo) && slices.Contains(prev.Domains, Keep)
+	}
+	return false
+}
+
+// likesSomething reports a statement of what someone else likes or
+// dislikes: "Tom loves jazz", "my husband hates olives", "Priya prefers
+// green tea". The subject is a name (capitalised in text) or "my …".
+func likesSomething(tokens []string, text string) bool {
+	i := slices.IndexFunc(tokens, func(t string) bool {
+		return slices.Contains([]string{"loves", "likes", "prefers", "hates", "dislikes", "enjoys", "adores"}, t)
+	})
+	if i < 1 || i > 3 || i == len(tokens)-1 {
+		return false
+	}
+	switch subj := tokens[:i]; {
+	case subj[0] == "my" || subj[0] == "our":
+		return len(subj) >= 2
+	case len(subj) == 1:
+		f := strings.Fields(text)
+		return len(f) > 0 && f[0][0] >= 'A' && f[0][0] <= 'Z' && !slices.Contains([]string{"he", "she", "it", "they", "everyone", "nobody", "who"}, subj[0])
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -441,6 +442,13 @@ func aboutOf(fact string, people []string) string {
 		}
 	}
 	if best != "" {
+		// "My daughter Mia is allergic …" is about Mia: a name right
+		// after the relation that introduces it.
+		if words.StartsWithAny(strings.ToLower(best), "my ", "our ") {
+			if next := strings.Fields(fact[at+len(best):]); len(next) > 0 && isName(next[0]) {
+				return strings.TrimRight(next[0], ",.")
+			}
+		}
 		return best
 	}
 	for _, w := range strings.Fields(fact) {
@@ -449,6 +457,13 @@ func aboutOf(fact string, people []string) string {
 		}
 	}
 	return ""
+}
+
+// isName reports a word written as a name: capitalised, not "I" or a
+// word that opens a clause.
+func isName(w string) bool {
+	w = strings.TrimRight(w, ",.")
+	return len(w) > 1 && w[0] >= 'A' && w[0] <= 'Z' && !strings.Contains(w, "'") && !slices.Contains([]string{"I", "Is", "Has", "Was", "And", "The"}, w)
 }
 
 // workCues make a fact a work one; everything else is personal, because

@@ -283,11 +283,23 @@ memories:
 				continue memories
 			}
 		}
-		n := 0
+		n, said, other := 0, 0, 0
 		for _, w := range q {
+			named := slices.Contains(names, w)
+			if !named {
+				other++
+			}
 			if slices.Contains(mw, w) {
 				n++
+				if !named {
+					said++
+				}
 			}
+		}
+		if other > 0 && said == 0 {
+			// "What is Mia allergic to?" is not answered by "Mia's
+			// teacher is …": the name alone is not what was asked.
+			continue
 		}
 		s := float64(n) / float64(len(q))
 		switch {

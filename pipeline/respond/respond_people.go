@@ -91,7 +91,7 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 			who, n = "you", 2 // "you live in", as "they live in"
 		}
 		if len(c.Memories) == 0 {
-			return "I don't know where " + who + " " + strings.Fields(verbs[1])[0] + " " + orNow(when) + "."
+			return "I don't know where " + who + " " + strings.Fields(pick(verbs, n, past))[0] + " " + orNow(when) + "."
 		}
 		var vals []string
 		for _, m := range c.Memories {
