@@ -416,7 +416,7 @@ func taskTitle(cl, lc string) string {
 		item, _, _ := cutAt(rest, "to my ", "on my ", "as done", "as complete", "off my ", "from my ")
 		return tidy(item)
 	}
-	if rest, ok := after(cl, lc, "i need to ", "i have to ", "i must ", "i gotta "); ok {
+	if rest, ok := after(cl, lc, "i need to ", "i have to ", "i must ", "i gotta ", "i'm going to ", "im going to ", "i am going to ", "i'm gonna ", "we need to ", "we have to "); ok {
 		item, _, _ := cutAt(rest, ", remind", " remind", ", can you", ", add it", ", put it")
 		return tidy(item)
 	}

@@ -335,7 +335,8 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 	}
 	title = stripTimeWords(title, in.Context)
 	// "I have a doctor's appointment …" is about "Doctor's appointment".
-	title = prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "a", "an", "the", "my", "our")))
+	// "I'm flying to Rome" is "Flying to Rome".
+	title = prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "i'm", "im", "i am", "we're", "we are", "a", "an", "the", "my", "our")))
 	p := stage.Plan{Understood: "add an event to your calendar"}
 	if title == "" || IsPronoun(title) {
 		return p, needDetails("what the event is")
@@ -469,6 +470,14 @@ func eventTimes(m *timex.Match, text string, c stage.Context) (start, end time.T
 		return s, s.Add(time.Hour), false, true
 	case m.Grain >= timex.Day:
 		return allDays(m.From, m.To)
+	case m.To.Sub(m.From) > 24*time.Hour:
+		// "Next weekend" (Friday evening to Monday): the days it covers,
+		// all day, from the first whole one.
+		from := stage.MidnightIn(m.From, z)
+		if !from.Equal(m.From) {
+			from = from.AddDate(0, 0, 1)
+		}
+		return allDays(from, m.To)
 	case m.To.Sub(m.From) >= 5*time.Hour:
 		// A part of the day ("tonight", "Saturday evening") or a weekend:
 		// a span to fit into, not the event's length.

@@ -577,6 +577,29 @@ func TestPlanPartsOfDay(t *testing.T) {
 	}
 }
 
+// TestPlanTripsAndIntentions: news of a trip is an event named for it,
+// a weekend is its whole days, and "I'm going to call mum" is a task to
+// call mum.
+func TestPlanTripsAndIntentions(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "Europe/Berlin")
+	c := stage.Context{Now: time.Date(2026, 11, 28, 18, 0, 0, 0, z), Location: z}
+	p := planText(t, "I'm flying to New York on Monday", c)
+	e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+	if e.Title != "Flying to New York" || !e.AllDay || !e.Start.Equal(time.Date(2026, 11, 30, 0, 0, 0, 0, z)) {
+		t.Errorf("trip %+v", e)
+	}
+	p = planText(t, "we're going to Paris next weekend", c)
+	e = decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+	if e.Title != "Going to Paris" || !e.AllDay || !e.Start.Equal(time.Date(2026, 12, 5, 0, 0, 0, 0, z)) || !e.End.Equal(time.Date(2026, 12, 7, 0, 0, 0, 0, z)) {
+		t.Errorf("weekend trip %+v", e)
+	}
+	p = planText(t, "I'm going to call mum tomorrow", c)
+	if a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate)); a.Title != "Call mum" {
+		t.Errorf("task %+v", a)
+	}
+}
+
 // TestRemindAboutItAgain: "it" in a new reminder is the item the last
 // reply was about, not a task called "It again".
 func TestRemindAboutItAgain(t *testing.T) {
