@@ -189,8 +189,9 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 	}
 	weak := weakCue(tokens, head, when)
 	for i, t := range tokens {
-		if i == head && when && errand(tokens, head) {
-			// "pay rent on friday": the user's own errand, a to-do.
+		if when && errand(tokens, i) && (i == head || i > 0 && (tokens[i-1] == "and" || tokens[i-1] == "then")) {
+			// "pay rent on friday", "pick up the dry cleaning and buy
+			// stamps tomorrow": the user's own errands, to-dos.
 			continue
 		}
 		if what, ok := cannotWords[t]; ok && !(t == "order" && slices.Contains(tokens, "in")) {

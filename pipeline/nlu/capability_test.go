@@ -126,6 +126,8 @@ func TestCapable(t *testing.T) {
 		{"pay the water bill", false, 0.05, false},
 		{"buy a birthday present saturday", true, 0.6, true}, // the user's own errand, however suspicious
 		{"can you buy a birthday present saturday", true, 0.6, false},
+		{"pick up the dry cleaning and buy stamps tomorrow", true, 0.05, true},
+		{"pick up the dry cleaning and order me a pizza tomorrow", true, 0.05, false},
 		{"order me a curry at 7", true, 0.05, false},
 		{"preheat the oven to 400", true, 0.05, false},
 		{"buy tickets for the school event", false, 0.05, false},

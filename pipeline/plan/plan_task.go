@@ -252,7 +252,7 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	// "send the invoice tonight, it's urgent": the aside is not the title.
 	title, _, _ = words.CutBefore(title, ", it", ", it's", ", its", ", that's", ", because", ", since", ", so ", ", as ", ", which")
 	title = words.TrimWordsRight(title, "urgently", "asap", "urgent", "high priority", "low priority")
-	title = words.TidySlot(title)
+	title = words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "the", "a", "an")) // "a reminder for the dentist"
 	p := stage.Plan{Understood: "add a task"}
 	if t := words.TrimWordsRight(title, "again", "too", "as well"); IsPronoun(t) {
 		// "Remind me about it again on Friday": the item the last reply

@@ -594,9 +594,11 @@ func TestPlanTripsAndIntentions(t *testing.T) {
 	if e.Title != "Going to Paris" || !e.AllDay || !e.Start.Equal(time.Date(2026, 12, 5, 0, 0, 0, 0, z)) || !e.End.Equal(time.Date(2026, 12, 7, 0, 0, 0, 0, z)) {
 		t.Errorf("weekend trip %+v", e)
 	}
-	p = planText(t, "I'm going to call mum tomorrow", c)
-	if a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate)); a.Title != "Call mum" {
-		t.Errorf("task %+v", a)
+	for text, title := range map[string]string{"I'm going to call mum tomorrow": "Call mum", "add a reminder for the dentist on the 14th at 2:30": "Dentist"} {
+		p = planText(t, text, c)
+		if a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate)); a.Title != title {
+			t.Errorf("%q: task %+v; want %q", text, a, title)
+		}
 	}
 }
 
