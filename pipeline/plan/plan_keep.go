@@ -177,12 +177,13 @@ func listItem(text string) (item, list string) {
 }
 
 // newList reads "start a packing list with socks", "make a shopping list:
-// eggs, milk": the list's name and its first items.
-var newList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(.*?\blist)\s*(?:with|:|of)\s+(.+)$`)
+// eggs, milk", "create a packing list for the trip: socks, a charger":
+// the list's name and its first items.
+var newList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(.*?\blist)(?:\s+for\s+[^:]+?)?\s*(?:with|:|of)\s+(.+)$`)
 
 // emptyList reads a request to start a list with nothing on it yet:
 // "start a packing list", "create a list called holiday".
-var emptyList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(?:(.+?)\s+)?list(?:\s+(?:called|named|for)\s+(.+))?$`)
+var emptyList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(?:(.+?)\s+)?list(?:\s+(?:called|named|for)\s+([^:]+))?$`)
 
 // planEmptyList starts the list the user named, empty, and asks what goes
 // on it; the answer adds it ("socks and a charger" → "add socks and a

@@ -151,6 +151,7 @@ func TestPlanBareAdd(t *testing.T) {
 		{"one list", "add Eggs and bread", []hearth.Note{plain, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 2, Title: "Packing list", Items: items}},
 		{"a new list", "Start a packing list with Eggs and bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
 		{"a new list that exists", "make a shopping list: Eggs, bread", []hearth.Note{shopping, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 1, Title: "Shopping list", Items: items}},
+		{"a new list for something", "create a packing list for the trip: Eggs, bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
