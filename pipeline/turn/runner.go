@@ -27,6 +27,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/plan"
 	"github.com/hearthbot/hearth/pipeline/respond"
 	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
 )
 
 // State is the conversation state the runner keeps: open questions,
@@ -151,6 +152,8 @@ func (r *Runner) end(st *turnState, text string) pipeline.Answer {
 
 func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	ev := st.t.Event
+	// A voice note's "um" and "ok so" are no part of any title.
+	ev.Text = words.DropFillers(ev.Text)
 	began := time.Now()
 	// The open question (q, qid) is read once, with the approval waiting
 	// and the recent messages; nothing in the turn changes it before it

@@ -4,6 +4,7 @@
 package words
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -26,6 +27,20 @@ func StripPoliteness(lc string) string {
 		}
 	}
 }
+
+// DropFillers takes out what a spoken message carries that is no word
+// of the request: "um", "uh", "erm" anywhere, and a leading "so" ("ok so
+// tomorrow I have …", a voice note's "call the plumber uh tomorrow").
+// Line breaks and the rest stay as they are.
+func DropFillers(text string) string {
+	text = reFiller.ReplaceAllString(text, "")
+	return reLeadingSo.ReplaceAllString(text, "")
+}
+
+var (
+	reFiller    = regexp.MustCompile(`(?i)\b(?:um+|uh+|uhm|erm|ehm)\b[,.…]*[ \t]*`)
+	reLeadingSo = regexp.MustCompile(`(?i)^\s*(?:(?:ok|okay|alright|right|hey|hi)[,!]?\s+)?so[,]?\s+`)
+)
 
 // asciiLower lower-cases ASCII letters only, so byte offsets in the
 // result are offsets in the original.

@@ -48,3 +48,20 @@ func TestStripPoliteness(t *testing.T) {
 		}
 	}
 }
+
+// TestDropFillers: a voice note's fillers go, the words and lines stay.
+func TestDropFillers(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"um can you remind me to call the plumber uh tomorrow morning", "can you remind me to call the plumber tomorrow morning"},
+		{"ok so tomorrow I have a meeting", "tomorrow I have a meeting"},
+		{"hey so the parents evening is on thursday", "the parents evening is on thursday"},
+		{"So, what's on today?", "what's on today?"},
+		{"add to my list:\\neggs\\nhummus", "add to my list:\\neggs\\nhummus"},
+		{"ok thanks", "ok thanks"},
+		{"the summer plan", "the summer plan"},
+	} {
+		if got := DropFillers(tt.in); got != tt.want {
+			t.Errorf("DropFillers(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
