@@ -101,6 +101,11 @@ func Continue(f stage.Fill, text string) (string, bool) {
 	if f.Want != stage.FillRequest || f.Request == "" || lc == "" || strings.HasSuffix(lc, "?") || words.StartsWithWords(lc, notAnswers...) {
 		return "", false
 	}
+	if subj := memory.Subject(text); subj != "" && (strings.Contains(subj, "'s ") || words.StartsWithWords(subj, "my", "our")) {
+		// "Sam's number is 0151 …" after "What's the task?": something
+		// told, to be remembered, not the task.
+		return "", false
+	}
 	whole := f.Request + " " + f.Join + " " + text
 	if f.Join == "" || words.StartsWithWords(lc, joins...) {
 		whole = f.Request + " " + text

@@ -262,6 +262,10 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	if IsPronoun(title) || emptyTitle[words.ASCIILower(title)] {
 		title = "" // "remind me to" with nothing after it
 	}
+	if title == "" && words.ContainsWord(lc, "alarm") && when != nil {
+		// "Set an alarm for 7am": a message then is the alarm Hearth has.
+		title = "Alarm"
+	}
 	if title == "" {
 		// "Remind me tomorrow": about what is asked, and the answer
 		// finishes the request ("… to call the bank").

@@ -594,7 +594,7 @@ func TestPlanTripsAndIntentions(t *testing.T) {
 	if e.Title != "Going to Paris" || !e.AllDay || !e.Start.Equal(time.Date(2026, 12, 5, 0, 0, 0, 0, z)) || !e.End.Equal(time.Date(2026, 12, 7, 0, 0, 0, 0, z)) {
 		t.Errorf("weekend trip %+v", e)
 	}
-	for text, title := range map[string]string{"I'm going to call mum tomorrow": "Call mum", "add a reminder for the dentist on the 14th at 2:30": "Dentist"} {
+	for text, title := range map[string]string{"I'm going to call mum tomorrow": "Call mum", "add a reminder for the dentist on the 14th at 2:30": "Dentist", "set an alarm for 7am": "Alarm"} {
 		p = planText(t, text, c)
 		if a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate)); a.Title != title {
 			t.Errorf("%q: task %+v; want %q", text, a, title)
@@ -783,7 +783,7 @@ func TestContinue(t *testing.T) {
 		if got, ok := Continue(f, tc.answer); !ok || got != tc.whole {
 			t.Errorf("%q then %q: %q %v; want %q", tc.ask, tc.answer, got, ok, tc.whole)
 		}
-		for _, other := range []string{"never mind", "what's on tomorrow?", "no", "remind me to renew the passport", "cancel that", ""} {
+		for _, other := range []string{"never mind", "what's on tomorrow?", "no", "remind me to renew the passport", "cancel that", "", "Sam's number is 0151 2345678", "my wifi password is hunter2"} {
 			if got, ok := Continue(f, other); ok {
 				t.Errorf("%q answered the question: %q", other, got)
 			}
