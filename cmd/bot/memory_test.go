@@ -350,6 +350,8 @@ func TestPeopleAsTold(t *testing.T) {
 	}
 	mustContain(t, c.say("Tom loves jazz"), "Tom loves jazz")
 	mustContain(t, c.say("gift ideas for Tom?"), "jazz")
+	mustContain(t, c.say("Tom enjoys cooking"), "Tom enjoys cooking")
+	mustContain(t, c.say("what does Tom like?"), "jazz", "cooking")
 	if r := c.say("what is Tom allergic to?"); strings.Contains(r.Text, "jazz") {
 		t.Fatalf("Tom's allergies answered with %q", r.Text)
 	}

@@ -351,7 +351,7 @@ func statement(tokens []string) bool {
 // prefers tea", "emma goes to lincoln elementary", "dad turns 70 in
 // may"); an imperative never has one second.
 var habits = []string{
-	"likes", "loves", "hates", "prefers", "goes", "works", "lives", "studies", "owns", "uses", "eats", "drinks",
+	"likes", "loves", "hates", "prefers", "enjoys", "adores", "dislikes", "goes", "works", "lives", "studies", "owns", "uses", "eats", "drinks",
 	"speaks", "knows", "teaches", "drives", "turns", "plays", "starts", "begins", "ends", "leaves", "arrives",
 	"lands", "moved", "wants", "needs", "can", "cant", "will", "wont", "should", "does", "doesnt", "dont",
 }

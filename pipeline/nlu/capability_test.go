@@ -115,6 +115,7 @@ func TestCapable(t *testing.T) {
 		{"tom just got a new job at the bank", false, 0.5, true},
 		{"we're out of coffee", false, 0.5, true},
 		{"priya prefers green tea", false, 0.5, true},
+		{"tom enjoys cooking", false, 0.5, true},
 		{"tom's new address is 12 elm road", false, 0.5, true},
 		{"lets play something upbeat", false, 0.05, false},
 		{"cancel the book club on wednesday", true, 0.1, true},

@@ -289,7 +289,7 @@ memories:
 			if !named {
 				other++
 			}
-			if slices.Contains(mw, w) {
+			if slices.Contains(mw, w) || fondness[w] && slices.ContainsFunc(mw, func(m string) bool { return fondness[m] }) {
 				n++
 				if !named {
 					said++
@@ -315,6 +315,10 @@ memories:
 	}
 	return hits
 }
+
+// fondness are the words of liking, one as good as another in a question
+// ("what does Tom like?" is answered by "Tom loves jazz").
+var fondness = map[string]bool{"like": true, "love": true, "enjoy": true, "prefer": true, "adore": true}
 
 // questionNames are the capitalised words of a question other than its
 // first, matched like matchWords: the names it asks about.
