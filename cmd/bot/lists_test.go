@@ -249,4 +249,11 @@ func TestShoppingAsPeopleTalk(t *testing.T) {
 	mustContain(t, r, "Shall I add toilet paper to your shopping list?")
 	c.click(r, "Add toilet paper")
 	mustContain(t, c.say("what do I need to buy?"), "bread, butter and toilet paper")
+
+	// A packing list, asked about as packing.
+	c.say("create a packing list for the trip: passport, charger, sunscreen")
+	mustContain(t, c.say("packed the charger"), "Ticked charger off your packing list")
+	if r := c.say("what's left to pack?"); !strings.Contains(r.Text, "passport and sunscreen") || strings.Contains(r.Text, "bread") {
+		t.Fatalf("left to pack: %q", r.Text)
+	}
 }

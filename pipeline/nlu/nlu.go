@@ -341,6 +341,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "What's next?": the next event or task, whichever comes first.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8)
 	}
+	if question && res.Intent != RequestAction && packQuestion(tokens) {
+		// "What's left to pack?" asks the packing list.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Keep}, max(res.Confidence, 0.8), false
+	}
 	if res.Intent != RequestAction && myTime(tokens) {
 		// "How's my day looking?", "show me my week": the events and
 		// the tasks due then, however the model heard it.

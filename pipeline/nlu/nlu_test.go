@@ -598,6 +598,11 @@ func TestMyTime(t *testing.T) {
 			t.Errorf("Classify(%q) = %s %v; want ask_info about the calendar and tasks", text, got.Intent, got.Domains)
 		}
 	}
+	for _, text := range []string{"what's left to pack?", "what do I still need to pack?"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Keep}) {
+			t.Errorf("Classify(%q) = %s %v; want a question about the lists", text, got.Intent, got.Domains)
+		}
+	}
 	for _, text := range []string{"snooze it for an hour", "snooze that 10 minutes"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Task}) {
 			t.Errorf("Classify(%q) = %s %v; want a request to move a reminder", text, got.Intent, got.Domains)

@@ -73,3 +73,14 @@ func dueQuestion(tokens []string) bool {
 	i := slices.Index(tokens, "due")
 	return i > 0 && i <= 3 && (i+1 == len(tokens) || tokens[i+1] != "date")
 }
+
+// packQuestion reports a question about what is left to pack ("what's
+// left to pack?", "what do I still need to pack?"): the packing list's.
+func packQuestion(tokens []string) bool {
+	switch tokens[0] {
+	case "what", "whats", "anything", "is":
+	default:
+		return false
+	}
+	return slices.Contains(tokens, "pack")
+}

@@ -63,6 +63,15 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 			hits = []int{i}
 		}
 	}
+	if len(hits) == 0 && (words.ContainsWord(words.ASCIILower(in.Text), "pack") || words.ContainsWord(words.ASCIILower(in.Text), "packed")) {
+		// "What's left to pack?": the packing list, whatever else it is
+		// called.
+		if i := slices.IndexFunc(notes, func(n hearth.Note) bool {
+			return len(n.Items) > 0 && strings.Contains(strings.ToLower(n.Title), "pack")
+		}); i >= 0 {
+			hits = []int{i}
+		}
+	}
 	if len(hits) == 0 && words.ContainsWord(words.ASCIILower(in.Text), "list") {
 		// "What's on the list?" names none: the list last changed (notes
 		// come newest first).
