@@ -352,6 +352,9 @@ func TestPeopleAsTold(t *testing.T) {
 	mustContain(t, c.say("gift ideas for Tom?"), "jazz")
 	mustContain(t, c.say("Tom enjoys cooking"), "Tom enjoys cooking")
 	mustContain(t, c.say("what does Tom like?"), "jazz", "cooking")
+	// How far off something of the user's is: when it is.
+	c.say("Tom's birthday is March 3")
+	mustContain(t, c.say("how many days until Tom's birthday?"), "March 3")
 	if r := c.say("what is Tom allergic to?"); strings.Contains(r.Text, "jazz") {
 		t.Fatalf("Tom's allergies answered with %q", r.Text)
 	}

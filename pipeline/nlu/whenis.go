@@ -3,6 +3,9 @@ package nlu
 import (
 	"regexp"
 	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
 
 // reWhenIs reads a question for when one thing is: "when is my haircut?",
@@ -31,4 +34,30 @@ var reWhenIsIt = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?(?:w
 // calendar"): the caller finds which item that is.
 func WhenIsIt(text string) bool {
 	return reWhenIsIt.MatchString(text)
+}
+
+// reUntil reads a question for how far off something is: "how long until
+// Christmas?", "how many days until Lena's birthday?".
+var reUntil = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+)?(?:how\s+long|how\s+many\s+(?:days|weeks|sleeps))\s+(?:is\s+it\s+|are\s+there\s+|is\s+there\s+)?(?:left\s+)?(?:until|till|til|to|before)\s+(.+?)\s*[?.!]*\s*$`)
+
+// Until reports a question for how far off something is, and what it
+// names ("Christmas", "Lena's birthday", "the dentist").
+func Until(text string) (string, bool) {
+	g := reUntil.FindStringSubmatch(text)
+	if g == nil {
+		return "", false
+	}
+	what := strings.TrimSpace(g[1])
+	return what, what != ""
+}
+
+// OneDay returns the one day s names, as timex reads it ("Sunday", "the
+// 15th", "Christmas"), and false for anything else: a time, a span, or
+// something only the user's things can date ("Lena's birthday").
+func OneDay(s string, ref time.Time) (timex.Match, bool) {
+	ms := timex.Find(s, ref, timex.Options{})
+	if len(ms) != 1 || ms[0].Kind != timex.Value || ms[0].Grain != timex.Day {
+		return timex.Match{}, false
+	}
+	return ms[0], true
 }

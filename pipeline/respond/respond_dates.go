@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth/internal/prose"
-	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
@@ -16,7 +16,6 @@ import (
 // Christmas?". The date is timex's reading, in the user's zone.
 var (
 	reDateOf = regexp.MustCompile(`^(?:so |and |ok )?(?:what(?:'s|s| is) the date|what date is|which date is|what day is|what day of the week is)\s+(.+?)\s*[?.!]*$`)
-	reUntil  = regexp.MustCompile(`^(?:so |and |ok )?(?:how long|how many days|how many weeks|how many sleeps)\s+(?:is it\s+|are there\s+|is there\s+)?(?:left\s+)?(?:until|till|til|to|before)\s+(.+?)\s*[?.!]*$`)
 )
 
 // dateAnswer answers lc (lower-cased) when it asks which date or weekday
@@ -29,11 +28,8 @@ func dateAnswer(lc string, c stage.Context) (string, bool) {
 	now := stage.UserNow(c)
 	// day is the one day s names, as said, and its date.
 	day := func(s string) (string, time.Time, bool) {
-		ms := timex.Find(s, now, timex.Options{})
-		if len(ms) != 1 || ms[0].Kind != timex.Value || ms[0].Grain != timex.Day {
-			return "", time.Time{}, false
-		}
-		return strings.TrimPrefix(ms[0].Text, "on "), ms[0].Value.In(now.Location()), true
+		m, ok := nlu.OneDay(s, now)
+		return strings.TrimPrefix(m.Text, "on "), m.Value.In(now.Location()), ok
 	}
 	if g := reDateOf.FindStringSubmatch(lc); g != nil {
 		said, d, ok := day(g[1])
@@ -50,8 +46,8 @@ func dateAnswer(lc string, c stage.Context) (string, bool) {
 		}
 		return fmt.Sprintf("%s is %s.", prose.UpperFirst(said), d.Format("Monday, January 2, 2006")), true
 	}
-	if g := reUntil.FindStringSubmatch(lc); g != nil {
-		_, d, ok := day(g[1])
+	if what, ok := nlu.Until(lc); ok {
+		_, d, ok := day(what)
 		if !ok {
 			return "", false
 		}

@@ -154,6 +154,14 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	ev := st.t.Event
 	// A voice note's "um" and "ok so" are no part of any title.
 	ev.Text = words.DropFillers(ev.Text)
+	if what, ok := nlu.Until(ev.Text); ok {
+		if _, day := nlu.OneDay(what, st.now); !day {
+			// "How many days until Lena's birthday?" asks when it is,
+			// of something Hearth keeps; a day itself ("until
+			// Christmas") the reply counts out.
+			ev.Text = "When is " + what + "?"
+		}
+	}
 	began := time.Now()
 	// The open question (q, qid) is read once, with the approval waiting
 	// and the recent messages; nothing in the turn changes it before it
