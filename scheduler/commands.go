@@ -353,15 +353,37 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 		return c.cancel(ctx, t, loc, text, ans)
 	}
 	if reRemindMe.MatchString(raw) {
+		if g := reTwoTimes.FindStringSubmatchIndex(raw); g != nil {
+			// "… at 8am and 8pm every day": a reminder at each time.
+			one, two := raw[g[2]:g[3]], raw[g[4]:g[5]]
+			_, _, ok1 := timex.ParseClock(one)
+			_, _, ok2 := timex.ParseClock(two)
+			first, second := raw[:g[0]]+" at "+one+raw[g[1]:], raw[:g[0]]+" at "+two+raw[g[1]:]
+			r1, s1, ok3 := timex.ParseRecurrence(first)
+			r2, s2, ok4 := timex.ParseRecurrence(second)
+			if ok1 && ok2 && ok3 && ok4 {
+				a, ok, err := c.recurring(ctx, t, first, loc, r1, s1, "")
+				if err != nil || !ok {
+					return a, ok, err
+				}
+				b, ok, err := c.recurring(ctx, t, second, loc, r2, s2, ":2")
+				return a + "\n" + b, ok, err
+			}
+		}
 		if rule, span, ok := timex.ParseRecurrence(raw); ok {
-			return c.recurring(ctx, t, raw, loc, rule, span)
+			return c.recurring(ctx, t, raw, loc, rule, span, "")
 		}
 	}
 	return "", false, nil
 }
 
+// reTwoTimes finds two times of day in a repeating reminder: "take my
+// meds at 8am and 8pm every day".
+var reTwoTimes = regexp.MustCompile(`(?i)\s+at\s+(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?)\s+and\s+(?:at\s+)?(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?)\b`)
+
 // recurring creates "remind me every Monday at 9 to water the plants".
-func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *time.Location, rule recur.Rule, span timex.Span) (string, bool, error) {
+// part tells apart the reminders one message makes ("" for the first).
+func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *time.Location, rule recur.Rule, span timex.Span, part string) (string, bool, error) {
 	title := strings.TrimSpace(raw[:span.Start] + " " + raw[span.End:])
 	title = reRemindMe.ReplaceAllString(title, "")
 	title = strings.Trim(reSpaces.ReplaceAllString(title, " "), " ,.!?")
@@ -384,7 +406,7 @@ func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *
 	if err != nil {
 		return "", true, fmt.Errorf("encode rule: %w", err)
 	}
-	key := "event:" + strconv.FormatInt(t.Event.ID, 10)
+	key := "event:" + strconv.FormatInt(t.Event.ID, 10) + part
 	// Said twice, it is set once: the same words and the same schedule
 	// as a reminder the user has (other than this turn's own, when it is
 	// retried).

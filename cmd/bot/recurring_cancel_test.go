@@ -148,3 +148,18 @@ func TestRecurringReminderCancels(t *testing.T) {
 		}
 	})
 }
+
+// TestReminderAtTwoTimes: "at 8am and 8pm every day" is a reminder at
+// each time, not one at 8 PM called "… at 8am and".
+func TestReminderAtTwoTimes(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Meg", "Europe/Berlin")
+	c.say("stop my briefings")
+	mustContain(t, c.say("remind me to take my meds at 8am and 8pm every day"), "every day at 08:00", "every day at 20:00")
+	r := c.say("list my reminders")
+	mustContain(t, r, "“Take my meds” every day at 08:00", "“Take my meds” every day at 20:00")
+	if strings.Contains(r.Text, "and”") {
+		t.Fatalf("a reminder kept the second time in its title: %q", r.Text)
+	}
+}
