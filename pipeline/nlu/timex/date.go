@@ -1,6 +1,9 @@
 package timex
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Date rules: "tomorrow", "next monday", "March 15th", "15/3", "2026-03-15",
 // "Q3", "next month", "the first tuesday of october", holidays, and
@@ -369,7 +372,8 @@ func (p *parser) dateMonthDay(i int, on bool) (dateResult, bool) {
 
 // dateNumeric reads numeric dates: "2026-03-15", "2014/10", "10/31/74",
 // "10.31.1974", "3/3/2015", "2/15", "2 - 15", "15/3". Month first, as in
-// American usage, unless the first number cannot be a month.
+// American usage, unless the first number cannot be a month — or the
+// reference's zone is where the day comes first (dayFirst).
 func (p *parser) dateNumeric(i int) (dateResult, bool) {
 	a, ok := p.num(i, 4)
 	if !ok {
@@ -428,6 +432,9 @@ func (p *parser) dateNumeric(i int) (dateResult, bool) {
 		return dateResult{}, false
 	}
 	m, d := a, b
+	if dayFirst(p.loc) {
+		m, d = b, a // "3/12" in Berlin is the 3rd of December
+	}
 	if m > 12 {
 		m, d = d, m
 	}
@@ -594,4 +601,21 @@ func mergeDate(a, b dpart) (dpart, bool) {
 		return a, false
 	}
 	return dpart{kind: dkCal, cal: x}, true
+}
+
+// dayFirst reports a zone whose people write the day before the month
+// ("3/12" is the 3rd of December in Europe, Africa, Australia and New
+// Zealand). Elsewhere, and for UTC or a bare offset, the month comes
+// first, as timex has always read it.
+func dayFirst(loc *time.Location) bool {
+	if loc == nil {
+		return false
+	}
+	name := loc.String()
+	for _, p := range []string{"Europe/", "Africa/", "Australia/", "Atlantic/"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return name == "Pacific/Auckland"
 }

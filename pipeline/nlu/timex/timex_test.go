@@ -439,3 +439,29 @@ func TestBareHour(t *testing.T) {
 		}
 	}
 }
+
+// TestDayFirstZones: a numeric date puts the day first where people
+// write it so, and the month first elsewhere; one that can only be read
+// one way is read that way anywhere.
+func TestDayFirstZones(t *testing.T) {
+	for _, tt := range []struct {
+		zone, text, want string
+	}{
+		{"Europe/Berlin", "3/12", "2026-12-03"},
+		{"Australia/Sydney", "3/12/2026", "2026-12-03"},
+		{"America/New_York", "3/12", "2027-03-12"},
+		{"UTC", "3/12", "2027-03-12"},
+		{"Europe/Berlin", "3/15", "2027-03-15"},
+		{"America/New_York", "15/3", "2027-03-15"},
+	} {
+		loc, err := time.LoadLocation(tt.zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := time.Date(2026, 11, 28, 12, 0, 0, 0, loc)
+		m, ok := Parse(tt.text, ref, Options{})
+		if !ok || m.Value.Format(time.DateOnly) != tt.want {
+			t.Errorf("%s: Parse(%q) = %v %v; want %s", tt.zone, tt.text, m.Value, ok, tt.want)
+		}
+	}
+}
