@@ -21,6 +21,10 @@ import (
 // with every action row: never rename one.
 type Kind string
 
+// SendsMail reports the kinds that send an email (a new one or a reply):
+// each is approved on its own, its draft read, never in bulk.
+func (k Kind) SendsMail() bool { return k == EmailSend || k == EmailReply }
+
 // Action kinds.
 const (
 	TaskCreate     Kind = "task.create"

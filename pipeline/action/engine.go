@@ -139,7 +139,7 @@ func (e *Engine) Run(ctx context.Context, t Turn, plan []Action) ([]Record, erro
 			// and StaleAfter: Decide may be sending it right now.
 			wg.Go(func() { recs[i], unrecorded[i] = e.execute(ctx, recs[i], 0) })
 		case recs[i].State == StateAwaitingApproval:
-			if recs[i].Action.Kind == EmailSend || recs[i].Action.Kind == EmailReply {
+			if recs[i].Action.Kind.SendsMail() {
 				wg.Go(func() {
 					d, err := e.exec.Draft(ctx, recs[i])
 					if err != nil {
@@ -244,7 +244,7 @@ func (e *Engine) perform(ctx context.Context, claimed Record) (Record, error) {
 // unknown is hearth.ErrInvalid, and a retry of it is refused by the
 // provider in any case).
 func retryable(k Kind, err error) bool {
-	return (k == EmailSend || k == EmailReply) && errors.Is(err, hearth.ErrUnavailable)
+	return k.SendsMail() && errors.Is(err, hearth.ErrUnavailable)
 }
 
 // userReason turns an error into words fit for the user: bad input says
@@ -280,7 +280,7 @@ func (e *Engine) Decide(ctx context.Context, approvalID, userID int64, approve b
 	if !approve {
 		// A cancelled email's draft was made only to be approved: it goes
 		// (the approval is decided whatever becomes of it).
-		if rec.Action.Kind == EmailSend || rec.Action.Kind == EmailReply {
+		if rec.Action.Kind.SendsMail() {
 			if err := e.exec.DiscardDraft(ctx, rec); err != nil {
 				e.log.WarnContext(ctx, "discarding a cancelled draft failed", "action_id", rec.ID, "error", err)
 			}

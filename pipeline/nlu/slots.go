@@ -416,12 +416,17 @@ func taskTitle(cl, lc string) string {
 		item, _, _ := cutAt(rest, "to my ", "on my ", "as done", "as complete", "off my ", "from my ")
 		return tidy(item)
 	}
-	if rest, ok := after(cl, lc, "i need to ", "i have to ", "i must ", "i gotta ", "i'm going to ", "im going to ", "i am going to ", "i'm gonna ", "we need to ", "we have to "); ok {
+	if rest, ok := after(cl, lc, IntentionCues...); ok {
 		item, _, _ := cutAt(rest, ", remind", " remind", ", can you", ", add it", ", put it")
 		return tidy(item)
 	}
 	return ""
 }
+
+// IntentionCues start a to-do told as what one means to do: "I need to
+// renew my passport", "I'm going to call mum tomorrow". What follows is
+// the task's title, for the slot reader and the task planner alike.
+var IntentionCues = []string{"i need to ", "i have to ", "i must ", "i gotta ", "i should ", "i'm going to ", "im going to ", "i am going to ", "i'm gonna ", "we need to ", "we have to "}
 
 // eventTitle reads "schedule lunch with Carlos on Friday", "add a
 // dentist appointment to my calendar".

@@ -341,7 +341,7 @@ func taskTitleOf(text string) string {
 		item, _, _ := words.CutBefore(rest, "to my", "on my", "to the", "on the", "in my")
 		return words.TrimWordsLeft(item, "a task", "task", "to", "called", "named")
 	}
-	if rest, _, ok := words.AfterAny(text, "i need to ", "i have to ", "i must ", "i gotta ", "i should ", "i'm going to ", "im going to ", "i am going to ", "i'm gonna ", "we need to ", "we have to "); ok {
+	if rest, _, ok := words.AfterAny(text, nlu.IntentionCues...); ok {
 		item, _, _ := words.CutBefore(rest, ", remind", "remind", ", can you", ", add it", ", put it")
 		return item
 	}

@@ -126,7 +126,6 @@ func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
 	var done, failed []outcomeText
 	var asks []string
 	var waiting []stage.Outcome
-	var waitingVerbs []string
 	mailed := mailedAddresses(in.Outcomes)
 	for _, o := range in.Outcomes {
 		t := describeOutcome(o, in.Context)
@@ -140,7 +139,7 @@ func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
 			done = append(done, t)
 		case stage.AwaitingApproval:
 			asks = append(asks, approvalText(o, t, in.Context))
-			waiting, waitingVerbs = append(waiting, o), append(waitingVerbs, t.verb)
+			waiting = append(waiting, o)
 		default:
 			if t.reason == "" && o.Status != stage.Failed {
 				t.reason = "I'm not sure it went through"
@@ -164,9 +163,9 @@ func (r *TemplateResponder) outcomes(in stage.RespondInput) string {
 	case len(failed) > 0:
 		parts = append(parts, r.variant(in.Text, "failed", "Sorry, I couldn't ", "I'm sorry — I couldn't ")+failures(failed)+".")
 	}
-	if len(waiting) > 1 && !slices.ContainsFunc(waiting, isEmail) {
+	if len(waiting) > 1 && !slices.ContainsFunc(waiting, func(o stage.Outcome) bool { return o.Action.Kind.SendsMail() }) {
 		// A bulk change is approved as one (Approve all): one question.
-		asks = []string{bulkApprovalText(waiting, waitingVerbs)}
+		asks = []string{bulkApprovalText(waiting, in.Context)}
 	}
 	parts = append(parts, asks...)
 	return strings.Join(parts, "\n\n")

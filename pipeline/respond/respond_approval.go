@@ -76,19 +76,18 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 // bulkApprovalText asks about several actions at once: "Shall I cancel
 // these 3 events: “Yoga”, “Haircut” and “Dinner with Sam”?", or, for
 // actions of several kinds, each in its own words.
-func bulkApprovalText(waiting []stage.Outcome, verbs []string) string {
+func bulkApprovalText(waiting []stage.Outcome, c stage.Context) string {
 	var titles []string
 	for _, o := range waiting {
 		if o.Action.Kind != action.CalendarDelete {
+			verbs := make([]string, len(waiting))
+			for i, w := range waiting {
+				verbs[i] = describeOutcome(w, c).verb
+			}
 			return "Shall I " + prose.List(verbs) + "?"
 		}
 		p, _ := action.Decode[action.EventRefArgs](o.Action)
 		titles = append(titles, quotedOr(p.Title, "an untitled event"))
 	}
 	return fmt.Sprintf("Shall I cancel these %d events: %s?", len(titles), prose.List(titles))
-}
-
-// isEmail reports an outcome that sends mail.
-func isEmail(o stage.Outcome) bool {
-	return o.Action.Kind == action.EmailSend || o.Action.Kind == action.EmailReply
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/commands"
 	"github.com/hearthbot/hearth/pipeline"
-	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
@@ -67,7 +66,7 @@ func (r *Runner) decision(name string, words []string, approve bool) commands.Co
 			}
 			st.trace.Intent = "followup"
 			decide := r.decide
-			if k := ap.Action.Kind; k != action.EmailSend && k != action.EmailReply {
+			if !ap.Action.Kind.SendsMail() {
 				// A bulk change's "yes" is its Approve all; an email
 				// is always decided on its own.
 				decide = r.decideAll

@@ -414,7 +414,7 @@ func (r *Runner) run(ctx context.Context, st *turnState, plan []action.Action, o
 // each draft is read and sent on its own.
 func approvalButtons(waiting []action.Record) []hearth.Button {
 	email := slices.ContainsFunc(waiting, func(r action.Record) bool {
-		return r.Action.Kind == action.EmailSend || r.Action.Kind == action.EmailReply
+		return r.Action.Kind.SendsMail()
 	})
 	if len(waiting) > 1 && !email {
 		id := strconv.FormatInt(waiting[0].ApprovalID, 10)
@@ -542,7 +542,7 @@ func spanWords(d time.Duration) string {
 }
 
 func undoableWhy(k action.Kind) string {
-	if k == action.EmailSend || k == action.EmailReply {
+	if k.SendsMail() {
 		return "an email that was sent can't be unsent"
 	}
 	return "it can't be reversed"
