@@ -12,15 +12,27 @@ import (
 	"github.com/hearthbot/hearth"
 )
 
-const eventColumns = `id, user_id, title, starts_at, ends_at, all_day, location, attendees, description, created_at, updated_at, coalesce(calendar_id, '') AS calendar_id, coalesce(external_id, '') AS external_id`
+const eventColumns = `id, user_id, title, starts_at, ends_at, all_day, location, attendees, description, created_at, updated_at, coalesce(calendar_id, '') AS calendar_id, coalesce(external_id, '') AS external_id, coalesce(series, '') AS series`
 
 func scanEvent(row pgx.Row) (hearth.CalendarEvent, error) {
 	var e hearth.CalendarEvent
-	err := row.Scan(&e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &e.CreatedAt, &e.UpdatedAt, &e.CalendarID, &e.ExternalID)
+	err := row.Scan(eventFields(&e)...)
+	return tidyEvent(e), err
+}
+
+// eventFields are the destinations of eventColumns, for a query that
+// selects more than those.
+func eventFields(e *hearth.CalendarEvent) []any {
+	return []any{&e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description,
+		&e.CreatedAt, &e.UpdatedAt, &e.CalendarID, &e.ExternalID, &e.Series}
+}
+
+// tidyEvent is an event as scanned, in UTC and with no empty attendees.
+func tidyEvent(e hearth.CalendarEvent) hearth.CalendarEvent {
 	e.Start, e.End = e.Start.UTC(), e.End.UTC()
 	e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
 	e.Attendees = nilIfEmpty(e.Attendees)
-	return e, err
+	return e
 }
 
 // validEvent checks and normalises an event about to be written.

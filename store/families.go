@@ -254,10 +254,8 @@ func scanFamilyEvents(rows pgx.Rows) ([]hearth.FamilyEvent, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (hearth.FamilyEvent, error) {
 		var fe hearth.FamilyEvent
 		e := &fe.CalendarEvent
-		err := r.Scan(&fe.Member, &fe.MemberZone, &e.ID, &e.UserID, &e.Title, &e.Start, &e.End, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &e.CreatedAt, &e.UpdatedAt, &e.CalendarID, &e.ExternalID)
-		e.Start, e.End = e.Start.UTC(), e.End.UTC()
-		e.CreatedAt, e.UpdatedAt = e.CreatedAt.UTC(), e.UpdatedAt.UTC()
-		e.Attendees = nilIfEmpty(e.Attendees)
+		err := r.Scan(append([]any{&fe.Member, &fe.MemberZone}, eventFields(e)...)...)
+		*e = tidyEvent(*e)
 		return fe, err
 	})
 }

@@ -292,16 +292,16 @@ func (s *Store) SyncGoogleEvents(ctx context.Context, userID int64, calendarID s
 			continue // Google holds what Hearth cannot show (no title): skip it
 		}
 		b.Queue(`
-			INSERT INTO events (user_id, calendar_id, external_id, title, starts_at, ends_at, all_day, location, attendees, description, sync_generation)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+			INSERT INTO events (user_id, calendar_id, external_id, title, starts_at, ends_at, all_day, location, attendees, description, sync_generation, series)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULLIF($12, ''))
 			ON CONFLICT (user_id, calendar_id, external_id) WHERE external_id IS NOT NULL DO UPDATE SET
-				title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at, all_day = EXCLUDED.all_day,
+				title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at, all_day = EXCLUDED.all_day, series = EXCLUDED.series,
 				location = EXCLUDED.location, attendees = EXCLUDED.attendees, description = EXCLUDED.description,
 				sync_generation = EXCLUDED.sync_generation, deleted_at = NULL,
 				updated_at = CASE WHEN (events.title, events.starts_at, events.ends_at, events.all_day, events.location, events.attendees, events.description)
 					IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.starts_at, EXCLUDED.ends_at, EXCLUDED.all_day, EXCLUDED.location, EXCLUDED.attendees, EXCLUDED.description)
 					THEN now() ELSE events.updated_at END`,
-			userID, calendarID, e.ExternalID, e.Title, e.Start, e.End, e.AllDay, e.Location, orEmpty(e.Attendees), e.Description, gen)
+			userID, calendarID, e.ExternalID, e.Title, e.Start, e.End, e.AllDay, e.Location, orEmpty(e.Attendees), e.Description, gen, e.Series)
 	}
 	if len(cancelled) > 0 {
 		b.Queue(`UPDATE events SET deleted_at = now() WHERE user_id = $1 AND calendar_id = $2 AND external_id = ANY($3) AND deleted_at IS NULL`,

@@ -118,6 +118,10 @@ type App struct {
 // eraseInterval is how often forgets past their undo window are erased.
 const eraseInterval = 15 * time.Minute
 
+// seriesInterval is how often repeating events are kept a year ahead: a
+// series is extended a month at a time, so once a day is plenty.
+const seriesInterval = 24 * time.Hour
+
 // Open migrates the database and wires every component, without starting
 // anything.
 func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
@@ -324,10 +328,12 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 	river.AddWorker(workers, a.deliverWorker)
 	river.AddWorker(workers, action.NewWorker(a.Engine))
 	// Leader-run periodic work: erasing what forgets kept once their undo
-	// window has passed, embeddings (HEARTH_EMBEDDINGS) and the
-	// scheduler's planner (HEARTH_SCHEDULER).
+	// window has passed, keeping repeating events a year ahead,
+	// embeddings (HEARTH_EMBEDDINGS) and the scheduler's planner
+	// (HEARTH_SCHEDULER).
 	river.AddWorker(workers, &action.EraseWorker{Store: st, Window: a.Engine.UndoWindow})
-	periodic := []*river.PeriodicJob{action.ErasePeriodic(min(a.Engine.UndoWindow, eraseInterval))}
+	river.AddWorker(workers, &action.SeriesWorker{Store: st, Log: log.With("component", "series")})
+	periodic := []*river.PeriodicJob{action.ErasePeriodic(min(a.Engine.UndoWindow, eraseInterval)), action.SeriesPeriodic(seriesInterval)}
 	if embedder != nil {
 		a.Embeddings = &embedding.Worker{Store: st, Embedder: embedder, Model: embedModel, Log: log.With("component", "embeddings")}
 		river.AddWorker(workers, a.Embeddings)

@@ -247,6 +247,105 @@ func (c Calendar) RestoreEvent(ctx context.Context, userID, id int64) error {
 	return c.g.cfg.Store.RelinkEvent(ctx, userID, id, e.CalendarID, ge.Id)
 }
 
+// CreateSeries creates a repeating event: in Google, one event with the
+// rule, whose occurrences Google keeps and a sync, run at once, brings as
+// instances; in the built-in calendar, the series and its occurrences.
+func (c Calendar) CreateSeries(ctx context.Context, key string, s hearth.EventSeries, rrule string) (hearth.CalendarEvent, error) {
+	_, err := c.g.active(ctx, s.Event.UserID)
+	if errors.Is(err, errNotConnected) {
+		return c.g.cfg.Store.CreateSeries(ctx, key, s, rrule)
+	}
+	if err != nil {
+		return hearth.CalendarEvent{}, err
+	}
+	e := s.Event
+	e.Recurrence = []string{rrule}
+	row, err := c.CreateEvent(ctx, key, e)
+	if err != nil || row.ExternalID == "" {
+		return row, err
+	}
+	// Without it the calendar would show one occurrence until Google's
+	// push arrives; a sync that fails now is retried by that push.
+	if err := c.g.Sync(ctx, row.UserID, row.CalendarID); err != nil {
+		c.g.cfg.Log.Warn("repeating event added but not synced yet", "user", row.UserID, "error", err)
+	}
+	return row, nil
+}
+
+// DeleteSeries deletes, in Google, the repeating event whose occurrence
+// (or whose own copy) id is, then its local rows. The event returned
+// carries the series' rule and first times, so that RestoreSeries can
+// create it again.
+func (c Calendar) DeleteSeries(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error) {
+	e, a, err := c.linked(ctx, userID, id)
+	if err != nil && !errors.Is(err, hearth.ErrNotFound) {
+		return e, err
+	}
+	if a == nil {
+		return c.g.cfg.Store.DeleteSeries(ctx, userID, id)
+	}
+	svc, err := c.g.calendarService(ctx, *a)
+	if err != nil {
+		return e, err
+	}
+	master := e.Series
+	if master == "" {
+		master = e.ExternalID
+	}
+	var series *calendar.Event
+	switch ge, err := svc.Events.Get(e.CalendarID, master).Context(ctx).Do(); {
+	case err == nil:
+		series = ge
+	case statusOf(err) != http.StatusNotFound && statusOf(err) != http.StatusGone && !errors.Is(err, ErrRevoked):
+		return e, fmt.Errorf("google delete series: %w", err)
+	}
+	err = svc.Events.Delete(e.CalendarID, master).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do()
+	if s := statusOf(err); err != nil && s != http.StatusNotFound && s != http.StatusGone && !errors.Is(err, ErrRevoked) {
+		return e, fmt.Errorf("google delete series: %w", err)
+	}
+	before, err := c.g.cfg.Store.DeleteSeries(ctx, userID, id)
+	if err != nil {
+		return before, err
+	}
+	if series != nil {
+		if first, ferr := fromGoogle(series, e.CalendarID, zoneOf(*a)); ferr == nil {
+			before.Start, before.End, before.AllDay = first.Start, first.End, first.AllDay
+		}
+		before.Recurrence = series.Recurrence
+	}
+	return before, nil
+}
+
+// RestoreSeries undoes DeleteSeries: in Google, the series is created
+// again (with a new id, as Google keeps deleted ids) and synced; in the
+// built-in calendar, the series and its occurrences come back.
+func (c Calendar) RestoreSeries(ctx context.Context, userID int64, e hearth.CalendarEvent) error {
+	if e.CalendarID == "" {
+		return c.g.cfg.Store.RestoreSeries(ctx, userID, e)
+	}
+	a, err := c.g.active(ctx, userID)
+	if errors.Is(err, errNotConnected) {
+		return fmt.Errorf("google restore series: %w", hearth.Errorf(hearth.EUnavailable, "Google Calendar is no longer connected"))
+	}
+	if err != nil {
+		return err
+	}
+	svc, err := c.g.calendarService(ctx, a)
+	if err != nil {
+		return err
+	}
+	linked := c.g.linkPeople(ctx, e)
+	ge := toGoogle(linked, zoneOf(a))
+	ge.Id = eventID("")
+	if _, err := svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do(); err != nil {
+		return fmt.Errorf("google restore series: %w", err)
+	}
+	if err := c.g.Sync(ctx, userID, e.CalendarID); err != nil {
+		c.g.cfg.Log.Warn("repeating event restored but not synced yet", "user", userID, "error", err)
+	}
+	return nil
+}
+
 // FindEvents reads the local copy.
 func (c Calendar) FindEvents(ctx context.Context, f hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error) {
 	return c.g.cfg.Store.FindEvents(ctx, f)
@@ -392,7 +491,7 @@ func toGoogle(e hearth.CalendarEvent, loc *time.Location) *calendar.Event {
 // dates become midnights in the user's zone.
 func fromGoogle(ge *calendar.Event, calendarID string, loc *time.Location) (hearth.CalendarEvent, error) {
 	e := hearth.CalendarEvent{Title: ge.Summary, Location: ge.Location, Description: ge.Description,
-		CalendarID: calendarID, ExternalID: ge.Id}
+		CalendarID: calendarID, ExternalID: ge.Id, Series: ge.RecurringEventId}
 	if e.Title == "" {
 		e.Title = "(no title)"
 	}

@@ -191,6 +191,10 @@ type (
 		AllDay    bool      `json:"all_day,omitempty"`
 		Location  string    `json:"location,omitempty"`
 		Attendees []string  `json:"attendees,omitempty"`
+		// Repeat makes the event a repeating one, Start its first
+		// occurrence; the rule's times are local to Zone, the user's.
+		Repeat *recur.Rule `json:"repeat,omitempty" jsonschema:"how the event repeats; start is its first occurrence"`
+		Zone   string      `json:"zone,omitempty" jsonschema:"the IANA time zone the repeat's times are local to"`
 	}
 	// EventUpdateArgs is the payload of calendar.update.
 	EventUpdateArgs struct {
@@ -208,6 +212,9 @@ type (
 	EventRefArgs struct {
 		ID    int64  `json:"id"`
 		Title string `json:"title,omitempty"`
+		// Series deletes every occurrence of the repeating event ID is
+		// one of, not ID alone.
+		Series bool `json:"series,omitempty" jsonschema:"true to delete every occurrence of a repeating event"`
 	}
 	// EmailArgs is the payload of email.draft and email.send: a message
 	// to compose (and, for send, to send once approved).

@@ -192,7 +192,16 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		if err != nil {
 			return nil, nil, err
 		}
-		e, err := x.Calendar.CreateEvent(ctx, key, hearth.CalendarEvent{UserID: uid, Title: p.Title, Start: p.Start, End: p.End, AllDay: p.AllDay, Location: p.Location, Attendees: p.Attendees})
+		e := hearth.CalendarEvent{UserID: uid, Title: p.Title, Start: p.Start, End: p.End, AllDay: p.AllDay, Location: p.Location, Attendees: p.Attendees}
+		if p.Repeat != nil {
+			s, rrule, err := NewSeries(e, *p.Repeat, p.Zone)
+			if err != nil {
+				return nil, nil, err
+			}
+			e, err = x.Calendar.CreateSeries(ctx, key, s, rrule)
+			return e, nil, err
+		}
+		e, err = x.Calendar.CreateEvent(ctx, key, e)
 		return e, nil, err
 	case CalendarUpdate:
 		p, err := Decode[EventUpdateArgs](a)
@@ -205,6 +214,10 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		p, err := Decode[EventRefArgs](a)
 		if err != nil {
 			return nil, nil, err
+		}
+		if p.Series {
+			e, err := x.Calendar.DeleteSeries(ctx, uid, p.ID)
+			return e, e, err
 		}
 		e, err := x.Calendar.DeleteEvent(ctx, uid, p.ID)
 		return e, e, err
@@ -451,6 +464,10 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		if err := json.Unmarshal(r.Result, &e); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
+		if p, err := Decode[EventCreateArgs](r.Action); err == nil && p.Repeat != nil {
+			_, err := x.Calendar.DeleteSeries(ctx, uid, e.ID)
+			return err
+		}
 		_, err := x.Calendar.DeleteEvent(ctx, uid, e.ID)
 		return err
 	case CalendarUpdate:
@@ -464,6 +481,9 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		var b hearth.CalendarEvent
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		if p, err := Decode[EventRefArgs](r.Action); err == nil && p.Series {
+			return x.Calendar.RestoreSeries(ctx, uid, b)
 		}
 		return x.Calendar.RestoreEvent(ctx, uid, b.ID)
 	case NoteCreate:

@@ -34,6 +34,16 @@ type Calendar interface {
 	DeleteEvent(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error)
 	RestoreEvent(ctx context.Context, userID, id int64) error
 	FindEvents(ctx context.Context, f hearth.CalendarEventFilter) ([]hearth.CalendarEvent, error)
+	// CreateSeries adds a repeating event and returns its first
+	// occurrence; rrule is its RRULE line, for a calendar that expands
+	// rules itself, and s the occurrences for one that keeps them.
+	CreateSeries(ctx context.Context, key string, s hearth.EventSeries, rrule string) (hearth.CalendarEvent, error)
+	// DeleteSeries deletes the repeating event id is an occurrence of,
+	// every occurrence, and returns the event as it was (with the
+	// series' Recurrence when the calendar keeps rules).
+	DeleteSeries(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error)
+	// RestoreSeries undoes DeleteSeries of e's series.
+	RestoreSeries(ctx context.Context, userID int64, e hearth.CalendarEvent) error
 }
 
 // Notes is a user's notes and lists, and their family's: a note with

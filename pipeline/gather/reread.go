@@ -9,6 +9,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/plan"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
@@ -57,24 +58,39 @@ func (s Sources) Completion(ctx context.Context, u stage.Understanding, text str
 // EventMove rewrites the understanding of a request to move something
 // ("move the dentist to Friday at 4", "reschedule my 10am tomorrow to
 // 3pm") into a calendar request when it names one of the user's events of
-// the coming month and the intent stage did not name the calendar. It
-// leaves anything else as understood: "move the rent task to Friday"
-// names no event.
+// the coming month and the intent stage did not name the calendar; and a
+// request to cancel something ("cancel bin day") that the intent stage
+// took for small talk. It leaves anything else as understood: "move the
+// rent task to Friday" names no event.
 func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text string, userID int64, now time.Time) (stage.Understanding, error) {
 	if slices.Contains(u.Domains, nlu.Calendar) || s.Calendar == nil || now.IsZero() {
 		return u, nil
 	}
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
-	if !words.StartsWithAny(lc, plan.MoveVerbs...) || strings.Contains(lc, "?") {
+	move := words.StartsWithAny(lc, plan.MoveVerbs...)
+	if !move && !words.StartsWithAny(lc, plan.CancelVerbs...) || strings.Contains(lc, "?") {
+		return u, nil
+	}
+	if !move && u.Intent == nlu.RequestAction && len(u.Domains) > 0 {
+		// "Cancel the milk order": a cancellation the classifier gave a
+		// domain is that domain's (the task planner itself turns to an
+		// event of the name).
 		return u, nil
 	}
 	from, to := wider(now, now, now)
 	events, err := s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: userID, From: from, To: to, Limit: 100})
 	if err != nil {
-		return u, fmt.Errorf("context: events to move: %w", err)
+		return u, fmt.Errorf("context: events to change: %w", err)
 	}
 	in := stage.PlanInput{Text: text, Understanding: u, Context: stage.Context{Now: now, Location: now.Location(), Events: events}}
-	ref, located, _, ok := plan.MoveRef(in, text)
+	var ref string
+	var located *timex.Match
+	var ok bool
+	if move {
+		ref, located, _, ok = plan.MoveRef(in, text)
+	} else {
+		ref, ok = plan.CancelRef(text, in.Context)
+	}
 	if !ok || len(plan.MatchEvents(ref, located, in.Context)) == 0 {
 		return u, nil
 	}

@@ -45,7 +45,7 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	switch {
 	case words.StartsWithAny(lc, RenameVerbs...):
 		return planRename(in, text)
-	case words.StartsWithAny(lc, "cancel ", "delete ", "remove ", "drop ", "call off ", "clear "):
+	case words.StartsWithAny(lc, CancelVerbs...):
 		return planEventDelete(in, text)
 	case words.StartsWithAny(lc, MoveVerbs...):
 		return planEventMove(in, text, whole)
@@ -59,18 +59,30 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if ref, target, ok := changeTarget(in, text); ok {
 		return planEventMove(in, "move "+ref+" to "+target, false)
 	}
-	if rule, _, ok := timex.ParseRecurrence(text); ok {
-		// A repeating event cannot be made yet: said so, with what can
-		// be, rather than one event named "… every".
-		return stage.Plan{Understood: "add a repeating event", Question: &stage.Question{Text: "I can't put repeating events on your calendar yet. " +
-			"I can add just the next one if you name its day, or remind you " + rule.String() + ": say “remind me " + rule.String() + " to …”."}}, nil
+	if rule, span, ok := timex.ParseRecurrence(text); ok {
+		return planSeriesCreate(in, text, rule, span)
 	}
 	return planEventCreate(in, text, whole)
 }
 
 // eventVerbs start a request about an existing event: the ones that
 // cancel it and the ones that move it.
-var eventVerbs = append([]string{"cancel ", "delete ", "remove ", "drop ", "call off ", "clear "}, MoveVerbs...)
+var eventVerbs = append(slices.Clone(CancelVerbs), MoveVerbs...)
+
+// CancelVerbs start a request to cancel an event.
+var CancelVerbs = []string{"cancel ", "delete ", "remove ", "drop ", "call off ", "clear "}
+
+// CancelRef reads how a request to cancel an event names it ("cancel
+// swimming for good" → "swimming"); ok is false when it names none, or
+// every event of a day ("cancel everything on Friday").
+func CancelRef(text string, c stage.Context) (ref string, ok bool) {
+	ref = eventRef(text, c)
+	if allEventsRef(ref) {
+		return "", false
+	}
+	ref, _ = seriesRef(ref)
+	return ref, ref != "" && !IsPronoun(ref) && !isPronounRef(ref)
+}
 
 // eventRef reads how the user names an existing event: "cancel my
 // dentist appointment on Friday" → "dentist appointment".
@@ -170,11 +182,18 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 	if isPronounRef(ref) {
 		ref = resolveRef(ref, in.Context)
 	}
+	ref, every := seriesRef(ref)
 	if ref == "" || IsPronoun(ref) {
 		return p, needDetails("which event")
 	}
 	p.Understood = "cancel " + ref
-	hits := MatchEvents(ref, whenOf(in, text, true), in.Context)
+	when := whenOf(in, text, true)
+	// Of a repeating event the first occurrence that fits stands for it;
+	// a date named picks that day's occurrence alone, unless "every".
+	hits := firstOfSeries(MatchEvents(ref, when, in.Context))
+	if len(hits) == 1 && hits[0].Series != "" && (every || when == nil) {
+		return planSeriesDelete(p, hits[0], every, in.Context)
+	}
 	if len(hits) == 0 && hasTask(taskRef(ref), in.Context) {
 		// "cancel my dentist reminder" named a task.
 		return planTaskRef(in, action.TaskDelete, taskRef(ref))
@@ -326,17 +345,7 @@ func movedTimes(e hearth.CalendarEvent, m *timex.Match, text string, c stage.Con
 
 // planEventCreate adds one event from the title and date the user gave.
 func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
-	title := ""
-	if whole {
-		title = in.Understanding.Slots.Title
-	}
-	if title == "" || IsPronoun(title) || !whole {
-		title = eventTitleOf(text)
-	}
-	title = stripTimeWords(title, in.Context)
-	// "I have a doctor's appointment …" is about "Doctor's appointment".
-	// "I'm flying to Rome" is "Flying to Rome".
-	title = prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "i'm", "im", "i am", "we're", "we are", "a", "an", "the", "my", "our")))
+	title := newEventTitle(in, text, whole)
 	p := stage.Plan{Understood: "add an event to your calendar"}
 	if title == "" || IsPronoun(title) {
 		return p, needDetails("what the event is")
@@ -376,6 +385,23 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 	}
 	p.Actions = []action.Action{a}
 	return p, nil
+}
+
+// newEventTitle reads the title of an event to add from the message
+// (whole: text is all of it, and the understanding's title slot may be
+// used).
+func newEventTitle(in stage.PlanInput, text string, whole bool) string {
+	title := ""
+	if whole {
+		title = in.Understanding.Slots.Title
+	}
+	if title == "" || IsPronoun(title) || !whole {
+		title = eventTitleOf(text)
+	}
+	title = stripTimeWords(title, in.Context)
+	// "I have a doctor's appointment …" is about "Doctor's appointment".
+	// "I'm flying to Rome" is "Flying to Rome".
+	return prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "i'm", "im", "i am", "we're", "we are", "a", "an", "the", "my", "our")))
 }
 
 // overlapping finds a timed event the new timed one overlaps.

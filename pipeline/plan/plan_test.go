@@ -213,10 +213,26 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("offered %+v", a)
 			}
 		}},
-		// A repeating event is not made as one event: said so.
+		// A repeating event: its first occurrence, and the rule in the
+		// user's zone from today.
 		{"add yoga every Tuesday at 6pm to my calendar", func(t *testing.T, p plannedTurn) {
-			if len(p.actions) != 0 || len(p.questions) != 1 || !strings.Contains(p.questions[0].Text, "every Tuesday at 18:00") {
-				t.Fatalf("planned %+v, questions %+v; want it explained", p.actions, p.questions)
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Yoga" || !a.Start.Equal(at(10, 18, 0)) || !a.End.Equal(at(10, 19, 0)) || a.AllDay || a.Zone != "America/New_York" ||
+				a.Repeat == nil || a.Repeat.String() != "every Tuesday at 18:00" || a.Repeat.Start.IsZero() {
+				t.Errorf("got %+v (repeat %+v)", a, a.Repeat)
+			}
+		}},
+		// No time of day: all day, today's included.
+		{"bin day every Tuesday", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Bin day" || !a.Start.Equal(at(10, 0, 0)) || !a.End.Equal(at(11, 0, 0)) || !a.AllDay || a.Repeat == nil {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"the kids have swimming every Wednesday at 4pm", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Kids' swimming" || !a.Start.Equal(at(11, 16, 0)) || a.Repeat == nil {
+				t.Errorf("got %+v", a)
 			}
 		}},
 		// A morning is due at 8, as "every morning" repeats: not all day.

@@ -322,6 +322,13 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
 		when := stage.FormatWhen(p.Start, p.AllDay, c)
 		title := markdown.Escape(p.Title)
+		if p.Repeat != nil {
+			when = repeats(p, c)
+			t.past = "added " + title + " to your calendar " + when
+			t.verb = "add " + title + " to your calendar"
+			t.alone = []string{"Added " + title + " to your calendar " + when + "."}
+			break
+		}
 		t.past = "added " + title + " to your calendar for " + when
 		t.verb = "add " + title + " to your calendar"
 		t.alone = []string{
@@ -362,6 +369,9 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			name = "the event"
 		}
 		t.past, t.verb = "removed "+name+" from your calendar", "cancel "+name
+		if p.Series {
+			t.past, t.verb = "removed "+name+" from your calendar, every time it repeats", "cancel every "+name
+		}
 	case action.CalendarList:
 		t.past, t.verb = "checked your calendar", "check your calendar"
 		if evs, ok := o.Result.([]hearth.CalendarEvent); ok {

@@ -48,12 +48,18 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 	case action.CalendarCreate:
 		p, _ := action.Decode[action.EventCreateArgs](o.Action)
 		s := "Shall I add " + markdown.Escape(p.Title) + " to your calendar for " + stage.FormatWhen(p.Start, p.AllDay, c)
+		if p.Repeat != nil {
+			s = "Shall I add " + markdown.Escape(p.Title) + " to your calendar " + repeats(p, c)
+		}
 		if len(p.Attendees) > 0 {
 			s += " and invite " + prose.List(markdown.EscapeAll(p.Attendees))
 		}
 		return s + "?"
 	case action.CalendarDelete:
 		p, _ := action.Decode[action.EventRefArgs](o.Action)
+		if p.Series {
+			return "Shall I cancel " + quotedOr(p.Title, "that event") + ", every time it repeats?"
+		}
 		return "Shall I cancel " + quotedOr(p.Title, "that event") + "?"
 	case action.CalendarUpdate:
 		p, _ := action.Decode[action.EventUpdateArgs](o.Action)
@@ -90,4 +96,16 @@ func bulkApprovalText(waiting []stage.Outcome, c stage.Context) string {
 		titles = append(titles, quotedOr(p.Title, "an untitled event"))
 	}
 	return fmt.Sprintf("Shall I cancel these %d events: %s?", len(titles), prose.List(titles))
+}
+
+// repeats says how a repeating event repeats and from when: "every
+// Wednesday at 4:00 PM, starting Wednesday"; an all-day one has no time
+// of day.
+func repeats(p action.EventCreateArgs, c stage.Context) string {
+	at := " at " + p.Repeat.At.String()
+	clock := ""
+	if !p.AllDay {
+		clock = " at " + stage.ClockOf(p.Start, c)
+	}
+	return strings.Replace(p.Repeat.String(), at, clock, 1) + ", starting " + stage.FormatWhen(p.Start, true, c)
 }

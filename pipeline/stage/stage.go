@@ -157,6 +157,11 @@ type Question struct {
 	// Fill, when set, lets the user's next message answer the question in
 	// words: an email address, a span of time (see plan.Fill).
 	Fill *Fill `json:",omitempty"`
+	// OwnWords is true when code planned the options from the user's own
+	// words (no model did): picking one is as good as naming it, so
+	// deleting one of the user's own items that no one else shares runs
+	// at once, with undo (action.Turn.OwnWords).
+	OwnWords bool `json:",omitempty"`
 }
 
 // What a Fill waits for.

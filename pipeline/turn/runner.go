@@ -311,6 +311,7 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 			}
 		default:
 			if plan.Question != nil {
+				plan.Question.OwnWords = !plan.Model
 				if err := r.ask(ctx, st, *plan.Question); err != nil {
 					return "", err
 				}
@@ -465,7 +466,7 @@ func (r *Runner) pick(ctx context.Context, st *turnState, qid int64, q stage.Que
 	}
 	opt := q.Options[i]
 	r.editPrompt(st, fmt.Sprintf("opt:%d:%d", qid, i+1), "→ "+opt.Label)
-	outs, err := r.run(ctx, st, opt.Actions, false)
+	outs, err := r.run(ctx, st, opt.Actions, q.OwnWords)
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+)
+
+// seriesOf returns the chatter's events of the coming fortnight titled
+// title, and fails unless they are all one series.
+func seriesOf(t *testing.T, c *chatter, title string) []hearth.CalendarEvent {
+	t.Helper()
+	var out []hearth.CalendarEvent
+	for _, e := range c.events() {
+		if e.Title != title {
+			continue
+		}
+		if e.Series == "" || len(out) > 0 && e.Series != out[0].Series {
+			t.Fatalf("%q is not one series: %+v", title, c.events())
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// TestRepeatingEvents adds repeating events through the web chat API,
+// offline, to the built-in calendar, and cancels them: asked whether the
+// next one or every one, each done at once (the user named their own
+// event), "for good" without asking, and undo bringing back what the
+// cancel took.
+func TestRepeatingEvents(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "Europe/Berlin")
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+
+	mustContain(t, c.say("the kids have swimming every Wednesday at 4pm"), "Kids' swimming", "every Wednesday at 4:00 PM")
+	swims := seriesOf(t, c, "Kids' swimming")
+	if len(swims) != 2 {
+		t.Fatalf("%d swimming lessons in a fortnight, want 2", len(swims))
+	}
+	for _, e := range swims {
+		if s := e.Start.In(berlin); s.Weekday() != time.Wednesday || s.Hour() != 16 || e.End.Sub(e.Start) != time.Hour {
+			t.Fatalf("swimming at %v–%v", s, e.End.In(berlin))
+		}
+	}
+	mustContain(t, c.say("bin day every Tuesday"), "Bin day", "every Tuesday, starting")
+	if bins := seriesOf(t, c, "Bin day"); len(bins) != 2 || !bins[0].AllDay {
+		t.Fatalf("bin days %+v, want two all-day ones", bins)
+	}
+	mustContain(t, c.say("what's on next week?"), "Kids' swimming", "Bin day")
+
+	// Just the next one: it goes, the next week's stays.
+	ask := c.say("cancel swimming")
+	mustContain(t, ask, "repeats", "every one")
+	mustContain(t, c.click(ask, "Just "+strings.TrimPrefix(ask.Buttons[0].Label, "Just ")), "removed Kids' swimming")
+	if left := seriesOf(t, c, "Kids' swimming"); len(left) != 1 || left[0].ID != swims[1].ID {
+		t.Fatalf("after cancelling the next one: %+v", left)
+	}
+	// Every one: none left, and undo brings back those it took.
+	ask = c.say("cancel the kids' swimming")
+	mustContain(t, c.click(ask, "Every one"), "every time it repeats")
+	if left := seriesOf(t, c, "Kids' swimming"); len(left) != 0 {
+		t.Fatalf("after cancelling every one: %+v", left)
+	}
+	mustContain(t, c.say("undo"), "back")
+	if left := seriesOf(t, c, "Kids' swimming"); len(left) != 1 || left[0].ID != swims[1].ID {
+		t.Fatalf("after undo: %+v; want the one left before", left)
+	}
+
+	// "For good" asks nothing; undo of the add takes every one away.
+	mustContain(t, c.say("cancel bin day for good"), "every time it repeats")
+	if bins := seriesOf(t, c, "Bin day"); len(bins) != 0 {
+		t.Fatalf("bin days left: %+v", bins)
+	}
+	c.say("undo")
+	if bins := seriesOf(t, c, "Bin day"); len(bins) != 2 {
+		t.Fatalf("bin days after undo: %+v", bins)
+	}
+	mustContain(t, c.say("piano lesson every other Thursday at 5:30pm"), "every other Thursday at 5:30 PM")
+	c.say("undo")
+	if len(seriesOf(t, c, "Piano lesson")) != 0 {
+		t.Fatal("undo left the piano lessons")
+	}
+}
+
+// TestGoogleRepeatingEvent adds a repeating event to a connected Google
+// Calendar: one recurring event in Google, whose instances the local copy
+// holds at once (no push needed); "every one" deletes it in Google, and
+// undo makes it again.
+func TestGoogleRepeatingEvent(t *testing.T) {
+	t.Parallel()
+	base, app, fake := startGoogleApp(t)
+	ann := newChatter(t, base, app, "Ann", "Europe/Berlin")
+	ann.say("stop my briefings")
+	connectGoogle(t, ann, fake, "ann@example.com")
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+
+	// yoga is Google's instances of the one recurring event.
+	yoga := func() (master string, n int) {
+		t.Helper()
+		for _, ev := range fake.Events("ann@example.com", "primary") {
+			if ev.Summary != "Yoga" {
+				continue
+			}
+			start, _ := time.Parse(time.RFC3339, ev.Start.DateTime)
+			if ev.RecurringEventId == "" || master != "" && ev.RecurringEventId != master ||
+				start.In(berlin).Weekday() != time.Tuesday || start.In(berlin).Hour() != 18 {
+				t.Fatalf("yoga in google: %+v at %v", ev, start.In(berlin))
+			}
+			master, n = ev.RecurringEventId, n+1
+		}
+		return master, n
+	}
+	mustContain(t, ann.say("yoga every Tuesday at 6pm"), "every Tuesday at 6:00 PM")
+	master, n := yoga()
+	if n < 52 {
+		t.Fatalf("google has %d yoga classes, want a recurring event", n)
+	}
+	local := seriesOf(t, ann, "Yoga")
+	if len(local) != 2 || local[0].Series != master {
+		t.Fatalf("local copy %+v; want this fortnight's two instances of %s", local, master)
+	}
+
+	ask := ann.say("cancel yoga")
+	mustContain(t, ann.click(ask, "Every one"), "every time it repeats")
+	if _, n := yoga(); n != 0 {
+		t.Fatalf("google still has %d yoga classes", n)
+	}
+	if left := seriesOf(t, ann, "Yoga"); len(left) != 0 {
+		t.Fatalf("local copy keeps %+v", left)
+	}
+	mustContain(t, ann.say("undo"), "back")
+	again, n := yoga()
+	if n < 52 || again == master {
+		t.Fatalf("after undo google has %d yoga classes of %q (was %q)", n, again, master)
+	}
+	if local := seriesOf(t, ann, "Yoga"); len(local) != 2 {
+		t.Fatalf("local copy after undo: %+v", local)
+	}
+}

@@ -1,0 +1,149 @@
+package plan
+
+import (
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+	"github.com/hearthbot/hearth/scheduler/recur"
+)
+
+// planSeriesCreate plans a repeating event ("the kids have swimming every
+// Wednesday at 4pm"): rule, read from span of text, from today in the
+// user's zone; the first occurrence is the next one from now. A rule that
+// names no time of day ("bin day every Tuesday", "Mum's birthday every
+// year on March 3") makes an all-day event.
+func planSeriesCreate(in stage.PlanInput, text string, rule recur.Rule, span timex.Span) (stage.Plan, error) {
+	rest := strings.TrimSpace(text[:span.Start] + " " + text[span.End:])
+	title := newEventTitle(in, whose(rest), false)
+	p := stage.Plan{Understood: "add a repeating event to your calendar"}
+	if title == "" || IsPronoun(title) {
+		return p, needDetails("what the event is")
+	}
+	p.Understood = "add " + title + " to your calendar " + rule.String()
+	loc := stage.UserZone(in.Context)
+	now := in.Context.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	today := recur.DateOf(now, loc)
+	rule.Start = today
+	allDay := !hasClock(text[span.Start:span.End], now)
+	after := now
+	if allDay {
+		rule.At = recur.TimeOfDay{}
+		after = recur.At(today, rule.At, loc).Add(-time.Nanosecond) // today's counts
+	}
+	start, ok := rule.Next(after, loc)
+	if !ok {
+		return p, needDetails("when %s next is", title)
+	}
+	end := start.Add(time.Hour)
+	if allDay {
+		end = recur.At(recur.DateOf(start, loc).AddDays(1), recur.TimeOfDay{}, loc)
+	}
+	args := action.EventCreateArgs{Title: title, Start: start.UTC(), End: end.UTC(), AllDay: allDay, Attendees: attendeesOf(text),
+		Repeat: &rule, Zone: loc.String()}
+	a, err := action.New(action.CalendarCreate, args)
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
+	return p, nil
+}
+
+// seriesCues say that a cancellation is of every occurrence of a
+// repeating event: "cancel swimming for good", "stop piano lessons
+// altogether".
+var seriesCues = []string{"for good", "altogether", "forever", "for ever", "from now on", "every time", "each time",
+	"all of them", "every one of them", "every one", "the whole series", "the series", "completely", "every week", "every month"}
+
+// seriesRef takes the words that ask for every occurrence off how the user
+// names an event: "all the swimming lessons" is "swimming lessons", every
+// one of them.
+func seriesRef(ref string) (string, bool) {
+	lc := words.ASCIILower(ref)
+	every := false
+	for _, c := range seriesCues {
+		if i := words.WordAt(lc, c); i >= 0 {
+			ref, lc = strings.TrimSpace(ref[:i]+" "+ref[i+len(c):]), strings.TrimSpace(lc[:i]+" "+lc[i+len(c):])
+			every = true
+		}
+	}
+	if words.StartsWithWords(lc, "all", "every", "each") {
+		ref, every = words.TrimWordsLeft(ref, "all", "every", "each", "the", "my", "our", "of"), true
+	}
+	return words.TidySlot(ref), every
+}
+
+// firstOfSeries keeps, of the events of one repeating event, the first:
+// "cancel swimming" is about swimming, not about each Wednesday's.
+func firstOfSeries(evs []hearth.CalendarEvent) []hearth.CalendarEvent {
+	seen := map[string]bool{}
+	var out []hearth.CalendarEvent
+	for _, e := range evs {
+		if e.Series != "" {
+			if seen[e.Series] {
+				continue
+			}
+			seen[e.Series] = true
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// planSeriesDelete cancels a repeating event: every occurrence when the
+// user said so, otherwise it asks whether they mean the next one or all.
+func planSeriesDelete(p stage.Plan, e hearth.CalendarEvent, every bool, c stage.Context) (stage.Plan, error) {
+	all, err := action.New(action.CalendarDelete, action.EventRefArgs{ID: e.ID, Title: e.Title, Series: true})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	if every {
+		p.Understood = "cancel " + e.Title + ", every time it repeats"
+		p.Actions = []action.Action{all}
+		return p, nil
+	}
+	one, err := action.New(action.CalendarDelete, action.EventRefArgs{ID: e.ID, Title: e.Title})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	when := stage.FormatWhen(e.Start, e.AllDay, c)
+	p.Question = &stage.Question{
+		Text: markdown.Escape(e.Title) + " repeats. Cancel just the next one (" + when + "), or every one?",
+		Options: []stage.Option{
+			{Label: "Just " + when, Actions: []action.Action{one}},
+			{Label: "Every one", Actions: []action.Action{all}},
+		},
+	}
+	return p, nil
+}
+
+// whose reads "the kids have swimming" as the kids' swimming, and "Mia has
+// piano" as Mia's: whose the event is, said of someone other than the
+// user (newEventTitle reads "I have" and "we have" itself).
+func whose(text string) string {
+	f := strings.Fields(text)
+	for i := 1; i <= 3 && i < len(f)-1; i++ {
+		v := strings.ToLower(f[i])
+		if v != "has" && v != "have" {
+			continue
+		}
+		who := words.TrimWordsLeft(strings.Join(f[:i], " "), "the", "my", "our")
+		switch strings.ToLower(who) {
+		case "", "i", "we", "you", "they", "he", "she":
+			return text
+		}
+		if strings.HasSuffix(who, "s") {
+			return who + "' " + strings.Join(f[i+1:], " ")
+		}
+		return who + "'s " + strings.Join(f[i+1:], " ")
+	}
+	return text
+}
