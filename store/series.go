@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 // CreateSeries adds a repeating event to the built-in calendar: the series
@@ -126,11 +128,14 @@ func (s *Store) DeleteSeries(ctx context.Context, userID, id int64) (hearth.Cale
 				userID, e.CalendarID, series)
 			return err
 		}
-		_, err = tx.Exec(ctx, `
-			WITH s AS (
-				UPDATE event_series SET deleted_at = now() WHERE id = $3 AND user_id = $1 AND deleted_at IS NULL
-			)
-			UPDATE events SET deleted_at = now() WHERE user_id = $1 AND series = $2 AND deleted_at IS NULL`, userID, series, seriesID(series))
+		// The series first, on its own: once it is locked and deleted no
+		// extension adds to it, and the next statement's snapshot sees
+		// every occurrence one added before.
+		if _, err := tx.Exec(ctx, `UPDATE event_series SET deleted_at = now() WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL`,
+			seriesID(series), userID); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE events SET deleted_at = now() WHERE user_id = $1 AND series = $2 AND deleted_at IS NULL`, userID, series)
 		return err
 	})
 	if err != nil {
@@ -151,22 +156,24 @@ func (s *Store) RestoreSeries(ctx context.Context, userID int64, e hearth.Calend
 	}
 	// The series and its occurrences were deleted in one transaction, so
 	// at one now(): the occurrences deleted then are those of that instant.
-	var found bool
-	err = s.pool.QueryRow(ctx, `
-		WITH s AS (
-			SELECT id, deleted_at FROM event_series WHERE id = $2 AND user_id = $1 FOR UPDATE
-		), back AS (
-			UPDATE events SET deleted_at = NULL FROM s
-			WHERE events.user_id = $1 AND events.series = $3 AND events.deleted_at = s.deleted_at
-		), live AS (
-			UPDATE event_series SET deleted_at = NULL FROM s WHERE event_series.id = s.id AND s.deleted_at IS NOT NULL
-		)
-		SELECT EXISTS (SELECT 1 FROM s)`, userID, id, series).Scan(&found)
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		var deleted *time.Time
+		err := tx.QueryRow(ctx, `SELECT deleted_at FROM event_series WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID).Scan(&deleted)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return hearth.ErrNotFound
+		}
+		if err != nil || deleted == nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE events SET deleted_at = NULL WHERE user_id = $1 AND series = $2 AND deleted_at = $3`,
+			userID, series, *deleted); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE event_series SET deleted_at = NULL WHERE id = $1`, id)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store restore series %d: %w", id, translate(err))
-	}
-	if !found {
-		return fmt.Errorf("store restore series %d: %w", id, hearth.ErrNotFound)
 	}
 	return nil
 }
@@ -198,17 +205,20 @@ func (s *Store) SeriesToExtend(ctx context.Context, before time.Time, limit int)
 	return out, nil
 }
 
-// ExtendSeries keeps series id's occurrences until through: it adds occ,
-// those of them that start at or after the series' current through (so a
-// repeated call adds nothing), and moves through. A deleted series is left
-// alone.
-func (s *Store) ExtendSeries(ctx context.Context, id int64, occ []hearth.CalendarEvent, through time.Time) error {
+// ExtendSeries keeps series sr (as SeriesToExtend read it) until through:
+// it adds occ, those of them that start at or after the series' current
+// through (so a repeated call adds nothing), and moves through. A series
+// deleted, or moved, since it was read is left alone: occ were expanded
+// from what it was.
+func (s *Store) ExtendSeries(ctx context.Context, read hearth.EventSeries, occ []hearth.CalendarEvent, through time.Time) error {
+	id := read.ID
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var sr hearth.EventSeries
 		e := &sr.Event
 		err := tx.QueryRow(ctx, `
 			SELECT user_id, title, all_day, location, attendees, description, through
-			FROM event_series WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, id).
+			FROM event_series WHERE id = $1 AND deleted_at IS NULL AND rule = $2 AND starts_at = $3 AND ends_at = $4 FOR UPDATE`,
+			id, []byte(read.Rule), read.Event.Start, read.Event.End).
 			Scan(&e.UserID, &e.Title, &e.AllDay, &e.Location, &e.Attendees, &e.Description, &sr.Through)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
@@ -241,4 +251,83 @@ func (s *Store) ExtendSeries(ctx context.Context, id int64, occ []hearth.Calenda
 func seriesID(series string) int64 {
 	id, _ := strconv.ParseInt(series, 10, 64)
 	return id
+}
+
+// MoveSeries moves the occurrences of the built-in calendar's series that
+// event id is one of, from that one on, to the wall-clock time of start in
+// the series' zone, each lasting end-start; and the series, so that the
+// occurrences added later come at that time too. Earlier occurrences stay
+// where they were. before and after are event id. An event of no series
+// is moved alone, to start and end.
+func (s *Store) MoveSeries(ctx context.Context, userID, id int64, start, end time.Time) (before, after hearth.CalendarEvent, err error) {
+	if end.Before(start) {
+		return before, after, fmt.Errorf("store move series of event %d: %w", id, hearth.Invalidf("an event cannot end before it starts"))
+	}
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		before, err = scanEvent(tx.QueryRow(ctx, `SELECT `+eventColumns+` FROM events
+			WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL FOR UPDATE`, id, userID))
+		if err != nil {
+			return notFound(translate(err), "event", id)
+		}
+		sid := seriesID(before.Series)
+		if sid == 0 || before.CalendarID != "" {
+			_, err := tx.Exec(ctx, `UPDATE events SET starts_at = $2, ends_at = $3, updated_at = now() WHERE id = $1`, id, start, end)
+			return err
+		}
+		if before.AllDay {
+			return hearth.Invalidf("an all-day repeating event has no time of day to move")
+		}
+		var zone string
+		var raw []byte
+		var first time.Time
+		if err := tx.QueryRow(ctx, `SELECT zone, rule, starts_at FROM event_series WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+			sid, userID).Scan(&zone, &raw, &first); err != nil {
+			return notFound(translate(err), "repeating event", sid)
+		}
+		loc, err := time.LoadLocation(zone)
+		if err != nil {
+			return fmt.Errorf("series %d: zone %q: %w", sid, zone, err)
+		}
+		var rule recur.Rule
+		if err := json.Unmarshal(raw, &rule); err != nil {
+			return fmt.Errorf("series %d: %w", sid, err)
+		}
+		l := start.In(loc)
+		rule.At = recur.TimeOfDay{Hour: l.Hour(), Minute: l.Minute()}
+		length := end.Sub(start)
+		at := func(t time.Time) time.Time { return recur.At(recur.DateOf(t, loc), rule.At, loc) }
+		if raw, err = json.Marshal(rule); err != nil {
+			return err
+		}
+		f := at(first)
+		if _, err := tx.Exec(ctx, `UPDATE event_series SET rule = $2, starts_at = $3, ends_at = $4 WHERE id = $1`,
+			sid, raw, f, f.Add(length)); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT id, starts_at FROM events
+			WHERE user_id = $1 AND series = $2 AND deleted_at IS NULL AND starts_at >= $3 FOR UPDATE`, userID, before.Series, before.Start)
+		if err != nil {
+			return err
+		}
+		var ids []int64
+		var starts, ends []time.Time
+		var oid int64
+		var ostart time.Time
+		if _, err := pgx.ForEachRow(rows, []any{&oid, &ostart}, func() error {
+			s := at(ostart)
+			ids, starts, ends = append(ids, oid), append(starts, s), append(ends, s.Add(length))
+			return nil
+		}); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `
+			UPDATE events SET starts_at = u.s, ends_at = u.e, updated_at = now()
+			FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[]) AS u(id, s, e) WHERE events.id = u.id`, ids, starts, ends)
+		return err
+	})
+	if err != nil {
+		return before, after, fmt.Errorf("store move series of event %d: %w", id, constraintErr(translate(err)))
+	}
+	after, err = s.FindEvent(ctx, userID, id)
+	return before, after, err
 }

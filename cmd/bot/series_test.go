@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -47,10 +48,13 @@ func TestRepeatingEvents(t *testing.T) {
 		}
 	}
 	mustContain(t, c.say("bin day every Tuesday"), "Bin day", "every Tuesday, starting")
-	if bins := seriesOf(t, c, "Bin day"); len(bins) != 2 || !bins[0].AllDay {
-		t.Fatalf("bin days %+v, want two all-day ones", bins)
+	// Two in a fortnight, three when today is a Tuesday (today's counts).
+	bins := seriesOf(t, c, "Bin day")
+	if len(bins) < 2 || !bins[0].AllDay {
+		t.Fatalf("bin days %+v, want all-day ones", bins)
 	}
 	mustContain(t, c.say("what's on next week?"), "Kids' swimming", "Bin day")
+	mustContain(t, c.say("when is swimming?"), "Kids' swimming is", "4:00 PM")
 
 	// Just the next one: it goes, the next week's stays.
 	ask := c.say("cancel swimming")
@@ -70,14 +74,53 @@ func TestRepeatingEvents(t *testing.T) {
 		t.Fatalf("after undo: %+v; want the one left before", left)
 	}
 
+	// Another time of day: the next one, or every one (here, from now
+	// on without asking); undo puts every one back.
+	hours := func() (h []int) {
+		for _, e := range seriesOf(t, c, "Bin day") {
+			h = append(h, e.Start.In(berlin).Hour())
+		}
+		for _, e := range c.events() {
+			if e.Title == "Kids' swimming" {
+				h = append(h, e.Start.In(berlin).Hour())
+			}
+		}
+		return h
+	}
+	mustContain(t, c.say("piano every Monday at 5pm"), "every Monday at 5:00 PM")
+	ask = c.say("move piano to 6pm")
+	mustContain(t, ask, "repeats", "Move just the next one")
+	mustContain(t, c.click(ask, "Every one"), "moved Piano to 6:00 PM, every time it repeats")
+	for _, e := range seriesOf(t, c, "Piano") {
+		if s := e.Start.In(berlin); s.Hour() != 18 || e.End.Sub(e.Start) != time.Hour {
+			t.Fatalf("piano at %v after moving every one to 6pm", s)
+		}
+	}
+	mustContain(t, c.say("move piano to 7:30pm from now on"), "every time it repeats")
+	mustContain(t, c.say("undo"), "back")
+	for _, e := range seriesOf(t, c, "Piano") {
+		if s := e.Start.In(berlin); s.Hour() != 18 {
+			t.Fatalf("piano at %v after undo, want 6pm", s)
+		}
+	}
+	before := hours()
+	ask = c.say("move piano to 8pm")
+	mustContain(t, c.click(ask, "Just "+strings.TrimPrefix(ask.Buttons[0].Label, "Just ")), "moved Piano")
+	if pianos := seriesOf(t, c, "Piano"); pianos[0].Start.In(berlin).Hour() != 20 || pianos[1].Start.In(berlin).Hour() != 18 {
+		t.Fatalf("after moving the next one: %+v", pianos)
+	}
+	if after := hours(); !slices.Equal(before, after) {
+		t.Fatalf("moving piano moved others: %v, then %v", before, after)
+	}
+
 	// "For good" asks nothing; undo of the add takes every one away.
 	mustContain(t, c.say("cancel bin day for good"), "every time it repeats")
 	if bins := seriesOf(t, c, "Bin day"); len(bins) != 0 {
 		t.Fatalf("bin days left: %+v", bins)
 	}
 	c.say("undo")
-	if bins := seriesOf(t, c, "Bin day"); len(bins) != 2 {
-		t.Fatalf("bin days after undo: %+v", bins)
+	if back := seriesOf(t, c, "Bin day"); len(back) != len(bins) {
+		t.Fatalf("bin days after undo: %+v, want %d", back, len(bins))
 	}
 	mustContain(t, c.say("piano lesson every other Thursday at 5:30pm"), "every other Thursday at 5:30 PM")
 	c.say("undo")
@@ -139,5 +182,25 @@ func TestGoogleRepeatingEvent(t *testing.T) {
 	}
 	if local := seriesOf(t, ann, "Yoga"); len(local) != 2 {
 		t.Fatalf("local copy after undo: %+v", local)
+	}
+
+	// Every one moved: Google's series, so every instance.
+	ask = ann.say("move yoga to 7pm")
+	mustContain(t, ann.click(ask, "Every one"), "every time it repeats")
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		if start, _ := time.Parse(time.RFC3339, ev.Start.DateTime); ev.Summary == "Yoga" && start.In(berlin).Hour() != 19 {
+			t.Fatalf("yoga in google at %v after moving every one to 7pm", start.In(berlin))
+		}
+	}
+	for _, e := range seriesOf(t, ann, "Yoga") {
+		if e.Start.In(berlin).Hour() != 19 {
+			t.Fatalf("local yoga at %v", e.Start.In(berlin))
+		}
+	}
+	mustContain(t, ann.say("undo"), "back")
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		if start, _ := time.Parse(time.RFC3339, ev.Start.DateTime); ev.Summary == "Yoga" && start.In(berlin).Hour() != 18 {
+			t.Fatalf("yoga in google at %v after undo", start.In(berlin))
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 // Calendar is the calendar provider that routes by user: users with a
@@ -344,6 +345,60 @@ func (c Calendar) RestoreSeries(ctx context.Context, userID int64, e hearth.Cale
 		c.g.cfg.Log.Warn("repeating event restored but not synced yet", "user", userID, "error", err)
 	}
 	return nil
+}
+
+// MoveSeries moves a repeating event to the time of day of start, each
+// occurrence lasting end-start: in Google, its series (Google moves every
+// instance), then the local copy by a sync; in the built-in calendar, the
+// series from event id on.
+func (c Calendar) MoveSeries(ctx context.Context, userID, id int64, start, end time.Time) (before, after hearth.CalendarEvent, err error) {
+	e, a, err := c.linked(ctx, userID, id)
+	if err != nil || a == nil {
+		if err != nil && !errors.Is(err, hearth.ErrNotFound) {
+			return before, after, err
+		}
+		return c.g.cfg.Store.MoveSeries(ctx, userID, id, start, end)
+	}
+	svc, err := c.g.calendarService(ctx, *a)
+	if err != nil {
+		return before, after, err
+	}
+	master := e.Series
+	if master == "" {
+		master = e.ExternalID
+	}
+	ge, err := svc.Events.Get(e.CalendarID, master).Context(ctx).Do()
+	if err != nil {
+		return before, after, fmt.Errorf("google move series: %w", err)
+	}
+	loc := zoneOf(*a)
+	first, err := fromGoogle(ge, e.CalendarID, loc)
+	if err != nil {
+		return before, after, fmt.Errorf("google move series: %w", err)
+	}
+	if first.AllDay {
+		return before, after, fmt.Errorf("google move series: %w", hearth.Invalidf("an all-day repeating event has no time of day to move"))
+	}
+	l := start.In(loc)
+	s := recur.At(recur.DateOf(first.Start, loc), recur.TimeOfDay{Hour: l.Hour(), Minute: l.Minute()}, loc)
+	patch := toGoogle(hearth.CalendarEvent{Start: s, End: s.Add(end.Sub(start))}, loc)
+	_, err = svc.Events.Patch(e.CalendarID, master, &calendar.Event{Start: patch.Start, End: patch.End}).
+		SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do()
+	if err != nil {
+		return before, after, fmt.Errorf("google move series: %w", err)
+	}
+	// An instance's id follows its original time, so every instance is a
+	// new one now: the old rows go, and the sync brings the new ones.
+	if _, err := c.g.cfg.Store.DeleteSeries(ctx, userID, id); err != nil {
+		return before, after, err
+	}
+	if err := c.g.Sync(ctx, userID, e.CalendarID); err != nil {
+		c.g.cfg.Log.Warn("repeating event moved but not synced yet", "user", userID, "error", err)
+	}
+	// after is the old row at its new time (the new row is the sync's).
+	after = e
+	after.Start, after.End = start, end
+	return e, after, nil
 }
 
 // FindEvents reads the local copy.

@@ -207,6 +207,9 @@ type (
 		Title     string   `json:"title,omitempty" jsonschema:"the event's title, for the reply"`
 		Invited   []string `json:"invited,omitempty" jsonschema:"the attendees this update adds, for the reply"`
 		Uninvited []string `json:"uninvited,omitempty" jsonschema:"the attendees this update takes off, for the reply"`
+		// Series moves every occurrence of the repeating event ID is one
+		// of to Update's time of day, not ID alone.
+		Series bool `json:"series,omitempty" jsonschema:"true to move every occurrence of a repeating event to the new time of day"`
 	}
 	// EventRefArgs names one event (calendar.delete).
 	EventRefArgs struct {

@@ -208,6 +208,13 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		if err != nil {
 			return nil, nil, err
 		}
+		if p.Series {
+			if p.Update.Start == nil || p.Update.End == nil {
+				return nil, nil, fmt.Errorf("move every occurrence: %w", hearth.Invalidf("a new start and end are needed"))
+			}
+			b, e, err := x.Calendar.MoveSeries(ctx, uid, p.ID, *p.Update.Start, *p.Update.End)
+			return e, b, err
+		}
 		b, e, err := x.Calendar.UpdateEvent(ctx, uid, p.ID, p.Update)
 		return e, b, err
 	case CalendarDelete:
@@ -474,6 +481,10 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		var b hearth.CalendarEvent
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		if p, err := Decode[EventUpdateArgs](r.Action); err == nil && p.Series {
+			_, _, err := x.Calendar.MoveSeries(ctx, uid, b.ID, b.Start, b.End)
+			return err
 		}
 		_, _, err := x.Calendar.UpdateEvent(ctx, uid, b.ID, hearth.CalendarEventUpdate{Title: &b.Title, Start: &b.Start, End: &b.End, AllDay: &b.AllDay, Location: &b.Location, Attendees: &b.Attendees})
 		return err

@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/scheduler/recur"
@@ -44,6 +45,10 @@ type Calendar interface {
 	DeleteSeries(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error)
 	// RestoreSeries undoes DeleteSeries of e's series.
 	RestoreSeries(ctx context.Context, userID int64, e hearth.CalendarEvent) error
+	// MoveSeries moves the repeating event id is an occurrence of to
+	// the time of day of start, each occurrence as long as end-start,
+	// and returns the occurrence before and after.
+	MoveSeries(ctx context.Context, userID, id int64, start, end time.Time) (before, after hearth.CalendarEvent, err error)
 }
 
 // Notes is a user's notes and lists, and their family's: a note with

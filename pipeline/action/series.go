@@ -89,7 +89,7 @@ func (SeriesArgs) InsertOpts() river.InsertOpts {
 // SeriesStore is what the series job needs of the store.
 type SeriesStore interface {
 	SeriesToExtend(ctx context.Context, before time.Time, limit int) ([]hearth.EventSeries, error)
-	ExtendSeries(ctx context.Context, id int64, occ []hearth.CalendarEvent, through time.Time) error
+	ExtendSeries(ctx context.Context, read hearth.EventSeries, occ []hearth.CalendarEvent, through time.Time) error
 }
 
 // SeriesWorker runs the series job.
@@ -129,12 +129,19 @@ func (w *SeriesWorker) Run(ctx context.Context) (int, error) {
 	}
 	to := now().Add(SeriesHorizon)
 	n := 0
+	seen := map[int64]int{}
 	for {
 		due, err := w.Store.SeriesToExtend(ctx, to.Add(-seriesSlack), 100)
 		if err != nil || len(due) == 0 {
 			return n, err
 		}
 		for _, sr := range due {
+			// A series moved while it was being extended is read again
+			// (ExtendSeries left it); one that keeps coming back is a bug,
+			// not a reason to spin.
+			if seen[sr.ID]++; seen[sr.ID] > 3 {
+				return n, fmt.Errorf("extend repeating events: series %d is never kept until %v", sr.ID, to)
+			}
 			var rule recur.Rule
 			loc, err := time.LoadLocation(sr.Zone)
 			if err == nil {
@@ -148,7 +155,7 @@ func (w *SeriesWorker) Run(ctx context.Context) (int, error) {
 			} else {
 				occ = Occurrences(rule, sr.Event, loc, sr.Through, to)
 			}
-			if err := w.Store.ExtendSeries(ctx, sr.ID, occ, to); err != nil {
+			if err := w.Store.ExtendSeries(ctx, sr, occ, to); err != nil {
 				return n, err
 			}
 			n++

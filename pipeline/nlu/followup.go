@@ -159,6 +159,10 @@ func pickByText(tokens []string, options []string) int {
 		// "Forget my favorite color" after a list of what Hearth knows
 		// asks to forget it; it does not pick the line that says it.
 		return 0
+	case "what", "whats", "when", "whens", "where", "who", "how", "why", "is", "are", "do", "does", "can", "could", "will":
+		// "What's on Wednesday?" after "Which one should I move?" with
+		// Wednesday's among the options is a question of its own.
+		return 0
 	}
 	opt := make([][]string, len(options))
 	for i, o := range options {

@@ -440,6 +440,7 @@ func TestWhenIs(t *testing.T) {
 	for text, want := range map[string]string{
 		"when is my haircut?": "haircut", "What time is the dentist?": "dentist", "when's the car insurance due?": "car insurance",
 		"what day is our anniversary dinner": "anniversary dinner", "when is it?": "", "what time is it?": "", "when am I free?": "",
+		"when is swimming?": "swimming", "what time is piano again?": "piano", "when is it due next week?": "", "when is that happening": "",
 	} {
 		got, ok := WhenIs(text)
 		if got != want || ok != (want != "") {
@@ -479,6 +480,9 @@ func TestPickByText(t *testing.T) {
 		{"remind me hourly to stand up", []string{"Remind me in an hour"}, 0},
 		{"add the calendar thing", []string{"Work calendar", "Family calendar"}, 0},
 		{"forget my favorite color", []string{"You are vegetarian.", "Your favorite color is green."}, 0},
+		{"what's on wednesday?", []string{"Swimming (Wednesday at 4:00 PM)", "Swimming (Wed, Dec 9 at 4:00 PM)"}, 0},
+		{"when is the dentist", []string{"Dentist (Tue 10:00)", "Call the bank"}, 0},
+		{"the wednesday one", []string{"Swimming (Wednesday at 4:00 PM)", "Swimming (Wed, Dec 9 at 4:00 PM)"}, 1},
 	} {
 		var buf [features.MaxTokens]string
 		tokens, _ := features.Tokens(buf[:0], tt.text)

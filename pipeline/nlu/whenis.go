@@ -2,6 +2,7 @@ package nlu
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,8 +10,9 @@ import (
 )
 
 // reWhenIs reads a question for when one thing is: "when is my haircut?",
-// "what time is the dentist?", "when's the car insurance due?".
-var reWhenIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?(?:when(?:'s|’s|s|\s+is|\s+was)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was))\s+(?:my|the|our)\s+(.+?)(?:\s+(?:due|happening|again|on))?\s*[?.!]*\s*$`)
+// "what time is the dentist?", "when's the car insurance due?", "when is
+// swimming?".
+var reWhenIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?(?:when(?:'s|’s|s|\s+is|\s+was)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was))\s+(?:(?:my|the|our)\s+)?(.+?)(?:\s+(?:due|happening|again|on))?\s*[?.!]*\s*$`)
 
 // WhenIs reports a question for when one thing named is ("when is my
 // haircut?"), and how it names it ("haircut"): an event's or a task's
@@ -21,8 +23,15 @@ func WhenIs(text string) (string, bool) {
 		return "", false
 	}
 	ref := strings.TrimSpace(g[1])
+	if first, _, _ := strings.Cut(strings.ToLower(ref), " "); slices.Contains(notNamed, first) {
+		return "", false // "when is it?", "what time is it?", "when are you free"
+	}
 	return ref, ref != ""
 }
+
+// notNamed start what a when-question asks of something not named by
+// its title: the thing just spoken of, the clock, a person.
+var notNamed = []string{"it", "that", "this", "there", "i", "you", "we", "he", "she", "they", "a", "an"}
 
 // reWhenIsIt reads a question for when the thing just spoken of is:
 // "when is it?", "when's that again?", "what time is that?". "What time

@@ -254,6 +254,7 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 			text = "move " + t + " to " + target
 		}
 	}
+	text, every := cutSeriesCues(text) // "move swimming to 5pm from now on"
 	// A date before "to" only finds the event: "move my dentist
 	// appointment tomorrow to 4pm", "move tomorrow's dentist to 4pm".
 	ref, located, target, ok := MoveRef(in, text)
@@ -270,7 +271,7 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 	if m == nil {
 		return p, needDetails("when to move it to")
 	}
-	hits := MatchEvents(ref, located, in.Context)
+	hits := firstOfSeries(MatchEvents(ref, located, in.Context))
 	if len(hits) == 0 {
 		if ref == "" {
 			return p, needDetails("which event: I couldn't find an event at %s", located.Text)
@@ -291,6 +292,10 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Update: upd})
 		if err != nil {
 			return plannedErr(p, err)
+		}
+		if len(hits) == 1 && e.Series != "" && !e.AllDay && located == nil && m.Kind == timex.Value && m.ClockOnly {
+			// "Move swimming to 5pm": the next one, or every one?
+			return planSeriesMove(p, e, a, start, end, every, in.Context)
 		}
 		acts = append(acts, a)
 		labels = append(labels, eventLabel(e, in.Context))

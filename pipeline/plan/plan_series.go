@@ -67,18 +67,24 @@ var seriesCues = []string{"for good", "altogether", "forever", "for ever", "from
 // names an event: "all the swimming lessons" is "swimming lessons", every
 // one of them.
 func seriesRef(ref string) (string, bool) {
-	lc := words.ASCIILower(ref)
-	every := false
-	for _, c := range seriesCues {
-		if i := words.WordAt(lc, c); i >= 0 {
-			ref, lc = strings.TrimSpace(ref[:i]+" "+ref[i+len(c):]), strings.TrimSpace(lc[:i]+" "+lc[i+len(c):])
-			every = true
-		}
-	}
-	if words.StartsWithWords(lc, "all", "every", "each") {
+	ref, every := cutSeriesCues(ref)
+	if words.StartsWithWords(words.ASCIILower(ref), "all", "every", "each") {
 		ref, every = words.TrimWordsLeft(ref, "all", "every", "each", "the", "my", "our", "of"), true
 	}
 	return words.TidySlot(ref), every
+}
+
+// cutSeriesCues takes seriesCues out of s, and reports whether it had one.
+func cutSeriesCues(s string) (string, bool) {
+	lc := words.ASCIILower(s)
+	found := false
+	for _, c := range seriesCues {
+		if i := words.WordAt(lc, c); i >= 0 {
+			s, lc = strings.TrimSpace(s[:i]+" "+s[i+len(c):]), strings.TrimSpace(lc[:i]+" "+lc[i+len(c):])
+			found = true
+		}
+	}
+	return s, found
 }
 
 // firstOfSeries keeps, of the events of one repeating event, the first:
@@ -146,4 +152,29 @@ func whose(text string) string {
 		return who + "'s " + strings.Join(f[i+1:], " ")
 	}
 	return text
+}
+
+// planSeriesMove moves a repeating event to another time of day: every
+// occurrence when the user said so, otherwise it asks whether they mean
+// the next one (one, planned already) or all.
+func planSeriesMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, start, end time.Time, every bool, c stage.Context) (stage.Plan, error) {
+	all, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Title: e.Title, Series: true,
+		Update: hearth.CalendarEventUpdate{Start: &start, End: &end}})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	if every {
+		p.Understood = "move " + e.Title + " to " + stage.ClockOf(start, c) + ", every time it repeats"
+		p.Actions = []action.Action{all}
+		return p, nil
+	}
+	when := stage.FormatWhen(e.Start, false, c)
+	p.Question = &stage.Question{
+		Text: markdown.Escape(e.Title) + " repeats. Move just the next one (" + when + ") to " + stage.ClockOf(start, c) + ", or every one?",
+		Options: []stage.Option{
+			{Label: "Just " + when, Actions: []action.Action{one}},
+			{Label: "Every one", Actions: []action.Action{all}},
+		},
+	}
+	return p, nil
 }

@@ -361,6 +361,9 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			allDay := p.Update.AllDay != nil && *p.Update.AllDay
 			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Start, allDay, c)
 			t.verb = "move " + name
+			if p.Series {
+				t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + ", every time it repeats"
+			}
 		}
 	case action.CalendarDelete:
 		p, _ := action.Decode[action.EventRefArgs](o.Action)

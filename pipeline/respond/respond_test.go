@@ -244,8 +244,14 @@ func TestRespond(t *testing.T) {
 		},
 		{
 			name: "memory unknown",
-			in:   stage.RespondInput{Text: "When is Carla's birthday?", Context: c, Understanding: nlu.Result{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}},
+			in:   stage.RespondInput{Text: "What's Carla's favourite colour?", Context: c, Understanding: nlu.Result{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}},
 			want: []string{"I don't have anything about that yet. Tell me and I'll remember it."},
+		},
+		{
+			// A date asked for, known nowhere: said where Hearth looked.
+			name: "date unknown",
+			in:   stage.RespondInput{Text: "When is Carla's birthday?", Context: c, Understanding: nlu.Result{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}},
+			want: []string{"I don't see “Carla's birthday” on your calendar or in your tasks, and you haven't told me when it is."},
 		},
 		{
 			name: "shopping list",
