@@ -122,6 +122,12 @@ func TestRepeatingEvents(t *testing.T) {
 	if back := seriesOf(t, c, "Bin day"); len(back) != len(bins) {
 		t.Fatalf("bin days after undo: %+v, want %d", back, len(bins))
 	}
+	// Other ways to say it: days in the plural, the nth weekday of a
+	// month, an end; a reminder the same way.
+	mustContain(t, c.say("gym Mondays and Thursdays at 7am"), "Gym", "every Monday and Thursday at 7:00 AM")
+	mustContain(t, c.say("book club on the first Thursday of every month at 8pm"), "Book club", "on the first Thursday of every month at 8:00 PM")
+	mustContain(t, c.say("choir every Tuesday at 7pm until the end of January"), "Choir", "every Tuesday at 7:00 PM", "until January 31")
+	mustContain(t, c.say("remind me on the last Friday of every month to pay rent"), "pay rent on the last Friday of every month")
 	mustContain(t, c.say("piano lesson every other Thursday at 5:30pm"), "every other Thursday at 5:30 PM")
 	c.say("undo")
 	if len(seriesOf(t, c, "Piano lesson")) != 0 {

@@ -431,7 +431,11 @@ func eventTitleOf(text string) string {
 			return t
 		}
 	}
-	rest, _, ok := words.AfterAny(text, "schedule ", "book ", "set up ", "add ", "put ", "create ", "plan ", "arrange ", "organize ", "organise ", "block out ", "pencil in ", "make ")
+	verbs := []string{"schedule ", "book ", "set up ", "add ", "put ", "create ", "plan ", "arrange ", "organize ", "organise ", "block out ", "pencil in ", "make "}
+	if words.ContainsWord(words.ASCIILower(text), "book club") {
+		verbs = slices.DeleteFunc(verbs, func(v string) bool { return v == "book " }) // a club, not a booking
+	}
+	rest, _, ok := words.AfterAny(text, verbs...)
 	if !ok {
 		rest = text
 	}

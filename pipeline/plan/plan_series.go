@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,17 +23,18 @@ import (
 // year on March 3") makes an all-day event.
 func planSeriesCreate(in stage.PlanInput, text string, rule recur.Rule, span timex.Span) (stage.Plan, error) {
 	rest := strings.TrimSpace(text[:span.Start] + " " + text[span.End:])
+	loc := stage.UserZone(in.Context)
+	now := in.Context.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	until, rest := seriesEnd(rest, now, loc)
 	title := newEventTitle(in, whose(rest), false)
 	p := stage.Plan{Understood: "add a repeating event to your calendar"}
 	if title == "" || IsPronoun(title) {
 		return p, needDetails("what the event is")
 	}
 	p.Understood = "add " + title + " to your calendar " + rule.String()
-	loc := stage.UserZone(in.Context)
-	now := in.Context.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
 	today := recur.DateOf(now, loc)
 	rule.Start = today
 	allDay := !hasClock(text[span.Start:span.End], now)
@@ -42,6 +46,21 @@ func planSeriesCreate(in stage.PlanInput, text string, rule recur.Rule, span tim
 	start, ok := rule.Next(after, loc)
 	if !ok {
 		return p, needDetails("when %s next is", title)
+	}
+	switch {
+	case until.weeks > 0:
+		rule.Until = recur.DateOf(start, loc).AddDays(until.weeks*7 - 1)
+	case until.months > 0:
+		d := recur.DateOf(start, loc)
+		rule.Until = recur.DateOf(time.Date(d.Year, d.Month+time.Month(until.months), d.Day, 12, 0, 0, 0, loc), loc).AddDays(-1)
+	case !until.date.IsZero():
+		rule.Until = until.date
+	}
+	if !rule.Until.IsZero() {
+		if rule.Until.DaysUntil(recur.DateOf(start, loc)) > 0 {
+			return p, needDetails("when %s ends: %s is before it starts", title, rule.Until)
+		}
+		p.Understood = "add " + title + " to your calendar " + rule.String()
 	}
 	end := start.Add(time.Hour)
 	if allDay {
@@ -177,4 +196,59 @@ func planSeriesMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, sta
 		},
 	}
 	return p, nil
+}
+
+// seriesStop is when a repeating event stops, as said: a last date, or a
+// number of weeks or months from its first occurrence.
+type seriesStop struct {
+	date          recur.Date
+	weeks, months int
+}
+
+var (
+	reUntil = regexp.MustCompile(`(?i)\b(?:until|till|til|through|thru)\s+`)
+	reFor   = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+next\s+)?(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(weeks?|months?)\b`)
+)
+
+// seriesEnd reads when a repeating event stops from what is left of the
+// message once its rule is out, and returns the rest without it: "until
+// December 24" (that day the last), "till the end of January", "for 4
+// weeks", "for the next 3 months".
+func seriesEnd(rest string, now time.Time, loc *time.Location) (seriesStop, string) {
+	if g := reFor.FindStringSubmatchIndex(rest); g != nil {
+		n, err := strconv.Atoi(rest[g[2]:g[3]])
+		if err != nil {
+			n = slices.Index([]string{"", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"},
+				strings.ToLower(rest[g[2]:g[3]]))
+		}
+		var stop seriesStop
+		if strings.HasPrefix(strings.ToLower(rest[g[4]:g[5]]), "week") {
+			stop.weeks = n
+		} else {
+			stop.months = n
+		}
+		if n > 0 {
+			return stop, strings.TrimSpace(rest[:g[0]] + " " + rest[g[1]:])
+		}
+	}
+	g := reUntil.FindStringIndex(rest)
+	if g == nil {
+		return seriesStop{}, rest
+	}
+	for _, m := range timex.Find(rest[g[1]:], now.In(loc), timex.Options{}) {
+		if m.Start != 0 {
+			break
+		}
+		var last time.Time
+		switch {
+		case m.Kind == timex.Value && m.Grain >= timex.Day:
+			last = m.Value
+		case m.Kind == timex.Interval && !m.To.IsZero():
+			last = m.To.Add(-time.Nanosecond)
+		default:
+			return seriesStop{}, rest
+		}
+		return seriesStop{date: recur.DateOf(last, loc)}, strings.TrimSpace(rest[:g[0]] + " " + rest[g[1]+m.End:])
+	}
+	return seriesStop{}, rest
 }

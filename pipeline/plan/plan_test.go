@@ -229,6 +229,27 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v", a)
 			}
 		}},
+		{"book club on the first Thursday of every month at 8pm", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			// March's first Thursday, the 5th, is past.
+			if a.Title != "Book club" || !a.Start.Equal(time.Date(2026, 4, 2, 20, 0, 0, 0, z)) ||
+				a.Repeat == nil || a.Repeat.String() != "on the first Thursday of every month at 20:00" {
+				t.Errorf("got %+v (repeat %v)", a, a.Repeat)
+			}
+		}},
+		// Until a day, that day included; for weeks, from the first.
+		{"team standup every weekday at 9:30 until March 20", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Team standup" || a.Repeat == nil || a.Repeat.Until.String() != "2026-03-20" {
+				t.Errorf("got %+v (repeat %+v)", a, a.Repeat)
+			}
+		}},
+		{"add movie night every Friday at 7pm to my calendar for 4 weeks", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Movie night" || a.Repeat == nil || a.Repeat.Until.String() != "2026-04-09" || !a.Start.Equal(at(13, 19, 0)) {
+				t.Errorf("got %+v (repeat %+v)", a, a.Repeat)
+			}
+		}},
 		{"the kids have swimming every Wednesday at 4pm", func(t *testing.T, p plannedTurn) {
 			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
 			if a.Title != "Kids' swimming" || !a.Start.Equal(at(11, 16, 0)) || a.Repeat == nil {

@@ -107,5 +107,10 @@ func repeats(p action.EventCreateArgs, c stage.Context) string {
 	if !p.AllDay {
 		clock = " at " + stage.ClockOf(p.Start, c)
 	}
-	return strings.Replace(p.Repeat.String(), at, clock, 1) + ", starting " + stage.FormatWhen(p.Start, true, c)
+	rule, until, _ := strings.Cut(p.Repeat.String(), ", until ")
+	s := strings.Replace(rule, at, clock, 1) + ", starting " + stage.FormatWhen(p.Start, true, c)
+	if until != "" {
+		s += ", until " + until
+	}
+	return s
 }

@@ -147,13 +147,15 @@ func (r Rule) dates(from Date) iter.Seq[Date] {
 					return
 				}
 				day := r.MonthDay
-				switch day {
-				case 0:
+				switch {
+				case r.Nth != 0:
+					day = nthWeekday(y, mo, r.Weekdays.Days()[0], r.Nth)
+				case day == 0:
 					day = anchor.Day
-				case LastDay:
+				case day == LastDay:
 					day = daysIn(y, mo)
 				}
-				if day > daysIn(y, mo) {
+				if day == 0 || day > daysIn(y, mo) {
 					empty++
 					continue
 				}
@@ -288,4 +290,22 @@ func LeadTimes(due time.Time, days []int, at TimeOfDay, loc *time.Location, now 
 	}
 	slices.SortFunc(out, func(a, b time.Time) int { return a.Compare(b) })
 	return slices.CompactFunc(out, time.Time.Equal)
+}
+
+// nthWeekday is the day of month mo of year y that is its nth weekday d
+// (LastDay: the last), or 0 when the month has no such day (a fifth).
+func nthWeekday(y int, mo time.Month, d time.Weekday, nth int) int {
+	first := weekdayOf(dayNum(Date{y, mo, 1}))
+	day := 1 + (int(d)-int(first)+7)%7
+	if nth == LastDay {
+		for day+7 <= daysIn(y, mo) {
+			day += 7
+		}
+		return day
+	}
+	day += 7 * (nth - 1)
+	if day > daysIn(y, mo) {
+		return 0
+	}
+	return day
 }

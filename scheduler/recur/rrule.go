@@ -26,8 +26,12 @@ func (r Rule) RRULE(loc *time.Location, allDay bool) (string, error) {
 	}
 	if r.Weekdays != 0 {
 		var days []string
+		nth := ""
+		if r.Nth != 0 {
+			nth = fmt.Sprint(r.Nth) // "1SU", "-1FR"
+		}
 		for _, d := range r.Weekdays.Days() {
-			days = append(days, strings.ToUpper(d.String()[:2]))
+			days = append(days, nth+strings.ToUpper(d.String()[:2]))
 		}
 		parts = append(parts, "BYDAY="+strings.Join(days, ","))
 	}

@@ -23,6 +23,8 @@ func TestRRULE(t *testing.T) {
 			"RRULE:FREQ=WEEKLY;BYDAY=MO,WE"},
 		{"every other week", Rule{Freq: Weekly, Interval: 2, Start: start, At: TimeOfDay{9, 30}}, false, "RRULE:FREQ=WEEKLY;INTERVAL=2"},
 		{"last day of the month", Rule{Freq: Monthly, MonthDay: LastDay, At: TimeOfDay{9, 0}}, false, "RRULE:FREQ=MONTHLY;BYMONTHDAY=-1"},
+		{"first Sunday of the month", Rule{Freq: Monthly, Nth: 1, Weekdays: WeekdaysOf(time.Sunday), At: TimeOfDay{19, 0}}, false, "RRULE:FREQ=MONTHLY;BYDAY=1SU"},
+		{"last Friday of the month", Rule{Freq: Monthly, Nth: LastDay, Weekdays: WeekdaysOf(time.Friday), At: TimeOfDay{9, 0}}, false, "RRULE:FREQ=MONTHLY;BYDAY=-1FR"},
 		{"yearly, ten times", Rule{Freq: Yearly, Month: time.March, MonthDay: 3, Count: 10, Start: start}, true,
 			"RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3;COUNT=10"},
 		// The last second of June 30 in Berlin (summer time) is 21:59:59 UTC.

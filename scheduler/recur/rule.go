@@ -229,6 +229,11 @@ type Rule struct {
 	MonthDay int
 	// Month is the month of a Yearly rule; 0 means Start's month.
 	Month time.Month
+	// Nth, with exactly one of Weekdays, makes a Monthly rule fire on
+	// the Nth such weekday of the month, 1–5 or LastDay ("the first
+	// Sunday of every month", "the last Friday"). A month without a
+	// fifth one is skipped.
+	Nth int
 	// At is the local time of day of every occurrence.
 	At TimeOfDay
 	// Start is the first date the rule may fire on and the anchor of
@@ -257,7 +262,7 @@ func (r Rule) needsStart() bool {
 	case r.Freq == Weekly:
 		return r.Weekdays == 0
 	case r.Freq == Monthly:
-		return r.MonthDay == 0
+		return r.MonthDay == 0 && r.Nth == 0
 	case r.Freq == Yearly:
 		return r.Month == 0 || r.MonthDay == 0
 	}
@@ -276,7 +281,18 @@ func (r Rule) Validate() error {
 	if !r.At.Valid() {
 		return invalidf("time of day %02d:%02d", r.At.Hour, r.At.Minute)
 	}
-	if r.Weekdays != 0 && r.Freq != Weekly {
+	if r.Nth != 0 {
+		switch {
+		case r.Freq != Monthly:
+			return invalidf("the nth weekday only applies to monthly rules")
+		case r.Nth != LastDay && (r.Nth < 1 || r.Nth > 5):
+			return invalidf("nth weekday %d not in 1..5 or last", r.Nth)
+		case len(r.Weekdays.Days()) != 1:
+			return invalidf("the nth weekday needs exactly one weekday")
+		case r.MonthDay != 0:
+			return invalidf("a rule has a day of the month or an nth weekday, not both")
+		}
+	} else if r.Weekdays != 0 && r.Freq != Weekly {
 		return invalidf("weekdays only apply to weekly rules")
 	}
 	if r.Weekdays&^AllWeek != 0 {
@@ -357,6 +373,14 @@ func (r Rule) String() string {
 		if day == 0 {
 			day = r.Start.Day
 		}
+		if r.Nth != 0 {
+			nth := "last"
+			if r.Nth != LastDay {
+				nth = nthWords[r.Nth]
+			}
+			b.WriteString("on the " + nth + " " + r.Weekdays.Days()[0].String() + " of " + every(iv, "month", "months"))
+			break
+		}
 		if day == 0 {
 			b.WriteString(every(iv, "month", "months"))
 		} else {
@@ -424,6 +448,9 @@ func dayList(s Weekdays) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
+// nthWords name the first to fifth weekday of a month.
+var nthWords = [...]string{1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+
 func ordinal(n int) string {
 	if n == LastDay {
 		return "last day"
@@ -450,6 +477,7 @@ type ruleJSON struct {
 	Weekdays []string  `json:"weekdays,omitempty"`
 	MonthDay int       `json:"month_day,omitempty"`
 	Month    int       `json:"month,omitempty"`
+	Nth      int       `json:"nth,omitempty"`
 	At       TimeOfDay `json:"at"`
 	Start    *Date     `json:"start,omitempty"`
 	Until    *Date     `json:"until,omitempty"`
@@ -462,7 +490,7 @@ func (r Rule) MarshalJSON() ([]byte, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	w := ruleJSON{Freq: r.Freq, MonthDay: r.MonthDay, Month: int(r.Month), At: r.At, Count: r.Count}
+	w := ruleJSON{Freq: r.Freq, MonthDay: r.MonthDay, Month: int(r.Month), Nth: r.Nth, At: r.At, Count: r.Count}
 	if r.Interval > 1 {
 		w.Interval = r.Interval
 	}
@@ -493,7 +521,7 @@ func (r *Rule) UnmarshalJSON(b []byte) error {
 	if w.Month < 0 || w.Month > 12 {
 		return invalidf("month %d", w.Month)
 	}
-	out := Rule{Freq: w.Freq, Interval: w.Interval, MonthDay: w.MonthDay, Month: time.Month(w.Month), At: w.At, Count: w.Count}
+	out := Rule{Freq: w.Freq, Interval: w.Interval, MonthDay: w.MonthDay, Month: time.Month(w.Month), Nth: w.Nth, At: w.At, Count: w.Count}
 	for _, name := range w.Weekdays {
 		d, ok := weekdayByAbbr(name)
 		if !ok {

@@ -160,6 +160,46 @@ func (p *rparser) weekdays(i int) (recur.Weekdays, int, bool) {
 	return set, j, set != 0
 }
 
+// nthNames are the words that count the weekdays of a month.
+var nthNames = map[string]int{"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3,
+	"fourth": 4, "4th": 4, "fifth": 5, "5th": 5, "last": recur.LastDay}
+
+// nthWeekday reads "first Sunday", "the last Friday", "on the 2nd
+// Tuesday": a weekday of a month, counted.
+func (p *rparser) nthWeekday(i int) (nth int, day time.Weekday, end int, ok bool) {
+	j := p.skip(p.skip(i, "on"), "the")
+	nth, ok = nthNames[p.word(j)]
+	if !ok {
+		return 0, 0, i, false
+	}
+	day, ok = weekdayWord(p.word(j + 1))
+	if !ok {
+		return 0, 0, i, false
+	}
+	return nth, day, j + 2, true
+}
+
+// ofMonth reads "of the month", "of every month", "of each other month"
+// after a day of one, and the interval it names (1 unless "other" or a
+// count). ok is false when there is none.
+func (p *rparser) ofMonth(i int) (iv, end int, ok bool) {
+	if !p.is(i, "of") {
+		return 1, i, false
+	}
+	j := i + 1
+	if p.is(j, "the") && p.is(j+1, "month") {
+		return 1, j + 2, true
+	}
+	if !p.is(j, "every", "each") {
+		return 1, i, false
+	}
+	iv, k := p.interval(j + 1)
+	if !p.is(k, "month", "months") {
+		return 1, i, false
+	}
+	return iv, k + 1, true
+}
+
 // monthDay reads "on the 15th", "the 1st", "on the last day", "15th".
 func (p *rparser) monthDay(i int) (int, int, bool) {
 	j := i
@@ -390,7 +430,10 @@ func (p *rparser) every(i int) (recur.Rule, int, bool) {
 		}
 	case w == "month" || w == "months":
 		r.Freq, j = recur.Monthly, j+1
-		if d, e, ok := p.monthDay(j); ok {
+		if nth, d, e, ok := p.nthWeekday(j); ok {
+			// "every month on the first Sunday".
+			r.Nth, r.Weekdays, j = nth, recur.WeekdaysOf(d), e
+		} else if d, e, ok := p.monthDay(j); ok {
 			r.MonthDay, j = d, e
 		} else if p.is(j, "on") && p.is(j+1, "the") {
 			// "every month on the 2nd Tuesday": a day we cannot read must
@@ -409,6 +452,17 @@ func (p *rparser) every(i int) (recur.Rule, int, bool) {
 	default:
 		if at, _, ok := dayPartAt(w); ok {
 			r.Freq, r.At, j = recur.Daily, at, j+1
+			break
+		}
+		if nth, d, e, ok := p.nthWeekday(j); ok && iv == 1 {
+			// "every first Sunday (of the month)". "Every second Tuesday"
+			// alone is every other one to many: only "of the month" makes
+			// it the month's second.
+			miv, e2, of := p.ofMonth(e)
+			if !of && nth != 1 && nth != recur.LastDay {
+				return recur.Rule{}, i, false
+			}
+			r.Freq, r.Nth, r.Weekdays, r.Interval, j = recur.Monthly, nth, recur.WeekdaysOf(d), miv, e2
 			break
 		}
 		if set, e, ok := p.weekdays(j); ok {
@@ -443,10 +497,20 @@ func (p *rparser) skip(i int, w string) int {
 }
 
 // dayOfEveryMonth reads "on the 1st of every month", "the last day of each
-// month", "the 15th of every other month".
+// month", "the 15th of every other month", "the first Sunday of the
+// month".
 func (p *rparser) dayOfEveryMonth(i int) (recur.Rule, int, bool) {
 	if !p.is(i, "on", "the") {
 		return recur.Rule{}, i, false
+	}
+	if nth, d, j, ok := p.nthWeekday(i); ok {
+		// "on the first Sunday of every month", "the last Friday of the
+		// month": said of a weekday, "the month" is every month.
+		iv, e, ok := p.ofMonth(j)
+		if !ok {
+			return recur.Rule{}, i, false
+		}
+		return recur.Rule{Freq: recur.Monthly, Interval: iv, Nth: nth, Weekdays: recur.WeekdaysOf(d), At: defaultAt}, e, true
 	}
 	d, j, ok := p.monthDay(i)
 	if !ok || !p.is(j, "of") || !p.is(j+1, "every", "each") {
@@ -457,6 +521,20 @@ func (p *rparser) dayOfEveryMonth(i int) (recur.Rule, int, bool) {
 		return recur.Rule{}, i, false
 	}
 	return recur.Rule{Freq: recur.Monthly, Interval: iv, MonthDay: d, At: defaultAt}, k + 1, true
+}
+
+// pluralDays reads a habit said with days in the plural: "on Mondays",
+// "Tuesdays and Thursdays" (the singular, "on Monday", is one day).
+func (p *rparser) pluralDays(i int) (recur.Rule, int, bool) {
+	j := p.skip(i, "on")
+	if w := p.word(j); len(w) <= 6 || !strings.HasSuffix(w, "days") {
+		return recur.Rule{}, i, false
+	}
+	set, e, ok := p.weekdays(j)
+	if !ok {
+		return recur.Rule{}, i, false
+	}
+	return recur.Rule{Freq: recur.Weekly, Interval: 1, Weekdays: set, At: defaultAt}, e, true
 }
 
 // adverb reads "daily", "weekly on Fridays", "monthly on the 15th",
@@ -507,6 +585,9 @@ func (p *rparser) match(i int) (recur.Rule, int, int, bool) {
 	}
 	if !ok {
 		r, end, weak, ok = p.adverb(i)
+	}
+	if !ok {
+		r, end, ok = p.pluralDays(i)
 		if !ok {
 			return recur.Rule{}, 0, 0, false
 		}
