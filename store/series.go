@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -253,15 +254,25 @@ func seriesID(series string) int64 {
 	return id
 }
 
-// MoveSeries moves the occurrences of the built-in calendar's series that
-// event id is one of, from that one on, to the wall-clock time of start in
-// the series' zone, each lasting end-start; and the series, so that the
-// occurrences added later come at that time too. Earlier occurrences stay
-// where they were. before and after are event id. An event of no series
-// is moved alone, to start and end.
-func (s *Store) MoveSeries(ctx context.Context, userID, id int64, start, end time.Time) (before, after hearth.CalendarEvent, err error) {
-	if end.Before(start) {
-		return before, after, fmt.Errorf("store move series of event %d: %w", id, hearth.Invalidf("an event cannot end before it starts"))
+// UpdateSeries changes the occurrences of the built-in calendar's series
+// that event id is one of, from that one on, and the series, so that the
+// occurrences added later have the change too: a new title or place, and
+// with upd.Start and upd.End a new time of day (upd.Start's wall-clock time
+// in the series' zone), each lasting End-Start. Earlier occurrences stay as
+// they were. before and after are event id. An event of no series is
+// updated alone (UpdateEvent).
+func (s *Store) UpdateSeries(ctx context.Context, userID, id int64, upd hearth.CalendarEventUpdate) (before, after hearth.CalendarEvent, err error) {
+	e, err := s.FindEvent(ctx, userID, id)
+	if err != nil {
+		return before, after, err
+	}
+	if seriesID(e.Series) == 0 || e.CalendarID != "" {
+		return s.UpdateEvent(ctx, userID, id, upd)
+	}
+	if (upd.Start == nil) != (upd.End == nil) || upd.Start != nil && upd.End.Before(*upd.Start) ||
+		upd.Title != nil && strings.TrimSpace(*upd.Title) == "" || upd.AllDay != nil || upd.Attendees != nil {
+		return before, after, fmt.Errorf("store update series of event %d: %w", id,
+			hearth.Invalidf("a repeating event changes its title, its place or its time of day, with a start and an end"))
 	}
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		before, err = scanEvent(tx.QueryRow(ctx, `SELECT `+eventColumns+` FROM events
@@ -270,13 +281,6 @@ func (s *Store) MoveSeries(ctx context.Context, userID, id int64, start, end tim
 			return notFound(translate(err), "event", id)
 		}
 		sid := seriesID(before.Series)
-		if sid == 0 || before.CalendarID != "" {
-			_, err := tx.Exec(ctx, `UPDATE events SET starts_at = $2, ends_at = $3, updated_at = now() WHERE id = $1`, id, start, end)
-			return err
-		}
-		if before.AllDay {
-			return hearth.Invalidf("an all-day repeating event has no time of day to move")
-		}
 		var zone string
 		var raw []byte
 		var first time.Time
@@ -284,50 +288,78 @@ func (s *Store) MoveSeries(ctx context.Context, userID, id int64, start, end tim
 			sid, userID).Scan(&zone, &raw, &first); err != nil {
 			return notFound(translate(err), "repeating event", sid)
 		}
-		loc, err := time.LoadLocation(zone)
-		if err != nil {
-			return fmt.Errorf("series %d: zone %q: %w", sid, zone, err)
+		var title, location *string
+		if upd.Title != nil {
+			t := strings.TrimSpace(*upd.Title)
+			title = &t
 		}
-		var rule recur.Rule
-		if err := json.Unmarshal(raw, &rule); err != nil {
-			return fmt.Errorf("series %d: %w", sid, err)
-		}
-		l := start.In(loc)
-		rule.At = recur.TimeOfDay{Hour: l.Hour(), Minute: l.Minute()}
-		length := end.Sub(start)
-		at := func(t time.Time) time.Time { return recur.At(recur.DateOf(t, loc), rule.At, loc) }
-		if raw, err = json.Marshal(rule); err != nil {
+		location = upd.Location
+		if _, err := tx.Exec(ctx, `UPDATE event_series SET title = coalesce($2, title), location = coalesce($3, location) WHERE id = $1`,
+			sid, title, location); err != nil {
 			return err
 		}
-		f := at(first)
-		if _, err := tx.Exec(ctx, `UPDATE event_series SET rule = $2, starts_at = $3, ends_at = $4 WHERE id = $1`,
-			sid, raw, f, f.Add(length)); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE events SET title = coalesce($3, title), location = coalesce($4, location), updated_at = now()
+			WHERE user_id = $1 AND series = $2 AND deleted_at IS NULL AND starts_at >= $5`,
+			userID, before.Series, title, location, before.Start); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT id, starts_at FROM events
-			WHERE user_id = $1 AND series = $2 AND deleted_at IS NULL AND starts_at >= $3 FOR UPDATE`, userID, before.Series, before.Start)
-		if err != nil {
-			return err
-		}
-		var ids []int64
-		var starts, ends []time.Time
-		var oid int64
-		var ostart time.Time
-		if _, err := pgx.ForEachRow(rows, []any{&oid, &ostart}, func() error {
-			s := at(ostart)
-			ids, starts, ends = append(ids, oid), append(starts, s), append(ends, s.Add(length))
+		if upd.Start == nil {
 			return nil
-		}); err != nil {
-			return err
 		}
-		_, err = tx.Exec(ctx, `
-			UPDATE events SET starts_at = u.s, ends_at = u.e, updated_at = now()
-			FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[]) AS u(id, s, e) WHERE events.id = u.id`, ids, starts, ends)
-		return err
+		if before.AllDay {
+			return hearth.Invalidf("an all-day repeating event has no time of day to move")
+		}
+		return moveSeries(ctx, tx, sid, before, zone, raw, first, *upd.Start, *upd.End)
 	})
 	if err != nil {
-		return before, after, fmt.Errorf("store move series of event %d: %w", id, constraintErr(translate(err)))
+		return before, after, fmt.Errorf("store update series of event %d: %w", id, constraintErr(translate(err)))
 	}
-	after, err = s.FindEvent(ctx, userID, id)
+	after, err = s.FindEvent(ctx, before.UserID, id)
 	return before, after, err
+}
+
+// moveSeries moves series sid (its rule raw, first occurrence at first, in
+// zone) to the wall-clock time of start, each occurrence from before on
+// lasting end-start.
+func moveSeries(ctx context.Context, tx pgx.Tx, sid int64, before hearth.CalendarEvent, zone string, raw []byte, first, start, end time.Time) error {
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return fmt.Errorf("series %d: zone %q: %w", sid, zone, err)
+	}
+	var rule recur.Rule
+	if err := json.Unmarshal(raw, &rule); err != nil {
+		return fmt.Errorf("series %d: %w", sid, err)
+	}
+	l := start.In(loc)
+	rule.At = recur.TimeOfDay{Hour: l.Hour(), Minute: l.Minute()}
+	length := end.Sub(start)
+	at := func(t time.Time) time.Time { return recur.At(recur.DateOf(t, loc), rule.At, loc) }
+	if raw, err = json.Marshal(rule); err != nil {
+		return err
+	}
+	f := at(first)
+	if _, err := tx.Exec(ctx, `UPDATE event_series SET rule = $2, starts_at = $3, ends_at = $4 WHERE id = $1`,
+		sid, raw, f, f.Add(length)); err != nil {
+		return err
+	}
+	rows, err := tx.Query(ctx, `SELECT id, starts_at FROM events
+		WHERE user_id = $1 AND series = $2 AND deleted_at IS NULL AND starts_at >= $3 FOR UPDATE`, before.UserID, before.Series, before.Start)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	var starts, ends []time.Time
+	var oid int64
+	var ostart time.Time
+	if _, err := pgx.ForEachRow(rows, []any{&oid, &ostart}, func() error {
+		s := at(ostart)
+		ids, starts, ends = append(ids, oid), append(starts, s), append(ends, s.Add(length))
+		return nil
+	}); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `
+		UPDATE events SET starts_at = u.s, ends_at = u.e, updated_at = now()
+		FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[]) AS u(id, s, e) WHERE events.id = u.id`, ids, starts, ends)
+	return err
 }

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -133,17 +134,18 @@ func TestEventSeriesExtended(t *testing.T) {
 		}
 	})
 
-	t.Run("moved from one occurrence on, and those added later too", func(t *testing.T) {
+	t.Run("changed from one occurrence on, and those added later too", func(t *testing.T) {
 		b := users(t, st)
 		s := swimming(b.alice)
 		if _, err := b.st.CreateSeries(b.ctx, "", s, ""); err != nil {
 			t.Fatal(err)
 		}
 		evs := live(b)
-		start := time.Date(2026, 12, 16, 18, 30, 0, 0, berlin)
-		before, after, err := b.st.MoveSeries(b.ctx, b.alice, evs[2].ID, start, start.Add(90*time.Minute))
-		if err != nil || before.ID != evs[2].ID || !before.Start.Equal(evs[2].Start) || !after.Start.Equal(start) {
-			t.Fatalf("move = %+v, %+v, %v", before, after, err)
+		start, end := time.Date(2026, 12, 16, 18, 30, 0, 0, berlin), time.Date(2026, 12, 16, 20, 0, 0, 0, berlin)
+		title, place := "Swim club", "Lido"
+		before, after, err := b.st.UpdateSeries(b.ctx, b.alice, evs[2].ID, hearth.CalendarEventUpdate{Start: &start, End: &end, Title: &title, Location: &place})
+		if err != nil || before.ID != evs[2].ID || !before.Start.Equal(evs[2].Start) || !after.Start.Equal(start) || after.Title != title {
+			t.Fatalf("update = %+v, %+v, %v", before, after, err)
 		}
 		w := &action.SeriesWorker{Store: b.st, Now: func() time.Time { return s.Event.Start.Add(350 * 24 * time.Hour) }}
 		if _, err := w.Run(b.ctx); err != nil {
@@ -158,12 +160,18 @@ func TestEventSeriesExtended(t *testing.T) {
 			if i >= 2 {
 				want = 18 // 18:30, in winter and in summer, and once extended
 			}
-			if s.Hour() != want || i >= 2 && (s.Minute() != 30 || e.End.Sub(e.Start) != 90*time.Minute) || s.Weekday() != time.Wednesday {
-				t.Fatalf("occurrence %d at %v–%v", i, s, e.End.In(berlin))
+			if s.Hour() != want || i >= 2 && (s.Minute() != 30 || e.End.Sub(e.Start) != 90*time.Minute || e.Title != title || e.Location != place) ||
+				i < 2 && (e.Title != "Swimming" || e.Location != "Pool") || s.Weekday() != time.Wednesday {
+				t.Fatalf("occurrence %d: %q at %q, %v–%v", i, e.Title, e.Location, s, e.End.In(berlin))
 			}
 		}
-		if _, _, err := b.st.MoveSeries(b.ctx, b.bob, evs[2].ID, start, start.Add(time.Hour)); err == nil {
-			t.Fatal("bob moved alice's series")
+		if _, _, err := b.st.UpdateSeries(b.ctx, b.bob, evs[2].ID, hearth.CalendarEventUpdate{Title: &title}); err == nil {
+			t.Fatal("bob changed alice's series")
+		}
+		for _, bad := range []hearth.CalendarEventUpdate{{Start: &start}, {Start: &end, End: &start}, {Title: new(string)}} {
+			if _, _, err := b.st.UpdateSeries(b.ctx, b.alice, evs[2].ID, bad); !errors.Is(err, hearth.ErrInvalid) {
+				t.Errorf("update %+v: %v, want invalid", bad, err)
+			}
 		}
 	})
 
@@ -190,7 +198,8 @@ func TestEventSeriesExtended(t *testing.T) {
 			rows := count(t, b, "events", b.alice)
 			switch change {
 			case "move":
-				_, _, err = b.st.MoveSeries(b.ctx, b.alice, first.ID, s.Event.Start.Add(time.Hour), s.Event.End.Add(time.Hour))
+				start, end := s.Event.Start.Add(time.Hour), s.Event.End.Add(time.Hour)
+				_, _, err = b.st.UpdateSeries(b.ctx, b.alice, first.ID, hearth.CalendarEventUpdate{Start: &start, End: &end})
 			case "delete":
 				_, err = b.st.DeleteSeries(b.ctx, b.alice, first.ID)
 			}

@@ -113,6 +113,17 @@ func TestRepeatingEvents(t *testing.T) {
 		t.Fatalf("moving piano moved others: %v, then %v", before, after)
 	}
 
+	// Renamed as one, and back.
+	pianos := seriesOf(t, c, "Piano")
+	mustContain(t, c.say("rename piano to keyboard lesson"), "renamed Piano to Keyboard lesson, every time it repeats")
+	if renamed := seriesOf(t, c, "Keyboard lesson"); len(renamed) != len(pianos) || len(seriesOf(t, c, "Piano")) != 0 {
+		t.Fatalf("renamed %d of %d", len(renamed), len(pianos))
+	}
+	c.say("undo")
+	if back := seriesOf(t, c, "Piano"); len(back) != len(pianos) {
+		t.Fatalf("%d pianos after undo, want %d", len(back), len(pianos))
+	}
+
 	// "For good" asks nothing; undo of the add takes every one away.
 	mustContain(t, c.say("cancel bin day for good"), "every time it repeats")
 	if bins := seriesOf(t, c, "Bin day"); len(bins) != 0 {
@@ -208,5 +219,14 @@ func TestGoogleRepeatingEvent(t *testing.T) {
 		if start, _ := time.Parse(time.RFC3339, ev.Start.DateTime); ev.Summary == "Yoga" && start.In(berlin).Hour() != 18 {
 			t.Fatalf("yoga in google at %v after undo", start.In(berlin))
 		}
+	}
+
+	// Renamed: Google's series, and the local copy.
+	mustContain(t, ann.say("rename yoga to power yoga"), "every time it repeats")
+	if _, n := yoga(); n != 0 {
+		t.Fatalf("google still has %d classes called Yoga", n)
+	}
+	if local := seriesOf(t, ann, "Power yoga"); len(local) != 2 {
+		t.Fatalf("local copy after the rename: %+v", ann.events())
 	}
 }

@@ -347,17 +347,18 @@ func (c Calendar) RestoreSeries(ctx context.Context, userID int64, e hearth.Cale
 	return nil
 }
 
-// MoveSeries moves a repeating event to the time of day of start, each
-// occurrence lasting end-start: in Google, its series (Google moves every
-// instance), then the local copy by a sync; in the built-in calendar, the
-// series from event id on.
-func (c Calendar) MoveSeries(ctx context.Context, userID, id int64, start, end time.Time) (before, after hearth.CalendarEvent, err error) {
+// UpdateSeries changes a repeating event: its title, its place, and with
+// upd.Start and upd.End its time of day, each occurrence lasting
+// End-Start. In Google the series is patched (Google changes every
+// instance) and the local copy synced; in the built-in calendar, the series
+// from event id on.
+func (c Calendar) UpdateSeries(ctx context.Context, userID, id int64, upd hearth.CalendarEventUpdate) (before, after hearth.CalendarEvent, err error) {
 	e, a, err := c.linked(ctx, userID, id)
 	if err != nil || a == nil {
 		if err != nil && !errors.Is(err, hearth.ErrNotFound) {
 			return before, after, err
 		}
-		return c.g.cfg.Store.MoveSeries(ctx, userID, id, start, end)
+		return c.g.cfg.Store.UpdateSeries(ctx, userID, id, upd)
 	}
 	svc, err := c.g.calendarService(ctx, *a)
 	if err != nil {
@@ -367,37 +368,52 @@ func (c Calendar) MoveSeries(ctx context.Context, userID, id int64, start, end t
 	if master == "" {
 		master = e.ExternalID
 	}
-	ge, err := svc.Events.Get(e.CalendarID, master).Context(ctx).Do()
-	if err != nil {
-		return before, after, fmt.Errorf("google move series: %w", err)
+	patch := &calendar.Event{}
+	if upd.Title != nil {
+		patch.Summary = *upd.Title
 	}
-	loc := zoneOf(*a)
-	first, err := fromGoogle(ge, e.CalendarID, loc)
-	if err != nil {
-		return before, after, fmt.Errorf("google move series: %w", err)
+	if upd.Location != nil {
+		patch.Location = *upd.Location
+		patch.ForceSendFields = append(patch.ForceSendFields, "Location")
 	}
-	if first.AllDay {
-		return before, after, fmt.Errorf("google move series: %w", hearth.Invalidf("an all-day repeating event has no time of day to move"))
+	after = e
+	setIf(&after.Title, upd.Title)
+	setIf(&after.Location, upd.Location)
+	moved := upd.Start != nil && upd.End != nil
+	if moved {
+		ge, err := svc.Events.Get(e.CalendarID, master).Context(ctx).Do()
+		if err != nil {
+			return before, after, fmt.Errorf("google update series: %w", err)
+		}
+		loc := zoneOf(*a)
+		first, err := fromGoogle(ge, e.CalendarID, loc)
+		if err != nil {
+			return before, after, fmt.Errorf("google update series: %w", err)
+		}
+		if first.AllDay {
+			return before, after, fmt.Errorf("google update series: %w", hearth.Invalidf("an all-day repeating event has no time of day to move"))
+		}
+		l := upd.Start.In(loc)
+		s := recur.At(recur.DateOf(first.Start, loc), recur.TimeOfDay{Hour: l.Hour(), Minute: l.Minute()}, loc)
+		times := toGoogle(hearth.CalendarEvent{Start: s, End: s.Add(upd.End.Sub(*upd.Start))}, loc)
+		patch.Start, patch.End = times.Start, times.End
+		after.Start, after.End = *upd.Start, *upd.End
 	}
-	l := start.In(loc)
-	s := recur.At(recur.DateOf(first.Start, loc), recur.TimeOfDay{Hour: l.Hour(), Minute: l.Minute()}, loc)
-	patch := toGoogle(hearth.CalendarEvent{Start: s, End: s.Add(end.Sub(start))}, loc)
-	_, err = svc.Events.Patch(e.CalendarID, master, &calendar.Event{Start: patch.Start, End: patch.End}).
-		SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do()
-	if err != nil {
-		return before, after, fmt.Errorf("google move series: %w", err)
+	if _, err := svc.Events.Patch(e.CalendarID, master, patch).SendUpdates(sendUpdates(e.Attendees)).Context(ctx).Do(); err != nil {
+		return before, after, fmt.Errorf("google update series: %w", err)
 	}
-	// An instance's id follows its original time, so every instance is a
-	// new one now: the old rows go, and the sync brings the new ones.
-	if _, err := c.g.cfg.Store.DeleteSeries(ctx, userID, id); err != nil {
-		return before, after, err
+	if moved {
+		// An instance's id follows its original time, so every instance
+		// is a new one now: the old rows go, and the sync brings the new.
+		if _, err := c.g.cfg.Store.DeleteSeries(ctx, userID, id); err != nil {
+			return before, after, err
+		}
 	}
 	if err := c.g.Sync(ctx, userID, e.CalendarID); err != nil {
-		c.g.cfg.Log.Warn("repeating event moved but not synced yet", "user", userID, "error", err)
+		c.g.cfg.Log.Warn("repeating event changed but not synced yet", "user", userID, "error", err)
 	}
-	// after is the old row at its new time (the new row is the sync's).
-	after = e
-	after.Start, after.End = start, end
+	// after is the old row as changed (a moved one's new row is the
+	// sync's).
 	return e, after, nil
 }
 

@@ -209,10 +209,7 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 			return nil, nil, err
 		}
 		if p.Series {
-			if p.Update.Start == nil || p.Update.End == nil {
-				return nil, nil, fmt.Errorf("move every occurrence: %w", hearth.Invalidf("a new start and end are needed"))
-			}
-			b, e, err := x.Calendar.MoveSeries(ctx, uid, p.ID, *p.Update.Start, *p.Update.End)
+			b, e, err := x.Calendar.UpdateSeries(ctx, uid, p.ID, p.Update)
 			return e, b, err
 		}
 		b, e, err := x.Calendar.UpdateEvent(ctx, uid, p.ID, p.Update)
@@ -483,7 +480,18 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
 		}
 		if p, err := Decode[EventUpdateArgs](r.Action); err == nil && p.Series {
-			_, _, err := x.Calendar.MoveSeries(ctx, uid, b.ID, b.Start, b.End)
+			// What the update changed, back as it was.
+			var back hearth.CalendarEventUpdate
+			if p.Update.Title != nil {
+				back.Title = &b.Title
+			}
+			if p.Update.Location != nil {
+				back.Location = &b.Location
+			}
+			if p.Update.Start != nil {
+				back.Start, back.End = &b.Start, &b.End
+			}
+			_, _, err := x.Calendar.UpdateSeries(ctx, uid, b.ID, back)
 			return err
 		}
 		_, _, err := x.Calendar.UpdateEvent(ctx, uid, b.ID, hearth.CalendarEventUpdate{Title: &b.Title, Start: &b.Start, End: &b.End, AllDay: &b.AllDay, Location: &b.Location, Attendees: &b.Attendees})

@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/scheduler/recur"
@@ -45,10 +44,11 @@ type Calendar interface {
 	DeleteSeries(ctx context.Context, userID, id int64) (hearth.CalendarEvent, error)
 	// RestoreSeries undoes DeleteSeries of e's series.
 	RestoreSeries(ctx context.Context, userID int64, e hearth.CalendarEvent) error
-	// MoveSeries moves the repeating event id is an occurrence of to
-	// the time of day of start, each occurrence as long as end-start,
-	// and returns the occurrence before and after.
-	MoveSeries(ctx context.Context, userID, id int64, start, end time.Time) (before, after hearth.CalendarEvent, err error)
+	// UpdateSeries changes the repeating event id is an occurrence of:
+	// its title, its place, and with upd.Start and upd.End its time of
+	// day (each occurrence as long as End-Start). It returns the
+	// occurrence before and after.
+	UpdateSeries(ctx context.Context, userID, id int64, upd hearth.CalendarEventUpdate) (before, after hearth.CalendarEvent, err error)
 }
 
 // Notes is a user's notes and lists, and their family's: a note with

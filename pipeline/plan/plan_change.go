@@ -160,8 +160,11 @@ func planRename(in stage.PlanInput, text string) (stage.Plan, error) {
 	p.Understood = "rename “" + markdown.Escape(ref) + "” to “" + markdown.Escape(newTitle) + "”"
 	var labels []string
 	var acts []action.Action
-	for _, e := range MatchEvents(ref, nil, in.Context) {
-		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Update: hearth.CalendarEventUpdate{Title: &newTitle}})
+	// A repeating event is renamed as one: every occurrence from the
+	// next on.
+	for _, e := range firstOfSeries(MatchEvents(ref, nil, in.Context)) {
+		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Title: e.Title, Series: e.Series != "",
+			Update: hearth.CalendarEventUpdate{Title: &newTitle}})
 		if err != nil {
 			return plannedErr(p, err)
 		}

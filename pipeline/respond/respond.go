@@ -364,6 +364,8 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			if p.Series {
 				t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + ", every time it repeats"
 			}
+		} else if p.Series && p.Update.Title != nil {
+			t.past = "renamed " + markdown.Escape(p.Title) + " to " + markdown.Escape(*p.Update.Title) + ", every time it repeats"
 		}
 	case action.CalendarDelete:
 		p, _ := action.Decode[action.EventRefArgs](o.Action)
