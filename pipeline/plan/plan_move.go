@@ -1,0 +1,140 @@
+package plan
+
+import (
+	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// MoveRef reads a request to move an event: how it names the event (its
+// title words, "" when only its time does: "my 10am tomorrow"), the date
+// or time that finds it (what comes before "to") and the text of the new
+// time (after "to": "move X to Friday at 3pm"). ok is false when the
+// event is not named at all.
+func MoveRef(in stage.PlanInput, text string) (ref string, located *timex.Match, target string, ok bool) {
+	ref = eventRef(text, in.Context)
+	target = text
+	if before, t, found := words.CutBefore(text, "to ", "until "); found {
+		target = t
+		located = whenOf(in, before, false)
+	}
+	byTime := located != nil && located.Kind == timex.Value && located.Grain < timex.Day
+	if isFiller(ref) && byTime {
+		ref = "" // "my 10am meeting tomorrow": its time names it
+	}
+	if ref == "" && !byTime || IsPronoun(ref) {
+		return ref, located, target, false
+	}
+	return ref, located, target, true
+}
+
+func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
+	p := stage.Plan{Understood: "move an event"}
+	if refText, sh, ok := shiftRequest(text); ok {
+		return planShift(in, refText, sh)
+	}
+	if r := eventRef(text, in.Context); r != "" && isPronounRef(r) {
+		// "move it to 11": the item the last reply was about.
+		if t := LastMentioned(in.Context); t != "" {
+			_, target, _ := words.CutBefore(text, "to ", "until ")
+			text = "move " + t + " to " + target
+		}
+	}
+	text, every := cutSeriesCues(text) // "move swimming to 5pm from now on"
+	// A date before "to" only finds the event: "move my dentist
+	// appointment tomorrow to 4pm", "move tomorrow's dentist to 4pm".
+	ref, located, target, ok := MoveRef(in, text)
+	if !ok {
+		return p, needDetails("which event")
+	}
+	if ref != "" && !hasEvent(ref, in.Context) && hasTask(taskRef(ref), in.Context) {
+		return planTaskMove(in, text)
+	}
+	if ref != "" {
+		p.Understood = "move " + ref
+	}
+	m := targetWhen(in, target)
+	if m == nil {
+		return p, needDetails("when to move it to")
+	}
+	hits := firstOfSeries(MatchEvents(ref, located, in.Context))
+	if len(hits) == 0 {
+		if ref == "" {
+			return p, needDetails("which event: I couldn't find an event at %s", located.Text)
+		}
+		return p, needDetails("which event: I couldn't find an event matching “%s”", ref)
+	}
+	var labels []string
+	var acts []action.Action
+	for _, e := range hits {
+		start, end, allDay, ok := movedTimes(e, m, text, in.Context)
+		if !ok {
+			return p, needDetails("a time to move it to")
+		}
+		upd := hearth.CalendarEventUpdate{Start: &start, End: &end}
+		if allDay != e.AllDay {
+			upd.AllDay = &allDay
+		}
+		a, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Update: upd})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		if len(hits) == 1 && e.Series != "" && !e.AllDay && located == nil && m.Kind == timex.Value && m.ClockOnly {
+			// "Move swimming to 5pm": the next one, or every one?
+			return planSeriesMove(p, e, a, start, end, every, in.Context)
+		}
+		acts = append(acts, a)
+		labels = append(labels, eventLabel(e, in.Context))
+	}
+	p = actOrAsk(p, "Which one should I move?", labels, acts)
+	return askIfPartlyNamed(p, ref, hits[0].Title, labels[0], "Move "+hits[0].Title, eventNouns), nil
+}
+
+// isFiller reports whether an event reference is only determiners left
+// after its date and time were taken out ("my" of "my 10am tomorrow").
+func isFiller(ref string) bool {
+	for _, w := range strings.Fields(words.ASCIILower(ref)) {
+		switch w {
+		case "my", "the", "our", "a", "an", "one", "event", "appointment", "meeting":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// movedTimes places event e at the time m names, keeping its length: a
+// new date alone keeps its time of day, and a time of day alone ("to
+// 4pm") keeps its date.
+func movedTimes(e hearth.CalendarEvent, m *timex.Match, text string, c stage.Context) (start, end time.Time, allDay, ok bool) {
+	z := stage.UserZone(c)
+	length := e.End.Sub(e.Start)
+	if length <= 0 || e.AllDay {
+		length = time.Hour
+	}
+	if m.Kind == timex.Value && m.Grain == timex.Day {
+		d := m.Value.In(z)
+		if e.AllDay {
+			days := max(1, int(e.End.Sub(e.Start).Hours()+12)/24)
+			start = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, z)
+			return start, start.AddDate(0, 0, days), true, true
+		}
+		s := e.Start.In(z)
+		start = time.Date(d.Year(), d.Month(), d.Day(), s.Hour(), s.Minute(), 0, 0, z)
+		return start, start.Add(length), false, true
+	}
+	if m.Kind == timex.Value && m.Grain < timex.Day && m.ClockOnly {
+		start = movedClock(fixClock(m.Value.In(z), m.Text, hasEveningCue(e.Title+" "+text)), m.Text, e.Start.In(z))
+		return start, start.Add(length), false, true
+	}
+	start, end, allDay, ok = eventTimes(m, text, c)
+	if ok && m.Kind == timex.Value && !allDay {
+		end = start.Add(length)
+	}
+	return start, end, allDay, ok
+}
