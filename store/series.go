@@ -146,9 +146,9 @@ func (s *Store) DeleteSeries(ctx context.Context, userID, id int64) (hearth.Cale
 }
 
 // RestoreSeries undoes DeleteSeries of e's series, one of the built-in
-// calendar's: it and the occurrences its delete took come back (not ones cancelled one by
-// one before it). Restoring a series that is not deleted does nothing, so
-// a retried undo succeeds.
+// calendar's: it and the occurrences its delete took come back (not ones
+// cancelled one by one before it). Restoring a series that is not deleted
+// does nothing, so a retried undo succeeds.
 func (s *Store) RestoreSeries(ctx context.Context, userID int64, e hearth.CalendarEvent) error {
 	series := e.Series
 	id, err := strconv.ParseInt(series, 10, 64)
