@@ -139,6 +139,10 @@ func TestRepeatingEvents(t *testing.T) {
 	mustContain(t, c.say("book club on the first Thursday of every month at 8pm"), "Book club", "on the first Thursday of every month at 8:00 PM")
 	mustContain(t, c.say("choir every Tuesday at 7pm until the end of January"), "Choir", "every Tuesday at 7:00 PM", "until January 31")
 	mustContain(t, c.say("remind me on the last Friday of every month to pay rent"), "pay rent on the last Friday of every month")
+	// Said as news, or taken for small talk by the classifier: still the
+	// calendar's.
+	mustContain(t, c.say("I go running every Sunday at 8am"), "Added Running", "every Sunday at 8:00 AM")
+	mustContain(t, c.say("family movie night every Friday at 7pm"), "Added Family movie night", "every Friday at 7:00 PM")
 	mustContain(t, c.say("piano lesson every other Thursday at 5:30pm"), "every other Thursday at 5:30 PM")
 	c.say("undo")
 	if len(seriesOf(t, c, "Piano lesson")) != 0 {

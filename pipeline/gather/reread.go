@@ -318,3 +318,34 @@ func (s Sources) Forget(ctx context.Context, u stage.Understanding, text string,
 
 // secretWords name what only the user can have told Hearth.
 var secretWords = []string{"password", "passcode", "passwords", "pin", "pin code", "code", "combination", "wifi", "wi-fi", "login"}
+
+// Repeating rewrites the understanding of a message that says something
+// happens again and again at a time ("family movie night every Friday at
+// 7pm", "every Tuesday I have choir at 7pm", "I go swimming every
+// Wednesday at 4pm"), which the intent stage takes for small talk, a
+// question or a to-do it cannot name, into a request for the calendar: a
+// repeating event (plan's series planner). A question ("what's on every
+// Monday?") and a message with no time of day are left as understood.
+func Repeating(u stage.Understanding, text string, now time.Time) stage.Understanding {
+	switch {
+	case u.Intent == nlu.Chat, u.Intent == nlu.AskInfo:
+	case u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Task}):
+		// "I go swimming every Wednesday": the user's life, not a to-do.
+		if !words.StartsWithWords(words.ASCIILower(strings.TrimSpace(text)), "i", "we") {
+			return u
+		}
+	default:
+		return u
+	}
+	lc := words.ASCIILower(strings.TrimSpace(text))
+	if strings.Contains(text, "?") || words.StartsWithWords(lc, "what", "whats", "when", "where", "who", "how", "why", "which",
+		"is", "are", "do", "does", "did", "can", "could", "will", "would", "should", "am") {
+		return u
+	}
+	_, span, ok := timex.ParseRecurrence(text)
+	if !ok || !plan.HasClock(text[span.Start:span.End], now) {
+		return u
+	}
+	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Calendar}, true
+	return u
+}

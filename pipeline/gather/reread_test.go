@@ -298,6 +298,39 @@ func TestListAdd(t *testing.T) {
 	}
 }
 
+// TestRepeating: a habit with a time of day said to Hearth is for the
+// calendar, whatever the intent stage made of it; a question, a habit
+// with no time, a to-do given as an order and a reminder are not.
+func TestRepeating(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 28, 19, 0, 0, 0, time.UTC)
+	chat := stage.Understanding{Intent: nlu.Chat, Domains: []nlu.Domain{}}
+	ask := stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Calendar}}
+	task := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Task}}
+	memory := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Memory}}
+	for _, tt := range []struct {
+		text     string
+		u        stage.Understanding
+		calendar bool
+	}{
+		{"family movie night every Friday at 7pm", chat, true},
+		{"I go swimming every Wednesday at 4pm", task, true},
+		{"football on Tuesdays at 6pm", ask, true},
+		{"what's on every Monday at 9?", ask, false},
+		{"when is yoga every week", ask, false},
+		{"date night every Saturday", chat, false},
+		{"water the plants every Monday at 9", task, false},
+		{"I take my pills every day at 8am", memory, false},
+		{"how are you", chat, false},
+	} {
+		u := Repeating(tt.u, tt.text, now)
+		got := u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Calendar}) && u.RequiresAction
+		if got != tt.calendar {
+			t.Errorf("Repeating(%s %v, %q) = %s %v; want the calendar: %v", tt.u.Intent, tt.u.Domains, tt.text, u.Intent, u.Domains, tt.calendar)
+		}
+	}
+}
+
 // memoryList is a fake memory source: the facts whose content has every
 // word of the query.
 type memoryList []hearth.Memory

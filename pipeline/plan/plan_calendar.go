@@ -278,7 +278,8 @@ func newEventTitle(in stage.PlanInput, text string, whole bool) string {
 	title = stripTimeWords(title, in.Context)
 	// "I have a doctor's appointment …" is about "Doctor's appointment".
 	// "I'm flying to Rome" is "Flying to Rome".
-	return prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "i'm", "im", "i am", "we're", "we are", "a", "an", "the", "my", "our")))
+	return prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "i'm", "im", "i am", "we're", "we are",
+		"i go to", "we go to", "i go", "we go", "i do", "we do", "a", "an", "the", "my", "our")))
 }
 
 // overlapping finds a timed event the new timed one overlaps.

@@ -188,7 +188,7 @@ func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, ch
 			// "the 5th", "the first of the month", "the 15th at 9am",
 			// "the last day": the day of the month, and the time if said.
 			r.MonthDay = day.MonthDay
-			if hasClock(t, now) {
+			if HasClock(t, now) {
 				r.At = day.At
 			}
 			return r, true
@@ -204,13 +204,13 @@ func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, ch
 			r.Freq, r.Weekdays, r.MonthDay, r.Month, r.Interval = recur.Daily, 0, 0, 0, 0
 		}
 		changed = days.Weekdays != 0 || days.Freq == recur.Daily
-		if hasClock(t, now) {
+		if HasClock(t, now) {
 			r.At = days.At
 			changed = true
 		}
 		return r, changed
 	}
-	if !hasClock(t, now) {
+	if !HasClock(t, now) {
 		return old, false
 	}
 	// A time alone, read as the grammar reads a reminder's time ("3" is
@@ -253,8 +253,8 @@ func namesDays(t string) bool {
 	return false
 }
 
-// hasClock reports whether t says a time of day.
-func hasClock(t string, now time.Time) bool {
+// HasClock reports whether t says a time of day.
+func HasClock(t string, now time.Time) bool {
 	for _, m := range timex.Find(t, now, timex.Options{}) {
 		if m.Grain < timex.Day {
 			return true

@@ -37,7 +37,7 @@ func planSeriesCreate(in stage.PlanInput, text string, rule recur.Rule, span tim
 	p.Understood = "add " + title + " to your calendar " + rule.String()
 	today := recur.DateOf(now, loc)
 	rule.Start = today
-	allDay := !hasClock(text[span.Start:span.End], now)
+	allDay := !HasClock(text[span.Start:span.End], now)
 	after := now
 	if allDay {
 		rule.At = recur.TimeOfDay{}

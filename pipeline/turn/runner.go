@@ -269,6 +269,8 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	}
 	// "Add eggs" names no list: it is for the user's lists.
 	u = gather.ListAdd(u, ev.Text)
+	// "Family movie night every Friday at 7pm" is for the calendar.
+	u = gather.Repeating(u, ev.Text, st.now)
 	st.trace.Intent, st.trace.Confidence = string(u.Intent), u.Confidence
 	for _, d := range u.Domains {
 		st.trace.Domains = append(st.trace.Domains, string(d))

@@ -484,6 +484,9 @@ func (p *rparser) match(i int) (recur.Rule, int, int, bool) {
 	if !timed {
 		// "at 7am every day": the longest time phrase ending right here.
 		for k := i - 1; k >= 0 && k >= i-5; k-- {
+			if _, _, pod := dayPartAt(p.word(k)); pod && k == i-1 {
+				continue // "pizza night every Friday": a night, not a time
+			}
 			if t, e, ok := p.timeOfDay(k, 0); ok && e == i {
 				r.At, start, timed = t, k, true
 			}

@@ -63,6 +63,8 @@ func TestParseRecurrence(t *testing.T) {
 		{"every second Tuesday of the month", "every second Tuesday of the month", recur.Rule{Freq: recur.Monthly, Interval: 1, Nth: 2, Weekdays: tue, At: at(9, 0)}},
 		{"gym Mondays and Wednesdays at 7am", "Mondays and Wednesdays at 7am", recur.Rule{Freq: recur.Weekly, Interval: 1, Weekdays: recur.WeekdaysOf(time.Monday, time.Wednesday), At: at(7, 0)}},
 		{"remind me on Fridays to water the plants", "on Fridays", recur.Rule{Freq: recur.Weekly, Interval: 1, Weekdays: fri, At: at(9, 0)}},
+		{"we do pizza night every Friday", "every Friday", recur.Rule{Freq: recur.Weekly, Interval: 1, Weekdays: fri, At: at(9, 0)}},
+		{"at 7 in the morning every day", "at 7 in the morning every day", recur.Rule{Freq: recur.Daily, Interval: 1, At: at(7, 0)}},
 		// Not recurrences.
 		{"remind me on Friday to water the plants", "", recur.Rule{}},
 		{"send the weekly report on Friday", "", recur.Rule{}},
