@@ -225,6 +225,23 @@ func TestGoogleRepeatingEvent(t *testing.T) {
 		}
 	}
 
+	// The first Thursday of every month: Google's rule says so (BYDAY=1TH).
+	mustContain(t, ann.say("book club on the first Thursday of every month at 8pm"), "on the first Thursday of every month")
+	clubs := 0
+	for _, ev := range fake.Events("ann@example.com", "primary") {
+		start, _ := time.Parse(time.RFC3339, ev.Start.DateTime)
+		if ev.Summary != "Book club" {
+			continue
+		}
+		if s := start.In(berlin); s.Weekday() != time.Thursday || s.Day() > 7 || s.Hour() != 20 {
+			t.Fatalf("book club in google on %v", s)
+		}
+		clubs++
+	}
+	if clubs < 12 {
+		t.Fatalf("google has %d book clubs, want a monthly series", clubs)
+	}
+
 	// Renamed: Google's series, and the local copy.
 	mustContain(t, ann.say("rename yoga to power yoga"), "every time it repeats")
 	if _, n := yoga(); n != 0 {

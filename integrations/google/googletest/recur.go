@@ -14,7 +14,8 @@ const horizon = 2 * 366 * 24 * time.Hour
 
 // occurrences expands the RRULE of a recurring event in its time zone
 // (wall times stay put across DST): FREQ DAILY, WEEKLY (BYDAY), MONTHLY
-// and YEARLY with INTERVAL, COUNT and UNTIL, and EXDATE dates. Enough for
+// (BYMONTHDAY, or one BYDAY with its ordinal: 1TH, -1FR) and YEARLY with
+// INTERVAL, COUNT and UNTIL, and EXDATE dates. Enough for
 // tests; not a full RFC 5545 engine.
 func occurrences(ev *calendar.Event) []time.Time {
 	loc := time.UTC
@@ -32,6 +33,7 @@ func occurrences(ev *calendar.Event) []time.Time {
 	interval, count := 1, 0
 	var until time.Time
 	var byday []time.Weekday
+	nth, monthday := 0, 0 // BYDAY=1TH's 1, BYMONTHDAY's day (-1: the last)
 	exdates := map[string]bool{}
 	for _, line := range ev.Recurrence {
 		name, val, _ := strings.Cut(line, ":")
@@ -52,11 +54,16 @@ func occurrences(ev *calendar.Event) []time.Time {
 							until = t
 						}
 					}
+				case "BYMONTHDAY":
+					monthday, _ = strconv.Atoi(v)
 				case "BYDAY":
 					for _, d := range strings.Split(v, ",") {
 						for wd, n := range []string{"SU", "MO", "TU", "WE", "TH", "FR", "SA"} {
 							if strings.HasSuffix(d, n) {
 								byday = append(byday, time.Weekday(wd))
+								if p := strings.TrimSuffix(d, n); p != "" {
+									nth, _ = strconv.Atoi(p)
+								}
 							}
 						}
 					}
@@ -111,7 +118,28 @@ func occurrences(ev *calendar.Event) []time.Time {
 				}
 			}
 		case "MONTHLY":
-			ok = add(at(first.Year(), first.Month()+time.Month(i*interval), first.Day()))
+			month := time.Date(first.Year(), first.Month()+time.Month(i*interval), 1, 12, 0, 0, 0, time.UTC)
+			y, m := month.Year(), month.Month()
+			days := time.Date(y, m+1, 0, 12, 0, 0, 0, time.UTC).Day()
+			day := first.Day()
+			switch {
+			case nth != 0 && len(byday) == 1:
+				// The nth such weekday; -1: the last.
+				firstSuch := 1 + (int(byday[0])-int(month.Weekday())+7)%7
+				day = firstSuch + 7*(nth-1)
+				if nth < 0 {
+					day = firstSuch + 7*((days-firstSuch)/7)
+				}
+			case monthday < 0:
+				day = days
+			case monthday > 0:
+				day = monthday
+			}
+			if day > days {
+				ok = true // a month without that day: skipped
+				break
+			}
+			ok = add(at(y, m, day))
 		case "YEARLY":
 			ok = add(at(first.Year()+i*interval, first.Month(), first.Day()))
 		default:
