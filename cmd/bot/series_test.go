@@ -103,6 +103,14 @@ func TestRepeatingEvents(t *testing.T) {
 			t.Fatalf("piano at %v after undo, want 6pm", s)
 		}
 	}
+	// Told as news, "now": every one, and undo.
+	mustContain(t, c.say("piano is now at 5:30pm"), "moved Piano to 5:30 PM, every time it repeats")
+	for _, e := range seriesOf(t, c, "Piano") {
+		if s := e.Start.In(berlin); s.Hour() != 17 || s.Minute() != 30 {
+			t.Fatalf("piano at %v after the news", s)
+		}
+	}
+	c.say("undo")
 	before := hours()
 	ask = c.say("move piano to 8pm")
 	mustContain(t, c.click(ask, "Just "+strings.TrimPrefix(ask.Buttons[0].Label, "Just ")), "moved Piano")

@@ -68,10 +68,11 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 	}
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	move := words.StartsWithAny(lc, plan.MoveVerbs...)
-	if !move && !words.StartsWithAny(lc, plan.CancelVerbs...) || strings.Contains(lc, "?") {
+	news := !move && (strings.Contains(lc, " now") || strings.Contains(lc, " moved ") || strings.Contains(lc, " changed "))
+	if !move && !news && !words.StartsWithAny(lc, plan.CancelVerbs...) || strings.Contains(lc, "?") {
 		return u, nil
 	}
-	if !move && u.Intent == nlu.RequestAction && len(u.Domains) > 0 {
+	if !move && !news && u.Intent == nlu.RequestAction && len(u.Domains) > 0 {
 		// "Cancel the milk order": a cancellation the classifier gave a
 		// domain is that domain's (the task planner itself turns to an
 		// event of the name).
@@ -86,9 +87,17 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 	var ref string
 	var located *timex.Match
 	var ok bool
-	if move {
+	switch {
+	case move:
 		ref, located, _, ok = plan.MoveRef(in, text)
-	} else {
+	case news:
+		// "Swimming is now at 5pm": MovedNews finds the event itself.
+		_, ok = plan.MovedNews(in, text)
+		if ok {
+			u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Calendar}, true
+		}
+		return u, nil
+	default:
 		ref, ok = plan.CancelRef(text, in.Context)
 	}
 	if !ok || len(plan.MatchEvents(ref, located, in.Context)) == 0 {

@@ -59,6 +59,9 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if ref, target, ok := changeTarget(in, text); ok {
 		return planEventMove(in, "move "+ref+" to "+target, false)
 	}
+	if request, ok := MovedNews(in, text); ok {
+		return planEventMove(in, request, false)
+	}
 	if rule, span, ok := timex.ParseRecurrence(text); ok {
 		return planSeriesCreate(in, text, rule, span)
 	}

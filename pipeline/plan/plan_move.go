@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -137,4 +138,32 @@ func movedTimes(e hearth.CalendarEvent, m *timex.Match, text string, c stage.Con
 		end = start.Add(length)
 	}
 	return start, end, allDay, ok
+}
+
+// reMovedNews reads news that an event has moved: "swimming is now at
+// 5pm", "the dentist moved to Friday", "book club has been moved to the
+// 12th", "yoga is on Thursday now".
+var reMovedNews = regexp.MustCompile(`(?i)^\s*(.+?)\s+(?:(is\s+now)|has\s+(?:been\s+)?moved|got\s+moved|was\s+moved|moved|has\s+changed|changed|is\s+moving|(is))\s+(?:to\s+)?((?:at|on|to)\s+)?(.+?)(\s+now)?\s*[.!]*\s*$`)
+
+// MovedNews reads news that one of the user's events has moved ("swimming
+// is now at 5pm") as the request to move it that it is: the text of that
+// request ("move swimming to 5pm", with "from now on" when the news says
+// "now"), when c has an event of the name and the news says a new time.
+func MovedNews(in stage.PlanInput, text string) (request string, ok bool) {
+	g := reMovedNews.FindStringSubmatch(text)
+	if g == nil {
+		return "", false
+	}
+	ref, target := eventRefWords(g[1]), g[5]
+	bare := g[3] != "" // "yoga is on Thursday" is news only with "now"
+	now := g[2] != "" || g[6] != ""
+	// A time said as one ("Mia is now 7" is an age, not 7 o'clock).
+	if ref == "" || IsPronoun(ref) || bare && !now || !hasEvent(ref, in.Context) || whenOf(in, g[4]+target, false) == nil {
+		return "", false
+	}
+	request = "move " + ref + " to " + target
+	if now {
+		request += " from now on"
+	}
+	return request, true
 }

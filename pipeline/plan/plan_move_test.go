@@ -295,3 +295,31 @@ func TestOnlyTime(t *testing.T) {
 		}
 	}
 }
+
+// TestMovedNews reads news that one of the user's events moved as the
+// request to move it; news of anything else, or no new time, is not.
+func TestMovedNews(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "Europe/Berlin")
+	at := func(d, h int) time.Time { return time.Date(2026, 12, d, h, 0, 0, 0, z) }
+	in := stage.PlanInput{Context: stage.Context{Now: at(1, 9), Location: z, Events: []hearth.CalendarEvent{
+		{ID: 1, Title: "Swimming", Start: at(2, 16), End: at(2, 17), Series: "7"},
+		{ID: 2, Title: "Mia's piano", Start: at(3, 15), End: at(3, 16)},
+	}}}
+	for text, want := range map[string]string{
+		"swimming is now at 5pm":            "move swimming to 5pm from now on",
+		"Swimming moved to 5pm":             "move Swimming to 5pm",
+		"swimming has been moved to Friday": "move swimming to Friday",
+		"the swimming is on Thursday now":   "move swimming to Thursday from now on",
+		"Mia's piano got moved to 4pm.":     "move Mia's piano to 4pm",
+		"swimming is on Thursday":           "", // a question's answer, or a fact: no "now"
+		"Mia is now 7":                      "", // an age
+		"Tom moved to London":               "", // no event of his, and no time
+		"swimming is great":                 "",
+	} {
+		got, ok := MovedNews(in, text)
+		if got != want || ok != (want != "") {
+			t.Errorf("MovedNews(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}
