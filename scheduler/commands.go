@@ -62,7 +62,7 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Comman
 			if anyOf(reList, reCancelN, reCancel, reStopAbout, reLead, reEventLead, reEventOff)(norm) {
 				return true
 			}
-			if !reRemindMe.MatchString(norm) {
+			if !reRemindMe.MatchString(norm) && !reChore.MatchString(norm) {
 				return false
 			}
 			_, _, ok := timex.ParseRecurrence(norm)
@@ -163,8 +163,13 @@ var (
 	reQuietOff    = regexp.MustCompile(`^(?:no|stop|turn off|cancel|remove|clear) (?:my |the )?quiet(?: hours?| time)?$|^you can (?:message|text) me (?:at )?any ?time$`)
 	reQuietShow   = regexp.MustCompile(`^(?:/?quiet(?: hours?)?|(?:what are|show) my quiet hours)$`)
 	reRemindMe    = regexp.MustCompile(`(?i)^\s*(?:please )?(?:remind me|reminder)\b(?: to)?`)
-	reSpaces      = regexp.MustCompile(`\s+`)
-	reDigits      = regexp.MustCompile(`\d+`)
+	// reChore starts a household chore said as a habit ("take out the
+	// bins every Tuesday evening", "water the plants every Monday at
+	// 9"): with a recurrence it is a repeating reminder, as if "remind me
+	// to" came first, not an event or a one-off to-do.
+	reChore  = regexp.MustCompile(`(?i)^\s*(?:please )?(?:take (?:out|in)|put (?:out|in)|bring in|water|feed|walk|empty|mow|hoover|vacuum|iron|pay|renew|charge|change|clean|wash)\b`)
+	reSpaces = regexp.MustCompile(`\s+`)
+	reDigits = regexp.MustCompile(`\d+`)
 )
 
 // message answers one of the scheduler's phrasings; a write that must
@@ -352,7 +357,7 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 	case reCancelN.MatchString(text) || reCancel.MatchString(text) || reStopAbout.MatchString(text):
 		return c.cancel(ctx, t, loc, text, ans)
 	}
-	if reRemindMe.MatchString(raw) {
+	if reRemindMe.MatchString(raw) || reChore.MatchString(raw) {
 		if g := reTwoTimes.FindStringSubmatchIndex(raw); g != nil {
 			// "… at 8am and 8pm every day": a reminder at each time.
 			one, two := raw[g[2]:g[3]], raw[g[4]:g[5]]

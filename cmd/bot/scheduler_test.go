@@ -148,6 +148,11 @@ func TestSchedulerScenarios(t *testing.T) {
 		mustContain(t, c.say("Stop reminding me to stand up."), "cancelled", "stand up")
 		mustContain(t, c.say("list my reminders"), "You have no reminders coming up.")
 		mustContain(t, c.say("don't remind me about the bins anymore"), "I don't have a repeating reminder about the bins.")
+		// A chore said as a habit is a repeating reminder too (never a
+		// to-do: none below).
+		mustContain(t, c.say("take out the bins every Tuesday evening"), "remind you to take out the bins every Tuesday at 19:00")
+		mustContain(t, c.say("water the plants every Monday at 9"), "remind you to water the plants every Monday at 09:00")
+		mustContain(t, c.say("list my reminders"), "Take out the bins", "Water the plants")
 		if ts := c.tasks(); len(ts) != 0 {
 			t.Fatalf("tasks %+v; want none", ts)
 		}
