@@ -389,14 +389,15 @@ var reTwoTimes = regexp.MustCompile(`(?i)\s+at\s+(\d{1,2}(?:[:.]\d{2})?\s*(?:am|
 // recurring creates "remind me every Monday at 9 to water the plants".
 // part tells apart the reminders one message makes ("" for the first).
 func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *time.Location, rule recur.Rule, span timex.Span, part string) (string, bool, error) {
-	title := strings.TrimSpace(raw[:span.Start] + " " + raw[span.End:])
-	title = reRemindMe.ReplaceAllString(title, "")
+	now := c.s.cfg.Now()
+	// "… until Christmas", "… for 2 weeks": when it stops.
+	end, rest := timex.ParseEnd(strings.TrimSpace(raw[:span.Start]+" "+raw[span.End:]), now.In(loc))
+	title := reRemindMe.ReplaceAllString(rest, "")
 	title = strings.Trim(reSpaces.ReplaceAllString(title, " "), " ,.!?")
 	title = strings.TrimPrefix(title, "to ")
 	if title == "" {
 		return "What should I remind you of " + rule.String() + "?", true, nil
 	}
-	now := c.s.cfg.Now()
 	if rule.Start.IsZero() {
 		rule.Start = recur.DateOf(now, loc)
 	}
@@ -406,6 +407,9 @@ func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *
 	first, ok := rule.Next(now, loc)
 	if !ok {
 		return "That schedule never comes up again, so there is nothing to remind you of.", true, nil
+	}
+	if rule.Until = end.Last(recur.DateOf(first, loc)); !rule.Until.IsZero() && rule.Until.DaysUntil(recur.DateOf(first, loc)) > 0 {
+		return "That ends before it would first remind you (" + rule.Until.String() + "). Could you say it another way?", true, nil
 	}
 	b, err := json.Marshal(rule)
 	if err != nil {

@@ -153,6 +153,8 @@ func TestSchedulerScenarios(t *testing.T) {
 		mustContain(t, c.say("take out the bins every Tuesday evening"), "remind you to take out the bins every Tuesday at 19:00")
 		mustContain(t, c.say("water the plants every Monday at 9"), "remind you to water the plants every Monday at 09:00")
 		mustContain(t, c.say("list my reminders"), "Take out the bins", "Water the plants")
+		// An end, said after the rule, ends it and is not in the title.
+		mustContain(t, c.say("remind me every Friday at 6 until Christmas to call grandma"), "remind you to call grandma every Friday at 18:00, until December 25")
 		if ts := c.tasks(); len(ts) != 0 {
 			t.Fatalf("tasks %+v; want none", ts)
 		}

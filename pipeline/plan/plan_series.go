@@ -1,9 +1,6 @@
 package plan
 
 import (
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +25,7 @@ func planSeriesCreate(in stage.PlanInput, text string, rule recur.Rule, span tim
 	if now.IsZero() {
 		now = time.Now()
 	}
-	until, rest := seriesEnd(rest, now, loc)
+	end, rest := timex.ParseEnd(rest, now.In(loc))
 	title := newEventTitle(in, whose(rest), false)
 	p := stage.Plan{Understood: "add a repeating event to your calendar"}
 	if title == "" || IsPronoun(title) {
@@ -47,26 +44,18 @@ func planSeriesCreate(in stage.PlanInput, text string, rule recur.Rule, span tim
 	if !ok {
 		return p, needDetails("when %s next is", title)
 	}
-	switch {
-	case until.weeks > 0:
-		rule.Until = recur.DateOf(start, loc).AddDays(until.weeks*7 - 1)
-	case until.months > 0:
-		d := recur.DateOf(start, loc)
-		rule.Until = recur.DateOf(time.Date(d.Year, d.Month+time.Month(until.months), d.Day, 12, 0, 0, 0, loc), loc).AddDays(-1)
-	case !until.date.IsZero():
-		rule.Until = until.date
-	}
+	rule.Until = end.Last(recur.DateOf(start, loc))
 	if !rule.Until.IsZero() {
 		if rule.Until.DaysUntil(recur.DateOf(start, loc)) > 0 {
 			return p, needDetails("when %s ends: %s is before it starts", title, rule.Until)
 		}
 		p.Understood = "add " + title + " to your calendar " + rule.String()
 	}
-	end := start.Add(time.Hour)
+	stop := start.Add(time.Hour)
 	if allDay {
-		end = recur.At(recur.DateOf(start, loc).AddDays(1), recur.TimeOfDay{}, loc)
+		stop = recur.At(recur.DateOf(start, loc).AddDays(1), recur.TimeOfDay{}, loc)
 	}
-	args := action.EventCreateArgs{Title: title, Start: start.UTC(), End: end.UTC(), AllDay: allDay, Attendees: attendeesOf(text),
+	args := action.EventCreateArgs{Title: title, Start: start.UTC(), End: stop.UTC(), AllDay: allDay, Attendees: attendeesOf(text),
 		Repeat: &rule, Zone: loc.String()}
 	a, err := action.New(action.CalendarCreate, args)
 	if err != nil {
@@ -196,59 +185,4 @@ func planSeriesMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, sta
 		},
 	}
 	return p, nil
-}
-
-// seriesStop is when a repeating event stops, as said: a last date, or a
-// number of weeks or months from its first occurrence.
-type seriesStop struct {
-	date          recur.Date
-	weeks, months int
-}
-
-var (
-	reUntil = regexp.MustCompile(`(?i)\b(?:until|till|til|through|thru)\s+`)
-	reFor   = regexp.MustCompile(`(?i)\bfor\s+(?:the\s+next\s+)?(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(weeks?|months?)\b`)
-)
-
-// seriesEnd reads when a repeating event stops from what is left of the
-// message once its rule is out, and returns the rest without it: "until
-// December 24" (that day the last), "till the end of January", "for 4
-// weeks", "for the next 3 months".
-func seriesEnd(rest string, now time.Time, loc *time.Location) (seriesStop, string) {
-	if g := reFor.FindStringSubmatchIndex(rest); g != nil {
-		n, err := strconv.Atoi(rest[g[2]:g[3]])
-		if err != nil {
-			n = slices.Index([]string{"", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"},
-				strings.ToLower(rest[g[2]:g[3]]))
-		}
-		var stop seriesStop
-		if strings.HasPrefix(strings.ToLower(rest[g[4]:g[5]]), "week") {
-			stop.weeks = n
-		} else {
-			stop.months = n
-		}
-		if n > 0 {
-			return stop, strings.TrimSpace(rest[:g[0]] + " " + rest[g[1]:])
-		}
-	}
-	g := reUntil.FindStringIndex(rest)
-	if g == nil {
-		return seriesStop{}, rest
-	}
-	for _, m := range timex.Find(rest[g[1]:], now.In(loc), timex.Options{}) {
-		if m.Start != 0 {
-			break
-		}
-		var last time.Time
-		switch {
-		case m.Kind == timex.Value && m.Grain >= timex.Day:
-			last = m.Value
-		case m.Kind == timex.Interval && !m.To.IsZero():
-			last = m.To.Add(-time.Nanosecond)
-		default:
-			return seriesStop{}, rest
-		}
-		return seriesStop{date: recur.DateOf(last, loc)}, strings.TrimSpace(rest[:g[0]] + " " + rest[g[1]+m.End:])
-	}
-	return seriesStop{}, rest
 }
