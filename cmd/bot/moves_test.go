@@ -97,3 +97,26 @@ func TestTimeForWhatWasJustMade(t *testing.T) {
 		t.Fatalf("tasks %+v after a question and \"tomorrow\"; want call mom still due %s", ts, want)
 	}
 }
+
+// TestEventNews: news that one of the user's events moved or is off,
+// told in passing, moves or cancels it (never a second event named after
+// the news, never a fact), and undo takes it back.
+func TestEventNews(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "Europe/London")
+	london, _ := time.LoadLocation("Europe/London")
+	mustContain(t, c.say("Leo's football match on Saturday at 10am"), "Leo's football match")
+	mustContain(t, c.say("Leo's match is now at 11am"), "moved Leo's football match")
+	if evs := c.events(); len(evs) != 1 || evs[0].Start.In(london).Hour() != 11 {
+		t.Fatalf("events after the news of a move: %+v", evs)
+	}
+	mustContain(t, c.say("Leo's match got cancelled"), "removed Leo's football match")
+	if evs := c.events(); len(evs) != 0 {
+		t.Fatalf("events after the news it is off: %+v", evs)
+	}
+	c.say("undo")
+	if evs := c.events(); len(evs) != 1 {
+		t.Fatalf("events after undo: %+v", evs)
+	}
+}

@@ -68,8 +68,10 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 	}
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	move := words.StartsWithAny(lc, plan.MoveVerbs...)
-	news := !move && (strings.Contains(lc, " now") || strings.Contains(lc, " moved ") || strings.Contains(lc, " changed "))
-	if !move && !news && !words.StartsWithAny(lc, plan.CancelVerbs...) || strings.Contains(lc, "?") {
+	cancel := words.StartsWithAny(lc, plan.CancelVerbs...)
+	news := !move && !cancel && (strings.Contains(lc, " now") || strings.Contains(lc, " moved ") || strings.Contains(lc, " changed ") ||
+		strings.Contains(lc, "cancel") || strings.Contains(lc, " off"))
+	if !move && !news && !cancel || strings.Contains(lc, "?") {
 		return u, nil
 	}
 	if !move && !news && u.Intent == nlu.RequestAction && len(u.Domains) > 0 {
@@ -91,9 +93,11 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 	case move:
 		ref, located, _, ok = plan.MoveRef(in, text)
 	case news:
-		// "Swimming is now at 5pm": MovedNews finds the event itself.
-		_, ok = plan.MovedNews(in, text)
-		if ok {
+		// "Swimming is now at 5pm", "Leo's match got cancelled": the
+		// news finds the event itself.
+		_, moved := plan.MovedNews(in, text)
+		_, off := plan.CancelledNews(in, text)
+		if moved || off {
 			u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Calendar}, true
 		}
 		return u, nil

@@ -62,6 +62,9 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if request, ok := MovedNews(in, text); ok {
 		return planEventMove(in, request, false)
 	}
+	if request, ok := CancelledNews(in, text); ok {
+		return planEventDelete(in, request)
+	}
 	if rule, span, ok := timex.ParseRecurrence(text); ok {
 		return planSeriesCreate(in, text, rule, span)
 	}

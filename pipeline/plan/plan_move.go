@@ -167,3 +167,24 @@ func MovedNews(in stage.PlanInput, text string) (request string, ok bool) {
 	}
 	return request, true
 }
+
+// reCancelledNews reads news that an event is off: "Leo's match got
+// cancelled", "the dentist has been called off", "swimming is cancelled
+// this week".
+var reCancelledNews = regexp.MustCompile(`(?i)^\s*(.+?)(?:\s+(?:has\s+been|have\s+been|got|is|are|was|were)|'s|’s)\s+(?:cancell?ed|called\s+off|off)\b(.*?)\s*[.!]*\s*$`)
+
+// CancelledNews reads news that one of the user's events is off ("Leo's
+// match got cancelled") as the request to cancel it that it is: the text
+// of that request ("cancel Leo's match", keeping a day said after it),
+// when c has an event of the name.
+func CancelledNews(in stage.PlanInput, text string) (request string, ok bool) {
+	g := reCancelledNews.FindStringSubmatch(text)
+	if g == nil {
+		return "", false
+	}
+	ref := eventRefWords(g[1])
+	if ref == "" || IsPronoun(ref) || !hasEvent(ref, in.Context) {
+		return "", false
+	}
+	return strings.TrimSpace("cancel " + ref + " " + strings.TrimSpace(g[2])), true
+}

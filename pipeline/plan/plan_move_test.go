@@ -323,3 +323,28 @@ func TestMovedNews(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelledNews reads news that one of the user's events is off as
+// the request to cancel it.
+func TestCancelledNews(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "Europe/Berlin")
+	at := func(d, h int) time.Time { return time.Date(2026, 12, d, h, 0, 0, 0, z) }
+	in := stage.PlanInput{Context: stage.Context{Now: at(1, 9), Location: z, Events: []hearth.CalendarEvent{
+		{ID: 1, Title: "Leo's football match", Start: at(5, 10), End: at(5, 11)},
+		{ID: 2, Title: "Swimming", Start: at(2, 16), End: at(2, 17), Series: "7"},
+	}}}
+	for text, want := range map[string]string{
+		"Leo's match got cancelled":              "cancel Leo's match",
+		"the football match has been called off": "cancel football match",
+		"swimming is cancelled this week":        "cancel swimming this week",
+		"Swimming's off on Wednesday!":           "cancel Swimming on Wednesday",
+		"the party got cancelled":                "", // no party on the calendar
+		"I'm off tomorrow":                       "",
+	} {
+		got, ok := CancelledNews(in, text)
+		if got != want || ok != (want != "") {
+			t.Errorf("CancelledNews(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}
