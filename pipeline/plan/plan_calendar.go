@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -281,11 +282,49 @@ func newEventTitle(in stage.PlanInput, text string, whole bool) string {
 	if title == "" || IsPronoun(title) || !whole {
 		title = eventTitleOf(text)
 	}
-	title = stripTimeWords(title, in.Context)
+	title = podOfName(stripTimeWords(title, in.Context), text)
 	// "I have a doctor's appointment …" is about "Doctor's appointment".
 	// "I'm flying to Rome" is "Flying to Rome".
 	return prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "i'm", "im", "i am", "we're", "we are",
 		"i go to", "we go to", "i go", "we go", "i do", "we do", "a", "an", "the", "my", "our")))
+}
+
+// rePodAfter finds a part of the day after a word: "parents evening",
+// "quiz night", "tomorrow evening".
+var rePodAfter = regexp.MustCompile(`(?i)\b([a-z']+)\s+(morning|afternoon|evening|night)\b`)
+
+// podOfName gives title back the part of the day that names the event
+// with its last word ("parents evening on Thursday at 6:30", "quiz night
+// on Friday"), which the time reader took as the time of day: after a
+// word of time ("tomorrow evening", "Friday night") it is the time.
+func podOfName(title, text string) string {
+	f := strings.Fields(title)
+	if len(f) == 0 {
+		return title
+	}
+	last := strings.ToLower(f[len(f)-1])
+	for _, g := range rePodAfter.FindAllStringSubmatch(text, -1) {
+		w := strings.ToLower(g[1])
+		if w != last || timeWord(w) {
+			continue
+		}
+		return title + " " + strings.ToLower(g[2])
+	}
+	return title
+}
+
+// timeWord reports a word after which a part of the day is a time: a
+// day ("friday", "tomorrow") or a word that points at one ("this",
+// "every").
+func timeWord(w string) bool {
+	if _, ok := timex.WeekdayNamed(w); ok {
+		return true
+	}
+	switch strings.TrimSuffix(w, "s") {
+	case "today", "tomorrow", "tonight", "yesterday", "this", "next", "every", "each", "on", "in", "the", "one", "that", "late", "early":
+		return true
+	}
+	return false
 }
 
 // overlapping finds a timed event the new timed one overlaps.

@@ -237,6 +237,19 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v (repeat %v)", a, a.Repeat)
 			}
 		}},
+		// A part of the day that names the event stays in its title.
+		{"parents evening on Thursday at 6:30", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Parents evening" || !a.Start.Equal(at(12, 18, 30)) {
+				t.Errorf("got %+v", a)
+			}
+		}},
+		{"Add dinner with Sam to my calendar tomorrow evening", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Dinner with Sam" {
+				t.Errorf("got %+v", a)
+			}
+		}},
 		// Until a day, that day included; for weeks, from the first.
 		{"team standup every weekday at 9:30 until March 20", func(t *testing.T, p plannedTurn) {
 			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
