@@ -224,6 +224,12 @@ func onDay(m timex.Match, day time.Time) timex.Match {
 	m.Value, m.From, m.To = move(m.Value), move(m.From), move(m.To)
 	m.ClockOnly = false
 	if !m.From.IsZero() && !m.To.IsZero() && !m.To.After(m.From) {
+		if am := m.From.Add(-12 * time.Hour); m.From.Hour() >= 13 && am.Before(m.To) && !strings.Contains(strings.ToLower(m.Text), "pm") {
+			// "on Tuesday between 8 and 12": a bare hour read after now
+			// (8 pm) ends after the range's end on the day; 8 am is meant.
+			m.From = am
+			return m
+		}
 		m.To = m.To.AddDate(0, 0, 1)
 	}
 	return m

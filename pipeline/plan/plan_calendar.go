@@ -431,9 +431,10 @@ func eventTimes(m *timex.Match, text string, c stage.Context) (start, end time.T
 			from = from.AddDate(0, 0, 1)
 		}
 		return allDays(from, m.To)
-	case m.To.Sub(m.From) >= 5*time.Hour:
+	case m.To.Sub(m.From) >= 5*time.Hour && !strings.ContainsAny(m.Text, "0123456789"):
 		// A part of the day ("tonight", "Saturday evening") or a weekend:
-		// a span to fit into, not the event's length.
+		// a span to fit into, not the event's length. Hours said ("between
+		// 8 and 12") are the event's own.
 		if evening || m.From.In(z).Hour() >= 17 {
 			return evenings(m.From)
 		}

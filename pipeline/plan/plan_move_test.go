@@ -348,3 +348,20 @@ func TestCancelledNews(t *testing.T) {
 		}
 	}
 }
+
+// TestEventHoursOnADay: hours said for a day ("on Tuesday between 8 and
+// 12") are the event's own, whatever the time of day it is said at (a
+// bare 8 said in the afternoon is not 8 pm), and not a part of the day to
+// fit an hour into.
+func TestEventHoursOnADay(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "Europe/Berlin")
+	at := func(d, h int) time.Time { return time.Date(2026, 12, d, h, 0, 0, 0, z) }
+	for _, now := range []time.Time{at(1, 7), at(1, 15), at(1, 21)} { // a Tuesday
+		p := planText(t, "the plumber is coming next Tuesday between 8 and 12", stage.Context{Now: now, Location: z})
+		a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+		if !a.Start.Equal(at(8, 8)) || !a.End.Equal(at(8, 12)) {
+			t.Errorf("said at %v: %v–%v, want next Tuesday 8:00–12:00", now, a.Start.In(z), a.End.In(z))
+		}
+	}
+}
