@@ -69,8 +69,7 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	move := words.StartsWithAny(lc, plan.MoveVerbs...)
 	cancel := words.StartsWithAny(lc, plan.CancelVerbs...)
-	news := !move && !cancel && (strings.Contains(lc, " now") || strings.Contains(lc, " moved ") || strings.Contains(lc, " changed ") ||
-		strings.Contains(lc, "cancel") || strings.Contains(lc, " off"))
+	news := !move && !cancel && plan.EventNews(text)
 	if !move && !news && !cancel || strings.Contains(lc, "?") {
 		return u, nil
 	}

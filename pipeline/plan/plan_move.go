@@ -150,15 +150,14 @@ var reMovedNews = regexp.MustCompile(`(?i)^\s*(.+?)\s+(?:(is\s+now)|has\s+(?:bee
 // request ("move swimming to 5pm", with "from now on" when the news says
 // "now"), when c has an event of the name and the news says a new time.
 func MovedNews(in stage.PlanInput, text string) (request string, ok bool) {
-	g := reMovedNews.FindStringSubmatch(text)
-	if g == nil {
+	g, ok := movedNews(text)
+	if !ok {
 		return "", false
 	}
 	ref, target := eventRefWords(g[1]), g[5]
-	bare := g[3] != "" // "yoga is on Thursday" is news only with "now"
 	now := g[2] != "" || g[6] != ""
 	// A time said as one ("Mia is now 7" is an age, not 7 o'clock).
-	if ref == "" || IsPronoun(ref) || bare && !now || !hasEvent(ref, in.Context) || whenOf(in, g[4]+target, false) == nil {
+	if ref == "" || IsPronoun(ref) || !hasEvent(ref, in.Context) || whenOf(in, g[4]+target, false) == nil {
 		return "", false
 	}
 	request = "move " + ref + " to " + target
@@ -166,6 +165,24 @@ func MovedNews(in stage.PlanInput, text string) (request string, ok bool) {
 		request += " from now on"
 	}
 	return request, true
+}
+
+// movedNews matches text against reMovedNews: "yoga is on Thursday" is
+// news only with "now".
+func movedNews(text string) ([]string, bool) {
+	g := reMovedNews.FindStringSubmatch(text)
+	if g == nil || g[3] != "" && g[2] == "" && g[6] == "" {
+		return nil, false
+	}
+	return g, true
+}
+
+// EventNews reports whether text reads as news that an event moved or is
+// off, before any event of its name is looked for (MovedNews,
+// CancelledNews): it reads nothing.
+func EventNews(text string) bool {
+	_, moved := movedNews(text)
+	return moved || reCancelledNews.MatchString(text)
 }
 
 // reCancelledNews reads news that an event is off: "Leo's match got

@@ -324,6 +324,21 @@ func TestMovedNews(t *testing.T) {
 	}
 }
 
+// TestEventNewsShape tells news of a move or a cancellation from other
+// sentences without reading anything.
+func TestEventNewsShape(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"swimming is now at 5pm": true, "the dentist moved to Friday": true, "Leo's match got cancelled": true,
+		"yoga is on Thursday now": true, "yoga is on Thursday": false, "the weather is nice": false,
+		"I'm busy now": false, "I need to cancel the milk": false, "the office is closed": false,
+	} {
+		if got := EventNews(text); got != want {
+			t.Errorf("EventNews(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestCancelledNews reads news that one of the user's events is off as
 // the request to cancel it.
 func TestCancelledNews(t *testing.T) {
