@@ -151,6 +151,7 @@ func TestRepeatingEvents(t *testing.T) {
 	// calendar's.
 	mustContain(t, c.say("I go running every Sunday at 8am"), "Added Running", "every Sunday at 8:00 AM")
 	mustContain(t, c.say("family movie night every Friday at 7pm"), "Added Family movie night", "every Friday at 7:00 PM")
+	mustContain(t, c.say("every Thursday I have band practice at 6pm"), "Added Band practice", "every Thursday at 6:00 PM")
 	mustContain(t, c.say("piano lesson every other Thursday at 5:30pm"), "every other Thursday at 5:30 PM")
 	c.say("undo")
 	if len(seriesOf(t, c, "Piano lesson")) != 0 {

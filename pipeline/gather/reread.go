@@ -354,8 +354,8 @@ func Repeating(u stage.Understanding, text string, now time.Time) stage.Understa
 		"is", "are", "do", "does", "did", "can", "could", "will", "would", "should", "am") {
 		return u
 	}
-	_, span, ok := timex.ParseRecurrence(text)
-	if !ok || !plan.HasClock(text[span.Start:span.End], now) {
+	// The time may be said apart: "every Tuesday I have choir at 7pm".
+	if _, _, ok := timex.ParseRecurrence(text); !ok || !plan.HasClock(text, now) {
 		return u
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Calendar}, true

@@ -316,6 +316,7 @@ func TestRepeating(t *testing.T) {
 		{"family movie night every Friday at 7pm", chat, true},
 		{"I go swimming every Wednesday at 4pm", task, true},
 		{"football on Tuesdays at 6pm", ask, true},
+		{"every Tuesday I have choir at 7pm", ask, true},
 		{"what's on every Monday at 9?", ask, false},
 		{"when is yoga every week", ask, false},
 		{"date night every Saturday", chat, false},

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -35,6 +36,10 @@ func planSeriesCreate(in stage.PlanInput, text string, rule recur.Rule, span tim
 	today := recur.DateOf(now, loc)
 	rule.Start = today
 	allDay := !HasClock(text[span.Start:span.End], now)
+	if at, ok := clockIn(rest); allDay && ok {
+		// "every Tuesday I have choir at 7pm": the time said apart.
+		rule.At, allDay = at, false
+	}
 	after := now
 	if allDay {
 		rule.At = recur.TimeOfDay{}
@@ -185,4 +190,25 @@ func planSeriesMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, sta
 		},
 	}
 	return p, nil
+}
+
+// reAtClock finds a time of day said with "at" ("at 7pm", "at 18:30", "at
+// noon").
+var reAtClock = regexp.MustCompile(`(?i)\bat\s+(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|midnight)`)
+
+// clockIn reads the time of day text says with "at", as the recurrence
+// grammar reads one: a bare hour from 1 to 6 is in the afternoon.
+func clockIn(text string) (recur.TimeOfDay, bool) {
+	g := reAtClock.FindStringSubmatch(text)
+	if g == nil {
+		return recur.TimeOfDay{}, false
+	}
+	h, m, ok := timex.ParseClock(g[1])
+	if !ok {
+		return recur.TimeOfDay{}, false
+	}
+	if l := strings.ToLower(g[1]); h >= 1 && h <= 6 && !strings.ContainsAny(l, "apn") {
+		h += 12
+	}
+	return recur.TimeOfDay{Hour: h, Minute: m}, true
 }

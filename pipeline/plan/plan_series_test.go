@@ -80,3 +80,22 @@ func TestPlanSeriesDelete(t *testing.T) {
 		})
 	}
 }
+
+// TestClockIn reads a time said apart from a rule as the recurrence
+// grammar reads one.
+func TestClockIn(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"I have choir at 7pm": "19:00", "choir at 7": "07:00", "choir at 3": "15:00", "choir at 18:30": "18:30",
+		"lunch at noon": "12:00", "choir at 6 am": "06:00", "choir": "",
+	} {
+		at, ok := clockIn(text)
+		got := ""
+		if ok {
+			got = at.String()
+		}
+		if got != want {
+			t.Errorf("clockIn(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
