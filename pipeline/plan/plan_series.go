@@ -146,7 +146,7 @@ func planSeriesDelete(p stage.Plan, e hearth.CalendarEvent, every bool, c stage.
 
 // whose reads "the kids have swimming" as the kids' swimming, and "Mia has
 // piano" as Mia's: whose the event is, said of someone other than the
-// user (newEventTitle reads "I have" and "we have" itself).
+// user; said with a pronoun ("she has piano"), the event alone.
 func whose(text string) string {
 	f := strings.Fields(text)
 	for i := 1; i <= 3 && i < len(f)-1; i++ {
@@ -157,7 +157,8 @@ func whose(text string) string {
 		who := words.TrimWordsLeft(strings.Join(f[:i], " "), "the", "my", "our")
 		switch strings.ToLower(who) {
 		case "", "i", "we", "you", "they", "he", "she":
-			return text
+			// "She has piano every Saturday": piano, whoever she is.
+			return strings.Join(f[i+1:], " ")
 		}
 		if strings.HasSuffix(who, "s") {
 			return who + "' " + strings.Join(f[i+1:], " ")

@@ -263,6 +263,12 @@ func TestPlanScenarios(t *testing.T) {
 				t.Errorf("got %+v (repeat %+v)", a, a.Repeat)
 			}
 		}},
+		{"she has piano every Saturday at 11", func(t *testing.T, p plannedTurn) {
+			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
+			if a.Title != "Piano" || a.Repeat == nil {
+				t.Errorf("got %+v", a)
+			}
+		}},
 		{"the kids have swimming every Wednesday at 4pm", func(t *testing.T, p plannedTurn) {
 			a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
 			if a.Title != "Kids' swimming" || !a.Start.Equal(at(11, 16, 0)) || a.Repeat == nil {
