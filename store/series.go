@@ -150,14 +150,13 @@ func (s *Store) DeleteSeries(ctx context.Context, userID, id int64) (hearth.Cale
 // cancelled one by one before it). Restoring a series that is not deleted
 // does nothing, so a retried undo succeeds.
 func (s *Store) RestoreSeries(ctx context.Context, userID int64, e hearth.CalendarEvent) error {
-	series := e.Series
-	id, err := strconv.ParseInt(series, 10, 64)
-	if err != nil {
+	series, id := e.Series, seriesID(e.Series)
+	if id == 0 {
 		return fmt.Errorf("store restore series %q: %w", series, hearth.Invalidf("not a series of the built-in calendar"))
 	}
 	// The series and its occurrences were deleted in one transaction, so
 	// at one now(): the occurrences deleted then are those of that instant.
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		var deleted *time.Time
 		err := tx.QueryRow(ctx, `SELECT deleted_at FROM event_series WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID).Scan(&deleted)
 		if errors.Is(err, pgx.ErrNoRows) {

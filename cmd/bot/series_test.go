@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -258,5 +259,30 @@ func TestGoogleRepeatingEvent(t *testing.T) {
 	}
 	if local := seriesOf(t, ann, "Power yoga"); len(local) != 2 {
 		t.Fatalf("local copy after the rename: %+v", ann.events())
+	}
+
+	// An undo tried twice (a retried job) makes the series once.
+	powerYoga := func() (masters map[string]int) {
+		masters = map[string]int{}
+		for _, ev := range fake.Events("ann@example.com", "primary") {
+			if ev.Summary == "Power yoga" {
+				masters[ev.RecurringEventId]++
+			}
+		}
+		return masters
+	}
+	was := powerYoga()
+	cal, uid := app.Google.Calendar(), ann.contact().User.ID
+	before, err := cal.DeleteSeries(context.Background(), uid, seriesOf(t, ann, "Power yoga")[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := cal.RestoreSeries(context.Background(), uid, before); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if now := powerYoga(); len(now) != 1 || len(was) != 1 {
+		t.Fatalf("series in google before %v, after a twice-tried restore %v: want one each", was, now)
 	}
 }

@@ -225,7 +225,8 @@ func (c Calendar) DeleteEvent(ctx context.Context, userID, id int64) (hearth.Cal
 }
 
 // RestoreEvent undoes a delete: a Google event is created again (with a
-// new id, as Google keeps deleted ids) and the local copy relinked.
+// new id, as Google keeps deleted ids, once however often the undo is
+// tried) and the local copy relinked.
 func (c Calendar) RestoreEvent(ctx context.Context, userID, id int64) error {
 	e, a, err := c.linked(ctx, userID, id)
 	if err != nil || a == nil {
@@ -240,8 +241,11 @@ func (c Calendar) RestoreEvent(ctx context.Context, userID, id int64) error {
 	}
 	linked := c.g.linkPeople(ctx, e)
 	ge := toGoogle(linked, zoneOf(*a))
-	ge.Id = eventID("")
-	if _, err := svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do(); err != nil {
+	// A new id derived from the deleted one: a retried undo finds the
+	// event made (409) instead of making a second.
+	ge.Id = eventID("restore " + e.ExternalID)
+	_, err = svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do()
+	if err != nil && statusOf(err) != http.StatusConflict {
 		return fmt.Errorf("google restore event: %w", err)
 	}
 	return c.g.cfg.Store.RelinkEvent(ctx, userID, id, e.CalendarID, ge.Id)

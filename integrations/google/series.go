@@ -82,8 +82,9 @@ func (c Calendar) DeleteSeries(ctx context.Context, userID, id int64) (hearth.Ca
 }
 
 // RestoreSeries undoes DeleteSeries: in Google, the series is created
-// again (with a new id, as Google keeps deleted ids) and synced; in the
-// built-in calendar, the series and its occurrences come back.
+// again (under a new id, once however often the undo is tried) and
+// synced; in the built-in calendar, the series and its occurrences come
+// back.
 func (c Calendar) RestoreSeries(ctx context.Context, userID int64, e hearth.CalendarEvent) error {
 	if e.CalendarID == "" {
 		return c.g.cfg.Store.RestoreSeries(ctx, userID, e)
@@ -101,8 +102,12 @@ func (c Calendar) RestoreSeries(ctx context.Context, userID int64, e hearth.Cale
 	}
 	linked := c.g.linkPeople(ctx, e)
 	ge := toGoogle(linked, zoneOf(a))
-	ge.Id = eventID("")
-	if _, err := svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do(); err != nil {
+	// Google keeps deleted ids, so the series comes back under a new one:
+	// derived from the deleted one, so that a retried undo finds it made
+	// (409) instead of making a second series.
+	ge.Id = eventID("restore " + seriesOf(e))
+	_, err = svc.Events.Insert(e.CalendarID, ge).SendUpdates(sendUpdates(linked.Attendees)).Context(ctx).Do()
+	if err != nil && statusOf(err) != http.StatusConflict {
 		return fmt.Errorf("google restore series: %w", err)
 	}
 	if err := c.g.Sync(ctx, userID, e.CalendarID); err != nil {

@@ -350,8 +350,7 @@ func Repeating(u stage.Understanding, text string, now time.Time) stage.Understa
 		return u
 	}
 	lc := words.ASCIILower(strings.TrimSpace(text))
-	if strings.Contains(text, "?") || words.StartsWithWords(lc, "what", "whats", "when", "where", "who", "how", "why", "which",
-		"is", "are", "do", "does", "did", "can", "could", "will", "would", "should", "am") {
+	if strings.Contains(text, "?") || words.StartsWithWords(lc, nlu.QuestionHeads...) {
 		return u
 	}
 	// The time may be said apart: "every Tuesday I have choir at 7pm".

@@ -146,6 +146,12 @@ func pickOption(text string, tokens []string, options []string) int {
 	return pickByText(tokens, options)
 }
 
+// QuestionHeads are the words a question starts with ("what's on
+// Wednesday?", "can you …"), as the classifier tokenises them ("what's" is
+// "whats") and as they start lower-cased text.
+var QuestionHeads = []string{"what", "whats", "when", "whens", "where", "wheres", "who", "whos", "how", "hows", "why", "which",
+	"is", "are", "do", "does", "did", "can", "could", "will", "would", "should", "am"}
+
 // pickByText returns the 1-based option that the reply names by one of
 // its own words, or 0. "family" picks "Family calendar" out of "Work
 // calendar" and "Family calendar"; "calendar", shared by both, picks
@@ -159,7 +165,8 @@ func pickByText(tokens []string, options []string) int {
 		// "Forget my favorite color" after a list of what Hearth knows
 		// asks to forget it; it does not pick the line that says it.
 		return 0
-	case "what", "whats", "when", "whens", "where", "who", "how", "why", "is", "are", "do", "does", "can", "could", "will":
+	}
+	if slices.Contains(QuestionHeads, tokens[0]) {
 		// "What's on Wednesday?" after "Which one should I move?" with
 		// Wednesday's among the options is a question of its own.
 		return 0

@@ -133,15 +133,22 @@ func planSeriesDelete(p stage.Plan, e hearth.CalendarEvent, every bool, c stage.
 	if err != nil {
 		return plannedErr(p, err)
 	}
+	p.Question = nextOrEvery(e, "Cancel", "", one, all, c)
+	return p, nil
+}
+
+// nextOrEvery asks whether a change to a repeating event is to its next
+// occurrence (one) or to every one (all): "Swimming repeats. Move just the
+// next one (Wednesday at 4:00 PM) to 5:00 PM, or every one?"
+func nextOrEvery(e hearth.CalendarEvent, verb, to string, one, all action.Action, c stage.Context) *stage.Question {
 	when := stage.FormatWhen(e.Start, e.AllDay, c)
-	p.Question = &stage.Question{
-		Text: markdown.Escape(e.Title) + " repeats. Cancel just the next one (" + when + "), or every one?",
+	return &stage.Question{
+		Text: markdown.Escape(e.Title) + " repeats. " + verb + " just the next one (" + when + ")" + to + ", or every one?",
 		Options: []stage.Option{
 			{Label: "Just " + when, Actions: []action.Action{one}},
 			{Label: "Every one", Actions: []action.Action{all}},
 		},
 	}
-	return p, nil
 }
 
 // whose reads "the kids have swimming" as the kids' swimming, and "Mia has
@@ -182,14 +189,7 @@ func planSeriesMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, sta
 		p.Actions = []action.Action{all}
 		return p, nil
 	}
-	when := stage.FormatWhen(e.Start, false, c)
-	p.Question = &stage.Question{
-		Text: markdown.Escape(e.Title) + " repeats. Move just the next one (" + when + ") to " + stage.ClockOf(start, c) + ", or every one?",
-		Options: []stage.Option{
-			{Label: "Just " + when, Actions: []action.Action{one}},
-			{Label: "Every one", Actions: []action.Action{all}},
-		},
-	}
+	p.Question = nextOrEvery(e, "Move", " to "+stage.ClockOf(start, c), one, all, c)
 	return p, nil
 }
 
