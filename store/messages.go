@@ -181,15 +181,21 @@ func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int)
 	return msgs, nil
 }
 
-const recentMessagesSQL = `
+var recentMessagesSQL = recentMessagesOf("$2")
+
+// recentMessagesOf selects the last visible messages of conversation $1,
+// as many as the parameter limit names, oldest first.
+func recentMessagesOf(limit string) string {
+	return `
 		SELECT * FROM (
-			SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END, created_at,
-			       COALESCE(inbound_event_id, 0)
+			SELECT id, conversation_id, seq, sender, text, CASE WHEN buttons_closed_at IS NULL THEN buttons ELSE '[]' END AS buttons,
+			       created_at, COALESCE(inbound_event_id, 0) AS event_id
 			FROM messages
 			WHERE conversation_id = $1 AND seq IS NOT NULL
 			ORDER BY seq DESC
-			LIMIT $2
+			LIMIT ` + limit + `
 		) recent ORDER BY seq`
+}
 
 func collectRecent(rows pgx.Rows) ([]hearth.Message, error) {
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (hearth.Message, error) {
@@ -199,27 +205,52 @@ func collectRecent(rows pgx.Rows) ([]hearth.Message, error) {
 	})
 }
 
-// TurnOpening reads, in one round trip, what every message turn starts
+// TurnOpening reads, in one statement, what every message turn starts
 // from: the id of userID's pending approval in the conversation (0 if
 // none; PendingApproval reads it whole), its open question (decoded into
 // q; 0 if none; see OpenQuestion) and its last n visible messages,
 // oldest first (RecentMessages).
+//
+// One statement rather than two in a batch: every turn runs it, and each
+// statement costs the server its own start-up (a snapshot, an executor,
+// locks taken and let go). The approval and question ride on every
+// message row (the row with no message when there is none), a few bytes
+// more for a statement fewer.
 func (s *Store) TurnOpening(ctx context.Context, conversationID, userID int64, n int, q any) (approvalID, questionID int64, recent []hearth.Message, err error) {
-	b := &pgx.Batch{}
-	// The approval's id and the question in one statement: every turn
-	// reads them, and each statement costs the server its own start-up.
+	rows, err := s.pool.Query(ctx, `
+		SELECT o.approval, o.qid, o.question, m.id, m.conversation_id, m.seq, m.sender, m.text, m.buttons, m.created_at, m.event_id
+		FROM (
+			SELECT (SELECT COALESCE(max(id), 0) FROM approvals WHERE `+pendingApprovalOf+`) AS approval, q.id AS qid, q.question
+			FROM (SELECT) one LEFT JOIN LATERAL (`+openQuestionSQL+`) q ON true
+		) o LEFT JOIN LATERAL (`+recentMessagesOf("$3")+`) m ON true
+		ORDER BY m.seq`, conversationID, userID, n)
+	if err != nil {
+		return 0, 0, nil, fmt.Errorf("store turn opening: %w", translate(err))
+	}
 	var (
 		qid *int64
 		raw []byte
 	)
-	b.Queue(`SELECT (SELECT COALESCE(max(id), 0) FROM approvals WHERE `+pendingApprovalOf+`), q.id, q.question
-		FROM (SELECT) one LEFT JOIN LATERAL (`+openQuestionSQL+`) q ON true`, conversationID, userID).
-		QueryRow(func(row pgx.Row) error { return row.Scan(&approvalID, &qid, &raw) })
-	b.Queue(recentMessagesSQL, conversationID, n).Query(func(rows pgx.Rows) error {
-		recent, err = collectRecent(rows)
-		return err
-	})
-	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+	for rows.Next() {
+		// The message columns are null on the row with no message.
+		var (
+			m             hearth.Message
+			id, conv, seq *int64
+			from          *hearth.Author
+			text          *string
+			at            *time.Time
+			event         *int64
+		)
+		if err := rows.Scan(&approvalID, &qid, &raw, &id, &conv, &seq, &from, &text, &m.Buttons, &at, &event); err != nil {
+			rows.Close()
+			return 0, 0, nil, fmt.Errorf("store turn opening: %w", translate(err))
+		}
+		if id != nil {
+			m.ID, m.ConversationID, m.Seq, m.From, m.Text, m.CreatedAt, m.EventID = *id, *conv, *seq, *from, *text, *at, *event
+			recent = append(recent, m)
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return 0, 0, nil, fmt.Errorf("store turn opening: %w", translate(err))
 	}
 	if qid != nil {
