@@ -121,6 +121,19 @@ func TestRepeatingEvents(t *testing.T) {
 	if after := hours(); !slices.Equal(before, after) {
 		t.Fatalf("moving piano moved others: %v, then %v", before, after)
 	}
+	// Another day: the next one alone, and the reply says so; every one
+	// to another day is beyond Hearth yet, which it says, offering the
+	// next one.
+	mustContain(t, c.say("move piano to Tuesday"), "moved Piano", "just this one")
+	ask = c.say("move piano to Thursdays from now on")
+	mustContain(t, ask, "not to another day yet", "Move just the next one")
+	if len(ask.Buttons) != 1 {
+		t.Fatalf("buttons %+v, want the next one's alone", ask.Buttons)
+	}
+	mustContain(t, c.click(ask, ask.Buttons[0].Label), "moved Piano", "just this one")
+	if pianos := seriesOf(t, c, "Piano"); pianos[0].Start.In(berlin).Weekday() != time.Thursday || pianos[1].Start.In(berlin).Weekday() != time.Monday {
+		t.Fatalf("after moving the next one to another day: %+v", pianos)
+	}
 
 	// Renamed as one, and back.
 	pianos := seriesOf(t, c, "Piano")

@@ -85,9 +85,15 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 		if err != nil {
 			return plannedErr(p, err)
 		}
-		if len(hits) == 1 && e.Series != "" && !e.AllDay && located == nil && m.Kind == timex.Value && m.ClockOnly {
-			// "Move swimming to 5pm": the next one, or every one?
-			return planSeriesMove(p, e, a, start, end, every, in.Context)
+		if len(hits) == 1 && e.Series != "" && located == nil {
+			if !e.AllDay && m.Kind == timex.Value && m.ClockOnly {
+				// "Move swimming to 5pm": the next one, or every one?
+				return planSeriesMove(p, e, a, start, end, every, in.Context)
+			}
+			if every || rePluralDay.MatchString(target) {
+				// "Move swimming to Thursdays from now on": not yet.
+				return planSeriesDayMove(p, e, a, start, allDay, in.Context), nil
+			}
 		}
 		acts = append(acts, a)
 		labels = append(labels, eventLabel(e, in.Context))

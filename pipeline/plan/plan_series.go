@@ -193,6 +193,24 @@ func planSeriesMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, sta
 	return p, nil
 }
 
+// planSeriesDayMove answers a move of every occurrence of a repeating
+// event to another day, which Hearth cannot make yet (its rule would
+// change, not only its time of day), with what it can: the next one
+// moved, on a button. Moving just that one silently, as before, said
+// "moved" of a series that stayed where it was.
+func planSeriesDayMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, start time.Time, allDay bool, c stage.Context) stage.Plan {
+	when := stage.FormatWhen(e.Start, e.AllDay, c)
+	p.Question = &stage.Question{
+		Text: markdown.Escape(e.Title) + " repeats, and I can move every one to another time of day, but not to another day yet. " +
+			"Move just the next one (" + when + ") to " + stage.FormatWhen(start, allDay, c) + "?",
+		Options: []stage.Option{{Label: "Just " + when, Actions: []action.Action{one}}},
+	}
+	return p
+}
+
+// rePluralDay finds a day of the week in the plural: "to Thursdays".
+var rePluralDay = regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`)
+
 // reAtClock finds a time of day said with "at" ("at 7pm", "at 18:30", "at
 // noon").
 var reAtClock = regexp.MustCompile(`(?i)\bat\s+(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon|midnight)`)

@@ -363,6 +363,10 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.verb = "move " + name
 			if p.Series {
 				t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + ", every time it repeats"
+			} else if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Series != "" {
+				// One occurrence of a repeating event: say so, or the
+				// user takes it for all of them.
+				t.past += " (just this one; the others stay as they were)"
 			}
 		} else if p.Series && p.Update.Title != nil {
 			t.past = "renamed " + markdown.Escape(p.Title) + " to " + markdown.Escape(*p.Update.Title) + ", every time it repeats"
