@@ -170,7 +170,7 @@ func (s *Store) Messages(ctx context.Context, conversationID, after int64, limit
 // RecentMessages returns the last n visible messages of a conversation,
 // oldest first, for a turn's context.
 func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int) ([]hearth.Message, error) {
-	rows, err := s.pool.Query(ctx, recentMessagesSQL, conversationID, n)
+	rows, err := s.pool.Query(ctx, recentMessagesOf("$2"), conversationID, n)
 	if err != nil {
 		return nil, fmt.Errorf("store recent messages: %w", translate(err))
 	}
@@ -180,8 +180,6 @@ func (s *Store) RecentMessages(ctx context.Context, conversationID int64, n int)
 	}
 	return msgs, nil
 }
-
-var recentMessagesSQL = recentMessagesOf("$2")
 
 // recentMessagesOf selects the last visible messages of conversation $1,
 // as many as the parameter limit names, oldest first.
