@@ -60,7 +60,7 @@ func TestRepeatingEvents(t *testing.T) {
 	// Just the next one: it goes, the next week's stays.
 	ask := c.say("cancel swimming")
 	mustContain(t, ask, "repeats", "every one")
-	mustContain(t, c.click(ask, "Just "+strings.TrimPrefix(ask.Buttons[0].Label, "Just ")), "removed Kids' swimming")
+	mustContain(t, c.click(ask, "Just "+strings.TrimPrefix(ask.Buttons[0].Label, "Just ")), "removed Kids' swimming", "just that one")
 	if left := seriesOf(t, c, "Kids' swimming"); len(left) != 1 || left[0].ID != swims[1].ID {
 		t.Fatalf("after cancelling the next one: %+v", left)
 	}

@@ -77,7 +77,7 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 var eventVerbs = append(slices.Clone(CancelVerbs), MoveVerbs...)
 
 // CancelVerbs start a request to cancel an event.
-var CancelVerbs = []string{"cancel ", "delete ", "remove ", "drop ", "call off ", "clear "}
+var CancelVerbs = []string{"cancel ", "delete ", "remove ", "drop ", "call off ", "clear ", "skip "}
 
 // CancelRef reads how a request to cancel an event names it ("cancel
 // swimming for good" → "swimming"); ok is false when it names none, or
@@ -200,6 +200,9 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 	hits := firstOfSeries(MatchEvents(ref, when, in.Context))
 	if len(hits) == 1 && hits[0].Series != "" && (every || when == nil) {
 		return planSeriesDelete(p, hits[0], every, in.Context)
+	}
+	if len(hits) == 1 && !every && offTheDate(hits[0], when, in.Context) {
+		return p, needDetails("which one: I couldn't find %s %s", hits[0].Title, when.Text)
 	}
 	if len(hits) == 0 && hasTask(taskRef(ref), in.Context) {
 		// "cancel my dentist reminder" named a task.

@@ -46,7 +46,9 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 			text = "move " + t + " to " + target
 		}
 	}
-	text, every := cutSeriesCues(text) // "move swimming to 5pm from now on"
+	text, from := cutFromLater(text, in.Context) // "… to 11am from next week"
+	text, every := cutSeriesCues(text)           // "move swimming to 5pm from now on"
+	every = every || !from.IsZero()
 	// A date before "to" only finds the event: "move my dentist
 	// appointment tomorrow to 4pm", "move tomorrow's dentist to 4pm".
 	ref, located, target, ok := MoveRef(in, text)
@@ -70,9 +72,19 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 		}
 		return p, needDetails("which event: I couldn't find an event matching “%s”", ref)
 	}
+	if len(hits) == 1 && offTheDate(hits[0], located, in.Context) {
+		return p, needDetails("which one: I couldn't find %s %s", hits[0].Title, located.Text)
+	}
 	var labels []string
 	var acts []action.Action
 	for _, e := range hits {
+		if !from.IsZero() && e.Series != "" && len(hits) == 1 {
+			later, ok := occurrenceFrom(e, from, in.Context)
+			if !ok {
+				return p, needDetails("which one to start from: I couldn't find %s then", e.Title)
+			}
+			e = later
+		}
 		start, end, allDay, ok := movedTimes(e, m, text, in.Context)
 		if !ok {
 			return p, needDetails("a time to move it to")

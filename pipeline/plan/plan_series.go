@@ -208,6 +208,51 @@ func planSeriesDayMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, 
 	return p
 }
 
+// reFromLater finds when a change to every occurrence is to begin, said
+// after it: "move football to 11am from next week".
+var reFromLater = regexp.MustCompile(`(?i)\b(?:from|starting|beginning)\s+((?:next|the\s+following)\s+(?:week|month))\b`)
+
+// cutFromLater takes "from next week" off s and returns when that begins;
+// zero when s says none.
+func cutFromLater(s string, c stage.Context) (string, time.Time) {
+	g := reFromLater.FindStringSubmatchIndex(s)
+	if g == nil {
+		return s, time.Time{}
+	}
+	m, ok := timex.Parse(s[g[2]:g[3]], c.Now, timex.Options{})
+	if !ok || m.Kind != timex.Value { // the week's or month's first day
+		return s, time.Time{}
+	}
+	return strings.TrimSpace(s[:g[0]] + " " + s[g[1]:]), m.Value
+}
+
+// occurrenceFrom is the first occurrence of e's series that starts at or
+// after from: where "from next week" begins. ok is false when the
+// calendar read holds none.
+func occurrenceFrom(e hearth.CalendarEvent, from time.Time, c stage.Context) (hearth.CalendarEvent, bool) {
+	var first hearth.CalendarEvent
+	found := false
+	for _, x := range c.Events {
+		if x.Series == e.Series && !x.Start.Before(from) && (!found || x.Start.Before(first.Start)) {
+			first, found = x, true
+		}
+	}
+	return first, found
+}
+
+// offTheDate reports whether e, an occurrence of a repeating event, is
+// not on the date the user named. MatchEvents keeps an event whose date
+// was misremembered ("cancel the dentist on Friday", on Thursday); of a
+// repeating event that would be another week's occurrence, changed in
+// place of the one meant.
+func offTheDate(e hearth.CalendarEvent, when *timex.Match, c stage.Context) bool {
+	if e.Series == "" || when == nil || when.Kind == timex.Value && when.ClockOnly {
+		return false
+	}
+	from, to := stage.Span(when, stage.UserNow(c), false)
+	return e.Start.Before(from) || !e.Start.Before(to)
+}
+
 // rePluralDay finds a day of the week in the plural: "to Thursdays".
 var rePluralDay = regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b`)
 

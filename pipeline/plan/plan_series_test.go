@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,6 +40,8 @@ func TestPlanSeriesDelete(t *testing.T) {
 		// else the one delete planned.
 		id     int64
 		series bool
+		// refused: no event then; an error asks which.
+		refused bool
 	}{
 		{text: "cancel swimming", asked: true},
 		{text: "cancel the kids' swimming", asked: true},
@@ -47,6 +50,11 @@ func TestPlanSeriesDelete(t *testing.T) {
 		{text: "delete swimming, all of them", id: 11, series: true},
 		{text: "cancel swimming on the 9th", id: 12},
 		{text: "cancel swimming next Wednesday", id: 12},
+		{text: "skip swimming on the 9th", id: 12},
+		{text: "skip swimming next Wednesday", id: 12},
+		// No swimming that day: nothing cancelled (another week's once was).
+		{text: "cancel swimming on the 10th", refused: true},
+		{text: "cancel swimming next Thursday", refused: true},
 		{text: "cancel the dentist", id: 20},
 	}
 	for _, tt := range tests {
@@ -56,6 +64,12 @@ func TestPlanSeriesDelete(t *testing.T) {
 			// the user has an event of the name (gather.Sources.EventMove).
 			p, err := Planners()[nlu.Calendar].Plan(context.Background(), stage.PlanInput{Text: tt.text, Context: c,
 				Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}})
+			if tt.refused {
+				if err == nil || !strings.Contains(err.Error(), "couldn't find Kids' swimming") {
+					t.Fatalf("planned %v (%+v), %v; want it refused", kindsOf(p.Actions), p.Question, err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,5 +111,68 @@ func TestClockIn(t *testing.T) {
 		if got != want {
 			t.Errorf("clockIn(%q) = %q, want %q", text, got, want)
 		}
+	}
+}
+
+// TestPlanSeriesMove moves a repeating event: to another time of day,
+// every one from the next one or from the first of next week; to
+// another day, the next one alone (Hearth cannot move a rule's day yet,
+// and asks, offering the next one, when every one was asked for).
+func TestPlanSeriesMove(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "Europe/Berlin")
+	at := func(d, h int) time.Time { return time.Date(2026, 12, d, h, 0, 0, 0, z) }
+	swim := func(id int64, d int) hearth.CalendarEvent {
+		return hearth.CalendarEvent{ID: id, UserID: 1, Title: "Kids' swimming", Start: at(d, 16), End: at(d, 17), Series: "7"}
+	}
+	// A Tuesday: this week's swimming is tomorrow.
+	c := stage.Context{Now: at(1, 9), Location: z, Events: []hearth.CalendarEvent{swim(11, 2), swim(12, 9), swim(13, 16)}}
+	tests := []struct {
+		text string
+		// asked: a question offering the next one alone.
+		asked  bool
+		id     int64
+		series bool
+		start  time.Time
+		// refused: no occurrence on the day named.
+		refused bool
+	}{
+		{text: "move swimming to 5pm from now on", id: 11, series: true, start: at(2, 17)},
+		{text: "move swimming to 5pm from next week", id: 12, series: true, start: at(9, 17)},
+		{text: "move swimming to 5pm starting next week", id: 12, series: true, start: at(9, 17)},
+		{text: "move swimming to Thursday", id: 11, start: at(3, 16)},
+		{text: "move swimming to Thursdays from now on", asked: true, id: 11, start: at(3, 16)},
+		{text: "move swimming on the 9th to 6pm", id: 12, start: at(9, 18)},
+		{text: "move swimming on the 10th to 6pm", refused: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			p, err := Planners()[nlu.Calendar].Plan(context.Background(), stage.PlanInput{Text: tt.text, Context: c,
+				Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}})
+			if tt.refused {
+				if err == nil {
+					t.Fatalf("planned %v (%+v); want it refused", kindsOf(p.Actions), p.Question)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			acts := p.Actions
+			if tt.asked {
+				if len(acts) != 0 || p.Question == nil || len(p.Question.Options) != 1 || !strings.Contains(p.Question.Text, "not to another day") {
+					t.Fatalf("actions %v, question %+v: want a question offering the next one", kindsOf(acts), p.Question)
+				}
+				acts = p.Question.Options[0].Actions
+			}
+			if len(acts) != 1 || acts[0].Kind != action.CalendarUpdate {
+				t.Fatalf("actions %v, question %+v: want one move", kindsOf(acts), p.Question)
+			}
+			a := decode[action.EventUpdateArgs](t, acts[0])
+			if a.ID != tt.id || a.Series != tt.series || a.Update.Start == nil || !a.Update.Start.Equal(tt.start) {
+				t.Errorf("planned %+v (start %v), want event %d, series %v, at %v", a, a.Update.Start, tt.id, tt.series, tt.start)
+			}
+		})
 	}
 }
