@@ -12,20 +12,35 @@ import (
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
-// TestPlanSeriesDelete cancels a repeating event: asked whether the next
-// one or every one when the user did not say, the day's alone when they
-// named a day, every one when they said so.
-func TestPlanSeriesDelete(t *testing.T) {
-	t.Parallel()
+// swimming is a calendar of one repeating event, the kids' swimming on
+// Wednesdays in December 2026 at 16:00 (events 11, 12, 13 on the 2nd, 9th
+// and 16th), read on Tuesday the 1st at 9:00; at(d, h) is that month's
+// day d at hour h.
+func swimming(t *testing.T) (stage.Context, func(d, h int) time.Time) {
+	t.Helper()
 	z := mustZone(t, "Europe/Berlin")
 	at := func(d, h int) time.Time { return time.Date(2026, 12, d, h, 0, 0, 0, z) }
 	swim := func(id int64, d int) hearth.CalendarEvent {
 		return hearth.CalendarEvent{ID: id, UserID: 1, Title: "Kids' swimming", Start: at(d, 16), End: at(d, 17), Series: "7"}
 	}
-	c := stage.Context{Now: at(1, 9), Location: z, Events: []hearth.CalendarEvent{
-		swim(11, 2), swim(12, 9), swim(13, 16),
-		{ID: 20, UserID: 1, Title: "Dentist", Start: at(3, 10), End: at(3, 11)},
-	}}
+	return stage.Context{Now: at(1, 9), Location: z, Events: []hearth.CalendarEvent{swim(11, 2), swim(12, 9), swim(13, 16)}}, at
+}
+
+// calendarRequest plans text as a request to the calendar, as the runner
+// does once it knows the user has an event of the name
+// (gather.Sources.EventMove).
+func calendarRequest(text string, c stage.Context) (stage.Plan, error) {
+	return planCalendar(context.Background(), stage.PlanInput{Text: text, Context: c,
+		Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}})
+}
+
+// TestPlanSeriesDelete cancels a repeating event: asked whether the next
+// one or every one when the user did not say, the day's alone when they
+// named a day, every one when they said so.
+func TestPlanSeriesDelete(t *testing.T) {
+	t.Parallel()
+	c, at := swimming(t)
+	c.Events = append(c.Events, hearth.CalendarEvent{ID: 20, UserID: 1, Title: "Dentist", Start: at(3, 10), End: at(3, 11)})
 	ref := func(t *testing.T, a action.Action) action.EventRefArgs {
 		t.Helper()
 		if a.Kind != action.CalendarDelete {
@@ -60,10 +75,7 @@ func TestPlanSeriesDelete(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
 			t.Parallel()
-			// The calendar's planner, as the runner calls it once it knows
-			// the user has an event of the name (gather.Sources.EventMove).
-			p, err := Planners()[nlu.Calendar].Plan(context.Background(), stage.PlanInput{Text: tt.text, Context: c,
-				Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}})
+			p, err := calendarRequest(tt.text, c)
 			if tt.refused {
 				if err == nil || !strings.Contains(err.Error(), "couldn't find Kids' swimming") {
 					t.Fatalf("planned %v (%+v), %v; want it refused", kindsOf(p.Actions), p.Question, err)
@@ -120,13 +132,7 @@ func TestClockIn(t *testing.T) {
 // and asks, offering the next one, when every one was asked for).
 func TestPlanSeriesMove(t *testing.T) {
 	t.Parallel()
-	z := mustZone(t, "Europe/Berlin")
-	at := func(d, h int) time.Time { return time.Date(2026, 12, d, h, 0, 0, 0, z) }
-	swim := func(id int64, d int) hearth.CalendarEvent {
-		return hearth.CalendarEvent{ID: id, UserID: 1, Title: "Kids' swimming", Start: at(d, 16), End: at(d, 17), Series: "7"}
-	}
-	// A Tuesday: this week's swimming is tomorrow.
-	c := stage.Context{Now: at(1, 9), Location: z, Events: []hearth.CalendarEvent{swim(11, 2), swim(12, 9), swim(13, 16)}}
+	c, at := swimming(t)
 	tests := []struct {
 		text string
 		// asked: a question offering the next one alone.
@@ -148,8 +154,7 @@ func TestPlanSeriesMove(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
 			t.Parallel()
-			p, err := Planners()[nlu.Calendar].Plan(context.Background(), stage.PlanInput{Text: tt.text, Context: c,
-				Understanding: stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}})
+			p, err := calendarRequest(tt.text, c)
 			if tt.refused {
 				if err == nil {
 					t.Fatalf("planned %v (%+v); want it refused", kindsOf(p.Actions), p.Question)
