@@ -60,7 +60,7 @@ func TestRepeatingEvents(t *testing.T) {
 	// Just the next one: it goes, the next week's stays.
 	ask := c.say("cancel swimming")
 	mustContain(t, ask, "repeats", "every one")
-	mustContain(t, c.click(ask, "Just "+strings.TrimPrefix(ask.Buttons[0].Label, "Just ")), "removed Kids' swimming", "just that one")
+	mustContain(t, c.click(ask, "Just "+strings.TrimPrefix(ask.Buttons[0].Label, "Just ")), "removed Kids' swimming", "just this one")
 	if left := seriesOf(t, c, "Kids' swimming"); len(left) != 1 || left[0].ID != swims[1].ID {
 		t.Fatalf("after cancelling the next one: %+v", left)
 	}
@@ -133,6 +133,11 @@ func TestRepeatingEvents(t *testing.T) {
 	mustContain(t, c.click(ask, ask.Buttons[0].Label), "moved Piano", "just this one")
 	if pianos := seriesOf(t, c, "Piano"); pianos[0].Start.In(berlin).Weekday() != time.Thursday || pianos[1].Start.In(berlin).Weekday() != time.Monday {
 		t.Fatalf("after moving the next one to another day: %+v", pianos)
+	}
+	// From next week: every one from then on, and the reply says from when.
+	mustContain(t, c.say("move piano to 7pm from next week"), "moved Piano to 7:00 PM from", " on.")
+	if pianos := seriesOf(t, c, "Piano"); pianos[len(pianos)-1].Start.In(berlin).Hour() != 19 {
+		t.Fatalf("after moving every one from next week: %+v", pianos)
 	}
 
 	// Renamed as one, and back.

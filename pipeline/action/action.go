@@ -207,9 +207,13 @@ type (
 		Title     string   `json:"title,omitempty" jsonschema:"the event's title, for the reply"`
 		Invited   []string `json:"invited,omitempty" jsonschema:"the attendees this update adds, for the reply"`
 		Uninvited []string `json:"uninvited,omitempty" jsonschema:"the attendees this update takes off, for the reply"`
-		// Series moves every occurrence of the repeating event ID is one
-		// of to Update's time of day, not ID alone.
+		// Series moves the repeating event ID is one of to Update's time
+		// of day, from ID on (in Google Calendar, the whole series), not
+		// ID alone.
 		Series bool `json:"series,omitempty" jsonschema:"true to move every occurrence of a repeating event to the new time of day"`
+		// Starting, for the reply, is when a series move begins when the
+		// user said so ("from next week"): ID's new start.
+		Starting *time.Time `json:"starting,omitempty" jsonschema:"for the reply: when a move of every occurrence begins, if the user said"`
 	}
 	// EventRefArgs names one event (calendar.delete).
 	EventRefArgs struct {

@@ -100,7 +100,7 @@ func planEventMove(in stage.PlanInput, text string, whole bool) (stage.Plan, err
 		if len(hits) == 1 && e.Series != "" && located == nil {
 			if !e.AllDay && m.Kind == timex.Value && m.ClockOnly {
 				// "Move swimming to 5pm": the next one, or every one?
-				return planSeriesMove(p, e, a, start, end, every, in.Context)
+				return planSeriesMove(p, e, a, start, end, every, from, in.Context)
 			}
 			if every || rePluralDay.MatchString(target) {
 				// "Move swimming to Thursdays from now on": not yet.

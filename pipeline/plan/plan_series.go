@@ -176,11 +176,15 @@ func whose(text string) string {
 }
 
 // planSeriesMove moves a repeating event to another time of day: every
-// occurrence when the user said so, otherwise it asks whether they mean
-// the next one (one, planned already) or all.
-func planSeriesMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, start, end time.Time, every bool, c stage.Context) (stage.Plan, error) {
-	all, err := action.New(action.CalendarUpdate, action.EventUpdateArgs{ID: e.ID, Title: e.Title, Series: true,
-		Update: hearth.CalendarEventUpdate{Start: &start, End: &end}})
+// occurrence (from e on) when the user said so, otherwise it asks whether
+// they mean the next one (one, planned already) or all. from is when the
+// user said the change begins ("from next week"), or zero.
+func planSeriesMove(p stage.Plan, e hearth.CalendarEvent, one action.Action, start, end time.Time, every bool, from time.Time, c stage.Context) (stage.Plan, error) {
+	args := action.EventUpdateArgs{ID: e.ID, Title: e.Title, Series: true, Update: hearth.CalendarEventUpdate{Start: &start, End: &end}}
+	if !from.IsZero() {
+		args.Starting = &start
+	}
+	all, err := action.New(action.CalendarUpdate, args)
 	if err != nil {
 		return plannedErr(p, err)
 	}

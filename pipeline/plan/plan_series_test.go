@@ -178,6 +178,10 @@ func TestPlanSeriesMove(t *testing.T) {
 			if a.ID != tt.id || a.Series != tt.series || a.Update.Start == nil || !a.Update.Start.Equal(tt.start) {
 				t.Errorf("planned %+v (start %v), want event %d, series %v, at %v", a, a.Update.Start, tt.id, tt.series, tt.start)
 			}
+			// The reply says from when, when the user did.
+			if said := strings.Contains(tt.text, "next week"); (a.Starting != nil) != said || said && !a.Starting.Equal(tt.start) {
+				t.Errorf("starting %v; want %v when the user said next week", a.Starting, tt.start)
+			}
 		})
 	}
 }

@@ -232,6 +232,10 @@ func failures(ts []outcomeText) string {
 // describeOutcome words one outcome. It reads the planned payload, which is
 // what the user asked for, and the provider's result where it adds
 // something (a stored email).
+// oneOfSeries follows a change to one occurrence of a repeating event,
+// moved or cancelled: without it the user takes it for all of them.
+const oneOfSeries = " (just this one; the others stay as they were)"
+
 func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 	t := outcomeText{reason: strings.TrimSpace(o.Error)}
 	switch o.Action.Kind {
@@ -361,12 +365,13 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			allDay := p.Update.AllDay != nil && *p.Update.AllDay
 			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Start, allDay, c)
 			t.verb = "move " + name
-			if p.Series {
+			switch e, ok := o.Result.(hearth.CalendarEvent); {
+			case p.Series && p.Starting != nil:
+				t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + " from " + stage.FormatWhen(*p.Starting, true, c) + " on"
+			case p.Series:
 				t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + ", every time it repeats"
-			} else if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Series != "" {
-				// One occurrence of a repeating event: say so, or the
-				// user takes it for all of them.
-				t.past += " (just this one; the others stay as they were)"
+			case ok && e.Series != "":
+				t.past += oneOfSeries
 			}
 		} else if p.Series && p.Update.Title != nil {
 			t.past = "renamed " + markdown.Escape(p.Title) + " to " + markdown.Escape(*p.Update.Title) + ", every time it repeats"
@@ -382,7 +387,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "removed "+name+" from your calendar, every time it repeats", "cancel every "+name
 		} else if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Series != "" {
 			// One occurrence of a repeating event, as for a move.
-			t.past = "removed " + name + " on " + stage.FormatWhen(e.Start, e.AllDay, c) + " from your calendar (just that one; the others stay)"
+			t.past = "removed " + name + " on " + stage.FormatWhen(e.Start, e.AllDay, c) + " from your calendar" + oneOfSeries
 		}
 	case action.CalendarList:
 		t.past, t.verb = "checked your calendar", "check your calendar"
