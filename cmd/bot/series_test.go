@@ -56,6 +56,7 @@ func TestRepeatingEvents(t *testing.T) {
 	}
 	mustContain(t, c.say("what's on next week?"), "Kids' swimming", "Bin day")
 	mustContain(t, c.say("when is swimming?"), "Kids' swimming is", "4:00 PM")
+	mustContain(t, c.say("when's my next swimming?"), "Kids' swimming is", "4:00 PM")
 
 	// Just the next one: it goes, the next week's stays.
 	ask := c.say("cancel swimming")

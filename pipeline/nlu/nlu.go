@@ -350,6 +350,12 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// the tasks due then, however the model heard it.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8), false
 	}
+	if question && res.Intent != RequestAction && agendaOn(tokens) && len(timex.Find(text, ref, timex.Options{})) > 0 {
+		// "What's on this week?", "anything on Friday?": the events and
+		// the tasks due then, where the model heard a request for help
+		// with the week, or the tasks alone.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8), false
+	}
 	if res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Calendar}) && agendaQuestion(tokens) {
 		// "What do I have tomorrow?", "how does my week look?": the
 		// events and the tasks due then.

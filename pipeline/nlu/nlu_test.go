@@ -59,6 +59,13 @@ func TestClassify(t *testing.T) {
 		{"what's due in January?", nil, AskInfo, []Domain{Task}},
 		{"anything due this month?", nil, AskInfo, []Domain{Task}},
 		{"what's my due date?", nil, AskInfo, []Domain{Memory}},
+		// What is on then asks the events and what is due, not for help
+		// with the week; what is on a list asks the list.
+		{"what's on this week?", nil, AskInfo, []Domain{Calendar, Task}},
+		{"what's happening this week?", nil, AskInfo, []Domain{Calendar, Task}},
+		{"anything on this week?", nil, AskInfo, []Domain{Calendar, Task}},
+		{"is there anything on tonight?", nil, AskInfo, []Domain{Calendar, Task}},
+		{"what's on the shopping list today?", nil, AskInfo, []Domain{Keep}},
 		{"show me my lists", nil, AskInfo, []Domain{Keep}},
 		{"what drafts do I have?", nil, AskInfo, []Domain{Email}},
 		{"show my drafts", nil, AskInfo, []Domain{Email}},
@@ -441,6 +448,7 @@ func TestWhenIs(t *testing.T) {
 		"when is my haircut?": "haircut", "What time is the dentist?": "dentist", "when's the car insurance due?": "car insurance",
 		"what day is our anniversary dinner": "anniversary dinner", "when is it?": "", "what time is it?": "", "when am I free?": "",
 		"when is swimming?": "swimming", "what time is piano again?": "piano", "when is it due next week?": "", "when is that happening": "",
+		"when's my next swimming?": "swimming", "when is swimming next?": "swimming", "what time is the next piano lesson": "piano lesson",
 	} {
 		got, ok := WhenIs(text)
 		if got != want || ok != (want != "") {

@@ -42,6 +42,36 @@ func agendaQuestion(tokens []string) bool {
 	return general
 }
 
+// agendaOn reports a question for what is on or happening then: "what's
+// on this week?", "anything on Friday?", "what's happening tomorrow?",
+// "is there anything on tonight?". What follows "on" must not be a thing
+// of the user's ("what's on my shopping list?") or a topic ("what's
+// happening with the boiler?") or the television's; the caller checks a
+// time is named.
+func agendaOn(tokens []string) bool {
+	i := 0
+	switch {
+	case len(tokens) > 1 && tokens[0] == "what" && tokens[1] == "is":
+		i = 2
+	case tokens[0] == "whats" || tokens[0] == "anything":
+		i = 1
+	case len(tokens) > 2 && tokens[0] == "is" && tokens[1] == "there" && tokens[2] == "anything":
+		i = 3
+	case len(tokens) > 1 && tokens[0] == "is" && tokens[1] == "anything":
+		i = 2
+	default:
+		return false
+	}
+	if i+1 >= len(tokens) || tokens[i] != "on" && tokens[i] != "happening" {
+		return false
+	}
+	switch tokens[i+1] {
+	case "my", "the", "our", "your", "his", "her", "their", "with", "about", "at", "in", "to", "tv", "telly", "television":
+		return false
+	}
+	return true
+}
+
 // allOf are the plural nouns a short question asks all of one domain's
 // things by: "my lists", "my drafts".
 var allOf = map[string]Domain{"lists": Keep, "notes": Keep, "drafts": Email, "outbox": Email}

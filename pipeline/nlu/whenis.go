@@ -11,8 +11,9 @@ import (
 
 // reWhenIs reads a question for when one thing is: "when is my haircut?",
 // "what time is the dentist?", "when's the car insurance due?", "when is
-// swimming?".
-var reWhenIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?(?:when(?:'s|’s|s|\s+is|\s+was)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was))\s+(?:(?:my|the|our)\s+)?(.+?)(?:\s+(?:due|happening|again|on))?\s*[?.!]*\s*$`)
+// swimming?". "When's my next swimming?" and "when is swimming next?" ask
+// for the next of a repeating one: the thing is "swimming" still.
+var reWhenIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?(?:when(?:'s|’s|s|\s+is|\s+was)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was))\s+(?:(?:my|the|our)\s+)?(?:next\s+)?(.+?)(?:\s+(?:due|happening|again|on|next))?\s*[?.!]*\s*$`)
 
 // WhenIs reports a question for when one thing named is ("when is my
 // haircut?"), and how it names it ("haircut"): an event's or a task's

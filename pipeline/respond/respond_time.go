@@ -55,16 +55,19 @@ func (r *TemplateResponder) answerAgenda(in stage.RespondInput) string {
 			due = append(due, taskItem(t, in.Context))
 		}
 	}
+	// A span with no events says what comes after it: "this week" asked
+	// on a Sunday is the rest of that day, and the week ahead is what
+	// the user will want to know of next.
 	if len(evs) == 0 && len(due) == 0 && len(overdue) == 0 {
 		return r.variant(in.Text, "agenda-empty",
 			"Nothing on your calendar "+sp.label+" and nothing due — enjoy the free time!",
-			"You're clear "+sp.label+": no events and no tasks due.")
+			"You're clear "+sp.label+": no events and no tasks due.") + nextAfter(sp, in.Context)
 	}
 	var parts []string
 	if len(evs) > 0 {
 		parts = append(parts, eventsSentenceSpan(evs, sp, in.Context))
 	} else {
-		parts = append(parts, "Nothing on your calendar "+sp.label+".")
+		parts = append(parts, "Nothing on your calendar "+sp.label+"."+nextAfter(sp, in.Context))
 	}
 	if len(due) > 0 {
 		parts = append(parts, "Due "+strings.TrimPrefix(sp.label, "on ")+": "+prose.List(due)+".")

@@ -36,6 +36,7 @@ func TestQuestionsAboutTime(t *testing.T) {
 		{"free on an afternoon", "when am I free on Wednesday afternoon?", c, []string{"12:00 PM–2:00 PM", "3:00 PM–7:00 PM"}, nil},
 		{"free all day", "am I free on Saturday?", c, []string{"free all"}, nil},
 		{"clear, and what comes next", "what's on my calendar tomorrow?", later, []string{"tomorrow", "Next up: Friday at 9:00 AM Dentist appointment."}, nil},
+		{"nothing then, and what comes next", "what do I have tomorrow?", later, []string{"nothing due", "Next up: Friday at 9:00 AM Dentist appointment."}, nil},
 		{"free at a time: no", "am I free on Wednesday at 2:30?", c, []string{"No — you have Team meeting (2:00 PM–3:00 PM)"}, nil},
 		{"free at a time: starts soon after", "am I free on Wednesday at 1:45 pm?", c, []string{"No — you have Team meeting"}, nil},
 		{"free at a time: yes", "am I free on Wednesday at noon?", c, []string{"Yes — nothing on your calendar"}, []string{"Team meeting"}},
