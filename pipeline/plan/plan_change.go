@@ -108,7 +108,7 @@ func resolveRef(ref string, c stage.Context) string {
 // changeTarget reads "change the dentist reminder to 11am": the reference
 // and the text of the new time, when there is one.
 func changeTarget(in stage.PlanInput, text string) (ref, target string, ok bool) {
-	rest, _, found := words.AfterAny(text, ChangeVerbs...)
+	rest, verb, found := words.AfterAny(text, ChangeVerbs...)
 	if !found {
 		return "", "", false
 	}
@@ -119,7 +119,15 @@ func changeTarget(in stage.PlanInput, text string) (ref, target string, ok bool)
 			refText, target, found = f[0], strings.Join(f[1:], " "), true
 		}
 	}
-	if !found || targetWhen(in, target) == nil {
+	if kept, instead := strings.CutSuffix(strings.TrimRight(words.TidySlot(rest), ".!"), " instead"); !found && instead {
+		// "make lunch with Ben 2pm instead": the new time starts where
+		// the first time or day does. ("Make dinner at 8" without
+		// "instead" makes a new one.)
+		if ms := timex.Find(kept, stage.UserNow(in.Context), timex.Options{}); len(ms) > 0 && ms[0].Start > 0 {
+			refText, target, found = kept[:ms[0].Start], kept[ms[0].Start:], true
+		}
+	}
+	if !found || targetWhen(in, target) == nil || verb == "make " && !namesOwn(in, refText) {
 		return "", "", false
 	}
 	refText, _, _ = words.CutBefore(refText, "time of ", "date of ")
@@ -129,9 +137,33 @@ func changeTarget(in stage.PlanInput, text string) (ref, target string, ok bool)
 	return refText, target, true
 }
 
+// namesOwn reports whether refText names something the user has, or
+// points back at it: "make sure to call mum" is a new task, not a change
+// to one called "sure".
+func namesOwn(in stage.PlanInput, refText string) bool {
+	r := words.TidySlot(words.ASCIILower(refText))
+	if f := strings.Fields(r); len(f) > 0 && IsPronoun(f[0]) || words.StartsWithAny(r, "my ", "the ", "our ") {
+		return true
+	}
+	return hasTask(taskRef(r), in.Context) || hasEvent(r, in.Context)
+}
+
+// partOfDayClock is the hour a part of the day said alone ("change it
+// to the afternoon") moves a thing to, on its own day: the hours
+// partOfDayAt gives "tomorrow afternoon" and the like.
+func partOfDayClock(target string) (string, bool) {
+	t := words.TrimWordsLeft(words.TidySlot(words.ASCIILower(target)), "in", "the")
+	t = words.TrimWordsRight(t, "instead", "please")
+	at, ok := map[string]string{"morning": "8am", "afternoon": "3pm", "evening": "7pm", "night": "9pm"}[t]
+	return at, ok
+}
+
 // targetWhen reads the new time of a move or change: "to Friday", and
 // also a bare hour ("move it to 11"), which only a move makes a time.
 func targetWhen(in stage.PlanInput, target string) *timex.Match {
+	if at, ok := partOfDayClock(target); ok {
+		return whenOf(in, "at "+at, false)
+	}
 	if m := whenOf(in, target, false); m != nil {
 		return m
 	}

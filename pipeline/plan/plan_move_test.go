@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +48,10 @@ func TestPlanEventMoveKeepsItsDate(t *testing.T) {
 		{"move the meeting to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
 		{"reschedule my 2pm meeting on Thursday to 3pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(12, 15, 0), 30 * time.Minute},
 		{"move lunch with Sam to 1pm", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+		// No "to": "instead" says the time is the new one, not a second lunch.
+		{"make lunch with Sam 1pm instead", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 42, at(11, 13, 0), time.Hour},
+		// A part of the day alone keeps the day.
+		{"move lunch with Sam to the evening", at(10, 9, 0), []hearth.CalendarEvent{dentist, lunch}, 42, at(11, 19, 0), time.Hour},
 		// "my 2pm" names a time of day: the next event then, whether the
 		// clock has passed 2pm today or not.
 		{"push my 2pm to Friday", at(10, 9, 0), []hearth.CalendarEvent{dentist, meeting}, 43, at(13, 14, 0), 30 * time.Minute},
@@ -90,6 +95,8 @@ func TestPlanTaskMove(t *testing.T) {
 		{"push call mom to 6pm", 2, at(11, 18, 0), false},
 		{"move call mom to Friday", 2, at(13, 17, 0), false},
 		{"move the gym task to Friday", 0, time.Time{}, false},
+		{"change call mom to the afternoon", 2, at(11, 15, 0), false},
+		{"make call mom 6pm instead", 2, at(11, 18, 0), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -111,6 +118,26 @@ func TestPlanTaskMove(t *testing.T) {
 				t.Fatalf("update %+v (due %v); want task %d due %s all day %v", a, a.Update.Due, tt.id, tt.due, tt.allDay)
 			}
 		})
+	}
+}
+
+// TestChangeWordsMakeNoStrayTask checks the requests that start as a
+// change does: a new task said with "make sure" is made (it once looked
+// for a task called "sure" to move), and a change Hearth cannot read
+// ("change it to blue") asks, where it made a task of those words.
+func TestChangeWordsMakeNoStrayTask(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	now := time.Date(2026, 3, 10, 9, 0, 0, 0, z)
+	c := stage.Context{Now: now, Location: z, Tasks: []hearth.Task{{ID: 2, Title: "Call mom", Status: hearth.TaskOpen, Due: now.Add(8 * time.Hour)}},
+		Recent: []hearth.Message{{From: hearth.FromUser, Text: "remind me to call mom at 5pm"}, {From: hearth.FromBot, Text: "Added “Call mom” to your to-do list."}}}
+	p := planText(t, "make sure to call the bank tomorrow", c)
+	if a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate)); !strings.Contains(a.Title, "call the bank") {
+		t.Errorf("made %+v; want the bank call", a)
+	}
+	p = planText(t, "change it to blue", c)
+	if len(p.actions) != 0 || len(p.errs) == 0 {
+		t.Errorf("planned %v (errors %v); want nothing and a question for what to change", kindsOf(p.actions), p.errs)
 	}
 }
 

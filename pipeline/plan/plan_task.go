@@ -69,6 +69,12 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if g := reRemindOther.FindStringSubmatch(text); g != nil && !strings.EqualFold(g[1], "me") && !strings.EqualFold(g[1], "us") {
 		return planRemindOther(in, g[1], g[2]+" "+g[3])
 	}
+	if rest, _, ok := words.AfterAny(lc, ChangeVerbs...); ok && words.StartsWithAny(lc, ChangeVerbs...) && words.StartsWithAny(rest, "it ", "that ", "this ") {
+		// "Change it to blue", "make that the 40th": a change to something
+		// said before that is no time Hearth reads, never a new task with
+		// those words for its title.
+		return stage.Plan{Understood: "change something"}, needDetails("what to change it to")
+	}
 	return planTaskCreate(in, text, whole)
 }
 
