@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestToldAboutMe: a favourite, an allergy and a diet told in passing are
 // kept and answered ("am I allergic to anything?" is not about the
@@ -18,4 +21,24 @@ func TestToldAboutMe(t *testing.T) {
 	mustContain(t, c.say("what do you know about me?"), "favorite color", "peanuts", "vegetarian")
 	mustContain(t, c.say("forget my favorite color"), "forgotten")
 	mustContain(t, c.say("what's my favorite color?"), "don't know")
+}
+
+// TestToldAboutSomeone: what is told of someone by name alone ("Sam is
+// allergic to peanuts", "Tom's favourite colour is blue") is kept and
+// found again by asking about them, though no relationship introduced
+// them; what is asked of them that was not told stays unknown.
+func TestToldAboutSomeone(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ida", "UTC")
+	mustContain(t, c.say("Sam is allergic to peanuts"), "remember")
+	mustContain(t, c.say("what is Sam allergic to?"), "peanuts")
+	mustContain(t, c.say("who is Sam?"), "Sam is allergic to peanuts")
+	mustContain(t, c.say("Tom's favourite colour is blue"), "remember")
+	mustContain(t, c.say("what's Tom's favourite colour?"), "blue")
+	mustContain(t, c.say("Ben's allergic to cats"), "allergic to cats")
+	mustContain(t, c.say("is Ben allergic to anything?"), "cats")
+	if r := c.say("what is Tom allergic to?"); strings.Contains(r.Text, "peanuts") || strings.Contains(r.Text, "cats") {
+		t.Fatalf("Tom's allergies answered with %q", r.Text)
+	}
 }

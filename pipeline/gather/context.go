@@ -277,6 +277,14 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 					return c, fmt.Errorf("context: memories: %w", err)
 				}
 			}
+			if len(c.Memories) == 0 && f.About != "" && len(strings.Fields(f.About)) == 1 && u.Intent == nlu.AskInfo {
+				// "Sam is allergic to peanuts" was kept about no one when
+				// Sam was not read as its subject: the facts that name Sam.
+				f.Query, f.About = f.About, ""
+				if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
+					return c, fmt.Errorf("context: memories: %w", err)
+				}
+			}
 			if u.Intent == nlu.AskInfo && len(c.Memories) == 0 && c.Notes == nil && s.Notes != nil {
 				// "What are my gift ideas?": nothing remembered, but a
 				// note may be called that.

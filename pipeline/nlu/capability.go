@@ -156,8 +156,8 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 	if runOut(tokens) {
 		return true, "something for the shopping list"
 	}
-	if aboutMe(tokens) {
-		return true, "a lasting fact about the user"
+	if aboutMe(tokens) || aboutSomeone(tokens) {
+		return true, "a lasting fact about the user or someone they know"
 	}
 	if head == 0 && when && errand(tokens, head) {
 		// "Buy a birthday present saturday": the user's own errand.

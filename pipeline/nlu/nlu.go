@@ -293,9 +293,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "We're out of the house until 6": news, not a task to make.
 		res.Intent, res.Domains, res.RequiresAction = Chat, []Domain{}, false
 	}
-	if !question && res.Intent != RequestAction && aboutMe(tokens) {
-		// "My favorite color is green", "I'm allergic to peanuts": told
-		// to be known, as "my shoe size is 42" is.
+	if !question && res.Intent != RequestAction && (aboutMe(tokens) || aboutSomeone(tokens)) {
+		// "My favorite color is green", "I'm allergic to peanuts", "Tom's
+		// favourite colour is blue": told to be known, as "my shoe size
+		// is 42" is.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Memory}, max(res.Confidence, 0.8), false
 	}
 	if !question && res.Intent != RequestAction && likesSomething(tokens, text) {

@@ -537,7 +537,7 @@ func TestAboutMe(t *testing.T) {
 	c := newTestClassifier(t)
 	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 	for _, text := range []string{"my favorite color is green", "I'm allergic to peanuts", "I am vegetarian", "my favourite food is sushi", "I'm lactose intolerant",
-		"Tom loves jazz", "my husband hates olives", "Priya likes hiking"} {
+		"Tom loves jazz", "my husband hates olives", "Priya likes hiking", "Tom's favourite colour is blue", "Ben's allergic to peanuts"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Memory}) {
 			t.Errorf("Classify(%q) = %s %v; want a memory to keep", text, got.Intent, got.Domains)
 		}
@@ -555,6 +555,11 @@ func TestAboutMe(t *testing.T) {
 	for _, text := range []string{"I'm tired", "my favorite!", "I am so happy", "what's my favorite color?"} {
 		if toks, _ := features.Tokens(nil, text); aboutMe(toks) && !strings.HasSuffix(text, "?") {
 			t.Errorf("aboutMe(%q); want not a fact about oneself", text)
+		}
+	}
+	for _, text := range []string{"what's your favourite colour", "it's favourite time of year", "thanks allergic to nothing", "Tom's here"} {
+		if toks, _ := features.Tokens(nil, text); aboutSomeone(toks) {
+			t.Errorf("aboutSomeone(%q); want nothing told of anyone", text)
 		}
 	}
 }

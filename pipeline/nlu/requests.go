@@ -217,6 +217,26 @@ func aboutMe(tokens []string) bool {
 	return false
 }
 
+// aboutSomeone reports what is told of someone else as aboutMe reports
+// it of the user: "Tom's favourite colour is blue", "Ben's allergic to
+// peanuts" (the possessive loses its apostrophe in tokens).
+func aboutSomeone(tokens []string) bool {
+	if len(tokens) < 3 || len(tokens) > 12 || !strings.HasSuffix(tokens[0], "s") || len(tokens[0]) < 3 {
+		return false
+	}
+	switch tokens[0] {
+	case "its", "whats", "thats", "lets", "heres", "theres", "hes", "shes", "this", "was", "is", "has", "does", "yes", "thanks", "as", "us", "ours", "yours":
+		return false
+	}
+	switch tokens[1] {
+	case "favorite", "favourite", "fave":
+		return slices.Contains(tokens[2:min(len(tokens), 6)], "is") || slices.Contains(tokens[2:min(len(tokens), 6)], "are")
+	case "allergic", "intolerant":
+		return tokens[2] == "to"
+	}
+	return false
+}
+
 // awayUntil reports news of where the user or the household is until a
 // time: "we're out of the house until 6", "I'm at the gym until 7", "I'll
 // be away till Sunday". The model takes it for a task with nothing to do;
