@@ -78,7 +78,7 @@ func Fill(f stage.Fill, text string, now time.Time) ([]action.Action, bool, erro
 var notAnswers = []string{"never mind", "nevermind", "nvm", "nothing", "no", "nope", "cancel", "forget it", "stop", "don't", "dont",
 	"what", "what's", "whats", "when", "when's", "where", "where's", "who", "who's", "how", "how's", "why", "which", "can you", "could you", "show", "list",
 	"remind", "add", "email", "send", "draft", "schedule", "set", "create", "put", "delete", "undo", "make", "start", "begin",
-	"cancel", "move", "remember", "forget", "tick", "mark", "show"}
+	"cancel", "move", "remember", "forget", "tick", "mark", "show", "rename", "reschedule", "postpone", "remove", "find", "search"}
 
 // joins are the words that may begin an answer and join it to the
 // request themselves ("email Sam" + "about the party").

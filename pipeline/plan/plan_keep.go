@@ -32,6 +32,14 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return stage.Plan{Understood: "look at your notes"}, nil
 	}
+	if lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))); words.StartsWithAny(lc, RenameVerbs...) {
+		if !words.ContainsWord(lc, "list") && !words.ContainsWord(lc, "note") {
+			return planRename(in, text) // a task or an event the model heard as a note
+		}
+		// There is no action that renames a note (yet): said plainly,
+		// not taken for a note called "rename …".
+		return stage.Plan{Understood: "rename a note or list"}, needDetails("a new name: I can't rename notes or lists yet")
+	}
 	if p, ok, err := planListCheck(in, text); ok {
 		return p, err
 	}
@@ -177,13 +185,14 @@ func listItem(text string) (item, list string) {
 }
 
 // newList reads "start a packing list with socks", "make a shopping list:
-// eggs, milk", "create a packing list for the trip: socks, a charger":
-// the list's name and its first items.
-var newList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(.*?\blist)(?:\s+for\s+[^:]+?)?\s*(?:with|:|of)\s+(.+)$`)
+// eggs, milk", "create a packing list for the trip: socks, a charger",
+// "add a packing list with a passport": the list's name and its first
+// items.
+var newList = regexp.MustCompile(`^(?:start|make|create|begin|set up|add)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(.*?\blist)(?:\s+for\s+[^:]+?)?\s*(?:with|:|of)\s+(.+)$`)
 
 // emptyList reads a request to start a list with nothing on it yet:
 // "start a packing list", "create a list called holiday".
-var emptyList = regexp.MustCompile(`^(?:start|make|create|begin|set up)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(?:(.+?)\s+)?list(?:\s+(?:called|named|for)\s+([^:]+))?$`)
+var emptyList = regexp.MustCompile(`^(?:start|make|create|begin|set up|add)\s+(?:a\s+new\s+|a\s+|an\s+|my\s+|our\s+|new\s+)?(?:(.+?)\s+)?list(?:\s+(?:called|named|for)\s+([^:]+))?$`)
 
 // planEmptyList starts the list the user named, empty, and asks what goes
 // on it; the answer adds it ("socks and a charger" → "add socks and a

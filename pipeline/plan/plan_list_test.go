@@ -132,7 +132,8 @@ func TestPlanTakeOffTicked(t *testing.T) {
 
 // TestPlanBareAdd: adding with no list named goes to the one list the
 // user has, asks which of several (a button each), and starts a shopping
-// list when they have none; "start a packing list with …" starts that one.
+// list when they have none; "start a packing list with …" (or "add a
+// packing list with …") starts that one.
 func TestPlanBareAdd(t *testing.T) {
 	t.Parallel()
 	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
@@ -152,6 +153,7 @@ func TestPlanBareAdd(t *testing.T) {
 		{"a new list", "Start a packing list with Eggs and bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
 		{"a new list that exists", "make a shopping list: Eggs, bread", []hearth.Note{shopping, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 1, Title: "Shopping list", Items: items}},
 		{"a new list for something", "create a packing list for the trip: Eggs, bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
+		{"a new list added", "add a packing list with Eggs and bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,6 +171,19 @@ func TestPlanBareAdd(t *testing.T) {
 	if err != nil || len(p.Actions) != 0 || p.Question == nil || p.Question.Text != "Which list should I add eggs to?" ||
 		len(p.Question.Options) != 2 || p.Question.Options[0].Label != "Shopping list" || p.Question.Options[1].Label != "Packing list" {
 		t.Fatalf("two lists planned %+v, %v; want a question with a button for each", p, err)
+	}
+}
+
+// TestPlanListRename: renaming a list is not built, and is said so; it
+// was taken for a note to make with the request for its text.
+func TestPlanListRename(t *testing.T) {
+	t.Parallel()
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	packing := hearth.Note{ID: 2, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "socks"}}}
+	p, err := planKeep(context.Background(), stage.PlanInput{Text: "rename the packing list to Spain trip", Understanding: keep, Context: stage.Context{Notes: []hearth.Note{packing}}})
+	var de *stage.DetailsError
+	if !errors.As(err, &de) || !strings.Contains(de.Detail, "I can't rename notes or lists") || len(p.Actions) != 0 {
+		t.Fatalf("plan %+v, %v; want nothing done, and why", p, err)
 	}
 }
 

@@ -839,7 +839,7 @@ func TestContinue(t *testing.T) {
 		if got, ok := Continue(f, tc.answer); !ok || got != tc.whole {
 			t.Errorf("%q then %q: %q %v; want %q", tc.ask, tc.answer, got, ok, tc.whole)
 		}
-		for _, other := range []string{"never mind", "what's on tomorrow?", "no", "remind me to renew the passport", "cancel that", "", "Sam's number is 0151 2345678", "my wifi password is hunter2"} {
+		for _, other := range []string{"never mind", "what's on tomorrow?", "no", "remind me to renew the passport", "cancel that", "", "Sam's number is 0151 2345678", "my wifi password is hunter2", "rename the packing list to Spain trip"} {
 			if got, ok := Continue(f, other); ok {
 				t.Errorf("%q answered the question: %q", other, got)
 			}

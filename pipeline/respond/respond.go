@@ -106,12 +106,12 @@ func (r *TemplateResponder) Respond(_ context.Context, in stage.RespondInput) (s
 }
 
 // notFound reads a planner's "which list: I couldn't find a packing
-// list" or "which list: cheese isn't on any of your lists" as the reply
-// that says so. Other details ask for what is missing, which the
-// generic reply does.
+// list", "which list: cheese isn't on any of your lists" or "a new name:
+// I can't rename notes or lists yet" as the reply that says so. Other
+// details ask for what is missing, which the generic reply does.
 func notFound(missing string) (string, bool) {
 	_, why, ok := strings.Cut(missing, ": ")
-	if !ok || !strings.HasPrefix(why, "I couldn't find ") && !strings.Contains(why, " isn't on ") {
+	if !ok || !strings.HasPrefix(why, "I couldn't find ") && !strings.HasPrefix(why, "I can't ") && !strings.Contains(why, " isn't on ") {
 		return "", false
 	}
 	return markdown.Escape(prose.UpperFirst(why)) + ".", true

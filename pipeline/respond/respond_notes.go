@@ -72,6 +72,11 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 			hits = []int{i}
 		}
 	}
+	if g := reNamedList.FindStringSubmatch(in.Text); len(hits) == 0 && g != nil && len(words.MatchWords(g[1])) > 0 {
+		// "What's on the packing list?" when there is none: not the
+		// shopping list instead.
+		return "You don't have a " + markdown.Escape(strings.ToLower(g[1])) + " list. Your notes and lists: " + noteNames(notes) + "."
+	}
 	if len(hits) == 0 && words.ContainsWord(words.ASCIILower(in.Text), "list") {
 		// "What's on the list?" names none: the list last changed (notes
 		// come newest first).
@@ -113,6 +118,10 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	}
 	return prose.UpperFirst(name) + " is empty."
 }
+
+// reNamedList reads the list a question names: "the packing list",
+// "my christmas list".
+var reNamedList = regexp.MustCompile(`(?i)\b(?:the|my|our)\s+([\p{L}\d' -]+?)\s+list\b`)
 
 // shoppingWords ask what there is to buy: "what do I need to buy?",
 // "what groceries do we need?", "anything to pick up at the store?".
