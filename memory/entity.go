@@ -50,6 +50,13 @@ var relations = map[string]bool{
 	"roommate": false, "flatmate": false, "vet": true, "accountant": true, "lawyer": true, "babysitter": true,
 }
 
+// RelationWord reports whether word says what someone is to the user
+// ("son", "boss", "neighbour"): "my son …" tells of someone else.
+func RelationWord(word string) bool {
+	_, ok := relations[strings.ToLower(word)]
+	return ok
+}
+
 // attributeWords maps what people call an attribute to its name.
 var attributeWords = map[string]string{
 	"email": hearth.AttrEmail, "e-mail": hearth.AttrEmail, "email address": hearth.AttrEmail, "e-mail address": hearth.AttrEmail,

@@ -271,10 +271,16 @@ func memoryHits(in stage.RespondInput) []hearth.Memory {
 		return nil
 	}
 	names := questionNames(in.Text)
+	self := len(names) == 0 && slices.Contains(strings.Fields(words.ASCIILower(in.Text)), "i")
 	best := 0.0
 	var hits []hearth.Memory
 memories:
 	for _, m := range in.Context.Memories {
+		if self && !toldOfSelf(m.Content) {
+			// "What am I allergic to?" is not answered by "Ben is
+			// allergic to peanuts".
+			continue
+		}
 		mw := words.MatchWords(m.About + " " + m.Content)
 		// "When is Carla's birthday?" must not answer with John's: a
 		// name in the question has to be in the memory.
@@ -314,6 +320,22 @@ memories:
 		hits = hits[:3]
 	}
 	return hits
+}
+
+// toldOfSelf reports a fact the user told of themselves, kept in their
+// words: "I'm allergic to penicillin", "my car is a blue Golf"; "my son
+// Leo is allergic to cats" tells of someone else.
+func toldOfSelf(content string) bool {
+	f := strings.Fields(strings.ReplaceAll(content, "’", "'"))
+	switch {
+	case len(f) == 0:
+		return false
+	case f[0] == "I" || strings.HasPrefix(f[0], "I'"):
+		return true
+	case strings.EqualFold(f[0], "my") && len(f) > 1:
+		return !memory.RelationWord(strings.TrimSuffix(strings.Trim(f[1], ",."), "'s"))
+	}
+	return false
 }
 
 // fondness are the words of liking, one as good as another in a question
