@@ -34,21 +34,24 @@ import (
 //     made of it.
 
 // Completion rewrites the understanding of a statement of something done
-// that names an open task of the user into a request to complete it (the
-// task planner then marks it done). Anything else, and any statement no
+// ("I paid the rent", "the passport one is done") that names an open task
+// of the user into a request to complete it (the task planner then marks
+// it done). Anything else, and any statement no
 // open task matches, is left as the intent stage understood it.
 func (s Sources) Completion(ctx context.Context, u stage.Understanding, text string, userID int64) (stage.Understanding, error) {
 	if u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Task}) {
 		return u, nil // the task planner looks itself
 	}
-	if _, ok := plan.DoneStatement(text); !ok || s.Tasks == nil {
+	_, said := plan.DoneStatement(text)
+	ref, named := plan.DoneRef(text) // "the passport one is done"
+	if !said && !named || s.Tasks == nil {
 		return u, nil
 	}
 	tasks, err := s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: userID, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100})
 	if err != nil {
 		return u, fmt.Errorf("context: open tasks: %w", err)
 	}
-	if len(plan.CompletedTasks(text, tasks)) == 0 {
+	if len(plan.CompletedTasks(text, tasks)) == 0 && (!named || !plan.HasOpenTask(ref, tasks)) {
 		return u, nil
 	}
 	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Task}, true

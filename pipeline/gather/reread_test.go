@@ -53,6 +53,9 @@ func TestDoneStatementCompletesTask(t *testing.T) {
 		{"picked up the dry cleaning", 3},
 		{"I finally submitted the expense report", 4},
 		{"we tidied the garage", 6},
+		// The task named, said to be done.
+		{"the dry cleaning one is done", 3},
+		{"the expense report is sorted", 4},
 		// Not a task of the user's, or not done.
 		{"I paid for lunch", 0},
 		{"I called the plumber", 0},
@@ -62,6 +65,7 @@ func TestDoneStatementCompletesTask(t *testing.T) {
 		{"did I pay the rent?", 0},
 		{"I started the expense report", 0},
 		{"I love my mom", 0},
+		{"dinner is done", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

@@ -342,6 +342,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "What's next?": the next event or task, whichever comes first.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Calendar, Task}, max(res.Confidence, 0.8)
 	}
+	if question && res.Intent != RequestAction && leftQuestion(tokens) && !c.listRequestBefore(recent, ref) {
+		// "What's left?": the open tasks (after a list, the model's own
+		// reading stands).
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Task}, max(res.Confidence, 0.8), false
+	}
 	if question && res.Intent != RequestAction && packQuestion(tokens) {
 		// "What's left to pack?" asks the packing list.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Keep}, max(res.Confidence, 0.8), false

@@ -67,6 +67,9 @@ func TestClassify(t *testing.T) {
 		{"is there anything on tonight?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"what's on the shopping list today?", nil, AskInfo, []Domain{Keep}},
 		{"show me my lists", nil, AskInfo, []Domain{Keep}},
+		// What is left to do: the open tasks.
+		{"what's left?", nil, AskInfo, []Domain{Task}},
+		{"anything left?", nil, AskInfo, []Domain{Task}},
 		{"what drafts do I have?", nil, AskInfo, []Domain{Email}},
 		{"show my drafts", nil, AskInfo, []Domain{Email}},
 		// Having something on tells of an event; asking whether one has asks.

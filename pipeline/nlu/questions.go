@@ -114,3 +114,23 @@ func packQuestion(tokens []string) bool {
 	}
 	return slices.Contains(tokens, "pack")
 }
+
+// leftQuestion reports a bare question for what is still to do: "what's
+// left?", "anything left?", "what else is left?". What is left to pack,
+// or on a list, names it (packQuestion, the list's words).
+func leftQuestion(tokens []string) bool {
+	if len(tokens) < 2 || len(tokens) > 4 || tokens[len(tokens)-1] != "left" {
+		return false
+	}
+	switch tokens[0] {
+	case "whats", "what", "anything", "is":
+	default:
+		return false
+	}
+	for _, t := range tokens[1 : len(tokens)-1] {
+		if t != "is" && t != "else" && t != "anything" && t != "still" {
+			return false
+		}
+	}
+	return true
+}

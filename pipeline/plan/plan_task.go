@@ -128,7 +128,7 @@ func taskRefRequest(text string) (kind action.Kind, ref string, ok bool) {
 	if rest, _, found := words.AfterAny(text, "i finished ", "i've finished ", "i have finished ", "i completed ", "i've completed ", "i'm done with ", "im done with ", "i am done with ", "done with ", "finished ", "completed ", "complete ", "i did "); found && words.StartsWithAny(lc, "i ", "i've", "i'm", "im ", "done", "finished", "completed", "complete") {
 		return action.TaskComplete, taskRef(rest), true
 	}
-	if r, _, found := words.CutBefore(text, "is done", "is finished", "is complete", "is completed", "is taken care of"); found && r != "" {
+	if r, _, found := words.CutBefore(text, "is done", "is finished", "is complete", "is completed", "is taken care of", "is sorted", "is dealt with", "is handled"); found && r != "" {
 		return action.TaskComplete, taskRef(r), true
 	}
 	if words.StartsWithAny(lc, "delete", "remove", "drop", "cancel", "get rid of", "clear") {
@@ -136,6 +136,19 @@ func taskRefRequest(text string) (kind action.Kind, ref string, ok bool) {
 		return action.TaskDelete, taskRef(rest), true
 	}
 	return "", "", false
+}
+
+// DoneRef reads how a statement that a task is finished names it: "the
+// passport one is done" → "passport", "I finished the slides" →
+// "slides". ok is false for anything else.
+func DoneRef(text string) (ref string, ok bool) {
+	kind, ref, ok := taskRefRequest(text)
+	return ref, ok && kind == action.TaskComplete && ref != ""
+}
+
+// HasOpenTask reports whether ref names one of tasks that is open.
+func HasOpenTask(ref string, tasks []hearth.Task) bool {
+	return len(matchingOpenTasks(ref, tasks)) > 0
 }
 
 // taskRef cleans how a user names an existing task: "the task call mom
