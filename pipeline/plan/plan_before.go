@@ -20,8 +20,9 @@ import (
 // (scheduler commands), not this.
 
 // reRemindBefore reads the item before the lead ("about the dentist"),
-// the lead, and the item after "before" ("the dentist", "it's due").
-var reRemindBefore = regexp.MustCompile(`(?i)^remind\s+me\s+(?:(?:about|of)\s+(.+?)\s+)?` +
+// the lead, and the item after "before" ("the dentist", "it's due"); "put
+// a reminder in for the doctor the day before" asks the same.
+var reRemindBefore = regexp.MustCompile(`(?i)^(?:remind\s+me|(?:put|set|add)\s+(?:in\s+)?a\s+reminder(?:\s+in)?)\s+(?:(?:about|of|for)\s+(.+?)\s+)?` +
 	`(?:the\s+(day|night|morning|week)|` + shiftAmount + `\s+` + shiftUnit + `)` +
 	`\s+(?:before|ahead(?:\s+of)?|beforehand)(?:\s+(.+?))?\s*[.!]*$`)
 

@@ -233,6 +233,11 @@ func eventLabel(e hearth.CalendarEvent, c stage.Context) string {
 // planEventCreate adds one event from the title and date the user gave.
 func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
 	title := newEventTitle(in, text, whole)
+	if w := whose(text); w != text && (strings.Contains(w, "' ") || strings.Contains(w, "'s ")) {
+		// "The kids have football on Saturday": Kids' football, as a
+		// repeating one is named.
+		title = newEventTitle(in, w, false)
+	}
 	p := stage.Plan{Understood: "add an event to your calendar"}
 	if title == "" || IsPronoun(title) {
 		return p, needDetails("what the event is")

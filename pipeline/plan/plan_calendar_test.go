@@ -86,3 +86,22 @@ func TestPartlyNamedTaskAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestEventOfSomeoneElse: an event told as someone's ("the kids have
+// football on Saturday at 10", "Mia has a party on Friday at 3") is named
+// as theirs, as a repeating one is; it was "Kids have football".
+func TestEventOfSomeoneElse(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	c := stage.Context{Now: now, Location: time.UTC}
+	for text, want := range map[string]string{
+		"the kids have football on Saturday at 10": "Kids' football",
+		"Mia has a party on Friday at 3":           "Mia's party",
+		"I have a haircut on Friday at 3":          "Haircut",
+	} {
+		p := planText(t, text, c)
+		if a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate)); a.Title != want {
+			t.Errorf("%q: titled %q; want %q", text, a.Title, want)
+		}
+	}
+}

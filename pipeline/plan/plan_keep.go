@@ -310,6 +310,11 @@ var titledNote = regexp.MustCompile(`(?i)^(?:create|make|start|write|add|new)\s+
 // noteBody reads "make a note: call the vet", "add a note saying call
 // the landlord", "note to self buy a charger", "jot down …".
 func noteBody(text string) string {
+	if lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))); words.StartsWithAny(lc, "note that ", "note down ") {
+		// "Note that the bins go out on Tuesday night".
+		rest, _, _ := words.AfterAny(text, "note that ", "note down ")
+		return strings.TrimSpace(rest)
+	}
 	rest, _, ok := words.AfterAny(text, "note to self", "memo to self", "make a note", "take a note", "write a note", "save a note", "add a note", "create a note", "leave a note", "quick note", "jot down", "write down", "jot this down", "write this down", "note:")
 	if !ok {
 		return ""

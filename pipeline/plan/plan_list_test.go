@@ -187,6 +187,20 @@ func TestPlanListRename(t *testing.T) {
 	}
 }
 
+// TestPlanNoteThat: "note that …" makes a note of what follows; it asked
+// what the note should say.
+func TestPlanNoteThat(t *testing.T) {
+	t.Parallel()
+	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
+	p, err := planKeep(context.Background(), stage.PlanInput{Text: "note that the bins go out on Tuesday night", Understanding: keep})
+	if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.NoteCreate {
+		t.Fatalf("plan %+v, %v; want a note", p, err)
+	}
+	if a, _ := action.Decode[action.NoteCreateArgs](p.Actions[0]); !strings.Contains(a.Body, "bins go out on Tuesday night") {
+		t.Fatalf("note %+v", a)
+	}
+}
+
 // TestPlanNoteDelete: a note named by what it says is deleted, the one
 // whose words those are; several are a question with a button each, a
 // family note another member started is not offered.

@@ -191,6 +191,8 @@ func TestRemindBefore(t *testing.T) {
 		{"remind me the night before the dentist", nil, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 11, 20, 0)},
 		{"remind me a week before it's due", aboutPassport, "Renew my passport — due Wed, Apr 15", at(4, 8, 9, 0)},
 		{"remind me about it the day before", aboutPassport, "Renew my passport — due Wed, Apr 15", at(4, 14, 9, 0)},
+		{"put a reminder in for the dentist the day before", nil, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 11, 15, 0)},
+		{"set a reminder an hour before the dentist", nil, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 12, 14, 0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

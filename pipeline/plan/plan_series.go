@@ -167,10 +167,11 @@ func whose(text string) string {
 			// "She has piano every Saturday": piano, whoever she is.
 			return strings.Join(f[i+1:], " ")
 		}
+		what := words.TrimWordsLeft(strings.Join(f[i+1:], " "), "a", "an", "the") // "Mia has a party": Mia's party
 		if strings.HasSuffix(who, "s") {
-			return who + "' " + strings.Join(f[i+1:], " ")
+			return who + "' " + what
 		}
-		return who + "'s " + strings.Join(f[i+1:], " ")
+		return who + "'s " + what
 	}
 	return text
 }
