@@ -198,6 +198,17 @@ func scanApproval(row pgx.Row) (action.Approval, error) {
 	return a, err
 }
 
+// approvalKind selects, after approvalColumns, the kind of the approval's
+// action, which the approvals table does not repeat.
+const approvalKind = `(SELECT kind FROM actions WHERE actions.id = approvals.action_id)`
+
+func scanApprovalWithKind(row pgx.Row) (action.Approval, error) {
+	var a action.Approval
+	err := row.Scan(&a.ID, &a.ActionID, &a.UserID, &a.ConversationID, &a.Action.Payload, &a.Hash, &a.State, &a.ExpiresAt,
+		&a.Retryable, &a.Retries, &a.Action.Kind)
+	return a, err
+}
+
 // DecideApprovalTx approves or rejects, in tx, a pending approval for
 // userID with one conditional UPDATE, so of several clicks exactly one
 // wins, and makes an approved action runnable. The caller enqueues the
@@ -332,7 +343,7 @@ const pendingApprovalOf = `conversation_id = $1 AND user_id = $2 AND state = 'pe
 // the conversation (in a shared chat, only the requester's "yes" is
 // theirs to give).
 func (s *Store) PendingApproval(ctx context.Context, conversationID, userID int64) (action.Approval, bool, error) {
-	ap, err := scanApproval(s.pool.QueryRow(ctx, `SELECT `+approvalColumns+` FROM approvals
+	ap, err := scanApprovalWithKind(s.pool.QueryRow(ctx, `SELECT `+approvalColumns+`, `+approvalKind+` FROM approvals
 		WHERE `+pendingApprovalOf+` ORDER BY id DESC LIMIT 1`, conversationID, userID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ap, false, nil

@@ -83,6 +83,9 @@ func TestGmailScenario(t *testing.T) {
 	pollGmail(t, app, uid)
 	reply := c.say("reply to Sarah's last email: sounds good")
 	mustContain(t, reply, "ounds good")
+	// Changed in words, it is still the reply.
+	reply = c.say("make it more formal")
+	mustContain(t, reply, "Dear Sarah", "Re: Dinner?")
 	c.click(reply, "Approve")
 	out = fake.Sent(ann)
 	if len(out) != 2 {

@@ -89,6 +89,21 @@ func TestSMTPScenarios(t *testing.T) {
 		}
 	})
 
+	t.Run("a change typed under the draft, without Edit, changes it", func(t *testing.T) {
+		c := newChatter(t, base, app, "Quinn", "UTC")
+		before := len(fake.Messages())
+		c.say("Email tom@example.com that the meeting moved to Tuesday at 3pm")
+		redraft := c.say("say Thursday instead")
+		mustContain(t, redraft, "Thursday at 3pm", "Shall I send it?")
+		mustContain(t, c.say("make it shorter"), "I can't make that change on my own")
+		mustContain(t, c.say("thanks, it's fine"), "left the draft as it was")
+		c.click(redraft, "Approve")
+		msgs := fake.WaitMessages(t, before+1)[before:]
+		if len(msgs) != 1 || !strings.Contains(string(msgs[0].Data), "Thursday at 3pm") || strings.Contains(string(msgs[0].Data), "it's fine") {
+			t.Fatalf("%d new messages (%+v); want exactly the changed draft", len(msgs), msgs)
+		}
+	})
+
 	t.Run("a name is sent to the address Hearth remembers for it", func(t *testing.T) {
 		c := newChatter(t, base, app, "Pia", "UTC")
 		before := len(fake.Messages())

@@ -16,6 +16,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/respond"
 	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
 )
 
 // A turn that answers a button or a pending approval: Approve, Cancel and
@@ -237,14 +238,22 @@ func (r *Runner) retry(ctx context.Context, st *turnState, approvalID int64, try
 // edited payload, is asked for.
 func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, q stage.Question, ap action.Approval, text string) (string, error) {
 	began := time.Now()
-	if _, err := r.cfg.State.AnswerQuestion(ctx, qid); err != nil {
-		return "", err
+	if qid != 0 { // 0: typed under the draft, no Edit pressed
+		if _, err := r.cfg.State.AnswerQuestion(ctx, qid); err != nil {
+			return "", err
+		}
 	}
 	p, err := action.Decode[action.EmailArgs](action.Action{Kind: action.EmailSend, Payload: ap.Action.Payload})
 	if err != nil {
 		return "", err
 	}
 	what := ""
+	if q.EditText && keepsDraft(text) {
+		// "Thanks, it's fine now" after "What should the email say?" is
+		// no email text: the draft stays as it was, waiting.
+		st.lap("action", began)
+		return "Okay, I left the draft as it was. Approve, cancel or edit it above.", nil
+	}
 	if q.EditText {
 		p.Body = strings.TrimSpace(text)
 	} else {
@@ -341,6 +350,15 @@ func decidedWord(s action.ApprovalState) string {
 
 // approveButton is the id of an approval's Approve button: what a click
 // sends back, and how the prompt carrying it is found again.
+// keepDraft begin a short answer that leaves a draft as it was.
+var keepDraft = []string{"never mind", "nevermind", "nvm", "no", "nope", "leave it", "it's fine", "its fine", "it is fine", "fine",
+	"thanks", "thank you", "forget it", "ok", "okay", "all good"}
+
+func keepsDraft(text string) bool {
+	lc := words.ASCIILower(strings.TrimSpace(text))
+	return len(strings.Fields(lc)) <= 5 && words.StartsWithWords(lc, keepDraft...)
+}
+
 func approveButton(approvalID int64) string {
 	return "approve:" + strconv.FormatInt(approvalID, 10)
 }
