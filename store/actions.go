@@ -189,20 +189,13 @@ func nullableJSON(v any) ([]byte, error) {
 	return json.Marshal(v)
 }
 
-const approvalColumns = `id, action_id, user_id, conversation_id, payload, payload_hash, state, expires_at, retryable, retries`
+// approvalColumns are an approval's, with its action's kind, which the
+// approvals table does not repeat (a subquery: they are also RETURNING
+// columns of its updates).
+const approvalColumns = `id, action_id, user_id, conversation_id, payload, payload_hash, state, expires_at, retryable, retries,
+	(SELECT kind FROM actions WHERE actions.id = approvals.action_id)`
 
 func scanApproval(row pgx.Row) (action.Approval, error) {
-	var a action.Approval
-	err := row.Scan(&a.ID, &a.ActionID, &a.UserID, &a.ConversationID, &a.Action.Payload, &a.Hash, &a.State, &a.ExpiresAt,
-		&a.Retryable, &a.Retries)
-	return a, err
-}
-
-// approvalKind selects, after approvalColumns, the kind of the approval's
-// action, which the approvals table does not repeat.
-const approvalKind = `(SELECT kind FROM actions WHERE actions.id = approvals.action_id)`
-
-func scanApprovalWithKind(row pgx.Row) (action.Approval, error) {
 	var a action.Approval
 	err := row.Scan(&a.ID, &a.ActionID, &a.UserID, &a.ConversationID, &a.Action.Payload, &a.Hash, &a.State, &a.ExpiresAt,
 		&a.Retryable, &a.Retries, &a.Action.Kind)
@@ -241,7 +234,7 @@ func (s *Store) DecideApprovalTx(ctx context.Context, tx pgx.Tx, approvalID, use
 
 func (s *Store) whyNotDecided(ctx context.Context, approvalID, userID int64) (action.Approval, error) {
 	ap, err := scanApproval(s.pool.QueryRow(ctx, `
-		SELECT `+prefixed("a.", approvalColumns)+` FROM approvals a WHERE a.id = $1`, approvalID))
+		SELECT `+approvalColumns+` FROM approvals WHERE id = $1`, approvalID))
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return ap, fmt.Errorf("store decide approval %d: %w", approvalID, hearth.ErrNotFound)
@@ -343,7 +336,7 @@ const pendingApprovalOf = `conversation_id = $1 AND user_id = $2 AND state = 'pe
 // the conversation (in a shared chat, only the requester's "yes" is
 // theirs to give).
 func (s *Store) PendingApproval(ctx context.Context, conversationID, userID int64) (action.Approval, bool, error) {
-	ap, err := scanApprovalWithKind(s.pool.QueryRow(ctx, `SELECT `+approvalColumns+`, `+approvalKind+` FROM approvals
+	ap, err := scanApproval(s.pool.QueryRow(ctx, `SELECT `+approvalColumns+` FROM approvals
 		WHERE `+pendingApprovalOf+` ORDER BY id DESC LIMIT 1`, conversationID, userID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ap, false, nil

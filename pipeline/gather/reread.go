@@ -36,8 +36,8 @@ import (
 // Completion rewrites the understanding of a statement of something done
 // ("I paid the rent", "the passport one is done") that names an open task
 // of the user into a request to complete it (the task planner then marks
-// it done). Anything else, and any statement no
-// open task matches, is left as the intent stage understood it.
+// it done). Anything else, and any statement no open task matches, is
+// left as the intent stage understood it.
 func (s Sources) Completion(ctx context.Context, u stage.Understanding, text string, userID int64) (stage.Understanding, error) {
 	if u.Intent == nlu.RequestAction && slices.Equal(u.Domains, []nlu.Domain{nlu.Task}) {
 		return u, nil // the task planner looks itself

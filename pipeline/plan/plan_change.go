@@ -149,19 +149,27 @@ func namesOwn(in stage.PlanInput, refText string) bool {
 }
 
 // partOfDayClock is the hour a part of the day said alone ("change it
-// to the afternoon") moves a thing to, on its own day: the hours
-// partOfDayAt gives "tomorrow afternoon" and the like.
-func partOfDayClock(target string) (string, bool) {
+// to the afternoon") moves a thing to, on its own day: the hour
+// partOfDayAt gives "this afternoon" and the like ("3pm").
+func partOfDayClock(in stage.PlanInput, target string) (string, bool) {
 	t := words.TrimWordsLeft(words.TidySlot(words.ASCIILower(target)), "in", "the")
 	t = words.TrimWordsRight(t, "instead", "please")
-	at, ok := map[string]string{"morning": "8am", "afternoon": "3pm", "evening": "7pm", "night": "9pm"}[t]
-	return at, ok
+	said, ok := map[string]string{"morning": "this morning", "afternoon": "this afternoon", "evening": "this evening", "night": "tonight"}[t]
+	if !ok {
+		return "", false
+	}
+	ms := timex.Find(said, stage.UserNow(in.Context), timex.Options{})
+	if len(ms) != 1 {
+		return "", false
+	}
+	at, ok := partOfDayAt(&ms[0], stage.UserZone(in.Context))
+	return at.Format("3:04pm"), ok
 }
 
 // targetWhen reads the new time of a move or change: "to Friday", and
 // also a bare hour ("move it to 11"), which only a move makes a time.
 func targetWhen(in stage.PlanInput, target string) *timex.Match {
-	if at, ok := partOfDayClock(target); ok {
+	if at, ok := partOfDayClock(in, target); ok {
 		return whenOf(in, "at "+at, false)
 	}
 	if m := whenOf(in, target, false); m != nil {

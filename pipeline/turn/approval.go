@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -348,8 +349,32 @@ func decidedWord(s action.ApprovalState) string {
 	return "approved"
 }
 
-// approveButton is the id of an approval's Approve button: what a click
-// sends back, and how the prompt carrying it is found again.
+// promptedLast reports whether the bot's last turn, the messages after
+// the user's message before current, carries the button buttonID: the
+// prompt the user is answering. (A prompt replaced by a new draft is
+// edited, and comes after the new one in the transcript.)
+func promptedLast(msgs []hearth.Message, current, buttonID string) bool {
+	if n := len(msgs); n > 0 && msgs[n-1].From == hearth.FromUser && msgs[n-1].Text == current {
+		msgs = msgs[:n-1]
+	}
+	for i := len(msgs) - 1; i >= 0 && msgs[i].From == hearth.FromBot; i-- {
+		if slices.ContainsFunc(msgs[i].Buttons, func(b hearth.Button) bool { return b.ID == buttonID }) {
+			return true
+		}
+	}
+	return false
+}
+
+// draftInstructions begin a change to an email draft said in words:
+// "make it shorter", "say Friday instead", "sign it from both of us".
+var draftInstructions = []string{"make it ", "make the email ", "make the draft ", "make this ", "make that ", "shorter", "longer",
+	"more formal", "less formal", "more casual", "more friendly", "friendlier", "say ", "change it ", "sign it ", "sign off "}
+
+func draftInstruction(text string) bool {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	return words.StartsWithAny(lc, draftInstructions...)
+}
+
 // keepDraft begin a short answer that leaves a draft as it was.
 var keepDraft = []string{"never mind", "nevermind", "nvm", "no", "nope", "leave it", "it's fine", "its fine", "it is fine", "fine",
 	"thanks", "thank you", "forget it", "ok", "okay", "all good"}
@@ -359,6 +384,8 @@ func keepsDraft(text string) bool {
 	return len(strings.Fields(lc)) <= 5 && words.StartsWithWords(lc, keepDraft...)
 }
 
+// approveButton is the id of an approval's Approve button: what a click
+// sends back, and how the prompt carrying it is found again.
 func approveButton(approvalID int64) string {
 	return "approve:" + strconv.FormatInt(approvalID, 10)
 }

@@ -567,32 +567,6 @@ func undoableWhy(k action.Kind) string {
 // the options each bot message offered.
 // justAsked reports whether Hearth's last message, before the current
 // one, asked question.
-// promptedLast reports whether the bot's last turn, the messages after
-// the user's message before current, carries the button buttonID: the
-// prompt the user is answering. (A prompt replaced by a new draft is
-// edited, and comes after the new one in the transcript.)
-func promptedLast(msgs []hearth.Message, current, buttonID string) bool {
-	if n := len(msgs); n > 0 && msgs[n-1].From == hearth.FromUser && msgs[n-1].Text == current {
-		msgs = msgs[:n-1]
-	}
-	for i := len(msgs) - 1; i >= 0 && msgs[i].From == hearth.FromBot; i-- {
-		if slices.ContainsFunc(msgs[i].Buttons, func(b hearth.Button) bool { return b.ID == buttonID }) {
-			return true
-		}
-	}
-	return false
-}
-
-// draftInstructions begin a change to an email draft said in words:
-// "make it shorter", "say Friday instead", "sign it from both of us".
-var draftInstructions = []string{"make it ", "make the email ", "make the draft ", "make this ", "make that ", "shorter", "longer",
-	"more formal", "less formal", "more casual", "more friendly", "friendlier", "say ", "change it ", "sign it ", "sign off "}
-
-func draftInstruction(text string) bool {
-	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
-	return words.StartsWithAny(lc, draftInstructions...)
-}
-
 func justAsked(msgs []hearth.Message, current, question string) bool {
 	turns := toTurns(msgs, current)
 	n := len(turns)
