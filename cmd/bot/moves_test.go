@@ -120,3 +120,30 @@ func TestEventNews(t *testing.T) {
 		t.Fatalf("events after undo: %+v", evs)
 	}
 }
+
+// TestCantMake: "I can't make the dentist tomorrow" asks whether to
+// cancel it (it made a second Dentist); a time then moves it, and the
+// button cancels it. "What time is my dentist appointment?" finds an
+// event called just "Dentist", and "can you move it to 3?" moves it.
+func TestCantMake(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "Europe/London")
+	london, _ := time.LoadLocation("Europe/London")
+	c.say("dentist tomorrow at 2")
+	mustContain(t, c.say("what time is my dentist appointment?"), "Dentist is", "2:00 PM")
+	mustContain(t, c.say("can you move it to 3?"), "moved Dentist to", "3:00 PM")
+	ask := c.say("I can't make the dentist tomorrow")
+	mustContain(t, ask, "Shall I cancel Dentist (", "3:00 PM)?")
+	if evs := c.events(); len(evs) != 1 {
+		t.Fatalf("events after the news: %+v; want the one dentist", evs)
+	}
+	mustContain(t, c.say("Saturday at 11"), "moved Dentist to", "11:00 AM")
+	if evs := c.events(); len(evs) != 1 || evs[0].Start.In(london).Weekday() != time.Saturday {
+		t.Fatalf("events after the new time: %+v", evs)
+	}
+	mustContain(t, c.click(c.say("I can't make the dentist on Saturday"), "Cancel it"), "removed Dentist")
+	if evs := c.events(); len(evs) != 0 {
+		t.Fatalf("events after cancelling: %+v", evs)
+	}
+}

@@ -171,6 +171,14 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			if c.Events, err = s.Calendar.FindEvents(ctx, f); err != nil {
 				return c, fmt.Errorf("context: events: %w", err)
 			}
+			if bare := plan.WithoutEventNoun(f.Query); len(c.Events) == 0 && f.Query != "" && bare != f.Query {
+				// "What time is my dentist appointment?" of an event
+				// called "Dentist".
+				f.Query = bare
+				if c.Events, err = s.Calendar.FindEvents(ctx, f); err != nil {
+					return c, fmt.Errorf("context: events: %w", err)
+				}
+			}
 			if u.Intent == nlu.AskInfo && len(c.Events) == 0 && f.To.After(now) && f.Query == "" {
 				// "Your calendar is clear this week" goes on to say what
 				// comes after it.

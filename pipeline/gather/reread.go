@@ -63,8 +63,9 @@ func (s Sources) Completion(ctx context.Context, u stage.Understanding, text str
 // 3pm") into a calendar request when it names one of the user's events of
 // the coming month and the intent stage did not name the calendar; and a
 // request to cancel something ("cancel bin day") that the intent stage
-// took for small talk. It leaves anything else as understood: "move the
-// rent task to Friday" names no event.
+// took for small talk; and news of one ("swimming is now at 5pm", "I
+// can't make the dentist tomorrow"). It leaves anything else as
+// understood: "move the rent task to Friday" names no event.
 func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text string, userID int64, now time.Time) (stage.Understanding, error) {
 	if slices.Contains(u.Domains, nlu.Calendar) || s.Calendar == nil || now.IsZero() {
 		return u, nil
@@ -99,7 +100,7 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 		// news finds the event itself.
 		_, moved := plan.MovedNews(in, text)
 		_, off := plan.CancelledNews(in, text)
-		if moved || off {
+		if moved || off || plan.CantMake(in, text) {
 			u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Calendar}, true
 		}
 		return u, nil

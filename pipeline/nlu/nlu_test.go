@@ -355,6 +355,8 @@ func TestPointsBack(t *testing.T) {
 		{"move it to 11", done, Followup, true},
 		{"mark that as done", done, Followup, true},
 		{"actually make that 6pm", done, Followup, true},
+		{"can you move it to 3?", done, Followup, true},
+		{"could you cancel it please?", done, Followup, true},
 		{"make it a priority", done, Chat, false},
 		{"also add flour and butter", listed, Followup, true},
 		{"add flour too", listed, Followup, true},

@@ -96,8 +96,16 @@ func addsMore(tokens []string) bool {
 // about: a change verb and "it", "that" or "this" ("cancel it", "delete
 // that one", "mark it as done", "move it to 11", "push that to Friday").
 func pointsBack(tokens []string) bool {
-	for len(tokens) > 2 && slices.Contains([]string{"actually", "no", "oh", "sorry", "wait", "hmm"}, tokens[0]) {
-		tokens = tokens[1:] // "actually make that 6pm"
+	for len(tokens) > 2 {
+		if slices.Contains([]string{"actually", "no", "oh", "sorry", "wait", "hmm", "please"}, tokens[0]) {
+			tokens = tokens[1:] // "actually make that 6pm"
+			continue
+		}
+		if slices.Contains([]string{"can", "could", "would", "will"}, tokens[0]) && (tokens[1] == "you" || tokens[1] == "we") {
+			tokens = tokens[2:] // "can you move it to 3?"
+			continue
+		}
+		break
 	}
 	if len(tokens) < 2 || len(tokens) > 8 {
 		return false

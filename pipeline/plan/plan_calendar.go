@@ -51,6 +51,9 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	case words.StartsWithAny(lc, MoveVerbs...):
 		return planEventMove(in, text, whole)
 	}
+	if g := reCantMake.FindStringSubmatch(text); g != nil {
+		return planCantMake(in, g[1])
+	}
 	if p, ok, err := planInvite(in, text); ok {
 		return p, err
 	}

@@ -105,3 +105,25 @@ func TestEventOfSomeoneElse(t *testing.T) {
 		}
 	}
 }
+
+// TestCantMakeAsks: news that the user will miss one of their events asks
+// whether to cancel it (a button that does); it was taken for a new event
+// of that name. Of an event they do not have, nothing is planned.
+func TestCantMakeAsks(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	dentist := hearth.CalendarEvent{ID: 7, Title: "Dentist", Start: now.Add(29 * time.Hour), End: now.Add(30 * time.Hour)}
+	cal := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Calendar}}
+	in := stage.PlanInput{Text: "I can't make the dentist tomorrow", Understanding: cal, Context: stage.Context{Now: now, Location: time.UTC, Events: []hearth.CalendarEvent{dentist}}}
+	p, err := planCalendar(context.Background(), in)
+	if err != nil || len(p.Actions) != 0 || p.Question == nil || len(p.Question.Options) != 1 || !strings.Contains(p.Question.Text, "Shall I cancel Dentist") {
+		t.Fatalf("plan %+v, %v; want the dentist asked about", p, err)
+	}
+	if a := p.Question.Options[0].Actions; len(a) != 1 || a[0].Kind != action.CalendarDelete {
+		t.Fatalf("the button does %+v; want the dentist cancelled", a)
+	}
+	in.Text = "I can't make swimming tomorrow"
+	if p, _ := planCalendar(context.Background(), in); len(p.Actions) != 0 || p.Question != nil {
+		t.Fatalf("plan %+v; want nothing for an event the user does not have", p)
+	}
+}

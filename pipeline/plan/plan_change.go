@@ -231,6 +231,16 @@ func eventRefWords(s string) string {
 	return words.TidySlot(words.TrimWordsRight(s, "event", "on", "at", "for"))
 }
 
+// WithoutEventNoun is ref without a trailing word any event may be
+// called ("dentist appointment" → "dentist"), for finding an event whose
+// title does not have it; ref itself when nothing would be left.
+func WithoutEventNoun(ref string) string {
+	if r := words.TrimWordsRight(words.TidySlot(ref), eventNouns...); r != "" {
+		return r
+	}
+	return ref
+}
+
 // hasTask reports whether ref names one of the open tasks in c.
 func hasTask(ref string, c stage.Context) bool {
 	return ref != "" && len(matchingOpenTasks(ref, c.Tasks)) > 0

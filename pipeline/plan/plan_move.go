@@ -2,10 +2,12 @@ package plan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
@@ -200,7 +202,15 @@ func movedNews(text string) ([]string, bool) {
 // CancelledNews): it reads nothing.
 func EventNews(text string) bool {
 	_, moved := movedNews(text)
-	return moved || reCancelledNews.MatchString(text)
+	return moved || reCancelledNews.MatchString(text) || reCantMake.MatchString(text)
+}
+
+// CantMake reports news that the user will miss an event c has ("I
+// can't make the dentist tomorrow"): the calendar planner asks whether
+// to cancel it.
+func CantMake(in stage.PlanInput, text string) bool {
+	g := reCantMake.FindStringSubmatch(text)
+	return g != nil && hasEvent(eventRef("cancel "+g[1], in.Context), in.Context)
 }
 
 // reCancelledNews reads news that an event is off: "Leo's match got
@@ -222,4 +232,30 @@ func CancelledNews(in stage.PlanInput, text string) (request string, ok bool) {
 		return "", false
 	}
 	return strings.TrimSpace("cancel " + ref + " " + strings.TrimSpace(g[2])), true
+}
+
+// reCantMake reads news that the user will miss an event: "I can't make
+// the dentist on Thursday", "we won't make it to swimming tomorrow".
+var reCantMake = regexp.MustCompile(`(?i)^\s*(?:sorry,?\s+)?(?:i|we)\s+(?:can't|can’t|cannot|can not|won't|won’t|will not|couldn't|couldn’t)\s+(?:make(?:\s+it)?(?:\s+to)?|go\s+to|come\s+to|attend)\s+(.+?)\s*[.!]*$`)
+
+// planCantMake answers news that the user will miss one of their events
+// with a question: cancel it (a button), or say when to move it to. It
+// was taken for a new event of that name. Nothing is planned for an
+// event the user does not have.
+func planCantMake(in stage.PlanInput, said string) (stage.Plan, error) {
+	p, err := planEventDelete(in, "cancel "+said)
+	if err != nil || p.Question != nil || len(p.Actions) != 1 {
+		return p, err
+	}
+	ref, err := action.Decode[action.EventRefArgs](p.Actions[0])
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	name := markdown.Escape(ref.Title)
+	if i := slices.IndexFunc(in.Context.Events, func(e hearth.CalendarEvent) bool { return e.ID == ref.ID }); i >= 0 {
+		name = markdown.Escape(eventLabel(in.Context.Events[i], in.Context))
+	}
+	p.Question = askChoice("Shall I cancel "+name+"? Or tell me when to move it to.", []string{"Cancel it"}, p.Actions)
+	p.Actions = nil
+	return p, nil
 }
