@@ -50,6 +50,7 @@ func TestClearADay(t *testing.T) {
 	}
 
 	mustContain(t, c.say("cancel everything on saturday"), "couldn't find anything on your calendar")
+	mustContain(t, c.say("clear my Saturday"), "couldn't find anything on your calendar") // not an event called "my"
 	mustContain(t, c.say("cancel all my events"), "which day", "never the whole calendar")
 
 	// A typed "yes" is the Approve all.

@@ -185,8 +185,9 @@ func MatchEvents(ref string, when *timex.Match, c stage.Context) []hearth.Calend
 func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 	ref := eventRef(text, in.Context)
 	p := stage.Plan{Understood: "cancel an event"}
-	if allEventsRef(ref) || ref == "" && words.StartsWithAny(words.StripPoliteness(words.ASCIILower(text)), "clear ") {
-		// "Cancel everything on Friday", "clear Saturday".
+	if lr := words.ASCIILower(ref); allEventsRef(ref) || (lr == "" || lr == "my" || lr == "our") && words.StartsWithAny(words.StripPoliteness(words.ASCIILower(text)), "clear ") {
+		// "Cancel everything on Friday", "clear Saturday", "clear my
+		// Saturday".
 		return planEventDeleteAll(in, text)
 	}
 	if isPronounRef(ref) {
