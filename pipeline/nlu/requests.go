@@ -204,8 +204,8 @@ func aboutMe(tokens []string) bool {
 		return false
 	}
 	switch {
-	case len(tokens) >= 3 && tokens[0] == "my" && (tokens[1] == "favorite" || tokens[1] == "favourite" || tokens[1] == "fave"):
-		return slices.Contains(tokens[2:min(len(tokens), 6)], "is") || slices.Contains(tokens[2:min(len(tokens), 6)], "are")
+	case len(tokens) >= 3 && tokens[0] == "my":
+		return favouriteTold(tokens[1:])
 	case tokens[0] == "im" || tokens[0] == "i" && tokens[1] == "am":
 		rest := tokens[1:]
 		if tokens[0] == "i" {
@@ -236,13 +236,20 @@ func aboutSomeone(tokens []string) bool {
 	case "its", "whats", "thats", "lets", "heres", "theres", "hes", "shes", "this", "was", "is", "has", "does", "yes", "thanks", "as", "us", "ours", "yours":
 		return false
 	}
-	switch tokens[1] {
-	case "favorite", "favourite", "fave":
-		return slices.Contains(tokens[2:min(len(tokens), 6)], "is") || slices.Contains(tokens[2:min(len(tokens), 6)], "are")
-	case "allergic", "intolerant":
+	if tokens[1] == "allergic" || tokens[1] == "intolerant" {
 		return tokens[2] == "to"
 	}
-	return false
+	return favouriteTold(tokens[1:])
+}
+
+// favouriteTold reports words that tell a favourite, after whose it is:
+// "favourite colour is blue", "fave films are …".
+func favouriteTold(tokens []string) bool {
+	if len(tokens) < 2 || tokens[0] != "favorite" && tokens[0] != "favourite" && tokens[0] != "fave" {
+		return false
+	}
+	said := tokens[1:min(len(tokens), 5)]
+	return slices.Contains(said, "is") || slices.Contains(said, "are")
 }
 
 // awayUntil reports news of where the user or the household is until a

@@ -237,7 +237,7 @@ func eventLabel(e hearth.CalendarEvent, c stage.Context) string {
 // planEventCreate adds one event from the title and date the user gave.
 func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
 	title := newEventTitle(in, text, whole)
-	if w := whose(text); w != text && (strings.Contains(w, "' ") || strings.Contains(w, "'s ")) {
+	if w, owned := whose(text); owned {
 		// "The kids have football on Saturday": Kids' football, as a
 		// repeating one is named.
 		title = newEventTitle(in, w, false)

@@ -27,7 +27,8 @@ func planSeriesCreate(in stage.PlanInput, text string, rule recur.Rule, span tim
 		now = time.Now()
 	}
 	end, rest := timex.ParseEnd(rest, now.In(loc))
-	title := newEventTitle(in, whose(rest), false)
+	named, _ := whose(rest)
+	title := newEventTitle(in, named, false)
 	p := stage.Plan{Understood: "add a repeating event to your calendar"}
 	if title == "" || IsPronoun(title) {
 		return p, needDetails("what the event is")
@@ -153,8 +154,8 @@ func nextOrEvery(e hearth.CalendarEvent, verb, to string, one, all action.Action
 
 // whose reads "the kids have swimming" as the kids' swimming, and "Mia has
 // piano" as Mia's: whose the event is, said of someone other than the
-// user; said with a pronoun ("she has piano"), the event alone.
-func whose(text string) string {
+// user (owned); said with a pronoun ("she has piano"), the event alone.
+func whose(text string) (title string, owned bool) {
 	f := strings.Fields(text)
 	for i := 1; i <= 3 && i < len(f)-1; i++ {
 		v := strings.ToLower(f[i])
@@ -165,15 +166,15 @@ func whose(text string) string {
 		switch strings.ToLower(who) {
 		case "", "i", "we", "you", "they", "he", "she":
 			// "She has piano every Saturday": piano, whoever she is.
-			return strings.Join(f[i+1:], " ")
+			return strings.Join(f[i+1:], " "), false
 		}
 		what := words.TrimWordsLeft(strings.Join(f[i+1:], " "), "a", "an", "the") // "Mia has a party": Mia's party
 		if strings.HasSuffix(who, "s") {
-			return who + "' " + what
+			return who + "' " + what, true
 		}
-		return who + "'s " + what
+		return who + "'s " + what, true
 	}
-	return text
+	return text, false
 }
 
 // planSeriesMove moves a repeating event to another time of day: every

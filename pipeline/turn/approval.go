@@ -354,9 +354,7 @@ func decidedWord(s action.ApprovalState) string {
 // prompt the user is answering. (A prompt replaced by a new draft is
 // edited, and comes after the new one in the transcript.)
 func promptedLast(msgs []hearth.Message, current, buttonID string) bool {
-	if n := len(msgs); n > 0 && msgs[n-1].From == hearth.FromUser && msgs[n-1].Text == current {
-		msgs = msgs[:n-1]
-	}
+	msgs = beforeCurrent(msgs, current)
 	for i := len(msgs) - 1; i >= 0 && msgs[i].From == hearth.FromBot; i-- {
 		if slices.ContainsFunc(msgs[i].Buttons, func(b hearth.Button) bool { return b.ID == buttonID }) {
 			return true

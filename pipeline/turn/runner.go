@@ -573,10 +573,17 @@ func justAsked(msgs []hearth.Message, current, question string) bool {
 	return n > 0 && turns[n-1].FromBot && question != "" && strings.Contains(turns[n-1].Text, question)
 }
 
-func toTurns(msgs []hearth.Message, current string) []nlu.Turn {
+// beforeCurrent is msgs without the message being answered, current,
+// when the transcript already has it last.
+func beforeCurrent(msgs []hearth.Message, current string) []hearth.Message {
 	if n := len(msgs); n > 0 && msgs[n-1].From == hearth.FromUser && msgs[n-1].Text == current {
-		msgs = msgs[:n-1]
+		return msgs[:n-1]
 	}
+	return msgs
+}
+
+func toTurns(msgs []hearth.Message, current string) []nlu.Turn {
+	msgs = beforeCurrent(msgs, current)
 	turns := make([]nlu.Turn, 0, len(msgs))
 	for _, m := range msgs {
 		t := nlu.Turn{FromBot: m.From == hearth.FromBot, Text: m.Text}
