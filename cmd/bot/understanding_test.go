@@ -23,6 +23,7 @@ func TestUnderstandingScenarios(t *testing.T) {
 			{"play some jazz in the kitchen", "can't play music"},
 			{"transfer 200 dollars from savings to checking", "can't get into bank accounts"},
 			{"book me a flight to Denver next Friday", "can't book travel"},
+			{"what's on TV tonight?", "can't look up what's on TV"},
 		} {
 			r := c.say(tt.text)
 			mustContain(t, r, tt.says, "tasks, calendar")

@@ -397,6 +397,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// event to keep; "Do I have …?" asks about one.
 		res.Intent = RequestAction
 	}
+	if question && res.Intent == AskInfo && onTelly(tokens) {
+		// "What's on TV tonight?" asks the television's schedule, which
+		// Hearth does not have, not the user's calendar.
+		res.Intent, res.Domains, res.OutOfScope, res.Reason = Chat, []Domain{}, true, "the television's schedule"
+	}
 	res.OutOfScope = res.OutOfScope && res.Intent == Chat
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)

@@ -65,6 +65,7 @@ func TestClassify(t *testing.T) {
 		{"what's happening this week?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"anything on this week?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"is there anything on tonight?", nil, AskInfo, []Domain{Calendar, Task}},
+		{"what's on my plate this week?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"what's on the shopping list today?", nil, AskInfo, []Domain{Keep}},
 		{"show me my lists", nil, AskInfo, []Domain{Keep}},
 		// What is left to do: the open tasks.
@@ -319,6 +320,8 @@ func TestOutOfScope(t *testing.T) {
 		{"what's my savings balance", true},
 		{"order a new phone charger", true},
 		{"turn off the bedroom lights", true},
+		{"what's on tv tonight?", true},
+		{"anything good on telly this weekend?", true},
 		{"remind me to call the bank tomorrow at 9", false},
 		{"add dish soap to the shopping list", false},
 		{"put the car service on my calendar friday at 8", false},
@@ -454,6 +457,8 @@ func TestWhenIs(t *testing.T) {
 		"what day is our anniversary dinner": "anniversary dinner", "when is it?": "", "what time is it?": "", "when am I free?": "",
 		"when is swimming?": "swimming", "what time is piano again?": "piano", "when is it due next week?": "", "when is that happening": "",
 		"when's my next swimming?": "swimming", "when is swimming next?": "swimming", "what time is the next piano lesson": "piano lesson",
+		"when am I seeing the doctor?": "doctor", "when do I have piano next?": "piano", "when are we going to the dentist": "dentist",
+		"when do I have to leave?": "", "when do I see Ben again?": "Ben",
 	} {
 		got, ok := WhenIs(text)
 		if got != want || ok != (want != "") {

@@ -46,8 +46,8 @@ func agendaQuestion(tokens []string) bool {
 // on this week?", "anything on Friday?", "what's happening tomorrow?",
 // "is there anything on tonight?". What follows "on" must not be a thing
 // of the user's ("what's on my shopping list?") or a topic ("what's
-// happening with the boiler?") or the television's; the caller checks a
-// time is named.
+// happening with the boiler?") or the television's, unless it is "my
+// plate"; the caller checks a time is named.
 func agendaOn(tokens []string) bool {
 	i := 0
 	switch {
@@ -65,11 +65,25 @@ func agendaOn(tokens []string) bool {
 	if i+1 >= len(tokens) || tokens[i] != "on" && tokens[i] != "happening" {
 		return false
 	}
+	if i+2 < len(tokens) && tokens[i+1] == "my" && tokens[i+2] == "plate" {
+		return true // "what's on my plate this week?" is the idiom for all of it
+	}
 	switch tokens[i+1] {
 	case "my", "the", "our", "your", "his", "her", "their", "with", "about", "at", "in", "to", "tv", "telly", "television":
 		return false
 	}
 	return true
+}
+
+// onTelly reports a question about what is on the television: "what's
+// on TV tonight?", "anything good on telly?".
+func onTelly(tokens []string) bool {
+	for i := 1; i < len(tokens); i++ {
+		if tokens[i-1] == "on" && slices.Contains([]string{"tv", "telly", "television", "netflix"}, tokens[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // allOf are the plural nouns a short question asks all of one domain's

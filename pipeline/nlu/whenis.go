@@ -15,23 +15,33 @@ import (
 // for the next of a repeating one: the thing is "swimming" still.
 var reWhenIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?(?:when(?:'s|’s|s|\s+is|\s+was)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was))\s+(?:(?:my|the|our)\s+)?(?:next\s+)?(.+?)(?:\s+(?:due|happening|again|on|next))?\s*[?.!]*\s*$`)
 
+// reWhenDoI reads the same question asked of what the user does: "when
+// am I seeing the doctor?", "when do I have piano?", "when are we going
+// to the dentist next?".
+var reWhenDoI = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?when\s+(?:am\s+i|are\s+we|do\s+i|do\s+we)\s+(?:seeing|meeting|having|see|meet|have|going\s+to|go\s+to)\s+(?:(?:my|the|our)\s+)?(?:next\s+)?(.+?)(?:\s+(?:again|next))?\s*[?.!]*\s*$`)
+
 // WhenIs reports a question for when one thing named is ("when is my
-// haircut?"), and how it names it ("haircut"): an event's or a task's
-// title, or a remembered date ("my birthday"), whichever the user has.
+// haircut?", "when am I seeing the doctor?"), and how it names it
+// ("haircut", "doctor"): an event's or a task's title, or a remembered
+// date ("my birthday"), whichever the user has.
 func WhenIs(text string) (string, bool) {
 	g := reWhenIs.FindStringSubmatch(text)
+	if g == nil {
+		g = reWhenDoI.FindStringSubmatch(text)
+	}
 	if g == nil {
 		return "", false
 	}
 	ref := strings.TrimSpace(g[1])
-	if first, _, _ := strings.Cut(strings.ToLower(ref), " "); slices.Contains(notNamed, first) {
+	if first, _, _ := strings.Cut(strings.ToLower(ref), " "); slices.Contains(notNamed, first) || first == "to" {
 		return "", false // "when is it?", "what time is it?", "when are you free"
 	}
 	return ref, ref != ""
 }
 
 // notNamed start what a when-question asks of something not named by
-// its title: the thing just spoken of, the clock, a person.
+// its title: the thing just spoken of, the clock, a person ("to" is
+// "when do I have to leave?", not a thing).
 var notNamed = []string{"it", "that", "this", "there", "i", "you", "we", "he", "she", "they", "a", "an"}
 
 // reWhenIsIt reads a question for when the thing just spoken of is:

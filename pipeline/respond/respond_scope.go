@@ -30,6 +30,7 @@ var outOfScopeKinds = []outOfScope{
 	{[]string{"stock", "stocks", "bitcoin", "market", "price of", "exchange rate", "invest"}, "look up prices or markets"},
 	{[]string{"order", "buy", "purchase", "amazon", "package", "delivery", "return", "shipment", "subscription"}, "shop, order or track packages"},
 	{[]string{"flight", "flights", "hotel", "train", "ticket", "tickets", "uber", "lyft", "taxi", "cab", "ride", "table for", "reserve", "reservation", "rental car"}, "book travel, rides or tables"},
+	{[]string{"on tv", "on telly", "on television", "on netflix", "tv guide", "tv listings"}, "look up what's on TV"},
 	{[]string{"lights", "light", "thermostat", "heat", "lock", "unlock", "door", "oven", "fan", "tv", "vacuum", "sprinklers"}, "control devices in your home"},
 	{[]string{"call", "text", "facetime", "whatsapp", "slack", "message", "phone", "dm"}, "make calls or send texts"},
 	{[]string{"translate", "how do you say", "in spanish", "in french", "in german", "in italian", "in japanese"}, "translate"},

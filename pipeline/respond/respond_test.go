@@ -701,34 +701,6 @@ func TestRespondMyName(t *testing.T) {
 
 // TestRespondWhenIs: "when is my haircut?" is the soonest event of that
 // name, "when is the insurance due?" the task's due date, and neither
-// known is said so.
-func TestRespondWhenIs(t *testing.T) {
-	t.Parallel()
-	c := stagetest.Fixture(t)
-	day := stage.MidnightIn(c.Now, stage.UserZone(c)).AddDate(0, 0, 1)
-	c.Events = []hearth.CalendarEvent{
-		{Title: "Haircut", Start: day.AddDate(0, 0, 14).Add(10 * time.Hour)},
-		{Title: "Haircut", Start: day.Add(10 * time.Hour)},
-		{Title: "Dentist", Start: day.Add(9 * time.Hour)},
-	}
-	c.Tasks = []hearth.Task{{Title: "Renew the car insurance", Status: hearth.TaskOpen, Due: day, AllDay: true}, {Title: "Fix the gate", Status: hearth.TaskOpen}}
-	for _, tt := range []struct {
-		text   string
-		domain nlu.Domain
-		want   string
-	}{
-		{"when is my haircut?", nlu.Calendar, "Haircut is tomorrow at 10:00 AM."},
-		{"when is the car insurance due?", nlu.Task, "“Renew the car insurance” is due tomorrow."},
-		{"when is the gate due?", nlu.Task, "“Fix the gate” has no due date."},
-		{"when is my yoga class?", nlu.Memory, "I don't see “yoga class” on your calendar or in your tasks"},
-	} {
-		in := stage.RespondInput{Text: tt.text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{tt.domain}}}
-		if got := respondTo(t, in); !strings.HasPrefix(got, tt.want) {
-			t.Errorf("%q: %q; want %q", tt.text, got, tt.want)
-		}
-	}
-}
-
 // TestMemoryRepliesKeepNames: a fact that starts with a name keeps it
 // capitalised mid-sentence ("I've forgotten that sam likes …" once).
 func TestMemoryRepliesKeepNames(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
@@ -38,6 +39,16 @@ func agendaSpan(in stage.RespondInput) askSpan {
 // answerAgenda lists the events and the tasks due in the span asked
 // about, and says so in one line when there are neither.
 func (r *TemplateResponder) answerAgenda(in stage.RespondInput) string {
+	if ref, ok := nlu.WhenIs(in.Text); ok {
+		// "When do I have swimming next?" asks for the one thing named,
+		// which may be an event or a task.
+		if s, ok := eventWhen(in, ref); ok {
+			return s
+		}
+		if s, ok := taskWhen(in, ref); ok {
+			return s
+		}
+	}
 	sp := agendaSpan(in)
 	var evs []hearth.CalendarEvent
 	for _, e := range in.Context.Events {

@@ -89,3 +89,36 @@ func TestOtherLanguages(t *testing.T) {
 		t.Errorf("reply %q; want %q", got, englishOnly)
 	}
 }
+
+// known is said so.
+func TestRespondWhenIs(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	day := stage.MidnightIn(c.Now, stage.UserZone(c)).AddDate(0, 0, 1)
+	c.Events = []hearth.CalendarEvent{
+		{Title: "Haircut", Start: day.AddDate(0, 0, 14).Add(10 * time.Hour)},
+		{Title: "Haircut", Start: day.Add(10 * time.Hour)},
+		{Title: "Dentist", Start: day.Add(9 * time.Hour)},
+	}
+	c.Tasks = []hearth.Task{{Title: "Renew the car insurance", Status: hearth.TaskOpen, Due: day, AllDay: true}, {Title: "Fix the gate", Status: hearth.TaskOpen}}
+	for _, tt := range []struct {
+		text    string
+		domains []nlu.Domain
+		want    string
+	}{
+		{"when is my haircut?", []nlu.Domain{nlu.Calendar}, "Haircut is tomorrow at 10:00 AM."},
+		{"when am I seeing the dentist?", []nlu.Domain{nlu.Calendar}, "Dentist is tomorrow at 9:00 AM."},
+		{"when is the car insurance due?", []nlu.Domain{nlu.Task}, "“Renew the car insurance” is due tomorrow."},
+		{"when is the gate due?", []nlu.Domain{nlu.Task}, "“Fix the gate” has no due date."},
+		{"when is my yoga class?", []nlu.Domain{nlu.Memory}, "I don't see “yoga class” on your calendar or in your tasks"},
+		// Read as a question about one's time ("do I have"), it is still
+		// the one thing named.
+		{"when do I have my haircut next?", []nlu.Domain{nlu.Calendar, nlu.Task}, "Haircut is tomorrow at 10:00 AM."},
+		{"when do I have the gate?", []nlu.Domain{nlu.Calendar, nlu.Task}, "“Fix the gate” has no due date."},
+	} {
+		in := stage.RespondInput{Text: tt.text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: tt.domains}}
+		if got := respondTo(t, in); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%q: %q; want %q", tt.text, got, tt.want)
+		}
+	}
+}
