@@ -11,6 +11,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/memory"
 )
 
 // QueueScheduler is the River queue of the planner and fire jobs, apart
@@ -299,7 +300,7 @@ func (s *Scheduler) sync(ctx context.Context, margin time.Duration) (int, error)
 		var birthdays []hearth.BirthdaySchedule
 		var gone []int64
 		for _, f := range facts {
-			if d, ok := ParseBirthday(f); ok {
+			if d, ok := memory.ParseBirthday(f.Content, f.About); ok {
 				birthdays = append(birthdays, hearth.BirthdaySchedule{UserID: f.UserID, FactID: f.ID, Detail: d})
 			} else {
 				gone = append(gone, f.ID)

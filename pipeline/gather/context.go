@@ -144,6 +144,15 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: tasks: %w", err)
 			}
 		}
+		if what, ok := plan.BirthdayRef(text); ok && domains[nlu.Task] && u.Intent == nlu.RequestAction {
+			// "Buy flowers before Mum's birthday": the facts that may
+			// date it.
+			ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, Query: what, Limit: 50})
+			if err != nil {
+				return c, fmt.Errorf("context: %s facts: %w", what, err)
+			}
+			c.Memories = append(c.Memories, ms...)
+		}
 		if domains[nlu.Task] && u.Intent == nlu.RequestAction && s.Reminders != nil && plan.IsChange(text) {
 			scs, err := s.Reminders.UpcomingSchedules(ctx, uid, 50)
 			if err != nil {

@@ -321,10 +321,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		}
 		res.Intent, res.Confidence, res.OutOfScope = RequestAction, max(res.Confidence, 0.8), false
 	}
-	if !question && res.Intent == Chat && errand(tokens, 0) && len(tokens) > 1 && len(timex.Find(text, ref, timex.Options{})) > 0 {
-		// "Buy milk tomorrow", "pay rent on Friday": the user's own
-		// errand with a date, a to-do (see errandVerbs), however much the
-		// model heard a purchase Hearth cannot make.
+	if !question && res.Intent == Chat && errand(tokens, 0) && len(tokens) > 1 && (beforeBirthday(tokens) || len(timex.Find(text, ref, timex.Options{})) > 0) {
+		// "Buy milk tomorrow", "pay rent on Friday", "buy a card before
+		// Mum's birthday": the user's own errand with a date, a to-do
+		// (see errandVerbs), however much the model heard a purchase
+		// Hearth cannot make.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Task}, max(res.Confidence, 0.8), false
 	}
 	if !question && res.Intent == Chat && writesNote(tokens) {
@@ -371,6 +372,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Remind me what I have tomorrow" asks the same.
 		res.Domains = []Domain{Calendar, Task}
 	}
+	if res.Intent == RequestAction && slices.Contains(res.Domains, Memory) && birthdayErrand(tokens) {
+		// "Remind me the day before Sam's birthday": a reminder dated by
+		// the birthday, not a fact about it.
+		res.Domains = []Domain{Task}
+	}
 	if res.Intent == AskInfo && !question && remindRequest(tokens) && !remindOf(tokens) {
 		// A bare "remind me" or "remind me tomorrow" asks for a reminder
 		// (what about is asked next); "remind me what's on Friday" asks
@@ -408,7 +414,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	if res.Intent == RequestAction {
 		// The capability gate: a request is kept only if it asks for
 		// something Hearth can do (capability.go).
-		if ok, why := capable(tokens, question, res.Slots.When != nil, pOOS); !ok {
+		if ok, why := capable(tokens, question, res.Slots.When != nil || beforeBirthday(tokens), pOOS); !ok {
 			res.Intent, res.Domains, res.RequiresAction = Chat, []Domain{}, false
 			res.OutOfScope, res.Reason, res.Confidence = true, why, gateConfidence
 			res.Slots = extractSlots(text, tokens, res, ctx, ref)

@@ -66,6 +66,12 @@ func TestClassify(t *testing.T) {
 		{"anything on this week?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"is there anything on tonight?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"what's on my plate this week?", nil, AskInfo, []Domain{Calendar, Task}},
+		// A reminder or an errand dated by a birthday is a task, not a
+		// fact about the birthday.
+		{"remind me the day before Sam's birthday", nil, RequestAction, []Domain{Task}},
+		{"buy candles before Sam's birthday", nil, RequestAction, []Domain{Task}},
+		{"buy a card before mum's birthday", nil, RequestAction, []Domain{Task}},
+		{"remind me that Sam's birthday is March 14", nil, RequestAction, []Domain{Memory}},
 		{"what's on the shopping list today?", nil, AskInfo, []Domain{Keep}},
 		{"show me my lists", nil, AskInfo, []Domain{Keep}},
 		// What is left to do: the open tasks.
@@ -323,6 +329,7 @@ func TestOutOfScope(t *testing.T) {
 		{"what's on tv tonight?", true},
 		{"anything good on telly this weekend?", true},
 		{"remind me to call the bank tomorrow at 9", false},
+		{"buy flowers before mum's birthday", false},
 		{"add dish soap to the shopping list", false},
 		{"put the car service on my calendar friday at 8", false},
 		{"remember that the spare key is with the neighbours", false},

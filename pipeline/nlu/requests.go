@@ -495,3 +495,40 @@ func travelStatement(tokens []string, text string) bool {
 	}
 	return false
 }
+
+// beforeBirthday reports an errand dated by someone's birthday or
+// anniversary: "buy flowers before Mum's birthday" is the user's own
+// errand, as "buy flowers on Friday" is (the planner finds the date).
+func beforeBirthday(tokens []string) bool {
+	for i, t := range tokens {
+		if t != "before" {
+			continue
+		}
+		for _, n := range tokens[i+1 : min(i+4, len(tokens))] {
+			if n == "birthday" || n == "bday" || n == "anniversary" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// birthdayErrand reports a reminder or an errand dated by a birthday or
+// an anniversary ("remind me the day before Sam's birthday", "buy candles
+// before Sam's birthday"), which the word "birthday" does not make a fact
+// to keep; "remind me that Sam's birthday is …" tells one.
+func birthdayErrand(tokens []string) bool {
+	if !beforeBirthday(tokens) && !(remindRequest(tokens) && !slices.Contains(tokens, "that")) {
+		return false
+	}
+	named := false
+	for i, t := range tokens {
+		if t == "birthday" || t == "bday" || t == "anniversary" {
+			named = true
+			if i+1 < len(tokens) && (tokens[i+1] == "is" || tokens[i+1] == "was") {
+				return false
+			}
+		}
+	}
+	return named
+}

@@ -91,7 +91,18 @@ func planRemindBefore(in stage.PlanInput, refText string, lead aheadBy) (stage.P
 	var allDay bool
 	// An event of that name first: a task that matches too may be an
 	// earlier reminder ahead of it.
-	if ts := matchingOpenTasks(ref, in.Context.Tasks); !hasEvent(eventRefWords(ref), in.Context) {
+	if who, what, ok := birthdayOf(reBirthdayNamed.FindStringSubmatch(strings.TrimSpace(refText))); ok {
+		// "A week before Mum's birthday": the date a fact tells.
+		day, ok := nextBirthday(who, what, in.Context)
+		if !ok {
+			name, example := refText, prose.UpperFirst(refText)
+			if who == "your" {
+				name, example = "your "+what, "My "+what
+			}
+			return p, needDetails("when it is: I couldn't find when %s is — tell me (“%s is March 3rd”) and I'll remember it", name, example)
+		}
+		title, at, allDay = prose.UpperFirst(refText), time.Date(day.Year, day.Month, day.Day, 0, 0, 0, 0, z), true
+	} else if ts := matchingOpenTasks(ref, in.Context.Tasks); !hasEvent(eventRefWords(ref), in.Context) {
 		if len(ts) == 0 {
 			return p, needDetails("which task or event: I couldn't find one matching “%s”", ref)
 		}

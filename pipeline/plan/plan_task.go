@@ -301,6 +301,13 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	p.Understood = "add a task to " + prose.LowerFirst(title)
 	args := action.TaskCreateArgs{Title: prose.UpperFirst(title), Priority: taskPriority(text)}
 	args.Due, args.AllDay = dueOf(when, in.Context)
+	if when == nil {
+		// "Buy flowers before Mum's birthday": the day before it, when a
+		// fact tells it.
+		if due, ok := birthdayDue(text, in.Context); ok {
+			args.Due, args.AllDay = due, true
+		}
+	}
 	a, err := action.New(action.TaskCreate, args)
 	if err != nil {
 		return plannedErr(p, err)

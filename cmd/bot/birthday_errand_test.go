@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// TestBeforeBirthdayChat: an errand before a birthday Hearth was told is
+// due the day before it; a reminder ahead of one it was not told asks
+// when it is. Neither is kept as a fact.
+func TestBeforeBirthdayChat(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "Europe/Berlin")
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bday := time.Now().In(berlin).AddDate(0, 0, 20)
+	c.say(fmt.Sprintf("Mum's birthday is %s %d", bday.Month(), bday.Day()))
+	facts := func() int { return c.count("SELECT count(*) FROM facts WHERE user_id = $1", c.contact().User.ID) }
+	if n := facts(); n != 1 {
+		t.Fatalf("%d facts after the birthday; want 1", n)
+	}
+
+	c.say("buy flowers before Mum's birthday")
+	ts := c.tasks()
+	if len(ts) != 1 || ts[0].Title != "Buy flowers before Mum's birthday" || !ts[0].AllDay {
+		t.Fatalf("tasks %+v; want one all-day errand", ts)
+	}
+	if got, want := ts[0].Due.In(berlin).Format(time.DateOnly), bday.AddDate(0, 0, -1).Format(time.DateOnly); got != want {
+		t.Fatalf("errand due %s; want %s, the day before the birthday", got, want)
+	}
+
+	m := c.say("remind me a week before Lee's birthday")
+	mustContain(t, m, "couldn't find when Lee's birthday is")
+	if ts := c.tasks(); len(ts) != 1 {
+		t.Fatalf("tasks %+v; want still the one errand", ts)
+	}
+	if n := facts(); n != 1 {
+		t.Fatalf("%d facts after the errands; want 1", n)
+	}
+}

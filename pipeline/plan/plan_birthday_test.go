@@ -1,0 +1,59 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// TestBeforeBirthday: an errand before or for someone's birthday is due
+// the day before the next one a fact tells; a reminder some time before
+// it goes off then; with no fact, the errand has no date and the reminder
+// asks when it is.
+func TestBeforeBirthday(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	day := func(y int, m time.Month, d, h int) time.Time { return time.Date(y, m, d, h, 0, 0, 0, z) }
+	facts := []hearth.Memory{
+		{ID: 1, Content: "Mum's birthday is March 3rd", About: "Mum"},
+		{ID: 2, Content: "Sam's birthday is the 14th of March", About: "Sam"},
+		{ID: 3, Content: "Our anniversary is June 9", About: ""},
+		{ID: 4, Content: "Ben's birthday is March 10", About: "Ben"},
+	}
+	c := stage.Context{Now: day(2026, 3, 10, 9), Location: z, Memories: facts}
+	for _, tt := range []struct {
+		text   string
+		due    time.Time
+		allDay bool
+	}{
+		// March 3rd has passed: next year's, the day before.
+		{"remind me to buy flowers before Mum's birthday", day(2027, 3, 2, 0), true},
+		{"remind me to get a present for my mum's birthday", day(2027, 3, 2, 0), true},
+		{"remind me to order a cake for Sam's birthday", day(2026, 3, 13, 0), true},
+		{"buy candles before Sam's birthday", day(2026, 3, 13, 0), true},
+		{"remind me to book a table for our anniversary", day(2026, 6, 8, 0), true},
+		// Today's: today.
+		{"remind me to call the florist before Ben's birthday", day(2026, 3, 10, 0), true},
+		{"remind me the day before Sam's birthday", day(2026, 3, 13, 9), false},
+		{"remind me a week before our anniversary", day(2026, 6, 2, 9), false},
+		// Nobody's, or no fact: no date.
+		{"remind me to buy balloons for the birthday", time.Time{}, false},
+		{"remind me to buy flowers before Lee's birthday", time.Time{}, false},
+	} {
+		p := planText(t, tt.text, c)
+		a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+		if !a.Due.Equal(tt.due) || a.AllDay != tt.allDay {
+			t.Errorf("%q: %q due %v (all day %v); want due %v (all day %v)", tt.text, a.Title, a.Due.In(z), a.AllDay, tt.due, tt.allDay)
+		}
+	}
+	for _, text := range []string{"remind me a week before Lee's birthday", "remind me the day before my birthday"} {
+		p := planText(t, text, c)
+		if len(p.actions) != 0 || len(p.errs) != 1 || !strings.Contains(p.errs[0].Error(), "I couldn't find when") {
+			t.Errorf("%q: planned %v, errors %v; want it asked when the birthday is", text, kindsOf(p.actions), p.errs)
+		}
+	}
+}
