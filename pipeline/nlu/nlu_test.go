@@ -586,12 +586,14 @@ func TestAboutMe(t *testing.T) {
 func TestRunOut(t *testing.T) {
 	c := newTestClassifier(t)
 	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
-	for _, text := range []string{"we're out of coffee", "we ran out of milk and eggs", "we're running low on detergent", "we need toilet paper", "we need more eggs"} {
+	for _, text := range []string{"we're out of coffee", "we ran out of milk and eggs", "we're running low on detergent", "we need toilet paper", "we need more eggs",
+		"I'm out of coffee", "I've run out of shampoo", "I ran out of milk", "I am almost out of rice"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Keep}) {
 			t.Errorf("Classify(%q) = %s %v; want a request to the lists", text, got.Intent, got.Domains)
 		}
 	}
-	for _, text := range []string{"we're out of time", "we're out of ideas", "I'm out of the office", "we need to talk", "we need a plan"} {
+	for _, text := range []string{"we're out of time", "we're out of ideas", "I'm out of the office", "we need to talk", "we need a plan",
+		"I need a break", "I'm out of breath", "I ran out of time", "I need eggs"} {
 		if toks, _ := features.Tokens(nil, text); runOut(toks) {
 			t.Errorf("runOut(%q); want nothing for the lists", text)
 		}

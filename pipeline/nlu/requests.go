@@ -123,14 +123,16 @@ func pointsBack(tokens []string) bool {
 	return false
 }
 
-// timeWord reports a word that says when: a number, "pm", a day.
+// timeWord reports a word that says when: a number, "pm", a day, an
+// amount of time.
 func timeWord(t string) bool {
 	if t != "" && t[0] >= '0' && t[0] <= '9' {
 		return true
 	}
 	switch t {
 	case "am", "pm", "noon", "midnight", "today", "tonight", "tomorrow", "morning", "afternoon", "evening",
-		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "next", "later", "earlier":
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "next", "later", "earlier",
+		"minute", "minutes", "mins", "hour", "hours": // "make it an hour instead"
 		return true
 	}
 	return false
@@ -287,15 +289,26 @@ func awayUntil(tokens []string) bool {
 
 // runOut reports a household running out of something: "we're out of
 // coffee", "we ran out of milk and eggs", "we're running low on
-// detergent", "we need toilet paper" (what was run out of is read by the
-// planner). Abstract
-// things ("we're out of time") are not groceries.
+// detergent", "I'm out of coffee", "we need toilet paper" (what was run
+// out of is read by the planner). Abstract things ("we're out of time")
+// are not groceries; "I need …" is not a household's.
 func runOut(tokens []string) bool {
+	if len(tokens) > 1 {
+		// "I'm out of", "I've run out of", "I ran out of": as "we".
+		switch {
+		case tokens[0] == "im":
+			tokens = append([]string{"were"}, tokens[1:]...)
+		case tokens[0] == "ive" || tokens[0] == "weve":
+			tokens = append([]string{"we", "have"}, tokens[1:]...)
+		case tokens[0] == "i" && tokens[1] != "need":
+			tokens = append([]string{"we"}, tokens[1:]...)
+		}
+	}
 	var rest []string
 	switch {
 	case len(tokens) > 3 && tokens[0] == "were" && tokens[1] == "out" && tokens[2] == "of":
 		rest = tokens[3:]
-	case len(tokens) > 4 && tokens[0] == "we" && (tokens[1] == "are" || tokens[1] == "ran" || tokens[1] == "have" && tokens[2] == "run") && slices.Index(tokens, "of") > 0:
+	case len(tokens) > 3 && tokens[0] == "we" && (tokens[1] == "are" || tokens[1] == "am" || tokens[1] == "ran" || tokens[1] == "have" && tokens[2] == "run") && slices.Index(tokens, "of") > 0:
 		rest = tokens[slices.Index(tokens, "of")+1:]
 	case len(tokens) > 2 && len(tokens) <= 7 && tokens[0] == "we" && tokens[1] == "need" && !slices.Contains(tokens, "to"):
 		// "we need toilet paper", "we need more eggs": not "we need to

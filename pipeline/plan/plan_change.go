@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -60,7 +61,9 @@ func IsChange(text string) bool {
 func isPronounRef(ref string) bool {
 	r := words.TrimWordsRight(words.TrimWordsLeft(words.ASCIILower(strings.TrimSpace(ref)), "the", "that", "this", "it", "my"),
 		"one", "reminder", "task", "event", "meeting", "appointment")
-	return IsPronoun(ref) || r == "" && ref != ""
+	// "Delete that reminder" leaves "reminder" alone: a task's own
+	// noun, which names no task.
+	return IsPronoun(ref) || r == "" && ref != "" || r == "reminder" || r == "task"
 }
 
 // LastMentioned returns the title the bot's latest reply quoted
@@ -322,3 +325,21 @@ var (
 	eventNouns = []string{"appointment", "appointments", "appt", "meeting", "meetings", "event", "events", "session", "thing"}
 	taskNouns  = []string{"task", "tasks", "todo", "to-do", "reminder", "reminders", "item", "thing"}
 )
+
+// reAmountAlone reads a change of a task to an amount of time said alone:
+// "make it 30 minutes", "change that to an hour instead".
+var reAmountAlone = regexp.MustCompile(`(?i)^(.*?\b(?:it|that|this)\s+(?:to\s+)?)` + shiftAmount + `\s+(?:minutes?|mins?|hours?|hrs?)(?:\s+(?:instead|please))?\s*[.!]*$`)
+
+// fromNow reads "make it 30 minutes" of a reminder just set as "make it
+// in 30 minutes": a task has no length, so an amount alone is how far off
+// it is. Of an event it would be its length: left as said.
+func fromNow(in stage.PlanInput, text string) string {
+	loc := reAmountAlone.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return text
+	}
+	if t := LastMentioned(in.Context); !hasTask(t, in.Context) || hasEvent(t, in.Context) {
+		return text
+	}
+	return text[:loc[3]] + "in " + text[loc[3]:]
+}

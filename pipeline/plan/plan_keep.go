@@ -394,8 +394,8 @@ func anyListOf(n hearth.Note) listScope {
 
 // reRanOut reads a household running out of something: "we're out of
 // coffee", "we ran out of milk and eggs", "we're running low on soap",
-// "we need more eggs".
-var reRanOut = regexp.MustCompile(`(?i)^(?:(?:we're|we are|we've|we have|we)\s+(?:all\s+|almost\s+|nearly\s+)?(?:out of|ran out of|run out of|running out of|running low on|low on)|we need(?:\s+more|\s+some)?)\s+(.+)$`)
+// "I'm out of coffee", "we need more eggs".
+var reRanOut = regexp.MustCompile(`(?i)^(?:(?:we're|we’re|we are|we've|we’ve|we have|we|i'm|i’m|i am|i've|i’ve|i have|i)\s+(?:all\s+|almost\s+|nearly\s+)?(?:out of|ran out of|run out of|running out of|running low on|low on)|we need(?:\s+more|\s+some)?)\s+(.+)$`)
 
 // ranOut returns what the household ran out of, when it reads as list
 // items ("coffee", not "the house" or "time").

@@ -469,7 +469,12 @@ func TestRanOut(t *testing.T) {
 	if !strings.Contains(q.Text, "coffee") || !strings.Contains(q.Text, "groceries") || got.ID != 4 || len(got.Items) != 1 || got.Items[0].Text != "coffee" {
 		t.Fatalf("offer %q adds %+v; want coffee on the groceries", q.Text, got)
 	}
-	for _, text := range []string{"we're out of time", "we are out of the house"} {
+	for text, want := range map[string]string{"I'm out of coffee": "coffee", "I've run out of shampoo": "shampoo", "I ran out of milk": "milk"} {
+		if got, ok := ranOut(text); !ok || got != want {
+			t.Errorf("ranOut(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+	for _, text := range []string{"we're out of time", "we are out of the house", "I'm out of the office"} {
 		if _, ok := ranOut(text); ok {
 			t.Errorf("ranOut(%q); want no list item", text)
 		}

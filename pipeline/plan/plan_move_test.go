@@ -407,3 +407,42 @@ func TestEventHoursOnADay(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskJustSet: right after a reminder was set, "that reminder" is
+// it (the word "reminder" names no task), and an amount of time alone
+// ("make it 30 minutes") is how far off it now is.
+func TestTaskJustSet(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	c := stage.Context{Now: now, Location: time.UTC,
+		Tasks: []hearth.Task{{ID: 3, Title: "Check the oven", Status: hearth.TaskOpen, Due: now.Add(time.Hour)}},
+		Recent: []hearth.Message{{From: hearth.FromUser, Text: "remind me in an hour to check the oven"},
+			{From: hearth.FromBot, Text: "Got it — I'll remind you: “Check the oven”, today at 10:00 AM."}}}
+	for _, text := range []string{"delete that reminder", "cancel the reminder"} {
+		if a := decode[action.TaskRefArgs](t, planText(t, text, c).only(t, action.TaskDelete)); a.ID != 3 {
+			t.Errorf("%q deleted task %d; want 3", text, a.ID)
+		}
+	}
+	for text, due := range map[string]time.Time{
+		"actually make it 30 minutes":   now.Add(30 * time.Minute),
+		"make it two hours instead":     now.Add(2 * time.Hour),
+		"change that to 45 minutes":     now.Add(45 * time.Minute),
+		"can you make it in 20 minutes": now.Add(20 * time.Minute),
+	} {
+		a := decode[action.TaskUpdateArgs](t, planText(t, text, c).only(t, action.TaskUpdate))
+		if a.ID != 3 || a.Update.Due == nil || !a.Update.Due.Equal(due) {
+			t.Errorf("%q: update %+v; want task 3 due %s", text, a, due)
+		}
+	}
+	// Of an event just added, an amount alone would be its length: it
+	// is not moved to that long from now.
+	lunch := hearth.CalendarEvent{ID: 7, Title: "Lunch with Ben", Start: now.Add(76 * time.Hour), End: now.Add(77 * time.Hour)}
+	c = stage.Context{Now: now, Location: time.UTC, Events: []hearth.CalendarEvent{lunch},
+		Recent: []hearth.Message{{From: hearth.FromUser, Text: "add lunch with Ben on Friday at 1pm"},
+			{From: hearth.FromBot, Text: "Done — Lunch with Ben is on your calendar for Friday at 1:00 PM."}}}
+	for _, text := range []string{"make it an hour", "make it 90 minutes instead"} {
+		if p := planText(t, text, c); len(p.actions) != 0 {
+			t.Errorf("%q: planned %v; want the event left as it is", text, kindsOf(p.actions))
+		}
+	}
+}

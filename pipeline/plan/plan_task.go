@@ -63,7 +63,7 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if refText, sh, ok := shiftRequest(text); ok {
 		return planShift(in, refText, sh)
 	}
-	if ref, target, ok := changeTarget(in, text); ok {
+	if ref, target, ok := changeTarget(in, fromNow(in, text)); ok {
 		return moveTask(in, ref, target)
 	}
 	if g := reRemindOther.FindStringSubmatch(text); g != nil && !strings.EqualFold(g[1], "me") && !strings.EqualFold(g[1], "us") {
