@@ -27,3 +27,25 @@ func TestWhenIsIt(t *testing.T) {
 		t.Errorf("what time is it: %q, want the clock", got)
 	}
 }
+
+// TestCorrectionMovesItem: "actually it's at 4" right after Hearth made
+// an event moves that event (memory had no fact to correct and said it
+// could not); "sorry, I meant 6" after a reminder moves the reminder; a
+// correction right after a fact was told still corrects the fact.
+func TestCorrectionMovesItem(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Noor", "UTC")
+	c.say("I have a dentist appointment on Friday at 3pm")
+	mustContain(t, c.say("actually it's at 4"), "moved Dentist appointment", "4:00 PM")
+	c.say("Remind me to call mom tomorrow at 5pm")
+	mustContain(t, c.say("sorry, I meant 6"), "moved “Call mom”", "tomorrow at 6:00 PM")
+	if ts := c.tasks(); len(ts) != 1 || ts[0].Due.Hour() != 18 {
+		t.Fatalf("tasks %+v; want call mom at 6 pm", ts)
+	}
+	c.say("Sam's birthday is March 15th")
+	mustContain(t, c.say("actually it's the 16th"), "Sam's birthday is March 16th")
+	if ts := c.tasks(); len(ts) != 1 || ts[0].Due.Hour() != 18 {
+		t.Fatalf("tasks %+v; want call mom still at 6 pm", ts)
+	}
+}

@@ -3,11 +3,13 @@ package gather
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/plan"
@@ -159,19 +161,62 @@ func (s Sources) WhenIsIt(ctx context.Context, text string, userID int64, recent
 	if !nlu.WhenIsIt(text) || s.Calendar == nil || s.Tasks == nil || now.IsZero() {
 		return text, nil
 	}
+	title, err := s.spokenOf(ctx, text, userID, recent, now)
+	if err != nil || title == "" {
+		return text, err
+	}
+	return "When is the " + title + "?", nil
+}
+
+// CorrectsItem rewrites a correction said by a pronoun ("actually it's at
+// 4", "sorry, I meant Thursday"), right after a reply that spoke of one
+// of the user's tasks or events ("Added Dentist appointment to your
+// calendar for Tuesday at 3:00 PM"), into the move it asks for ("move it
+// to 4"). A correction after any other
+// reply (a fact told: "actually it's the 16th") is left to memory.
+func (s Sources) CorrectsItem(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
+	v, ok := memory.Correction(text)
+	if !ok || s.Calendar == nil || s.Tasks == nil || now.IsZero() {
+		return text, nil
+	}
+	v = words.TrimWordsLeft(words.TidySlot(v), "at", "on", "for")
+	if !nlu.OnlyTime(v, now) && !reBareHour.MatchString(v) {
+		return text, nil
+	}
+	// The latest reply alone: a fact told since the item was made is what
+	// a correction corrects.
+	i := len(recent) - 1
+	for i >= 0 && recent[i].From != hearth.FromBot {
+		i--
+	}
+	if i < 0 {
+		return text, nil
+	}
+	title, err := s.spokenOf(ctx, text, userID, recent[i:i+1], now)
+	if err != nil || title == "" {
+		return text, err
+	}
+	return "move it to " + v, nil
+}
+
+// reBareHour is an hour said alone ("6", "4:30"), which a move reads as
+// the next such time.
+var reBareHour = regexp.MustCompile(`^\d{1,2}(?::\d{2})?$`)
+
+// spokenOf is the title of the task or event the bot's replies in recent
+// last spoke of (plan.LastMentioned, over the user's open tasks and the
+// events from yesterday to a year on), or "".
+func (s Sources) spokenOf(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
 	c := stage.Context{Now: now, Location: now.Location(), Recent: recent}
 	var err error
 	// What the reply named may have just begun, or be a year away.
 	if c.Events, err = s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: userID, From: now.AddDate(0, 0, -1), To: now.AddDate(1, 0, 0), Limit: 100}); err != nil {
-		return text, fmt.Errorf("context: events for %q: %w", text, err)
+		return "", fmt.Errorf("context: events for %q: %w", text, err)
 	}
 	if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: userID, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 100}); err != nil {
-		return text, fmt.Errorf("context: tasks for %q: %w", text, err)
+		return "", fmt.Errorf("context: tasks for %q: %w", text, err)
 	}
-	if title := plan.LastMentioned(c); title != "" {
-		return "When is the " + title + "?", nil
-	}
-	return text, nil
+	return plan.LastMentioned(c), nil
 }
 
 // NoteAdd rewrites the understanding of a request to add something to
