@@ -118,11 +118,15 @@ func TestAddNamingNoList(t *testing.T) {
 	mustContain(t, ada.say("hi"), "Ada")
 	mustContain(t, ada.say("add bread"), "added bread to your shopping list")
 	mustContain(t, ada.say("start a packing list with socks"), "started a packing list with socks")
-	q := ada.say("add sunscreen")
-	if q.Text != "Which list should I add sunscreen to?" || len(q.Buttons) != 2 {
+	// Right after, the list just started is meant; after anything else,
+	// with two lists, Hearth asks.
+	mustContain(t, ada.say("add sunscreen"), "added sunscreen to your packing list")
+	mustContain(t, ada.say("hi"), "Ada")
+	q := ada.say("add towels")
+	if q.Text != "Which list should I add towels to?" || len(q.Buttons) != 2 {
 		t.Fatalf("with two lists: %q %+v; want a question with a button for each", q.Text, q.Buttons)
 	}
-	mustContain(t, ada.click(q, "Packing list"), "sunscreen")
+	mustContain(t, ada.click(q, "Packing list"), "towels")
 	// Run out of something: offered for the shopping list, added on yes;
 	// "the list" is then the one just spoken of.
 	offer := ada.say("we're out of coffee")
@@ -141,10 +145,33 @@ func TestAddNamingNoList(t *testing.T) {
 	}
 	want := map[string][]hearth.ChecklistItem{
 		"Shopping list": {{Text: "eggs"}, {Text: "milk"}, {Text: "bread"}, {Text: "coffee", Done: true}},
-		"Packing list":  {{Text: "socks"}, {Text: "sunscreen"}},
+		"Packing list":  {{Text: "socks"}, {Text: "sunscreen"}, {Text: "towels"}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("lists %+v; want %+v", got, want)
+	}
+}
+
+// TestListJustStarted: a list started empty takes what is added next, in
+// whatever words ("add eggs and milk", "add socks to it"), though another
+// list has items; "what's on it?" asks it.
+func TestListJustStarted(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	mustContain(t, c.say("start a packing list"), "What should go on it?")
+	mustContain(t, c.say("add passport and charger"), "added passport and charger to your packing list")
+	mustContain(t, c.say("add sunscreen"), "added sunscreen to your packing list")
+	mustContain(t, c.say("add socks to it"), "added socks to your packing list")
+	mustContain(t, c.say("start a shopping list"), "What should go on it?")
+	mustContain(t, c.say("add eggs and milk"), "added eggs and milk to your shopping list")
+	mustContain(t, c.say("what's on it?"), "Your shopping list has eggs and milk.")
+	mustContain(t, c.say("what's on the packing list?"), "passport, charger, sunscreen and socks")
+	if n := c.count("SELECT count(*) FROM facts WHERE user_id = $1", c.contact().User.ID); n != 0 {
+		t.Fatalf("%d facts; adding to lists keeps none", n)
+	}
+	if ts := c.tasks(); len(ts) != 0 {
+		t.Fatalf("tasks %+v; adding to lists makes none", ts)
 	}
 }
 

@@ -168,6 +168,37 @@ func (s Sources) WhenIsIt(ctx context.Context, text string, userID int64, recent
 	return "When is the " + title + "?", nil
 }
 
+// OnIt rewrites "what's on it?", asked right after a reply about one of
+// the user's lists ("I added sunscreen to your packing list"), into the
+// question for that list by name ("What's on the Packing list?"), which
+// the notes answer. Anything else is returned as it is.
+func (s Sources) OnIt(ctx context.Context, text string, userID int64, recent []hearth.Message, _ time.Time) (string, error) {
+	if !nlu.OnIt(text) || s.Notes == nil {
+		return text, nil
+	}
+	ns, err := s.Notes.FindNotes(ctx, hearth.NoteFilter{UserID: userID, Limit: 100})
+	if err != nil {
+		return text, fmt.Errorf("context: lists for %q: %w", text, err)
+	}
+	if n, ok := plan.ListInReply(stage.Context{Recent: recent, Notes: ns}); ok {
+		return "What's on the " + n.Title + "?", nil
+	}
+	return text, nil
+}
+
+// Reword rewrites a message that points back at what the last reply
+// spoke of into one that names it (WhenIsIt, CorrectsItem, OnIt), before
+// the intent stage reads it.
+func (s Sources) Reword(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
+	for _, reword := range []func(context.Context, string, int64, []hearth.Message, time.Time) (string, error){s.WhenIsIt, s.CorrectsItem, s.OnIt} {
+		t, err := reword(ctx, text, userID, recent, now)
+		if err != nil || t != text {
+			return t, err
+		}
+	}
+	return text, nil
+}
+
 // CorrectsItem rewrites a correction said by a pronoun ("actually it's at
 // 4", "sorry, I meant Thursday"), right after a reply that spoke of one
 // of the user's tasks or events ("Added Dentist appointment to your

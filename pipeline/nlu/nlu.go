@@ -235,6 +235,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 				res.Domains = prev.Domains
 			}
 		}
+		if aboutList(recent[len(recent)-1].Text) {
+			// "Add socks to it" after "… to your packing list": the list.
+			res.Domains = []Domain{Keep}
+		}
 		res.Slots = extractSlots(text, tokens, res, ctx, ref)
 		return res
 	}

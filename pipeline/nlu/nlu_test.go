@@ -384,6 +384,12 @@ func TestPointsBack(t *testing.T) {
 			t.Errorf("Classify(%q) after %q = %s (acts %v); want %s (acts %v)", tt.text, tt.recent[1].Text, got.Intent, got.RequiresAction, tt.want, tt.acts)
 		}
 	}
+	// More of the same after a reply about a list is the list's, though
+	// the request before it reads alone as a task.
+	packed := []Turn{{Text: "add sunscreen"}, {FromBot: true, Text: "Done — I added sunscreen to your packing list."}}
+	if got := c.Classify("add socks to it", packed, ref); got.Intent != Followup || !slices.Equal(got.Domains, []Domain{Keep}) {
+		t.Errorf("Classify(add socks to it) after the packing list = %s %v; want a followup to the lists", got.Intent, got.Domains)
+	}
 }
 
 // TestRemindIsATask checks that a request for a reminder is a task even

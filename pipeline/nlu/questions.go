@@ -1,6 +1,9 @@
 package nlu
 
-import "slices"
+import (
+	"regexp"
+	"slices"
+)
 
 // What a question asks of the user's own things: their day or week, all of
 // one domain's things, what is due.
@@ -147,4 +150,15 @@ func leftQuestion(tokens []string) bool {
 		}
 	}
 	return true
+}
+
+// reOnIt reads a question for what is on the thing just spoken of:
+// "what's on it?", "what's in there now?", "and what else is on it?".
+var reOnIt = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?what(?:'s|’s|s|\s+is|\s+else\s+is)\s+(?:on|in)\s+(?:it|that|there|this)(?:\s+(?:now|so\s+far|again))?\s*[?.!]*\s*$`)
+
+// OnIt reports a question for what is on the list just spoken of ("what's
+// on it?" right after "I added sunscreen to your packing list"): the
+// caller finds which list that is.
+func OnIt(text string) bool {
+	return reOnIt.MatchString(text)
 }

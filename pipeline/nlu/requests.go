@@ -545,3 +545,11 @@ func birthdayErrand(tokens []string) bool {
 	}
 	return named
 }
+
+// aboutList reports a reply about one of the user's lists ("I started
+// your packing list", "Done — I added sunscreen to your packing list"),
+// not the tasks ("your to-do list").
+func aboutList(reply string) bool {
+	lc := strings.ToLower(reply)
+	return strings.Contains(lc, " list") && !strings.Contains(lc, "to-do list") && !strings.Contains(lc, "todo list")
+}

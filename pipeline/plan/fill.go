@@ -93,8 +93,13 @@ func Continue(f stage.Fill, text string) (string, bool) {
 	if f.Tail != "" {
 		// "Add socks to it" answers "What should go on it?" as "socks"
 		// does: the request's own verb and "it" are the question's.
-		if m := reToIt.FindStringSubmatchIndex(text); m != nil && strings.EqualFold(strings.Fields(f.Request + " x")[0], text[m[2]:m[3]]) {
+		verb := strings.Fields(f.Request + " x")[0]
+		if m := reToIt.FindStringSubmatchIndex(text); m != nil && strings.EqualFold(verb, text[m[2]:m[3]]) {
 			text = text[m[4]:m[5]]
+		} else if rest := words.TrimPrefixFold(text, verb+" "); rest != text && !words.ContainsWord(words.ASCIILower(rest), "to") && !words.ContainsWord(words.ASCIILower(rest), "on") {
+			// "Add eggs and milk" answers it too; "add eggs to the
+			// shopping list" says where itself.
+			text = rest
 		}
 	}
 	lc := words.StripPoliteness(words.ASCIILower(text))

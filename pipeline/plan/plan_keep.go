@@ -273,9 +273,15 @@ func itemsAsWritten(text, lc string) string {
 	return lc
 }
 
-// planBareAdd adds items to the one list the user has, asks which when
-// they have several, and starts a shopping list when they have none.
+// planBareAdd adds items to the list Hearth's last reply was about, or
+// else to the one list the user has, asks which when they have several,
+// and starts a shopping list when they have none.
 func planBareAdd(in stage.PlanInput, item string) (stage.Plan, error) {
+	if n, ok := inReply(in.Context, true); ok {
+		// "Add eggs and milk" right after "I started your shopping
+		// list": that one, whatever else the user has.
+		return planListAdd(in, item, n.Title, anyListOf(n))
+	}
 	var lists []hearth.Note
 	for _, n := range in.Context.Notes {
 		if len(n.Items) > 0 {
@@ -374,13 +380,22 @@ func inReply(c stage.Context, list bool) (hearth.Note, bool) {
 		said := strings.ToLower(markdown.Plain(m.Text))
 		for _, n := range c.Notes {
 			name := strings.ToLower(strings.TrimSuffix(n.Name(), "…"))
-			if (len(n.Items) > 0) == list && (n.Title != "" || !list) && name != "" && strings.Contains(said, name) {
+			// A list just started has no items yet; its title says it
+			// is one ("I started your shopping list").
+			isList := len(n.Items) > 0 || strings.HasSuffix(name, " list")
+			if isList == list && (n.Title != "" || !list) && name != "" && strings.Contains(said, name) {
 				return n, true
 			}
 		}
 		return hearth.Note{}, false
 	}
 	return hearth.Note{}, false
+}
+
+// ListInReply is the list Hearth's last reply was about, by its name:
+// what "what's on it?" asks of.
+func ListInReply(c stage.Context) (hearth.Note, bool) {
+	return inReply(c, true)
 }
 
 // anyListOf is the scope that finds n again by its title: the family's

@@ -142,22 +142,27 @@ func TestPlanBareAdd(t *testing.T) {
 	plain := hearth.Note{ID: 3, Title: "Wifi", Body: "The password is on the router"}
 	items := []hearth.ChecklistItem{{Text: "Eggs"}, {Text: "bread"}}
 	tests := []struct {
-		name  string
-		text  string
-		notes []hearth.Note
-		kind  action.Kind
-		want  any
+		name   string
+		text   string
+		notes  []hearth.Note
+		kind   action.Kind
+		want   any
+		recent []hearth.Message
 	}{
-		{"no list", "add Eggs and bread", []hearth.Note{plain}, action.NoteCreate, action.NoteCreateArgs{Title: "Shopping list", Items: items}},
-		{"one list", "add Eggs and bread", []hearth.Note{plain, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 2, Title: "Packing list", Items: items}},
-		{"a new list", "Start a packing list with Eggs and bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
-		{"a new list that exists", "make a shopping list: Eggs, bread", []hearth.Note{shopping, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 1, Title: "Shopping list", Items: items}},
-		{"a new list for something", "create a packing list for the trip: Eggs, bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
-		{"a new list added", "add a packing list with Eggs and bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}},
+		{"no list", "add Eggs and bread", []hearth.Note{plain}, action.NoteCreate, action.NoteCreateArgs{Title: "Shopping list", Items: items}, nil},
+		{"one list", "add Eggs and bread", []hearth.Note{plain, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 2, Title: "Packing list", Items: items}, nil},
+		{"a new list", "Start a packing list with Eggs and bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}, nil},
+		{"a new list that exists", "make a shopping list: Eggs, bread", []hearth.Note{shopping, packing}, action.NoteAppend, action.NoteAppendArgs{ID: 1, Title: "Shopping list", Items: items}, nil},
+		{"a new list for something", "create a packing list for the trip: Eggs, bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}, nil},
+		{"a new list added", "add a packing list with Eggs and bread", []hearth.Note{shopping}, action.NoteCreate, action.NoteCreateArgs{Title: "Packing list", Items: items}, nil},
+		// The list just spoken of, though it is still empty and another
+		// has items.
+		{"the list just started", "add Eggs and bread", []hearth.Note{packing, {ID: 4, Title: "Shopping list"}}, action.NoteAppend, action.NoteAppendArgs{ID: 4, Title: "Shopping list", Items: items},
+			[]hearth.Message{{From: hearth.FromUser, Text: "start a shopping list"}, {From: hearth.FromBot, Text: "I started your shopping list. What should go on it?"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, Understanding: keep, Context: stage.Context{Notes: tt.notes}})
+			p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, Understanding: keep, Context: stage.Context{Notes: tt.notes, Recent: tt.recent}})
 			if err != nil || len(p.Actions) != 1 {
 				t.Fatalf("plan %+v, %v", p, err)
 			}

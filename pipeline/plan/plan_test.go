@@ -853,6 +853,22 @@ func TestContinue(t *testing.T) {
 	if got, ok := Continue(f, "notify the bank"); !ok || got != "remind me to notify the bank" {
 		t.Errorf("notify the bank: %q %v", got, ok)
 	}
+	// "What should go on it?" after a list was started: "add eggs and
+	// milk" answers it as "eggs and milk" does; "add eggs to the packing
+	// list" says where itself.
+	f = stage.Fill{Want: stage.FillRequest, Request: "add", Tail: "to my shopping list"}
+	for answer, whole := range map[string]string{
+		"eggs and milk":     "add eggs and milk to my shopping list",
+		"add eggs and milk": "add eggs and milk to my shopping list",
+		"add socks to it":   "add socks to my shopping list",
+	} {
+		if got, ok := Continue(f, answer); !ok || got != whole {
+			t.Errorf("%q: %q %v; want %q", answer, got, ok, whole)
+		}
+	}
+	if got, ok := Continue(f, "add eggs to the packing list"); ok {
+		t.Errorf("add eggs to the packing list answered the question: %q", got)
+	}
 }
 
 // TestEveryHourIsOffered: a repeat more often than daily cannot be kept;

@@ -56,10 +56,12 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 	if len(hits) == 0 && in.Context.NotesFound > 0 {
 		hits = []int{0}
 	}
+	named := reNamedList.FindStringSubmatch(in.Text)
 	if len(hits) == 0 && shoppingQuestion(in.Text) {
 		// "What do I need to buy?" asks for the shopping list, whatever
-		// it is called.
-		if i, ok := shoppingList(notes); ok {
+		// it is called; "the shopping list" named is not the packing
+		// list that is the user's only one.
+		if i, ok := shoppingList(notes); ok && (named == nil || notes[i].ForShopping()) {
 			hits = []int{i}
 		}
 	}
@@ -72,7 +74,7 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 			hits = []int{i}
 		}
 	}
-	if g := reNamedList.FindStringSubmatch(in.Text); len(hits) == 0 && g != nil && len(words.MatchWords(g[1])) > 0 {
+	if g := named; len(hits) == 0 && g != nil && len(words.MatchWords(g[1])) > 0 {
 		// "What's on the packing list?" when there is none: not the
 		// shopping list instead.
 		return "You don't have a " + markdown.Escape(strings.ToLower(g[1])) + " list. Your notes and lists: " + noteNames(notes) + "."

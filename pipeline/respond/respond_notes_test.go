@@ -28,4 +28,16 @@ func TestRespondNamedList(t *testing.T) {
 			t.Errorf("%q: %q; want %q", text, got, want)
 		}
 	}
+	// The other way round: only a packing list.
+	c.Notes = []hearth.Note{{ID: 2, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "passport"}}}}
+	for text, want := range map[string]string{
+		"what's on the shopping list?": "You don't have a shopping list.",
+		"what's on my list?":           "Your packing list has passport.",
+		"what's on the packing list?":  "Your packing list has passport.",
+	} {
+		in := stage.RespondInput{Text: text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Keep}}}
+		if got := respondTo(t, in); !strings.HasPrefix(got, want) {
+			t.Errorf("%q: %q; want %q", text, got, want)
+		}
+	}
 }

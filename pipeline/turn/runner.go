@@ -229,11 +229,8 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 	}
 
 	// "When is it?" asks when the item just spoken of is: by its name;
-	// "actually it's at 4" moves it.
-	if ev.Text, err = r.cfg.Sources.WhenIsIt(ctx, ev.Text, st.t.User.ID, recent, st.now); err != nil {
-		return "", err
-	}
-	if ev.Text, err = r.cfg.Sources.CorrectsItem(ctx, ev.Text, st.t.User.ID, recent, st.now); err != nil {
+	// "actually it's at 4" moves it; "what's on it?" asks the list.
+	if ev.Text, err = r.cfg.Sources.Reword(ctx, ev.Text, st.t.User.ID, recent, st.now); err != nil {
 		return "", err
 	}
 	understand := r.cfg.Intent.Understand
