@@ -161,6 +161,12 @@ func TestRepeatingEvents(t *testing.T) {
 	if back := seriesOf(t, c, "Bin day"); len(back) != len(bins) {
 		t.Fatalf("bin days after undo: %+v, want %d", back, len(bins))
 	}
+	// "No more bin day" ends it as "for good" does (it was small talk).
+	mustContain(t, c.say("no more bin day"), "every time it repeats")
+	if left := seriesOf(t, c, "Bin day"); len(left) != 0 {
+		t.Fatalf("bin days left after no more: %+v", left)
+	}
+	c.say("undo")
 	// Other ways to say it: days in the plural, the nth weekday of a
 	// month, an end; a reminder the same way.
 	mustContain(t, c.say("gym Mondays and Thursdays at 7am"), "Gym", "every Monday and Thursday at 7:00 AM")

@@ -187,16 +187,41 @@ func (s Sources) OnIt(ctx context.Context, text string, userID int64, recent []h
 }
 
 // Reword rewrites a message that points back at what the last reply
-// spoke of into one that names it (WhenIsIt, CorrectsItem, OnIt), before
-// the intent stage reads it.
+// spoke of into one that names it (WhenIsIt, CorrectsItem, OnIt), or
+// that says plainly what it asks of a repeating event (StopsSeries),
+// before the intent stage reads it.
 func (s Sources) Reword(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
-	for _, reword := range []func(context.Context, string, int64, []hearth.Message, time.Time) (string, error){s.WhenIsIt, s.CorrectsItem, s.OnIt} {
+	for _, reword := range []func(context.Context, string, int64, []hearth.Message, time.Time) (string, error){s.WhenIsIt, s.CorrectsItem, s.OnIt, s.StopsSeries} {
 		t, err := reword(ctx, text, userID, recent, now)
 		if err != nil || t != text {
 			return t, err
 		}
 	}
 	return text, nil
+}
+
+// reStops reads an end to something the user does: "stop piano", "no
+// more yoga", "I quit swimming", "we've stopped going to choir".
+var reStops = regexp.MustCompile(`(?i)^\s*(?:(?:i|we)(?:'ve|’ve|\s+have)?\s+(?:quit|stopped|given\s+up|gave\s+up)|(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+done\s+with|stop|no\s+more|quit)\s+(?:going\s+to\s+|doing\s+|having\s+)?(?:my\s+|the\s+|our\s+)?(.+?)\s*[.!]*\s*$`)
+
+// StopsSeries rewrites an end to something the user does ("stop piano",
+// "no more yoga", "I quit swimming") into the cancellation of every one
+// it asks for ("cancel piano for good"), when the user has a repeating
+// event of that name. Anything else is returned as it is: "stop
+// reminding me …" is a command, "no more sugar" is news.
+func (s Sources) StopsSeries(ctx context.Context, text string, userID int64, _ []hearth.Message, now time.Time) (string, error) {
+	g := reStops.FindStringSubmatch(text)
+	if g == nil || s.Calendar == nil || now.IsZero() {
+		return text, nil
+	}
+	evs, err := s.Calendar.FindEvents(ctx, hearth.CalendarEventFilter{UserID: userID, From: now, To: now.AddDate(1, 0, 0), Query: g[1], Limit: 5})
+	if err != nil {
+		return text, fmt.Errorf("context: repeating events named %q: %w", g[1], err)
+	}
+	if !slices.ContainsFunc(evs, func(e hearth.CalendarEvent) bool { return e.Series != "" }) {
+		return text, nil
+	}
+	return "cancel " + g[1] + " for good", nil
 }
 
 // CorrectsItem rewrites a correction said by a pronoun ("actually it's at

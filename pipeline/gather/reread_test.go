@@ -423,3 +423,33 @@ func TestForgetWhateverTheClassifier(t *testing.T) {
 		}
 	}
 }
+
+// TestStopsSeries: an end to something the user does is the cancellation
+// of every one of a repeating event of that name; of a one-off event, or
+// of nothing the user has, it is left as said.
+func TestStopsSeries(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	piano := hearth.CalendarEvent{ID: 1, Title: "Piano", Series: "s1", Start: now.Add(30 * time.Hour), End: now.Add(31 * time.Hour)}
+	choir := hearth.CalendarEvent{ID: 2, Title: "Choir", Series: "s2", Start: now.Add(50 * time.Hour), End: now.Add(51 * time.Hour)}
+	yoga := hearth.CalendarEvent{ID: 3, Title: "Yoga", Start: now.Add(20 * time.Hour), End: now.Add(21 * time.Hour)}
+	for _, tt := range []struct {
+		text   string
+		events eventList
+		want   string
+	}{
+		{"stop piano", eventList{piano}, "cancel piano for good"},
+		{"no more piano!", eventList{piano}, "cancel piano for good"},
+		{"we've stopped going to choir", eventList{choir}, "cancel choir for good"},
+		{"I quit my piano", eventList{piano}, "cancel piano for good"},
+		{"no more yoga", eventList{yoga}, "no more yoga"},
+		{"I quit swimming", nil, "I quit swimming"},
+		{"stop reminding me about the bins", nil, "stop reminding me about the bins"},
+		{"cancel piano", eventList{piano}, "cancel piano"},
+	} {
+		got, err := Sources{Calendar: tt.events}.StopsSeries(context.Background(), tt.text, 1, nil, now)
+		if err != nil || got != tt.want {
+			t.Errorf("StopsSeries(%q) = %q, %v; want %q", tt.text, got, err, tt.want)
+		}
+	}
+}

@@ -12,13 +12,14 @@ import (
 // reWhenIs reads a question for when one thing is: "when is my haircut?",
 // "what time is the dentist?", "when's the car insurance due?", "when is
 // swimming?". "When's my next swimming?" and "when is swimming next?" ask
-// for the next of a repeating one: the thing is "swimming" still.
-var reWhenIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?(?:when(?:'s|’s|s|\s+is|\s+was)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was))\s+(?:(?:my|the|our)\s+)?(?:next\s+)?(.+?)(?:\s+(?:due|happening|again|on|next))?\s*[?.!]*\s*$`)
+// for the next of a repeating one, "what time is the haircut now?" after
+// a move: the thing is "swimming", "haircut" still.
+var reWhenIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?(?:when(?:'s|’s|s|\s+is|\s+was)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was))\s+(?:(?:my|the|our)\s+)?(?:next\s+)?(.+?)(?:\s+(?:due|happening|again|on|next|now))?\s*[?.!]*\s*$`)
 
 // reWhenDoI reads the same question asked of what the user does: "when
 // am I seeing the doctor?", "when do I have piano?", "when are we going
 // to the dentist next?".
-var reWhenDoI = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?when\s+(?:am\s+i|are\s+we|do\s+i|do\s+we)\s+(?:seeing|meeting|having|see|meet|have|going\s+to|go\s+to)\s+(?:(?:my|the|our)\s+)?(?:next\s+)?(.+?)(?:\s+(?:again|next))?\s*[?.!]*\s*$`)
+var reWhenDoI = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?when\s+(?:am\s+i|are\s+we|do\s+i|do\s+we)\s+(?:seeing|meeting|having|see|meet|have|going\s+to|go\s+to)\s+(?:(?:my|the|our)\s+)?(?:next\s+)?(.+?)(?:\s+(?:again|next|now))?\s*[?.!]*\s*$`)
 
 // WhenIs reports a question for when one thing named is ("when is my
 // haircut?", "when am I seeing the doctor?"), and how it names it
