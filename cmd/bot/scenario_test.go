@@ -363,6 +363,8 @@ func TestScenarios(t *testing.T) {
 		if len(sent) != 1 {
 			t.Fatalf("sent %d emails after %q; want exactly 1", len(sent), done.Text)
 		}
+		// Asked after, the mail sent answers, not the drafts.
+		mustContain(t, c.say("what emails have I sent?"), "You sent one email", "did not leave this machine")
 		if code, _ := c.clickStatus(r, "Cancel"); code != 202 {
 			t.Fatalf("cancel after approve: %d", code)
 		}

@@ -237,8 +237,14 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			}
 		}
 		if domains[nlu.Email] && u.Intent == nlu.AskInfo {
-			if c.Drafts, err = s.Mail.FindEmails(ctx, uid, hearth.EmailDraft, 20); err != nil {
-				return c, fmt.Errorf("context: drafts: %w", err)
+			// "Did Sam get my email?" asks the mail sent; anything else,
+			// the drafts.
+			status := hearth.EmailDraft
+			if nlu.SentQuestion(text) {
+				status = hearth.EmailSent
+			}
+			if c.Drafts, err = s.Mail.FindEmails(ctx, uid, status, 20); err != nil {
+				return c, fmt.Errorf("context: %s mail: %w", status, err)
 			}
 		}
 		// Questions about people and things: their attributes, then.

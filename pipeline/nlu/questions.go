@@ -162,3 +162,13 @@ var reOnIt = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?what(?:'
 func OnIt(text string) bool {
 	return reOnIt.MatchString(text)
 }
+
+// reSent reads a question about mail already sent: "what emails have I
+// sent?", "did Sam get my email?", "have I emailed the landlord?".
+var reSent = regexp.MustCompile(`(?i)\b(?:sent|emailed|mailed)\b|\bdid\b.+\b(?:get|receive|see)\s+(?:my|the|our)\s+(?:e-?mail|message|mail)\b`)
+
+// SentQuestion reports whether a question about mail asks of mail already
+// sent, which the sent mail answers, not the drafts.
+func SentQuestion(text string) bool {
+	return reSent.MatchString(text)
+}

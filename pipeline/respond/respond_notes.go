@@ -9,6 +9,7 @@ import (
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
 )
@@ -167,6 +168,9 @@ func noteNames(notes []hearth.Note) string {
 }
 
 func (r *TemplateResponder) answerEmail(in stage.RespondInput) string {
+	if nlu.SentQuestion(in.Text) {
+		return answerSent(in)
+	}
 	var drafts []string
 	for _, e := range in.Context.Drafts {
 		if e.Status == hearth.EmailDraft || e.Status == "" {
@@ -268,4 +272,43 @@ func itemTexts(items []hearth.ChecklistItem) []string {
 		out = append(out, markdown.Escape(it.Text))
 	}
 	return out
+}
+
+// answerSent answers a question about mail sent ("what emails have I
+// sent?", "did Sam get my email?") from the mail sent (the context's
+// Drafts, then), to whom the question names when it names someone it
+// went to; mail kept in Hearth's outbox is said to have left nothing.
+func answerSent(in stage.RespondInput) string {
+	var sent []hearth.Email
+	for _, e := range in.Context.Drafts {
+		if e.Status == hearth.EmailSent {
+			sent = append(sent, e)
+		}
+	}
+	if names := questionNames(in.Text); len(names) > 0 {
+		// "Did Sam get my email?": what went to Sam.
+		sent = slices.DeleteFunc(sent, func(e hearth.Email) bool {
+			return !slices.ContainsFunc(e.To, func(a string) bool {
+				return slices.ContainsFunc(words.MatchWords(a), func(w string) bool { return slices.Contains(names, w) })
+			})
+		})
+		if len(sent) == 0 {
+			who := slices.Clone(names)
+			for i, n := range who {
+				who[i] = prose.UpperFirst(n)
+			}
+			return "I haven't sent any email to " + markdown.Escape(strings.Join(who, " ")) + "."
+		}
+	}
+	if len(sent) == 0 {
+		return "You haven't sent any email through me yet."
+	}
+	lines := make([]string, len(sent))
+	for i, e := range sent {
+		lines[i] = "to " + prose.List(markdown.EscapeAll(e.To)) + " — " + quoted(e.Subject) + ", " + stage.WhenPhrase(e.SentAt, false, in.Context)
+		if e.Via == hearth.ViaOutbox {
+			lines[i] += " (kept in Hearth's outbox: no mail service is connected, so it did not leave this machine)"
+		}
+	}
+	return "You sent " + countOf(len(sent), "email", "emails") + ": " + prose.List(lines) + "."
 }

@@ -3,6 +3,7 @@ package respond
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/nlu"
@@ -39,5 +40,45 @@ func TestRespondNamedList(t *testing.T) {
 		if got := respondTo(t, in); !strings.HasPrefix(got, want) {
 			t.Errorf("%q: %q; want %q", text, got, want)
 		}
+	}
+}
+
+// TestRespondSent: a question about mail sent is answered from the mail
+// sent, to whom it names when it names someone; mail kept in the outbox
+// is said not to have left the machine.
+func TestRespondSent(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	sentAt := c.Now.Add(-time.Hour)
+	sent := []hearth.Email{
+		{ID: 1, To: []string{"Sam <sam@example.com>"}, Subject: "The party is at 7", Status: hearth.EmailSent, Via: hearth.ViaOutbox, SentAt: sentAt},
+		{ID: 2, To: []string{"Lee <lee@example.com>"}, Subject: "Car", Status: hearth.EmailSent, Via: hearth.ViaSMTP, SentAt: sentAt},
+	}
+	for _, tt := range []struct {
+		text  string
+		mail  []hearth.Email
+		wants []string
+		not   string
+	}{
+		{"what emails have I sent?", sent, []string{"You sent 2 emails:", "“The party is at 7”", "“Car”"}, ""},
+		{"did Sam get my email?", sent, []string{"You sent one email: to Sam", "did not leave this machine"}, "Car"},
+		{"did Lee get my email?", sent, []string{"You sent one email: to Lee"}, "did not leave"},
+		{"did Ben get my email?", sent, []string{"I haven't sent any email to Ben."}, ""},
+		{"what have I emailed?", nil, []string{"You haven't sent any email through me yet."}, ""},
+	} {
+		c.Drafts = tt.mail
+		in := stage.RespondInput{Text: tt.text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Email}}}
+		got := respondTo(t, in)
+		for _, w := range tt.wants {
+			if !strings.Contains(got, w) {
+				t.Errorf("%q: %q; want %q in it", tt.text, got, w)
+			}
+		}
+		if tt.not != "" && strings.Contains(got, tt.not) {
+			t.Errorf("%q: %q; want no %q", tt.text, got, tt.not)
+		}
+	}
+	if nlu.SentQuestion("what drafts do I have?") {
+		t.Error("a question about drafts read as one about mail sent")
 	}
 }
