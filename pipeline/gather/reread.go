@@ -34,6 +34,11 @@ import (
 //   - "Tick off milk", naming no list, completes the open task it names,
 //     else ticks milk off the list that has it, whatever the classifier
 //     made of it.
+//
+// A few messages are reworded before the intent stage reads them at all
+// (Reword): they point back at what the last reply spoke of ("when is
+// it?", "actually it's at 4", "what's on it?"), or end a repeating event
+// in words no request has ("no more yoga").
 
 // Completion rewrites the understanding of a statement of something done
 // ("I paid the rent", "the passport one is done") that names an open task
@@ -228,8 +233,8 @@ func (s Sources) StopsSeries(ctx context.Context, text string, userID int64, _ [
 // 4", "sorry, I meant Thursday"), right after a reply that spoke of one
 // of the user's tasks or events ("Added Dentist appointment to your
 // calendar for Tuesday at 3:00 PM"), into the move it asks for ("move it
-// to 4"). A correction after any other
-// reply (a fact told: "actually it's the 16th") is left to memory.
+// to 4"). A correction after any other reply (a fact told: "actually
+// it's the 16th") is left to memory.
 func (s Sources) CorrectsItem(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
 	v, ok := memory.Correction(text)
 	if !ok || s.Calendar == nil || s.Tasks == nil || now.IsZero() {

@@ -599,7 +599,7 @@ func TestRunOut(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"we're out of time", "we're out of ideas", "I'm out of the office", "we need to talk", "we need a plan",
-		"I need a break", "I'm out of breath", "I ran out of time", "I need eggs"} {
+		"I need a break", "I'm out of breath", "I ran out of time", "I need eggs", "I am tired of waiting", "I'm sick of it"} {
 		if toks, _ := features.Tokens(nil, text); runOut(toks) {
 			t.Errorf("runOut(%q); want nothing for the lists", text)
 		}

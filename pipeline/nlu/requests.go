@@ -293,16 +293,22 @@ func awayUntil(tokens []string) bool {
 // out of is read by the planner). Abstract things ("we're out of time")
 // are not groceries; "I need …" is not a household's.
 func runOut(tokens []string) bool {
-	if len(tokens) > 1 {
-		// "I'm out of", "I've run out of", "I ran out of": as "we".
-		switch {
-		case tokens[0] == "im":
-			tokens = append([]string{"were"}, tokens[1:]...)
-		case tokens[0] == "ive" || tokens[0] == "weve":
-			tokens = append([]string{"we", "have"}, tokens[1:]...)
-		case tokens[0] == "i" && tokens[1] != "need":
-			tokens = append([]string{"we"}, tokens[1:]...)
+	if len(tokens) > 1 && (tokens[0] == "i" || tokens[0] == "im" || tokens[0] == "ive") {
+		// "I'm out of", "I've run out of", "I ran out of", "I'm running
+		// low on": as "we", when said so ("I am tired of waiting" is
+		// no grocery).
+		of := slices.IndexFunc(tokens, func(t string) bool { return t == "of" || t == "on" })
+		if of < 1 || tokens[of-1] != "out" && tokens[of-1] != "low" {
+			return false
 		}
+	}
+	switch {
+	case len(tokens) > 1 && tokens[0] == "im":
+		tokens = append([]string{"were"}, tokens[1:]...)
+	case len(tokens) > 1 && (tokens[0] == "ive" || tokens[0] == "weve"):
+		tokens = append([]string{"we", "have"}, tokens[1:]...)
+	case len(tokens) > 1 && tokens[0] == "i" && tokens[1] != "need":
+		tokens = append([]string{"we"}, tokens[1:]...)
 	}
 	var rest []string
 	switch {
