@@ -1,0 +1,136 @@
+package plan
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// Statements that something is done ("I paid the rent", "the passport
+// one is done"): which open tasks they finish.
+
+// DoneRef reads how a statement that a task is finished names it: "the
+// passport one is done" → "passport", "I finished the slides" →
+// "slides". ok is false for anything else.
+func DoneRef(text string) (ref string, ok bool) {
+	kind, ref, ok := taskRefRequest(text)
+	return ref, ok && kind == action.TaskComplete && ref != ""
+}
+
+// HasOpenTask reports whether ref names one of tasks that is open.
+func HasOpenTask(ref string, tasks []hearth.Task) bool {
+	return len(matchingOpenTasks(ref, tasks)) > 0
+}
+
+// CompletedTasks returns the open tasks the statement text names: those
+// whose title's content words are all in it (a verb in any tense), the
+// ones naming the most words first. Nil when text is no statement of
+// something done.
+func CompletedTasks(text string, tasks []hearth.Task) []hearth.Task {
+	said, ok := DoneStatement(text)
+	if !ok {
+		return nil
+	}
+	best := 0
+	var out []hearth.Task
+	for _, t := range tasks {
+		if t.Status != hearth.TaskOpen && t.Status != "" {
+			continue
+		}
+		words := words.MatchWords(t.Title)
+		if len(words) == 0 || !allSaid(words, said) {
+			continue
+		}
+		switch {
+		case len(words) > best:
+			best, out = len(words), []hearth.Task{t}
+		case len(words) == best:
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// moveVerbs start a request to move something.
+var MoveVerbs = []string{"move ", "reschedule ", "push ", "shift ", "postpone ", "bump ", "delay ", "change the time of ", "bring forward "}
+
+// doneStatement reports whether text says the user did something, and
+// returns its content words with verbs in every form they may take in a
+// task's title ("paid" → "paid", "pay"): "I paid the rent", "just called
+// mom", "picked up the dry cleaning", "we finally booked the vet". A
+// question, a negation ("I didn't call mom") or a present-tense sentence
+// is not one.
+func DoneStatement(text string) ([][]string, bool) {
+	t := strings.TrimSpace(text)
+	if t == "" || strings.Contains(t, "?") || len(t) > 200 {
+		return nil, false
+	}
+	fields := strings.Fields(strings.ToLower(t))
+	i := 0
+	for i < len(fields) && slices.Contains([]string{"i", "we", "just", "finally", "already", "also", "ok", "ok,", "okay", "okay,", "so", "well,", "hearth,"}, strings.Trim(fields[i], ".!,")) {
+		i++
+	}
+	if i == len(fields) {
+		return nil, false
+	}
+	if verb := strings.Trim(fields[i], ".!,"); NotPast[verb] || len(BaseForms(verb)) < 2 {
+		return nil, false
+	}
+	var out [][]string
+	for _, w := range words.MatchWords(strings.Join(fields[i:], " ")) {
+		out = append(out, BaseForms(w))
+	}
+	return out, len(out) > 0
+}
+
+// allSaid reports whether every word is one of the forms said.
+func allSaid(words []string, said [][]string) bool {
+	for _, w := range words {
+		if !slices.ContainsFunc(said, func(forms []string) bool { return slices.Contains(forms, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// notPast are words ending in "ed" that are no past tense ("I need to pay
+// the rent" is a new task, not a done one).
+var NotPast = map[string]bool{
+	"need": true, "needed": true, "feed": true, "seed": true, "speed": true, "bed": true, "shed": true, "red": true,
+	"wed": true, "weed": true, "bleed": true, "breed": true, "proceed": true, "succeed": true, "exceed": true,
+	"indeed": true, "used": true, "wanted": true, "supposed": true, "tried": true, "decided": true, "started": true,
+}
+
+// baseForms returns w and, for a past tense, the verbs it may be the past
+// of: "paid" → pay; "called" → call; "changed" → change, chang;
+// "submitted" → submit; "tidied" → tidy.
+func BaseForms(w string) []string {
+	out := []string{w}
+	if v, ok := irregular[w]; ok {
+		return append(out, v)
+	}
+	if len(w) < 4 || !strings.HasSuffix(w, "ed") {
+		return out
+	}
+	stem := w[:len(w)-2]
+	switch {
+	case strings.HasSuffix(w, "ied"):
+		out = append(out, w[:len(w)-3]+"y")
+	case len(stem) > 2 && stem[len(stem)-1] == stem[len(stem)-2] && strings.ContainsRune("bdgmnprt", rune(stem[len(stem)-1])):
+		out = append(out, stem[:len(stem)-1])
+	}
+	return append(out, stem, w[:len(w)-1])
+}
+
+// irregular maps the past tense of common irregular verbs of chores and
+// errands to the verb.
+var irregular = map[string]string{
+	"paid": "pay", "bought": "buy", "sent": "send", "took": "take", "did": "do", "went": "go", "made": "make",
+	"wrote": "write", "got": "get", "fed": "feed", "gave": "give", "brought": "bring", "found": "find",
+	"rang": "ring", "met": "meet", "sold": "sell", "told": "tell", "left": "leave", "swept": "sweep",
+	"hung": "hang", "ran": "run", "drove": "drive", "threw": "throw", "spoke": "speak", "put": "put",
+	"cut": "cut", "read": "read", "washed": "wash", "renewed": "renew",
+}
