@@ -180,12 +180,6 @@ func FuzzParseClockWords(f *testing.F) {
 	})
 }
 
-// daysIn is the most days month can have (February: 29, for birthdays on
-// leap days).
-func daysIn(m time.Month) int {
-	return time.Date(2024, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
-}
-
 // TestQuietHoursHold: occurrences the user did not set for a time are held
 // to the end of the quiet hours (across midnight or not), those they set
 // are not, and a held occurrence is itself an occurrence (the fire job
