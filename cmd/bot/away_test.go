@@ -11,7 +11,7 @@ func TestAwayUntil(t *testing.T) {
 	t.Parallel()
 	base, app, _ := startApp(t)
 	c := newChatter(t, base, app, "Ines", "UTC")
-	for _, text := range []string{"We are out of the house until 6", "I'm at the gym until 7"} {
+	for _, text := range []string{"We are out of the house until 6", "I'm at the gym until 7", "I'm going to be away next week"} {
 		if got := c.say(text).Text; strings.Contains(got, "need to know") {
 			t.Errorf("%q: %q, want no question about a task", text, got)
 		}

@@ -23,6 +23,10 @@ func TestWhenIsIt(t *testing.T) {
 	if got := c.say("when's that again?").Text; !strings.Contains(got, "Call mom") || !strings.Contains(got, "tomorrow at 5:00 PM") {
 		t.Errorf("when's that again, after the task: %q", got)
 	}
+	c.say("Remind me to call the bank")
+	if got := c.say("when?").Text; !strings.Contains(got, "“Call the bank” has no due date") {
+		t.Errorf("when?, after an undated task: %q", got)
+	}
 	if got := c.say("what time is it?").Text; !strings.HasPrefix(got, "It's ") {
 		t.Errorf("what time is it: %q, want the clock", got)
 	}

@@ -486,7 +486,7 @@ func TestWhenIsIt(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]bool{
 		"when is it?": true, "When's that again?": true, "what time is that?": true, "so when is it happening": true,
-		"what day is that on?": true, "when was that?": true,
+		"what day is that on?": true, "when was that?": true, "when?": true, "so when?": true, "when": false,
 		"what time is it?": false, "what day is it?": false, "when is my haircut?": false, "when is it due next week?": false,
 		"when is it ok to call": false,
 	} {
@@ -705,12 +705,13 @@ func TestClearsDay(t *testing.T) {
 func TestAwayUntil(t *testing.T) {
 	c := newTestClassifier(t)
 	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
-	for _, text := range []string{"We are out of the house until 6", "I'm at the gym until 7", "I will be away till Sunday", "we're out until 6 pm tonight"} {
+	for _, text := range []string{"We are out of the house until 6", "I'm at the gym until 7", "I will be away till Sunday", "we're out until 6 pm tonight",
+		"I'm going to be away next week", "we'll be gone for the weekend"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != Chat || len(got.Domains) != 0 || got.RequiresAction {
 			t.Errorf("Classify(%q) = %s %v; want small talk", text, got.Intent, got.Domains)
 		}
 	}
-	for _, text := range []string{"I'm at the dentist until 4, remind me to call mom after", "I am busy until 3 so move my call to 4"} {
+	for _, text := range []string{"I'm at the dentist until 4, remind me to call mom after", "I am busy until 3 so move my call to 4", "I'm away next week, remind me to pack on Friday"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction {
 			t.Errorf("Classify(%q) = %s %v; want a request", text, got.Intent, got.Domains)
 		}

@@ -270,6 +270,9 @@ func awayUntil(tokens []string) bool {
 	case len(tokens) > 1 && (tokens[0] == "im" || tokens[0] == "were"):
 		rest = tokens[1:]
 	}
+	if len(rest) > 3 && rest[0] == "going" && rest[1] == "to" && rest[2] == "be" {
+		rest = rest[3:] // "I'm going to be away next week"
+	}
 	if len(rest) < 2 || len(rest) > 9 {
 		return false
 	}
@@ -279,6 +282,11 @@ func awayUntil(tokens []string) bool {
 		return false
 	}
 	until := slices.IndexFunc(rest, func(t string) bool { return t == "until" || t == "till" || t == "til" })
+	if until < 0 && (rest[0] == "away" || rest[0] == "gone") && len(rest) <= 5 && !slices.Contains(rest, "to") {
+		// "I'm away next week", "we'll be gone for the weekend": news
+		// of an absence, no task called "Be away".
+		return !slices.ContainsFunc(tokens, func(t string) bool { _, ok := strongWords[t]; return ok })
+	}
 	if until < 0 || len(rest)-until-1 > 3 {
 		// Nothing said after the time ("… until 3 so move my call to
 		// 4" asks for something).

@@ -46,9 +46,9 @@ func WhenIs(text string) (string, bool) {
 var notNamed = []string{"it", "that", "this", "there", "i", "you", "we", "he", "she", "they", "a", "an"}
 
 // reWhenIsIt reads a question for when the thing just spoken of is:
-// "when is it?", "when's that again?", "what time is that?". "What time
-// is it?" and "what day is it?" ask the clock, not this.
-var reWhenIsIt = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?(?:when(?:'s|’s|\s+is|\s+was)\s+(?:it|that|this)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was)\s+(?:that|this))(?:\s+(?:again|on|happening|due))?\s*[?.!]*\s*$`)
+// "when is it?", "when's that again?", "what time is that?", "when?".
+// "What time is it?" and "what day is it?" ask the clock, not this.
+var reWhenIsIt = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?(?:when(?:'s|’s|\s+is|\s+was)\s+(?:it|that|this)|what\s+(?:time|day|date)(?:'s|’s|\s+is|\s+was)\s+(?:that|this))(?:\s+(?:again|on|happening|due))?\s*[?.!]*\s*$|^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?when\s*\?+\s*$`)
 
 // WhenIsIt reports a question for when the item the conversation just
 // spoke of is ("when is it?" right after "Dentist appointment is on your
