@@ -176,6 +176,9 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				// "When is my haircut?": the next events of that name, in
 				// the coming year.
 				f = hearth.CalendarEventFilter{UserID: uid, From: now, To: now.AddDate(1, 0, 0), Query: ref, Limit: 5}
+			} else if ref, ok := nlu.WhoComing(text); ok && u.Intent == nlu.AskInfo {
+				// "Who's coming to Mia's play?": the same.
+				f = hearth.CalendarEventFilter{UserID: uid, From: now, To: now.AddDate(1, 0, 0), Query: ref, Limit: 5}
 			}
 			if c.Events, err = s.Calendar.FindEvents(ctx, f); err != nil {
 				return c, fmt.Errorf("context: events: %w", err)

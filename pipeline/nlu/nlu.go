@@ -412,6 +412,16 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// Hearth does not have, not the user's calendar.
 		res.Intent, res.Domains, res.OutOfScope, res.Reason = Chat, []Domain{}, true, "the television's schedule"
 	}
+	if _, ok := WhoComing(text); ok {
+		// "Who's coming to Mia's play?" asks the event's guests, not for
+		// something Hearth cannot do ("play").
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Calendar}, max(res.Confidence, 0.8), false
+	}
+	if !question && res.Intent == AskInfo && slices.Contains(res.Domains, Calendar) && datedStatement(tokens) {
+		// "Mia's school play is on Friday at 6pm": an event told, to
+		// keep, not a question about Friday.
+		res.Intent, res.Domains = RequestAction, []Domain{Calendar}
+	}
 	res.OutOfScope = res.OutOfScope && res.Intent == Chat
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
@@ -456,21 +466,6 @@ func (c *Classifier) abstain(p []float64) bool {
 		// The request or question is likelier than not something
 		// Hearth cannot do: answer it as chat.
 		p[best], p[c.chat] = p[c.chat], p[best]
-		return true
-	}
-	return false
-}
-
-// eventStatement reports whether tokens say the user has something on
-// ("I have a …", "I've got …", "we have …"), as opposed to asking.
-func eventStatement(tokens []string) bool {
-	if len(tokens) < 3 {
-		return false
-	}
-	switch {
-	case (tokens[0] == "i" || tokens[0] == "we") && (tokens[1] == "have" || tokens[1] == "got"):
-		return true
-	case (tokens[0] == "ive" || tokens[0] == "weve") && tokens[1] == "got":
 		return true
 	}
 	return false

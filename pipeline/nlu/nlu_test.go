@@ -66,6 +66,9 @@ func TestClassify(t *testing.T) {
 		{"anything on this week?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"is there anything on tonight?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"what's on my plate this week?", nil, AskInfo, []Domain{Calendar, Task}},
+		{"Mia's school play is on Friday at 6pm", nil, RequestAction, []Domain{Calendar}},
+		{"what's on Friday at 6pm?", nil, AskInfo, []Domain{Calendar, Task}},
+		{"who's coming to Mia's play?", nil, AskInfo, []Domain{Calendar}},
 		// A reminder or an errand dated by a birthday is a task, not a
 		// fact about the birthday.
 		{"remind me the day before Sam's birthday", nil, RequestAction, []Domain{Task}},

@@ -497,32 +497,6 @@ func likesSomething(tokens []string, text string) bool {
 	return false
 }
 
-// travelStatement reports news of a trip: "I'm flying to Rome", "we're
-// driving to grandma's", "I'm off to Leeds", "we're going to Paris" (a
-// place by its name: "I'm going to call mum" is no trip).
-func travelStatement(tokens []string, text string) bool {
-	i := 0
-	switch {
-	case len(tokens) > 2 && (tokens[0] == "im" || tokens[0] == "were"):
-		i = 1
-	case len(tokens) > 3 && (tokens[0] == "i" && tokens[1] == "am" || tokens[0] == "we" && tokens[1] == "are"):
-		i = 2
-	default:
-		return false
-	}
-	if i+1 >= len(tokens) || tokens[i+1] != "to" && tokens[i+1] != "for" {
-		return false
-	}
-	switch tokens[i] {
-	case "flying", "driving", "travelling", "traveling", "heading", "off", "leaving":
-		return true
-	case "going":
-		_, place, ok := strings.Cut(text, " to ")
-		return ok && place != "" && place[0] >= 'A' && place[0] <= 'Z'
-	}
-	return false
-}
-
 // beforeBirthday reports an errand dated by someone's birthday or
 // anniversary: "buy flowers before Mum's birthday" is the user's own
 // errand, as "buy flowers on Friday" is (the planner finds the date).

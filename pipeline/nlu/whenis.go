@@ -82,3 +82,19 @@ func OneDay(s string, ref time.Time) (timex.Match, bool) {
 	}
 	return ms[0], true
 }
+
+// reWhoComing reads a question for who an event is with: "who's coming
+// to Mia's play?", "who is invited to the barbecue?", "who's going to
+// the meeting?".
+var reWhoComing = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+)?who(?:'s|’s|s|\s+is|\s+are|\s+else\s+is)\s+(?:coming|going|invited|attending)\s+(?:to\s+)?(?:(?:my|the|our)\s+)?(.+?)\s*[?.!]*\s*$`)
+
+// WhoComing reports a question for who is invited to an event, and how
+// it names the event ("Mia's play").
+func WhoComing(text string) (string, bool) {
+	g := reWhoComing.FindStringSubmatch(text)
+	if g == nil {
+		return "", false
+	}
+	ref := strings.TrimSpace(g[1])
+	return ref, ref != "" && !slices.Contains(notNamed, strings.ToLower(ref))
+}

@@ -98,6 +98,9 @@ func TestEventOfSomeoneElse(t *testing.T) {
 		"the kids have football on Saturday at 10": "Kids' football",
 		"Mia has a party on Friday at 3":           "Mia's party",
 		"I have a haircut on Friday at 3":          "Haircut",
+		// Told of, with its time: an event, not a question about Friday.
+		"Mia's school play is on Friday at 6pm":      "Mia's school play",
+		"dinner with the Smiths is on Saturday at 7": "Dinner with the Smiths",
 	} {
 		p := planText(t, text, c)
 		if a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate)); a.Title != want {

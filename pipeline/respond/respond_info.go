@@ -142,6 +142,27 @@ func eventWhen(in stage.RespondInput, ref string) (string, bool) {
 	return markdown.Escape(e.Title) + " is " + stage.WhenPhrase(e.Start, e.AllDay, in.Context) + ".", true
 }
 
+// eventGuests answers who is invited to the event ref names: its
+// attendees, or that no one else is; or that there is no such event.
+func eventGuests(in stage.RespondInput, ref string) string {
+	evs := slices.Clone(in.Context.Events)
+	slices.SortStableFunc(evs, func(a, b hearth.CalendarEvent) int { return a.Start.Compare(b.Start) })
+	titles := make([]string, len(evs))
+	for i, e := range evs {
+		titles[i] = e.Title
+	}
+	hits := words.BestMatches(ref, titles)
+	if len(hits) == 0 {
+		return "I don't see “" + markdown.Escape(ref) + "” on your calendar."
+	}
+	e := evs[slices.Min(hits)]
+	name := markdown.Escape(e.Title) + " (" + stage.WhenPhrase(e.Start, e.AllDay, in.Context) + ")"
+	if len(e.Attendees) == 0 {
+		return "No one else is invited to " + name + " — it's on your calendar alone."
+	}
+	return "Invited to " + name + ": " + prose.List(markdown.EscapeAll(e.Attendees)) + "."
+}
+
 // reMyName reads a question for the user's own name: "what's my name?",
 // "do you know my name?".
 var reMyName = regexp.MustCompile(`^(?:so |and |hey |ok )?(?:what(?:'s|s| is) my name|do you (?:know|remember) my name)\s*[?.!]*$`)
@@ -175,6 +196,9 @@ func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {
 		if s, ok := eventWhen(in, ref); ok {
 			return s
 		}
+	}
+	if ref, ok := nlu.WhoComing(in.Text); ok {
+		return eventGuests(in, ref)
 	}
 	sp := questionSpan(in)
 	var evs []hearth.CalendarEvent

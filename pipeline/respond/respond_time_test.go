@@ -122,3 +122,25 @@ func TestRespondWhenIs(t *testing.T) {
 		}
 	}
 }
+
+// TestRespondWhoComing: who is invited to an event is its attendees, or
+// no one else; of an event the user does not have, that it is not there.
+func TestRespondWhoComing(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	day := stage.MidnightIn(c.Now, stage.UserZone(c)).AddDate(0, 0, 1)
+	c.Events = []hearth.CalendarEvent{
+		{Title: "Mia's school play", Start: day.Add(18 * time.Hour)},
+		{Title: "Lunch with Sam", Start: day.Add(13 * time.Hour), Attendees: []string{"sam@example.com", "ana@example.com"}},
+	}
+	for text, want := range map[string]string{
+		"who's coming to Mia's play?":  "No one else is invited to Mia's school play (tomorrow at 6:00 PM)",
+		"who is invited to the lunch?": "Invited to Lunch with Sam (tomorrow at 1:00 PM): sam@example.com and ana@example.com.",
+		"who's going to the barbecue?": "I don't see “barbecue” on your calendar.",
+	} {
+		in := stage.RespondInput{Text: text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Calendar}}}
+		if got := respondTo(t, in); !strings.HasPrefix(got, want) {
+			t.Errorf("%q: %q; want %q", text, got, want)
+		}
+	}
+}
