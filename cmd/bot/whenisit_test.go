@@ -53,3 +53,17 @@ func TestCorrectionMovesItem(t *testing.T) {
 		t.Fatalf("tasks %+v; want call mom still at 6 pm", ts)
 	}
 }
+
+// TestEventTold: an event told with its time is kept (it was answered as
+// a question about that day), and who is coming to it is answered from
+// the event (it was "I can't play music").
+func TestEventTold(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Noor", "UTC")
+	mustContain(t, c.say("Mia's school play is on Friday at 6pm"), "Mia's school play is on your calendar")
+	if evs := c.events(); len(evs) != 1 || evs[0].Title != "Mia's school play" || evs[0].Start.Hour() != 18 {
+		t.Fatalf("events %+v; want Mia's school play at 6 pm", evs)
+	}
+	mustContain(t, c.say("who's coming to Mia's play?"), "No one else is invited to Mia's school play")
+}
