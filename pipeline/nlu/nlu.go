@@ -297,6 +297,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "We're out of the house until 6": news, not a task to make.
 		res.Intent, res.Domains, res.RequiresAction = Chat, []Domain{}, false
 	}
+	if !question && res.Intent != RequestAction && ageTold(tokens, text) {
+		// "Mia is 7 years old": a fact to keep, not something Hearth
+		// cannot do.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Memory}, max(res.Confidence, 0.8), false
+	}
 	if !question && res.Intent != RequestAction && (aboutMe(tokens) || aboutSomeone(tokens)) {
 		// "My favorite color is green", "I'm allergic to peanuts", "Tom's
 		// favourite colour is blue": told to be known, as "my shoe size

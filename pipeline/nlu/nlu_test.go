@@ -69,6 +69,8 @@ func TestClassify(t *testing.T) {
 		{"Mia's school play is on Friday at 6pm", nil, RequestAction, []Domain{Calendar}},
 		{"what's on Friday at 6pm?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"who's coming to Mia's play?", nil, AskInfo, []Domain{Calendar}},
+		{"Mia is 7 years old", nil, RequestAction, []Domain{Memory}},
+		{"Leo just turned 5", nil, RequestAction, []Domain{Memory}},
 		// A reminder or an errand dated by a birthday is a task, not a
 		// fact about the birthday.
 		{"remind me the day before Sam's birthday", nil, RequestAction, []Domain{Task}},

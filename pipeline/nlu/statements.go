@@ -6,7 +6,8 @@ import (
 )
 
 // Statements the user makes of their own life that the model reads as
-// questions or as nothing to do: an event they have, a trip.
+// questions or as nothing to do: an event they have, a trip, someone's
+// age.
 
 // eventStatement reports whether tokens say the user has something on
 // ("I have a …", "I've got …", "we have …"), as opposed to asking.
@@ -71,4 +72,26 @@ func travelStatement(tokens []string, text string) bool {
 		return ok && place != "" && place[0] >= 'A' && place[0] <= 'Z'
 	}
 	return false
+}
+
+// ageTold reports someone's age told: "Mia is 7", "my son is 12 years
+// old", "Leo just turned 5". Whose it is is a name (capitalised in text)
+// or "my …"; "it is 5" and "the meeting is at 5" are not ages.
+func ageTold(tokens []string, text string) bool {
+	i := slices.IndexFunc(tokens, func(t string) bool { return t == "is" || t == "turned" })
+	if i < 1 || i > 3 || i+1 >= len(tokens) || tokens[i+1] != "0" {
+		return false
+	}
+	switch rest := tokens[i+2:]; {
+	case len(rest) == 0, len(rest) == 1 && (rest[0] == "now" || rest[0] == "today"):
+	case len(rest) >= 2 && rest[0] == "years" && rest[1] == "old" && len(rest) <= 3:
+	default:
+		return false
+	}
+	if tokens[0] == "my" || tokens[0] == "our" {
+		return true
+	}
+	first := strings.TrimSpace(text)
+	return first != "" && first[0] >= 'A' && first[0] <= 'Z' && !strings.HasPrefix(first, "I ") &&
+		!slices.Contains([]string{"it", "its", "this", "that", "he", "she", "they", "what", "whats", "when", "the"}, tokens[0])
 }

@@ -1,6 +1,7 @@
 package respond
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -295,8 +296,26 @@ func answerAge(in stage.RespondInput) (string, bool) {
 		}
 		return fmt.Sprintf("%s is %d (born %s).", prose.UpperFirst(name), age, born.Format("January 2, 2006")), true
 	}
+	// No birth date: an age told ("Mia is 7"), with when it was told,
+	// since it does not stay true.
+	for _, m := range in.Context.Memories {
+		t := reAgeFact.FindStringSubmatch(m.Content)
+		if t == nil || !slices.Equal(words.MatchWords(t[1]), who) && !slices.Equal(words.MatchWords(m.About), who) {
+			continue
+		}
+		name := prose.UpperFirst(markdown.Escape(prose.SecondPerson(g[1])))
+		told := cmp.Or(m.ValidFrom, m.CreatedAt)
+		if told.IsZero() || stage.DaysBetween(told, stage.UserNow(in.Context)) == 0 {
+			return fmt.Sprintf("%s is %s, as you told me today.", name, t[2]), true
+		}
+		return fmt.Sprintf("%s was %s when you told me, on %s.", name, t[2], told.In(stage.UserZone(in.Context)).Format("January 2, 2006")), true
+	}
 	return "", false
 }
+
+// reAgeFact reads an age told as a fact: "Mia is 7", "my son is 12 years
+// old", "Leo just turned 5": whose and how old.
+var reAgeFact = regexp.MustCompile(`(?i)^\s*(?:my\s+|our\s+)?(.+?)\s+(?:is|just\s+turned|turned)\s+(\d{1,3})(?:\s+years?\s+old)?(?:\s+now|\s+today)?\s*[.!]*\s*$`)
 
 // bornOf reports whether m, a birth fact, is about who (its words): by
 // what it is about, or by the words it starts with ("my son was born …").

@@ -660,10 +660,15 @@ func TestRespondAge(t *testing.T) {
 	c.Memories = []hearth.Memory{
 		{ID: 1, Content: "Anna was born in 1990", About: "Anna", Attribute: hearth.AttrBorn, Value: "1990-01-01"},
 		{ID: 2, Content: "My son was born on May 3rd 2015", About: "my son", Attribute: hearth.AttrBorn, Value: "2015-05-03"},
+		// An age told: as old as it was when told.
+		{ID: 3, Content: "Mia is 7 years old", About: "Mia", CreatedAt: c.Now.AddDate(0, -2, 0)},
+		{ID: 4, Content: "Leo just turned 5", About: "Leo", CreatedAt: c.Now},
 	}
 	for text, want := range map[string]string{
 		"how old is Anna?":       "Anna was born in 1990, so they're 35 or 36.",
 		"How old is my son now?": "Your son is 10 (born May 3, 2015).",
+		"how old is Mia?":        "Mia was 7 when you told me, on January 10, 2026.",
+		"how old is Leo?":        "Leo is 5, as you told me today.",
 	} {
 		in := stage.RespondInput{Text: text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}}
 		if got := respondTo(t, in); got != want {
