@@ -160,6 +160,9 @@ func TidySlot(s string) string {
 	for {
 		old := s
 		s = strings.TrimSpace(s)
+		// What a possessive day leaves ("Sunday's call" less "Sunday"):
+		// no part of a name.
+		s = strings.TrimPrefix(strings.TrimPrefix(s, "'s "), "’s ")
 		s = strings.Trim(s, "\"“”'‘’")
 		s = strings.TrimRight(s, " .!?,;:…")
 		s = strings.TrimLeft(s, " :,;-–—")

@@ -65,3 +65,19 @@ func TestDropFillers(t *testing.T) {
 		}
 	}
 }
+
+// TestTidySlot: a slot loses the quotes, punctuation and politeness around
+// it, and what a possessive day left ("Sunday's call" less "Sunday").
+func TestTidySlot(t *testing.T) {
+	for in, want := range map[string]string{
+		"  “call mum” please.": "call mum",
+		"'s call with mum":     "call with mum",
+		"’s dentist":           "dentist",
+		"that the bins":        "the bins",
+		"Sam's party":          "Sam's party",
+	} {
+		if got := TidySlot(in); got != want {
+			t.Errorf("TidySlot(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
