@@ -128,24 +128,31 @@ func questionSpan(in stage.RespondInput) askSpan {
 // eventWhen answers "when is my haircut?" from the first coming event
 // whose title has the words asked after.
 func eventWhen(in stage.RespondInput, ref string) (string, bool) {
-	evs := slices.Clone(in.Context.Events)
-	slices.SortStableFunc(evs, func(a, b hearth.CalendarEvent) int { return a.Start.Compare(b.Start) })
-	titles := make([]string, len(evs))
-	for i, e := range evs {
-		titles[i] = e.Title
-	}
-	hits := words.BestMatches(ref, titles)
-	if len(hits) == 0 {
+	e, ok := namedEvent(in.Context, ref)
+	if !ok {
 		return "", false
 	}
-	e := evs[slices.Min(hits)] // the soonest of the best
 	return markdown.Escape(e.Title) + " is " + stage.WhenPhrase(e.Start, e.AllDay, in.Context) + ".", true
 }
 
 // eventGuests answers who is invited to the event ref names: its
 // attendees, or that no one else is; or that there is no such event.
 func eventGuests(in stage.RespondInput, ref string) string {
-	evs := slices.Clone(in.Context.Events)
+	e, ok := namedEvent(in.Context, ref)
+	if !ok {
+		return "I don't see “" + markdown.Escape(ref) + "” on your calendar."
+	}
+	name := markdown.Escape(e.Title) + " (" + stage.WhenPhrase(e.Start, e.AllDay, in.Context) + ")"
+	if len(e.Attendees) == 0 {
+		return "No one else is invited to " + name + " — it's on your calendar alone."
+	}
+	return "Invited to " + name + ": " + prose.List(markdown.EscapeAll(e.Attendees)) + "."
+}
+
+// namedEvent is the soonest of c's events whose titles best have the
+// words of ref.
+func namedEvent(c stage.Context, ref string) (hearth.CalendarEvent, bool) {
+	evs := slices.Clone(c.Events)
 	slices.SortStableFunc(evs, func(a, b hearth.CalendarEvent) int { return a.Start.Compare(b.Start) })
 	titles := make([]string, len(evs))
 	for i, e := range evs {
@@ -153,14 +160,9 @@ func eventGuests(in stage.RespondInput, ref string) string {
 	}
 	hits := words.BestMatches(ref, titles)
 	if len(hits) == 0 {
-		return "I don't see “" + markdown.Escape(ref) + "” on your calendar."
+		return hearth.CalendarEvent{}, false
 	}
-	e := evs[slices.Min(hits)]
-	name := markdown.Escape(e.Title) + " (" + stage.WhenPhrase(e.Start, e.AllDay, in.Context) + ")"
-	if len(e.Attendees) == 0 {
-		return "No one else is invited to " + name + " — it's on your calendar alone."
-	}
-	return "Invited to " + name + ": " + prose.List(markdown.EscapeAll(e.Attendees)) + "."
+	return evs[slices.Min(hits)], true
 }
 
 // reMyName reads a question for the user's own name: "what's my name?",
