@@ -227,16 +227,24 @@ func MatchWords(s string) []string {
 
 // stemWord folds the endings that matter for matching titles: plurals
 // ("eggs"), and the -ing of "I finished calling Tom" against "Call Tom"
-// ("swimming" → "swim", "taking" → "take"). A word is never cut to
+// ("swimming" → "swim", "taking" → "take") and the -ed of a past
+// ("parked" → "park"). A word is never cut to
 // another word's stem ("care" stays apart from "car").
 func stemWord(w string) string {
 	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+	case len(w) > 4 && (strings.HasSuffix(w, "ies") || strings.HasSuffix(w, "ied")):
 		return w[:len(w)-3] + "y"
 	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
 		return w[:len(w)-1]
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:len(w)-3]
+	case len(w) > 5 && strings.HasSuffix(w, "ing"), len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
+		// "-ed" as "-ing": "parked" → "park", "stopped" → "stop",
+		// "baked" → "bake" ("where did I park?" finds "my car is
+		// parked on level 3").
+		if strings.HasSuffix(w, "ing") {
+			w = w[:len(w)-3]
+		} else {
+			w = w[:len(w)-2]
+		}
 		n := len(w)
 		switch {
 		case w[n-1] == w[n-2] && !strings.ContainsRune("lsfzaeiou", rune(w[n-1])):

@@ -81,3 +81,16 @@ func TestTidySlot(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchWordsStems: the endings folded for matching, and words that
+// only look like them.
+func TestMatchWordsStems(t *testing.T) {
+	for in, want := range map[string]string{
+		"parked": "park", "stopped": "stop", "baked": "bake", "swimming": "swim", "taking": "take", "eggs": "egg",
+		"needing": "need", "need": "need", "feed": "feed", "bed": "bed", "shed": "shed", "called": "call", "tidied": "tidy", "parties": "party",
+	} {
+		if got := MatchWords(in); len(got) != 1 || got[0] != want {
+			t.Errorf("MatchWords(%q) = %v; want [%s]", in, got, want)
+		}
+	}
+}
