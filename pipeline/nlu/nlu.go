@@ -297,6 +297,12 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "We're out of the house until 6": news, not a task to make.
 		res.Intent, res.Domains, res.RequiresAction = Chat, []Domain{}, false
 	}
+	if !question && res.Intent == RequestAction && slices.Equal(res.Domains, []Domain{Task}) && pastNews(tokens) {
+		// "I painted the fence": news of something done, not a task to
+		// make (the task it completes, if any, is found with the user's
+		// tasks).
+		res.Intent, res.Domains = Chat, []Domain{}
+	}
 	if !question && res.Intent != RequestAction && ageTold(tokens, text) {
 		// "Mia is 7 years old": a fact to keep, not something Hearth
 		// cannot do.

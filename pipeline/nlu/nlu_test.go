@@ -71,6 +71,10 @@ func TestClassify(t *testing.T) {
 		{"who's coming to Mia's play?", nil, AskInfo, []Domain{Calendar}},
 		{"Mia is 7 years old", nil, RequestAction, []Domain{Memory}},
 		{"Leo just turned 5", nil, RequestAction, []Domain{Memory}},
+		// News of something done asks for no task.
+		{"I painted the fence", nil, Chat, []Domain{}},
+		{"I parked on level 2 today", nil, Chat, []Domain{}},
+		{"I forgot to call mom, remind me tomorrow", nil, RequestAction, []Domain{Task}},
 		// A reminder or an errand dated by a birthday is a task, not a
 		// fact about the birthday.
 		{"remind me the day before Sam's birthday", nil, RequestAction, []Domain{Task}},

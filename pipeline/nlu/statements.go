@@ -95,3 +95,30 @@ func ageTold(tokens []string, text string) bool {
 	return first != "" && first[0] >= 'A' && first[0] <= 'Z' && !strings.HasPrefix(first, "I ") &&
 		!slices.Contains([]string{"it", "its", "this", "that", "he", "she", "they", "what", "whats", "when", "the"}, tokens[0])
 }
+
+// pastNews reports news of something the user did: "I painted the fence",
+// "we just cleaned the car", "I parked on level 2". It asks for no task;
+// the context stage still finds the open task it completes, if any ("I
+// paid the rent"). "I wanted to …", "I forgot to …" say what is wanted;
+// "I finished …" is the task planner's to read.
+func pastNews(tokens []string) bool {
+	if len(tokens) < 3 || tokens[0] != "i" && tokens[0] != "we" {
+		return false
+	}
+	i := 1
+	if tokens[i] == "just" || tokens[i] == "already" || tokens[i] == "finally" {
+		i++
+	}
+	v := tokens[i]
+	if i+1 >= len(tokens) || tokens[i+1] == "to" {
+		return false
+	}
+	switch v {
+	case "wanted", "needed", "forgot", "planned", "decided", "meant", "hoped", "tried", "started", "promised", "agreed", "offered", "asked", "need", "feed", "seed",
+		"finished", "completed", "did": // "I finished the report" names the task it completes
+		return false
+	case "paid", "bought", "went", "took", "made", "got", "sent", "put", "gave", "wrote", "sold", "met", "ran", "drove", "swept":
+		return true
+	}
+	return len(v) > 4 && strings.HasSuffix(v, "ed")
+}
