@@ -267,11 +267,12 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Intent, res.Confidence = Chat, 0.9
 	}
 	res.Domains = c.pickDomains(res.Intent, c.clauseDomains(text, s.domain))
-	if (res.Intent == Chat || res.Intent == DiscussWork || res.Intent == AskInfo && slices.Equal(res.Domains, []Domain{Memory})) && question && dueQuestion(tokens) {
+	if (res.Intent == Chat || res.Intent == DiscussWork || res.Intent == AskInfo && (slices.Equal(res.Domains, []Domain{Memory}) || slices.Equal(res.Domains, []Domain{Calendar}))) && question && dueQuestion(tokens) {
 		// "What's due this month?", "what's due in January?": a question
 		// about the tasks, whatever span it names; the model has seen
-		// only some spans. "What's due this week?" asks what is due, not
-		// for help with a week's load.
+		// only some spans ("what's due on the 15th?" it took for the
+		// calendar). "What's due this week?" asks what is due, not for
+		// help with a week's load.
 		res.Intent, res.Domains, res.Confidence = AskInfo, []Domain{Task}, max(res.Confidence, 0.8)
 	}
 	if d, ok := askedForAll(tokens, question); ok && (res.Intent == AskInfo || res.Intent == Chat || res.Intent == Followup) {

@@ -58,6 +58,8 @@ func TestClassify(t *testing.T) {
 		{"what is due by the end of the month?", nil, AskInfo, []Domain{Task}},
 		{"what's due in January?", nil, AskInfo, []Domain{Task}},
 		{"anything due this month?", nil, AskInfo, []Domain{Task}},
+		{"what's due on the 15th?", nil, AskInfo, []Domain{Task}},
+		{"anything due on Friday?", nil, AskInfo, []Domain{Task}},
 		{"what's my due date?", nil, AskInfo, []Domain{Memory}},
 		// What is on then asks the events and what is due, not for help
 		// with the week; what is on a list asks the list.

@@ -132,6 +132,11 @@ func taskRefRequest(text string) (kind action.Kind, ref string, ok bool) {
 	}
 	if words.StartsWithAny(lc, "delete", "remove", "drop", "cancel", "get rid of", "clear") {
 		rest, _, _ := words.AfterAny(text, "delete ", "remove ", "drop ", "cancel ", "get rid of ", "clear ")
+		if reWholeList.MatchString(words.TidySlot(rest)) {
+			// "Clear my to-do list" is every task: asked of one at a
+			// time, as "delete all my tasks" is.
+			return action.TaskDelete, "all tasks", true
+		}
 		return action.TaskDelete, taskRef(rest), true
 	}
 	return "", "", false
@@ -479,3 +484,7 @@ var emptyTitle = map[string]bool{
 	"to": true, "me": true, "to do": true, "for": true, "a task": true, "task": true, "a": true,
 	"something": true, "that": true, "this": true, "it": true, "about": true,
 }
+
+// reWholeList names the to-do list itself: "my to-do list", "the task
+// list", "my todos".
+var reWholeList = regexp.MustCompile(`(?i)^(?:my|the|our)\s+(?:to-?do|task|todo)(?:\s+list|s)$`)

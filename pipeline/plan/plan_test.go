@@ -901,10 +901,13 @@ func TestEveryHourIsOffered(t *testing.T) {
 func TestNotAllAtOnce(t *testing.T) {
 	t.Parallel()
 	c := stagetest.Fixture(t)
-	for _, text := range []string{"delete all my tasks", "mark all tasks as done", "cancel all my reminders"} {
+	for _, text := range []string{"delete all my tasks", "mark all tasks as done", "cancel all my reminders", "clear my to-do list", "delete the task list"} {
 		p := planText(t, text, c)
 		if len(p.actions) != 0 || len(p.questions) != 0 || len(p.errs) == 0 || !errors.Is(p.errs[0], stage.ErrNeedDetails) {
 			t.Errorf("%q: %v %+v %v; want a question of which one", text, kindsOf(p.actions), p.questions, p.errs)
+		}
+		if len(p.errs) > 0 && strings.Contains(p.errs[0].Error(), "couldn't find") {
+			t.Errorf("%q: %v; want it read as every task, not one called so", text, p.errs[0])
 		}
 	}
 }
