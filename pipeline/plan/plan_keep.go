@@ -121,12 +121,12 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 
 // addsTo reads "add a book for dad to my gift ideas": what is added, and
 // where to, named without the word "note" or "list".
-var addsTo = regexp.MustCompile(`^(?:add|put|pop|stick)\s+(.+?)\s+(?:to|on|onto|in)\s+(?:my|the|our)\s+(.+)$`)
+var addsTo = regexp.MustCompile(`^(?:add|put|pop|stick)\s+(.+?)\s+(?:to|on|onto|in)\s+(?:(?:my|the|our)\s+)?(.+)$`)
 
 // AddsTo reads a request to add something to a thing of the user's named
 // by its title alone ("add a book for dad to my gift ideas" → "a book for
-// dad", "gift ideas"). Only the user's own titles tell it apart from
-// "add flowers to my cart": see NamedNote.
+// dad", "gift ideas"; "add pancakes to recipes"). Only the user's own
+// titles tell it apart from "add flowers to my cart": see NamedNote.
 func AddsTo(text string) (item, dest string, ok bool) {
 	m := addsTo.FindStringSubmatch(listRequest(text))
 	if m == nil {

@@ -344,6 +344,7 @@ func TestPlanNamedNote(t *testing.T) {
 	}{
 		{"Add a book for Dad to my gift ideas", action.NoteAppendArgs{ID: 1, Title: "Gift ideas", Text: "A book for Dad."}},
 		{"please put a torch on my packing", action.NoteAppendArgs{ID: 2, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "torch"}}}},
+		{"add a candle to gift ideas", action.NoteAppendArgs{ID: 1, Title: "Gift ideas", Text: "A candle."}},
 	} {
 		p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: notes}})
 		want, _ := action.New(action.NoteAppend, tt.want)
@@ -351,7 +352,7 @@ func TestPlanNamedNote(t *testing.T) {
 			t.Errorf("%q planned %+v, %v; want %s", tt.text, p, err, want.Payload)
 		}
 	}
-	for _, text := range []string{"add flowers to my cart", "add a book to my wishlist", "add a book for dad"} {
+	for _, text := range []string{"add flowers to my cart", "add a book to my wishlist", "add a book for dad", "add lunch to Friday"} {
 		if item, n, ok := NamedNote(text, notes); ok {
 			t.Errorf("NamedNote(%q) = %q, %q; want no note of the user's", text, item, n.Title)
 		}
