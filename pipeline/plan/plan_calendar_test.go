@@ -101,6 +101,7 @@ func TestEventOfSomeoneElse(t *testing.T) {
 		// Told of, with its time: an event, not a question about Friday.
 		"Mia's school play is on Friday at 6pm":      "Mia's school play",
 		"dinner with the Smiths is on Saturday at 7": "Dinner with the Smiths",
+		"add lunch to Friday at 1pm":                 "Lunch",
 	} {
 		p := planText(t, text, c)
 		if a := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate)); a.Title != want {

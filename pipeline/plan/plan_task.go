@@ -376,7 +376,8 @@ func stripTimeWords(title string, c stage.Context) string {
 	out := nlu.StripTimes(title, stage.UserNow(c))
 	// "… until 4, remind me to call mom after": "after" (then) that time.
 	// "My flight to Rome is on Monday": the flight to Rome.
-	out = words.TrimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due", "after", "afterwards", "then", "is", "are", "was")
+	// "Add lunch to Friday": lunch.
+	out = words.TrimWordsRight(out, "on", "at", "by", "for", "in", "from", "until", "this", "next", "every", "due", "after", "afterwards", "then", "is", "are", "was", "to")
 	return words.TidySlot(out)
 }
 
