@@ -239,6 +239,11 @@ func killDrill(t *testing.T, mode drillMode, staleAfter string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	defer func() {
+		if t.Failed() {
+			logUnanswered(t, st)
+		}
+	}()
 
 	// A paused replica takes connections and never answers: a client
 	// gives up on it and tries another.
@@ -581,4 +586,28 @@ func logRepliedTwice(t *testing.T, st *store.Store) {
 		}
 		t.Logf("event %d (%s, %q, %d failed attempts): reply %s at %s: %q", id, channel, text, attempts, key, at.Format(time.RFC3339Nano), reply)
 	}
+}
+
+// logUnanswered logs what a failed drill was still waiting for: the
+// events not processed and the deliveries not finished, with their job's
+// state, attempts, schedule and errors (a retry's backoff, a lease).
+func logUnanswered(t *testing.T, st *store.Store) {
+	t.Helper()
+	rows, err := st.Pool().Query(context.Background(), `
+		SELECT 'event ' || e.id || ' of conversation ' || e.conversation_id || ' (owner ' || COALESCE(c.turn_owner, '-') || '), received ' || e.received_at ||
+			', attempts ' || e.attempts || ', last error ' || e.last_error
+		FROM inbound_events e JOIN conversations c ON c.id = e.conversation_id WHERE e.processed_at IS NULL
+		UNION ALL
+		SELECT 'deliver job ' || id || ' ' || state || ', attempt ' || attempt || ', scheduled ' || scheduled_at || ', errors ' || COALESCE(errors::text, '[]')
+		FROM river_job WHERE kind = 'deliver' AND state NOT IN ('completed', 'cancelled', 'discarded')`)
+	if err != nil {
+		t.Logf("unanswered: %v", err)
+		return
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Logf("unanswered: %v", err)
+		return
+	}
+	t.Logf("still waiting for %d:\n%s", len(lines), strings.Join(lines, "\n"))
 }
