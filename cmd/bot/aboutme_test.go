@@ -42,3 +42,19 @@ func TestToldAboutSomeone(t *testing.T) {
 		t.Fatalf("Tom's allergies answered with %q", r.Text)
 	}
 }
+
+// TestSecretRetold: a code told again with a new value, whatever word the
+// value is, corrects the one Hearth had (it was "Sorry, I can't help with
+// that one").
+func TestSecretRetold(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	c.say("my wifi password is hunter2")
+	mustContain(t, c.say("my wifi password is swordfish"), "updated", "swordfish")
+	got := c.say("what's the wifi password?")
+	mustContain(t, got, "swordfish")
+	if strings.Contains(got.Text, "hunter2") {
+		t.Fatalf("reply %q; want the old password gone", got.Text)
+	}
+}

@@ -73,6 +73,7 @@ func TestClassify(t *testing.T) {
 		{"who's coming to Mia's play?", nil, AskInfo, []Domain{Calendar}},
 		{"Mia is 7 years old", nil, RequestAction, []Domain{Memory}},
 		{"Leo just turned 5", nil, RequestAction, []Domain{Memory}},
+		{"my wifi password is swordfish", nil, RequestAction, []Domain{Memory}},
 		// News of something done asks for no task.
 		{"I painted the fence", nil, Chat, []Domain{}},
 		{"I parked on level 2 today", nil, Chat, []Domain{}},

@@ -207,7 +207,7 @@ func aboutMe(tokens []string) bool {
 	}
 	switch {
 	case len(tokens) >= 3 && tokens[0] == "my":
-		return favouriteTold(tokens[1:])
+		return favouriteTold(tokens[1:]) || secretTold(tokens[1:])
 	case tokens[0] == "im" || tokens[0] == "i" && tokens[1] == "am":
 		rest := tokens[1:]
 		if tokens[0] == "i" {
@@ -223,6 +223,21 @@ func aboutMe(tokens []string) bool {
 		case "vegetarian", "vegan", "pescatarian", "diabetic", "celiac", "coeliac", "lactose", "gluten":
 			return len(rest) <= 3
 		}
+	}
+	return false
+}
+
+// secretTold reports a code told, after whose it is: "wifi password is
+// swordfish", "locker combination is 12 34 56", "bike lock code is
+// 4471" (its value may be any word at all, which the model need not know).
+func secretTold(tokens []string) bool {
+	i := slices.Index(tokens, "is")
+	if i < 1 || i > 3 || i+1 >= len(tokens) || len(tokens)-i-1 > 4 {
+		return false
+	}
+	switch tokens[i-1] {
+	case "password", "passcode", "passphrase", "pin", "code", "combination", "combo", "username":
+		return true
 	}
 	return false
 }
