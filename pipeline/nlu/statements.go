@@ -114,7 +114,7 @@ func pastNews(tokens []string) bool {
 		return false
 	}
 	switch v {
-	case "wanted", "needed", "forgot", "planned", "decided", "meant", "hoped", "tried", "started", "promised", "agreed", "offered", "asked", "need", "feed", "seed",
+	case "wanted", "needed", "forgot", "planned", "decided", "meant", "hoped", "tried", "started", "promised", "agreed", "offered", "asked",
 		"finished", "completed", "did": // "I finished the report" names the task it completes
 		return false
 	case "paid", "bought", "went", "took", "made", "got", "sent", "put", "gave", "wrote", "sold", "met", "ran", "drove", "swept":

@@ -84,7 +84,11 @@ type Context struct {
 	// changed ones.
 	Notes      []hearth.Note
 	NotesFound int
-	Drafts     []hearth.Email
+	// Drafts are the user's drafts, read for questions about mail; for a
+	// question about mail already sent ("did Sam get my email?",
+	// nlu.SentQuestion) they are the mail sent instead. Each carries its
+	// Status.
+	Drafts []hearth.Email
 	// Style is how the user writes email (read for email requests); the
 	// zero value is Hearth's default.
 	Style hearth.MailStyle
