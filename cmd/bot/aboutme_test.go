@@ -58,3 +58,26 @@ func TestSecretRetold(t *testing.T) {
 		t.Fatalf("reply %q; want the old password gone", got.Text)
 	}
 }
+
+// TestChangeFactByName: "change my locker to 214" corrects the fact told
+// of the locker, as "my locker is 214" would; "update the wifi password
+// to …" the household's; a change of something no fact is about is left
+// to the planners that own it.
+func TestChangeFactByName(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	for _, tt := range []struct{ told, change, ask, want, old string }{
+		{"my locker is 114", "change my locker to 214", "what's my locker?", "214", "114"},
+		{"remember the wifi password is hunter2", "update the wifi password to swordfish", "what's the wifi password?", "swordfish", "hunter2"},
+	} {
+		c.say(tt.told)
+		mustContain(t, c.say(tt.change), "updated", tt.want)
+		got := c.say(tt.ask)
+		mustContain(t, got, tt.want)
+		if strings.Contains(got.Text, tt.old) {
+			t.Fatalf("%q: reply %q; want the old value gone", tt.ask, got.Text)
+		}
+	}
+	mustContain(t, c.say("change the meeting to 3pm"), "I couldn't find an event matching")
+}

@@ -40,6 +40,7 @@ var GmailScopes = []string{ScopeOpenID, ScopeEmail, ScopeCalendar, ScopeGmail, S
 type MailStore interface {
 	CreateDraft(ctx context.Context, key string, e hearth.Email) (hearth.Email, error)
 	DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error)
+	RestoreDraft(ctx context.Context, userID, id int64) error
 	FindEmails(ctx context.Context, userID int64, status hearth.EmailStatus, limit int) ([]hearth.Email, error)
 	FinishSend(ctx context.Context, userID, id int64, via hearth.MailVia, messageID string) (hearth.Email, error)
 	SetGmailDraft(ctx context.Context, userID, emailID int64, draftID, threadID string) error
@@ -161,13 +162,23 @@ func (m *Mail) CreateDraft(ctx context.Context, key string, e hearth.Email) (hea
 	if err != nil {
 		return d, err
 	}
+	if err := m.toGmail(ctx, svc, a, d, parent); err != nil {
+		return hearth.Email{}, err
+	}
+	return gmailMark(d), nil
+}
+
+// toGmail makes draft d a Gmail draft of account a, unless it is one
+// already: an edit's takes over the Gmail draft of the one it replaced.
+// parent is the message a reply answers, nil for a new email.
+func (m *Mail) toGmail(ctx context.Context, svc *gmail.Service, a hearth.GoogleAccount, d hearth.Email, parent *hearth.InboxMessage) error {
 	_, draftID, _, err := m.st.GmailDraft(ctx, d.UserID, d.ID)
 	if err != nil || draftID != "" {
-		return gmailMark(d), err
+		return err
 	}
 	raw, err := Message(a.Email, d, parent, m.g.cfg.Now())
 	if err != nil {
-		return hearth.Email{}, err
+		return err
 	}
 	msg := &gmail.Message{Raw: base64.URLEncoding.EncodeToString(raw)}
 	if parent != nil {
@@ -177,7 +188,7 @@ func (m *Mail) CreateDraft(ctx context.Context, key string, e hearth.Email) (hea
 	// which updates it (Gmail keeps one draft, with the edited text).
 	old, oldThread, err := m.st.AdoptGmailDraft(ctx, d.UserID, d.ID, AdoptWindow)
 	if err != nil {
-		return hearth.Email{}, err
+		return err
 	}
 	if old != "" {
 		if msg.ThreadId == "" {
@@ -185,25 +196,22 @@ func (m *Mail) CreateDraft(ctx context.Context, key string, e hearth.Email) (hea
 		}
 		_, err := svc.Users.Drafts.Update("me", old, &gmail.Draft{Id: old, Message: msg}).Context(ctx).Do()
 		if err == nil {
-			return gmailMark(d), nil
+			return nil
 		}
 		if statusOf(err) != http.StatusNotFound {
-			return hearth.Email{}, fmt.Errorf("gmail update draft: %w", unavailable(err))
+			return fmt.Errorf("gmail update draft: %w", unavailable(err))
 		}
 		// Deleted in Gmail meanwhile: make a new one.
 	}
 	gd, err := svc.Users.Drafts.Create("me", &gmail.Draft{Message: msg}).Context(ctx).Do()
 	if err != nil {
-		return hearth.Email{}, fmt.Errorf("gmail create draft: %w", unavailable(err))
+		return fmt.Errorf("gmail create draft: %w", unavailable(err))
 	}
 	thread := ""
 	if gd.Message != nil {
 		thread = gd.Message.ThreadId
 	}
-	if err := m.st.SetGmailDraft(ctx, d.UserID, d.ID, gd.Id, thread); err != nil {
-		return hearth.Email{}, err
-	}
-	return gmailMark(d), nil
+	return m.st.SetGmailDraft(ctx, d.UserID, d.ID, gd.Id, thread)
 }
 
 // gmailMark says that a draft goes through Gmail.
@@ -340,6 +348,33 @@ func (m *Mail) DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email,
 		return gmailMark(d), fmt.Errorf("gmail delete draft: %w", unavailable(err))
 	}
 	return gmailMark(d), nil
+}
+
+// RestoreDraft brings back a deleted draft. Its Gmail draft waits
+// AdoptWindow before it goes: brought back sooner, the draft keeps it;
+// later, it is made a Gmail draft again, so that sending it goes through
+// Gmail as before.
+func (m *Mail) RestoreDraft(ctx context.Context, userID, id int64) error {
+	if err := m.st.RestoreDraft(ctx, userID, id); err != nil {
+		return err
+	}
+	svc, a, err := m.gmailFor(ctx, userID)
+	if err != nil || svc == nil {
+		return err
+	}
+	d, _, _, err := m.st.GmailDraft(ctx, userID, id)
+	if err != nil {
+		return err
+	}
+	var parent *hearth.InboxMessage
+	if d.InReplyTo != 0 {
+		p, err := m.st.InboxMessage(ctx, userID, d.InReplyTo)
+		if err != nil {
+			return fmt.Errorf("gmail restore draft: %w", err)
+		}
+		parent = &p
+	}
+	return m.toGmail(ctx, svc, a, d, parent)
 }
 
 // FindEmails lists the user's drafts or sent mail.

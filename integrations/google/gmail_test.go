@@ -276,3 +276,54 @@ func TestGmailCancelDeletesTheGmailDraft(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGmailRestoreDraft undoes a discard: brought back before the
+// discard job runs, the draft keeps its Gmail draft (the job leaves it);
+// after, it is made a Gmail draft again, and sending it goes through
+// Gmail.
+func TestGmailRestoreDraft(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "UTC")
+	b.connectWith(t, google.GmailScopes...)
+	m, ctx := b.mail(), context.Background()
+	d, err := m.CreateDraft(ctx, "r:0", hearth.Email{UserID: b.user.ID, To: []string{"bob@example.org"}, Subject: "Rota", Body: "Swap Tuesday?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.DeleteDraft(ctx, b.user.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.RestoreDraft(ctx, b.user.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Discard(ctx, b.user.ID, d.ID); err != nil { // the job, after the undo
+		t.Fatal(err)
+	}
+	if ds := b.fake.Drafts(email); len(ds) != 1 || ds[0].Subject != "Rota" {
+		t.Fatalf("gmail drafts after an undo within the window: %+v", ds)
+	}
+
+	// Discarded in Gmail before the undo.
+	if _, err := m.DeleteDraft(ctx, b.user.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Discard(ctx, b.user.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ds := b.fake.Drafts(email); len(ds) != 0 {
+		t.Fatalf("gmail drafts after the discard job: %+v", ds)
+	}
+	if err := m.RestoreDraft(ctx, b.user.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ds := b.fake.Drafts(email); len(ds) != 1 || ds[0].Subject != "Rota" || !strings.Contains(ds[0].Body, "Swap Tuesday?") {
+		t.Fatalf("gmail drafts after a late undo: %+v", ds)
+	}
+	sent, err := m.SendEmail(ctx, b.user.ID, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent.Via != hearth.ViaGmail || len(b.fake.Sent(email)) != 1 {
+		t.Fatalf("sent %+v, %d through Gmail; want the restored draft sent through Gmail", sent, len(b.fake.Sent(email)))
+	}
+}

@@ -35,6 +35,7 @@ import (
 type Outbox interface {
 	CreateDraft(ctx context.Context, key string, e hearth.Email) (hearth.Email, error)
 	DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error)
+	RestoreDraft(ctx context.Context, userID, id int64) error
 	FindEmails(ctx context.Context, userID int64, status hearth.EmailStatus, limit int) ([]hearth.Email, error)
 	ClaimSend(ctx context.Context, userID, id int64) (hearth.Email, bool, error)
 	FinishSend(ctx context.Context, userID, id int64, via hearth.MailVia, messageID string) (hearth.Email, error)
@@ -119,6 +120,11 @@ func (m *Mailer) CreateDraft(ctx context.Context, key string, e hearth.Email) (h
 func (m *Mailer) DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error) {
 	d, err := m.outbox.DeleteDraft(ctx, userID, id)
 	return m.mark(d), err
+}
+
+// RestoreDraft brings back a deleted draft.
+func (m *Mailer) RestoreDraft(ctx context.Context, userID, id int64) error {
+	return m.outbox.RestoreDraft(ctx, userID, id)
 }
 
 // FindEmails lists the user's drafts or sent mail.

@@ -52,6 +52,8 @@ const (
 	ReminderUpdate Kind = "reminder.update"
 	// ReminderCancel stops a recurring reminder; undo brings it back.
 	ReminderCancel Kind = "reminder.cancel"
+	// EmailDiscard deletes a saved draft; undo brings it back.
+	EmailDiscard Kind = "email.discard"
 )
 
 // Action is one planned step: a kind and its payload, whose JSON must
@@ -230,6 +232,13 @@ type (
 		Subject string   `json:"subject"`
 		Body    string   `json:"body"`
 	}
+	// DraftRefArgs names one draft (email.discard); To and Subject are
+	// for the reply.
+	DraftRefArgs struct {
+		ID      int64    `json:"id"`
+		To      []string `json:"to,omitempty"`
+		Subject string   `json:"subject,omitempty"`
+	}
 	// EmailReplyArgs is the payload of email.reply.
 	EmailReplyArgs struct {
 		InReplyTo int64    `json:"in_reply_to"`
@@ -309,6 +318,7 @@ var payloadTypes = map[Kind]reflect.Type{
 	EmailDraft:     reflect.TypeFor[EmailArgs](),
 	EmailReply:     reflect.TypeFor[EmailReplyArgs](),
 	EmailSend:      reflect.TypeFor[EmailArgs](),
+	EmailDiscard:   reflect.TypeFor[DraftRefArgs](),
 	NoteCreate:     reflect.TypeFor[NoteCreateArgs](),
 	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
 	NoteCheck:      reflect.TypeFor[NoteCheckArgs](),

@@ -489,5 +489,5 @@ func mustJSON(v any) []byte {
 // restores reports whether undoing kind brings something back rather than
 // changing what others see.
 func restores(k Kind) bool {
-	return k == TaskDelete || k == CalendarDelete || k == MemoryForget || k == NoteDelete
+	return k == TaskDelete || k == CalendarDelete || k == MemoryForget || k == NoteDelete || k == EmailDiscard
 }

@@ -232,6 +232,13 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		}
 		e, err := x.Mail.CreateDraft(ctx, key, hearth.Email{UserID: uid, To: p.To, Subject: p.Subject, Body: p.Body, Status: hearth.EmailDraft})
 		return e, nil, err
+	case EmailDiscard:
+		p, err := Decode[DraftRefArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		e, err := x.Mail.DeleteDraft(ctx, uid, p.ID)
+		return e, e, err
 	case EmailSend, EmailReply:
 		d, err := x.Draft(ctx, r)
 		if err != nil {
@@ -534,6 +541,12 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		}
 		_, err := x.Mail.DeleteDraft(ctx, uid, e.ID)
 		return err
+	case EmailDiscard:
+		var b hearth.Email
+		if err := json.Unmarshal(r.Before, &b); err != nil {
+			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)
+		}
+		return x.Mail.RestoreDraft(ctx, uid, b.ID)
 	case ReminderUpdate:
 		var b hearth.Schedule
 		var rule recur.Rule

@@ -230,7 +230,15 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		// Whom "Sarah" is: the people Hearth knows by that name, and
 		// their email addresses.
 		if domains[nlu.Email] && u.Intent == nlu.RequestAction {
-			if err := s.people(ctx, &c, uid, recipientNames(text, u.Slots.Recipient)); err != nil {
+			names := recipientNames(text, u.Slots.Recipient)
+			if d, ok := nlu.ReadDiscard(text); ok {
+				// "Delete the draft to Sam": Sam's addresses find it.
+				names = nil
+				if d.To != "" {
+					names = recipientNames(text, d.To)
+				}
+			}
+			if err := s.people(ctx, &c, uid, names); err != nil {
 				return c, err
 			}
 		}
@@ -239,11 +247,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: inbox: %w", err)
 			}
 		}
-		if domains[nlu.Email] && u.Intent == nlu.AskInfo {
+		if domains[nlu.Email] && (u.Intent == nlu.AskInfo || u.Intent == nlu.RequestAction && nlu.DiscardsDraft(text)) {
 			// "Did Sam get my email?" asks the mail sent; anything else,
-			// the drafts.
+			// and "delete that draft", the drafts.
 			status := hearth.EmailDraft
-			if nlu.SentQuestion(text) {
+			if u.Intent == nlu.AskInfo && nlu.SentQuestion(text) {
 				status = hearth.EmailSent
 			}
 			if c.Drafts, err = s.Mail.FindEmails(ctx, uid, status, 20); err != nil {

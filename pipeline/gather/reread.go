@@ -37,8 +37,9 @@ import (
 //
 // A few messages are reworded before the intent stage reads them at all
 // (Reword): they point back at what the last reply spoke of ("when is
-// it?", "actually it's at 4", "what's on it?"), or end a repeating event
-// in words no request has ("no more yoga").
+// it?", "actually it's at 4", "what's on it?"), end a repeating event
+// in words no request has ("no more yoga"), or give a fact Hearth keeps
+// a new value by naming it ("change my locker to 214").
 
 // Completion rewrites the understanding of a statement of something done
 // ("I paid the rent", "the passport one is done") that names an open task
@@ -193,16 +194,57 @@ func (s Sources) OnIt(ctx context.Context, text string, userID int64, recent []h
 
 // Reword rewrites a message that points back at what the last reply
 // spoke of into one that names it (WhenIsIt, CorrectsItem, OnIt), or
-// that says plainly what it asks of a repeating event (StopsSeries),
-// before the intent stage reads it.
+// that says plainly what it asks of a repeating event (StopsSeries) or
+// of a fact (ChangesFact), before the intent stage reads it.
 func (s Sources) Reword(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
-	for _, reword := range []func(context.Context, string, int64, []hearth.Message, time.Time) (string, error){s.WhenIsIt, s.CorrectsItem, s.OnIt, s.StopsSeries} {
+	for _, reword := range []func(context.Context, string, int64, []hearth.Message, time.Time) (string, error){s.WhenIsIt, s.CorrectsItem, s.OnIt, s.StopsSeries, s.ChangesFact} {
 		t, err := reword(ctx, text, userID, recent, now)
 		if err != nil || t != text {
 			return t, err
 		}
 	}
 	return text, nil
+}
+
+// reChange reads a change of something by name: "change my locker to
+// 214", "update the wifi password to swordfish", "set our door code to
+// 4471".
+var reChange = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:(?:can|could|would)\s+you\s+)?(?:change|update|set|switch)\s+((?:my|our|the)\s+.+?)\s+to\s+(.+?)\s*[.!]*\s*$`)
+
+// ChangesFact rewrites a change of something by name ("change my locker
+// to 214") into the fact it makes ("My locker is 214"), in the words of
+// the user's own fact it corrects, when they told Hearth one ("My locker
+// is 114"): memory's planner then corrects that fact. Anything else,
+// "change the meeting to 3pm" among it, is left as it is.
+func (s Sources) ChangesFact(ctx context.Context, text string, userID int64, _ []hearth.Message, _ time.Time) (string, error) {
+	g := reChange.FindStringSubmatch(text)
+	if g == nil || s.Memories == nil {
+		return text, nil
+	}
+	subj := ownSubject(g[1])
+	ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: userID, Query: strings.TrimPrefix(subj, "my "), Limit: 20})
+	if err != nil {
+		return text, fmt.Errorf("context: facts about %q: %w", g[1], err)
+	}
+	for _, m := range ms {
+		if m.UserID != userID || m.FamilyID != 0 || !memory.SameSubject(ownSubject(memory.Subject(m.Content)), subj) {
+			continue
+		}
+		if fact, ok := memory.Restate(m.Content, g[2]); ok {
+			return fact, nil
+		}
+	}
+	return text, nil
+}
+
+// ownSubject is a subject with "my", "our" or "the" first said as "my":
+// "the wifi password" and "my wifi password" are the one the user keeps.
+func ownSubject(subj string) string {
+	f := strings.Fields(words.ASCIILower(subj))
+	if len(f) > 1 && (f[0] == "my" || f[0] == "our" || f[0] == "the") {
+		f[0] = "my"
+	}
+	return strings.Join(f, " ")
 }
 
 // reStops reads an end to something the user does: "stop piano", "no

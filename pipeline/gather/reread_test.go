@@ -453,3 +453,33 @@ func TestStopsSeries(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesFact: "change my locker to 214" restates the user's own fact
+// about their locker with the new value, in that fact's words; a change
+// of something no fact of theirs is about, a fact someone else told, and
+// other requests are left as they are.
+func TestChangesFact(t *testing.T) {
+	t.Parallel()
+	facts := memoryList{
+		{ID: 1, UserID: 1, Content: "My locker is 114"},
+		{ID: 2, UserID: 1, Content: "The wifi password is hunter2"},
+		{ID: 3, UserID: 1, Content: "Our door codes are 1234 and 5678"},
+		{ID: 4, UserID: 2, FamilyID: 9, Content: "My bike lock code is 0000"},
+	}
+	for _, tt := range []struct {
+		text, want string
+	}{
+		{"change my locker to 214", "My locker is 214"},
+		{"Please update my wifi password to swordfish.", "The wifi password is swordfish"},
+		{"set the door codes to 4471 and 9000", "Our door codes are 4471 and 9000"},
+		{"change my bike lock code to 1111", "change my bike lock code to 1111"},
+		{"change the meeting to 3pm", "change the meeting to 3pm"},
+		{"change my locker", "change my locker"},
+		{"my locker is 214", "my locker is 214"},
+	} {
+		got, err := Sources{Memories: facts}.ChangesFact(context.Background(), tt.text, 1, nil, time.Time{})
+		if err != nil || got != tt.want {
+			t.Errorf("ChangesFact(%q) = %q, %v; want %q", tt.text, got, err, tt.want)
+		}
+	}
+}

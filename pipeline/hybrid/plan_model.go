@@ -165,6 +165,9 @@ func simplePlan(acts []action.Action) bool {
 		case action.ReminderUpdate, action.ReminderCancel:
 			// A recurring reminder the user named, its new rule read by
 			// the grammar that made it; models get no reminder kinds.
+		case action.EmailDiscard:
+			// A draft the user named, found among their drafts; models
+			// get no discard kind.
 		case action.MemoryStore:
 			// A fact about someone the offline reader could not take
 			// apart ("Emma has been into dinosaurs since her birthday")

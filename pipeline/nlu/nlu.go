@@ -349,6 +349,12 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// model made of what it says.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
 	}
+	discard := !question && DiscardsDraft(text)
+	if discard {
+		// "Delete that draft", "scrap the email to Sam": a draft, not a
+		// task called "draft", whatever the model made of "delete".
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Email}, max(res.Confidence, 0.8), false
+	}
 	if !question && clearsDay(tokens) {
 		// "Cancel everything on Friday": the day's events (the calendar
 		// planner asks before cancelling them), whatever the model made
@@ -437,9 +443,9 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	res.OutOfScope = res.OutOfScope && res.Intent == Chat
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
-	if res.Intent == RequestAction {
+	if res.Intent == RequestAction && !discard {
 		// The capability gate: a request is kept only if it asks for
-		// something Hearth can do (capability.go).
+		// something Hearth can do (capability.go); a draft is Hearth's.
 		if ok, why := capable(tokens, question, res.Slots.When != nil || beforeBirthday(tokens), pOOS); !ok {
 			res.Intent, res.Domains, res.RequiresAction = Chat, []Domain{}, false
 			res.OutOfScope, res.Reason, res.Confidence = true, why, gateConfidence
@@ -576,23 +582,4 @@ func argmax(p []float64) int {
 		}
 	}
 	return best
-}
-
-// noteLookup reports whether a message asks to see a note rather than to
-// change one: a verb of looking ("find", "show", "pull up", "search")
-// first, possibly after "please" or "can you", and "note" or "notes".
-func noteLookup(tokens []string) bool {
-	i := 0
-	for i < len(tokens) && slices.Contains([]string{"please", "can", "could", "would", "will", "you", "hearth"}, tokens[i]) {
-		i++
-	}
-	if i == len(tokens) {
-		return false
-	}
-	switch tokens[i] {
-	case "find", "show", "open", "search", "fetch", "get", "pull", "look", "bring", "dig", "locate":
-	default:
-		return false
-	}
-	return slices.Contains(tokens[i:], "note") || slices.Contains(tokens[i:], "notes")
 }

@@ -208,6 +208,9 @@ func aboutMe(tokens []string) bool {
 	switch {
 	case len(tokens) >= 3 && tokens[0] == "my":
 		return favouriteTold(tokens[1:]) || secretTold(tokens[1:])
+	case len(tokens) >= 3 && (tokens[0] == "our" || tokens[0] == "the"):
+		// "The wifi password is swordfish": the household's code.
+		return secretTold(tokens[1:])
 	case tokens[0] == "im" || tokens[0] == "i" && tokens[1] == "am":
 		rest := tokens[1:]
 		if tokens[0] == "i" {
@@ -234,6 +237,10 @@ func secretTold(tokens []string) bool {
 	i := slices.Index(tokens, "is")
 	if i < 1 || i > 3 || i+1 >= len(tokens) || len(tokens)-i-1 > 4 {
 		return false
+	}
+	switch tokens[i+1] {
+	case "not", "wrong", "incorrect", "invalid", "expired", "broken", "missing", "too", "different", "weird", "case":
+		return false // "the password is wrong": news of it, not its value
 	}
 	switch tokens[i-1] {
 	case "password", "passcode", "passphrase", "pin", "code", "combination", "combo", "username":
@@ -555,4 +562,23 @@ func birthdayErrand(tokens []string) bool {
 func aboutList(reply string) bool {
 	lc := strings.ToLower(reply)
 	return strings.Contains(lc, " list") && !strings.Contains(lc, "to-do list") && !strings.Contains(lc, "todo list")
+}
+
+// noteLookup reports whether a message asks to see a note rather than to
+// change one: a verb of looking ("find", "show", "pull up", "search")
+// first, possibly after "please" or "can you", and "note" or "notes".
+func noteLookup(tokens []string) bool {
+	i := 0
+	for i < len(tokens) && slices.Contains([]string{"please", "can", "could", "would", "will", "you", "hearth"}, tokens[i]) {
+		i++
+	}
+	if i == len(tokens) {
+		return false
+	}
+	switch tokens[i] {
+	case "find", "show", "open", "search", "fetch", "get", "pull", "look", "bring", "dig", "locate":
+	default:
+		return false
+	}
+	return slices.Contains(tokens[i:], "note") || slices.Contains(tokens[i:], "notes")
 }

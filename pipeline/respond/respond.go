@@ -403,6 +403,16 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		} else {
 			t.past, t.verb = sentPast("your email to "+to, o.Result), "send the email to "+to
 		}
+	case action.EmailDiscard:
+		p, _ := action.Decode[action.DraftRefArgs](o.Action)
+		d := "the draft to " + prose.List(markdown.EscapeAll(p.To))
+		if len(p.To) == 0 {
+			d = "the draft"
+		}
+		if p.Subject != "" {
+			d += " (" + quoted(p.Subject) + ")"
+		}
+		t.past, t.verb = "deleted "+d, "delete "+d
 	case action.EmailReply:
 		p, _ := action.Decode[action.EmailReplyArgs](o.Action)
 		to := prose.List(markdown.EscapeAll(p.To))

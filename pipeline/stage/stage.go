@@ -84,10 +84,10 @@ type Context struct {
 	// changed ones.
 	Notes      []hearth.Note
 	NotesFound int
-	// Drafts are the user's drafts, read for questions about mail; for a
-	// question about mail already sent ("did Sam get my email?",
-	// nlu.SentQuestion) they are the mail sent instead. Each carries its
-	// Status.
+	// Drafts are the user's drafts, newest first, read for questions
+	// about mail and for "delete that draft"; for a question about mail
+	// already sent ("did Sam get my email?", nlu.SentQuestion) they are
+	// the mail sent instead. Each carries its Status.
 	Drafts []hearth.Email
 	// Style is how the user writes email (read for email requests); the
 	// zero value is Hearth's default.

@@ -363,6 +363,29 @@ func promptedLast(msgs []hearth.Message, current, buttonID string) bool {
 	return false
 }
 
+// underDraft reads words typed right under a draft waiting for approval
+// (apID), without a button pressed: "make it shorter" is the change Edit
+// would make, "delete that draft" the draft's Cancel. ok is false for
+// other words, or when the draft is not the last thing Hearth said.
+func (r *Runner) underDraft(ctx context.Context, st *turnState, apID int64, recent []hearth.Message) (reply string, ok bool, err error) {
+	ev := st.t.Event
+	edit, discard := draftInstruction(ev.Text), nlu.DiscardsDraft(ev.Text)
+	if apID == 0 || !edit && !discard || !promptedLast(recent, ev.Text, approveButton(apID)) {
+		return "", false, nil
+	}
+	ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID, st.t.User.ID)
+	if err != nil || !ok || ap.ID != apID || !ap.Action.Kind.SendsMail() {
+		return "", false, err
+	}
+	st.trace.Intent = "followup"
+	if discard {
+		reply, err = r.decide(ctx, st, apID, false)
+	} else {
+		reply, err = r.edit(ctx, st, 0, stage.Question{}, ap, ev.Text)
+	}
+	return reply, true, err
+}
+
 // draftInstructions begin a change to an email draft said in words:
 // "make it shorter", "say Friday instead", "sign it from both of us".
 var draftInstructions = []string{"make it ", "make the email ", "make the draft ", "make this ", "make that ", "shorter", "longer",

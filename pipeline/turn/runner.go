@@ -181,17 +181,8 @@ func (r *Runner) message(ctx context.Context, st *turnState) (string, error) {
 			return r.edit(ctx, st, qid, q, ap, ev.Text)
 		}
 	}
-	if apID != 0 && draftInstruction(ev.Text) && promptedLast(recent, ev.Text, approveButton(apID)) {
-		// "Make it shorter" typed right under a draft, without pressing
-		// Edit: the same change to the same draft.
-		ap, ok, err := r.cfg.Engine.PendingApproval(ctx, ev.ConversationID, st.t.User.ID)
-		if err != nil {
-			return "", err
-		}
-		if ok && ap.ID == apID && ap.Action.Kind.SendsMail() {
-			st.trace.Intent = "followup"
-			return r.edit(ctx, st, 0, stage.Question{}, ap, ev.Text)
-		}
+	if reply, ok, err := r.underDraft(ctx, st, apID, recent); ok || err != nil {
+		return reply, err
 	}
 
 	// A question that waits for words ("What is Sarah's email

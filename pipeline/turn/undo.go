@@ -21,7 +21,7 @@ func undone(rec action.Record, c stage.Context) string {
 	switch rec.Action.Kind {
 	case action.TaskCreate, action.CalendarCreate, action.NoteCreate:
 		return "Undone: I removed " + what + "."
-	case action.TaskDelete, action.CalendarDelete, action.NoteDelete:
+	case action.TaskDelete, action.CalendarDelete, action.NoteDelete, action.EmailDiscard:
 		return "Undone: " + what + " is back."
 	case action.TaskComplete:
 		return "Undone: " + what + " is open again."
@@ -107,7 +107,7 @@ func decodeResult(r action.Record) any {
 		v = &hearth.Memory{}
 	case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteRemove, action.NoteDelete:
 		v = &hearth.Note{}
-	case action.EmailDraft, action.EmailSend, action.EmailReply:
+	case action.EmailDraft, action.EmailSend, action.EmailReply, action.EmailDiscard:
 		v = &hearth.Email{}
 	case action.ReminderUpdate, action.ReminderCancel:
 		v = &hearth.Schedule{}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hearthbot/hearth"
+)
+
+// TestDiscardDraft: a saved draft is deleted in words, by its recipient
+// or as "the draft" (which asks which when there are several), and
+// "undo" brings it back; said right under a draft waiting for approval,
+// "delete that draft" is its Cancel.
+func TestDiscardDraft(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Wren", "UTC")
+	uid := c.contact().User.ID
+	drafts := func() []hearth.Email {
+		t.Helper()
+		ds, err := app.Store.FindEmails(context.Background(), uid, hearth.EmailDraft, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ds
+	}
+	mustContain(t, c.say("Draft an email to sam@example.com saying I'll bring the cake"), "saved a draft")
+	mustContain(t, c.say("Draft an email to dana@example.org saying the rota changed"), "saved a draft")
+
+	mustContain(t, c.say("delete the draft to Sam"), "deleted the draft to sam@example.com")
+	if ds := drafts(); len(ds) != 1 || ds[0].To[0] != "dana@example.org" {
+		t.Fatalf("drafts %+v after deleting Sam's; want Dana's alone", ds)
+	}
+	mustContain(t, c.say("undo"), "is back")
+	if ds := drafts(); len(ds) != 2 {
+		t.Fatalf("%d drafts after the undo; want both", len(ds))
+	}
+
+	q := c.say("delete the draft")
+	mustContain(t, q, "Which draft should I delete?")
+	var dana string
+	for _, b := range q.Buttons {
+		if strings.HasPrefix(b.Label, "To dana@example.org") {
+			dana = b.Label
+		}
+	}
+	if len(q.Buttons) != 2 || dana == "" {
+		t.Fatalf("buttons %v; want one for each draft", q.Buttons)
+	}
+	mustContain(t, c.click(q, dana), "deleted the draft to dana@example.org")
+	if ds := drafts(); len(ds) != 1 || ds[0].To[0] != "sam@example.com" {
+		t.Fatalf("drafts %+v after picking Dana's; want Sam's alone", ds)
+	}
+
+	mustContain(t, c.say("delete the draft to Quentin"), "I couldn't find a draft to Quentin")
+
+	// Under a draft waiting for approval: its Cancel, nothing sent.
+	r := c.say("Email tom@example.com that I'm on my way")
+	mustContain(t, r, "Here's the draft to tom@example.com")
+	mustContain(t, c.say("delete that draft"), "cancelled that", "Nothing was sent")
+	if code, _ := c.clickStatus(r, "Approve"); code == 202 {
+		mustContain(t, c.reply("reply to approving a cancelled draft"), "already")
+	}
+	if sent, _ := app.Store.FindEmails(context.Background(), uid, hearth.EmailSent, 10); len(sent) != 0 {
+		t.Fatalf("sent %+v; want nothing sent", sent)
+	}
+	if ds := drafts(); len(ds) != 1 || ds[0].To[0] != "sam@example.com" {
+		t.Fatalf("drafts %+v after cancelling Tom's; want Sam's alone", ds)
+	}
+}

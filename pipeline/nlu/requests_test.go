@@ -1,0 +1,203 @@
+package nlu
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
+)
+
+// Tests of the readers of requests and statements (requests.go,
+// statements.go) that override the model's reading.
+
+// TestAboutMe: a favourite, an allergy or a diet told is kept; talk that
+// only looks like it is not.
+func TestAboutMe(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"my favorite color is green", "I'm allergic to peanuts", "I am vegetarian", "my favourite food is sushi", "I'm lactose intolerant",
+		"Tom loves jazz", "my husband hates olives", "Priya likes hiking", "Tom's favourite colour is blue", "Ben's allergic to peanuts",
+		"the wifi password is swordfish", "our gate code is 4471"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Memory}) {
+			t.Errorf("Classify(%q) = %s %v; want a memory to keep", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"am I allergic to anything?", "what are my allergies?", "is Lea allergic to anything?"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Memory}) {
+			t.Errorf("Classify(%q) = %s %v; want a question to memory", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"he loves it", "who likes pizza?", "everyone loves a holiday"} {
+		if toks, _ := features.Tokens(nil, text); likesSomething(toks, text) {
+			t.Errorf("likesSomething(%q); want no one's liking told", text)
+		}
+	}
+	for _, text := range []string{"I'm tired", "my favorite!", "I am so happy", "what's my favorite color?", "the password is wrong", "my pin is not working", "the code is too long"} {
+		if toks, _ := features.Tokens(nil, text); aboutMe(toks) && !strings.HasSuffix(text, "?") {
+			t.Errorf("aboutMe(%q); want not a fact about oneself", text)
+		}
+	}
+	for _, text := range []string{"what's your favourite colour", "it's favourite time of year", "thanks allergic to nothing", "Tom's here"} {
+		if toks, _ := features.Tokens(nil, text); aboutSomeone(toks) {
+			t.Errorf("aboutSomeone(%q); want nothing told of anyone", text)
+		}
+	}
+}
+
+// TestRunOut: the household running out of something is for the lists;
+// running out of time is not.
+func TestRunOut(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"we're out of coffee", "we ran out of milk and eggs", "we're running low on detergent", "we need toilet paper", "we need more eggs",
+		"I'm out of coffee", "I've run out of shampoo", "I ran out of milk", "I am almost out of rice"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Keep}) {
+			t.Errorf("Classify(%q) = %s %v; want a request to the lists", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"we're out of time", "we're out of ideas", "I'm out of the office", "we need to talk", "we need a plan",
+		"I need a break", "I'm out of breath", "I ran out of time", "I need eggs", "I am tired of waiting", "I'm sick of it"} {
+		if toks, _ := features.Tokens(nil, text); runOut(toks) {
+			t.Errorf("runOut(%q); want nothing for the lists", text)
+		}
+	}
+}
+
+// TestErrandWithDate: an errand the user does themselves, said with a
+// date, is a to-do (errandVerbs), whatever the model heard; asked of
+// Hearth, or with no date, it is not.
+func TestErrandWithDate(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text string
+		todo bool
+	}{
+		{"buy eggs tomorrow", true},
+		{"buy a present for grandpa on friday", true},
+		{"order new glasses next week", true},
+		{"order me a pizza at 7", false},
+		{"can you buy eggs tomorrow", false},
+		{"buy eggs", false},
+	} {
+		got := c.Classify(tt.text, []Turn{}, ref)
+		if todo := got.Intent == RequestAction && slices.Equal(got.Domains, []Domain{Task}); todo != tt.todo {
+			t.Errorf("Classify(%q) = %s %v (out of scope %v); want a to-do %v", tt.text, got.Intent, got.Domains, got.OutOfScope, tt.todo)
+		}
+	}
+}
+
+// TestMyTime: a question about one's own day or week asks for the events
+// and the tasks due then; "snooze it for an hour" moves a reminder.
+func TestMyTime(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"how's my day looking", "show me my week", "what's my weekend like?"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Calendar, Task}) {
+			t.Errorf("Classify(%q) = %s %v; want ask_info about the calendar and tasks", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"what's left to pack?", "what do I still need to pack?"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Keep}) {
+			t.Errorf("Classify(%q) = %s %v; want a question about the lists", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"snooze it for an hour", "snooze that 10 minutes"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Task}) {
+			t.Errorf("Classify(%q) = %s %v; want a request to move a reminder", text, got.Intent, got.Domains)
+		}
+	}
+}
+
+// TestWritesNote: a request to write a note is one, whatever the note
+// says.
+func TestWritesNote(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"write a note: bring snacks on friday", "take a quick note: the gate code changed", "jot a note about the boiler"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || len(got.Domains) == 0 {
+			t.Errorf("Classify(%q) = %s %v; want a request", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"write back to me", "take note", "make it quick"} {
+		if toks, _ := features.Tokens(nil, text); writesNote(toks) {
+			t.Errorf("writesNote(%q); want no note", text)
+		}
+	}
+}
+
+// TestClearsDay: cancelling a day's or a week's events at once goes to
+// the calendar, which asks first; "everything" on a list does not.
+func TestClearsDay(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text     string
+		calendar bool
+	}{
+		{"cancel everything on thursday", true},
+		{"delete everything tomorrow", true},
+		{"clear sunday", true},
+		{"clear my schedule next week", true},
+		{"please cancel all my appointments this weekend", true},
+		{"delete everything on my packing list", false},
+		{"cancel everything", false},
+		{"clear the packing list", false},
+	} {
+		toks, _ := features.Tokens(nil, tt.text)
+		if got := clearsDay(toks); got != tt.calendar {
+			t.Errorf("clearsDay(%q) = %v; want %v", tt.text, got, tt.calendar)
+		}
+		if !tt.calendar {
+			continue
+		}
+		if got := c.Classify(tt.text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Calendar}) {
+			t.Errorf("Classify(%q) = %s %v; want a request to the calendar", tt.text, got.Intent, got.Domains)
+		}
+	}
+}
+
+// TestAwayUntil: news of where one is until a time is small talk, not a
+// task with nothing to do; a request said with it is still a request.
+func TestAwayUntil(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"We are out of the house until 6", "I'm at the gym until 7", "I will be away till Sunday", "we're out until 6 pm tonight",
+		"I'm going to be away next week", "we'll be gone for the weekend"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != Chat || len(got.Domains) != 0 || got.RequiresAction {
+			t.Errorf("Classify(%q) = %s %v; want small talk", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"I'm at the dentist until 4, remind me to call mom after", "I am busy until 3 so move my call to 4", "I'm away next week, remind me to pack on Friday"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction {
+			t.Errorf("Classify(%q) = %s %v; want a request", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"I'm out of milk", "we are away", "I am going until 6"} {
+		if toks, _ := features.Tokens(nil, text); awayUntil(toks) {
+			t.Errorf("awayUntil(%q); want not news of being away until a time", text)
+		}
+	}
+}
+
+// TestTimeAlone: a time alone after a reply is when the item just made
+// is, after a request; after a question it asks the same for then.
+func TestTimeAlone(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	made := []Turn{{Text: "remind me to call mom"}, {FromBot: true, Text: "Added “Call mom” to your to-do list."}}
+	asked := []Turn{{Text: "what's on my calendar today?"}, {FromBot: true, Text: "Nothing on your calendar today."}}
+	for _, text := range []string{"tomorrow at 5", "Saturday", "on Monday"} {
+		if got := c.Classify(text, made, ref); got.Intent != Followup || !got.RequiresAction || !slices.Equal(got.Domains, []Domain{Task}) {
+			t.Errorf("%q after a request: %s %v (acts %v); want a change of the task", text, got.Intent, got.Domains, got.RequiresAction)
+		}
+		if got := c.Classify(text, asked, ref); got.Intent != AskInfo || got.RequiresAction {
+			t.Errorf("%q after a question: %s %v; want the question for then", text, got.Intent, got.Domains)
+		}
+	}
+	if got := c.Classify("the first one", made, ref); got.RequiresAction {
+		t.Errorf("the first one: %s %v; want no change", got.Intent, got.Domains)
+	}
+}

@@ -1,0 +1,123 @@
+package plan
+
+import (
+	"net/mail"
+	"slices"
+	"strings"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/words"
+)
+
+// planDiscard plans deleting saved drafts (email.discard, undone by
+// "undo"): "delete the draft to Sam" the one to Sam, "… about the
+// heater" the one about it, "that draft" the newest, "all my drafts"
+// each. When the words fit several, which is asked, with a button for
+// each; when they fit none, the reply says so.
+func planDiscard(in stage.PlanInput, d nlu.Discard) (stage.Plan, error) {
+	p := stage.Plan{Understood: "delete a draft"}
+	drafts := slices.DeleteFunc(slices.Clone(in.Context.Drafts), func(e hearth.Email) bool { return e.Status != hearth.EmailDraft })
+	if len(drafts) == 0 {
+		return p, needDetails("which draft: I couldn't find any drafts")
+	}
+	if d.To != "" {
+		p.Understood = "delete the draft to " + d.To
+		drafts = slices.DeleteFunc(drafts, func(e hearth.Email) bool { return !draftTo(e, d.To, in.Context) })
+		if len(drafts) == 0 {
+			return p, needDetails("which draft: I couldn't find a draft to %s", d.To)
+		}
+	}
+	if d.About != "" {
+		p.Understood = "delete the draft about " + d.About
+		drafts = slices.DeleteFunc(drafts, func(e hearth.Email) bool { return !draftAbout(e, d.About) })
+		if len(drafts) == 0 {
+			return p, needDetails("which draft: I couldn't find a draft about “%s”", d.About)
+		}
+	}
+	if d.All {
+		p.Understood = "delete your drafts"
+		for _, e := range drafts {
+			a, err := discard(e)
+			if err != nil {
+				return plannedErr(p, err)
+			}
+			p.Actions = append(p.Actions, a)
+		}
+		return p, nil
+	}
+	if len(drafts) == 1 || d.That && d.To == "" && d.About == "" {
+		// "That draft": the newest, the one just made or spoken of.
+		a, err := discard(drafts[0])
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		p.Actions = []action.Action{a}
+		return p, nil
+	}
+	q := &stage.Question{Text: "Which draft should I delete?"}
+	for _, e := range drafts[:min(len(drafts), 5)] {
+		a, err := discard(e)
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		q.Options = append(q.Options, stage.Option{Label: draftLabel(e), Actions: []action.Action{a}})
+	}
+	p.Question = q
+	return p, nil
+}
+
+func discard(e hearth.Email) (action.Action, error) {
+	return action.New(action.EmailDiscard, action.DraftRefArgs{ID: e.ID, To: e.To, Subject: e.Subject})
+}
+
+// draftLabel names a draft on its button (plain text): "To
+// sam@example.com: Running late".
+func draftLabel(e hearth.Email) string {
+	l := "To " + prose.List(e.To)
+	if e.Subject != "" {
+		l += ": " + e.Subject
+	}
+	return l
+}
+
+// draftTo reports whether draft e goes to name: an address of theirs
+// Hearth knows, the address itself, or an address whose name or mailbox
+// reads as the name ("Sam Lee <…>", "sam.lee@…" for "Sam").
+func draftTo(e hearth.Email, name string, c stage.Context) bool {
+	var known []string
+	for _, r := range slices.Concat(recipients(name, c), bookRecipients(name, c)) {
+		if a, err := mail.ParseAddress(r.addr); err == nil {
+			known = append(known, strings.ToLower(a.Address))
+		}
+	}
+	want := words.MatchWords(name)
+	for _, to := range e.To {
+		a, err := mail.ParseAddress(to)
+		if err != nil {
+			a = &mail.Address{Address: to}
+		}
+		addr := strings.ToLower(a.Address)
+		local, _, _ := strings.Cut(addr, "@")
+		if addr == strings.ToLower(strings.TrimSpace(name)) || slices.Contains(known, addr) ||
+			len(want) > 0 && (allIn(want, words.MatchWords(local)) || allIn(want, words.MatchWords(a.Name))) {
+			return true
+		}
+	}
+	return false
+}
+
+// allIn reports whether every word of want is in have.
+func allIn(want, have []string) bool {
+	return !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(have, w) })
+}
+
+// draftAbout reports whether draft e is about topic: every meaningful
+// word of it is in the subject or the body.
+func draftAbout(e hearth.Email, topic string) bool {
+	want := words.MatchWords(topic)
+	return len(want) > 0 && allIn(want, words.MatchWords(e.Subject+" "+e.Body))
+}
