@@ -90,8 +90,9 @@ type ForgottenFact struct {
 	// which forgetting it opened again, each with the end it had given.
 	Reopened []RelationshipEnd `json:"reopened,omitempty"`
 	// ReopenedValues are the values of the same attribute the fact, a
-	// current value, had closed ("Jon works at Initech" closed Acme),
-	// which forgetting it made current again, with the ends they had.
+	// current value, had closed ("Jon works at Initech" closed Acme), or
+	// the values the fact ended ("Jon no longer works at Acme"), which
+	// forgetting it made current again, with the ends they had.
 	ReopenedValues []FactEnd `json:"reopened_values,omitempty"`
 	// EntityRelation is what the fact, a relation ("Lea is my sister"),
 	// had made its entity to the user, and EntityAlias the alias that
@@ -101,8 +102,9 @@ type ForgottenFact struct {
 	EntityAlias    string `json:"entity_alias,omitempty"`
 }
 
-// FactEnd is when a fact stopped being true and when Hearth learned so:
-// what undo of a forget gives back to a value the forget made current.
+// FactEnd is when a fact stopped being true and when Hearth learned so
+// (zero for a value that ended, and was not wrong): what undo of a
+// forget gives back to a value the forget made current.
 type FactEnd struct {
 	ID            int64     `json:"id"`
 	ValidTo       time.Time `json:"valid_to"`

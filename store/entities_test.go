@@ -144,6 +144,27 @@ func TestEntities(t *testing.T) {
 		if err := b.st.UnstoreMemory(b.ctx, b.alice, acme.ID); err != nil {
 			t.Fatalf("retried undo: %v", err)
 		}
+		// "Sarah no longer works at Initech": the value ends, nothing
+		// replaces it, what held until now still did; undo reopens it.
+		ended, err := b.st.StoreMemory(b.ctx, "", hearth.Memory{UserID: b.alice, Content: "Sarah no longer works at Initech", About: "Sarah", EntityID: sarah.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.st.EndValues(b.ctx, b.alice, sarah.ID, hearth.AttrEmployer, "initech", ended.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := employer(time.Time{}, ""); len(got) != 0 {
+			t.Fatalf("after the ending, now: %v", got)
+		}
+		if got := employer(y(2018), ""); !slices.Equal(got, []string{"Initech"}) {
+			t.Fatalf("after the ending, 2018: %v", got)
+		}
+		if err := b.st.UnstoreMemory(b.ctx, b.alice, ended.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := employer(time.Time{}, ""); !slices.Equal(got, []string{"Initech"}) {
+			t.Fatalf("after undoing the ending: %v", got)
+		}
 		_ = old
 		// Places: the nearest first, with distances in metres.
 		school := hearth.Coordinates{Lat: 51.5007, Lon: -0.1246}

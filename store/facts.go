@@ -280,6 +280,20 @@ func (s *Store) UnstoreMemory(ctx context.Context, userID, id int64) error {
 	return nil
 }
 
+// EndValues ends userID's current values of an entity's attribute that
+// equal value (ignoring case), now: they held until now, and were not
+// wrong, so they are closed (valid_to) without being invalidated. by is
+// the fact that says so ("Ben no longer works at Acme"): UnstoreMemory of
+// it makes them current again. Ending nothing is no error.
+func (s *Store) EndValues(ctx context.Context, userID, entityID int64, attribute, value string, by int64) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE facts SET valid_to = greatest(now(), valid_from), superseded_by = $5, updated_at = now()
+		WHERE user_id = $1 AND entity_id = $2 AND attribute = lower($3) AND lower(value) = lower($4) AND id <> $5 AND `+currentFact,
+		userID, entityID, strings.TrimSpace(attribute), strings.TrimSpace(value), by); err != nil {
+		return fmt.Errorf("store end values: %w", translate(err))
+	}
+	return nil
+}
+
 // ForgetMemory deletes a memory for real, at once: the row goes, with
 // its embedding and its shares, and a correction it was of points at
 // nothing. It returns the fact as it was, with everything RestoreMemory
@@ -315,13 +329,17 @@ func (s *Store) ForgetMemory(ctx context.Context, userID, id int64) (hearth.Memo
 		if err != nil {
 			return err
 		}
-		if m.Attribute != "" && m.ValidTo.IsZero() && invalidated == nil {
-			// A current value closed the one before it: forgotten, it was
-			// never said, and the one before is current again, as the
-			// relationship its statement closed opens again.
-			rows, err := tx.Query(ctx, `SELECT id, valid_to, invalidated_at FROM facts
-				WHERE superseded_by = $1 AND user_id = $2 AND entity_id = $3 AND attribute = $4 AND deleted_at IS NULL
-					AND valid_to IS NOT NULL AND invalidated_at IS NOT NULL ORDER BY id FOR UPDATE`, id, userID, m.EntityID, m.Attribute)
+		if ended := m.Attribute == ""; ended || m.ValidTo.IsZero() && invalidated == nil {
+			// A current value closed the one before it, or a fact ended
+			// values ("Sam no longer works at Acme", EndValues, which
+			// leaves invalidated_at empty, read here as the zero time):
+			// forgotten, it was never said, and what it closed is current
+			// again, as the relationship its statement closed opens again.
+			rows, err := tx.Query(ctx, `SELECT id, valid_to, COALESCE(invalidated_at, '0001-01-01Z') FROM facts
+				WHERE superseded_by = $1 AND user_id = $2 AND deleted_at IS NULL AND valid_to IS NOT NULL
+					AND ($5 AND attribute <> '' AND invalidated_at IS NULL
+						OR NOT $5 AND entity_id = $3 AND attribute = $4 AND invalidated_at IS NOT NULL)
+				ORDER BY id FOR UPDATE`, id, userID, m.EntityID, m.Attribute, ended)
 			if err != nil {
 				return err
 			}
@@ -393,7 +411,7 @@ func (s *Store) RestoreMemory(ctx context.Context, userID int64, m hearth.Memory
 		// The values the forget made current are closed again, unless
 		// something else closed them since.
 		for _, e := range f.ReopenedValues {
-			if _, err := tx.Exec(ctx, `UPDATE facts SET valid_to = $2, invalidated_at = $3, updated_at = now()
+			if _, err := tx.Exec(ctx, `UPDATE facts SET valid_to = $2, invalidated_at = NULLIF($3::timestamptz, '0001-01-01Z'), updated_at = now()
 				WHERE id = $1 AND user_id = $4 AND superseded_by = $5 AND valid_to IS NULL AND invalidated_at IS NULL`,
 				e.ID, e.ValidTo, e.InvalidatedAt, m.UserID, m.ID); err != nil {
 				return err

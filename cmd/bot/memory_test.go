@@ -359,3 +359,34 @@ func TestPeopleAsTold(t *testing.T) {
 		t.Fatalf("Tom's allergies answered with %q", r.Text)
 	}
 }
+
+// TestValueEnds: "Sam doesn't work at Initech anymore" ends what Hearth
+// knew of where Sam works, with nothing in its place, and the works-at
+// relationship with it; "undo" brings both back. A plain negation is not
+// an ending.
+func TestValueEnds(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	c.say("Sam works at Initech")
+	mustContain(t, c.say("Sam doesn't work at Initech anymore"), "Noted")
+	mustContain(t, c.say("where does Sam work?"), "I don't know where Sam works now")
+	if got := c.say("tell me about Sam"); strings.Contains(got.Text, "works at") {
+		t.Fatalf("reply %q; want the works-at relationship ended", got.Text)
+	}
+	c.say("undo")
+	mustContain(t, c.say("where does Sam work?"), "Sam works at Initech")
+	mustContain(t, c.say("tell me about Sam"), "Sam → Initech: works at")
+	// Forgotten, as if never said: what it ended holds again.
+	c.say("Sam doesn't work at Initech anymore")
+	c.say("forget that")
+	mustContain(t, c.say("where does Sam work?"), "Sam works at Initech")
+	c.say("undo") // of the forget: ended again
+	mustContain(t, c.say("where does Sam work?"), "I don't know where Sam works now")
+
+	c.say("Mia goes to Lincoln Elementary")
+	mustContain(t, c.say("Mia no longer goes to Lincoln Elementary"), "Mia no longer goes to Lincoln Elementary")
+	if got := c.say("where does Mia go to school?"); strings.Contains(got.Text, "goes to Lincoln") {
+		t.Fatalf("reply %q; want the school ended", got.Text)
+	}
+}

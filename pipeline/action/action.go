@@ -121,6 +121,10 @@ type (
 		Value     string    `json:"value,omitempty" jsonschema:"the attribute's value, as said"`
 		ValidFrom time.Time `json:"valid_from,omitzero" jsonschema:"when it started being true, if said"`
 		ValidTo   time.Time `json:"valid_to,omitzero" jsonschema:"when it stopped being true, if said"`
+		// Ends is true when the fact says the attribute's Value no
+		// longer holds ("Ben no longer works at Acme"): that value ends
+		// now, and the fact is kept as said, the value of nothing.
+		Ends bool `json:"ends,omitempty" jsonschema:"true when the fact says the value no longer holds"`
 		// Place is where the value (an address) is, when the user gave
 		// coordinates; Locate asks the geocoder, if one is configured, to
 		// place the value instead.

@@ -121,6 +121,11 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		}
 		m := hearth.Memory{UserID: uid, Content: p.Content, About: p.About, Category: p.Category, Tier: p.Tier, ToldIn: r.EventID,
 			Attribute: p.Attribute, Value: p.Value, ValidFrom: p.ValidFrom, ValidTo: p.ValidTo, Place: p.Place}
+		if p.Ends {
+			// The fact as said is the value of nothing; the value it ends
+			// ends below.
+			m.Attribute, m.Value = "", ""
+		}
 		if m.Place == nil && p.Locate && x.Geocoder != nil && p.Value != "" {
 			// A geocoder that fails leaves the address without a place:
 			// the fact is still worth keeping, and a question about
@@ -146,6 +151,12 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		// told in another message, or one no message told (imported), is
 		// not this action's to take back.
 		retold := r.EventID != 0 && m.ToldIn != r.EventID
+		if p.Ends && m.EntityID != 0 && !retold {
+			// Undone with the fact (UnstoreMemory), which ended it.
+			if err := x.Memories.EndValues(ctx, uid, m.EntityID, p.Attribute, p.Value, m.ID); err != nil {
+				return nil, nil, errors.Join(err, x.Memories.UnstoreMemory(ctx, uid, m.ID))
+			}
+		}
 		if p.Relationship == nil || x.Relationships == nil {
 			if retold {
 				return m, RelationshipOutcome{Retold: true}, nil

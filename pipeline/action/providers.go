@@ -91,8 +91,11 @@ type Memories interface {
 	UpdateMemory(ctx context.Context, userID, id int64, content string) (before, after hearth.Memory, err error)
 	RevertMemory(ctx context.Context, userID, id int64) error
 	// UnstoreMemory takes back a fact just stored, and reopens the
-	// attribute value it closed.
+	// attribute values it closed or ended.
 	UnstoreMemory(ctx context.Context, userID, id int64) error
+	// EndValues ends an entity's current values of an attribute equal
+	// to value, now, for the fact by that says so.
+	EndValues(ctx context.Context, userID, entityID int64, attribute, value string, by int64) error
 	// SaveEntity finds the entity a name or alias stands for among the
 	// owner's, or creates it.
 	SaveEntity(ctx context.Context, e hearth.Entity) (hearth.Entity, error)

@@ -45,15 +45,16 @@ func MemoryQuestion(u stage.Understanding, text string, now time.Time) stage.Und
 // classifier's doubt about a statement that reads like an answer, and so
 // is telling who someone is ("Sam is my brother", which it takes for
 // chat or a question), and so is when or where someone was born ("Anna
-// was born in 1990") or where they live ("I live in Berlin"): told like
-// the news "we just adopted a beagle", it is remembered like it.
+// was born in 1990"), where they live ("I live in Berlin") or that they
+// no longer work somewhere ("Ben no longer works at Acme"): told like the
+// news "we just adopted a beagle", it is remembered like it.
 func MemoryEdit(u stage.Understanding, text string) stage.Understanding {
 	lc := strings.ToLower(strings.TrimSpace(text))
 	remember := u.Intent == nlu.AskInfo && strings.HasPrefix(lc, "remember that ") && !strings.HasSuffix(lc, "?")
-	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember && !memory.ToldRole(text) && !memory.ToldBirth(text) && !memory.ToldHome(text) {
+	if !plan.ForgetsLast(text) && !isCorrection(text) && !remember && !memory.ToldRole(text) && !memory.ToldBirth(text) && !memory.ToldHome(text) && !memory.ToldEnding(text) {
 		return u
 	}
-	u.Intent, u.Domains, u.RequiresAction = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true
+	u.Intent, u.Domains, u.RequiresAction, u.OutOfScope = nlu.RequestAction, []nlu.Domain{nlu.Memory}, true, false
 	return u
 }
 

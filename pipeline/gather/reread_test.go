@@ -246,17 +246,19 @@ func TestToldRoleIsRemembered(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 	for text, told := range map[string]bool{
-		"Sam is my brother":          true,
-		"Priya is my manager":        true,
-		"Lily is Emma's best friend": true,
-		"I love pizza":               false,
-		"Anna was born in 1990":      true,
-		"my son was born on May 3rd": true,
-		"when was Anna born?":        false,
-		"I live in Berlin":           true,
-		"Jon works at Initech":       true,
-		"is Sam my brother?":         false,
-		"who is my manager?":         false,
+		"Sam is my brother":           true,
+		"Priya is my manager":         true,
+		"Lily is Emma's best friend":  true,
+		"I love pizza":                false,
+		"Anna was born in 1990":       true,
+		"my son was born on May 3rd":  true,
+		"when was Anna born?":         false,
+		"I live in Berlin":            true,
+		"Jon works at Initech":        true,
+		"Jon no longer works at Acme": true,
+		"Sam doesn't work for free":   false,
+		"is Sam my brother?":          false,
+		"who is my manager?":          false,
 	} {
 		before := stagetest.Classifier().Classify(text, []nlu.Turn{}, now)
 		u := MemoryEdit(before, text)

@@ -67,7 +67,7 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	// is …", "I worked at Acme from 2001 to 2009") is also one value of
 	// one of its attributes over time: a new value closes the old one.
 	if entityFact(in, fact, &args) {
-		if args.Attribute != hearth.AttrBorn && args.ValidFrom.IsZero() && args.ValidTo.IsZero() && memory.Historical(fact) {
+		if args.Attribute != hearth.AttrBorn && !args.Ends && args.ValidFrom.IsZero() && args.ValidTo.IsZero() && memory.Historical(fact) {
 			// It ended, but when? One question; the answer fills it in.
 			return askWhen(p, args)
 		}
@@ -162,8 +162,12 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 	now := factNow(in)
 	from, to, rest, dated := memory.Validity(fact, now)
 	st, ok := memory.ReadStatement(rest)
+	ends := false
 	if !ok {
-		return false
+		// "Ben no longer works at Acme": the value it ends.
+		if st, ends = memory.ReadEnding(rest); !ends {
+			return false
+		}
 	}
 	e := &action.EntityArgs{Name: st.Name, Kind: st.Kind, Relation: st.Relation, Aliases: st.Aliases}
 	if st.Self {
@@ -181,7 +185,7 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 			break
 		}
 	}
-	args.Entity, args.Attribute, args.Value = e, st.Attribute, st.Value
+	args.Entity, args.Attribute, args.Value, args.Ends = e, st.Attribute, st.Value, ends
 	switch {
 	case st.Attribute == hearth.AttrBorn && dated:
 		args.Value = from.Format(time.DateOnly)
@@ -202,8 +206,13 @@ func entityFact(in stage.PlanInput, fact string, args *action.MemoryStoreArgs) b
 	if args.Relationship == nil {
 		// "Jon works at Acme" is also Jon → Acme, with the fact's
 		// validity: one statement, recorded and undone as one.
-		past := !args.ValidTo.IsZero() || memory.Historical(fact)
+		// An ending ends the relation that holds now.
+		past := !ends && (!args.ValidTo.IsZero() || memory.Historical(fact))
 		if r, ok := memory.AttributeRelation(st, past); ok {
+			if ends {
+				// Closed, with nothing in its place.
+				r.Ended, r.Attitude, r.Proximity = true, 0, 0
+			}
 			args.Relationship = relationArgs(in, r)
 		}
 	}
