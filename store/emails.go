@@ -74,6 +74,17 @@ func (s *Store) CreateDraft(ctx context.Context, key string, e hearth.Email) (he
 	return created, nil
 }
 
+// Email returns one of userID's emails, draft or sent; a deleted or
+// foreign one is hearth.ErrNotFound.
+func (s *Store) Email(ctx context.Context, userID, id int64) (hearth.Email, error) {
+	e, err := scanEmail(s.pool.QueryRow(ctx, `SELECT `+emailColumns+` FROM emails
+		WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL`, id, userID))
+	if err != nil {
+		return e, fmt.Errorf("store email %d: %w", id, notFound(translate(err), "email", id))
+	}
+	return e, nil
+}
+
 // SendEmail marks a draft sent through the outbox, once: nothing is
 // transmitted (Via is hearth.ViaOutbox). Sending it again returns it
 // unchanged, with the first SentAt. A deleted or foreign email is

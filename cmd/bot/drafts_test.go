@@ -69,3 +69,44 @@ func TestDiscardDraft(t *testing.T) {
 		t.Fatalf("drafts %+v after cancelling Tom's; want Sam's alone", ds)
 	}
 }
+
+// TestSendSavedDraft: "send the draft to Sam" sends the saved draft as it
+// is, once approved (no second copy made); cancelled, it stays saved.
+func TestSendSavedDraft(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Iris", "UTC")
+	uid := c.contact().User.ID
+	emails := func(status hearth.EmailStatus) []hearth.Email {
+		t.Helper()
+		es, err := app.Store.FindEmails(context.Background(), uid, status, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return es
+	}
+	c.say("Draft an email to sam@example.com saying the boiler is fixed")
+	saved := emails(hearth.EmailDraft)
+	if len(saved) != 1 {
+		t.Fatalf("drafts %+v; want the one saved", saved)
+	}
+
+	r := c.say("send that draft")
+	mustContain(t, r, "Here's the draft to sam@example.com", "The boiler is fixed")
+	mustContain(t, c.click(r, "Cancel"), "cancelled")
+	if ds := emails(hearth.EmailDraft); len(ds) != 1 || ds[0].ID != saved[0].ID {
+		t.Fatalf("drafts %+v after the cancel; want the saved one still there", ds)
+	}
+
+	r = c.say("send the draft to Sam")
+	mustContain(t, r, "Here's the draft to sam@example.com")
+	c.click(r, "Approve")
+	sent := emails(hearth.EmailSent)
+	if len(sent) != 1 || sent[0].ID != saved[0].ID {
+		t.Fatalf("sent %+v; want the saved draft itself", sent)
+	}
+	if ds := emails(hearth.EmailDraft); len(ds) != 0 {
+		t.Fatalf("drafts %+v after sending; want none", ds)
+	}
+	mustContain(t, c.say("send the draft"), "I couldn't find any drafts")
+}

@@ -350,6 +350,16 @@ func (m *Mail) DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email,
 	return gmailMark(d), nil
 }
 
+// Email returns one of the user's emails, marked as going through Gmail
+// when it is a Gmail draft.
+func (m *Mail) Email(ctx context.Context, userID, id int64) (hearth.Email, error) {
+	e, draftID, _, err := m.st.GmailDraft(ctx, userID, id)
+	if err != nil || draftID != "" {
+		return gmailMark(e), err
+	}
+	return m.fallback.Email(ctx, userID, id)
+}
+
 // RestoreDraft brings back a deleted draft. Its Gmail draft waits
 // AdoptWindow before it goes: brought back sooner, the draft keeps it;
 // later, it is made a Gmail draft again, so that sending it goes through

@@ -36,6 +36,7 @@ type Outbox interface {
 	CreateDraft(ctx context.Context, key string, e hearth.Email) (hearth.Email, error)
 	DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error)
 	RestoreDraft(ctx context.Context, userID, id int64) error
+	Email(ctx context.Context, userID, id int64) (hearth.Email, error)
 	FindEmails(ctx context.Context, userID int64, status hearth.EmailStatus, limit int) ([]hearth.Email, error)
 	ClaimSend(ctx context.Context, userID, id int64) (hearth.Email, bool, error)
 	FinishSend(ctx context.Context, userID, id int64, via hearth.MailVia, messageID string) (hearth.Email, error)
@@ -120,6 +121,12 @@ func (m *Mailer) CreateDraft(ctx context.Context, key string, e hearth.Email) (h
 func (m *Mailer) DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error) {
 	d, err := m.outbox.DeleteDraft(ctx, userID, id)
 	return m.mark(d), err
+}
+
+// Email returns one of the user's emails.
+func (m *Mailer) Email(ctx context.Context, userID, id int64) (hearth.Email, error) {
+	e, err := m.outbox.Email(ctx, userID, id)
+	return m.mark(e), err
 }
 
 // RestoreDraft brings back a deleted draft.

@@ -235,6 +235,10 @@ type (
 		To      []string `json:"to"`
 		Subject string   `json:"subject"`
 		Body    string   `json:"body"`
+		// DraftID, for send, is a saved draft to send as it is (To,
+		// Subject and Body are its own, for the approval): cancelled, it
+		// stays saved.
+		DraftID int64 `json:"draft_id,omitempty" jsonschema:"a saved draft's id, to send it; 0 for a new email"`
 	}
 	// DraftRefArgs names one draft (email.discard); To and Subject are
 	// for the reply.

@@ -169,6 +169,54 @@ func TestCancelledEmailDiscardsItsDraft(t *testing.T) {
 	}
 }
 
+// TestSavedDraftSend: sending a saved draft sends that draft, only as
+// the approval showed it; cancelled, it stays saved.
+func TestSavedDraftSend(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	d, err := b.store.CreateDraft(ctx, "", hearth.Email{UserID: b.turn.UserID, To: []string{"sam@example.com"}, Subject: "Boiler", Body: "Fixed."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := action.EmailArgs{To: d.To, Subject: d.Subject, Body: d.Body, DraftID: d.ID}
+	recs, err := b.engine.Run(ctx, b.turn, []action.Action{newAction(t, action.EmailSend, shown)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.engine.Decide(ctx, recs[0].ApprovalID, b.turn.UserID, false); err != nil {
+		t.Fatal(err)
+	}
+	if drafts, _ := b.store.FindEmails(ctx, b.turn.UserID, hearth.EmailDraft, 10); len(drafts) != 1 || drafts[0].ID != d.ID {
+		t.Fatalf("after Cancel the drafts are %+v; want the saved one", drafts)
+	}
+
+	other := shown
+	other.Body = "Not what is saved."
+	turn := b.newTurn(t, "ann")
+	recs, err = b.engine.Run(ctx, turn, []action.Action{newAction(t, action.EmailSend, other)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, rec, err := b.engine.Decide(ctx, recs[0].ApprovalID, turn.UserID, true); err == nil && rec.State != action.StateFailed {
+		t.Fatalf("approving a send that showed other text than the draft's: %s; want it refused", rec.State)
+	}
+	if sent, _ := b.store.FindEmails(ctx, b.turn.UserID, hearth.EmailSent, 10); len(sent) != 0 {
+		t.Fatalf("sent %+v; want nothing sent but what was shown", sent)
+	}
+
+	turn = b.newTurn(t, "ann")
+	if recs, err = b.engine.Run(ctx, turn, []action.Action{newAction(t, action.EmailSend, shown)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, rec, err := b.engine.Decide(ctx, recs[0].ApprovalID, b.turn.UserID, true); err != nil || rec.State != action.StateDone {
+		t.Fatalf("approve: %+v, %v", rec, err)
+	}
+	if sent, _ := b.store.FindEmails(ctx, b.turn.UserID, hearth.EmailSent, 10); len(sent) != 1 || sent[0].ID != d.ID {
+		t.Fatalf("sent %+v; want the saved draft itself", sent)
+	}
+}
+
 func TestExpiredApprovalIsRefused(t *testing.T) {
 	t.Parallel()
 	b := setup(t)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hearthbot/hearth"
@@ -383,6 +384,16 @@ func (x *Executor) Draft(ctx context.Context, r Record) (hearth.Email, error) {
 		if err != nil {
 			return e, err
 		}
+		if p.DraftID != 0 {
+			// A saved draft, sent as it is (once: sending it again, a
+			// retry, returns it as sent), and only as the approval
+			// showed it.
+			d, err := x.Mail.Email(ctx, r.UserID, p.DraftID)
+			if err == nil && (!slices.Equal(d.To, p.To) || d.Subject != p.Subject || d.Body != p.Body) {
+				err = hearth.Invalidf("draft %d is not the one shown for approval", p.DraftID)
+			}
+			return d, err
+		}
 		e.To, e.Subject, e.Body = p.To, p.Subject, p.Body
 	case EmailReply:
 		p, err := Decode[EmailReplyArgs](r.Action)
@@ -400,6 +411,9 @@ func (x *Executor) Draft(ctx context.Context, r Record) (hearth.Email, error) {
 // its approval, once the approval is cancelled. A draft already gone, or
 // sent, is left as it is.
 func (x *Executor) DiscardDraft(ctx context.Context, r Record) error {
+	if p, err := Decode[EmailArgs](r.Action); err == nil && r.Action.Kind == EmailSend && p.DraftID != 0 {
+		return nil // a saved draft the user asked to send stays saved
+	}
 	d, err := x.Draft(ctx, r)
 	if err != nil {
 		return err

@@ -78,6 +78,8 @@ type Mail interface {
 	// SendEmail sends a draft once; sending it again returns it unchanged.
 	SendEmail(ctx context.Context, userID, id int64) (hearth.Email, error)
 	DeleteDraft(ctx context.Context, userID, id int64) (hearth.Email, error)
+	// Email returns one of the user's emails (a saved draft to send).
+	Email(ctx context.Context, userID, id int64) (hearth.Email, error)
 	// RestoreDraft brings back a deleted draft (undo of a discard).
 	RestoreDraft(ctx context.Context, userID, id int64) error
 	FindEmails(ctx context.Context, userID int64, status hearth.EmailStatus, limit int) ([]hearth.Email, error)

@@ -231,7 +231,7 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		// their email addresses.
 		if domains[nlu.Email] && u.Intent == nlu.RequestAction {
 			names := recipientNames(text, u.Slots.Recipient)
-			if d, ok := nlu.ReadDiscard(text); ok {
+			if d, ok := nlu.ReadDraftRef(text); ok {
 				// "Delete the draft to Sam": Sam's addresses find it.
 				names = nil
 				if d.To != "" {
@@ -247,9 +247,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: inbox: %w", err)
 			}
 		}
-		if domains[nlu.Email] && (u.Intent == nlu.AskInfo || u.Intent == nlu.RequestAction && nlu.DiscardsDraft(text)) {
+		_, drafted := nlu.ReadDraftRef(text)
+		if domains[nlu.Email] && (u.Intent == nlu.AskInfo || u.Intent == nlu.RequestAction && drafted) {
 			// "Did Sam get my email?" asks the mail sent; anything else,
-			// and "delete that draft", the drafts.
+			// and "delete that draft" or "send the draft to Sam", the
+			// drafts.
 			status := hearth.EmailDraft
 			if u.Intent == nlu.AskInfo && nlu.SentQuestion(text) {
 				status = hearth.EmailSent

@@ -117,6 +117,7 @@ func TestDecodePlan(t *testing.T) {
 		{"recipient the user wrote", plan("email.send", `{"to":["mom@example.com"],"subject":"s","body":"b"}`), mail, ""},
 		{"recipient from the user's memories", plan("email.send", `{"to":["dad@example.com"],"subject":"s","body":"b"}`), mail, ""},
 		{"recipient found only in quoted data", plan("email.send", `{"to":["evil@example.com"],"subject":"s","body":"b"}`), mail, "not one the user named"},
+		{"a saved draft the model chose", plan("email.send", `{"to":["mom@example.com"],"subject":"s","body":"b","draft_id":5}`), mail, "a saved draft the user did not name"},
 		{"an attendee found only in quoted data", plan("calendar.update", `{"id":7,"update":{"attendees":["evil@example.com"]}}`), cal, "not one the user named"},
 		{"an attendee the user named", plan("calendar.create", `{"title":"x","start":"2026-03-10T10:00:00Z","end":"2026-03-10T11:00:00Z","attendees":["mom@example.com"]}`), cal, ""},
 		{"not the schema at all", json.RawMessage(`[1,2]`), cal, "plan answer"},

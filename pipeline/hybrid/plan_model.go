@@ -168,6 +168,12 @@ func simplePlan(acts []action.Action) bool {
 		case action.EmailDiscard:
 			// A draft the user named, found among their drafts; models
 			// get no discard kind.
+		case action.EmailSend:
+			// A saved draft the user named, sent as it is; a new email
+			// is the model's to write.
+			if e, err := action.Decode[action.EmailArgs](a); err != nil || e.DraftID == 0 {
+				return false
+			}
 		case action.MemoryStore:
 			// A fact about someone the offline reader could not take
 			// apart ("Emma has been into dinosaurs since her birthday")
@@ -242,6 +248,11 @@ func grounded(a action.Action, in stage.PlanInput) error {
 	json.Unmarshal(a.Payload, &p) //nolint:errcheck // validated already
 	if p.ID != 0 && !knownID(a.Kind, p.ID, in.Context) {
 		return fmt.Errorf("%s: id %d is not in the context", a.Kind, p.ID)
+	}
+	if e, err := action.Decode[action.EmailArgs](a); err == nil && (a.Kind == action.EmailSend || a.Kind == action.EmailDraft) && e.DraftID != 0 {
+		// A saved draft is sent when the user names it (the offline
+		// planner), never because a model chose one.
+		return fmt.Errorf("%s: a saved draft the user did not name", a.Kind)
 	}
 	if a.Kind == action.MemoryStore {
 		// Coordinates only as the user wrote them, never a model's guess.

@@ -5,21 +5,33 @@ import (
 	"strings"
 )
 
-// reDiscard reads a request to throw a draft away: "delete that draft",
-// "discard my draft to Sam", "scrap the email to the landlord about the
-// heater", "get rid of all my drafts". An email that is not said to be a
-// draft is one only when nothing but its recipient or topic follows
-// ("delete the email from Sam" is received mail, which Hearth does not
-// delete).
-var reDiscard = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:just\s+)?` +
-	`(?:delete|discard|scrap|bin|trash|ditch|drop|remove|cancel|throw\s+(?:away|out)|get\s+rid\s+of)\s+` +
-	`(?:(all|both)\s+(?:of\s+)?)?(?:(that|the|this|my|those|these|all|both)\s+)?` +
-	`((?:e-?mail\s+)?drafts?(?:\s+e-?mails?)?|e-?mails?)` +
-	`(?:\s+(?:to|for)\s+(.+?))?(?:\s+(?:about|re|regarding|on)\s+(.+?))?` +
-	`(?:\s+(?:please|for\s+me|too|as\s+well))?[\s.!]*$`)
+// A request about saved drafts names them by their recipient, their
+// topic, "that", or all of them: "delete that draft", "discard my draft
+// to Sam", "scrap the email to the landlord about the heater", "get rid
+// of all my drafts", "send the draft to Sam". An email that is not said
+// to be a draft is one only when it is thrown away and nothing but its
+// recipient or topic follows ("delete the email from Sam" is received
+// mail, which Hearth does not delete; "send the email to Sam" may be a
+// new one).
+const (
+	draftLead  = `(?i)^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:just\s+|go\s+ahead\s+and\s+)?`
+	draftWhich = `\s+(?:(all|both)\s+(?:of\s+)?)?(?:(that|the|this|my|those|these|all|both)\s+)?`
+	draftTail  = `(?:\s+(?:to|for)\s+(.+?))?(?:\s+(?:about|re|regarding|on)\s+(.+?))?` +
+		`(?:\s+(?:please|now|for\s+me|too|as\s+well))?[\s.!]*$`
+)
 
-// Discard is a request to throw drafts away, as DiscardsDraft read it.
-type Discard struct {
+var (
+	reDiscard = regexp.MustCompile(draftLead +
+		`(?:delete|discard|scrap|bin|trash|ditch|drop|remove|cancel|throw\s+(?:away|out)|get\s+rid\s+of)` + draftWhich +
+		`((?:e-?mail\s+)?drafts?(?:\s+e-?mails?)?|e-?mails?)` + draftTail)
+	reSendDraft = regexp.MustCompile(draftLead + `send(?:\s+off)?` + draftWhich +
+		`((?:e-?mail\s+)?drafts?(?:\s+e-?mails?)?|saved\s+e-?mails?)` + draftTail)
+)
+
+// DraftRef is a request about saved drafts, as ReadDraftRef read it.
+type DraftRef struct {
+	// Send is true for "send the draft …", false for throwing it away.
+	Send bool
 	// To is the recipient named ("to Sam"), About the topic ("about the
 	// heater"); both empty for "that draft".
 	To, About string
@@ -30,23 +42,26 @@ type Discard struct {
 	That bool
 }
 
-// ReadDiscard reads a request to delete a draft; ok is false for any
-// other message.
-func ReadDiscard(text string) (d Discard, ok bool) {
-	m := reDiscard.FindStringSubmatch(strings.TrimSpace(text))
+// ReadDraftRef reads a request to delete or send saved drafts; ok is
+// false for any other message.
+func ReadDraftRef(text string) (d DraftRef, ok bool) {
+	text = strings.TrimSpace(text)
+	m := reDiscard.FindStringSubmatch(text)
 	if m == nil {
-		return Discard{}, false
+		if m = reSendDraft.FindStringSubmatch(text); m == nil {
+			return DraftRef{}, false
+		}
+		d.Send = true
 	}
 	noun, det := strings.ToLower(m[3]), strings.ToLower(m[2])
 	plural := strings.HasSuffix(noun, "drafts") || strings.HasSuffix(noun, "emails")
-	return Discard{
-		To: strings.TrimSpace(m[4]), About: strings.TrimSpace(m[5]),
-		All: m[1] != "" || plural || det == "all" || det == "both", That: det == "that" || det == "this",
-	}, true
+	d.To, d.About = strings.TrimSpace(m[4]), strings.TrimSpace(m[5])
+	d.All, d.That = m[1] != "" || plural || det == "all" || det == "both", det == "that" || det == "this"
+	return d, true
 }
 
-// DiscardsDraft reports a request to delete a draft (see ReadDiscard).
+// DiscardsDraft reports a request to delete a draft (see ReadDraftRef).
 func DiscardsDraft(text string) bool {
-	_, ok := ReadDiscard(text)
-	return ok
+	d, ok := ReadDraftRef(text)
+	return ok && !d.Send
 }

@@ -349,10 +349,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// model made of what it says.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
 	}
-	discard := !question && DiscardsDraft(text)
-	if discard {
-		// "Delete that draft", "scrap the email to Sam": a draft, not a
-		// task called "draft", whatever the model made of "delete".
+	_, drafts := ReadDraftRef(text)
+	if drafts = drafts && !question; drafts {
+		// "Delete that draft", "scrap the email to Sam", "send the draft
+		// to Sam": a draft, not a task called "draft", whatever the model
+		// made of "delete".
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Email}, max(res.Confidence, 0.8), false
 	}
 	if !question && clearsDay(tokens) {
@@ -443,7 +444,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	res.OutOfScope = res.OutOfScope && res.Intent == Chat
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
-	if res.Intent == RequestAction && !discard {
+	if res.Intent == RequestAction && !drafts {
 		// The capability gate: a request is kept only if it asks for
 		// something Hearth can do (capability.go); a draft is Hearth's.
 		if ok, why := capable(tokens, question, res.Slots.When != nil || beforeBirthday(tokens), pOOS); !ok {

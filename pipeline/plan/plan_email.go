@@ -30,8 +30,8 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return stage.Plan{Understood: "check your email"}, nil
 	}
-	if d, ok := nlu.ReadDiscard(text); ok {
-		return planDiscard(in, d)
+	if d, ok := nlu.ReadDraftRef(text); ok {
+		return planDrafts(in, d)
 	}
 	if who, said, ok := replyParts(text); ok {
 		return planReply(in, who, said)

@@ -275,6 +275,9 @@ func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, q stage.Que
 		return "That draft was decided meanwhile, so I left it as it was.", nil
 	}
 	r.editPrompt(st, approveButton(ap.ID), "✎ Replaced by a new draft.")
+	// The edited text is a new draft: a saved one asked to be sent stays
+	// saved as it was.
+	p.DraftID = 0
 	next, err := action.New(action.EmailSend, p)
 	if ap.Action.Kind == action.EmailReply {
 		// A reply stays a reply, in its thread.

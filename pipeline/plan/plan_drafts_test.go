@@ -12,12 +12,12 @@ import (
 	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
 )
 
-// TestPlanDiscard: "delete the draft to Sam" deletes Sam's draft, found
+// TestPlanDrafts: "delete the draft to Sam" deletes Sam's draft, found
 // by an address memory knows for Sam or one that reads as the name;
 // "that draft" the newest; "all my drafts" each; words that fit several
 // ask which, a button each; words that fit none say so. Sent mail is
 // never a draft to delete.
-func TestPlanDiscard(t *testing.T) {
+func TestPlanDrafts(t *testing.T) {
 	t.Parallel()
 	drafts := []hearth.Email{ // newest first, as the context reads them
 		{ID: 3, To: []string{"sam.lee@example.org"}, Subject: "Saturday", Body: "Are we still on for the party?", Status: hearth.EmailDraft},
@@ -45,6 +45,10 @@ func TestPlanDiscard(t *testing.T) {
 		{"delete the draft to Quentin", drafts, nil, nil, "I couldn't find a draft to Quentin"},
 		{"delete the draft about the boiler", drafts, nil, nil, "I couldn't find a draft about “the boiler”"},
 		{"delete that draft", drafts[3:], nil, nil, "I couldn't find any drafts"},
+		{"send the draft to Dana", drafts, []int64{1}, nil, ""},
+		{"send that draft", drafts, []int64{3}, nil, ""},
+		{"send the draft", drafts[1:], nil, []string{"To landlord@flats.example: Heater", "To dana.home@example.com: Rota"}, ""},
+		{"send the draft to Quentin", drafts, nil, nil, "I couldn't find a draft to Quentin"},
 	} {
 		t.Run(tt.text, func(t *testing.T) {
 			c := stagetest.Fixture(t)
@@ -52,10 +56,20 @@ func TestPlanDiscard(t *testing.T) {
 			p := planText(t, tt.text, c)
 			var got []int64
 			for _, a := range p.actions {
-				if a.Kind != action.EmailDiscard {
-					t.Fatalf("planned %v; want only drafts deleted", kindsOf(p.actions))
+				switch {
+				case a.Kind == action.EmailDiscard && !strings.HasPrefix(tt.text, "send"):
+					got = append(got, decode[action.DraftRefArgs](t, a).ID)
+				case a.Kind == action.EmailSend && strings.HasPrefix(tt.text, "send"):
+					// The saved draft, as it is: what the approval shows.
+					e := decode[action.EmailArgs](t, a)
+					i := slices.IndexFunc(drafts, func(d hearth.Email) bool { return d.ID == e.DraftID })
+					if i < 0 || !slices.Equal(e.To, drafts[i].To) || e.Subject != drafts[i].Subject || e.Body != drafts[i].Body {
+						t.Fatalf("send %+v; want a saved draft as it is", e)
+					}
+					got = append(got, e.DraftID)
+				default:
+					t.Fatalf("planned %v for %q", kindsOf(p.actions), tt.text)
 				}
-				got = append(got, decode[action.DraftRefArgs](t, a).ID)
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Fatalf("deleted drafts %v; want %v (errs %v)", got, tt.want, p.errs)

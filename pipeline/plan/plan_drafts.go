@@ -13,35 +13,44 @@ import (
 	"github.com/hearthbot/hearth/pipeline/words"
 )
 
-// planDiscard plans deleting saved drafts (email.discard, undone by
-// "undo"): "delete the draft to Sam" the one to Sam, "… about the
-// heater" the one about it, "that draft" the newest, "all my drafts"
-// each. When the words fit several, which is asked, with a button for
-// each; when they fit none, the reply says so.
-func planDiscard(in stage.PlanInput, d nlu.Discard) (stage.Plan, error) {
-	p := stage.Plan{Understood: "delete a draft"}
+// planDrafts plans what a request does to saved drafts: delete them
+// (email.discard, undone by "undo") or send them as they are (email.send
+// of the draft, approved like any email; cancelled, the draft stays
+// saved). "… the draft to Sam" is the one to Sam, "… about the heater"
+// the one about it, "that draft" the newest, "all my drafts" each. When
+// the words fit several, which is asked, with a button for each; when
+// they fit none, the reply says so.
+func planDrafts(in stage.PlanInput, d nlu.DraftRef) (stage.Plan, error) {
+	verb, act := "delete", discard
+	if d.Send {
+		verb, act = "send", sendDraft
+	}
+	p := stage.Plan{Understood: verb + " a draft"}
 	drafts := slices.DeleteFunc(slices.Clone(in.Context.Drafts), func(e hearth.Email) bool { return e.Status != hearth.EmailDraft })
 	if len(drafts) == 0 {
 		return p, needDetails("which draft: I couldn't find any drafts")
 	}
 	if d.To != "" {
-		p.Understood = "delete the draft to " + d.To
+		p.Understood = verb + " the draft to " + d.To
 		drafts = slices.DeleteFunc(drafts, func(e hearth.Email) bool { return !draftTo(e, d.To, in.Context) })
 		if len(drafts) == 0 {
 			return p, needDetails("which draft: I couldn't find a draft to %s", d.To)
 		}
 	}
 	if d.About != "" {
-		p.Understood = "delete the draft about " + d.About
+		p.Understood = verb + " the draft about " + d.About
 		drafts = slices.DeleteFunc(drafts, func(e hearth.Email) bool { return !draftAbout(e, d.About) })
 		if len(drafts) == 0 {
 			return p, needDetails("which draft: I couldn't find a draft about “%s”", d.About)
 		}
 	}
-	if d.All {
-		p.Understood = "delete your drafts"
+	if d.All || len(drafts) == 1 || d.That && d.To == "" && d.About == "" {
+		if !d.All {
+			// "That draft": the newest, the one just made or spoken of.
+			drafts = drafts[:1]
+		}
 		for _, e := range drafts {
-			a, err := discard(e)
+			a, err := act(e)
 			if err != nil {
 				return plannedErr(p, err)
 			}
@@ -49,18 +58,9 @@ func planDiscard(in stage.PlanInput, d nlu.Discard) (stage.Plan, error) {
 		}
 		return p, nil
 	}
-	if len(drafts) == 1 || d.That && d.To == "" && d.About == "" {
-		// "That draft": the newest, the one just made or spoken of.
-		a, err := discard(drafts[0])
-		if err != nil {
-			return plannedErr(p, err)
-		}
-		p.Actions = []action.Action{a}
-		return p, nil
-	}
-	q := &stage.Question{Text: "Which draft should I delete?"}
+	q := &stage.Question{Text: "Which draft should I " + verb + "?"}
 	for _, e := range drafts[:min(len(drafts), 5)] {
-		a, err := discard(e)
+		a, err := act(e)
 		if err != nil {
 			return plannedErr(p, err)
 		}
@@ -72,6 +72,10 @@ func planDiscard(in stage.PlanInput, d nlu.Discard) (stage.Plan, error) {
 
 func discard(e hearth.Email) (action.Action, error) {
 	return action.New(action.EmailDiscard, action.DraftRefArgs{ID: e.ID, To: e.To, Subject: e.Subject})
+}
+
+func sendDraft(e hearth.Email) (action.Action, error) {
+	return action.New(action.EmailSend, action.EmailArgs{To: e.To, Subject: e.Subject, Body: e.Body, DraftID: e.ID})
 }
 
 // draftLabel names a draft on its button (plain text): "To
