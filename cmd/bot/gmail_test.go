@@ -48,6 +48,13 @@ func TestGmailScenario(t *testing.T) {
 	connectGmail(t, c, fake, ann)
 	uid := c.contact().User.ID
 	ctx := context.Background()
+	// Ann's casual style, known: the poll after the formal email below
+	// would otherwise learn a formal one from it, or not, as it races the
+	// reply drafted after it (whose "make it more formal" then has nothing
+	// to change).
+	if _, err := app.Store.SetMailStyle(ctx, hearth.MailStyle{UserID: uid, Greeting: "Hi {name},", SignOff: "Best,"}); err != nil {
+		t.Fatal(err)
+	}
 
 	// Draft → edit → approve (twice): exactly one send, of the edited body,
 	// from Gmail.

@@ -46,11 +46,16 @@ func editDraft(in stage.DraftEdit) stage.DraftEdited {
 		if b := casualize(d.Body, in.Style.Greeting, in.Style.SignOff); b != d.Body {
 			d.Body = b
 			what = append(what, "made it more casual")
+		} else if g := splitDraft(d.Body).greeting; g != "" && !strings.HasPrefix(strings.ToLower(g), "dear") {
+			out.Already = "casual"
 		}
 	case asksFormal(lc):
 		if b := formalize(d.Body); b != d.Body {
 			d.Body = b
 			what = append(what, "made it more formal")
+		} else if g := splitDraft(d.Body).greeting; strings.HasPrefix(strings.ToLower(g), "dear") {
+			// Written in the user's formal style already.
+			out.Already = "formal"
 		}
 	}
 	if b, dropped := dropSentence(lc, d.Body); dropped != "" {

@@ -64,6 +64,21 @@ func TestEditDraftCasual(t *testing.T) {
 	}
 }
 
+// TestEditDraftAlready: asked for the style the draft already has, the
+// edit changes nothing and says so, so the user is not asked to write it.
+func TestEditDraftAlready(t *testing.T) {
+	for _, tt := range []struct{ instruction, body, want string }{
+		{"make it more formal", "Dear Tom,\n\nThe report is attached.\n\nKind regards,\nAnn", "formal"},
+		{"more casual please", "Hi Tom,\n\nReport's attached.\n\n— Ann", "casual"},
+		{"make it more formal", "The report is attached.", ""},
+	} {
+		got := editDraft(stage.DraftEdit{Instruction: tt.instruction, Draft: action.EmailArgs{To: []string{"Tom"}, Body: tt.body}})
+		if got.Changed || got.Already != tt.want {
+			t.Errorf("%q of %q: changed %v, already %q; want unchanged, %q", tt.instruction, tt.body, got.Changed, got.Already, tt.want)
+		}
+	}
+}
+
 func TestComposeWithStyle(t *testing.T) {
 	tests := []struct {
 		style hearth.MailStyle

@@ -47,7 +47,8 @@ type Context struct {
 	Events   []hearth.CalendarEvent
 	Memories []hearth.Memory
 	// Reminders are the user's recurring reminders (schedules of kind
-	// reminder), read for a request that changes something.
+	// reminder), read for a request that changes something and for a
+	// question when something is.
 	Reminders []hearth.Schedule
 	// Entities are the people and things the message names that Hearth
 	// knows (an email's recipient), their attributes among Memories.
@@ -293,6 +294,10 @@ type DraftEdited struct {
 	Draft   action.EmailArgs
 	Changed bool
 	What    string
+	// Already, when nothing changed because the draft already is what
+	// was asked ("make it more formal" of "Dear Sarah, …"), says what
+	// it is ("formal").
+	Already string
 }
 
 // ErrNeedDetails is wrapped by every planning error that means "I know

@@ -262,6 +262,10 @@ func (r *Runner) edit(ctx context.Context, st *turnState, qid int64, q stage.Que
 		if err != nil {
 			return "", err
 		}
+		if !edited.Changed && edited.Already != "" {
+			st.lap("action", began)
+			return "It's already " + edited.Already + ", so I left the draft as it was. Approve, cancel or edit it above.", nil
+		}
 		if !edited.Changed {
 			if _, err := r.cfg.State.SaveQuestion(ctx, st.t.Event.ID, st.t.Event.ConversationID, stage.Question{Text: "edit", EditApproval: ap.ID, EditText: true}); err != nil {
 				return "", err
