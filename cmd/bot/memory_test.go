@@ -390,3 +390,18 @@ func TestValueEnds(t *testing.T) {
 		t.Fatalf("reply %q; want the school ended", got.Text)
 	}
 }
+
+// TestNewValueTold: "Tom got a new number: …" replaces the number Hearth
+// had, as "Tom's number is …" would.
+func TestNewValueTold(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	c.say("Tom's phone number is 555 1234")
+	c.say("Tom got a new number: 555 9999")
+	got := c.say("what's Tom's number?")
+	mustContain(t, got, "555 9999")
+	if strings.Contains(got.Text, "555 1234") {
+		t.Fatalf("reply %q; want the old number gone", got.Text)
+	}
+}

@@ -67,3 +67,13 @@ func TestEventTold(t *testing.T) {
 	}
 	mustContain(t, c.say("who's coming to Mia's play?"), "No one else is invited to Mia's school play")
 }
+
+// TestWhenIsReminder: "when do I water the plants?" of a recurring
+// reminder says how it repeats and when it comes next.
+func TestWhenIsReminder(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	c.say("remind me to water the plants every Tuesday")
+	mustContain(t, c.say("when do I water the plants?"), "I remind you to water the plants every Tuesday at 09:00", "the next one is")
+}

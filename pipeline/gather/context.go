@@ -153,15 +153,15 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			}
 			c.Memories = append(c.Memories, ms...)
 		}
-		if domains[nlu.Task] && u.Intent == nlu.RequestAction && s.Reminders != nil && plan.IsChange(text) {
-			scs, err := s.Reminders.UpcomingSchedules(ctx, uid, 50)
-			if err != nil {
-				return c, fmt.Errorf("context: reminders: %w", err)
-			}
-			for _, sc := range scs {
-				if sc.Kind == hearth.ScheduleReminder {
-					c.Reminders = append(c.Reminders, sc)
-				}
+		_, whenIs := nlu.WhenIs(text)
+		if _, whenDo := nlu.WhenDo(text); whenDo {
+			whenIs = true
+		}
+		if domains[nlu.Task] && (u.Intent == nlu.RequestAction && plan.IsChange(text) || u.Intent == nlu.AskInfo && whenIs) {
+			// A change may name a recurring reminder ("change my standup
+			// reminder to 9:30"), and so may "when do I water the plants?".
+			if c.Reminders, err = s.recurring(ctx, uid); err != nil {
+				return c, err
 			}
 		}
 		if domains[nlu.Calendar] {

@@ -128,11 +128,17 @@ func (s Sources) EventMove(ctx context.Context, u stage.Understanding, text stri
 // or the tasks when the user has an event or an open task of that name
 // and no remembered fact answers it ("when is my birthday?").
 func (s Sources) WhenIs(ctx context.Context, u stage.Understanding, text string, userID int64, now time.Time) (stage.Understanding, error) {
-	ref, ok := nlu.WhenIs(text)
-	if !ok || s.Memories == nil || s.Calendar == nil || s.Tasks == nil || now.IsZero() {
+	if u.Intent != nlu.AskInfo && u.Intent != nlu.Chat || slices.Contains(u.Domains, nlu.Calendar) || slices.Contains(u.Domains, nlu.Task) {
 		return u, nil
 	}
-	if u.Intent != nlu.AskInfo && u.Intent != nlu.Chat || slices.Contains(u.Domains, nlu.Calendar) || slices.Contains(u.Domains, nlu.Task) {
+	ref, ok := nlu.WhenIs(text)
+	if !ok {
+		// "When do I water the plants?": a recurring reminder, if any.
+		if ref, ok = nlu.WhenDo(text); ok {
+			return s.whenReminder(ctx, u, ref, userID)
+		}
+	}
+	if !ok || s.Memories == nil || s.Calendar == nil || s.Tasks == nil || now.IsZero() {
 		return u, nil
 	}
 	ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: userID, Query: keywords(text), Limit: 1})
@@ -153,8 +159,37 @@ func (s Sources) WhenIs(ctx context.Context, u stage.Understanding, text string,
 	}
 	if len(ts) > 0 {
 		u.Intent, u.Domains, u.RequiresAction = nlu.AskInfo, []nlu.Domain{nlu.Task}, false
+		return u, nil
+	}
+	return s.whenReminder(ctx, u, ref, userID)
+}
+
+// whenReminder rewrites the understanding of a question for when
+// something is or is done ("when do I water the plants?") into one the
+// task domain answers, from the recurring reminders, when the user has a
+// reminder of that name.
+func (s Sources) whenReminder(ctx context.Context, u stage.Understanding, ref string, userID int64) (stage.Understanding, error) {
+	rs, err := s.recurring(ctx, userID)
+	if err != nil {
+		return u, err
+	}
+	if slices.ContainsFunc(rs, func(sc hearth.Schedule) bool { return words.BestMatches(ref, []string{sc.Title}) != nil }) {
+		u.Intent, u.Domains, u.RequiresAction, u.OutOfScope = nlu.AskInfo, []nlu.Domain{nlu.Task}, false, false
 	}
 	return u, nil
+}
+
+// recurring are the user's recurring reminders; none without a
+// Reminders source.
+func (s Sources) recurring(ctx context.Context, userID int64) ([]hearth.Schedule, error) {
+	if s.Reminders == nil {
+		return nil, nil
+	}
+	scs, err := s.Reminders.UpcomingSchedules(ctx, userID, 50)
+	if err != nil {
+		return nil, fmt.Errorf("context: reminders: %w", err)
+	}
+	return slices.DeleteFunc(scs, func(sc hearth.Schedule) bool { return sc.Kind != hearth.ScheduleReminder }), nil
 }
 
 // WhenIsIt rewrites "when is it?", asked right after a reply that spoke

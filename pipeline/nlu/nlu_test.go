@@ -490,6 +490,12 @@ func TestWhenIs(t *testing.T) {
 			t.Errorf("WhenIs(%q) = %q, %v; want %q", text, got, ok, want)
 		}
 	}
+	for text, want := range map[string]string{"when do I water the plants?": "water the plants", "when should we take out the bins": "take out the bins",
+		"when do I take my pills again?": "take my pills", "when do I it": "", "when is my haircut?": ""} {
+		if got, ok := WhenDo(text); got != want || ok != (want != "") {
+			t.Errorf("WhenDo(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
 }
 
 // TestWhenIsIt: a question for when the thing just spoken of is, and

@@ -40,6 +40,25 @@ func WhenIs(text string) (string, bool) {
 	return ref, ref != ""
 }
 
+// reWhenDo reads a question for when the user does something: "when do I
+// water the plants?", "when should we take out the bins?".
+var reWhenDo = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?when\s+(?:do|should|must)\s+(?:i|we)\s+(?:next\s+)?(.+?)(?:\s+(?:again|next))?\s*[?.!]*\s*$`)
+
+// WhenDo reports a question for when the user does something, and what
+// ("water the plants"): a recurring reminder's text, when they have one.
+// WhenIs reads the questions of when a thing is, which come first.
+func WhenDo(text string) (string, bool) {
+	g := reWhenDo.FindStringSubmatch(text)
+	if g == nil {
+		return "", false
+	}
+	ref := strings.TrimSpace(g[1])
+	if first, _, _ := strings.Cut(strings.ToLower(ref), " "); slices.Contains(notNamed, first) {
+		return "", false
+	}
+	return ref, ref != ""
+}
+
 // notNamed start what a when-question asks of something not named by
 // its title: the thing just spoken of, the clock, a person ("to" is
 // "when do I have to leave?", not a thing).

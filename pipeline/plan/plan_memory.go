@@ -50,6 +50,11 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		fact = FactOf(text)
 	}
 	fact = prose.UpperFirst(words.TidySlot(fact))
+	if restated, ok := memory.NewValue(fact); ok {
+		// "Tom got a new number: …" is Tom's number, which closes the
+		// one Hearth had.
+		fact = prose.UpperFirst(restated)
+	}
 	p := stage.Plan{Understood: "remember something"}
 	if fact == "" || IsPronoun(fact) {
 		return p, needDetails("what to remember")

@@ -2,6 +2,7 @@ package respond
 
 import (
 	"cmp"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 // Answers about the user's tasks: what is open, due, next or done.
@@ -92,6 +94,14 @@ func (r *TemplateResponder) answerTasks(in stage.RespondInput) string {
 	}
 	if ref, ok := nlu.WhenIs(in.Text); ok {
 		if s, ok := taskWhen(in, ref); ok {
+			return s
+		}
+		if s, ok := reminderWhen(in, ref); ok {
+			return s
+		}
+	}
+	if ref, ok := nlu.WhenDo(in.Text); ok {
+		if s, ok := reminderWhen(in, ref); ok {
 			return s
 		}
 	}
@@ -205,6 +215,29 @@ func taskWhen(in stage.RespondInput, ref string) (string, bool) {
 		return "“" + markdown.Escape(t.Title) + "” has no due date. Say “move it to Friday” to give it one.", true
 	}
 	return "“" + markdown.Escape(t.Title) + "” is due " + stage.WhenPhrase(t.Due, t.AllDay, in.Context) + ".", true
+}
+
+// reminderWhen answers "when do I water the plants?" from the recurring
+// reminder of that name: how it repeats, and when it comes next.
+func reminderWhen(in stage.RespondInput, ref string) (string, bool) {
+	titles := make([]string, len(in.Context.Reminders))
+	for i, sc := range in.Context.Reminders {
+		titles[i] = sc.Title
+	}
+	hits := words.BestMatches(ref, titles)
+	if len(hits) == 0 {
+		return "", false
+	}
+	sc := in.Context.Reminders[hits[0]]
+	var rule recur.Rule
+	if err := json.Unmarshal(sc.Rule, &rule); err != nil {
+		return "", false
+	}
+	s := "I remind you to " + markdown.Escape(prose.SecondPerson(words.LowerLead(sc.Title))) + " " + rule.String()
+	if !sc.NextAt.IsZero() {
+		s += "; the next one is " + stage.WhenPhrase(sc.NextAt, false, in.Context)
+	}
+	return s + ".", true
 }
 
 // tasksDue says which open tasks are due (label: " due next month"), or
