@@ -72,43 +72,17 @@ func Tier(fact string) (tier hearth.Tier, sure bool) {
 // stating a value, or the subject is a single word ("Emma is allergic
 // to …" may be one of many facts about Emma).
 func Subject(fact string) string {
-	i, _ := subjectEnd(fact)
-	if i < 0 {
-		return ""
-	}
-	return strings.Join(strings.Fields(words.ASCIILower(strings.TrimSpace(fact))[:i]), " ")
-}
-
-// subjectEnd finds where Subject's subject ends in the trimmed fact, and
-// the verb after it; -1 when it has none.
-func subjectEnd(fact string) (int, string) {
 	lc := words.ASCIILower(strings.TrimSpace(fact))
 	for _, verb := range []string{" is ", " are ", " was ", " were ", " changed to ", " moved to "} {
 		if i := strings.Index(lc, verb); i > 0 {
-			if len(strings.Fields(lc[:i])) < 2 {
-				return -1, ""
+			subj := strings.Join(strings.Fields(lc[:i]), " ")
+			if len(strings.Fields(subj)) < 2 {
+				return ""
 			}
-			return i, verb
+			return subj
 		}
 	}
-	return -1, ""
-}
-
-// Restate says fact again with value as its subject's new value, in the
-// fact's own words: "My locker is 114" and "214" → "My locker is 214".
-// ok is false when the fact has no Subject.
-func Restate(fact, value string) (string, bool) {
-	i, verb := subjectEnd(fact)
-	if i < 0 {
-		return "", false
-	}
-	switch verb {
-	case " was ", " changed to ", " moved to ":
-		verb = " is "
-	case " were ":
-		verb = " are "
-	}
-	return strings.Join(strings.Fields(strings.TrimSpace(fact)[:i]), " ") + verb + strings.TrimSpace(value), true
+	return ""
 }
 
 // SameSubject reports whether two subjects (Subject's) name the same

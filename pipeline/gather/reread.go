@@ -251,7 +251,7 @@ var reChange = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:(?:can|could|would)\
 // the user's own fact it corrects, when they told Hearth one ("My locker
 // is 114"): memory's planner then corrects that fact. Anything else,
 // "change the meeting to 3pm" among it, is left as it is.
-func (s Sources) ChangesFact(ctx context.Context, text string, userID int64, _ []hearth.Message, _ time.Time) (string, error) {
+func (s Sources) ChangesFact(ctx context.Context, text string, userID int64, _ []hearth.Message, now time.Time) (string, error) {
 	g := reChange.FindStringSubmatch(text)
 	if g == nil || s.Memories == nil {
 		return text, nil
@@ -265,7 +265,7 @@ func (s Sources) ChangesFact(ctx context.Context, text string, userID int64, _ [
 		if m.UserID != userID || m.FamilyID != 0 || !memory.SameSubject(ownSubject(memory.Subject(m.Content)), subj) {
 			continue
 		}
-		if fact, ok := memory.Restate(m.Content, g[2]); ok {
+		if fact, ok := memory.Correct(m.Content, m.Value, g[2], now); ok {
 			return fact, nil
 		}
 	}

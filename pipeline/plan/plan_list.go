@@ -2,7 +2,6 @@ package plan
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
@@ -281,7 +280,7 @@ func notesSaying(notes []hearth.Note, about string) []hearth.Note {
 	var out []hearth.Note
 	for _, n := range notes {
 		has := words.MatchWords(n.Title + " " + n.Body)
-		if !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(has, w) }) {
+		if allIn(want, has) {
 			out = append(out, n)
 		}
 	}
