@@ -55,6 +55,13 @@ func TestDiscardDraft(t *testing.T) {
 
 	mustContain(t, c.say("delete the draft to Quentin"), "I couldn't find a draft to Quentin")
 
+	// "Delete it" right after a draft was saved: that draft.
+	mustContain(t, c.say("Draft an email to kim@example.com saying see you soon"), "saved a draft")
+	mustContain(t, c.say("delete it"), "deleted the draft to kim@example.com")
+	if ds := drafts(); len(ds) != 1 || ds[0].To[0] != "sam@example.com" {
+		t.Fatalf("drafts %+v after \"delete it\"; want Sam's alone", ds)
+	}
+
 	// Under a draft waiting for approval: its Cancel, nothing sent.
 	r := c.say("Email tom@example.com that I'm on my way")
 	mustContain(t, r, "Here's the draft to tom@example.com")

@@ -485,3 +485,30 @@ func TestChangesFact(t *testing.T) {
 		}
 	}
 }
+
+// TestDraftSpokenOf: "delete it" and "send it" right after a draft was
+// saved are of that draft; after any other reply, or other words, the
+// message is left as it is.
+func TestDraftSpokenOf(t *testing.T) {
+	t.Parallel()
+	saved := []hearth.Message{{From: hearth.FromUser, Text: "draft an email to sam@example.com saying hi"},
+		{From: hearth.FromBot, Text: "I saved a draft to sam@example.com: “Hi”. It's in your drafts whenever you're ready."}}
+	task := []hearth.Message{{From: hearth.FromBot, Text: "Got it — I added “Call mom” to your tasks."}}
+	for _, tt := range []struct {
+		text   string
+		recent []hearth.Message
+		want   string
+	}{
+		{"delete it", saved, "delete that draft"},
+		{"actually, scrap that", saved, "delete that draft"},
+		{"send it off please", saved, "send that draft"},
+		{"delete it", task, "delete it"},
+		{"delete the dentist", saved, "delete the dentist"},
+		{"send it", nil, "send it"},
+	} {
+		got, err := Sources{}.DraftSpokenOf(context.Background(), tt.text, 1, tt.recent, time.Time{})
+		if err != nil || got != tt.want {
+			t.Errorf("DraftSpokenOf(%q) = %q, %v; want %q", tt.text, got, err, tt.want)
+		}
+	}
+}
