@@ -20,7 +20,8 @@ const (
 	// was the user's own then, and anyone who was their colleague then.
 	WhoWithMe
 	// ValueOf: "where does Jon work?", "where did Emma live in 2015?" —
-	// Name's Attribute (then).
+	// Name's Attribute (then); with Value, "does Jon work at Acme?",
+	// whether it is (or was) that.
 	ValueOf
 	// LivedWhenBorn: "where did we live when Emma was born?" — the user's
 	// home at Name's birth date.
@@ -71,6 +72,14 @@ var (
 	reIsMy        = regexp.MustCompile(`(?i)^\s*(?:is|isn't|was)\s+(.+?)\s+(?:my|our)\s+(.+?)\s*\?\s*$`)
 	reWithin      = regexp.MustCompile(`(?i)^\s*(?:which|who)\s+(?:of\s+)?(.+?)(?:'s|’s)\s+(?:friends|classmates|buddies)\s+(?:lives?|is|are)\s+(?:within\s+)?(walking\s+distance|(\d+(?:\.\d+)?)\s*(m|km|metres|meters|kilometres|kilometers))\s+(?:of|from)\s+(?:her|his|their|.+?(?:'s|’s))\s+(school|home|house)\s*\??\s*$`)
 	valueOfVerbTo = map[string]string{"work": "employer", "live": AttrHome, "go to school": "school", "study": "school"}
+	// reHolds asks whether a value holds, or held: "does Lea work at
+	// Globex?", "did Sam use to live in Leeds?", "does Mia still go to
+	// Lincoln Elementary?".
+	reHolds = regexp.MustCompile(`(?i)^\s*(does|do|did)\s+(.+?)\s+(?:still\s+)?(work|live|go|study|use\s+to\s+work|use\s+to\s+live|use\s+to\s+go)\s+(?:at|for|in|on|to)\s+(.+?)\s*(?:any\s?more|still|now)?\s*\?\s*$`)
+	// reStillAt asks whether someone is still where they work: "is Lea
+	// still at Globex?".
+	reStillAt = regexp.MustCompile(`(?i)^\s*is\s+(.+?)\s+still\s+(?:at|with)\s+(.+?)\s*\?\s*$`)
+	holdsVerb = map[string]string{"work": "employer", "live": AttrHome, "go": "school", "study": "school"}
 )
 
 // ReadQuestion reads a question about people and things, or reports
@@ -81,7 +90,8 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 	// patterns and the time parse below (most messages, and a turn asks
 	// up to three times).
 	lower := strings.ToLower(strings.TrimSpace(text))
-	isMy := (strings.HasPrefix(lower, "is ") || strings.HasPrefix(lower, "isn't ") || strings.HasPrefix(lower, "was ")) && strings.HasSuffix(lower, "?")
+	isMy := (strings.HasPrefix(lower, "is ") || strings.HasPrefix(lower, "isn't ") || strings.HasPrefix(lower, "was ") ||
+		strings.HasPrefix(lower, "does ") || strings.HasPrefix(lower, "do ") || strings.HasPrefix(lower, "did ")) && strings.HasSuffix(lower, "?")
 	if !isMy && !strings.Contains(lower, "who") && !strings.Contains(lower, "where") && !strings.Contains(lower, "which") {
 		return Question{}, false
 	}
@@ -125,6 +135,22 @@ func ReadQuestion(text string, now time.Time) (Question, bool) {
 		}
 		q.Attribute = valueOfVerbTo[strings.Join(strings.Fields(strings.ToLower(g[2])), " ")]
 		q.Past = !dated && strings.HasPrefix(strings.ToLower(strings.TrimSpace(rest)), "where did")
+	case reHolds.MatchString(rest) || reStillAt.MatchString(rest):
+		// "Does Lea work at Globex?": Name's Attribute, and whether it is
+		// (or, "did …", was) Value.
+		q.Kind, q.Attribute = ValueOf, "employer"
+		if g := reHolds.FindStringSubmatch(rest); g != nil {
+			verb := strings.Fields(strings.ToLower(g[3]))
+			q.Name, q.Value = trimName(g[2]), strings.TrimSpace(g[4])
+			q.Attribute = holdsVerb[verb[len(verb)-1]]
+			q.Past = !dated && (strings.EqualFold(g[1], "did") || verb[0] == "use")
+		} else {
+			g := reStillAt.FindStringSubmatch(rest)
+			q.Name, q.Value = trimName(g[1]), strings.TrimSpace(g[2])
+		}
+		if selfWords[strings.ToLower(q.Name)] {
+			q.Name, q.Self = "", true
+		}
 	case (reWhoIsMy.MatchString(rest) || reIsMy.MatchString(rest)) && !dated:
 		var rel string
 		if g := reWhoIsMy.FindStringSubmatch(rest); g != nil {

@@ -35,6 +35,13 @@ func TestReadQuestion(t *testing.T) {
 		{"Where do I live?", memory.Question{Kind: memory.ValueOf, Attribute: memory.AttrHome, Self: true}, true},
 		{"where do we work?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Self: true}, true},
 		{"is it my turn?", memory.Question{}, false},
+		// Whether a value holds, or held.
+		{"does Lea work at Globex?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Name: "Lea", Value: "Globex"}, true},
+		{"did Sam use to live in Leeds?", memory.Question{Kind: memory.ValueOf, Attribute: memory.AttrHome, Name: "Sam", Value: "Leeds", Past: true}, true},
+		{"Does Mia still go to Lincoln Elementary?", memory.Question{Kind: memory.ValueOf, Attribute: "school", Name: "Mia", Value: "Lincoln Elementary"}, true},
+		{"is Lea still at Globex?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Name: "Lea", Value: "Globex"}, true},
+		{"do I work at Acme?", memory.Question{Kind: memory.ValueOf, Attribute: "employer", Self: true, Value: "Acme"}, true},
+		{"does Lea like Globex?", memory.Question{}, false},
 		{"Who is my favourite author?", memory.Question{}, false},
 		{"When is John's birthday?", memory.Question{}, false},
 		{"What's on my calendar tomorrow?", memory.Question{}, false},

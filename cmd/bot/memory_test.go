@@ -389,3 +389,20 @@ func TestValueEnds(t *testing.T) {
 		t.Fatalf("reply %q; want the school ended", got.Text)
 	}
 }
+
+// TestValueHolds: "does Lea work at Globex?" is answered yes or no from
+// what Hearth knows, ended values included ("is Lea still at Globex?":
+// no, since when).
+func TestValueHolds(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	c.say("Lea works at Globex")
+	mustContain(t, c.say("does Lea work at Globex?"), "Yes — Lea works at Globex")
+	mustContain(t, c.say("does Lea work at Initech?"), "Not that I know: Lea works at Globex")
+	c.say("Lea no longer works at Globex")
+	mustContain(t, c.say("is Lea still at Globex?"), "No — Lea worked at Globex (until")
+	mustContain(t, c.say("did Lea use to work at Globex?"), "Yes — Lea worked at Globex")
+	c.say("I live in Leeds")
+	mustContain(t, c.say("do I live in Leeds?"), "Yes — you live in Leeds")
+}

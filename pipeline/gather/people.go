@@ -152,7 +152,12 @@ func (s Sources) relations(ctx context.Context, c *stage.Context, uid int64, q m
 			return err
 		}
 		c.Entities = []hearth.Entity{e}
-		c.Memories, err = find(span(hearth.MemoryFilter{EntityID: e.ID, Attribute: q.Attribute}))
+		f := span(hearth.MemoryFilter{EntityID: e.ID, Attribute: q.Attribute})
+		if q.Value != "" && f.AsOf.IsZero() {
+			// "Is Lea still at Globex?": no, if that value ended.
+			f.Ever = true
+		}
+		c.Memories, err = find(f)
 		return err
 	case memory.LivedWhenBorn:
 		e, ok, err := named(q.Name)

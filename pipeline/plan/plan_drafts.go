@@ -107,21 +107,16 @@ func draftTo(e hearth.Email, name string, c stage.Context) bool {
 		addr := strings.ToLower(a.Address)
 		local, _, _ := strings.Cut(addr, "@")
 		if addr == strings.ToLower(strings.TrimSpace(name)) || slices.Contains(known, addr) ||
-			len(want) > 0 && (allIn(want, words.MatchWords(local)) || allIn(want, words.MatchWords(a.Name))) {
+			len(want) > 0 && (words.AllIn(want, words.MatchWords(local)) || words.AllIn(want, words.MatchWords(a.Name))) {
 			return true
 		}
 	}
 	return false
 }
 
-// allIn reports whether every word of want is in have.
-func allIn(want, have []string) bool {
-	return !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(have, w) })
-}
-
 // draftAbout reports whether draft e is about topic: every meaningful
 // word of it is in the subject or the body.
 func draftAbout(e hearth.Email, topic string) bool {
 	want := words.MatchWords(topic)
-	return len(want) > 0 && allIn(want, words.MatchWords(e.Subject+" "+e.Body))
+	return len(want) > 0 && words.AllIn(want, words.MatchWords(e.Subject+" "+e.Body))
 }

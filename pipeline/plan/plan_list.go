@@ -280,7 +280,7 @@ func notesSaying(notes []hearth.Note, about string) []hearth.Note {
 	var out []hearth.Note
 	for _, n := range notes {
 		has := words.MatchWords(n.Title + " " + n.Body)
-		if allIn(want, has) {
+		if words.AllIn(want, has) {
 			out = append(out, n)
 		}
 	}

@@ -25,6 +25,10 @@ var attributeVerbs = map[string][3]string{
 	memory.AttrHome:     {"lives at", "live at", "lived at"},
 }
 
+// townVerbs say a home that is a town, not a street address: "lives in
+// Paris".
+var townVerbs = [3]string{"lives in", "live in", "lived in"}
+
 // answerPeople answers a question about people and things from the facts
 // and entities the context stage read for it (memory.ReadQuestion), saying
 // when each value held when Hearth knows.
@@ -91,6 +95,9 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 		if q.Self {
 			who, n = "you", 2 // "you live in", as "they live in"
 		}
+		if q.Value != "" {
+			return answerHolds(q, c, who, n, verbs, past, z)
+		}
 		if len(c.Memories) == 0 {
 			return "I don't know where " + who + " " + strings.Fields(pick(verbs, n, past))[0] + " " + orNow(when) + "."
 		}
@@ -100,7 +107,7 @@ func (r *TemplateResponder) answerPeople(in stage.RespondInput, q memory.Questio
 		}
 		if q.Attribute == memory.AttrHome && !strings.ContainsAny(c.Memories[0].Value, "0123456789") {
 			// A town, not a street address: "lives in Paris".
-			verbs = [3]string{"lives in", "live in", "lived in"}
+			verbs = townVerbs
 		}
 		return prose.UpperFirst(lead + who + " " + pick(verbs, n, past) + " " + prose.List(vals) + ".")
 	case memory.LivedWhenBorn:
@@ -179,6 +186,52 @@ func spanLabel(from, to time.Time) string {
 
 // validityNote says when a value held, when Hearth knows: " (2015 to
 // 2019)", " (since March 2026)", "".
+// answerHolds answers whether who's attribute is (past: was) q.Value:
+// "Yes — Lea works at Globex (since …)", "No — Lea worked at Globex
+// until …", "Not that I know: Lea works at Initech", from the values read
+// (every one, ended ones too, or those of the span asked about).
+func answerHolds(q memory.Question, c stage.Context, who string, n int, verbs [3]string, past bool, z *time.Location) string {
+	if q.Attribute == memory.AttrHome && !strings.ContainsAny(q.Value, "0123456789") {
+		verbs = townVerbs
+	}
+	want := words.MatchWords(q.Value)
+	var same, other []hearth.Memory
+	for _, m := range c.Memories {
+		have := words.MatchWords(m.Value)
+		held := m.ValidTo.IsZero() || m.ValidTo.After(c.Now)
+		switch {
+		case len(want) > 0 && words.AllIn(want, have):
+			same = append(same, m)
+		case held || past:
+			other = append(other, m)
+		}
+	}
+	values := func(ms []hearth.Memory) string {
+		var vals []string
+		for _, m := range ms {
+			vals = append(vals, markdown.Escape(m.Value)+validityNote(m, z))
+		}
+		return prose.List(vals)
+	}
+	for _, m := range same {
+		if past || m.ValidTo.IsZero() || m.ValidTo.After(c.Now) {
+			return "Yes — " + who + " " + pick(verbs, n, past) + " " + values([]hearth.Memory{m}) + "."
+		}
+	}
+	if len(same) > 0 {
+		// It ended: what held until when, and what holds now, if known.
+		s := "No — " + who + " " + verbs[2] + " " + values(same[:1])
+		if len(other) > 0 {
+			s += "; now " + who + " " + pick(verbs, n, false) + " " + values(other)
+		}
+		return s + "."
+	}
+	if len(other) > 0 {
+		return "Not that I know: " + who + " " + pick(verbs, n, past) + " " + values(other) + "."
+	}
+	return "I don't know where " + who + " " + strings.Fields(pick(verbs, n, past))[0] + " " + orNow("") + "."
+}
+
 func validityNote(m hearth.Memory, z *time.Location) string {
 	from, to := m.ValidFrom.In(z), m.ValidTo.In(z)
 	day := func(t time.Time) string {

@@ -225,6 +225,12 @@ func MatchWords(s string) []string {
 	return out
 }
 
+// AllIn reports whether every word of want is among have (MatchWords'
+// words, say).
+func AllIn(want, have []string) bool {
+	return !slices.ContainsFunc(want, func(w string) bool { return !slices.Contains(have, w) })
+}
+
 // stemWord folds the endings that matter for matching titles: plurals
 // ("eggs"), and the -ing of "I finished calling Tom" against "Call Tom"
 // ("swimming" → "swim", "taking" → "take") and the -ed of a past
