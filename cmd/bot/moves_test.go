@@ -147,3 +147,23 @@ func TestCantMake(t *testing.T) {
 		t.Fatalf("events after cancelling: %+v", evs)
 	}
 }
+
+// TestSetItWhen: "set it for next Friday" after a reply about a task
+// gives that task a date (no event called "Set it"), and "what time is
+// dinner tomorrow?" finds dinner, whatever day it names.
+func TestSetItWhen(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	c.say("add a task to renew my passport")
+	mustContain(t, c.say("when is my passport due?"), "has no due date")
+	mustContain(t, c.say("set it for next Friday"), "moved “Renew my passport” to")
+	if evs := c.events(); len(evs) != 0 {
+		t.Fatalf("events %+v; want none made", evs)
+	}
+	if ts := c.tasks(); len(ts) != 1 || ts[0].Due.IsZero() {
+		t.Fatalf("tasks %+v; want the passport task dated", ts)
+	}
+	c.say("put dinner at Luigi's on my calendar tomorrow at 8pm")
+	mustContain(t, c.say("what time is dinner tomorrow?"), "Dinner at Luigi's is tomorrow at 8:00 PM")
+}

@@ -512,3 +512,23 @@ func TestDraftSpokenOf(t *testing.T) {
 		}
 	}
 }
+
+// TestSetsIt: a time given to the thing just spoken of is a move of it;
+// anything else given to "it" is left as it is.
+func TestSetsIt(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ text, want string }{
+		{"set it for next Friday", "move it to next Friday"},
+		{"schedule that for 3pm", "move that to 3pm"},
+		{"ok, make it due Monday", "move it to Monday"},
+		{"make it for two people", "make it for two people"},
+		{"set it to high priority", "set it to high priority"},
+		{"set the table for Friday", "set the table for Friday"},
+	} {
+		got, err := Sources{}.SetsIt(context.Background(), tt.text, 1, nil, now)
+		if err != nil || got != tt.want {
+			t.Errorf("SetsIt(%q) = %q, %v; want %q", tt.text, got, err, tt.want)
+		}
+	}
+}

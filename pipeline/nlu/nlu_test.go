@@ -484,6 +484,7 @@ func TestWhenIs(t *testing.T) {
 		"when's my next swimming?": "swimming", "when is swimming next?": "swimming", "what time is the next piano lesson": "piano lesson",
 		"when am I seeing the doctor?": "doctor", "when do I have piano next?": "piano", "when are we going to the dentist": "dentist",
 		"when do I have to leave?": "", "when do I see Ben again?": "Ben", "what time is the haircut now?": "haircut",
+		"what time is dinner tomorrow?": "dinner", "when is the match on Saturday?": "match",
 	} {
 		got, ok := WhenIs(text)
 		if got != want || ok != (want != "") {

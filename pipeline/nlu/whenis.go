@@ -33,12 +33,17 @@ func WhenIs(text string) (string, bool) {
 	if g == nil {
 		return "", false
 	}
-	ref := strings.TrimSpace(g[1])
+	// "What time is dinner tomorrow?": dinner, the day said being the
+	// next one's.
+	ref := strings.TrimSpace(reDayAfter.ReplaceAllString(g[1], ""))
 	if first, _, _ := strings.Cut(strings.ToLower(ref), " "); slices.Contains(notNamed, first) || first == "to" {
 		return "", false // "when is it?", "what time is it?", "when are you free"
 	}
 	return ref, ref != ""
 }
+
+// reDayAfter is a day said after what a when-question names.
+var reDayAfter = regexp.MustCompile(`(?i)\s+(?:today|tonight|tomorrow(?:\s+(?:morning|afternoon|evening|night))?|this\s+(?:morning|afternoon|evening|week|weekend)|next\s+week|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))$`)
 
 // reWhenDo reads a question for when the user does something: "when do I
 // water the plants?", "when should we take out the bins?".
