@@ -373,7 +373,24 @@ func Correct(fact, old, value string, now time.Time) (string, bool) {
 			return fact[:i+len(verb)] + value, true
 		}
 	}
-	return "", false
+	// No value said as such ("I'm allergic to penicillin", "I live in
+	// New York"): the fact's last word, or its last name, is what a short
+	// correction replaces ("amoxicillin", "Boston").
+	f := strings.Fields(strings.TrimRight(strings.TrimSpace(fact), ".!"))
+	if len(f) < 3 || len(strings.Fields(value)) > 3 || !startsUpper(f[len(f)-1]) && len(words.MatchWords(f[len(f)-1])) == 0 {
+		return "", false
+	}
+	n := len(f) - 1
+	for n > 1 && startsUpper(f[n]) && startsUpper(f[n-1]) {
+		n--
+	}
+	if a := strings.ToLower(f[n-1]); a == "the" || a == "a" || a == "an" || a == "my" {
+		// "to the gym" + "the pool": "to the pool".
+		for _, art := range []string{"the ", "a ", "an ", "my "} {
+			value = strings.TrimPrefix(value, art)
+		}
+	}
+	return strings.Join(append(f[:n:n], value), " "), true
 }
 
 func ordinal(n string) string {

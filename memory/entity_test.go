@@ -85,6 +85,11 @@ func TestCorrection(t *testing.T) {
 		{"no, it's 555 0199", "My phone number is 555 0100", "555 0100", "My phone number is 555 0199"},
 		{"sorry, I meant March 20", "John's birthday is March 15th", "", "John's birthday is March 20"},
 		{"actually it's blue", "Emma's favourite colour is green", "", "Emma's favourite colour is blue"},
+		// No "is": the last word, or the last name, is the value.
+		{"actually it's amoxicillin", "I'm allergic to penicillin", "", "I'm allergic to amoxicillin"},
+		{"no, I meant Boston", "I live in New York", "", "I live in Boston"},
+		{"sorry, it's 4", "I parked on level 3", "", "I parked on level 4"},
+		{"actually it's the pool", "Mia swims at the gym", "", "Mia swims at the pool"},
 	}
 	for _, tt := range tests {
 		v, ok := memory.Correction(tt.said)

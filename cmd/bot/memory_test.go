@@ -207,8 +207,9 @@ func TestEntityScenario(t *testing.T) {
 	}
 }
 
-// TestMemoryByPronoun: "actually it's the 16th" corrects the fact just
-// told, and "forget that" deletes it for real at once, both with undo.
+// TestMemoryByPronoun: "actually it's the 16th" (or "… amoxicillin")
+// corrects the fact just told, and "forget that" deletes it for real at
+// once, both with undo.
 func TestMemoryByPronoun(t *testing.T) {
 	t.Parallel()
 	base, app, _ := startApp(t)
@@ -218,6 +219,12 @@ func TestMemoryByPronoun(t *testing.T) {
 	mustContain(t, ann.say("When is John's birthday?"), "March 16th")
 	ann.say("undo")
 	mustContain(t, ann.say("When is John's birthday?"), "March 15th")
+	// A fact with no "is": its last word is what a correction replaces.
+	ann.say("I'm allergic to penicillin")
+	mustContain(t, ann.say("actually it's amoxicillin"), "allergic to amoxicillin")
+	if got := ann.say("what am I allergic to?"); strings.Contains(got.Text, "penicillin") {
+		t.Fatalf("reply %q; want the allergy corrected", got.Text)
+	}
 
 	ann.say("Remember that my locker code is 4711")
 	forgot := ann.say("forget that")
