@@ -77,3 +77,15 @@ func TestWhenIsReminder(t *testing.T) {
 	c.say("remind me to water the plants every Tuesday")
 	mustContain(t, c.say("when do I water the plants?"), "I remind you to water the plants every Tuesday at 09:00", "the next one is")
 }
+
+// TestNextReminder: "what's my next reminder?" and "what's next?" count
+// recurring reminders with tasks and events.
+func TestNextReminder(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	mustContain(t, c.say("what's my next reminder?"), "Nothing coming up")
+	c.say("remind me every weekday at 7am to take my vitamins")
+	mustContain(t, c.say("what's my next reminder?"), "Next up: your reminder to take your vitamins (")
+	mustContain(t, c.say("what's next?"), "your reminder to take your vitamins")
+}

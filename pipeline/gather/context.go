@@ -154,12 +154,13 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			c.Memories = append(c.Memories, ms...)
 		}
 		_, whenIs := nlu.WhenIs(text)
-		if _, whenDo := nlu.WhenDo(text); whenDo {
+		if _, whenDo := nlu.WhenDo(text); whenDo || words.ContainsWord(words.ASCIILower(text), "next") {
 			whenIs = true
 		}
 		if domains[nlu.Task] && (u.Intent == nlu.RequestAction && plan.IsChange(text) || u.Intent == nlu.AskInfo && whenIs) {
 			// A change may name a recurring reminder ("change my standup
-			// reminder to 9:30"), and so may "when do I water the plants?".
+			// reminder to 9:30"), and so may "when do I water the
+			// plants?"; "what's next?" may be one.
 			if c.Reminders, err = s.recurring(ctx, uid); err != nil {
 				return c, err
 			}

@@ -189,11 +189,14 @@ func nextQuestion(text string) bool {
 // one with a due date, the most urgent.
 func answerNext(in stage.RespondInput) string {
 	tasks := openTasksByUrgency(in.Context)
-	if len(tasks) == 0 {
+	if len(tasks) == 0 && len(in.Context.Reminders) == 0 {
 		return "Nothing coming up — you have no open tasks."
 	}
 	if next, _ := nextUp(in.Context, nil, tasks); next != "" {
 		return "Next up: " + next + "."
+	}
+	if len(tasks) == 0 {
+		return "Nothing coming up — you have no open tasks."
 	}
 	return "Nothing has a time coming up. First on your list: " + taskItem(tasks[0], in.Context) + "."
 }
@@ -233,7 +236,7 @@ func reminderWhen(in stage.RespondInput, ref string) (string, bool) {
 	if err := json.Unmarshal(sc.Rule, &rule); err != nil {
 		return "", false
 	}
-	s := "I remind you to " + markdown.Escape(prose.SecondPerson(words.LowerLead(sc.Title))) + " " + rule.String()
+	s := "I remind you to " + markdown.Escape(prose.SecondPerson(prose.LowerFirst(sc.Title))) + " " + rule.String()
 	if !sc.NextAt.IsZero() {
 		s += "; the next one is " + stage.WhenPhrase(sc.NextAt, false, in.Context)
 	}

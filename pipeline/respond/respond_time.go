@@ -144,6 +144,12 @@ func nextUp(c stage.Context, evs []hearth.CalendarEvent, tasks []hearth.Task) (n
 			items = append(items, item{taskItem(t, c), t.Due, t.AllDay})
 		}
 	}
+	for _, sc := range c.Reminders {
+		// A recurring reminder, read for "what's next?".
+		if !sc.NextAt.IsZero() && !sc.NextAt.Before(now) {
+			items = append(items, item{"your reminder to " + markdown.Escape(prose.SecondPerson(prose.LowerFirst(sc.Title))) + " (" + stage.FormatWhen(sc.NextAt, false, c) + ")", sc.NextAt, false})
+		}
+	}
 	if len(items) == 0 {
 		return "", during
 	}
