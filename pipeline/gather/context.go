@@ -154,7 +154,7 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			c.Memories = append(c.Memories, ms...)
 		}
 		_, whenIs := nlu.WhenIs(text)
-		if _, whenDo := nlu.WhenDo(text); whenDo || words.ContainsWord(words.ASCIILower(text), "next") {
+		if _, whenDo := nlu.WhenDo(text); whenDo || asksNext(text) {
 			whenIs = true
 		}
 		if domains[nlu.Task] && (u.Intent == nlu.RequestAction && plan.IsChange(text) || u.Intent == nlu.AskInfo && whenIs) {
@@ -373,6 +373,14 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 // recipientNames are the names an email request gives: the classifier's
 // recipient, or what follows "email"/"tell" in the text, cut at "and" and
 // commas.
+// asksNext reports a question for what comes next ("what's next?",
+// "what's my next reminder?"), which a recurring reminder may answer;
+// not "what's due next week?".
+func asksNext(text string) bool {
+	lc := strings.TrimRight(words.ASCIILower(strings.TrimSpace(text)), "?!. ")
+	return strings.HasSuffix(lc, " next") || strings.Contains(lc, "next reminder") || strings.Contains(lc, "next up")
+}
+
 func recipientNames(text, slot string) []string {
 	if slot == "" {
 		slot = plan.Recipient(text)
