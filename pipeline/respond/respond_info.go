@@ -1,6 +1,7 @@
 package respond
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 // answer replies to a question about the user's own data, one short
@@ -284,9 +286,39 @@ func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
 		out = append(out, markdown.Escape(words.AsSentence(prose.SecondPerson(m.Content))))
 	}
 	if len(out) == 1 {
+		if _, ok := nlu.WhenIs(in.Text); ok {
+			// "When is our anniversary?" (and "how long until …?", asked
+			// as it): how far off the next one is.
+			if away, ok := yearlyAway(hits[0], in.Context); ok {
+				return strings.TrimSuffix(out[0], ".") + " — " + away + "."
+			}
+		}
 		return out[0]
 	}
 	return "Here's what I know: " + strings.Join(out, " ")
+}
+
+// yearlyAway says how far off the next birthday or anniversary a fact
+// tells is: "today", "tomorrow", "in 12 days".
+func yearlyAway(m hearth.Memory, c stage.Context) (string, bool) {
+	d, ok := memory.ParseBirthday(m.Content, m.About)
+	if !ok || c.Now.IsZero() {
+		return "", false
+	}
+	today := recur.DateOf(c.Now, stage.UserZone(c))
+	for year := today.Year; year <= today.Year+8; year++ {
+		day := recur.Date{Year: year, Month: time.Month(d.Month), Day: d.Day}
+		if n := today.DaysUntil(day); day.Valid() && n >= 0 {
+			switch n {
+			case 0:
+				return "that's today", true
+			case 1:
+				return "that's tomorrow", true
+			}
+			return fmt.Sprintf("in %d days", n), true
+		}
+	}
+	return "", false
 }
 
 // memoryHits are the (at most 3) memories that share the most words with

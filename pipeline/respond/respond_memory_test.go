@@ -41,3 +41,26 @@ func TestRespondAboutOneself(t *testing.T) {
 		})
 	}
 }
+
+// TestRespondYearlyAway: asked when a birthday or anniversary is (or how
+// long until it), the answer says how far off the next one is.
+func TestRespondYearlyAway(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t) // March 10, 2026
+	c.Memories = []hearth.Memory{
+		{ID: 1, Content: "John's birthday is March 15th", About: "John"},
+		{ID: 2, Content: "My anniversary is March 10"},
+		{ID: 3, Content: "Mum's birthday is March 9", About: "Mum"},
+	}
+	for text, want := range map[string]string{
+		"When is John's birthday?": "John's birthday is March 15th — in 5 days.",
+		"when is our anniversary?": "Your anniversary is March 10 — that's today.",
+		"When is Mum's birthday?":  "Mum's birthday is March 9 — in 364 days.",
+		"What is John's birthday?": "John's birthday is March 15th.",
+	} {
+		in := stage.RespondInput{Text: text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}}
+		if got := respondTo(t, in); got != want {
+			t.Errorf("%q: %q; want %q", text, got, want)
+		}
+	}
+}
