@@ -284,6 +284,38 @@ func (s *Store) changeItems(ctx context.Context, key string, userID, id int64, t
 	return before, after, err
 }
 
+// RenameNote gives a note userID sees (their own or their family's) a new
+// title, once per key, as CheckItems changes its items: a second call
+// with the same key changes nothing and returns the before and after of
+// the first. SetNote with the before undoes it.
+func (s *Store) RenameNote(ctx context.Context, key string, userID, id int64, title string) (before, after hearth.Note, err error) {
+	title = strings.TrimSpace(title)
+	err = s.inTx(ctx, func(tx pgx.Tx) error {
+		if key == "" || title == "" {
+			return hearth.Invalidf("a rename needs an idempotency key and a title")
+		}
+		before, err = scanNote(tx.QueryRow(ctx, `SELECT `+noteColumns+` FROM notes
+			WHERE id = $1 AND deleted_at IS NULL AND `+noteVisible("$2")+` FOR UPDATE`, id, userID))
+		if err != nil {
+			return notFound(err, "note", id)
+		}
+		err = tx.QueryRow(ctx, `SELECT before, after FROM note_appends WHERE note_id = $1 AND key = $2`, id, key).Scan(&before, &after)
+		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		after, err = scanNote(tx.QueryRow(ctx, `UPDATE notes SET title = $2, updated_at = now() WHERE id = $1 RETURNING `+noteColumns, id, title))
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`, id, key, before, after)
+		return err
+	})
+	if err != nil {
+		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store rename note %d: %w", id, constraintErr(translate(err)))
+	}
+	return before, after, nil
+}
+
 // DeleteNote deletes a note softly and returns it; RestoreNote undoes it.
 // Only its creator may: a family list is not deleted by one member.
 func (s *Store) DeleteNote(ctx context.Context, userID, id int64) (hearth.Note, error) {

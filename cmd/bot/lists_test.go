@@ -284,3 +284,16 @@ func TestShoppingAsPeopleTalk(t *testing.T) {
 		t.Fatalf("left to pack: %q", r.Text)
 	}
 }
+
+// TestRenameList: "rename the packing list to Rome trip" renames it, and
+// "undo" gives it its old name back.
+func TestRenameList(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "UTC")
+	c.say("start a packing list with socks and passport")
+	mustContain(t, c.say("rename the packing list to Rome trip"), "renamed your packing list to “Rome trip”")
+	mustContain(t, c.say("what lists do I have?"), "Rome trip")
+	mustContain(t, c.say("undo"), "called “Packing list” again")
+	mustContain(t, c.say("what lists do I have?"), "Packing list")
+}

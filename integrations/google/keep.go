@@ -238,6 +238,17 @@ func (k *Notes) RemoveItems(ctx context.Context, key string, userID, id int64, t
 	return before, after, err
 }
 
+// RenameNote renames the note in Hearth and recreates its Keep copy with
+// the new title (Keep's API cannot change a note).
+func (k *Notes) RenameNote(ctx context.Context, key string, userID, id int64, title string) (before, after hearth.Note, err error) {
+	before, after, err = k.st.RenameNote(ctx, key, userID, id, title)
+	if err != nil {
+		return before, after, err
+	}
+	after.Where, err = k.recreate(ctx, after)
+	return before, after, err
+}
+
 // SetNote puts a note back (undo) and recreates its Keep copy.
 func (k *Notes) SetNote(ctx context.Context, n hearth.Note) error {
 	if err := k.st.SetNote(ctx, n); err != nil {

@@ -62,6 +62,18 @@ func TestKeepCreateListDelete(t *testing.T) {
 	if kn4 := b.fake.KeepNotes(email); len(kn4) != 1 || kn4[0].Name == kn2[0].Name || len(kn4[0].Body.List.ListItems) != 1 {
 		t.Fatalf("after a removal, keep notes %+v; want a copy with the charger alone", kn4)
 	}
+	// Renamed: the Keep copy is replaced with the new title; a retry
+	// changes nothing more.
+	if _, after, err := k.RenameNote(ctx, "t5:0", b.user.ID, n.ID, "Rome trip"); err != nil || after.Title != "Rome trip" {
+		t.Fatalf("rename: %+v, %v", after, err)
+	}
+	kn5 := b.fake.KeepNotes(email)
+	if len(kn5) != 1 || kn5[0].Title != "Rome trip" || len(kn5[0].Body.List.ListItems) != 1 {
+		t.Fatalf("after the rename, keep notes %+v", kn5)
+	}
+	if before, after, err := k.RenameNote(ctx, "t5:0", b.user.ID, n.ID, "Rome trip"); err != nil || before.Title != "Packing" || after.Title != "Rome trip" {
+		t.Fatalf("retried rename: %+v → %+v, %v; want the first rename's", before, after, err)
+	}
 	// A note made in Keep itself is listed; one deleted in Keep goes.
 	b.fake.PutKeepNote(email, &keep.Note{Title: "Gift ideas", Body: &keep.Section{Text: &keep.TextContent{Text: "a kite"}}})
 	ns, err := k.FindNotes(ctx, hearth.NoteFilter{UserID: b.user.ID})

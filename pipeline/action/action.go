@@ -54,6 +54,9 @@ const (
 	ReminderCancel Kind = "reminder.cancel"
 	// EmailDiscard deletes a saved draft; undo brings it back.
 	EmailDiscard Kind = "email.discard"
+	// NoteRename gives a note or list a new title; undo gives the old one
+	// back.
+	NoteRename Kind = "note.rename"
 )
 
 // Action is one planned step: a kind and its payload, whose JSON must
@@ -294,6 +297,15 @@ type (
 		Title  string `json:"title,omitempty" jsonschema:"the note's title, for the reply"`
 		Family bool   `json:"family,omitempty" jsonschema:"true for a list the user's family shares"`
 	}
+	// NoteRenameArgs is the payload of note.rename.
+	NoteRenameArgs struct {
+		ID       int64  `json:"id"`
+		Title    string `json:"title,omitempty" jsonschema:"the note's title now, for the reply"`
+		NewTitle string `json:"new_title"`
+		// Family is true for a list the user's family shares: renaming
+		// it renames it for every member, so it is asked about first.
+		Family bool `json:"family,omitempty"`
+	}
 	// ReminderUpdateArgs is the payload of reminder.update: the recurring
 	// reminder's schedule and its whole new rule, in the user's local
 	// wall-clock terms (the next occurrence is computed when it runs).
@@ -327,6 +339,7 @@ var payloadTypes = map[Kind]reflect.Type{
 	EmailReply:     reflect.TypeFor[EmailReplyArgs](),
 	EmailSend:      reflect.TypeFor[EmailArgs](),
 	EmailDiscard:   reflect.TypeFor[DraftRefArgs](),
+	NoteRename:     reflect.TypeFor[NoteRenameArgs](),
 	NoteCreate:     reflect.TypeFor[NoteCreateArgs](),
 	NoteAppend:     reflect.TypeFor[NoteAppendArgs](),
 	NoteCheck:      reflect.TypeFor[NoteCheckArgs](),

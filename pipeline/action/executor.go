@@ -285,6 +285,13 @@ func (x *Executor) Execute(ctx context.Context, r Record) (result, before any, e
 		}
 		b, n, err := x.Notes.RemoveItems(ctx, key, uid, p.ID, p.Items)
 		return n, b, err
+	case NoteRename:
+		p, err := Decode[NoteRenameArgs](a)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, n, err := x.Notes.RenameNote(ctx, key, uid, p.ID, p.NewTitle)
+		return n, b, err
 	case NoteDelete:
 		p, err := Decode[NoteRefArgs](a)
 		if err != nil {
@@ -490,7 +497,7 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 		}
 		_, err := x.Notes.DeleteNote(ctx, uid, n.ID)
 		return err
-	case NoteAppend, NoteCheck, NoteRemove:
+	case NoteAppend, NoteCheck, NoteRemove, NoteRename:
 		var b hearth.Note
 		if err := json.Unmarshal(r.Before, &b); err != nil {
 			return fmt.Errorf("undo %s: %w", r.Action.Kind, err)

@@ -63,6 +63,8 @@ type Notes interface {
 	CheckItems(ctx context.Context, key string, userID, id int64, texts []string, done bool) (before, after hearth.Note, err error)
 	// RemoveItems takes the named checklist items off, once per key.
 	RemoveItems(ctx context.Context, key string, userID, id int64, texts []string) (before, after hearth.Note, err error)
+	// RenameNote gives a note a new title, once per key.
+	RenameNote(ctx context.Context, key string, userID, id int64, title string) (before, after hearth.Note, err error)
 	// SetNote puts a note back as it was (undo of an append, a tick or a
 	// removal),
 	// scoped to n.UserID.

@@ -52,6 +52,10 @@ func RiskOf(a Action) Risk {
 		if p, err := Decode[NoteRefArgs](a); err != nil || p.Family {
 			return High
 		}
+	case NoteRename:
+		if p, err := Decode[NoteRenameArgs](a); err != nil || p.Family {
+			return High
+		}
 	}
 	return Low
 }

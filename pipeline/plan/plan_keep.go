@@ -36,9 +36,7 @@ func planKeep(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		if !words.ContainsWord(lc, "list") && !words.ContainsWord(lc, "note") {
 			return planRename(in, text) // a task or an event the model heard as a note
 		}
-		// There is no action that renames a note (yet): said plainly,
-		// not taken for a note called "rename …".
-		return stage.Plan{Understood: "rename a note or list"}, needDetails("a new name: I can't rename notes or lists yet")
+		return planNoteRename(in, text)
 	}
 	if p, ok, err := planListCheck(in, text); ok {
 		return p, err
@@ -447,5 +445,31 @@ func planRanOut(in stage.PlanInput, item string) (stage.Plan, error) {
 	}
 	p.Question = askChoice("Shall I add "+markdown.Escape(item)+" to your "+markdown.Escape(name)+"?", []string{"Add " + item}, p.Actions[:1])
 	p.Actions = nil
+	return p, nil
+}
+
+// planNoteRename plans giving the note or list the user names a new
+// title ("rename the packing list to Rome trip", "call my gift ideas
+// note Christmas"): note.rename, undone by "undo"; a family list's,
+// which every member sees renamed, is asked about first.
+func planNoteRename(in stage.PlanInput, text string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "rename a note or list"}
+	rest, _, _ := words.AfterAny(text, RenameVerbs...)
+	ref, title, found := words.CutBefore(rest, " to ", " as ")
+	title = prose.UpperFirst(words.TidySlot(strings.Trim(words.TidySlot(title), "\"'“”")))
+	if !found || title == "" {
+		return p, needDetails("the new name")
+	}
+	ref = words.TidySlot(words.TrimWordsRight(ref, "note"))
+	n, ok := findList(in.Context, ref, listScopeOf(text))
+	if !ok {
+		return p, needDetails("which note or list: I couldn't find a %s", words.TrimWordsLeft(ref, "my", "the", "our"))
+	}
+	p.Understood = "rename " + prose.LowerFirst(markdown.Escape(n.Title)) + " to “" + markdown.Escape(title) + "”"
+	a, err := action.New(action.NoteRename, action.NoteRenameArgs{ID: n.ID, Title: n.Title, NewTitle: title, Family: n.Family})
+	if err != nil {
+		return plannedErr(p, err)
+	}
+	p.Actions = []action.Action{a}
 	return p, nil
 }

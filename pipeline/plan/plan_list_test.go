@@ -179,16 +179,42 @@ func TestPlanBareAdd(t *testing.T) {
 	}
 }
 
-// TestPlanListRename: renaming a list is not built, and is said so; it
-// was taken for a note to make with the request for its text.
+// TestPlanListRename: "rename the packing list to Spain trip" renames
+// that list (it was taken for a note to make, then said to be not built);
+// a family list's rename is asked about; a list not had is said so.
 func TestPlanListRename(t *testing.T) {
 	t.Parallel()
 	keep := stage.Understanding{Intent: nlu.RequestAction, Domains: []nlu.Domain{nlu.Keep}}
-	packing := hearth.Note{ID: 2, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "socks"}}}
-	p, err := planKeep(context.Background(), stage.PlanInput{Text: "rename the packing list to Spain trip", Understanding: keep, Context: stage.Context{Notes: []hearth.Note{packing}}})
-	var de *stage.DetailsError
-	if !errors.As(err, &de) || !strings.Contains(de.Detail, "I can't rename notes or lists") || len(p.Actions) != 0 {
-		t.Fatalf("plan %+v, %v; want nothing done, and why", p, err)
+	packing := hearth.Note{ID: 2, UserID: 1, Title: "Packing list", Items: []hearth.ChecklistItem{{Text: "socks"}}}
+	shopping := hearth.Note{ID: 3, UserID: 1, Title: "Shopping list", Family: true, Items: []hearth.ChecklistItem{{Text: "milk"}}}
+	notes := stage.Context{Notes: []hearth.Note{packing, shopping}}
+	for _, tt := range []struct {
+		text    string
+		want    action.NoteRenameArgs
+		missing string
+	}{
+		{"rename the packing list to Spain trip", action.NoteRenameArgs{ID: 2, Title: "Packing list", NewTitle: "Spain trip"}, ""},
+		{"rename our shopping list to \"Groceries\"", action.NoteRenameArgs{ID: 3, Title: "Shopping list", NewTitle: "Groceries", Family: true}, ""},
+		{"rename the gift ideas note to Christmas", action.NoteRenameArgs{}, "I couldn't find a gift ideas"},
+		{"rename the packing list", action.NoteRenameArgs{}, "the new name"},
+	} {
+		p, err := planKeep(context.Background(), stage.PlanInput{Text: tt.text, Understanding: keep, User: hearth.User{ID: 1}, Context: notes})
+		if tt.missing != "" {
+			var de *stage.DetailsError
+			if !errors.As(err, &de) || !strings.Contains(de.Detail, tt.missing) || len(p.Actions) != 0 {
+				t.Errorf("%q: plan %+v, %v; want nothing done, saying %q", tt.text, p, err, tt.missing)
+			}
+			continue
+		}
+		if err != nil || len(p.Actions) != 1 || p.Actions[0].Kind != action.NoteRename {
+			t.Fatalf("%q: plan %+v, %v; want one rename", tt.text, p, err)
+		}
+		if got := decode[action.NoteRenameArgs](t, p.Actions[0]); got != tt.want {
+			t.Errorf("%q: %+v; want %+v", tt.text, got, tt.want)
+		}
+		if want := map[bool]action.Risk{false: action.Low, true: action.High}[tt.want.Family]; action.RiskOf(p.Actions[0]) != want {
+			t.Errorf("%q: risk %v; want %v", tt.text, action.RiskOf(p.Actions[0]), want)
+		}
 	}
 }
 

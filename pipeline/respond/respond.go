@@ -455,6 +455,10 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		p, _ := action.Decode[action.NoteRefArgs](o.Action)
 		list := deletedList(p)
 		t.past, t.verb = "deleted "+list, "delete "+list
+	case action.NoteRename:
+		p, _ := action.Decode[action.NoteRenameArgs](o.Action)
+		list := deletedList(action.NoteRefArgs{Title: p.Title, Family: p.Family})
+		t.past, t.verb = "renamed "+list+" to "+quoted(p.NewTitle), "rename "+list+" to "+quoted(p.NewTitle)
 	case action.NoteCheck:
 		p, _ := action.Decode[action.NoteCheckArgs](o.Action)
 		list := ownedList(p.Title, o.Result)

@@ -39,6 +39,10 @@ func undone(rec action.Record, c stage.Context) string {
 				return "Undone: I took “" + markdown.Escape(strings.TrimRight(p.Text, ".")) + "” out of " + what + "."
 			}
 		}
+	case action.NoteRename:
+		if p, err := action.Decode[action.NoteRenameArgs](rec.Action); err == nil && p.Title != "" {
+			return "Undone: the note is called “" + markdown.Escape(p.Title) + "” again."
+		}
 	case action.NoteRemove:
 		if p, err := action.Decode[action.NoteRemoveArgs](rec.Action); err == nil {
 			return "Undone: I put " + prose.List(markdown.EscapeAll(p.Items)) + " back on " + what + "."
@@ -105,7 +109,7 @@ func decodeResult(r action.Record) any {
 		v = &[]hearth.CalendarEvent{}
 	case action.MemoryStore, action.MemoryUpdate, action.MemoryForget:
 		v = &hearth.Memory{}
-	case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteRemove, action.NoteDelete:
+	case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteRemove, action.NoteDelete, action.NoteRename:
 		v = &hearth.Note{}
 	case action.EmailDraft, action.EmailSend, action.EmailReply, action.EmailDiscard:
 		v = &hearth.Email{}
