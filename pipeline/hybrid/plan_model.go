@@ -161,7 +161,7 @@ func simplePlan(acts []action.Action) bool {
 	}
 	for _, a := range acts {
 		switch a.Kind {
-		case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteRemove:
+		case action.NoteCreate, action.NoteAppend, action.NoteCheck, action.NoteRemove, action.NoteRename:
 		case action.ReminderUpdate, action.ReminderCancel:
 			// A recurring reminder the user named, its new rule read by
 			// the grammar that made it; models get no reminder kinds.
