@@ -259,6 +259,20 @@ func (s *Store) changeItems(ctx context.Context, key string, userID, id int64, t
 	if key == "" || len(want) == 0 {
 		return before, after, hearth.Invalidf("a change to a list needs an idempotency key and items")
 	}
+	return s.changeNote(ctx, key, userID, id, func(tx pgx.Tx, before hearth.Note) (hearth.Note, error) {
+		hit := func(it hearth.ChecklistItem) bool { return want[strings.ToLower(it.Text)] }
+		if !slices.ContainsFunc(before.Items, hit) {
+			return hearth.Note{}, hearth.Invalidf("%s isn't on the list", strings.Join(texts, ", "))
+		}
+		items := change(slices.Clone(before.Items), hit)
+		return scanNote(tx.QueryRow(ctx, `UPDATE notes SET items = $2, updated_at = now() WHERE id = $1 RETURNING `+noteColumns, id, orEmpty(items)))
+	})
+}
+
+// changeNote applies one change to a note userID sees, once per key: the
+// note locked, the key's record returned when it was applied before, else
+// apply's write recorded with it, in one transaction.
+func (s *Store) changeNote(ctx context.Context, key string, userID, id int64, apply func(tx pgx.Tx, before hearth.Note) (hearth.Note, error)) (before, after hearth.Note, err error) {
 	err = s.inTx(ctx, func(tx pgx.Tx) error {
 		before, err = scanNote(tx.QueryRow(ctx, `SELECT `+noteColumns+` FROM notes
 			WHERE id = $1 AND deleted_at IS NULL AND `+noteVisible("$2")+` FOR UPDATE`, id, userID))
@@ -269,13 +283,7 @@ func (s *Store) changeItems(ctx context.Context, key string, userID, id int64, t
 		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
-		hit := func(it hearth.ChecklistItem) bool { return want[strings.ToLower(it.Text)] }
-		if !slices.ContainsFunc(before.Items, hit) {
-			return hearth.Invalidf("%s isn't on the list", strings.Join(texts, ", "))
-		}
-		items := change(slices.Clone(before.Items), hit)
-		after, err = scanNote(tx.QueryRow(ctx, `UPDATE notes SET items = $2, updated_at = now() WHERE id = $1 RETURNING `+noteColumns, id, orEmpty(items)))
-		if err != nil {
+		if after, err = apply(tx, before); err != nil {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`, id, key, before, after)
@@ -289,26 +297,11 @@ func (s *Store) changeItems(ctx context.Context, key string, userID, id int64, t
 // with the same key changes nothing and returns the before and after of
 // the first. SetNote with the before undoes it.
 func (s *Store) RenameNote(ctx context.Context, key string, userID, id int64, title string) (before, after hearth.Note, err error) {
-	title = strings.TrimSpace(title)
-	err = s.inTx(ctx, func(tx pgx.Tx) error {
-		if key == "" || title == "" {
-			return hearth.Invalidf("a rename needs an idempotency key and a title")
-		}
-		before, err = scanNote(tx.QueryRow(ctx, `SELECT `+noteColumns+` FROM notes
-			WHERE id = $1 AND deleted_at IS NULL AND `+noteVisible("$2")+` FOR UPDATE`, id, userID))
-		if err != nil {
-			return notFound(err, "note", id)
-		}
-		err = tx.QueryRow(ctx, `SELECT before, after FROM note_appends WHERE note_id = $1 AND key = $2`, id, key).Scan(&before, &after)
-		if err == nil || !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		after, err = scanNote(tx.QueryRow(ctx, `UPDATE notes SET title = $2, updated_at = now() WHERE id = $1 RETURNING `+noteColumns, id, title))
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO note_appends (note_id, key, before, after) VALUES ($1, $2, $3, $4)`, id, key, before, after)
-		return err
+	if title = strings.TrimSpace(title); key == "" || title == "" {
+		return before, after, fmt.Errorf("store rename note %d: %w", id, hearth.Invalidf("a rename needs an idempotency key and a title"))
+	}
+	before, after, err = s.changeNote(ctx, key, userID, id, func(tx pgx.Tx, _ hearth.Note) (hearth.Note, error) {
+		return scanNote(tx.QueryRow(ctx, `UPDATE notes SET title = $2, updated_at = now() WHERE id = $1 RETURNING `+noteColumns, id, title))
 	})
 	if err != nil {
 		return hearth.Note{}, hearth.Note{}, fmt.Errorf("store rename note %d: %w", id, constraintErr(translate(err)))

@@ -190,10 +190,8 @@ func targetWhen(in stage.PlanInput, target string) *timex.Match {
 // stamps".
 func planRename(in stage.PlanInput, text string) (stage.Plan, error) {
 	p := stage.Plan{Understood: "rename something"}
-	rest, _, _ := words.AfterAny(text, RenameVerbs...)
-	refText, newTitle, found := words.CutBefore(rest, "to ", "as ")
-	newTitle = prose.UpperFirst(words.TidySlot(strings.Trim(words.TidySlot(newTitle), "\"'“”")))
-	if !found || newTitle == "" {
+	refText, newTitle, ok := renameParts(text)
+	if !ok {
 		return p, needDetails("the new name")
 	}
 	ref := resolveRef(taskRef(eventRefWords(refText)), in.Context)
@@ -226,6 +224,15 @@ func planRename(in stage.PlanInput, text string) (stage.Plan, error) {
 		return p, needDetails("what to rename: I couldn't find anything matching “%s”", ref)
 	}
 	return actOrAsk(p, "Which one should I rename?", labels, acts), nil
+}
+
+// renameParts reads "rename X to Y" (RenameVerbs): what is renamed, as
+// said, and its new name; ok is false when no new name is said.
+func renameParts(text string) (ref, title string, ok bool) {
+	rest, _, _ := words.AfterAny(text, RenameVerbs...)
+	ref, title, found := words.CutBefore(rest, "to ", "as ")
+	title = prose.UpperFirst(words.TidySlot(strings.Trim(words.TidySlot(title), "\"'“”")))
+	return ref, title, found && title != ""
 }
 
 // eventRefWords trims what an event reference says besides its name.

@@ -454,10 +454,8 @@ func planRanOut(in stage.PlanInput, item string) (stage.Plan, error) {
 // which every member sees renamed, is asked about first.
 func planNoteRename(in stage.PlanInput, text string) (stage.Plan, error) {
 	p := stage.Plan{Understood: "rename a note or list"}
-	rest, _, _ := words.AfterAny(text, RenameVerbs...)
-	ref, title, found := words.CutBefore(rest, " to ", " as ")
-	title = prose.UpperFirst(words.TidySlot(strings.Trim(words.TidySlot(title), "\"'“”")))
-	if !found || title == "" {
+	ref, title, ok := renameParts(text)
+	if !ok {
 		return p, needDetails("the new name")
 	}
 	ref = words.TidySlot(words.TrimWordsRight(ref, "note"))
