@@ -18,16 +18,12 @@ func NewValue(fact string) (string, bool) {
 	fact = strings.TrimRight(strings.TrimSpace(fact), ".!")
 	if g := reGotNew.FindStringSubmatch(fact); g != nil {
 		s := subjectOf(g[1:7])
-		owner := ""
+		owner := s.Name + "'s" // "my brother Jon" is Jon
 		switch {
 		case s.Self:
 			owner = "My"
 		case g[4] != "":
-			owner = "My " + strings.ToLower(g[5]) + "'s"
-		case g[1] != "":
-			owner = g[3] + "'s" // "my brother Jon" is Jon
-		default:
-			owner = g[3] + "'s"
+			owner = "My " + s.Relation + "'s" // "my brother", unnamed
 		}
 		restated := owner + " " + strings.ToLower(g[7]) + " is " + strings.TrimSpace(g[8])
 		if _, ok := ReadStatement(restated); ok {

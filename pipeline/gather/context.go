@@ -228,15 +228,17 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: mail style: %w", err)
 			}
 		}
+		// "Delete the draft to Sam", "send that draft": saved drafts.
+		draft, drafted := nlu.ReadDraftRef(text)
 		// Whom "Sarah" is: the people Hearth knows by that name, and
 		// their email addresses.
 		if domains[nlu.Email] && u.Intent == nlu.RequestAction {
 			names := recipientNames(text, u.Slots.Recipient)
-			if d, ok := nlu.ReadDraftRef(text); ok {
+			if drafted {
 				// "Delete the draft to Sam": Sam's addresses find it.
 				names = nil
-				if d.To != "" {
-					names = recipientNames(text, d.To)
+				if draft.To != "" {
+					names = recipientNames(text, draft.To)
 				}
 			}
 			if err := s.people(ctx, &c, uid, names); err != nil {
@@ -248,7 +250,6 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: inbox: %w", err)
 			}
 		}
-		_, drafted := nlu.ReadDraftRef(text)
 		if domains[nlu.Email] && (u.Intent == nlu.AskInfo || u.Intent == nlu.RequestAction && drafted) {
 			// "Did Sam get my email?" asks the mail sent; anything else,
 			// and "delete that draft" or "send the draft to Sam", the
@@ -370,9 +371,6 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 	return c, nil
 }
 
-// recipientNames are the names an email request gives: the classifier's
-// recipient, or what follows "email"/"tell" in the text, cut at "and" and
-// commas.
 // asksNext reports a question for what comes next ("what's next?",
 // "what's my next reminder?"), which a recurring reminder may answer;
 // not "what's due next week?".
@@ -381,6 +379,9 @@ func asksNext(text string) bool {
 	return strings.HasSuffix(lc, " next") || strings.Contains(lc, "next reminder") || strings.Contains(lc, "next up")
 }
 
+// recipientNames are the names an email request gives: the classifier's
+// recipient, or what follows "email"/"tell" in the text, cut at "and" and
+// commas.
 func recipientNames(text, slot string) []string {
 	if slot == "" {
 		slot = plan.Recipient(text)

@@ -38,9 +38,9 @@ import (
 // A few messages are reworded before the intent stage reads them at all
 // (Reword): they point back at what the last reply spoke of ("when is
 // it?", "actually it's at 4", "what's on it?", "delete it" of a draft
-// just saved), end a repeating event
-// in words no request has ("no more yoga"), or give a fact Hearth keeps
-// a new value by naming it ("change my locker to 214").
+// just saved, "set it for Friday"), end a repeating event in words no
+// request has ("no more yoga"), or give a fact Hearth keeps a new value
+// by naming it ("change my locker to 214").
 
 // Completion rewrites the understanding of a statement of something done
 // ("I paid the rent", "the passport one is done") that names an open task
@@ -230,9 +230,9 @@ func (s Sources) OnIt(ctx context.Context, text string, userID int64, recent []h
 
 // Reword rewrites a message that points back at what the last reply
 // spoke of into one that names it (WhenIsIt, CorrectsItem, OnIt,
-// DraftSpokenOf, SetsIt), or
-// that says plainly what it asks of a repeating event (StopsSeries) or
-// of a fact (ChangesFact), before the intent stage reads it.
+// DraftSpokenOf, SetsIt), or that says plainly what it asks of a
+// repeating event (StopsSeries) or of a fact (ChangesFact), before the
+// intent stage reads it.
 func (s Sources) Reword(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
 	for _, reword := range []func(context.Context, string, int64, []hearth.Message, time.Time) (string, error){s.WhenIsIt, s.CorrectsItem, s.OnIt, s.StopsSeries, s.ChangesFact, s.DraftSpokenOf, s.SetsIt} {
 		t, err := reword(ctx, text, userID, recent, now)

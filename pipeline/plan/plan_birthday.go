@@ -88,12 +88,8 @@ func nextBirthday(who, what string, c stage.Context) (recur.Date, bool) {
 		if !ok || d.What != what || !sameWho(d.About, who) {
 			continue
 		}
-		for year := today.Year; year <= today.Year+8; year++ {
-			day := recur.Date{Year: year, Month: time.Month(d.Month), Day: d.Day}
-			if day.Valid() && today.DaysUntil(day) >= 0 {
-				return day, true
-			}
-			// Passed this year, or February 29 in a year without one.
+		if day, ok := today.NextYearly(time.Month(d.Month), d.Day); ok {
+			return day, true
 		}
 	}
 	return recur.Date{}, false

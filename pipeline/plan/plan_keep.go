@@ -449,8 +449,8 @@ func planRanOut(in stage.PlanInput, item string) (stage.Plan, error) {
 }
 
 // planNoteRename plans giving the note or list the user names a new
-// title ("rename the packing list to Rome trip", "call my gift ideas
-// note Christmas"): note.rename, undone by "undo"; a family list's,
+// title ("rename the packing list to Rome trip", "rename the gift ideas
+// note to Christmas"): note.rename, undone by "undo"; a family list's,
 // which every member sees renamed, is asked about first.
 func planNoteRename(in stage.PlanInput, text string) (stage.Plan, error) {
 	p := stage.Plan{Understood: "rename a note or list"}

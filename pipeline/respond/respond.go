@@ -453,11 +453,11 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		}
 	case action.NoteDelete:
 		p, _ := action.Decode[action.NoteRefArgs](o.Action)
-		list := deletedList(p)
+		list := refList(p)
 		t.past, t.verb = "deleted "+list, "delete "+list
 	case action.NoteRename:
 		p, _ := action.Decode[action.NoteRenameArgs](o.Action)
-		list := deletedList(action.NoteRefArgs{Title: p.Title, Family: p.Family})
+		list := refList(action.NoteRefArgs{Title: p.Title, Family: p.Family})
 		t.past, t.verb = "renamed "+list+" to "+quoted(p.NewTitle), "rename "+list+" to "+quoted(p.NewTitle)
 	case action.NoteCheck:
 		p, _ := action.Decode[action.NoteCheckArgs](o.Action)

@@ -72,9 +72,9 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 	case action.NoteDelete:
 		p, _ := action.Decode[action.NoteRefArgs](o.Action)
 		if p.Family {
-			return "Shall I delete " + deletedList(p) + "? Everyone in your family would lose it (\"undo\" brings it back)."
+			return "Shall I delete " + refList(p) + "? Everyone in your family would lose it (\"undo\" brings it back)."
 		}
-		return "Shall I delete " + deletedList(p) + "?"
+		return "Shall I delete " + refList(p) + "?"
 	}
 	return "Shall I " + t.verb + "?"
 }

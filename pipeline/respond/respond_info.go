@@ -306,19 +306,18 @@ func yearlyAway(m hearth.Memory, c stage.Context) (string, bool) {
 		return "", false
 	}
 	today := recur.DateOf(c.Now, stage.UserZone(c))
-	for year := today.Year; year <= today.Year+8; year++ {
-		day := recur.Date{Year: year, Month: time.Month(d.Month), Day: d.Day}
-		if n := today.DaysUntil(day); day.Valid() && n >= 0 {
-			switch n {
-			case 0:
-				return "that's today", true
-			case 1:
-				return "that's tomorrow", true
-			}
-			return fmt.Sprintf("in %d days", n), true
-		}
+	day, ok := today.NextYearly(time.Month(d.Month), d.Day)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	switch n := today.DaysUntil(day); n {
+	case 0:
+		return "that's today", true
+	case 1:
+		return "that's tomorrow", true
+	default:
+		return fmt.Sprintf("in %d days", n), true
+	}
 }
 
 // memoryHits are the (at most 3) memories that share the most words with

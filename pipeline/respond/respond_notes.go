@@ -225,9 +225,10 @@ func appendedItems(p action.NoteAppendArgs, list string, notes []hearth.Note) (p
 	return past, nil
 }
 
-// deletedList names the list a note.delete takes away, by its payload
-// (the note is gone by the time the reply is written).
-func deletedList(p action.NoteRefArgs) string {
+// refList names the list an action's payload refers to (a note.delete's,
+// whose note is gone by the time the reply is written; a note.rename's,
+// by its old title).
+func refList(p action.NoteRefArgs) string {
 	if p.Family {
 		return ownedList(p.Title, hearth.Note{Family: true})
 	}

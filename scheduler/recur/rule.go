@@ -144,6 +144,18 @@ func (d Date) AddDays(n int) Date { return fromDayNum(dayNum(d) + int64(n)) }
 // before).
 func (d Date) DaysUntil(b Date) int { return int(dayNum(b) - dayNum(d)) }
 
+// NextYearly returns the next date, d itself included, that is month and
+// day in its year: a birthday's next one. February 29 comes only in leap
+// years; ok is false for a day no year has.
+func (d Date) NextYearly(month time.Month, day int) (Date, bool) {
+	for year := d.Year; year <= d.Year+8; year++ {
+		if next := (Date{year, month, day}); next.Valid() && d.DaysUntil(next) >= 0 {
+			return next, true
+		}
+	}
+	return Date{}, false
+}
+
 // Weekday returns the day of the week of d.
 func (d Date) Weekday() time.Weekday { return weekdayOf(dayNum(d)) }
 

@@ -155,6 +155,23 @@ func TestDate(t *testing.T) {
 	if d(2026, 2, 29).Valid() || !d(2028, 2, 29).Valid() || (Date{}).Valid() {
 		t.Error("Valid wrong")
 	}
+	for _, tt := range []struct {
+		from  Date
+		month time.Month
+		day   int
+		want  Date
+		ok    bool
+	}{
+		{d(2026, 3, 10), time.March, 15, d(2026, 3, 15), true},
+		{d(2026, 3, 10), time.March, 10, d(2026, 3, 10), true}, // today included
+		{d(2026, 3, 10), time.March, 9, d(2027, 3, 9), true},
+		{d(2026, 3, 10), time.February, 29, d(2028, 2, 29), true}, // leap years only
+		{d(2026, 3, 10), time.February, 30, Date{}, false},
+	} {
+		if got, ok := tt.from.NextYearly(tt.month, tt.day); got != tt.want || ok != tt.ok {
+			t.Errorf("%v.NextYearly(%v, %d) = %v, %v; want %v, %v", tt.from, tt.month, tt.day, got, ok, tt.want, tt.ok)
+		}
+	}
 	if got := WeekdaysOf(time.Sunday, time.Monday, 9).Days(); len(got) != 2 || got[0] != time.Monday || got[1] != time.Sunday {
 		t.Errorf("Days = %v, want Monday first", got)
 	}
