@@ -269,9 +269,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			}
 			return c, s.relations(ctx, &c, uid, q)
 		}
-		// Questions are answered from memories too; actions on memories
-		// need the candidates ("forget that …").
-		if u.Intent == nlu.AskInfo || domains[nlu.Memory] {
+		// Questions are answered from memories too, unless the calendar
+		// and the tasks alone answer them ("what's on tomorrow?"); actions
+		// on memories need the candidates ("forget that …").
+		if u.Intent == nlu.AskInfo && !spanQuestion(u, text) || domains[nlu.Memory] {
 			f := hearth.MemoryFilter{UserID: uid, Query: keywords(text), Limit: 10}
 			if len(u.Slots.People) > 0 {
 				f.About = u.Slots.People[0]
@@ -437,30 +438,6 @@ func (s Sources) people(ctx context.Context, c *stage.Context, uid int64, names 
 	return nil
 }
 
-// pastTense reports whether a question asks about the past ("what was",
-// "where did we live", "who did I work with").
-func pastTense(text string) bool {
-	lc := words.ASCIILower(text)
-	for _, w := range []string{"was", "were", "did", "used to", "had"} {
-		if words.ContainsWord(lc, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// aboutWriting reports whether a question asks what the user wrote or
-// noted down.
-func aboutWriting(text string) bool {
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		switch strings.Trim(w, "?!.,;:\"'“”‘’()") {
-		case "write", "wrote", "written", "note", "notes", "noted", "jot", "jotted":
-			return true
-		}
-	}
-	return false
-}
-
 // notes finds the notes a message is about by its content words ("what
 // did I write about the boiler?" → "boiler"; with Recall, by meaning
 // too), then adds the most recently changed ones, which the planners
@@ -485,64 +462,6 @@ func (s Sources) notes(ctx context.Context, uid int64, text string) ([]hearth.No
 	}
 	return out, len(found), nil
 }
-
-// noteKeywords keeps the content words of a message about notes: "find
-// my note on the trip" → "trip". A note never contains "find" or
-// "note", and the store wants every word of the query.
-func noteKeywords(text string) string {
-	var out []string
-	for _, w := range strings.Fields(keywords(text)) {
-		lw := strings.ToLower(strings.Trim(w, "?!.,;:\"'“”‘’()"))
-		if lw == "" || questionWords[lw] || noteWords[lw] {
-			continue
-		}
-		out = append(out, w)
-	}
-	return strings.Join(out, " ")
-}
-
-// noteWords are how people ask for a note, never what it is about.
-var noteWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`note notes note's jotted jot wrote write written writing saved save kept keep
-		find show open look looking search read pull up down see get give list lists have has had
-		anything everything some all there here on in into down did say said put made make mine`) {
-		m[w] = true
-	}
-	return m
-}()
-
-// keywords keeps the words of a question that can match a remembered
-// fact: "What's my sister's name?" → "sister's name". Full-text search
-// wants every word, and the fact never contains "what's".
-func keywords(text string) string {
-	var out []string
-	for _, w := range strings.Fields(text) {
-		w = strings.Trim(w, "?!.,;:\"'“”‘’()")
-		if w == "" || questionWords[strings.ToLower(w)] {
-			continue
-		}
-		out = append(out, w)
-	}
-	if len(out) == 0 {
-		return text
-	}
-	return strings.Join(out, " ")
-}
-
-var questionWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`what what's whats when when's where where's who who's whom whose which why how
-		is are was were am be do does did can could would will should shall
-		a an the my our your his her their its me i you we us it this that these those
-		of to in on at for about from with by
-		tell remind recall know remember please again any anything something
-		forget delete remove erase drop
-		write wrote written say said note notes noted jot jotted down`) {
-		m[w] = true
-	}
-	return m
-}()
 
 // wider widens [from, to) to include the next 30 days from today.
 func wider(from, to, now time.Time) (time.Time, time.Time) {
