@@ -337,7 +337,7 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 		to, _ := parseClock(st.QuietTo)
 		return "Your quiet hours: " + clockWords(from) + " to " + clockWords(to) + ".", true, nil
 	case reList.MatchString(text):
-		list, err := c.st.UpcomingSchedules(ctx, uid, 20)
+		list, err := c.upcoming(ctx, uid)
 		if err != nil {
 			return "", true, err
 		}
@@ -433,6 +433,16 @@ func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *
 		return "", true, err
 	}
 	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", prose.SecondPerson(title), rule.String(), whenWords(first, loc, now)), true, nil
+}
+
+// upcoming is the user's reminders to come, in the order they are
+// listed and numbered, with what they changed since the planner's last run
+// synced first: a task they dated a moment ago reminds them too.
+func (c *cmds) upcoming(ctx context.Context, userID int64) ([]hearth.Schedule, error) {
+	if err := c.s.SyncUser(ctx, userID); err != nil {
+		return nil, err
+	}
+	return c.st.UpcomingSchedules(ctx, userID, 20)
 }
 
 func (c *cmds) describe(sc hearth.Schedule, loc *time.Location) string {

@@ -37,10 +37,12 @@ type Store interface {
 
 // SyncStore is how the planner finds what changed since it last looked.
 type SyncStore interface {
-	BeginScheduleSync(ctx context.Context) (since, until time.Time, err error)
-	ChangedFacts(ctx context.Context, since time.Time, after int64, batch int) ([]hearth.ChangedMemory, error)
+	// BeginScheduleSync, ChangedFacts and ChangedSchedules read every
+	// user's changes for userID 0, else that user's alone.
+	BeginScheduleSync(ctx context.Context, userID int64) (since, until time.Time, err error)
+	ChangedFacts(ctx context.Context, userID int64, since time.Time, after int64, batch int) ([]hearth.ChangedMemory, error)
 	SetBirthdays(ctx context.Context, birthdays []hearth.BirthdaySchedule, gone []int64) error
-	ChangedSchedules(ctx context.Context, since time.Time, after int64, batch int) ([]hearth.Schedule, error)
+	ChangedSchedules(ctx context.Context, userID int64, since time.Time, after int64, batch int) ([]hearth.Schedule, error)
 	SetNextAt(ctx context.Context, next []hearth.ScheduleNext) error
 	EndScheduleSync(ctx context.Context, until time.Time) error
 }
@@ -205,8 +207,7 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 	var st PlanStats
 	now := s.cfg.Now()
 	began := time.Now() // durations are measured, not scheduled: the real clock
-	margin := max(2*s.cfg.Interval, time.Minute)
-	n, err := s.sync(ctx, margin)
+	n, err := s.sync(ctx, 0)
 	st.Synced, st.SyncTook = n, time.Since(began)
 	if err != nil {
 		return st, fmt.Errorf("scheduler sync: %w", err)
@@ -282,15 +283,17 @@ func (s *Scheduler) Plan(ctx context.Context, client *river.Client[pgx.Tx]) (Pla
 // sync brings the schedules up to date with what changed since the last
 // sync: birthday facts (re)read, and the next occurrence of every schedule
 // whose item, user or settings changed recomputed. It returns how many
-// schedules it recomputed.
-func (s *Scheduler) sync(ctx context.Context, margin time.Duration) (int, error) {
+// schedules it recomputed. A userID other than 0 syncs that user's alone
+// (see SyncUser) and leaves the cursor where it was.
+func (s *Scheduler) sync(ctx context.Context, userID int64) (int, error) {
 	st := s.cfg.Store
-	since, until, err := st.BeginScheduleSync(ctx)
+	margin := s.margin()
+	since, until, err := st.BeginScheduleSync(ctx, userID)
 	if err != nil {
 		return 0, err
 	}
 	for after := int64(0); ; {
-		facts, err := st.ChangedFacts(ctx, since, after, s.cfg.Batch)
+		facts, err := st.ChangedFacts(ctx, userID, since, after, s.cfg.Batch)
 		if err != nil || len(facts) == 0 {
 			if err != nil {
 				return 0, err
@@ -316,7 +319,7 @@ func (s *Scheduler) sync(ctx context.Context, margin time.Duration) (int, error)
 	}
 	n := 0
 	for after := int64(0); ; {
-		scs, err := st.ChangedSchedules(ctx, since, after, s.cfg.Batch)
+		scs, err := st.ChangedSchedules(ctx, userID, since, after, s.cfg.Batch)
 		if err != nil || len(scs) == 0 {
 			if err != nil {
 				return n, err
@@ -344,8 +347,27 @@ func (s *Scheduler) sync(ctx context.Context, margin time.Duration) (int, error)
 			break
 		}
 	}
+	if userID != 0 {
+		return n, nil
+	}
 	return n, st.EndScheduleSync(ctx, until)
 }
+
+// SyncUser brings one user's schedules up to date with their changes
+// since the planner's last sync, ahead of its next run, so what they set
+// a moment ago is listed ("remind me to call the plumber at 6pm", then
+// "what are my reminders?"). The planner's next run goes over them again,
+// to the same occurrences.
+func (s *Scheduler) SyncUser(ctx context.Context, userID int64) error {
+	if _, err := s.sync(ctx, userID); err != nil {
+		return fmt.Errorf("scheduler sync user %d: %w", userID, err)
+	}
+	return nil
+}
+
+// margin is how far before a change a schedule's next occurrence is
+// looked for, allowing for clock skew with the database.
+func (s *Scheduler) margin() time.Duration { return max(2*s.cfg.Interval, time.Minute) }
 
 // planDue enqueues due occurrences batch by batch. Each batch is one unit
 // of work: the due rows locked, their fire jobs inserted, the rows moved

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -788,5 +789,57 @@ func TestFiredReminderTellsLiveViews(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("live views were never told of the reminder")
+	}
+}
+
+// TestSyncUser checks that one user's sync lists what they just dated,
+// leaves everyone else's to the planner, and that the planner's next run
+// over the same changes fires the reminder once, at its time.
+func TestSyncUser(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.stopBriefings(t)
+	ctx := context.Background()
+	other, err := b.st.SignIn(ctx, hearth.ChannelWebchat, "bo", "Bo", "bo", "Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := time.Now().Add(time.Hour).Truncate(time.Second)
+	b.task(t, "Call the plumber", due, false)
+	if _, err := b.st.CreateTask(ctx, "", hearth.Task{UserID: other.User.ID, Title: "Bo's errand", Due: due}); err != nil {
+		t.Fatal(err)
+	}
+	titles := func(uid int64) []string {
+		t.Helper()
+		up, err := b.st.UpcomingSchedules(ctx, uid, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, sc := range up {
+			if sc.Kind != hearth.ScheduleBriefing {
+				out = append(out, sc.Title)
+			}
+		}
+		return out
+	}
+	if err := b.sched.SyncUser(ctx, b.user.User.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := titles(b.user.User.ID); !slices.Equal(got, []string{"Call the plumber"}) {
+		t.Fatalf("Ann's reminders after her sync: %q", got)
+	}
+	if got := titles(other.User.ID); len(got) != 0 {
+		t.Fatalf("Bo's reminders after Ann's sync: %q; want none until the planner runs", got)
+	}
+	b.plan(t)
+	if got := titles(other.User.ID); !slices.Equal(got, []string{"Bo's errand"}) {
+		t.Fatalf("Bo's reminders after the planner ran: %q", got)
+	}
+	b.clock.Set(due)
+	b.plan(t)
+	b.plan(t)
+	if jobs := b.fireJobs(t); len(jobs) != 1 || len(jobs[0].More) != 1 {
+		t.Fatalf("fire jobs %+v; want one for the two tasks due at one instant", jobs)
 	}
 }

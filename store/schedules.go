@@ -144,20 +144,22 @@ func setNextAt(ctx context.Context, tx pgx.Tx, next []hearth.ScheduleNext) error
 // creates the rows of newly dated tasks and new users, lets a moved task
 // whose reminders were cancelled remind again, and returns the window the
 // caller then walks with ChangedFacts and ChangedSchedules and closes with
-// EndScheduleSync.
-func (s *Store) BeginScheduleSync(ctx context.Context) (since, until time.Time, err error) {
+// EndScheduleSync. A userID other than 0 syncs that user's alone, which
+// the caller does not close: the next sync of everyone goes over them
+// again.
+func (s *Store) BeginScheduleSync(ctx context.Context, userID int64) (since, until time.Time, err error) {
 	if err := s.pool.QueryRow(ctx, `SELECT synced_until - interval '1 minute', now() FROM scheduler_state`).Scan(&since, &until); err != nil {
 		return since, until, fmt.Errorf("store sync schedules: %w", translate(err))
 	}
 	if _, err := s.pool.Exec(ctx, `
 		WITH t AS (
 			INSERT INTO schedules (user_id, kind, item_id)
-			SELECT user_id, 'task', id FROM tasks WHERE updated_at > $1 AND due IS NOT NULL
+			SELECT user_id, 'task', id FROM tasks WHERE updated_at > $1 AND due IS NOT NULL AND ($2::bigint = 0 OR user_id = $2)
 			ON CONFLICT (kind, item_id) DO UPDATE SET updated_at = now()
 		)
 		INSERT INTO schedules (user_id, kind, item_id)
-		SELECT id, 'briefing', id FROM users WHERE updated_at > $1
-		ON CONFLICT (kind, item_id) DO UPDATE SET updated_at = now()`, since); err != nil {
+		SELECT id, 'briefing', id FROM users WHERE updated_at > $1 AND ($2::bigint = 0 OR id = $2)
+		ON CONFLICT (kind, item_id) DO UPDATE SET updated_at = now()`, since, userID); err != nil {
 		return since, until, fmt.Errorf("store sync schedules: rows: %w", translate(err))
 	}
 	// Timed events ahead of users who asked for reminders before events:
@@ -167,8 +169,8 @@ func (s *Store) BeginScheduleSync(ctx context.Context) (since, until time.Time, 
 		SELECT e.user_id, 'event', e.id
 		FROM events e JOIN schedule_settings st ON st.user_id = e.user_id AND st.event_lead_minutes > 0
 		WHERE NOT e.all_day AND e.deleted_at IS NULL AND e.starts_at > now()
-		  AND (e.updated_at > $1 OR st.updated_at > $1)
-		ON CONFLICT (kind, item_id) DO NOTHING`, since); err != nil {
+		  AND (e.updated_at > $1 OR st.updated_at > $1) AND ($2::bigint = 0 OR e.user_id = $2)
+		ON CONFLICT (kind, item_id) DO NOTHING`, since, userID); err != nil {
 		return since, until, fmt.Errorf("store sync schedules: event rows: %w", translate(err))
 	}
 	// A task whose reminders were cancelled and which has since moved to
@@ -177,20 +179,21 @@ func (s *Store) BeginScheduleSync(ctx context.Context) (since, until time.Time, 
 		UPDATE schedules s SET muted = false, detail = s.detail - 'muted_due', updated_at = now()
 		FROM tasks t
 		WHERE s.kind = 'task' AND s.item_id = t.id AND s.muted AND t.updated_at > $1
-		  AND t.due IS NOT NULL AND s.detail ? 'muted_due'
-		  AND t.due IS DISTINCT FROM (s.detail->>'muted_due')::timestamptz`, since); err != nil {
+		  AND t.due IS NOT NULL AND s.detail ? 'muted_due' AND ($2::bigint = 0 OR s.user_id = $2)
+		  AND t.due IS DISTINCT FROM (s.detail->>'muted_due')::timestamptz`, since, userID); err != nil {
 		return since, until, fmt.Errorf("store sync schedules: moved tasks: %w", translate(err))
 	}
 	return since, until, nil
 }
 
 // ChangedFacts returns up to batch current facts changed since, with ids
-// above after, in id order: the candidates for birthday schedules.
-func (s *Store) ChangedFacts(ctx context.Context, since time.Time, after int64, batch int) ([]hearth.ChangedMemory, error) {
+// above after, in id order: the candidates for birthday schedules. A
+// userID other than 0 keeps that user's.
+func (s *Store) ChangedFacts(ctx context.Context, userID int64, since time.Time, after int64, batch int) ([]hearth.ChangedMemory, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT id, user_id, content, about FROM facts
-		WHERE updated_at > $1 AND id > $2 AND deleted_at IS NULL AND invalidated_at IS NULL
-		ORDER BY id LIMIT $3`, since, after, batch)
+		WHERE updated_at > $1 AND id > $2 AND deleted_at IS NULL AND invalidated_at IS NULL AND ($4::bigint = 0 OR user_id = $4)
+		ORDER BY id LIMIT $3`, since, after, batch, userID)
 	if err != nil {
 		return nil, fmt.Errorf("store changed facts: %w", translate(err))
 	}
@@ -235,17 +238,17 @@ func (s *Store) SetBirthdays(ctx context.Context, birthdays []hearth.BirthdaySch
 
 // ChangedSchedules returns up to batch schedules, with ids above after,
 // whose item, user (zone) or settings changed since: their next
-// occurrences need recomputing.
-func (s *Store) ChangedSchedules(ctx context.Context, since time.Time, after int64, batch int) ([]hearth.Schedule, error) {
+// occurrences need recomputing. A userID other than 0 keeps that user's.
+func (s *Store) ChangedSchedules(ctx context.Context, userID int64, since time.Time, after int64, batch int) ([]hearth.Schedule, error) {
 	rows, err := s.pool.Query(ctx, scheduleSelect+`
-		WHERE s.id > $2 AND NOT s.muted AND s.kind <> 'snooze' AND (
+		WHERE s.id > $2 AND NOT s.muted AND s.kind <> 'snooze' AND ($4::bigint = 0 OR s.user_id = $4) AND (
 		      u.updated_at > $1
 		   OR st.updated_at > $1
 		   OR t.updated_at > $1
 		   OR m.updated_at > $1
 		   OR r.created_at > $1
 		   OR ev.updated_at > $1)
-		ORDER BY s.id LIMIT $3`, since, after, batch)
+		ORDER BY s.id LIMIT $3`, since, after, batch, userID)
 	if err != nil {
 		return nil, fmt.Errorf("store changed schedules: %w", translate(err))
 	}

@@ -164,11 +164,11 @@ func TestSchedulerScenarios(t *testing.T) {
 		c := newChatter(t, base, app, "Pia", "Europe/Berlin")
 		c.say("stop my briefings")
 		mustContain(t, c.say("remind me every Tuesday at 7pm to take the bins out"), "every Tuesday")
-		// A task reminder sooner than the bins: its schedule appears at the
-		// planner's next sync, after the list was shown.
+		// A task reminder sooner than the bins: listed after them, in the
+		// order the reminders were made, so numbers never shift.
 		mustContain(t, c.say("remind me tomorrow at 9 to call the bank"), "call the bank")
 		list := c.say("list my reminders")
-		mustContain(t, list, "1. “Take the bins out”")
+		mustContain(t, list, "1. “Take the bins out”", "2. “Call the bank”")
 		fireDue(t, app, sched)
 		// The bank's heads-up may have fired with it (it depends on the
 		// hour the test runs): it is not the answer to what comes next.
@@ -184,6 +184,17 @@ func TestSchedulerScenarios(t *testing.T) {
 		if r := c.say("list my reminders"); strings.Contains(r.Text, "4.") {
 			t.Fatalf("a reminder said twice was set twice: %q", r.Text)
 		}
+	})
+
+	t.Run("what was set a moment ago is listed at once", func(t *testing.T) {
+		// The planner syncs every 15 seconds; the list does not wait for it.
+		c := newChatter(t, base, app, "Ines", "Europe/Berlin")
+		c.say("stop my briefings")
+		mustContain(t, c.say("list my reminders"), "You have no reminders coming up.")
+		mustContain(t, c.say("Remind me to call the plumber tomorrow at 6pm"), "I'll remind you")
+		c.say("Remember that Lena's birthday is March 15th")
+		mustContain(t, c.say("what are my reminders?"), "1. “Call the plumber” (task; next reminder: tomorrow at 6:00 PM)", "Lena's birthday")
+		mustContain(t, c.say("cancel reminder 1"), "Cancelled “Call the plumber”")
 	})
 
 	t.Run("a birthday told in chat reminds 3 days before", func(t *testing.T) {
