@@ -21,7 +21,7 @@ import (
 // description ("the Monday one"). Two or more that fit are a question
 // whose buttons (ButtonPrefix "cancel:") name one each.
 func (c *cmds) cancel(ctx context.Context, t pipeline.Turn, loc *time.Location, text string, ans *pipeline.Answer) (string, bool, error) {
-	list, err := c.upcoming(ctx, t.User.ID)
+	list, err := c.st.UpcomingSchedules(ctx, t.User.ID, 20)
 	if err != nil {
 		return "", true, err
 	}

@@ -437,7 +437,10 @@ func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *
 
 // upcoming is the user's reminders to come, in the order they are
 // listed and numbered, with what they changed since the planner's last run
-// synced first: a task they dated a moment ago reminds them too.
+// synced first: a task they dated a moment ago is listed too. (A cancel
+// reads the list as it stands: the numbers are those of the list shown,
+// and "cancel the ferns reminder" of a task not yet synced is the
+// planner's, which deletes the task.)
 func (c *cmds) upcoming(ctx context.Context, userID int64) ([]hearth.Schedule, error) {
 	if err := c.s.SyncUser(ctx, userID); err != nil {
 		return nil, err
