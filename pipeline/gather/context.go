@@ -144,7 +144,7 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: tasks: %w", err)
 			}
 		}
-		if what, ok := plan.BirthdayRef(text); ok && domains[nlu.Task] && u.Intent == nlu.RequestAction {
+		if what, ok := plan.BirthdayRef(text, u.Slots.People); ok && domains[nlu.Task] && u.Intent == nlu.RequestAction {
 			// "Buy flowers before Mum's birthday": the facts that may
 			// date it.
 			ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, Query: what, Limit: 50})

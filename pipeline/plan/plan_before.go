@@ -91,7 +91,7 @@ func planRemindBefore(in stage.PlanInput, refText string, lead aheadBy) (stage.P
 	var allDay bool
 	// An event of that name first: a task that matches too may be an
 	// earlier reminder ahead of it.
-	if who, what, ok := birthdayOf(reBirthdayNamed.FindStringSubmatch(strings.TrimSpace(refText))); ok {
+	if who, what, ok := birthdayNamed(refText); ok {
 		// "A week before Mum's birthday": the date a fact tells.
 		day, ok := nextBirthday(who, what, in.Context)
 		if !ok {

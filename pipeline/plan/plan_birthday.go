@@ -15,54 +15,101 @@ import (
 // flowers before Mum's birthday", "get a present for Sam's birthday". The
 // date is the one a fact tells ("Mum's birthday is March 3rd"), read by
 // memory.ParseBirthday from the facts the context stage found; the task
-// is due the day before. Without such a fact the task has no date, as
-// before.
+// is due the day before, or on the day for one on it ("call Clara on her
+// birthday"). Without such a fact the task has no date, as before.
 
 // birthdayWords are a birthday or an anniversary named by whose it is:
-// "Mum's birthday", "my birthday" ("my" or "our" alone is the user's own).
-const birthdayWords = `(?:(my|our)\s+)?(?:(\S+(?:\s+\S+)?)(?:'s|’s|s'|')\s+)?(birthday|bday|anniversary)`
+// "Mum's birthday", "my birthday" ("my" or "our" alone is the user's own),
+// "her birthday" (of the person the message named before it).
+const birthdayWords = `(?:(my|our|his|her|their)\s+)?(?:(\S+(?:\s+\S+)?)(?:'s|’s|s'|')\s+)?(birthday|bday|anniversary)`
 
 var (
-	// reBeforeBirthday reads an errand before or for one.
-	reBeforeBirthday = regexp.MustCompile(`(?i)\b(?:before|ahead\s+of|in\s+time\s+for|for)\s+` + birthdayWords + `\b`)
+	// reBeforeBirthday reads an errand before, for or on one.
+	reBeforeBirthday = regexp.MustCompile(`(?i)\b(before|ahead\s+of|in\s+time\s+for|for|on)\s+` + birthdayWords + `\b`)
 	// reBirthdayNamed reads one named alone, as what a reminder goes
 	// before ("remind me a week before Mum's birthday").
 	reBirthdayNamed = regexp.MustCompile(`(?i)^` + birthdayWords + `$`)
 )
 
-// BirthdayRef reports an errand before or for someone's birthday or
+// BirthdayRef reports an errand before, for or on someone's birthday or
 // anniversary, and which of the two ("birthday", "anniversary"): the
-// context stage then reads the facts that may date it.
-func BirthdayRef(text string) (what string, ok bool) {
-	_, what, ok = birthdayOf(reBeforeBirthday.FindStringSubmatch(text))
+// context stage then reads the facts that may date it. people are the
+// people the message names, in order, which "her birthday" is one of.
+func BirthdayRef(text string, people []string) (what string, ok bool) {
+	_, what, _, ok = birthdayErrand(text, people)
 	return what, ok
 }
 
-// birthdayOf is whose birthday or anniversary g (a match of
-// birthdayWords) names, as the scheduler names a fact's ("your" for the
-// user's own), and which.
-func birthdayOf(g []string) (who, what string, ok bool) {
+// birthdayErrand reads the birthday or anniversary an errand is for:
+// whose, which, and whether the errand is on the day itself ("call Clara
+// on her birthday") rather than ahead of it ("buy flowers for Mum's
+// birthday").
+func birthdayErrand(text string, people []string) (who, what string, onTheDay, ok bool) {
+	g := reBeforeBirthday.FindStringSubmatchIndex(text)
+	if g == nil {
+		return "", "", false, false
+	}
+	sub := func(i int) string {
+		if g[2*i] < 0 {
+			return ""
+		}
+		return text[g[2*i]:g[2*i+1]]
+	}
+	who, what, ok = birthdayOf(sub(2), sub(3), sub(4), antecedent(people, text[:g[0]]))
+	return who, what, strings.EqualFold(sub(1), "on"), ok
+}
+
+// antecedent is whom "her" or "his" stands for: the last of people named
+// in before, the words ahead of it ("Clara" of "call Clara on her
+// birthday", "my mum" of "call my mum on her birthday").
+func antecedent(people []string, before string) string {
+	lc := strings.ToLower(before)
+	for i := len(people) - 1; i >= 0; i-- {
+		if words.ContainsWord(lc, strings.ToLower(people[i])) {
+			return people[i]
+		}
+	}
+	return ""
+}
+
+// birthdayNamed reads a birthday or an anniversary named alone ("Mum's
+// birthday", "my anniversary").
+func birthdayNamed(text string) (who, what string, ok bool) {
+	g := reBirthdayNamed.FindStringSubmatch(strings.TrimSpace(text))
 	if g == nil {
 		return "", "", false
 	}
-	who, what = strings.TrimSpace(g[2]), strings.ToLower(g[3])
-	if what == "bday" {
-		what = "birthday"
-	}
-	if who == "" {
-		if g[1] == "" {
-			return "", "", false // "for the birthday": whose is not said
-		}
-		who = "your"
-	}
-	return who, what, true
+	return birthdayOf(g[1], g[2], g[3], "")
 }
 
-// birthdayDue is when an errand before a birthday named in text is due:
-// the day before the next one (all day), or the day itself when it is
-// today. ok is false when no fact in c dates it.
-func birthdayDue(text string, c stage.Context) (time.Time, bool) {
-	who, what, ok := birthdayOf(reBeforeBirthday.FindStringSubmatch(text))
+// birthdayOf is whose birthday or anniversary is named (as the scheduler
+// names a fact's: "your" for the user's own), and which: own is the
+// possessive before it ("my", "her"), name the name ("Mum" of "Mum's"),
+// them whom "her" or "his" stands for.
+func birthdayOf(own, name, what, them string) (who, which string, ok bool) {
+	which = strings.ToLower(what)
+	if which == "bday" {
+		which = "birthday"
+	}
+	who = strings.TrimSpace(name)
+	switch own = strings.ToLower(own); {
+	case own == "his" || own == "her" || own == "their":
+		if who != "" {
+			return "", "", false // "her mum's birthday": not one Hearth can tell
+		}
+		who = them
+	case who == "" && own != "":
+		who = "your"
+	}
+	return who, which, who != "" // "for the birthday": whose is not said
+}
+
+// birthdayDue is when an errand for a birthday named in text (people are
+// those it names) is due: the day before the next one (all day), or the
+// day itself when it is today or the errand is on it. ok is false when no
+// fact in c dates it.
+func birthdayDue(text string, people []string, c stage.Context) (time.Time, bool) {
+	who, what, onTheDay, ok := birthdayErrand(text, people)
 	if !ok {
 		return time.Time{}, false
 	}
@@ -70,7 +117,7 @@ func birthdayDue(text string, c stage.Context) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	if recur.DateOf(c.Now, stage.UserZone(c)).DaysUntil(day) > 0 {
+	if !onTheDay && recur.DateOf(c.Now, stage.UserZone(c)).DaysUntil(day) > 0 {
 		day = day.AddDays(-1)
 	}
 	return time.Date(day.Year, day.Month, day.Day, 0, 0, 0, 0, stage.UserZone(c)), true

@@ -11,9 +11,10 @@ import (
 )
 
 // TestBeforeBirthday: an errand before or for someone's birthday is due
-// the day before the next one a fact tells; a reminder some time before
-// it goes off then; with no fact, the errand has no date and the reminder
-// asks when it is.
+// the day before the next one a fact tells, one on it that day ("her
+// birthday" is of the person named before it); a reminder some time
+// before it goes off then; with no fact, or no one named, the errand has
+// no date and the reminder asks when it is.
 func TestBeforeBirthday(t *testing.T) {
 	t.Parallel()
 	z := mustZone(t, "America/New_York")
@@ -40,7 +41,16 @@ func TestBeforeBirthday(t *testing.T) {
 		{"remind me to call the florist before Ben's birthday", day(2026, 3, 10, 0), true},
 		{"remind me the day before Sam's birthday", day(2026, 3, 13, 9), false},
 		{"remind me a week before our anniversary", day(2026, 6, 2, 9), false},
+		// On the day, and whose "her" and "his" say.
+		{"remind me to call Sam on his birthday", day(2026, 3, 14, 0), true},
+		{"Remind me to call Mum on her birthday", day(2027, 3, 3, 0), true},
+		{"remind me to call my mum on her birthday", day(2027, 3, 3, 0), true},
+		{"buy Sam a present before his birthday", day(2026, 3, 13, 0), true},
+		{"remind me to send a card on Ben's birthday", day(2026, 3, 10, 0), true},
 		// Nobody's, or no fact: no date.
+		{"remind me to call Lee on her birthday", time.Time{}, false},
+		{"remind me to water the plants on her birthday", time.Time{}, false},
+		{"remind me to call Sam about her mum's birthday", time.Time{}, false},
 		{"remind me to buy balloons for the birthday", time.Time{}, false},
 		{"remind me to buy flowers before Lee's birthday", time.Time{}, false},
 	} {

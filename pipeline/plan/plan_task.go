@@ -295,7 +295,7 @@ func planTaskCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, er
 	if when == nil {
 		// "Buy flowers before Mum's birthday": the day before it, when a
 		// fact tells it.
-		if due, ok := birthdayDue(text, in.Context); ok {
+		if due, ok := birthdayDue(text, in.Understanding.Slots.People, in.Context); ok {
 			args.Due, args.AllDay = due, true
 		}
 	}
