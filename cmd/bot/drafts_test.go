@@ -105,6 +105,11 @@ func TestSendSavedDraft(t *testing.T) {
 		t.Fatalf("drafts %+v after the cancel; want the saved one still there", ds)
 	}
 
+	// Not said to be a draft, an email with a saved one to Sam is that one.
+	r = c.say("send the email to Sam")
+	mustContain(t, r, "Here's the draft to sam@example.com", "The boiler is fixed")
+	mustContain(t, c.click(r, "Cancel"), "cancelled")
+
 	r = c.say("send the draft to Sam")
 	mustContain(t, r, "Here's the draft to sam@example.com")
 	c.click(r, "Approve")
@@ -116,4 +121,6 @@ func TestSendSavedDraft(t *testing.T) {
 		t.Fatalf("drafts %+v after sending; want none", ds)
 	}
 	mustContain(t, c.say("send the draft"), "I couldn't find any drafts")
+	// With none saved, it is a new email.
+	mustContain(t, c.say("send the email to Sam"), "What should the email to Sam say?")
 }

@@ -236,10 +236,15 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			names := recipientNames(text, u.Slots.Recipient)
 			if drafted {
 				// "Delete the draft to Sam": Sam's addresses find it.
-				names = nil
+				// "Send the email to Sam …" may be a new email too.
+				var to []string
 				if draft.To != "" {
-					names = recipientNames(text, draft.To)
+					to = recipientNames(text, draft.To)
 				}
+				if !draft.Maybe {
+					names = nil
+				}
+				names = append(names, to...)
 			}
 			if err := s.people(ctx, &c, uid, names); err != nil {
 				return c, err

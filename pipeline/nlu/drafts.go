@@ -9,10 +9,11 @@ import (
 // topic, "that", or all of them: "delete that draft", "discard my draft
 // to Sam", "scrap the email to the landlord about the heater", "get rid
 // of all my drafts", "send the draft to Sam". An email that is not said
-// to be a draft is one only when it is thrown away and nothing but its
+// to be a draft is one when it is thrown away and nothing but its
 // recipient or topic follows ("delete the email from Sam" is received
-// mail, which Hearth does not delete; "send the email to Sam" may be a
-// new one).
+// mail, which Hearth does not delete), and may be one when it is sent so
+// ("send the email to Sam": the saved one when there is one, else a new
+// one).
 const (
 	draftLead  = `(?i)^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:just\s+|go\s+ahead\s+and\s+)?`
 	draftWhich = `\s+(?:(all|both)\s+(?:of\s+)?)?(?:(that|the|this|my|those|these|all|both)\s+)?`
@@ -26,6 +27,9 @@ var (
 		`((?:e-?mail\s+)?drafts?(?:\s+e-?mails?)?|e-?mails?)` + draftTail)
 	reSendDraft = regexp.MustCompile(draftLead + `send(?:\s+off)?` + draftWhich +
 		`((?:e-?mail\s+)?drafts?(?:\s+e-?mails?)?|saved\s+e-?mails?)` + draftTail)
+	// reSendEmail reads "send the email to Sam", "send that email":
+	// groups as reSendDraft's, the determiner required.
+	reSendEmail = regexp.MustCompile(draftLead + `send(?:\s+off)?` + `\s+()(the|that|this|my)\s+(e-?mail)` + draftTail)
 )
 
 // DraftRef is a request about saved drafts, as ReadDraftRef read it.
@@ -40,6 +44,10 @@ type DraftRef struct {
 	// That is true for "that draft", "this email": the one just spoken
 	// of.
 	That bool
+	// Maybe is true for an email sent that is not said to be a draft
+	// ("send the email to Sam"): a saved draft when one fits, else a new
+	// email to write.
+	Maybe bool
 }
 
 // ReadDraftRef reads a request to delete or send saved drafts; ok is
@@ -49,7 +57,10 @@ func ReadDraftRef(text string) (d DraftRef, ok bool) {
 	m := reDiscard.FindStringSubmatch(text)
 	if m == nil {
 		if m = reSendDraft.FindStringSubmatch(text); m == nil {
-			return DraftRef{}, false
+			if m = reSendEmail.FindStringSubmatch(text); m == nil {
+				return DraftRef{}, false
+			}
+			d.Maybe = true
 		}
 		d.Send = true
 	}

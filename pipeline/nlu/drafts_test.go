@@ -37,7 +37,11 @@ func TestReadDraftRef(t *testing.T) {
 		{"send the draft to Sam", DraftRef{Send: true, To: "Sam"}, true},
 		{"go ahead and send that draft", DraftRef{Send: true, That: true}, true},
 		{"send all my drafts", DraftRef{Send: true, All: true}, true},
-		{"send the email to Sam", DraftRef{}, false},
+		{"send the email to Sam", DraftRef{Send: true, To: "Sam", Maybe: true}, true},
+		{"send that email", DraftRef{Send: true, That: true, Maybe: true}, true},
+		{"send my email about the heater now", DraftRef{Send: true, About: "the heater", Maybe: true}, true},
+		{"send an email to Sam", DraftRef{}, false},
+		{"send Sam an email", DraftRef{}, false},
 		{"send Sam the draft of my essay", DraftRef{}, false},
 	} {
 		got, ok := ReadDraftRef(tt.text)

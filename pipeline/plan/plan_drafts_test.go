@@ -49,6 +49,9 @@ func TestPlanDrafts(t *testing.T) {
 		{"send that draft", drafts, []int64{3}, nil, ""},
 		{"send the draft", drafts[1:], nil, []string{"To landlord@flats.example: Heater", "To dana.home@example.com: Rota"}, ""},
 		{"send the draft to Quentin", drafts, nil, nil, "I couldn't find a draft to Quentin"},
+		// An email not said to be a draft is the saved one when one fits.
+		{"send the email to Dana", drafts, []int64{1}, nil, ""},
+		{"send that email", drafts, []int64{3}, nil, ""},
 	} {
 		t.Run(tt.text, func(t *testing.T) {
 			c := stagetest.Fixture(t)
@@ -88,5 +91,18 @@ func TestPlanDrafts(t *testing.T) {
 				t.Fatalf("errors %v; want one saying %q", p.errs, tt.missing)
 			}
 		})
+	}
+}
+
+// TestSendEmailNoDraft: "send the email to Quentin" with no draft to
+// Quentin saved is a new email, whose words are asked for, never "I
+// couldn't find a draft".
+func TestSendEmailNoDraft(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Drafts = []hearth.Email{{ID: 3, To: []string{"sam.lee@example.org"}, Subject: "Saturday", Status: hearth.EmailDraft}}
+	p := planText(t, "send the email to Quentin", c)
+	if len(p.actions) != 0 || len(p.errs) != 0 || len(p.questions) != 1 || p.questions[0].Text != "What should the email to Quentin say?" {
+		t.Fatalf("planned %v, errors %v, questions %+v; want the email's words asked for", kindsOf(p.actions), p.errs, p.questions)
 	}
 }

@@ -31,7 +31,11 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return stage.Plan{Understood: "check your email"}, nil
 	}
 	if d, ok := nlu.ReadDraftRef(text); ok {
-		return planDrafts(in, d)
+		// "Send the email to Sam" with no draft to Sam saved: a new
+		// one, whose words are asked for below.
+		if p, err := planDrafts(in, d); !d.Maybe || len(p.Actions) > 0 || p.Question != nil {
+			return p, err
+		}
 	}
 	if who, said, ok := replyParts(text); ok {
 		return planReply(in, who, said)
