@@ -34,6 +34,9 @@ func TestReadGraphNote(t *testing.T) {
 		{"note that Emma has a dentist appointment Thursday", "", "", "", false},
 		{"note that for a week", "", "", "", false},
 		{"remind me to call Bob", "", "", "", false},
+		// A note in a list or a note is for the list (gather.NoteIn).
+		{"add a note to my packing list: check the visa", "", "", "", false},
+		{"note on the gift ideas note: a scarf", "", "", "", false},
 	}
 	for _, tt := range tests {
 		name, body, l, ok := memory.ReadGraphNote(tt.text)

@@ -283,6 +283,13 @@ func TestShoppingAsPeopleTalk(t *testing.T) {
 	if r := c.say("what's left to pack?"); !strings.Contains(r.Text, "passport and sunscreen") || strings.Contains(r.Text, "bread") {
 		t.Fatalf("left to pack: %q", r.Text)
 	}
+	// A note put in a list is an item of it, not a note on a new thing
+	// called "my packing list".
+	mustContain(t, c.say("add a note to my packing list: check the visa"), "added check the visa to your packing list")
+	mustContain(t, c.say("what's on my packing list?"), "check the visa")
+	if r := c.say("what do you know about my packing list?"); strings.Contains(r.Text, "Notes:") {
+		t.Fatalf("a graph note was kept: %q", r.Text)
+	}
 }
 
 // TestRenameList: "rename the packing list to Rome trip" renames it, and

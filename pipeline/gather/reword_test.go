@@ -1,0 +1,29 @@
+package gather
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestNoteIn: a note put in a list or a note by its name is an addition
+// to it, said as the list planner reads one; a note on a person or a
+// thing, and anything else, is left as said.
+func TestNoteIn(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 11, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ text, want string }{
+		{"add a note to my packing list: check the visa", "add check the visa to my packing list"},
+		{"Note on the shopping list: oat milk", "add oat milk to the shopping list"},
+		{"put a note in our gift ideas note: a scarf for Mum", "add a scarf for Mum to our gift ideas note"},
+		{"note to packing list: adapter", "add adapter to my packing list"},
+		{"note on Bob: stressed about the move", "note on Bob: stressed about the move"},
+		{"add a note to my packing list", "add a note to my packing list"},
+		{"add milk to the shopping list", "add milk to the shopping list"},
+	} {
+		got, err := Sources{}.NoteIn(context.Background(), tt.text, 1, nil, now)
+		if err != nil || got != tt.want {
+			t.Errorf("NoteIn(%q) = %q, %v; want %q", tt.text, got, err, tt.want)
+		}
+	}
+}
