@@ -68,4 +68,6 @@ type CalendarEventUpdate struct {
 	AllDay    *bool      `json:"all_day,omitempty"`
 	Location  *string    `json:"location,omitempty"`
 	Attendees *[]string  `json:"attendees,omitempty"`
+	// Description replaces the event's notes.
+	Description *string `json:"description,omitempty"`
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 )
 
 // GraphStore is what the memory graph's chat commands read and write.
@@ -61,6 +62,10 @@ func ReadGraphNote(text string) (name, body string, lifetime hearth.Lifetime, ok
 		if f := strings.Fields(strings.ToLower(name)); listNouns[f[len(f)-1]] {
 			// "Add a note to my packing list: …" is for the list, not a
 			// node of the graph.
+			return "", "", "", false
+		}
+		if _, _, ok := nlu.EventNote(text); ok {
+			// "… to the dentist appointment: …": for the event.
 			return "", "", "", false
 		}
 		body, lifetime = cutLifetime(g[2])

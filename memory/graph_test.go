@@ -37,6 +37,8 @@ func TestReadGraphNote(t *testing.T) {
 		// A note in a list or a note is for the list (gather.NoteIn).
 		{"add a note to my packing list: check the visa", "", "", "", false},
 		{"note on the gift ideas note: a scarf", "", "", "", false},
+		// A note on an appointment is for the event's notes (nlu.EventNote).
+		{"add a note to the dentist appointment: bring the x-rays", "", "", "", false},
 	}
 	for _, tt := range tests {
 		name, body, l, ok := memory.ReadGraphNote(tt.text)

@@ -97,6 +97,7 @@ func (s *Store) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.Ca
 		setIf(&after.AllDay, upd.AllDay)
 		setIf(&after.Location, upd.Location)
 		setIf(&after.Attendees, upd.Attendees)
+		setIf(&after.Description, upd.Description)
 		if after, err = validEvent(after); err != nil {
 			return err
 		}
@@ -105,10 +106,10 @@ func (s *Store) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.Ca
 		}
 		after, err = scanEvent(tx.QueryRow(ctx, `
 			UPDATE events SET title = $2, starts_at = $3, ends_at = $4, all_day = $5, location = $6, attendees = $7,
-			       updated_at = now()
+			       description = $8, updated_at = now()
 			WHERE id = $1
 			RETURNING `+eventColumns,
-			id, after.Title, after.Start, after.End, after.AllDay, after.Location, orEmpty(after.Attendees)))
+			id, after.Title, after.Start, after.End, after.AllDay, after.Location, orEmpty(after.Attendees), after.Description))
 		return err
 	})
 	if err != nil {

@@ -81,6 +81,12 @@ func TestEvents(t *testing.T) {
 			!reflect.DeepEqual(after.Attendees, []string{"team@example.com"}) || after.Title != "Standup" {
 			t.Fatalf("update = %+v → %+v", before, after)
 		}
+		// The notes, alone: the rest stays.
+		noted, noted2, err := b.st.UpdateEvent(b.ctx, b.alice, created.ID, hearth.CalendarEventUpdate{Description: ptr("bring the agenda")})
+		if err != nil || !reflect.DeepEqual(noted, after) || noted2.Description != "bring the agenda" || !noted2.Start.Equal(after.Start) {
+			t.Fatalf("notes update = %+v → %+v, %v", noted, noted2, err)
+		}
+		after = noted2
 		// Moving the start past the end alone is refused, and changes nothing.
 		_, _, err = b.st.UpdateEvent(b.ctx, b.alice, created.ID, hearth.CalendarEventUpdate{Start: ptr(at(4, 11, 0))})
 		wantInvalid(t, err)

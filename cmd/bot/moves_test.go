@@ -167,3 +167,34 @@ func TestSetItWhen(t *testing.T) {
 	c.say("put dinner at Luigi's on my calendar tomorrow at 8pm")
 	mustContain(t, c.say("what time is dinner tomorrow?"), "Dinner at Luigi's is tomorrow at 8:00 PM")
 }
+
+// TestEventNotes: "add a note to the dentist appointment: …" adds to the
+// event's notes (it was a note on a new thing called "dentist
+// appointment"), a second one after the first, and "undo" takes the last
+// one off.
+func TestEventNotes(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Noa", "Europe/Berlin")
+	c.say("Dentist on Tuesday at 9am")
+	mustContain(t, c.say("add a note to the dentist appointment: bring the x-rays"), "Added to the notes of Dentist: “bring the x-rays”.")
+	mustContain(t, c.say("note on my dentist appointment: ask about the filling"), "Added to the notes of Dentist")
+	notes := func() string {
+		t.Helper()
+		evs := c.events()
+		if len(evs) != 1 {
+			t.Fatalf("events %+v; want the dentist alone", evs)
+		}
+		return evs[0].Description
+	}
+	if got := notes(); got != "bring the x-rays\nask about the filling" {
+		t.Fatalf("notes %q; want both, in order", got)
+	}
+	mustContain(t, c.say("undo"), "Undone: “Dentist” has its old notes back.")
+	if got := notes(); got != "bring the x-rays" {
+		t.Fatalf("notes %q after undo; want the first alone", got)
+	}
+	if r := c.say("what do you know about the dentist appointment?"); strings.Contains(r.Text, "Notes:") {
+		t.Fatalf("a graph note was kept: %q", r.Text)
+	}
+}

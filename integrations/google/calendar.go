@@ -190,6 +190,7 @@ func (c Calendar) UpdateEvent(ctx context.Context, userID, id int64, upd hearth.
 	setIf(&next.AllDay, upd.AllDay)
 	setIf(&next.Location, upd.Location)
 	setIf(&next.Attendees, upd.Attendees)
+	setIf(&next.Description, upd.Description)
 	next = c.g.linkPeople(ctx, next)
 	patch := toGoogle(next, zoneOf(*a))
 	if upd.Attendees == nil {

@@ -427,12 +427,22 @@ func TestAllDayAndZones(t *testing.T) {
 	b.connect(t)
 	la, _ := time.LoadLocation("America/Los_Angeles")
 	day := time.Date(2026, 12, 24, 0, 0, 0, 0, la)
-	if _, err := b.g.Calendar().CreateEvent(context.Background(), "t2:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Christmas Eve", Start: day, End: day.AddDate(0, 0, 1), AllDay: true}); err != nil {
+	eve, err := b.g.Calendar().CreateEvent(context.Background(), "t2:0", hearth.CalendarEvent{UserID: b.user.ID, Title: "Christmas Eve", Start: day, End: day.AddDate(0, 0, 1), AllDay: true})
+	if err != nil {
 		t.Fatal(err)
 	}
 	evs := b.fake.Events(email, "primary")
 	if len(evs) != 1 || evs[0].Start.Date != "2026-12-24" || evs[0].End.Date != "2026-12-25" || evs[0].Start.DateTime != "" {
 		t.Fatalf("google has %+v", evs[0].Start)
+	}
+	// A note added to it ("add a note to …: bring the crackers") is its
+	// description in Google too, the day left as it was.
+	notes := "bring the crackers"
+	if _, _, err := b.g.Calendar().UpdateEvent(context.Background(), b.user.ID, eve.ID, hearth.CalendarEventUpdate{Description: &notes}); err != nil {
+		t.Fatal(err)
+	}
+	if evs := b.fake.Events(email, "primary"); len(evs) != 1 || evs[0].Description != notes || evs[0].Start.Date != "2026-12-24" {
+		t.Fatalf("google has %+v after the note", evs[0])
 	}
 	// An all-day event made in Google is the user's whole local day.
 	b.fake.PutEvent(email, "primary", &calendar.Event{Summary: "Holiday",

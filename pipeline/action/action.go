@@ -223,6 +223,12 @@ type (
 		// Starting, for the reply, is when a series move begins when the
 		// user said so ("from next week"): ID's new start.
 		Starting *time.Time `json:"starting,omitempty" jsonschema:"for the reply: when a move of every occurrence begins, if the user said"`
+		// Noted, for the reply, is the note an update of the description
+		// adds ("bring the x-rays"). Shared is set when others are
+		// invited to the event: a change of its notes reaches them, so it
+		// is asked about first.
+		Noted  string `json:"noted,omitempty" jsonschema:"for the reply: the note this update adds to the description"`
+		Shared bool   `json:"shared,omitempty" jsonschema:"true when others are invited to the event"`
 	}
 	// EventRefArgs names one event (calendar.delete).
 	EventRefArgs struct {

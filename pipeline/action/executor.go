@@ -479,7 +479,8 @@ func (x *Executor) Undo(ctx context.Context, r Record) error {
 			_, _, err := x.Calendar.UpdateSeries(ctx, uid, b.ID, back)
 			return err
 		}
-		_, _, err := x.Calendar.UpdateEvent(ctx, uid, b.ID, hearth.CalendarEventUpdate{Title: &b.Title, Start: &b.Start, End: &b.End, AllDay: &b.AllDay, Location: &b.Location, Attendees: &b.Attendees})
+		_, _, err := x.Calendar.UpdateEvent(ctx, uid, b.ID, hearth.CalendarEventUpdate{Title: &b.Title, Start: &b.Start, End: &b.End, AllDay: &b.AllDay, Location: &b.Location,
+			Attendees: &b.Attendees, Description: &b.Description})
 		return err
 	case CalendarDelete:
 		var b hearth.CalendarEvent

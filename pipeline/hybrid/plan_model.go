@@ -324,6 +324,19 @@ func relabel(a action.Action, c stage.Context) (action.Action, error) {
 			p.Title = c.Events[i].Title
 		}
 		return action.New(a.Kind, p)
+	case action.CalendarUpdate:
+		// Whether others see the event's notes change decides whether it
+		// is asked about first: the context says, never the model; an
+		// event it does not hold counts as shared.
+		p, err := action.Decode[action.EventUpdateArgs](a)
+		if err != nil {
+			return a, err
+		}
+		p.Shared = true
+		if i := slices.IndexFunc(c.Events, func(e hearth.CalendarEvent) bool { return e.ID == p.ID }); i >= 0 {
+			p.Title, p.Shared = c.Events[i].Title, len(c.Events[i].Attendees) > 0
+		}
+		return action.New(a.Kind, p)
 	case action.NoteCheck:
 		return noteRelabeled(a, c.Notes, func(p *action.NoteCheckArgs) (int64, *string) { return p.ID, &p.Title })
 	case action.NoteRemove:

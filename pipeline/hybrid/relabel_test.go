@@ -35,3 +35,34 @@ func TestRelabelNotes(t *testing.T) {
 		}
 	}
 }
+
+// A model's change to an event is labelled with the event's title, and
+// whether others are invited (a change of its notes reaches them, so it is
+// asked about) is the context's to say: an event the context does not
+// hold counts as shared.
+func TestRelabelEventUpdate(t *testing.T) {
+	c := stage.Context{Events: []hearth.CalendarEvent{{ID: 4, Title: "Dentist"}, {ID: 5, Title: "Standup", Attendees: []string{"a@example.com"}}}}
+	notes := "bring the x-rays"
+	for _, tt := range []struct {
+		args  action.EventUpdateArgs
+		title string
+		risk  action.Risk
+	}{
+		{action.EventUpdateArgs{ID: 4, Title: "Lunch", Update: hearth.CalendarEventUpdate{Description: &notes}}, "Dentist", action.Low},
+		{action.EventUpdateArgs{ID: 5, Update: hearth.CalendarEventUpdate{Description: &notes}}, "Standup", action.High},
+		{action.EventUpdateArgs{ID: 9, Update: hearth.CalendarEventUpdate{Description: &notes}}, "", action.High},
+	} {
+		a, err := action.New(action.CalendarUpdate, tt.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := relabel(a, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := action.Decode[action.EventUpdateArgs](got)
+		if err != nil || p.Title != tt.title || action.RiskOf(got) != tt.risk {
+			t.Errorf("event %d relabelled %s (risk %s); want title %q, risk %s", tt.args.ID, got.Payload, action.RiskOf(got), tt.title, tt.risk)
+		}
+	}
+}

@@ -349,6 +349,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// model made of what it says.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
 	}
+	if _, _, ok := EventNote(text); ok {
+		// "Add a note to the dentist appointment: bring the x-rays": the
+		// event's, not a note of its own.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Calendar}, max(res.Confidence, 0.8), false
+	}
 	_, drafts := ReadDraftRef(text)
 	if drafts = drafts && !question; drafts {
 		// "Delete that draft", "scrap the email to Sam", "send the draft

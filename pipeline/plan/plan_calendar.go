@@ -35,6 +35,9 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if p, ok, err := planOnlyTime(in, text); ok {
 		return p, err
 	}
+	if ref, note, ok := nlu.EventNote(text); ok {
+		return planEventNote(in, ref, note)
+	}
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	if people, refText, ok := UninviteParts(text); ok && inviteRef(refText, in.Context) != "" &&
 		!slices.ContainsFunc(people, func(who string) bool { return hasEvent(who, in.Context) }) {

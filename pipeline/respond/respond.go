@@ -361,6 +361,11 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "took "+who+" off "+name, "take "+who+" off "+name
 			t.alone = []string{"Took " + who + " off " + name + "."}
 		}
+		if p.Noted != "" {
+			note := "“" + markdown.Escape(p.Noted) + "”"
+			t.past, t.verb = "added "+note+" to the notes of "+name, "add "+note+" to the notes of "+name
+			t.alone = []string{"Added to the notes of " + name + ": " + note + "."}
+		}
 		if p.Update.Start != nil {
 			allDay := p.Update.AllDay != nil && *p.Update.AllDay
 			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Start, allDay, c)

@@ -69,6 +69,9 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 		if len(p.Uninvited) > 0 {
 			return "Shall I take " + prose.List(markdown.EscapeAll(p.Uninvited)) + " off " + quotedOr(p.Title, "that event") + "? A connected calendar tells them."
 		}
+		if p.Noted != "" && p.Shared {
+			return "Shall I add “" + markdown.Escape(p.Noted) + "” to the notes of " + quotedOr(p.Title, "that event") + "? Everyone invited sees them."
+		}
 	case action.NoteDelete:
 		p, _ := action.Decode[action.NoteRefArgs](o.Action)
 		if p.Family {

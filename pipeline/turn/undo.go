@@ -55,6 +55,8 @@ func undone(rec action.Record, c stage.Context) string {
 				return "Undone: “" + markdown.Escape(b.Title) + "” is back " + stage.WhenPhrase(b.Start, b.AllDay, c) + "."
 			case b.Title != a.Title:
 				return "Undone: the event is called “" + markdown.Escape(b.Title) + "” again."
+			case b.Description != a.Description:
+				return "Undone: “" + markdown.Escape(b.Title) + "” has its old notes back."
 			}
 		}
 	case action.TaskUpdate:

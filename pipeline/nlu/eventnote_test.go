@@ -1,0 +1,36 @@
+package nlu
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestEventNote: a note put on an appointment is read as the event's,
+// and classified as a request to the calendar; a note on anyone or
+// anything else is not.
+func TestEventNote(t *testing.T) {
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text, ref, note string
+		ok              bool
+	}{
+		{"add a note to the dentist appointment: bring the x-rays", "the dentist appointment", "bring the x-rays", true},
+		{"Note on my meeting with Sam: print the slides.", "my meeting with Sam", "print the slides.", true},
+		{"please put a note on Friday's dinner: Ana is vegetarian", "Friday's dinner", "Ana is vegetarian", true},
+		{"note on Bob: stressed about the move", "", "", false},
+		{"add a note to my packing list: check the visa", "", "", false},
+		{"add a note to the dentist appointment", "", "", false},
+	} {
+		r, n, ok := EventNote(tt.text)
+		if ok != tt.ok || r != tt.ref || n != tt.note {
+			t.Errorf("EventNote(%q) = %q, %q, %v; want %q, %q, %v", tt.text, r, n, ok, tt.ref, tt.note, tt.ok)
+		}
+		if tt.ok {
+			if got := c.Classify(tt.text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Calendar}) {
+				t.Errorf("Classify(%q) = %s %v; want a request to the calendar", tt.text, got.Intent, got.Domains)
+			}
+		}
+	}
+}

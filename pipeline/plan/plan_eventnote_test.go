@@ -1,0 +1,56 @@
+package plan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
+)
+
+// TestPlanEventNote: a note put on an event is added after its notes, in
+// one update of its description; on an event others are invited to it is
+// asked about first; an event not there is said to be missing.
+func TestPlanEventNote(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	start := c.Now.Add(48 * time.Hour)
+	c.Events = []hearth.CalendarEvent{
+		{ID: 1, Title: "Dentist", Start: start, End: start.Add(time.Hour)},
+		{ID: 2, Title: "Budget review", Start: start, End: start.Add(time.Hour), Description: "Room 4", Attendees: []string{"ann@example.com"}},
+	}
+	for _, tt := range []struct {
+		text    string
+		id      int64
+		desc    string
+		risk    action.Risk
+		missing string
+	}{
+		{"add a note to the dentist appointment: bring the x-rays", 1, "bring the x-rays", action.Low, ""},
+		{"note on the budget review meeting: print the slides", 2, "Room 4\nprint the slides", action.High, ""},
+		{"add a note to the piano lesson: bring the music", 0, "", action.Low, "I couldn't find an event matching “piano lesson”"},
+	} {
+		t.Run(tt.text, func(t *testing.T) {
+			p := planText(t, tt.text, c)
+			if tt.missing != "" {
+				var de *stage.DetailsError
+				if len(p.actions) != 0 || len(p.errs) != 1 || !errors.As(p.errs[0], &de) || !strings.Contains(de.Detail, tt.missing) {
+					t.Fatalf("planned %v, errors %v; want one saying %q", kindsOf(p.actions), p.errs, tt.missing)
+				}
+				return
+			}
+			a := p.only(t, action.CalendarUpdate)
+			u := decode[action.EventUpdateArgs](t, a)
+			if u.ID != tt.id || u.Update.Description == nil || *u.Update.Description != tt.desc || u.Update.Title != nil || u.Update.Start != nil {
+				t.Fatalf("update %+v; want event %d's notes set to %q and nothing else", u, tt.id, tt.desc)
+			}
+			if r := action.RiskOf(a); r != tt.risk {
+				t.Fatalf("risk %s; want %s", r, tt.risk)
+			}
+		})
+	}
+}
