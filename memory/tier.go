@@ -68,11 +68,18 @@ func Tier(fact string) (tier hearth.Tier, sure bool) {
 // Subject is what a fact states something about, for telling a correction
 // from a new fact: the words before its verb, lower-cased ("John's
 // birthday is March 15th" → "john's birthday"; "My phone number is …" →
-// "my phone number"). It is "" when the fact has no "is"/"are"/"was"
+// "my phone number"; "I parked on level 3" → "i parked"). It is "" when the fact has no "is"/"are"/"was"
 // stating a value, or the subject is a single word ("Emma is allergic
 // to …" may be one of many facts about Emma).
 func Subject(fact string) string {
 	lc := words.ASCIILower(strings.TrimSpace(fact))
+	for _, parked := range []string{"i parked ", "we parked "} {
+		// "I parked on level 3": where the car is now, which the next
+		// "I parked …" replaces.
+		if strings.HasPrefix(lc, parked) {
+			return strings.TrimSpace(parked)
+		}
+	}
 	for _, verb := range []string{" is ", " are ", " was ", " were ", " changed to ", " moved to "} {
 		if i := strings.Index(lc, verb); i > 0 {
 			subj := strings.Join(strings.Fields(lc[:i]), " ")

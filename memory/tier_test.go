@@ -79,6 +79,7 @@ func TestSubject(t *testing.T) {
 		"Emma is allergic to peanuts":      "",
 		"I just closed on my house":        "",
 		"The dentist moved to Main Street": "the dentist",
+		"I parked on level 3":              "i parked",
 	} {
 		if got := memory.Subject(fact); got != want {
 			t.Errorf("Subject(%q) = %q; want %q", fact, got, want)

@@ -21,6 +21,15 @@ func TestToldAboutMe(t *testing.T) {
 	mustContain(t, c.say("what do you know about me?"), "favorite color", "peanuts", "vegetarian")
 	mustContain(t, c.say("forget my favorite color"), "forgotten")
 	mustContain(t, c.say("what's my favorite color?"), "don't know")
+	// A lasting thing of theirs, and where they parked (the last place
+	// told is where the car is).
+	mustContain(t, c.say("my car is a blue Golf"), "I'll remember that your car is a blue Golf")
+	mustContain(t, c.say("what car do I have?"), "Your car is a blue Golf")
+	mustContain(t, c.say("I parked on level 3"), "You parked on level 3")
+	mustContain(t, c.say("I parked on level 5"), "you parked on level 5")
+	if r := c.say("where did I park?"); !strings.Contains(r.Text, "level 5") || strings.Contains(r.Text, "level 3") {
+		t.Fatalf("where parked: %q; want level 5 alone", r.Text)
+	}
 }
 
 // TestToldAboutSomeone: what is told of someone by name alone ("Sam is

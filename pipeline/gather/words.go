@@ -86,7 +86,7 @@ var questionWords = func() map[string]bool {
 		is are was were am be do does did can could would will should shall
 		a an the my our your his her their its me i you we us it this that these those
 		of to in on at for about from with by
-		tell remind recall know remember please again any anything something
+		tell remind recall know remember please again any anything something have has
 		forget delete remove erase drop
 		write wrote written say said note notes noted jot jotted down`) {
 		m[w] = true

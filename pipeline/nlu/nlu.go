@@ -400,6 +400,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Remind me what I have tomorrow" asks the same.
 		res.Domains = []Domain{Calendar, Task}
 	}
+	if question && possessionAsked(tokens) {
+		// "What car do I have?": memory's (told "my car is a blue
+		// Golf"), not what the calendar has.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Memory}, max(res.Confidence, 0.8), false
+	}
 	if res.Intent == RequestAction && slices.Contains(res.Domains, Memory) && birthdayErrand(tokens) {
 		// "Remind me the day before Sam's birthday": a reminder dated by
 		// the birthday, not a fact about it.

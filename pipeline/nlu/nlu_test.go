@@ -76,7 +76,8 @@ func TestClassify(t *testing.T) {
 		{"my wifi password is swordfish", nil, RequestAction, []Domain{Memory}},
 		// News of something done asks for no task.
 		{"I painted the fence", nil, Chat, []Domain{}},
-		{"I parked on level 2 today", nil, Chat, []Domain{}},
+		// Where the car is, though, is kept: "where did I park?" asks.
+		{"I parked on level 2 today", nil, RequestAction, []Domain{Memory}},
 		{"I forgot to call mom, remind me tomorrow", nil, RequestAction, []Domain{Task}},
 		// A reminder or an errand dated by a birthday is a task, not a
 		// fact about the birthday.

@@ -207,7 +207,10 @@ func aboutMe(tokens []string) bool {
 	}
 	switch {
 	case len(tokens) >= 3 && tokens[0] == "my":
-		return favouriteTold(tokens[1:]) || secretTold(tokens[1:])
+		return favouriteTold(tokens[1:]) || secretTold(tokens[1:]) || possessionTold(tokens[1:])
+	case len(tokens) >= 3 && (tokens[0] == "i" || tokens[0] == "we") && tokens[1] == "parked":
+		// "I parked on level 3": where the car is, to be asked later.
+		return true
 	case len(tokens) >= 3 && (tokens[0] == "our" || tokens[0] == "the"):
 		// "The wifi password is swordfish": the household's code.
 		return secretTold(tokens[1:])
@@ -247,6 +250,40 @@ func secretTold(tokens []string) bool {
 		return true
 	}
 	return false
+}
+
+// possessionTold reports what one of the user's lasting things is, after
+// "my": "car is a blue Golf", "licence plate is KX 12 ABC", "shoe size is
+// 42", "blood type is O negative"; not how it is today ("car is in the
+// garage", "phone is dead").
+func possessionTold(tokens []string) bool {
+	i := slices.Index(tokens, "is")
+	if i < 1 || i > 2 || i+1 >= len(tokens) || len(tokens)-i-1 > 5 || !possessionNouns[tokens[i-1]] {
+		return false
+	}
+	switch tokens[i+1] {
+	case "a", "an", "the":
+		return i+2 < len(tokens) // "a blue Golf", never "in the garage"
+	case "not", "broken", "dead", "slow", "late", "down", "out", "off", "on", "in", "at", "still", "being", "getting", "acting",
+		"making", "playing", "low", "empty", "full", "missing", "gone", "fine", "ok", "okay", "great", "bad", "too", "so", "very":
+		return false
+	}
+	return true
+}
+
+// possessionAsked reports a question for one of the user's lasting
+// things (see possessionTold): "what car do I have?", "which bike did
+// we get?".
+func possessionAsked(tokens []string) bool {
+	return len(tokens) >= 4 && (tokens[0] == "what" || tokens[0] == "which") && possessionNouns[tokens[1]] &&
+		(tokens[2] == "do" || tokens[2] == "did") && (tokens[3] == "i" || tokens[3] == "we")
+}
+
+// possessionNouns are things of the user's whose make, number or size is
+// worth keeping.
+var possessionNouns = map[string]bool{
+	"car": true, "bike": true, "plate": true, "registration": true, "reg": true, "size": true, "type": true,
+	"locker": true, "spot": true, "bay": true,
 }
 
 // aboutSomeone reports what is told of someone else as aboutMe reports

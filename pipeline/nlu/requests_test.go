@@ -19,12 +19,13 @@ func TestAboutMe(t *testing.T) {
 	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
 	for _, text := range []string{"my favorite color is green", "I'm allergic to peanuts", "I am vegetarian", "my favourite food is sushi", "I'm lactose intolerant",
 		"Tom loves jazz", "my husband hates olives", "Priya likes hiking", "Tom's favourite colour is blue", "Ben's allergic to peanuts",
-		"the wifi password is swordfish", "our gate code is 4471"} {
+		"the wifi password is swordfish", "our gate code is 4471", "my car is a blue Golf", "my licence plate is KX12 ABC",
+		"my blood type is O negative", "I parked on level 3", "we parked by the north entrance"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Memory}) {
 			t.Errorf("Classify(%q) = %s %v; want a memory to keep", text, got.Intent, got.Domains)
 		}
 	}
-	for _, text := range []string{"am I allergic to anything?", "what are my allergies?", "is Lea allergic to anything?"} {
+	for _, text := range []string{"am I allergic to anything?", "what are my allergies?", "is Lea allergic to anything?", "what car do I have?"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Memory}) {
 			t.Errorf("Classify(%q) = %s %v; want a question to memory", text, got.Intent, got.Domains)
 		}
@@ -34,7 +35,8 @@ func TestAboutMe(t *testing.T) {
 			t.Errorf("likesSomething(%q); want no one's liking told", text)
 		}
 	}
-	for _, text := range []string{"I'm tired", "my favorite!", "I am so happy", "what's my favorite color?", "the password is wrong", "my pin is not working", "the code is too long"} {
+	for _, text := range []string{"I'm tired", "my favorite!", "I am so happy", "what's my favorite color?", "the password is wrong", "my pin is not working", "the code is too long",
+		"my car is in the garage", "my car is broken", "my room is a mess", "my phone is dead", "my day is going well"} {
 		if toks, _ := features.Tokens(nil, text); aboutMe(toks) && !strings.HasSuffix(text, "?") {
 			t.Errorf("aboutMe(%q); want not a fact about oneself", text)
 		}
