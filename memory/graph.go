@@ -59,13 +59,10 @@ func ReadGraphNote(text string) (name, body string, lifetime hearth.Lifetime, ok
 	text = commands.Tidy(text)
 	if g := reNoteOn.FindStringSubmatch(text); g != nil {
 		name = strings.TrimSpace(g[1])
-		if f := strings.Fields(strings.ToLower(name)); listNouns[f[len(f)-1]] {
-			// "Add a note to my packing list: …" is for the list, not a
-			// node of the graph.
-			return "", "", "", false
-		}
-		if _, _, ok := nlu.EventNote(text); ok {
-			// "… to the dentist appointment: …": for the event.
+		_, _, list := nlu.ListNote(text)
+		if _, _, event := nlu.EventNote(text); list || event {
+			// "Add a note to my packing list: …" is for the list, "… to
+			// the dentist appointment: …" for the event: not a node.
 			return "", "", "", false
 		}
 		body, lifetime = cutLifetime(g[2])
@@ -85,10 +82,6 @@ func ReadGraphNote(text string) (name, body string, lifetime hearth.Lifetime, ok
 	}
 	return strings.TrimSpace(s[1]), prose.UpperFirst(body), lifetime, true
 }
-
-// listNouns end the names of the user's lists and notes, which a note
-// goes in, not on.
-var listNouns = map[string]bool{"list": true, "lists": true, "checklist": true, "note": true, "notes": true}
 
 // cutLifetime takes a lifetime phrase off the end of a note ("this
 // year" → year; "Emma is into dinosaurs this year" keeps its meaning

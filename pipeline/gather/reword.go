@@ -68,24 +68,18 @@ func (s Sources) DraftSpokenOf(_ context.Context, text string, _ int64, recent [
 	return "delete that draft", nil
 }
 
-// reNoteIn reads a note put in a list or a note by its name: "add a note
-// to my packing list: check the visa", "note on the gift ideas note: a
-// scarf for Mum".
-var reNoteIn = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:(?:add|put|write|make)\s+(?:a\s+)?)?note\s+(?:on|to|in|for)\s+((?:my|our|the)\s+)?(.+?\s+(?:list|checklist|note))\s*:\s*(.+?)\s*$`)
-
 // NoteIn rewrites a note put in a list or a note by its name ("add a
 // note to my packing list: check the visa") into the addition it asks
 // for ("add check the visa to my packing list"), which the list planner
 // reads; a note on a person or a thing ("note on Bob: …") is the memory
 // graph's.
 func (s Sources) NoteIn(_ context.Context, text string, _ int64, _ []hearth.Message, _ time.Time) (string, error) {
-	g := reNoteIn.FindStringSubmatch(text)
-	if g == nil {
+	ref, note, ok := nlu.ListNote(text)
+	if !ok {
 		return text, nil
 	}
-	det := g[1]
-	if det == "" {
-		det = "my "
+	if f := strings.Fields(strings.ToLower(ref)); f[0] != "my" && f[0] != "our" && f[0] != "the" {
+		ref = "my " + ref
 	}
-	return "add " + g[3] + " to " + det + g[2], nil
+	return "add " + note + " to " + ref, nil
 }

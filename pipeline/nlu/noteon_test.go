@@ -2,6 +2,7 @@ package nlu
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -33,4 +34,20 @@ func TestEventNote(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzNoteOn: whatever is said, a note read names something and says
+// something, both in the words said.
+func FuzzNoteOn(f *testing.F) {
+	for _, s := range []string{"add a note to the dentist appointment: bring the x-rays", "note on Bob: stressed", "note to : x", "note on a:", "put a note in our list: milk"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, read := range []func(string) (string, string, bool){NoteOn, EventNote, ListNote} {
+			ref, note, ok := read(text)
+			if ok && (ref == "" || note == "" || !strings.Contains(text, ref) || !strings.Contains(text, note)) {
+				t.Fatalf("%q read as %q: %q", text, ref, note)
+			}
+		}
+	})
 }
