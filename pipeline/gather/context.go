@@ -236,15 +236,13 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			names := recipientNames(text, u.Slots.Recipient)
 			if drafted {
 				// "Delete the draft to Sam": Sam's addresses find it.
-				// "Send the email to Sam …" may be a new email too.
-				var to []string
-				if draft.To != "" {
-					to = recipientNames(text, draft.To)
-				}
+				// ("Send the email to Sam …" may be a new email too.)
 				if !draft.Maybe {
 					names = nil
 				}
-				names = append(names, to...)
+				if draft.To != "" {
+					names = append(names, recipientNames(text, draft.To)...)
+				}
 			}
 			if err := s.people(ctx, &c, uid, names); err != nil {
 				return c, err

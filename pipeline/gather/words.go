@@ -122,7 +122,7 @@ func spanQuestion(u stage.Understanding, text string) bool {
 // spanWords ask what a stretch of time holds; none is a fact's.
 var spanWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`calendar calendar's schedule agenda diary plans planned plan have got has
+	for _, w := range strings.Fields(`calendar calendar's schedule agenda diary plans planned plan got
 		doing done due todo to-do tasks task things thing events event appointments meetings reminders reminder
 		coming up next happening going look looks looking like else left open pending busy free
 		there there's all everything list day week weekend morning afternoon evening tonight today tomorrow`) {
