@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
@@ -17,12 +16,8 @@ import (
 func planEventNote(in stage.PlanInput, refText, note string) (stage.Plan, error) {
 	p := stage.Plan{Understood: "add a note to an event"}
 	ref := inviteRef(refText, in.Context)
-	if ref == "" || IsPronoun(ref) {
-		if t := LastMentioned(in.Context); t != "" && IsPronoun(ref) {
-			ref = t
-		} else {
-			return p, needDetails("which event")
-		}
+	if ref == "" {
+		return p, needDetails("which event")
 	}
 	p.Understood = "add a note to " + ref
 	when := whenOf(in, refText, false)
@@ -31,7 +26,7 @@ func planEventNote(in stage.PlanInput, refText, note string) (stage.Plan, error)
 		hits = MatchEvents(bare, when, in.Context)
 	}
 	if len(hits) == 0 {
-		return p, needDetails("which event: I couldn't find an event matching “%s”", markdown.Escape(ref))
+		return p, needDetails("which event: I couldn't find an event matching “%s”", ref)
 	}
 	e := hits[0]
 	desc := strings.TrimSpace(note)
