@@ -42,3 +42,24 @@ func TestBeforeBirthdayChat(t *testing.T) {
 		t.Fatalf("%d facts after the errands; want 1", n)
 	}
 }
+
+// TestBeforeBirthdayJustTold: "remind me a week before" right after a
+// birthday or an anniversary was told is a reminder ahead of it (it asked
+// "what to remind you before"), even when an earlier reply named a task.
+func TestBeforeBirthdayJustTold(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ana", "Europe/Berlin")
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Now().In(berlin).AddDate(0, 0, 20)
+	c.say("Remind me to call the plumber tomorrow at 6pm")
+	c.say(fmt.Sprintf("Our anniversary is %s %d", day.Month(), day.Day()))
+	mustContain(t, c.say("remind me a week before"), "Our anniversary")
+	ts := c.tasks()
+	if len(ts) != 2 || ts[1].Due.In(berlin).Format(time.DateOnly) != day.AddDate(0, 0, -7).Format(time.DateOnly) {
+		t.Fatalf("tasks %+v; want the plumber and a reminder a week before %s", ts, day.Format(time.DateOnly))
+	}
+}

@@ -144,7 +144,11 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: tasks: %w", err)
 			}
 		}
-		if what, ok := plan.BirthdayRef(text, u.Slots.People); ok && domains[nlu.Task] && u.Intent == nlu.RequestAction {
+		what, ok := plan.BirthdayRef(text, u.Slots.People)
+		if _, told, before := plan.BirthdayToldBefore(recent); !ok && before && plan.RemindsBefore(text) {
+			what, ok = told, true // "our anniversary is June 12", "remind me a week before"
+		}
+		if ok && domains[nlu.Task] && u.Intent == nlu.RequestAction {
 			// "Buy flowers before Mum's birthday": the facts that may
 			// date it.
 			ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, Query: what, Limit: 50})

@@ -80,8 +80,13 @@ func remindBefore(text string) (ref string, lead aheadBy, ok bool) {
 // names.
 func planRemindBefore(in stage.PlanInput, refText string, lead aheadBy) (stage.Plan, error) {
 	p := stage.Plan{Understood: "remind you " + lead.said + " before something"}
-	ref := resolveRef(taskRef(refText), in.Context)
-	if ref == "" || isPronounRef(ref) {
+	ref := taskRef(refText)
+	if told, _, ok := BirthdayToldBefore(in.Context.Recent); (ref == "" || isPronounRef(ref)) && ok {
+		// "Our anniversary is June 12", "remind me a week before": what
+		// was just told, before anything an earlier reply named.
+		refText, ref = told, told
+	}
+	if ref = resolveRef(ref, in.Context); ref == "" || isPronounRef(ref) {
 		return p, needDetails("what to remind you before")
 	}
 	p.Understood = "remind you " + lead.said + " before “" + markdown.Escape(ref) + "”"

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/memory"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
@@ -38,6 +39,32 @@ var (
 func BirthdayRef(text string, people []string) (what string, ok bool) {
 	_, what, _, ok = birthdayErrand(text, people)
 	return what, ok
+}
+
+// BirthdayToldBefore reads the birthday or anniversary the user told in
+// the message before this one ("Our anniversary is June 12", then "remind
+// me a week before"): ref is how the user named it ("Our anniversary",
+// "Sam's birthday"), what is which of the two. recent is
+// the conversation, this message last.
+func BirthdayToldBefore(recent []hearth.Message) (ref, what string, ok bool) {
+	users := 0
+	for i := len(recent) - 1; i >= 0; i-- {
+		if recent[i].From != hearth.FromUser {
+			continue
+		}
+		if users++; users < 2 {
+			continue // this message
+		}
+		fact := FactOf(recent[i].Text)
+		d, ok := memory.ParseBirthday(fact, "")
+		if !ok {
+			return "", "", false
+		}
+		// Named in the user's words: "Our anniversary", "Sam's birthday".
+		named, _, _ := strings.Cut(fact, " is ")
+		return strings.TrimSpace(named), d.What, true
+	}
+	return "", "", false
 }
 
 // birthdayErrand reads the birthday or anniversary an errand is for:

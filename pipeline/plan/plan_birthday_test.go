@@ -67,3 +67,43 @@ func TestBeforeBirthday(t *testing.T) {
 		}
 	}
 }
+
+// TestBirthdayToldBefore: a reminder ahead of nothing named ("remind me a
+// week before") right after a birthday or an anniversary was told is one
+// ahead of it; after anything else it asks what it is before.
+func TestBirthdayToldBefore(t *testing.T) {
+	t.Parallel()
+	z := mustZone(t, "America/New_York")
+	day := func(y int, m time.Month, d, h int) time.Time { return time.Date(y, m, d, h, 0, 0, 0, z) }
+	facts := []hearth.Memory{{ID: 3, Content: "Our anniversary is June 9"}, {ID: 2, Content: "Sam's birthday is the 14th of March", About: "Sam"}}
+	said := func(texts ...string) []hearth.Message {
+		var out []hearth.Message
+		for i, text := range texts {
+			from := hearth.FromUser
+			if i%2 == 1 {
+				from = hearth.FromBot
+			}
+			out = append(out, hearth.Message{From: from, Text: text})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		recent []hearth.Message
+		text   string
+		due    time.Time
+	}{
+		{said("Our anniversary is June 9", "Got it.", "remind me a week before"), "remind me a week before", day(2026, 6, 2, 9)},
+		{said("remember that Sam's birthday is the 14th of March", "Got it.", "remind me the day before it"), "remind me the day before it", day(2026, 3, 13, 9)},
+	} {
+		c := stage.Context{Now: day(2026, 3, 10, 9), Location: z, Memories: facts, Recent: tt.recent}
+		p := planText(t, tt.text, c)
+		a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate))
+		if !a.Due.Equal(tt.due) {
+			t.Errorf("%q after %q: %q due %v; want %v", tt.text, tt.recent[0].Text, a.Title, a.Due.In(z), tt.due)
+		}
+	}
+	c := stage.Context{Now: day(2026, 3, 10, 9), Location: z, Memories: facts, Recent: said("I like tea", "Noted.", "remind me a week before")}
+	if p := planText(t, "remind me a week before", c); len(p.actions) != 0 || len(p.errs) != 1 {
+		t.Errorf("after no birthday: planned %v, errors %v; want it asked what it is before", kindsOf(p.actions), p.errs)
+	}
+}
