@@ -167,7 +167,7 @@ var (
 	// bins every Tuesday evening", "water the plants every Monday at
 	// 9"): with a recurrence it is a repeating reminder, as if "remind me
 	// to" came first, not an event or a one-off to-do.
-	reChore  = regexp.MustCompile(`(?i)^\s*(?:please )?(?:take (?:out|in)|put (?:out|in)|bring in|water|feed|walk|empty|mow|hoover|vacuum|iron|pay|renew|charge|change|clean|wash)\b`)
+	reChore  = regexp.MustCompile(`(?i)^\s*(?:please )?(?:take|put (?:out|in)|bring in|pick up|drop off|collect|call|ring|check|water|feed|walk|empty|mow|hoover|vacuum|iron|pay|renew|charge|change|clean|wash)\b`)
 	reSpaces = regexp.MustCompile(`\s+`)
 	reDigits = regexp.MustCompile(`\d+`)
 )
@@ -432,7 +432,8 @@ func (c *cmds) recurring(ctx context.Context, t pipeline.Turn, raw string, loc *
 	if _, err := c.st.CreateReminder(ctx, key, t.User.ID, prose.UpperFirst(title), b, first); err != nil {
 		return "", true, err
 	}
-	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", prose.SecondPerson(title), rule.String(), whenWords(first, loc, now)), true, nil
+	// "Pick up the kids at 3:30 every weekday": "… to pick up the kids".
+	return fmt.Sprintf("Got it — I'll remind you to %s %s. First one: %s.", prose.SecondPerson(prose.LowerFirst(title)), rule.String(), whenWords(first, loc, now)), true, nil
 }
 
 // upcoming is the user's reminders to come, in the order they are

@@ -152,6 +152,10 @@ func TestSchedulerScenarios(t *testing.T) {
 		// to-do: none below).
 		mustContain(t, c.say("take out the bins every Tuesday evening"), "remind you to take out the bins every Tuesday at 19:00")
 		mustContain(t, c.say("water the plants every Monday at 9"), "remind you to water the plants every Monday at 09:00")
+		// The time before the repeat, and a chore of fetching or calling
+		// (it was a one-off to-do "Pick up the kids every weekday").
+		mustContain(t, c.say("Pick up the kids at 3:30 every weekday"), "remind you to pick up the kids every weekday at 15:30")
+		mustContain(t, c.say("call grandma every Sunday at 6pm"), "remind you to call grandma every Sunday at 18:00")
 		mustContain(t, c.say("list my reminders"), "Take out the bins", "Water the plants")
 		// An end, said after the rule, ends it and is not in the title.
 		mustContain(t, c.say("remind me every Friday at 6 until Christmas to call grandma"), "remind you to call grandma every Friday at 18:00, until December 25")

@@ -105,17 +105,22 @@ var cannotVerbs = []string{
 // for: with a date and nobody to do it for ("pay rent on friday", "buy
 // a birthday present saturday") they are the user's own to-do, as a
 // bare imperative with a date is; "order me a pizza at 7" asks Hearth.
-var errandVerbs = []string{"pay", "buy", "order", "purchase", "text", "sell", "deposit"}
+var errandVerbs = []string{"pay", "buy", "order", "purchase", "text", "sell", "deposit", "call", "ring", "phone", "pick", "collect", "return", "visit", "check"}
 
 // errand reports whether the head verb is an errand verb the user does
 // themselves (not followed by "me", "us" or "for me").
 func errand(tokens []string, head int) bool {
-	if !slices.Contains(errandVerbs, tokens[head]) {
-		return false
+	if !slices.Contains(errandVerbs, tokens[head]) || head+1 < len(tokens) && tokens[head+1] == "off" {
+		return false // "call off the party on Friday" cancels it
 	}
 	for _, t := range tokens[head+1 : min(len(tokens), head+4)] {
 		if t == "me" || t == "us" {
 			return false
+		}
+	}
+	for i := head + 1; i+1 < len(tokens); i++ {
+		if slices.Contains(errandVerbs, tokens[i]) && (tokens[i+1] == "me" || tokens[i+1] == "us") {
+			return false // "pick up the dry cleaning and order me a pizza": one asked of Hearth
 		}
 	}
 	return true

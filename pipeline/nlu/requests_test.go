@@ -83,6 +83,11 @@ func TestErrandWithDate(t *testing.T) {
 		{"order me a pizza at 7", false},
 		{"can you buy eggs tomorrow", false},
 		{"buy eggs", false},
+		// A call to make, something to fetch or give back: the user's.
+		{"call the bank tomorrow", true},
+		{"pick up milk tomorrow", true},
+		{"return the library books on Saturday", true},
+		{"call me tomorrow", false},
 	} {
 		got := c.Classify(tt.text, []Turn{}, ref)
 		if todo := got.Intent == RequestAction && slices.Equal(got.Domains, []Domain{Task}); todo != tt.todo {
