@@ -108,7 +108,8 @@ var cannotVerbs = []string{
 var errandVerbs = []string{"pay", "buy", "order", "purchase", "text", "sell", "deposit", "call", "ring", "phone", "pick", "collect", "return", "visit", "check"}
 
 // errand reports whether the head verb is an errand verb the user does
-// themselves (not followed by "me", "us" or "for me").
+// themselves: not followed by "me", "us" or "for me", nor by another
+// errand asked of Hearth ("… and order me a pizza").
 func errand(tokens []string, head int) bool {
 	if !slices.Contains(errandVerbs, tokens[head]) || head+1 < len(tokens) && tokens[head+1] == "off" {
 		return false // "call off the party on Friday" cancels it
