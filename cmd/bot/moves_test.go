@@ -198,3 +198,29 @@ func TestEventNotes(t *testing.T) {
 		t.Fatalf("a graph note was kept: %q", r.Text)
 	}
 }
+
+// TestVisitComing: someone coming at a time is a visit for the calendar,
+// with the span said (it was kept as a fact about the plumber); "winter is
+// coming" is nothing to keep.
+func TestVisitComing(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ola", "Europe/Berlin")
+	mustContain(t, c.say("the plumber is coming Tuesday between 8 and 12"), "Added Plumber to your calendar")
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := c.events()
+	if len(evs) != 1 || evs[0].End.Sub(evs[0].Start) != 4*time.Hour || evs[0].Start.In(berlin).Hour() != 8 {
+		t.Fatalf("events %+v; want the plumber from 8 to 12", evs)
+	}
+	mustContain(t, c.say("Grandma's visiting on Saturday"), "on your calendar for Saturday")
+	c.say("winter is coming")
+	if evs := c.events(); len(evs) != 2 {
+		t.Fatalf("events %+v; want the plumber and grandma", evs)
+	}
+	if n := c.count("SELECT count(*) FROM facts WHERE user_id = $1", c.contact().User.ID); n != 0 {
+		t.Fatalf("%d facts kept; want none", n)
+	}
+}

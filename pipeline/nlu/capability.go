@@ -165,6 +165,10 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 	if aboutMe(tokens) || aboutSomeone(tokens) {
 		return true, "a lasting fact about the user or someone they know"
 	}
+	if when && visitComing(tokens) {
+		// "Grandma's visiting on Saturday": for the calendar.
+		return true, "someone coming, for the calendar"
+	}
 	if head == 0 && when && errand(tokens, head) {
 		// "Buy a birthday present saturday": the user's own errand.
 		return true, "the user's own errand, a to-do"

@@ -294,6 +294,11 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// asks before adding).
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
 	}
+	if !question && visitComing(tokens) && len(timex.Find(text, ref, timex.Options{})) > 0 {
+		// "The plumber is coming Tuesday between 8 and 12": a visit for
+		// the calendar, not a fact to keep.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Calendar}, max(res.Confidence, 0.8), false
+	}
 	if !question && res.Intent == RequestAction && awayUntil(tokens) {
 		// "We're out of the house until 6": news, not a task to make.
 		res.Intent, res.Domains, res.RequiresAction = Chat, []Domain{}, false

@@ -76,6 +76,10 @@ func TestClassify(t *testing.T) {
 		{"my wifi password is swordfish", nil, RequestAction, []Domain{Memory}},
 		// News of something done asks for no task.
 		{"I painted the fence", nil, Chat, []Domain{}},
+		// Someone coming at a time is a visit for the calendar.
+		{"the plumber is coming Tuesday between 8 and 12", nil, RequestAction, []Domain{Calendar}},
+		{"Grandma's visiting on Saturday", nil, RequestAction, []Domain{Calendar}},
+		{"winter is coming", nil, Chat, []Domain{}},
 		// Where the car is, though, is kept: "where did I park?" asks.
 		{"I parked on level 2 today", nil, RequestAction, []Domain{Memory}},
 		{"I forgot to call mom, remind me tomorrow", nil, RequestAction, []Domain{Task}},

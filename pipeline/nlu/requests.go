@@ -196,6 +196,27 @@ func shiftUnit(t string) bool {
 	return false
 }
 
+// visitComing reports someone coming to the user: "the plumber is coming
+// Tuesday", "Grandma's visiting on Saturday", "the electrician comes at
+// 9". The caller checks a time is named.
+func visitComing(tokens []string) bool {
+	for i := 1; i < len(tokens) && i <= 3; i++ {
+		switch tokens[0] {
+		case "i", "im", "we", "were", "it", "its", "that", "thats", "this", "there", "what", "who", "when", "is", "are":
+			return false // the user's own going, or a question
+		}
+		verb := tokens[i]
+		if (verb == "is" || verb == "are") && i+1 < len(tokens) {
+			verb = tokens[i+1]
+		}
+		switch verb {
+		case "coming", "comes", "visiting", "arriving", "arrives":
+			return true
+		}
+	}
+	return false
+}
+
 // awayUntil reports news of where the user or the household is until a
 // time: "we're out of the house until 6", "I'm at the gym until 7", "I'll
 // be away till Sunday". The model takes it for a task with nothing to do;
