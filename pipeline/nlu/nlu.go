@@ -355,8 +355,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
 	}
 	if _, _, ok := EventNote(text); ok {
-		// "Add a note to the dentist appointment: bring the x-rays": the
-		// event's, not a note of its own.
+		// "Add a note to the dentist appointment: …": the event's notes.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Calendar}, max(res.Confidence, 0.8), false
 	}
 	_, drafts := ReadDraftRef(text)
@@ -406,8 +405,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		res.Domains = []Domain{Calendar, Task}
 	}
 	if question && possessionAsked(tokens) {
-		// "What car do I have?": memory's (told "my car is a blue
-		// Golf"), not what the calendar has.
+		// "What car do I have?": memory's, not the calendar's.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Memory}, max(res.Confidence, 0.8), false
 	}
 	if res.Intent == RequestAction && slices.Contains(res.Domains, Memory) && birthdayErrand(tokens) {
