@@ -215,10 +215,14 @@ func TestVisitComing(t *testing.T) {
 	if len(evs) != 1 || evs[0].End.Sub(evs[0].Start) != 4*time.Hour || evs[0].Start.In(berlin).Hour() != 8 {
 		t.Fatalf("events %+v; want the plumber from 8 to 12", evs)
 	}
-	mustContain(t, c.say("Grandma's visiting on Saturday"), "on your calendar for Saturday")
+	// Called by who comes (they were "Grandma's visiting", "Electrician
+	// comes"), and an outing by where it goes ("Going to the dentist").
+	mustContain(t, c.say("Grandma's visiting on Saturday"), "Grandma is on your calendar for Saturday")
+	mustContain(t, c.say("the electrician comes at 9 tomorrow"), "Added Electrician to your calendar")
+	mustContain(t, c.say("I'm going to the dentist on Friday at 2"), "Dentist is on your calendar")
 	c.say("winter is coming")
-	if evs := c.events(); len(evs) != 2 {
-		t.Fatalf("events %+v; want the plumber and grandma", evs)
+	if evs := c.events(); len(evs) != 4 {
+		t.Fatalf("events %+v; want the plumber, grandma, the electrician and the dentist", evs)
 	}
 	if n := c.count("SELECT count(*) FROM facts WHERE user_id = $1", c.contact().User.ID); n != 0 {
 		t.Fatalf("%d facts kept; want none", n)

@@ -298,11 +298,19 @@ func newEventTitle(in stage.PlanInput, text string, whole bool) string {
 		title = eventTitleOf(text)
 	}
 	title = podOfName(stripTimeWords(title, in.Context), text)
+	// "The electrician comes at 9", "my sister is coming for dinner": a
+	// visit, called by who comes ("Electrician", "Sister for dinner").
+	title = reVisitVerb.ReplaceAllString(title, "")
 	// "I have a doctor's appointment …" is about "Doctor's appointment".
-	// "I'm flying to Rome" is "Flying to Rome".
+	// "I'm flying to Rome" is "Flying to Rome" ("going to Paris" a trip
+	// too); "I'm going to the dentist" is "Dentist".
 	return prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "i'm", "im", "i am", "we're", "we are",
-		"i go to", "we go to", "i go", "we go", "i do", "we do", "a", "an", "the", "my", "our")))
+		"i go to", "we go to", "i go", "we go", "i do", "we do", "going to the", "a", "an", "the", "my", "our")))
 }
+
+// reVisitVerb finds the coming in a visit's title: "Sister is coming",
+// "Grandma's visiting", "Electrician comes".
+var reVisitVerb = regexp.MustCompile(`(?i)(?:\s+(?:is|are)|'s|’s)?\s+(?:coming|comes|visiting|arriving|arrives)(?:\s+(?:over|round|around|by))?\b`)
 
 // rePodAfter finds a part of the day after a word: "parents evening",
 // "quiz night", "tomorrow evening".
