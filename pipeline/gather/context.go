@@ -145,8 +145,9 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			}
 		}
 		what, ok := plan.BirthdayRef(text, u.Slots.People)
-		if _, told, before := plan.BirthdayToldBefore(recent); !ok && before && plan.RemindsBefore(text) {
-			what, ok = told, true // "our anniversary is June 12", "remind me a week before"
+		if !ok && plan.RemindsBefore(text) {
+			// "Our anniversary is June 12", "remind me a week before".
+			_, what, ok = plan.BirthdayToldBefore(recent)
 		}
 		if ok && domains[nlu.Task] && u.Intent == nlu.RequestAction {
 			// "Buy flowers before Mum's birthday": the facts that may

@@ -200,22 +200,28 @@ func shiftUnit(t string) bool {
 // Tuesday", "Grandma's visiting on Saturday", "the electrician comes at
 // 9". The caller checks a time is named.
 func visitComing(tokens []string) bool {
+	if len(tokens) == 0 {
+		return false
+	}
+	switch tokens[0] {
+	case "i", "im", "we", "were", "it", "its", "that", "thats", "this", "there", "what", "who", "when", "is", "are":
+		return false // the user's own going, or a question
+	}
 	for i := 1; i < len(tokens) && i <= 3; i++ {
-		switch tokens[0] {
-		case "i", "im", "we", "were", "it", "its", "that", "thats", "this", "there", "what", "who", "when", "is", "are":
-			return false // the user's own going, or a question
-		}
 		verb := tokens[i]
 		if (verb == "is" || verb == "are") && i+1 < len(tokens) {
 			verb = tokens[i+1]
 		}
-		switch verb {
-		case "coming", "comes", "visiting", "arriving", "arrives":
+		if slices.Contains(VisitVerbs, verb) {
 			return true
 		}
 	}
 	return false
 }
+
+// VisitVerbs say someone comes to the user ("the plumber is coming"); a
+// visit's event is called by who comes (plan drops them from its title).
+var VisitVerbs = []string{"coming", "comes", "visiting", "arriving", "arrives"}
 
 // awayUntil reports news of where the user or the household is until a
 // time: "we're out of the house until 6", "I'm at the gym until 7", "I'll

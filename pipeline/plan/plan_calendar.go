@@ -310,7 +310,7 @@ func newEventTitle(in stage.PlanInput, text string, whole bool) string {
 
 // reVisitVerb finds the coming in a visit's title: "Sister is coming",
 // "Grandma's visiting", "Electrician comes".
-var reVisitVerb = regexp.MustCompile(`(?i)(?:\s+(?:is|are)|'s|’s)?\s+(?:coming|comes|visiting|arriving|arrives)(?:\s+(?:over|round|around|by))?\b`)
+var reVisitVerb = regexp.MustCompile(`(?i)(?:\s+(?:is|are)|'s|’s)?\s+(?:` + strings.Join(nlu.VisitVerbs, "|") + `)(?:\s+(?:over|round|around|by))?\b`)
 
 // rePodAfter finds a part of the day after a word: "parents evening",
 // "quiz night", "tomorrow evening".
