@@ -92,3 +92,34 @@ func TestChangeFactByName(t *testing.T) {
 	}
 	mustContain(t, c.say("change the meeting to 3pm"), "I couldn't find an event matching")
 }
+
+// TestAskedByRelation: what was told of someone by name answers a
+// question that names them by what they are to the user ("when is my
+// sister's birthday?" after "Julia is my sister"); what someone does for
+// a living is kept when told and is what "what does Tom do?" answers.
+func TestAskedByRelation(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "Europe/Berlin")
+	c.say("Julia is my sister")
+	c.say("Julia's birthday is on March 3rd")
+	mustContain(t, c.say("When is my sister's birthday?"), "Julia's birthday is on March 3rd")
+	c.say("Julia's number is 0176 1234567")
+	mustContain(t, c.say("what's my sister's phone number?"), "0176 1234567")
+	c.say("my mum's name is Helga")
+	if r := c.say("when is my mum's birthday?"); strings.Contains(r.Text, "Helga") {
+		t.Fatalf("reply %q; want her birthday unknown, not her name", r.Text)
+	}
+
+	mustContain(t, c.say("Tom is a pilot"), "remember that Tom is a pilot")
+	c.say("Tom loves sailing")
+	if r := c.say("what does Tom do?"); !strings.Contains(r.Text, "Tom is a pilot") || strings.Contains(r.Text, "sailing") {
+		t.Fatalf("what Tom does: %q; want the pilot alone", r.Text)
+	}
+	mustContain(t, c.say("my dad is a pilot"), "Your dad is a pilot")
+	mustContain(t, c.say("what does my dad do for a living?"), "Your dad is a pilot")
+	c.say("Julia works at the city hospital")
+	mustContain(t, c.say("what does my sister do?"), "Julia works at the city hospital")
+	c.say("Julia loves orchids")
+	mustContain(t, c.say("what does my sister like?"), "orchids")
+}

@@ -310,6 +310,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				if err := s.entityMemories(ctx, &c, uid, who); err != nil {
 					return c, err
 				}
+			} else if u.Intent == nlu.AskInfo {
+				if err := s.kinMemories(ctx, &c, uid, text); err != nil {
+					return c, err
+				}
 			}
 			// "Who do I know who is into climbing?": relationships and
 			// notes by their words and by meaning.
@@ -369,11 +373,7 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				if err != nil {
 					return c, fmt.Errorf("context: memories: %w", err)
 				}
-				for _, m := range same {
-					if !slices.ContainsFunc(c.Memories, func(x hearth.Memory) bool { return x.ID == m.ID }) {
-						c.Memories = append(c.Memories, m)
-					}
-				}
+				addMemories(&c, same)
 			}
 		}
 	}

@@ -289,14 +289,63 @@ func (s Sources) entityMemories(ctx context.Context, c *stage.Context, uid int64
 	if rel, ok := strings.CutPrefix(strings.ToLower(who), "my "); ok && len(es) == 0 {
 		// "My nephew" is no alias when one may have several: the one
 		// nephew Hearth knows, then.
-		if es, err = s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Relation: rel, Limit: 2}); err != nil {
-			return fmt.Errorf("context: who %s is: %w", who, err)
+		e, ok, err := s.kin(ctx, uid, rel)
+		if err != nil || !ok {
+			return err
 		}
+		es = []hearth.Entity{e}
 	}
 	if len(es) != 1 {
 		return nil
 	}
-	e := es[0]
+	return s.factsOf(ctx, c, uid, es[0])
+}
+
+// kinMemories adds, for a question that names someone by what they are
+// to the user ("when is my sister's birthday?", "what's my dad's
+// number?"), the one person Hearth knows so and every fact stored about
+// them: "Julia's birthday is March 3rd" shares no word with "sister".
+// Nothing when Hearth knows no one so, or several.
+func (s Sources) kinMemories(ctx context.Context, c *stage.Context, uid int64, text string) error {
+	_, rel, ok := memory.KinIn(text)
+	if !ok || s.Entities == nil {
+		return nil
+	}
+	e, ok, err := s.kin(ctx, uid, rel)
+	if err != nil || !ok {
+		return err
+	}
+	if err := s.factsOf(ctx, c, uid, e); err != nil {
+		return err
+	}
+	// A fact of no attribute ("Julia's birthday is March 3rd") is about
+	// her by its subject alone.
+	ms, err := s.Memories.FindMemories(ctx, hearth.MemoryFilter{UserID: uid, About: e.Name, Limit: 50})
+	if err != nil {
+		return fmt.Errorf("context: facts about %s: %w", e.Name, err)
+	}
+	addMemories(c, ms)
+	return nil
+}
+
+// kin is the one person the user told Hearth is their rel ("sister"):
+// not found when none is, or several are. Someone a family member told
+// of is their sister, not the user's.
+func (s Sources) kin(ctx context.Context, uid int64, rel string) (hearth.Entity, bool, error) {
+	es, err := s.Entities.FindEntities(ctx, hearth.EntityFilter{UserID: uid, Relation: rel, Limit: 10})
+	if err != nil {
+		return hearth.Entity{}, false, fmt.Errorf("context: who my %s is: %w", rel, err)
+	}
+	es = slices.DeleteFunc(es, func(e hearth.Entity) bool { return e.UserID != uid })
+	if len(es) != 1 {
+		return hearth.Entity{}, false, nil
+	}
+	return es[0], true, nil
+}
+
+// factsOf adds e and every fact stored about it (by its entity, whatever
+// the fact's words) to the context.
+func (s Sources) factsOf(ctx context.Context, c *stage.Context, uid int64, e hearth.Entity) error {
 	if !slices.ContainsFunc(c.Entities, func(x hearth.Entity) bool { return x.ID == e.ID }) {
 		c.Entities = append(c.Entities, e)
 	}
@@ -304,10 +353,15 @@ func (s Sources) entityMemories(ctx context.Context, c *stage.Context, uid int64
 	if err != nil {
 		return fmt.Errorf("context: facts about %s: %w", e.Name, err)
 	}
+	addMemories(c, ms)
+	return nil
+}
+
+// addMemories adds to the context the facts of ms it does not hold yet.
+func addMemories(c *stage.Context, ms []hearth.Memory) {
 	for _, m := range ms {
 		if !slices.ContainsFunc(c.Memories, func(x hearth.Memory) bool { return x.ID == m.ID }) {
 			c.Memories = append(c.Memories, m)
 		}
 	}
-	return nil
 }

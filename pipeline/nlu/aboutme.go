@@ -3,6 +3,10 @@ package nlu
 import (
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
 
 // What is told to be known: a lasting fact about oneself or someone else,
@@ -123,4 +127,124 @@ func favouriteTold(tokens []string) bool {
 	}
 	said := tokens[1:min(len(tokens), 5)]
 	return slices.Contains(said, "is") || slices.Contains(said, "are")
+}
+
+// roleTold reports what someone is, told to be known: "Tom is a pilot",
+// "my sister is a nurse at the city hospital", "Priya works as a vet",
+// "my dad is retired". Whom it tells of is a name (capitalised in text)
+// or "my" and a word for a person; "Monday is a holiday", "my phone is a
+// mess" and "Sam is a bit tired" tell of no one's lasting role.
+func roleTold(tokens []string, text string) bool {
+	i := slices.IndexFunc(tokens, func(t string) bool { return t == "is" || t == "works" })
+	if i < 1 || i > 2 || i+2 > len(tokens) || len(tokens)-i-1 > 6 {
+		return false
+	}
+	switch rest := tokens[i+1:]; {
+	case tokens[i] == "works":
+		if rest[0] != "as" || len(rest) < 2 {
+			return false
+		}
+	case rest[0] == "a" || rest[0] == "an":
+		if len(rest) < 2 || slices.Contains([]string{"bit", "little", "lot", "few", "pain", "mess"}, rest[1]) {
+			return false
+		}
+	case len(rest) == 1 && lastingStates[rest[0]]:
+	default:
+		return false
+	}
+	return personNamed(tokens[:i], text)
+}
+
+// personNamed reports whether the words a statement opens with, subj,
+// name a person: a name, one word or two, capitalised in text ("Tom",
+// "Sarah Kim", not "Monday"), or "my" and a word for a person ("my
+// dad", "our neighbour").
+func personNamed(subj []string, text string) bool {
+	if subj[0] == "my" || subj[0] == "our" {
+		return len(subj) == 2 && (kin[subj[1]] || acquaintances[subj[1]])
+	}
+	f, n := strings.Fields(text), len(subj)
+	return n <= 2 && len(f) >= n && nameLike(f[0]) && (n == 1 || nameLike(f[1])) &&
+		len(timex.Find(strings.Join(f[:n], " "), time.Time{}, timex.Options{})) == 0
+}
+
+// nameLike reports a word written as a name: capitalised, and not a word
+// that opens sentences capitalised anyway ("I", "It", "This").
+func nameLike(w string) bool {
+	w = strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.!?"), "'s"), "’s")
+	return w != "" && w[0] >= 'A' && w[0] <= 'Z' && !nameStop[w] && !slices.Contains([]string{"This", "That", "He", "She", "They", "We", "You", "Everyone", "Nobody", "Someone", "The", "My", "Our"}, w)
+}
+
+// lastingStates are what someone is for good, told in a word ("my dad is
+// retired"); "sick" or "late" is news of today.
+var lastingStates = map[string]bool{
+	"retired": true, "married": true, "divorced": true, "engaged": true, "single": true, "widowed": true,
+	"vegetarian": true, "vegan": true, "pescatarian": true, "diabetic": true, "pregnant": true, "unemployed": true,
+	"self-employed": true, "freelance": true,
+}
+
+// acquaintances are the words for a person who is not kin ("my friend",
+// "my neighbour"): "my neighbour is a plumber" tells of them.
+var acquaintances = map[string]bool{
+	"friend": true, "neighbour": true, "neighbor": true, "colleague": true, "coworker": true, "landlord": true,
+	"landlady": true, "doctor": true, "dentist": true, "teacher": true, "nephew": true, "niece": true,
+	"grandson": true, "granddaughter": true, "roommate": true, "flatmate": true, "girlfriend": true,
+	"boyfriend": true, "fiance": true, "fiancee": true, "kid": true, "child": true, "stepson": true, "stepdaughter": true,
+}
+
+// AsksRole reports a question for what someone does for a living: "what
+// does Tom do?", "what does my dad do for work?", "what's Sam's job?".
+// What they are or do answers it ("Tom is a pilot": TellsRole), not all
+// that is known of them.
+func AsksRole(text string) bool {
+	var buf [features.MaxTokens]string
+	tokens, _ := features.Tokens(buf[:0], text)
+	if personAsked(tokens) {
+		return slices.Contains(tokens, "do")
+	}
+	if len(tokens) > 1 && tokens[0] == "what" && tokens[1] == "is" {
+		tokens = tokens[1:]
+	}
+	return len(tokens) >= 3 && len(tokens) <= 4 && (tokens[0] == "whats" || tokens[0] == "is") &&
+		strings.HasSuffix(tokens[len(tokens)-2], "s") && slices.Contains([]string{"job", "occupation", "profession", "work"}, tokens[len(tokens)-1])
+}
+
+// TellsRole reports a fact that tells what someone is or does for a
+// living: "Tom is a pilot", "my dad is retired", "Priya works at the
+// vet's".
+func TellsRole(fact string) bool {
+	var buf [features.MaxTokens]string
+	tokens, _ := features.Tokens(buf[:0], fact)
+	if roleTold(tokens, fact) {
+		return true
+	}
+	i := slices.IndexFunc(tokens, func(t string) bool { return t == "works" || t == "worked" })
+	return i >= 1 && i <= 2 && i+2 < len(tokens) && (tokens[i+1] == "at" || tokens[i+1] == "for") && personNamed(tokens[:i], fact)
+}
+
+// personAsked reports a question for what someone does or likes: "what
+// does my dad do?", "what does Tom do for a living?", "what does my
+// sister like?". Memory answers it, not the calendar ("do") or the tasks.
+func personAsked(tokens []string) bool {
+	if len(tokens) < 4 || tokens[0] != "what" || tokens[1] != "does" && tokens[1] != "do" {
+		return false
+	}
+	i := slices.IndexFunc(tokens[2:], func(t string) bool {
+		return slices.Contains([]string{"do", "like", "love", "enjoy", "prefer"}, t)
+	}) + 2
+	if i < 3 || i > 4 {
+		return false
+	}
+	switch rest := tokens[i+1:]; {
+	case len(rest) == 0:
+	case tokens[i] == "do" && len(rest) >= 2 && rest[0] == "for" && slices.Contains([]string{"living", "work", "job"}, rest[len(rest)-1]):
+	default:
+		return false
+	}
+	switch subj := tokens[2:i]; {
+	case subj[0] == "my" || subj[0] == "our":
+		return len(subj) == 2 && (kin[subj[1]] || acquaintances[subj[1]])
+	default:
+		return !slices.Contains([]string{"you", "i", "we", "it", "they", "that", "this", "the", "people", "everyone"}, subj[0])
+	}
 }

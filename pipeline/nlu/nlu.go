@@ -314,7 +314,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// cannot do.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Memory}, max(res.Confidence, 0.8), false
 	}
-	if !question && res.Intent != RequestAction && (aboutMe(tokens) || aboutSomeone(tokens)) {
+	if !question && res.Intent != RequestAction && (aboutMe(tokens) || aboutSomeone(tokens) || roleTold(tokens, text)) {
 		// "My favorite color is green", "I'm allergic to peanuts", "Tom's
 		// favourite colour is blue": told to be known, as "my shoe size
 		// is 42" is.
@@ -404,7 +404,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Remind me what I have tomorrow" asks the same.
 		res.Domains = []Domain{Calendar, Task}
 	}
-	if question && possessionAsked(tokens) {
+	if question && (possessionAsked(tokens) || personAsked(tokens)) {
 		// "What car do I have?": memory's, not the calendar's.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Memory}, max(res.Confidence, 0.8), false
 	}
@@ -457,7 +457,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	res.OutOfScope = res.OutOfScope && res.Intent == Chat
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
-	if res.Intent == RequestAction && !drafts {
+	if res.Intent == RequestAction && !drafts && !roleTold(tokens, text) {
 		// The capability gate: a request is kept only if it asks for
 		// something Hearth can do (capability.go); a draft is Hearth's.
 		if ok, why := capable(tokens, question, res.Slots.When != nil || beforeBirthday(tokens), pOOS); !ok {

@@ -20,12 +20,15 @@ func TestAboutMe(t *testing.T) {
 	for _, text := range []string{"my favorite color is green", "I'm allergic to peanuts", "I am vegetarian", "my favourite food is sushi", "I'm lactose intolerant",
 		"Tom loves jazz", "my husband hates olives", "Priya likes hiking", "Tom's favourite colour is blue", "Ben's allergic to peanuts",
 		"the wifi password is swordfish", "our gate code is 4471", "my car is a blue Golf", "my licence plate is KX12 ABC",
-		"my blood type is O negative", "I parked on level 3", "we parked by the north entrance"} {
+		"my blood type is O negative", "I parked on level 3", "we parked by the north entrance",
+		"my dad is a pilot", "Tom is a pilot", "my sister is a nurse at the city hospital", "Priya works as a vet", "Sarah Kim is an architect",
+		"my dad is retired", "our neighbour is a plumber"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Memory}) {
 			t.Errorf("Classify(%q) = %s %v; want a memory to keep", text, got.Intent, got.Domains)
 		}
 	}
-	for _, text := range []string{"am I allergic to anything?", "what are my allergies?", "is Lea allergic to anything?", "what car do I have?"} {
+	for _, text := range []string{"am I allergic to anything?", "what are my allergies?", "is Lea allergic to anything?", "what car do I have?",
+		"what does my dad do?", "what does Tom do for a living?", "what does my sister like?"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Memory}) {
 			t.Errorf("Classify(%q) = %s %v; want a question to memory", text, got.Intent, got.Domains)
 		}
@@ -44,6 +47,43 @@ func TestAboutMe(t *testing.T) {
 	for _, text := range []string{"what's your favourite colour", "it's favourite time of year", "thanks allergic to nothing", "Tom's here"} {
 		if toks, _ := features.Tokens(nil, text); aboutSomeone(toks) {
 			t.Errorf("aboutSomeone(%q); want nothing told of anyone", text)
+		}
+	}
+}
+
+// TestRole: what someone is or does for a living, told and asked; a
+// day, a thing or a mood is no one's role, and what Hearth does is not
+// asked of memory.
+func TestRole(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"Monday is a holiday", "Sam is a bit tired", "It is a mess", "This is a test", "my phone is a mess",
+		"Christmas is a Friday this year", "my dad is sick", "Tom is in the garden", "my sister is coming tomorrow"} {
+		if toks, _ := features.Tokens(nil, text); roleTold(toks, text) {
+			t.Errorf("roleTold(%q); want no one's role told", text)
+		}
+	}
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"Tom is a pilot", true}, {"My dad is retired", true}, {"Priya works at the vet's", true}, {"Sam works for Acme", true},
+		{"Tom loves sailing", false}, {"Tom lives in Hamburg", false}, {"The shop works for me", false},
+	} {
+		if got := TellsRole(tt.text); got != tt.want {
+			t.Errorf("TellsRole(%q) = %v; want %v", tt.text, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"what does Tom do?", true}, {"what does my dad do for a living?", true}, {"what does Sarah Kim do for work?", true},
+		{"what's Sam's job?", true}, {"what is Tom's occupation?", true},
+		{"what do you do?", false}, {"what does the app do?", false}, {"what does my sister like?", false}, {"what should I do?", false},
+		{"what does Tom do on Fridays?", false}, {"what's the job?", false},
+	} {
+		if got := AsksRole(tt.text); got != tt.want {
+			t.Errorf("AsksRole(%q) = %v; want %v", tt.text, got, tt.want)
 		}
 	}
 }

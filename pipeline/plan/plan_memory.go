@@ -465,9 +465,17 @@ func aboutOf(fact string, people []string) string {
 		}
 		return best
 	}
-	for _, w := range strings.Fields(fact) {
+	f := strings.Fields(fact)
+	for _, w := range f {
 		if base, ok := strings.CutSuffix(w, "'s"); ok && base != "" && base[0] >= 'A' && base[0] <= 'Z' {
 			return base
+		}
+	}
+	// "Tom is a pilot", "Sarah Kim works as a vet": the name it opens
+	// with (one the classifier does not find at a sentence's start).
+	for i := 1; i <= 2 && i < len(f) && isName(f[i-1]); i++ {
+		if slices.Contains([]string{"is", "was", "works", "worked"}, f[i]) {
+			return strings.Join(f[:i], " ")
 		}
 	}
 	return ""

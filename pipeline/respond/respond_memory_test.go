@@ -64,3 +64,84 @@ func TestRespondYearlyAway(t *testing.T) {
 		}
 	}
 }
+
+// TestRespondKin: a question that names someone by what they are to the
+// user ("my sister") is answered by what was told of them by name, when
+// the context holds the one person the user said is that; the relation
+// word alone never answers it ("when is my mum's birthday?" is not "your
+// mum's name is Helga").
+func TestRespondKin(t *testing.T) {
+	t.Parallel()
+	julia := hearth.Entity{ID: 1, Name: "Julia", Relation: "sister"}
+	tom := hearth.Entity{ID: 2, Name: "Tom", Relation: "brother"}
+	memories := []hearth.Memory{
+		{ID: 1, Content: "Julia's birthday is on March 3rd", About: "Julia"},
+		{ID: 2, Content: "My sister's name is Julia"},
+		{ID: 3, Content: "Julia's number is 0176 1234567", About: "Julia"},
+		{ID: 4, Content: "My mum's name is Helga"},
+		{ID: 5, Content: "My dad is a pilot"},
+		{ID: 6, Content: "My brother's birthday is July 4"},
+	}
+	tests := []struct {
+		name     string
+		entities []hearth.Entity
+		text     string
+		want     string
+	}{
+		{"birthday told by name", []hearth.Entity{julia}, "When is my sister's birthday?", "Julia's birthday is on March 3rd — in 358 days."},
+		{"number told by name", []hearth.Entity{julia}, "what's my sister's phone number?", "Julia's number is 0176 1234567."},
+		{"told by the relation", []hearth.Entity{tom}, "when is my brother's birthday?", "Your brother's birthday is July 4"},
+		{"the name itself", []hearth.Entity{julia}, "what's my sister's name?", "Your sister's name is Julia."},
+		{"sister unknown", nil, "When is my sister's birthday?", "I don't see"},
+		{"two sisters", []hearth.Entity{julia, {ID: 3, Name: "Anna", Relation: "sister"}}, "When is my sister's birthday?", "I don't see"},
+		{"only her name", nil, "when is my mum's birthday?", "I don't see"},
+		{"only what he does", nil, "when is my dad's birthday?", "I don't see"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := stagetest.Fixture(t) // March 10, 2026
+			c.Memories, c.Entities = memories, tt.entities
+			in := stage.RespondInput{Text: tt.text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}}
+			if got := respondTo(t, in); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("%q: %q; want %q…", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRespondRole: "what does Tom do?" is answered by what Tom is or does
+// for a living, not by everything known of him; by relation too.
+func TestRespondRole(t *testing.T) {
+	t.Parallel()
+	memories := []hearth.Memory{
+		{ID: 1, Content: "Tom loves sailing", About: "Tom"},
+		{ID: 2, Content: "Tom is a pilot", About: "Tom"},
+		{ID: 3, Content: "Tom lives in Hamburg", About: "Tom"},
+		{ID: 4, Content: "My dad is retired"},
+		{ID: 5, Content: "Julia works at the city hospital", About: "Julia"},
+		{ID: 6, Content: "Ben loves jazz", About: "Ben"},
+	}
+	tests := []struct {
+		name     string
+		entities []hearth.Entity
+		text     string
+		want     string
+	}{
+		{"by name", nil, "what does Tom do?", "Tom is a pilot."},
+		{"for a living", nil, "What does Tom do for a living?", "Tom is a pilot."},
+		{"his job", nil, "what's Tom's job?", "Tom is a pilot."},
+		{"by relation", nil, "what does my dad do?", "Your dad is retired."},
+		{"by relation, told by name", []hearth.Entity{{ID: 1, Name: "Julia", Relation: "sister"}}, "what does my sister do?", "Julia works at the city hospital."},
+		{"no role told", nil, "what does Ben do?", "I don't"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := stagetest.Fixture(t)
+			c.Memories, c.Entities = memories, tt.entities
+			in := stage.RespondInput{Text: tt.text, Context: c, Understanding: stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Memory}}}
+			if got := respondTo(t, in); got != tt.want && !strings.HasPrefix(got, tt.want) {
+				t.Errorf("%q: %q; want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
