@@ -139,3 +139,53 @@ func TestCancelledReminderComesBack(t *testing.T) {
 		t.Fatalf("messages %+v; want the 5th's reminder, once", ms)
 	}
 }
+
+// TestSkippedOccurrenceIsNotSent skips one day of a daily 09:00 reminder
+// after the planner handed that day's occurrence to River: its job sends
+// nothing, the next day's comes, and undo (the rule without the skips)
+// before another skipped day brings that day back.
+func TestSkippedOccurrenceIsNotSent(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "Europe/Berlin")
+	b.stopBriefings(t)
+	ctx := context.Background()
+	berlin, _ := time.LoadLocation("Europe/Berlin")
+	uid := b.user.User.ID
+	day := func(d, h int) time.Time { return time.Date(2027, 3, d, h, 0, 0, 0, berlin) }
+	b.clock.Set(day(1, 20))
+	id, err := b.st.CreateReminder(ctx, "k1", uid, "Take the pills", []byte(`{"freq":"daily","at":"09:00"}`), day(2, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reminders := b.sched.Reminders(b.st)
+	b.clock.Set(day(2, 9))
+	if st := b.plan(t); st.Jobs != 1 {
+		t.Fatalf("planned %+v; want the 09:00 occurrence handed to River", st)
+	}
+	daily := recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 9}}
+	skip := daily
+	skip.Skip = []recur.Date{{Year: 2027, Month: 3, Day: 2}, {Year: 2027, Month: 3, Day: 4}}
+	if _, after, err := reminders.UpdateReminder(ctx, uid, id, skip); err != nil || !after.NextAt.Equal(day(3, 9)) {
+		t.Fatalf("skip: next %v, %v; want the 3rd at 09:00", after.NextAt.In(berlin), err)
+	}
+	b.fireAll(t)
+	if ms := b.botMessages(t); len(ms) != 0 {
+		t.Fatalf("messages %+v from a skipped occurrence", ms)
+	}
+	b.clock.Set(day(3, 9))
+	b.plan(t)
+	b.fireAll(t)
+	if ms := b.botMessages(t); len(ms) != 1 {
+		t.Fatalf("%d messages; want the 3rd's", len(ms))
+	}
+	b.clock.Set(day(3, 20))
+	if _, after, err := reminders.UpdateReminder(ctx, uid, id, daily); err != nil || !after.NextAt.Equal(day(4, 9)) {
+		t.Fatalf("undo: next %v, %v; want the 4th at 09:00 back", after.NextAt.In(berlin), err)
+	}
+	b.clock.Set(day(4, 9))
+	b.plan(t)
+	b.fireAll(t)
+	if ms := b.botMessages(t); len(ms) != 2 {
+		t.Fatalf("%d messages; want the 4th's too", len(ms))
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/mail"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -319,6 +320,9 @@ type (
 		ID    int64      `json:"id" jsonschema:"the reminder's schedule id"`
 		Title string     `json:"title,omitempty" jsonschema:"the reminder's text, for the reply"`
 		Rule  recur.Rule `json:"rule" jsonschema:"the new recurrence rule"`
+		// Skipped is the one date the change skips ("skip tomorrow's
+		// pills reminder"), for the reply; it is among Rule.Skip.
+		Skipped recur.Date `json:"skipped,omitzero" jsonschema:"the one date skipped, if that is the change"`
 	}
 	// ReminderRefArgs names one recurring reminder (reminder.cancel).
 	ReminderRefArgs struct {
@@ -364,6 +368,7 @@ var schemas = sync.OnceValues(func() (map[Kind]*jsonschema.Resolved, error) {
 				reflect.TypeFor[time.Time](): {Type: "string", Format: "date-time"},
 				// A rule has its own JSON form, validated when decoded.
 				reflect.TypeFor[recur.Rule](): {Type: "object"},
+				reflect.TypeFor[recur.Date](): {Type: "string", Format: "date"},
 			},
 		})
 		if err != nil {
@@ -570,6 +575,9 @@ func (p NoteAppendArgs) check() error {
 func (p ReminderUpdateArgs) check() error {
 	if p.ID <= 0 {
 		return fmt.Errorf("which reminder")
+	}
+	if !p.Skipped.IsZero() && !slices.Contains(p.Rule.Skip, p.Skipped) {
+		return fmt.Errorf("skipped %v is not among the rule's skipped dates", p.Skipped)
 	}
 	return p.Rule.Validate()
 }

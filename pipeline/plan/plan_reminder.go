@@ -130,6 +130,74 @@ func planReminderCancel(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 	return actOrAsk(p, "Which reminder should I cancel?", labels, acts), true, nil
 }
 
+// planReminderSkip plans reminder.update skipping one time of a recurring
+// reminder: "skip my pills reminder tomorrow", "skip tomorrow's pills
+// reminder", "skip the standup reminder on Friday", "skip the next
+// vitamins reminder" (its next time). The rule keeps every other time;
+// undo gives the skipped one back. ok is false when text skips nothing
+// of the user's reminders.
+func planReminderSkip(in stage.PlanInput, text string) (p stage.Plan, ok bool, err error) {
+	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
+	if !words.StartsWithAny(lc, "skip ") {
+		return p, false, nil
+	}
+	now := stage.UserNow(in.Context)
+	rest, _, _ := words.AfterAny(text, "skip ")
+	var day recur.Date // zero: the next time
+	if ms := timex.Find(rest, now, timex.Options{}); len(ms) > 0 && ms[0].Grain >= timex.Day {
+		m := ms[0]
+		day = recur.DateOf(m.Value, now.Location())
+		after := strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(rest[m.End:], "'s"), "’s"), " ")
+		rest = rest[:m.Start] + " " + after // "tomorrow's pills reminder"
+	}
+	ref, _ := reminderRef(rest)
+	ref = words.TrimWordsRight(words.TrimWordsLeft(words.ASCIILower(ref), "next", "one"), "on", "for", "this", "next", "time", "one")
+	if ref == "" || isPronounRef(ref) {
+		ref = reminderInReply(in.Context)
+	}
+	hits := matchReminders(ref, in.Context.Reminders)
+	p.Understood = "skip a reminder once"
+	switch {
+	case len(hits) > 0 && ref != "":
+	case !strings.Contains(lc, "reminder"):
+		return p, false, nil // "skip the gym on Friday" may be a task's or an event's
+	case ref == "":
+		return p, true, needDetails("which repeating reminder to skip")
+	default:
+		return p, true, needDetails("the reminder: I couldn't find a repeating reminder about “%s” (say “list my reminders” to see yours)", ref)
+	}
+	sc := in.Context.Reminders[hits[0]]
+	p.Understood = "skip “" + markdown.Escape(sc.Title) + "” once"
+	var r recur.Rule
+	if err := json.Unmarshal(sc.Rule, &r); err != nil {
+		return p, true, needDetails("a reminder I can read")
+	}
+	loc := now.Location()
+	at, ok := r.Next(now, loc)
+	if !day.IsZero() {
+		// The day must be one it comes on: "skip the standup reminder on
+		// Saturday" of a weekday one skips nothing.
+		at, ok = r.Next(recur.At(day, recur.TimeOfDay{}, loc).Add(-time.Nanosecond), loc)
+		ok = ok && recur.DateOf(at, loc) == day
+	}
+	if !ok && !day.IsZero() {
+		return p, true, needDetails("the day: “%s” isn't on %s — it comes %s", sc.Title, recur.At(day, r.At, loc).Format("Monday, Jan 2"), r.String())
+	}
+	if !ok {
+		return p, true, needDetails("the day: I can't skip “%s”, it has no time left to come", sc.Title)
+	}
+	skipped := recur.DateOf(at, loc)
+	today := recur.DateOf(now, loc)
+	r.Skip = append(slices.DeleteFunc(slices.Clone(r.Skip), func(d recur.Date) bool { return today.DaysUntil(d) < 0 }), skipped)
+	a, err := action.New(action.ReminderUpdate, action.ReminderUpdateArgs{ID: sc.ID, Title: sc.Title, Rule: r, Skipped: skipped})
+	if err != nil {
+		p, err = plannedErr(p, err)
+		return p, true, err
+	}
+	p.Actions = []action.Action{a}
+	return p, true, nil
+}
+
 // reminderChangeParts splits a change request into how it names the
 // reminder and what it should become: "change my daily standup reminder
 // to 9:30" → "my daily standup reminder", "9:30"; "make the vitamins

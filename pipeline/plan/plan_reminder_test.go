@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,7 +52,7 @@ func TestChangedRule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, ok := changedRule(tt.old, tt.target, now)
-		if ok != tt.ok || got != tt.want {
+		if ok != tt.ok || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("changedRule(%s, %q) = %s, %v; want %s, %v", tt.old, tt.target, got, ok, tt.want, tt.ok)
 		}
 	}
@@ -93,6 +95,7 @@ func TestIsChange(t *testing.T) {
 		{"change the rent reminder to the first of the month", true},
 		{"move my rent reminder to the 5th", true},
 		{"cancel my dentist reminder", true},
+		{"skip my pills reminder tomorrow", true},
 		{"make a reminder for the 15th at 9am", false},
 		{"make my bed", false},
 		{"update my note with the door code", false},
@@ -242,5 +245,60 @@ func TestReminderChangeByPronoun(t *testing.T) {
 	got, err := action.Decode[action.ReminderUpdateArgs](p.Actions[0])
 	if err != nil || got.ID != 2 || got.Rule.Weekdays != recur.WeekdaysOf(time.Tuesday) || got.Rule.At != (recur.TimeOfDay{Hour: 8}) {
 		t.Fatalf("changed %+v (%v); want the plants on Tuesdays at 8", got, err)
+	}
+}
+
+// TestPlanReminderSkip checks skipping one time of a recurring reminder:
+// the day said, or its next time, joins the rule's skipped dates (those
+// past are dropped); a day it does not come on, or a reminder the user
+// does not have, is said so; a skip that names no reminder is left to
+// the other planners.
+func TestPlanReminderSkip(t *testing.T) {
+	t.Parallel()
+	sched := func(id int64, title, rule string) hearth.Schedule {
+		return hearth.Schedule{ID: id, Kind: hearth.ScheduleReminder, Title: title, Rule: []byte(rule)}
+	}
+	c := stage.Context{
+		Now:      time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC), // a Thursday
+		Location: time.UTC,
+		Reminders: []hearth.Schedule{
+			sched(1, "Join the standup", `{"freq":"daily","at":"09:00"}`),
+			sched(2, "Put out the bins", `{"freq":"weekly","weekdays":["tue"],"at":"19:00","skip":["2026-03-03"]}`),
+		},
+	}
+	d := func(day int) recur.Date { return recur.Date{Year: 2026, Month: 3, Day: day} }
+	tests := []struct {
+		text    string
+		ok      bool
+		id      int64
+		skipped recur.Date
+		err     string
+	}{
+		{text: "skip my standup reminder tomorrow", ok: true, id: 1, skipped: d(6)},
+		{text: "skip tomorrow's standup reminder", ok: true, id: 1, skipped: d(6)},
+		{text: "please skip the next standup reminder", ok: true, id: 1, skipped: d(6)},
+		{text: "skip the bins reminder next Tuesday", ok: true, id: 2, skipped: d(10)},
+		{text: "skip the bins reminder on Wednesday", ok: true, err: "isn't on Wednesday"},
+		{text: "skip the yoga reminder tomorrow", ok: true, err: "couldn't find a repeating reminder about “yoga”"},
+		{text: "skip the reminder tomorrow", ok: true, err: "which repeating reminder"},
+		{text: "skip the gym on Friday"},
+		{text: "cancel my standup reminder"},
+	}
+	for _, tt := range tests {
+		p, ok, err := planReminderSkip(stage.PlanInput{Text: tt.text, Context: c}, tt.text)
+		if ok != tt.ok || (err != nil) != (tt.err != "") || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%q: ok %v, %v; want %v, %q", tt.text, ok, err, tt.ok, tt.err)
+			continue
+		}
+		if !ok || err != nil {
+			continue
+		}
+		if len(p.Actions) != 1 || p.Actions[0].Kind != action.ReminderUpdate {
+			t.Fatalf("%q: actions %+v", tt.text, p.Actions)
+		}
+		a, err := action.Decode[action.ReminderUpdateArgs](p.Actions[0])
+		if err != nil || a.ID != tt.id || a.Skipped != tt.skipped || !slices.Equal(a.Rule.Skip, []recur.Date{tt.skipped}) {
+			t.Errorf("%q: %+v, %v; want reminder %d skipping %v alone", tt.text, a, err, tt.id, tt.skipped)
+		}
 	}
 }

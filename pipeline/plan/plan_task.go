@@ -46,6 +46,9 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if p, ok, err := planReminderCancel(in, text); ok {
 		return p, err
 	}
+	if p, ok, err := planReminderSkip(in, text); ok {
+		return p, err
+	}
 	if kind, ref, ok := taskRefRequest(text); ok {
 		ref = resolveRef(ref, in.Context)
 		if kind == action.TaskDelete && !hasTask(ref, in.Context) && hasEvent(ref, in.Context) {

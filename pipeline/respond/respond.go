@@ -19,6 +19,7 @@ import (
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
+	"github.com/hearthbot/hearth/scheduler/recur"
 )
 
 // TemplateResponder is the offline Responder: short, warm replies from
@@ -296,9 +297,14 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 		title := quotedOr(p.Title, "your reminder")
 		t.past = "changed " + title + " to " + p.Rule.String()
 		t.verb = "change " + title
+		change := title + " is now " + p.Rule.String()
+		if !p.Skipped.IsZero() {
+			// "Skip my pills reminder tomorrow": that day's alone.
+			day := stage.WhenPhrase(recur.At(p.Skipped, p.Rule.At, stage.UserZone(c)), true, c)
+			t.past, t.verb, change = "skipped "+title+" "+day, "skip "+title+" "+day, "I'll skip "+title+" "+day
+		}
 		if sc, ok := o.Result.(hearth.Schedule); ok && !sc.NextAt.IsZero() {
-			t.alone = []string{"Done — " + title + " is now " + p.Rule.String() + ". Next one: " +
-				stage.FormatWhen(sc.NextAt, false, c) + ". Say “undo” to put it back."}
+			t.alone = []string{"Done — " + change + ". Next one: " + stage.FormatWhen(sc.NextAt, false, c) + ". Say “undo” to put it back."}
 		}
 	case action.ReminderCancel:
 		p, _ := action.Decode[action.ReminderRefArgs](o.Action)

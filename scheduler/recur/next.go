@@ -217,8 +217,9 @@ func (r Rule) instants(after time.Time, loc *time.Location) iter.Seq[time.Time] 
 			if r.Count > 0 && n > r.Count {
 				return
 			}
-			if dayNum(d) < near {
-				// Counted but certainly not after after: skip resolving.
+			if dayNum(d) < near || slices.Contains(r.Skip, d) {
+				// Counted but certainly not after after (skip
+				// resolving), or skipped.
 				continue
 			}
 			if !yield(At(d, r.At, loc)) {

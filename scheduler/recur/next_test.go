@@ -394,3 +394,37 @@ func TestDateArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// TestSkip: a skipped date does not fire, still counts towards Count, and
+// survives the stored form; a rule skipping too much, or a date that
+// cannot be, is invalid.
+func TestSkip(t *testing.T) {
+	t.Parallel()
+	loc := zone(t, "Europe/Berlin")
+	r := Rule{Freq: Daily, At: TimeOfDay{8, 0}, Start: Date{2026, 11, 29}, Count: 4, Skip: []Date{{2026, 11, 30}}}
+	after := time.Date(2026, 11, 29, 9, 0, 0, 0, loc)
+	got := fmtAll(r.Between(after, after.AddDate(0, 0, 10), loc))
+	want := []string{"2026-12-01 08:00 CET", "2026-12-02 08:00 CET"}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("Between = %v; want %v (the 30th skipped, four counted from the 29th)", got, want)
+	}
+	if next, ok := r.Next(after, loc); !ok || next.Format(layout) != want[0] {
+		t.Fatalf("Next = %v, %v; want %s", next, ok, want[0])
+	}
+	b, err := r.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Rule
+	if err := back.UnmarshalJSON(b); err != nil || len(back.Skip) != 1 || back.Skip[0] != (Date{2026, 11, 30}) {
+		t.Fatalf("round trip of %s: %+v, %v", b, back, err)
+	}
+	for _, bad := range []Rule{
+		{Freq: Daily, Skip: []Date{{2026, 2, 30}}},
+		{Freq: Daily, Skip: make([]Date, MaxSkip+1)},
+	} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("Validate(%+v) = nil; want invalid", bad.Skip[:1])
+		}
+	}
+}

@@ -17,6 +17,8 @@ const (
 	MaxInterval = 1000
 	// MaxCount is the largest Count a rule may have.
 	MaxCount = 10000
+	// MaxSkip is the most dates a rule may skip.
+	MaxSkip = 100
 	// LastDay as a MonthDay means the last day of the month.
 	LastDay = -1
 )
@@ -257,6 +259,10 @@ type Rule struct {
 	// Count caps the number of occurrences counted from Start; 0 for no
 	// cap.
 	Count int
+	// Skip are dates the rule does not fire on ("skip tomorrow's"), as
+	// iCalendar's EXDATE: a skipped date still counts towards Count. At
+	// most MaxSkip; RRULE does not carry them.
+	Skip []Date
 }
 
 func (r Rule) interval() int {
@@ -341,6 +347,14 @@ func (r Rule) Validate() error {
 		}
 		if !r.Start.IsZero() && r.Until.before(r.Start) {
 			return invalidf("until %v is before start %v", r.Until, r.Start)
+		}
+	}
+	if len(r.Skip) > MaxSkip {
+		return invalidf("%d dates skipped, more than %d", len(r.Skip), MaxSkip)
+	}
+	for _, d := range r.Skip {
+		if !d.Valid() {
+			return invalidf("skipped date %v", d)
 		}
 	}
 	if r.Start.IsZero() && r.needsStart() {
@@ -494,6 +508,7 @@ type ruleJSON struct {
 	Start    *Date     `json:"start,omitempty"`
 	Until    *Date     `json:"until,omitempty"`
 	Count    int       `json:"count,omitempty"`
+	Skip     []Date    `json:"skip,omitempty"`
 }
 
 // MarshalJSON encodes a valid rule, for example
@@ -502,7 +517,7 @@ func (r Rule) MarshalJSON() ([]byte, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	w := ruleJSON{Freq: r.Freq, MonthDay: r.MonthDay, Month: int(r.Month), Nth: r.Nth, At: r.At, Count: r.Count}
+	w := ruleJSON{Freq: r.Freq, MonthDay: r.MonthDay, Month: int(r.Month), Nth: r.Nth, At: r.At, Count: r.Count, Skip: r.Skip}
 	if r.Interval > 1 {
 		w.Interval = r.Interval
 	}
@@ -533,7 +548,7 @@ func (r *Rule) UnmarshalJSON(b []byte) error {
 	if w.Month < 0 || w.Month > 12 {
 		return invalidf("month %d", w.Month)
 	}
-	out := Rule{Freq: w.Freq, Interval: w.Interval, MonthDay: w.MonthDay, Month: time.Month(w.Month), Nth: w.Nth, At: w.At, Count: w.Count}
+	out := Rule{Freq: w.Freq, Interval: w.Interval, MonthDay: w.MonthDay, Month: time.Month(w.Month), Nth: w.Nth, At: w.At, Count: w.Count, Skip: w.Skip}
 	for _, name := range w.Weekdays {
 		d, ok := weekdayByAbbr(name)
 		if !ok {

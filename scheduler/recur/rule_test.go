@@ -3,6 +3,7 @@ package recur
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -65,7 +66,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatalf("Unmarshal(%s): %v", b, err)
 		}
-		if back != r {
+		if !reflect.DeepEqual(back, r) {
 			t.Errorf("round trip %s: got %+v, want %+v", b, back, r)
 		}
 	}
@@ -76,7 +77,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	// Unknown fields are tolerated (rolling upgrades); interval 1 is the
 	// default.
 	var r Rule
-	if err := json.Unmarshal([]byte(`{"freq":"daily","at":"06:00","tz_hint":"x"}`), &r); err != nil || r != (Rule{Freq: Daily, At: TimeOfDay{6, 0}}) {
+	if err := json.Unmarshal([]byte(`{"freq":"daily","at":"06:00","tz_hint":"x"}`), &r); err != nil || !reflect.DeepEqual(r, Rule{Freq: Daily, At: TimeOfDay{6, 0}}) {
 		t.Errorf("lenient decode: %+v, %v", r, err)
 	}
 	if _, err := json.Marshal(Rule{}); !errors.Is(err, ErrInvalid) {
@@ -132,7 +133,7 @@ func TestJSONBad(t *testing.T) {
 		if !errors.Is(err, ErrInvalid) && !errors.As(err, &syn) {
 			t.Errorf("%s: error %v does not wrap ErrInvalid", name, err)
 		}
-		if r != (Rule{Freq: Daily}) {
+		if !reflect.DeepEqual(r, Rule{Freq: Daily}) {
 			t.Errorf("%s: failed decode changed the rule to %+v", name, r)
 		}
 	}

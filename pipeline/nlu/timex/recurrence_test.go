@@ -1,6 +1,7 @@
 package timex
 
 import (
+	"reflect"
 	"slices"
 
 	"github.com/hearthbot/hearth/scheduler/recur"
@@ -92,7 +93,7 @@ func TestParseRecurrence(t *testing.T) {
 		if got := tt.text[sp.Start:sp.End]; got != tt.phrase {
 			t.Errorf("ParseRecurrence(%q) span %q, want %q", tt.text, got, tt.phrase)
 		}
-		if r != tt.want {
+		if !reflect.DeepEqual(r, tt.want) {
 			t.Errorf("ParseRecurrence(%q) = %+v, want %+v", tt.text, r, tt.want)
 		}
 	}
