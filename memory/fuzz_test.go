@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -14,7 +15,7 @@ func FuzzParsers(f *testing.F) {
 	for _, s := range []string{
 		"Jon is my brother", "my brother's email is jon@example.com", "I worked at Initech from 2015 to 2019",
 		"Who works at Acme?", "Which of Emma's friends live within 2 km of her school?", "actually it's the 16th",
-		"12 Oak Street (51.5033, -0.1196)", "6:400,9:800,12:1200,*:1500", "Lily is Emma's friend", "(", "-1.5 , 2.5",
+		"12 Oak Street (51.5033, -0.1196)", "6:400,9:800,12:1200,*:1500", "Lily is Emma's friend", "(", "-1.5 , 2.5", "when is my sister's birthday?",
 	} {
 		f.Add(s)
 	}
@@ -35,6 +36,9 @@ func FuzzParsers(f *testing.F) {
 		}
 		if _, c, ok := memory.Coordinates(s); ok && !c.Valid() {
 			t.Errorf("Coordinates(%q) = %v, not on Earth", s, c)
+		}
+		if phrase, rel, ok := memory.KinIn(s); ok && (!strings.Contains(s, phrase) || !strings.Contains(strings.ToLower(phrase), rel) || !memory.RelationWord(rel)) {
+			t.Errorf("KinIn(%q) = %q, %q: not a relation said in it", s, phrase, rel)
 		}
 		if table, err := memory.ParseWalking(s); err == nil {
 			for _, age := range []int{-1, 0, 5, 100} {

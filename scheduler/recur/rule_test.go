@@ -180,3 +180,48 @@ func TestDate(t *testing.T) {
 		t.Error("Freq.String wrong")
 	}
 }
+
+// FuzzRuleJSON: whatever a stored rule's JSON holds, it is refused as
+// invalid or read as a valid rule that is stored again as the same rule,
+// and whose next occurrence is found without looping for long.
+func FuzzRuleJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"freq":"daily","at":"08:00"}`,
+		`{"freq":"weekly","weekdays":["tue"],"at":"19:00","skip":["2026-03-03","2026-03-10"]}`,
+		`{"freq":"monthly","nth":-1,"weekdays":["fri"],"at":"09:00","count":3,"start":"2026-01-01"}`,
+		`{"freq":"daily","at":"08:00","skip":["2026-02-30"]}`, `{"skip":null}`, `[]`,
+	} {
+		f.Add(s)
+	}
+	loc := time.UTC
+	after := time.Date(2026, 3, 1, 0, 0, 0, 0, loc)
+	f.Fuzz(func(t *testing.T, s string) {
+		var r Rule
+		if err := r.UnmarshalJSON([]byte(s)); err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Unmarshal(%s): %v, not ErrInvalid", s, err)
+			}
+			return
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatalf("Unmarshal(%s) gave an invalid rule: %v", s, err)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatalf("Marshal of %+v read from %s: %v", r, s, err)
+		}
+		var back Rule
+		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(normal(back), normal(r)) {
+			t.Fatalf("%s → %s → %+v, %v; want %+v", s, b, back, err, r)
+		}
+		r.Next(after, loc)
+	})
+}
+
+// normal is r with an Interval of 1 said as 0, as its stored form says it.
+func normal(r Rule) Rule {
+	if r.Interval == 1 {
+		r.Interval = 0
+	}
+	return r
+}
