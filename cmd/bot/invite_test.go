@@ -79,3 +79,25 @@ func TestInviteToEvent(t *testing.T) {
 		t.Fatalf("making an event read as an invitation: %q", r.Text)
 	}
 }
+
+// TestInviteToDinnerThatDay: "invite Sam to dinner on Saturday" with a
+// dinner there that day invites Sam to it (it made a second dinner that
+// overlapped the first), and "who's coming to dinner on Saturday?" is
+// answered from that day's dinner (it was "I don't see “dinner on
+// Saturday”").
+func TestInviteToDinnerThatDay(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	ada := newChatter(t, base, app, "Ada", "UTC")
+	ada.say("Remember that Sam's email is sam@example.com")
+	ada.say("Dinner with Ann on Thursday at 7pm")
+	ada.say("Dinner with the Smiths on Saturday at 7pm")
+	ask := ada.say("invite Sam to dinner on Saturday")
+	mustContain(t, ask, "Shall I invite Sam <sam@example.com> to “Dinner with the Smiths”?")
+	ada.click(ask, "Approve")
+	mustContain(t, ada.say("who's coming to dinner on Saturday?"), "Invited to Dinner with the Smiths", "sam@example.com")
+	mustContain(t, ada.say("who's coming to dinner on Thursday?"), "No one else is invited to Dinner with Ann")
+	if evs := ada.events(); len(evs) != 2 {
+		t.Fatalf("%d events; want the two dinners alone", len(evs))
+	}
+}

@@ -504,6 +504,20 @@ func TestWhenIs(t *testing.T) {
 	}
 }
 
+// TestWhoComing: a question for who is invited to an event, and its
+// name without the day said after it.
+func TestWhoComing(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"who's coming to Mia's play?": "Mia's play", "who is coming to dinner on Saturday?": "dinner",
+		"who's invited to the party tomorrow?": "party", "who is going to the meeting": "meeting", "who's coming?": "", "who is coming to it?": "",
+	} {
+		if got, ok := WhoComing(text); ok != (want != "") || ok && got != want {
+			t.Errorf("WhoComing(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+}
+
 // TestWhenIsIt: a question for when the thing just spoken of is, and
 // not the clock's questions.
 func TestWhenIsIt(t *testing.T) {

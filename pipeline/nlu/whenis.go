@@ -119,6 +119,8 @@ func WhoComing(text string) (string, bool) {
 	if g == nil {
 		return "", false
 	}
-	ref := strings.TrimSpace(g[1])
+	// "Who's coming to dinner on Saturday?": dinner (the context stage
+	// reads that day's).
+	ref := strings.TrimSpace(reDayAfter.ReplaceAllString(g[1], ""))
 	return ref, ref != "" && !slices.Contains(notNamed, strings.ToLower(ref))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
 )
@@ -23,6 +24,22 @@ var reInvite = regexp.MustCompile(`(?i)^(?:add|invite)\s+(.+?)\s+to\s+(.+?)[.!]*
 // with Sam to my calendar" makes one, "add Sam to the shopping list" is
 // a list's.
 var notEvents = []string{"calendar", "diary", "schedule", "agenda", "list", "shopping", "groceries", "to-do", "todo", "tasks", "notes", "note", "contacts", "address book", "family"}
+
+// onDayNamed reports whether one of the events ref names is on the day
+// when names, and at its time if it names one (MatchEvents prefers
+// those, but takes another's): "lunch tomorrow at 1" is not the lunch
+// at noon.
+func onDayNamed(ref string, when *timex.Match, c stage.Context) bool {
+	z := stage.UserZone(c)
+	day := stage.MidnightIn(when.Value, z)
+	if when.Kind == timex.Interval {
+		day = stage.MidnightIn(when.From, z)
+	}
+	at := fixClock(when.Value.In(z), when.Text, false)
+	return slices.ContainsFunc(MatchEvents(ref, when, c), func(e hearth.CalendarEvent) bool {
+		return stage.MidnightIn(e.Start, z).Equal(day) && (when.Kind != timex.Value || when.Grain >= timex.Day || e.Start.Equal(at))
+	})
+}
 
 // InviteParts reads a request to invite people to an existing event
 // ("add Sam to my dentist appointment"): the people as written (names
@@ -123,11 +140,13 @@ func planInvite(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 		}
 	}
 	when := whenOf(in, refText, false)
-	if !theirs && when != nil {
+	ref := inviteRef(refText, in.Context)
+	if !theirs && when != nil && (ref == "" || !onDayNamed(ref, when, in.Context)) {
+		// Unless that day has one so called: "invite Sam to dinner on
+		// Saturday" with "Dinner with the Smiths" there that evening.
 		return stage.Plan{}, false, nil
 	}
 	p := stage.Plan{Understood: "invite " + prose.List(people) + " to an event"}
-	ref := inviteRef(refText, in.Context)
 	if ref == "" || IsPronoun(ref) {
 		return p, true, needDetails("which event")
 	}

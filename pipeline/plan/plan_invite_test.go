@@ -40,6 +40,8 @@ func TestPlanInvite(t *testing.T) {
 		{"Add Sam to my dentist appointment", 1, []string{"Sam Lee <sam@example.com>"}, []string{"Sam Lee <sam@example.com>"}},
 		{"invite bob@example.org and Bo to the dentist appointment tomorrow", 1, []string{"bob@example.org", "Bo Chen <bo@example.net>"}, []string{"bob@example.org", "Bo Chen <bo@example.net>"}},
 		{"Please invite Bo and Sam to the team lunch.", 2, []string{"Sam Lee <sam@example.com>", "Bo Chen <bo@example.net>"}, []string{"Bo Chen <bo@example.net>"}},
+		// Named bare with a day, but that day has one so called.
+		{"invite Bo to lunch on Wednesday", 2, []string{"Sam Lee <sam@example.com>", "Bo Chen <bo@example.net>"}, []string{"Bo Chen <bo@example.net>"}},
 	}
 	// "it" is the event the last reply named.
 	c.Recent = []hearth.Message{{From: hearth.FromUser, Text: "team lunch on wednesday"}, {From: hearth.FromBot, Text: "Added Team lunch to your calendar for Wednesday at 12:00 PM."}}
@@ -116,7 +118,7 @@ func TestPlanInvite(t *testing.T) {
 		t.Fatalf("cancelling an event by its day planned %+v, %v", p, err)
 	}
 	// An event to make, with someone invited: the create planner's.
-	for _, text := range []string{"Invite Priya to a planning session tomorrow at 10am", "Invite Sam to a dentist appointment on Friday", "invite Bo to lunch tomorrow"} {
+	for _, text := range []string{"Invite Priya to a planning session tomorrow at 10am", "Invite Sam to a dentist appointment on Friday", "invite Bo to lunch tomorrow", "invite Bo to lunch on Wednesday at 1pm"} {
 		if _, ok, _ := planInvite(stage.PlanInput{Context: c}, text); ok {
 			t.Fatalf("%q: making an event with an invitee read as inviting to one there", text)
 		}
