@@ -19,16 +19,27 @@ func UpperFirst(s string) string {
 }
 
 // LowerFirst lower-cases a leading capital unless the word looks like an
-// acronym or a name followed by more capitals ("NASA", "I"), or is a
-// possessive name ("Sarah's party").
+// acronym or a name followed by more capitals ("NASA", "I"), is a
+// possessive name ("Sarah's party") or is written capitalised anywhere
+// ("Christmas gifts", "Monday yoga").
 func LowerFirst(s string) string {
 	if len(s) < 2 || s[0] < 'A' || s[0] > 'Z' || s[1] < 'a' || s[1] > 'z' {
 		return s
 	}
-	if first, _, _ := strings.Cut(s, " "); strings.HasSuffix(first, "'s") || strings.HasSuffix(first, "’s") {
+	if first, _, _ := strings.Cut(s, " "); strings.HasSuffix(first, "'s") || strings.HasSuffix(first, "’s") || properNouns[strings.TrimRight(first, ",.:;!?")] {
 		return s
 	}
 	return string(s[0]+'a'-'A') + s[1:]
+}
+
+// properNouns are words English capitalises wherever they stand: days,
+// months and feasts.
+var properNouns = map[string]bool{
+	"Monday": true, "Tuesday": true, "Wednesday": true, "Thursday": true, "Friday": true, "Saturday": true, "Sunday": true,
+	"January": true, "February": true, "March": true, "April": true, "June": true, "July": true, "August": true,
+	"September": true, "October": true, "November": true, "December": true,
+	"Christmas": true, "Easter": true, "Thanksgiving": true, "Halloween": true, "Hanukkah": true, "Diwali": true,
+	"Ramadan": true, "Eid": true, "Passover": true,
 }
 
 // List joins "a", "b" and "c" as "a, b and c".

@@ -14,6 +14,9 @@ func TestProse(t *testing.T) {
 		{prose.LowerFirst("Call mom"), "call mom"},
 		{prose.LowerFirst("NASA launch"), "NASA launch"},
 		{prose.LowerFirst("Sarah's party"), "Sarah's party"},
+		{prose.LowerFirst("Christmas gifts"), "Christmas gifts"},
+		{prose.LowerFirst("Monday yoga"), "Monday yoga"},
+		{prose.LowerFirst("May trip"), "may trip"}, // "May" is a word too: left to the sentence
 		{prose.List(nil), ""},
 		{prose.List([]string{"a"}), "a"},
 		{prose.List([]string{"a", "b", "c"}), "a, b and c"},
