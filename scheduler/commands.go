@@ -62,7 +62,7 @@ func (s *Scheduler) Commands(st CommandStore, actions Actions) []commands.Comman
 			if anyOf(reList, reCancelN, reCancel, reStopAbout, reLead, reEventLead, reEventOff)(norm) {
 				return true
 			}
-			if !reRemindMe.MatchString(norm) && !reChore.MatchString(norm) {
+			if !reRemindMe.MatchString(norm) && !chore(norm) {
 				return false
 			}
 			_, _, ok := timex.ParseRecurrence(norm)
@@ -171,6 +171,12 @@ var (
 	reSpaces = regexp.MustCompile(`\s+`)
 	reDigits = regexp.MustCompile(`\d+`)
 )
+
+// chore reports a household chore said as a habit (reChore); "change my
+// standup reminder to Mondays" changes a reminder, the task planner's.
+func chore(s string) bool {
+	return reChore.MatchString(s) && !strings.Contains(strings.ToLower(s), "reminder")
+}
 
 // message answers one of the scheduler's phrasings; a write that must
 // commit with the reply goes into ans.
@@ -357,7 +363,7 @@ func (c *cmds) message(ctx context.Context, t pipeline.Turn, raw string, loc *ti
 	case reCancelN.MatchString(text) || reCancel.MatchString(text) || reStopAbout.MatchString(text):
 		return c.cancel(ctx, t, loc, text, ans)
 	}
-	if reRemindMe.MatchString(raw) || reChore.MatchString(raw) {
+	if reRemindMe.MatchString(raw) || chore(raw) {
 		if g := reTwoTimes.FindStringSubmatchIndex(raw); g != nil {
 			// "… at 8am and 8pm every day": a reminder at each time.
 			one, two := raw[g[2]:g[3]], raw[g[4]:g[5]]

@@ -157,6 +157,10 @@ func TestSchedulerScenarios(t *testing.T) {
 		mustContain(t, c.say("Pick up the kids at 3:30 every weekday"), "remind you to pick up the kids every weekday at 15:30")
 		mustContain(t, c.say("call grandma every Sunday at 6pm"), "remind you to call grandma every Sunday at 18:00")
 		mustContain(t, c.say("list my reminders"), "Take out the bins", "Water the plants")
+		// A change of one is not a new chore ("change …"), and a bare
+		// hour is a time.
+		mustContain(t, c.say("change my water the plants reminder to Thursdays"), "is now every Thursday at 09:00")
+		mustContain(t, c.say("change it to 6"), "is now every Thursday at 18:00")
 		// An end, said after the rule, ends it and is not in the title.
 		mustContain(t, c.say("remind me every Friday at 6 until Christmas to call grandma"), "remind you to call grandma every Friday at 18:00, until December 25")
 		if ts := c.tasks(); len(ts) != 0 {

@@ -69,7 +69,7 @@ func planReminderChange(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 		}
 		rule, changed := changedRule(old, target, now)
 		if !changed {
-			return p, true, needDetails("the new time or days")
+			return p, true, needDetails("what time or days it should come")
 		}
 		if err := rule.Validate(); err != nil {
 			return p, true, needDetails("a time or days I can repeat (%v)", err)
@@ -250,13 +250,15 @@ func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, ch
 	if t == "" {
 		return old, false
 	}
+	// "Change it to 6": a time, as "at 6" is.
+	clock := HasClock(t, now) || HasClock("at "+t, now)
 	r = old
 	if old.Freq == recur.Monthly {
 		if day, ok := monthDayOf(t); ok {
 			// "the 5th", "the first of the month", "the 15th at 9am",
 			// "the last day": the day of the month, and the time if said.
 			r.MonthDay = day.MonthDay
-			if HasClock(t, now) {
+			if clock {
 				r.At = day.At
 			}
 			return r, true
@@ -272,13 +274,13 @@ func changedRule(old recur.Rule, target string, now time.Time) (r recur.Rule, ch
 			r.Freq, r.Weekdays, r.MonthDay, r.Month, r.Interval = recur.Daily, 0, 0, 0, 0
 		}
 		changed = days.Weekdays != 0 || days.Freq == recur.Daily
-		if HasClock(t, now) {
+		if clock {
 			r.At = days.At
 			changed = true
 		}
 		return r, changed
 	}
-	if !HasClock(t, now) {
+	if !clock {
 		return old, false
 	}
 	// A time alone, read as the grammar reads a reminder's time ("3" is

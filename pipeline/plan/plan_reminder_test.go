@@ -34,6 +34,7 @@ func TestChangedRule(t *testing.T) {
 		{daily, "9:30", recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 9, Minute: 30}}, true},
 		{daily, "8am instead", recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 8}}, true},
 		{daily, "half past 7", recur.Rule{Freq: recur.Daily, At: recur.TimeOfDay{Hour: 7, Minute: 30}}, true},
+		{monday, "6", recur.Rule{Freq: recur.Weekly, Weekdays: recur.WeekdaysOf(time.Monday), At: recur.TimeOfDay{Hour: 18}}, true}, // a bare hour, as "at 6"
 		{monday, "Thursdays", recur.Rule{Freq: recur.Weekly, Weekdays: recur.WeekdaysOf(time.Thursday), At: recur.TimeOfDay{Hour: 19}}, true},
 		{monday, "every Tuesday and Friday at 6pm", recur.Rule{Freq: recur.Weekly, Weekdays: recur.WeekdaysOf(time.Tuesday, time.Friday), At: recur.TimeOfDay{Hour: 18}}, true},
 		{daily, "weekdays", recur.Rule{Freq: recur.Weekly, Weekdays: recur.WorkWeek, At: recur.TimeOfDay{Hour: 9}}, true},
