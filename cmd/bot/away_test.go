@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hearthbot/hearth"
 )
@@ -26,5 +27,30 @@ func TestAwayUntil(t *testing.T) {
 	c.say("I paid the rent")
 	if ts := c.tasks(); len(ts) != 1 || ts[0].Status != hearth.TaskDone {
 		t.Errorf("tasks %+v, want the rent paid", ts)
+	}
+}
+
+// TestDaysOff: days off said in the words of work or holidays go on the
+// calendar over every day they cover, and the reply says to which day (it
+// was a task "I'm out of the office" due on the first day, and "we're on
+// holiday next week" was small talk).
+func TestDaysOff(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ines", "Europe/Berlin")
+	mustContain(t, c.say("I'm out of the office from December 20 to January 3"), "Out of the office", "calendar from", "to Sun, Jan 3")
+	mustContain(t, c.say("we're on holiday next week"), "Holiday", "calendar from")
+	now := time.Now()
+	evs, err := app.Store.FindEvents(t.Context(), hearth.CalendarEventFilter{UserID: c.contact().User.ID, From: now.AddDate(0, 0, -1), To: now.AddDate(1, 0, 0)})
+	if err != nil || len(evs) != 2 || !evs[0].AllDay || !evs[1].AllDay {
+		t.Fatalf("events %+v, %v; want two all-day spans", evs, err)
+	}
+	for _, e := range evs {
+		if days := e.End.Sub(e.Start).Hours() / 24; days < 6 {
+			t.Errorf("%q covers %.0f days; want all of them", e.Title, days)
+		}
+	}
+	if ts := c.tasks(); len(ts) != 0 {
+		t.Fatalf("tasks %+v; want none", ts)
 	}
 }

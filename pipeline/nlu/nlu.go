@@ -429,7 +429,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Find my note on the trip" changes nothing: it asks for a note.
 		res.Intent = AskInfo
 	}
-	if !question && res.Intent != AskInfo && travelStatement(tokens, text) && len(timex.Find(text, ref, timex.Options{})) > 0 {
+	if !question && res.Intent != AskInfo && (travelStatement(tokens, text) || awayTold(tokens)) && len(timex.Find(text, ref, timex.Options{})) > 0 {
 		// "I'm flying to New York on Monday": a trip for the calendar,
 		// not a task called "I'm flying to New York".
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Calendar}, max(res.Confidence, 0.8), false

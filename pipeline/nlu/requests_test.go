@@ -227,6 +227,19 @@ func TestAwayUntil(t *testing.T) {
 			t.Errorf("awayUntil(%q); want not news of being away until a time", text)
 		}
 	}
+	// Days off in the words of work or holidays, with a date: the
+	// calendar's.
+	for _, text := range []string{"I'm out of the office from December 20 to January 3", "we're on holiday next week", "I'll be on leave until the 14th",
+		"I am on vacation from Monday to Wednesday", "I'm off work on Friday"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != RequestAction || !slices.Equal(got.Domains, []Domain{Calendar}) {
+			t.Errorf("Classify(%q) = %s %v; want days off for the calendar", text, got.Intent, got.Domains)
+		}
+	}
+	for _, text := range []string{"I'm on it", "we're on our way", "I'm off to bed", "I'm out of milk", "I'm on the phone until 3"} {
+		if toks, _ := features.Tokens(nil, text); awayTold(toks) {
+			t.Errorf("awayTold(%q); want no days off", text)
+		}
+	}
 }
 
 // TestTimeAlone: a time alone after a reply is when the item just made

@@ -3,6 +3,8 @@ package nlu
 import (
 	"slices"
 	"strings"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
 )
 
 // Statements the user makes of their own life that the model reads as
@@ -121,4 +123,39 @@ func pastNews(tokens []string) bool {
 		return true
 	}
 	return len(v) > 4 && strings.HasSuffix(v, "ed")
+}
+
+// AwayTold reports news of days off said in the words of work or
+// holidays (see awayTold): the calendar keeps the days it covers.
+func AwayTold(text string) bool {
+	var buf [features.MaxTokens]string
+	tokens, _ := features.Tokens(buf[:0], text)
+	return awayTold(tokens)
+}
+
+// awayTold reports news of days off said in the words of work or
+// holidays: "I'm out of the office from December 20 to January 3", "we're
+// on holiday next week", "I'll be on leave until the 14th". With a date
+// (the caller's check) it is for the calendar, as a trip is; "I'm away
+// next week" or "out of the house until 6" is news (awayUntil).
+func awayTold(tokens []string) bool {
+	var rest []string
+	switch {
+	case len(tokens) > 3 && (tokens[0] == "i" || tokens[0] == "we") && tokens[1] == "will" && tokens[2] == "be":
+		rest = tokens[3:]
+	case len(tokens) > 2 && (tokens[0] == "i" && tokens[1] == "am" || tokens[0] == "we" && tokens[1] == "are" ||
+		(tokens[0] == "ill" || tokens[0] == "well") && tokens[1] == "be"):
+		rest = tokens[2:]
+	case len(tokens) > 1 && (tokens[0] == "im" || tokens[0] == "were"):
+		rest = tokens[1:]
+	}
+	switch {
+	case len(rest) >= 3 && rest[0] == "out" && rest[1] == "of" && (rest[2] == "office" || rest[2] == "the" && len(rest) >= 4 && rest[3] == "office"):
+		return true
+	case len(rest) >= 2 && rest[0] == "on" && slices.Contains([]string{"holiday", "holidays", "vacation", "leave", "annual", "parental", "maternity", "paternity", "sick"}, rest[1]):
+		return true
+	case len(rest) >= 2 && rest[0] == "off" && rest[1] == "work":
+		return true
+	}
+	return false
 }

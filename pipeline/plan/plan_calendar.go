@@ -249,8 +249,12 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 	if title == "" || IsPronoun(title) {
 		return p, needDetails("what the event is")
 	}
-	p.Understood = "add " + title + " to your calendar"
 	m := whenOf(in, text, whole)
+	if nlu.AwayTold(text) {
+		// "We're on holiday next week": Holiday, every day of it.
+		title, m = awayTitle(title), awaySpan(m, stage.UserNow(in.Context))
+	}
+	p.Understood = "add " + title + " to your calendar"
 	if m == nil {
 		return p, needDetails("when %s is", title)
 	}

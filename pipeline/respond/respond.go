@@ -339,11 +339,16 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.alone = []string{"Added " + title + " to your calendar " + when + "."}
 			break
 		}
-		t.past = "added " + title + " to your calendar for " + when
+		span := "for " + when
+		if last := p.End.AddDate(0, 0, -1); p.AllDay && stage.DaysBetween(p.Start, last) > 0 {
+			// "Away from the 10th to the 14th": every day it covers.
+			span = "from " + when + " to " + stage.FormatWhen(last, true, c)
+		}
+		t.past = "added " + title + " to your calendar " + span
 		t.verb = "add " + title + " to your calendar"
 		t.alone = []string{
-			"Added " + title + " to your calendar for " + when + ".",
-			"Done — " + title + " is on your calendar for " + when + ".",
+			"Added " + title + " to your calendar " + span + ".",
+			"Done — " + title + " is on your calendar " + span + ".",
 		}
 	case action.CalendarUpdate:
 		p, _ := action.Decode[action.EventUpdateArgs](o.Action)
