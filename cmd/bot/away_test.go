@@ -54,3 +54,20 @@ func TestDaysOff(t *testing.T) {
 		t.Fatalf("tasks %+v; want none", ts)
 	}
 }
+
+// TestBlockOut: "block out Friday afternoon for focus time" is an event
+// called "Focus time" over the afternoon (it was a task "Block out for
+// focus time" due at 3 PM).
+func TestBlockOut(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ines", "Europe/Berlin")
+	mustContain(t, c.say("block out Friday afternoon for focus time"), "Focus time", "calendar")
+	evs := c.events()
+	if len(evs) != 1 || evs[0].Title != "Focus time" || evs[0].End.Sub(evs[0].Start) != 4*time.Hour {
+		t.Fatalf("events %+v; want Focus time, 1 PM to 5 PM", evs)
+	}
+	if ts := c.tasks(); len(ts) != 0 {
+		t.Fatalf("tasks %+v; want none", ts)
+	}
+}

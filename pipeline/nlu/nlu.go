@@ -429,9 +429,9 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Find my note on the trip" changes nothing: it asks for a note.
 		res.Intent = AskInfo
 	}
-	if !question && res.Intent != AskInfo && (travelStatement(tokens, text) || awayTold(tokens)) && len(timex.Find(text, ref, timex.Options{})) > 0 {
-		// "I'm flying to New York on Monday": a trip for the calendar,
-		// not a task called "I'm flying to New York".
+	if !question && res.Intent != AskInfo && (travelStatement(tokens, text) || awayTold(tokens) || tokens[requestHead(tokens)] == "block") && len(timex.Find(text, ref, timex.Options{})) > 0 {
+		// "I'm flying to New York on Monday", "block out Friday afternoon
+		// for focus time": for the calendar, not a task so called.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Calendar}, max(res.Confidence, 0.8), false
 	}
 	if res.Intent == AskInfo && !question && slices.Contains(res.Domains, Calendar) && eventStatement(tokens) {

@@ -70,6 +70,7 @@ func TestClassify(t *testing.T) {
 		{"what's on my plate this week?", nil, AskInfo, []Domain{Calendar, Task}},
 		{"Mia's school play is on Friday at 6pm", nil, RequestAction, []Domain{Calendar}},
 		{"what's on Friday at 6pm?", nil, AskInfo, []Domain{Calendar, Task}},
+		{"block out Friday afternoon for focus time", nil, RequestAction, []Domain{Calendar}},
 		{"who's coming to Mia's play?", nil, AskInfo, []Domain{Calendar}},
 		{"Mia is 7 years old", nil, RequestAction, []Domain{Memory}},
 		{"Leo just turned 5", nil, RequestAction, []Domain{Memory}},

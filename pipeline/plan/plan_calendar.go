@@ -239,6 +239,9 @@ func eventLabel(e hearth.CalendarEvent, c stage.Context) string {
 
 // planEventCreate adds one event from the title and date the user gave.
 func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, error) {
+	if title, start, end, allDay, ok := blockOut(text, whenOf(in, text, whole), in.Context); ok {
+		return eventCreated(in, stage.Plan{Understood: "block out time for " + title}, action.EventCreateArgs{Title: title, Start: start, End: end, AllDay: allDay})
+	}
 	title := newEventTitle(in, text, whole)
 	if w, owned := whose(text); owned {
 		// "The kids have football on Saturday": Kids' football, as a
@@ -262,7 +265,13 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 	if !ok {
 		return p, needDetails("which day %s is", title)
 	}
-	args := action.EventCreateArgs{Title: title, Start: start, End: end, AllDay: allDay, Attendees: attendeesOf(text)}
+	return eventCreated(in, p, action.EventCreateArgs{Title: title, Start: start, End: end, AllDay: allDay, Attendees: attendeesOf(text)})
+}
+
+// eventCreated plans calendar.create of args, or, when it overlaps an
+// event, asks whether to add it anyway or right after that one.
+func eventCreated(in stage.PlanInput, p stage.Plan, args action.EventCreateArgs) (stage.Plan, error) {
+	title, start, end := args.Title, args.Start, args.End
 	a, err := action.New(action.CalendarCreate, args)
 	if err != nil {
 		return plannedErr(p, err)
