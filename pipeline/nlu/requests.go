@@ -223,22 +223,29 @@ func visitComing(tokens []string) bool {
 // visit's event is called by who comes (plan drops them from its title).
 var VisitVerbs = []string{"coming", "comes", "visiting", "arriving", "arrives"}
 
+// beingSaid is what follows "I'm", "we're", "I am", "I'll be", "we will
+// be" (where or how the user or the household is, or will be); nil when
+// the text does not open so.
+func beingSaid(tokens []string) []string {
+	switch {
+	case len(tokens) > 3 && (tokens[0] == "i" || tokens[0] == "we") && tokens[1] == "will" && tokens[2] == "be":
+		return tokens[3:]
+	case len(tokens) > 2 && (tokens[0] == "i" && tokens[1] == "am" || tokens[0] == "we" && tokens[1] == "are" ||
+		(tokens[0] == "ill" || tokens[0] == "well") && tokens[1] == "be"):
+		return tokens[2:]
+	case len(tokens) > 1 && (tokens[0] == "im" || tokens[0] == "were"):
+		return tokens[1:]
+	}
+	return nil
+}
+
 // awayUntil reports news of where the user or the household is until a
 // time: "we're out of the house until 6", "I'm at the gym until 7", "I'll
 // be away till Sunday". The model takes it for a task with nothing to do;
 // it asks for nothing, and nothing is kept. Naming one of Hearth's things
 // ("… remind me to call mom") makes it a request again.
 func awayUntil(tokens []string) bool {
-	var rest []string
-	switch {
-	case len(tokens) > 3 && (tokens[0] == "i" || tokens[0] == "we") && tokens[1] == "will" && tokens[2] == "be":
-		rest = tokens[3:]
-	case len(tokens) > 2 && (tokens[0] == "i" && tokens[1] == "am" || tokens[0] == "we" && tokens[1] == "are" ||
-		(tokens[0] == "ill" || tokens[0] == "well") && tokens[1] == "be"):
-		rest = tokens[2:]
-	case len(tokens) > 1 && (tokens[0] == "im" || tokens[0] == "were"):
-		rest = tokens[1:]
-	}
+	rest := beingSaid(tokens)
 	if len(rest) > 3 && rest[0] == "going" && rest[1] == "to" && rest[2] == "be" {
 		rest = rest[3:] // "I'm going to be away next week"
 	}

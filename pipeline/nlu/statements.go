@@ -139,17 +139,7 @@ func AwayTold(text string) bool {
 // (the caller's check) it is for the calendar, as a trip is; "I'm away
 // next week" or "out of the house until 6" is news (awayUntil).
 func awayTold(tokens []string) bool {
-	var rest []string
-	switch {
-	case len(tokens) > 3 && (tokens[0] == "i" || tokens[0] == "we") && tokens[1] == "will" && tokens[2] == "be":
-		rest = tokens[3:]
-	case len(tokens) > 2 && (tokens[0] == "i" && tokens[1] == "am" || tokens[0] == "we" && tokens[1] == "are" ||
-		(tokens[0] == "ill" || tokens[0] == "well") && tokens[1] == "be"):
-		rest = tokens[2:]
-	case len(tokens) > 1 && (tokens[0] == "im" || tokens[0] == "were"):
-		rest = tokens[1:]
-	}
-	switch {
+	switch rest := beingSaid(tokens); {
 	case len(rest) >= 3 && rest[0] == "out" && rest[1] == "of" && (rest[2] == "office" || rest[2] == "the" && len(rest) >= 4 && rest[3] == "office"):
 		return true
 	case len(rest) >= 2 && rest[0] == "on" && slices.Contains([]string{"holiday", "holidays", "vacation", "leave", "annual", "parental", "maternity", "paternity", "sick"}, rest[1]):

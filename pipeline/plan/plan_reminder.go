@@ -173,6 +173,9 @@ func planReminderSkip(in stage.PlanInput, text string) (p stage.Plan, ok bool, e
 		return p, true, needDetails("a reminder I can read")
 	}
 	loc := now.Location()
+	if slices.Contains(r.Skip, day) {
+		return p, true, needDetails("the day: “%s” isn't on %s — you skipped it already", sc.Title, recur.At(day, r.At, loc).Format("Monday, Jan 2"))
+	}
 	at, ok := r.Next(now, loc)
 	if !day.IsZero() {
 		// The day must be one it comes on: "skip the standup reminder on
