@@ -139,6 +139,12 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 			if c.Tasks, err = s.Tasks.FindTasks(ctx, f); err != nil {
 				return c, fmt.Errorf("context: tasks done: %w", err)
 			}
+		case domains[nlu.Task] && u.Intent == nlu.RequestAction && reopens(text):
+			// "Mark the report as not done": the finished tasks.
+			f := hearth.TaskFilter{UserID: uid, Status: hearth.TaskDone, CompletedSince: now.AddDate(0, -3, 0), Limit: 50}
+			if c.Tasks, err = s.Tasks.FindTasks(ctx, f); err != nil {
+				return c, fmt.Errorf("context: tasks done: %w", err)
+			}
 		case domains[nlu.Task] || u.Intent == nlu.AskInfo && len(domains) == 0:
 			if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 50}); err != nil {
 				return c, fmt.Errorf("context: tasks: %w", err)
@@ -382,6 +388,12 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 		}
 	}
 	return c, nil
+}
+
+// reopens reports a request to open a finished task again.
+func reopens(text string) bool {
+	_, ok := plan.ReopenRef(text)
+	return ok
 }
 
 // asksNext reports a question for what comes next ("what's next?",

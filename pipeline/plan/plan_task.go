@@ -49,6 +49,9 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if p, ok, err := planReminderSkip(in, text); ok {
 		return p, err
 	}
+	if ref, ok := ReopenRef(text); ok {
+		return planReopen(in, ref)
+	}
 	if kind, ref, ok := taskRefRequest(text); ok {
 		ref = resolveRef(ref, in.Context)
 		if kind == action.TaskDelete && !hasTask(ref, in.Context) && hasEvent(ref, in.Context) {

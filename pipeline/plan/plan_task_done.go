@@ -1,11 +1,14 @@
 package plan
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/words"
 )
 
@@ -133,4 +136,52 @@ var irregular = map[string]string{
 	"rang": "ring", "met": "meet", "sold": "sell", "told": "tell", "left": "leave", "swept": "sweep",
 	"hung": "hang", "ran": "run", "drove": "drive", "threw": "throw", "spoke": "speak", "put": "put",
 	"cut": "cut", "read": "read", "washed": "wash", "renewed": "renew",
+}
+
+// reReopen reads a task finished by mistake, to be open again: "mark the
+// report as not done", "untick the report", "reopen the passport task".
+var reReopen = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:(?:mark|set)\s+(.+?)\s+as\s+(?:not\s+(?:done|finished|complete|completed)|undone|incomplete|unfinished|open|to\s+do)|(?:untick|uncheck|unmark|reopen|re-open)\s+(.+?))\s*[.!]*\s*$`)
+
+// ReopenRef reads how a request to open a finished task again names it
+// ("mark the report as not done" → "report"); ok is false for anything
+// else.
+func ReopenRef(text string) (ref string, ok bool) {
+	g := reReopen.FindStringSubmatch(text)
+	if g == nil {
+		return "", false
+	}
+	ref = taskRef(g[1] + g[2])
+	return ref, ref != ""
+}
+
+// planReopen plans task.update opening again the finished task ref names
+// (among the context's tasks, which hold the finished ones for it).
+func planReopen(in stage.PlanInput, ref string) (stage.Plan, error) {
+	p := stage.Plan{Understood: "open “" + markdown.Escape(ref) + "” again"}
+	var done []hearth.Task
+	for _, t := range in.Context.Tasks {
+		if t.Status == hearth.TaskDone {
+			done = append(done, t)
+		}
+	}
+	titles := make([]string, len(done))
+	for i, t := range done {
+		titles[i] = t.Title
+	}
+	hits := words.BestMatches(ref, titles)
+	if len(hits) == 0 {
+		return p, needDetails("the task: I couldn't find a finished task matching “%s”", ref)
+	}
+	open := hearth.TaskOpen
+	var labels []string
+	var acts []action.Action
+	for _, i := range hits {
+		a, err := action.New(action.TaskUpdate, action.TaskUpdateArgs{ID: done[i].ID, Update: hearth.TaskUpdate{Status: &open}})
+		if err != nil {
+			return plannedErr(p, err)
+		}
+		acts = append(acts, a)
+		labels = append(labels, done[i].Title)
+	}
+	return actOrAsk(p, "Which task should I open again?", labels, acts), nil
 }

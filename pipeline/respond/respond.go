@@ -279,6 +279,10 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			name = quoted(*p.Update.Title)
 		}
 		t.past, t.verb = "updated "+name, "update "+name
+		if p.Update.Status != nil && *p.Update.Status == hearth.TaskOpen {
+			t.past, t.verb = "opened "+name+" again", "open "+name+" again"
+			t.alone = []string{"Done — " + name + " is open again. Say “undo” to mark it done."}
+		}
 		if p.Update.Due != nil && !p.Update.Due.IsZero() && p.Update.Title == nil {
 			// A move says where to: "moved “Call mom” to tomorrow at 5:00 PM".
 			allDay := p.Update.AllDay != nil && *p.Update.AllDay

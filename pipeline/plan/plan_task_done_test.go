@@ -1,0 +1,44 @@
+package plan
+
+import (
+	"testing"
+	"time"
+
+	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/stage"
+)
+
+// TestPlanReopen: a task finished by mistake is opened again by its
+// name; a name no finished task has is said so, and two that fit are a
+// question.
+func TestPlanReopen(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"mark the report as not done": "report", "please set the passport task as undone": "passport", "untick buy milk": "buy milk",
+		"reopen the tax return": "tax return", "mark the report as done": "", "open the report": "",
+	} {
+		if got, ok := ReopenRef(text); got != want || ok != (want != "") {
+			t.Errorf("ReopenRef(%q) = %q, %v; want %q", text, got, ok, want)
+		}
+	}
+	c := stage.Context{Now: time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC), Location: time.UTC, Tasks: []hearth.Task{
+		{ID: 1, Title: "Finish the report", Status: hearth.TaskDone},
+		{ID: 2, Title: "Renew the passport", Status: hearth.TaskDone},
+		{ID: 3, Title: "Renew the passport photo", Status: hearth.TaskOpen},
+	}}
+	p, err := planReopen(stage.PlanInput{Context: c}, "report")
+	if err != nil || len(p.Actions) != 1 {
+		t.Fatalf("reopen report: %+v, %v", p, err)
+	}
+	a, err := action.Decode[action.TaskUpdateArgs](p.Actions[0])
+	if err != nil || p.Actions[0].Kind != action.TaskUpdate || a.ID != 1 || a.Update.Status == nil || *a.Update.Status != hearth.TaskOpen {
+		t.Fatalf("reopen report: %s %s, %v", p.Actions[0].Kind, p.Actions[0].Payload, err)
+	}
+	if p, err := planReopen(stage.PlanInput{Context: c}, "passport"); err != nil || len(p.Actions) != 1 {
+		t.Fatalf("the open passport task was a candidate: %+v, %v", p, err)
+	}
+	if _, err := planReopen(stage.PlanInput{Context: c}, "dentist"); err == nil {
+		t.Fatal("a name no finished task has planned something")
+	}
+}
