@@ -32,6 +32,24 @@ func LowerFirst(s string) string {
 	return string(s[0]+'a'-'A') + s[1:]
 }
 
+// Capitalise gives the words of s that English capitalises wherever they
+// stand (properNouns) their capital: "friday afternoon" → "Friday
+// afternoon", "before march" → "before March".
+func Capitalise(s string) string {
+	f := strings.Fields(s)
+	changed := false
+	for i, w := range f {
+		if w == "" || !properNouns[strings.ToUpper(w[:1])+strings.ToLower(w[1:])] {
+			continue
+		}
+		f[i], changed = strings.ToUpper(w[:1])+strings.ToLower(w[1:]), true
+	}
+	if !changed {
+		return s
+	}
+	return strings.Join(f, " ")
+}
+
 // properNouns are words English capitalises wherever they stand: days,
 // months and feasts.
 var properNouns = map[string]bool{

@@ -15,6 +15,9 @@ func TestProse(t *testing.T) {
 		{prose.LowerFirst("NASA launch"), "NASA launch"},
 		{prose.LowerFirst("Sarah's party"), "Sarah's party"},
 		{prose.LowerFirst("Christmas gifts"), "Christmas gifts"},
+		{prose.Capitalise("friday afternoon"), "Friday afternoon"},
+		{prose.Capitalise("before march"), "before March"},
+		{prose.Capitalise("this week"), "this week"},
 		{prose.LowerFirst("Monday yoga"), "Monday yoga"},
 		{prose.LowerFirst("May trip"), "may trip"}, // "May" is a word too: left to the sentence
 		{prose.List(nil), ""},

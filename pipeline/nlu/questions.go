@@ -164,8 +164,9 @@ func OnIt(text string) bool {
 }
 
 // reSent reads a question about mail already sent: "what emails have I
-// sent?", "did Sam get my email?", "have I emailed the landlord?".
-var reSent = regexp.MustCompile(`(?i)\b(?:sent|emailed|mailed)\b|\bdid\b.+\b(?:get|receive|see)\s+(?:my|the|our)\s+(?:e-?mail|message|mail)\b`)
+// sent?", "what emails did I send?", "did Sam get my email?", "have I
+// emailed the landlord?".
+var reSent = regexp.MustCompile(`(?i)\b(?:sent|emailed|mailed)\b|\bdid\s+(?:i|we)\s+(?:send|email|mail)\b|\bdid\b.+\b(?:get|receive|see)\s+(?:my|the|our)\s+(?:e-?mail|message|mail)\b`)
 
 // SentQuestion reports whether a question about mail asks of mail already
 // sent, which the sent mail answers, not the drafts.

@@ -30,6 +30,11 @@ func planEmail(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if in.Understanding.Intent != nlu.RequestAction {
 		return stage.Plan{Understood: "check your email"}, nil
 	}
+	if words.StartsWithAny(words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text))), "remind me ", "reminder to ", "don't let me forget ", "dont let me forget ") {
+		// "Remind me to reply to Anna's email tomorrow": a to-do about
+		// an email, the task planner's; no email to write now.
+		return stage.Plan{}, nil
+	}
 	if d, ok := nlu.ReadDraftRef(text); ok {
 		// "Send the email to Sam" with no draft to Sam saved: a new
 		// one, whose words are asked for below.

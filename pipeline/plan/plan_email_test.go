@@ -115,3 +115,25 @@ func TestEmailParts(t *testing.T) {
 		}
 	}
 }
+
+// TestRemindAboutEmail: a reminder to do something about an email is the
+// task planner's; the email planner writes no email for it (it asked
+// "What should the email to tomorrow say?").
+func TestRemindAboutEmail(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	for _, text := range []string{"remind me to reply to Anna's email tomorrow", "please remind me to email the landlord on Friday"} {
+		p := planText(t, text, c)
+		for _, pl := range p.plans {
+			for _, a := range pl.Actions {
+				if strings.HasPrefix(string(a.Kind), "email.") {
+					t.Errorf("%q: planned %s", text, a.Kind)
+				}
+			}
+			if pl.Question != nil {
+				t.Errorf("%q: asked %q", text, pl.Question.Text)
+			}
+		}
+		p.only(t, action.TaskCreate)
+	}
+}

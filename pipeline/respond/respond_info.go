@@ -182,9 +182,9 @@ func nextEventQuestion(text string) bool {
 func saidSpan(said string) string {
 	l := strings.ToLower(strings.TrimSpace(said))
 	if rest, ok := strings.CutPrefix(l, "on "); ok && (strings.HasPrefix(rest, "this ") || strings.HasPrefix(rest, "next ")) {
-		return rest
+		l = rest
 	}
-	return l
+	return prose.Capitalise(l) // "all Friday afternoon", "due before March"
 }
 
 func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {

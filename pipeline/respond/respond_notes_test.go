@@ -78,4 +78,9 @@ func TestRespondSent(t *testing.T) {
 	if nlu.SentQuestion("what drafts do I have?") {
 		t.Error("a question about drafts read as one about mail sent")
 	}
+	for _, q := range []string{"what emails did I send?", "did we email the landlord?", "have I sent anything to Sam?"} {
+		if !nlu.SentQuestion(q) {
+			t.Errorf("%q not read as a question about mail sent", q)
+		}
+	}
 }

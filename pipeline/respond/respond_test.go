@@ -533,10 +533,10 @@ func TestRespondGift(t *testing.T) {
 }
 
 // TestSaidSpan: a span is named by its words, without the "on" of
-// "what's on".
+// "what's on", a day's name with its capital.
 func TestSaidSpan(t *testing.T) {
 	t.Parallel()
-	for said, want := range map[string]string{"on this weekend": "this weekend", "On next week": "next week", "on Friday": "on friday", "this month": "this month"} {
+	for said, want := range map[string]string{"on this weekend": "this weekend", "On next week": "next week", "on Friday": "on Friday", "this month": "this month", "friday afternoon": "Friday afternoon"} {
 		if got := saidSpan(said); got != want {
 			t.Errorf("saidSpan(%q) = %q; want %q", said, got, want)
 		}

@@ -214,7 +214,7 @@ func (r *TemplateResponder) answerFree(in stage.RespondInput) string {
 	label := "today"
 	switch {
 	case m != nil && m.Kind == timex.Interval && !m.From.IsZero() && !m.To.IsZero():
-		from, to, label = m.From, m.To, strings.ToLower(strings.TrimSpace(m.Text))
+		from, to, label = m.From, m.To, saidSpan(m.Text)
 	default:
 		day := now
 		if m != nil {
