@@ -8,15 +8,17 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
 
 // Reword rewrites a message that points back at what the last reply
 // spoke of into one that names it (WhenIsIt, CorrectsItem, OnIt,
 // DraftSpokenOf, SetsIt), or that says plainly what it asks of a
 // repeating event (StopsSeries), of a fact (ChangesFact) or of a list
-// (NoteIn), before the intent stage reads it.
+// (NoteIn), or a timer as the reminder Hearth makes of it (Timer), before
+// the intent stage reads it.
 func (s Sources) Reword(ctx context.Context, text string, userID int64, recent []hearth.Message, now time.Time) (string, error) {
-	for _, reword := range []func(context.Context, string, int64, []hearth.Message, time.Time) (string, error){s.WhenIsIt, s.CorrectsItem, s.OnIt, s.StopsSeries, s.ChangesFact, s.DraftSpokenOf, s.SetsIt, s.NoteIn} {
+	for _, reword := range []func(context.Context, string, int64, []hearth.Message, time.Time) (string, error){s.WhenIsIt, s.CorrectsItem, s.OnIt, s.StopsSeries, s.ChangesFact, s.DraftSpokenOf, s.SetsIt, s.NoteIn, s.Timer} {
 		t, err := reword(ctx, text, userID, recent, now)
 		if err != nil || t != text {
 			return t, err
@@ -82,4 +84,33 @@ func (s Sources) NoteIn(_ context.Context, text string, _ int64, _ []hearth.Mess
 		ref = "my " + ref
 	}
 	return "add " + note + " to " + ref, nil
+}
+
+// reTimer reads a timer set for a length of time: "set a timer for 10
+// minutes", "start a 20 minute timer for the pasta".
+var reTimer = regexp.MustCompile(`(?i)^\s*(?:(?:please|ok|okay|hey|can\s+you)\s*,?\s+)*(?:set|start)\s+(?:a|an|the\s+)?\s*(?:timer\s+(?:for\s+)?(.+?)|(.+?)\s+timer)(?:\s+for\s+(?:the\s+|my\s+)?(.+?))?\s*[.!?]*\s*$`)
+
+// Timer rewrites a timer ("set a timer for 10 minutes for the pasta")
+// into the reminder Hearth makes of it ("remind me in 10 minutes that the
+// pasta timer is up"): it has no clock of its own to ring. An alarm at a
+// time ("set an alarm for 7am") is left as said.
+func (s Sources) Timer(_ context.Context, text string, _ int64, _ []hearth.Message, now time.Time) (string, error) {
+	g := reTimer.FindStringSubmatch(text)
+	if g == nil || now.IsZero() {
+		return text, nil
+	}
+	f := strings.Fields(strings.ReplaceAll(g[1]+g[2], "-", " "))
+	if len(f) == 2 && f[0] != "a" && f[0] != "an" && f[0] != "one" && !strings.HasSuffix(f[1], "s") {
+		f[1] += "s" // "a 20 minute timer": 20 minutes
+	}
+	length := strings.Join(f, " ")
+	ms := timex.Find("in "+length, now, timex.Options{})
+	if len(ms) != 1 || ms[0].Start != 0 || ms[0].End != len("in "+length) || ms[0].Grain >= timex.Day {
+		return text, nil
+	}
+	what := "the timer"
+	if g[3] != "" {
+		what = "the " + g[3] + " timer"
+	}
+	return "remind me in " + length + " that " + what + " is up", nil
 }

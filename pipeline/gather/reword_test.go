@@ -27,3 +27,25 @@ func TestNoteIn(t *testing.T) {
 		}
 	}
 }
+
+// TestTimer: a timer for a length of time is a reminder after it, named
+// for what it times; an alarm at a time, and anything else, is left as
+// said.
+func TestTimer(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 11, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ text, want string }{
+		{"set a timer for 10 minutes", "remind me in 10 minutes that the timer is up"},
+		{"please set a timer for 2 hours for the bread", "remind me in 2 hours that the bread timer is up"},
+		{"start a 20 minute timer for the pasta", "remind me in 20 minutes that the pasta timer is up"},
+		{"set a timer for an hour", "remind me in an hour that the timer is up"},
+		{"set an alarm for 7am", "set an alarm for 7am"},
+		{"set a timer for tomorrow", "set a timer for tomorrow"},
+		{"set the table", "set the table"},
+	} {
+		got, err := Sources{}.Timer(context.Background(), tt.text, 1, nil, now)
+		if err != nil || got != tt.want {
+			t.Errorf("Timer(%q) = %q, %v; want %q", tt.text, got, err, tt.want)
+		}
+	}
+}
