@@ -122,4 +122,8 @@ func TestAskedByRelation(t *testing.T) {
 	mustContain(t, c.say("what does my sister do?"), "Julia works at the city hospital")
 	c.say("Julia loves orchids")
 	mustContain(t, c.say("what does my sister like?"), "orchids")
+	c.say("Leo is my son")
+	c.say("Leo was born on 4 May 2017")
+	mustContain(t, c.say("how old is my son?"), "Leo is", "born May 4, 2017")
+	mustContain(t, c.say("my son Leo has football practice every Tuesday at 5"), "Leo's football practice")
 }

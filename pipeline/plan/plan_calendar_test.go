@@ -95,9 +95,10 @@ func TestEventOfSomeoneElse(t *testing.T) {
 	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 	c := stage.Context{Now: now, Location: time.UTC}
 	for text, want := range map[string]string{
-		"the kids have football on Saturday at 10": "Kids' football",
-		"Mia has a party on Friday at 3":           "Mia's party",
-		"I have a haircut on Friday at 3":          "Haircut",
+		"the kids have football on Saturday at 10":            "Kids' football",
+		"Mia has a party on Friday at 3":                      "Mia's party",
+		"my son Leo has football practice every Tuesday at 5": "Leo's football practice",
+		"I have a haircut on Friday at 3":                     "Haircut",
 		// Told of, with its time: an event, not a question about Friday.
 		"Mia's school play is on Friday at 6pm":      "Mia's school play",
 		"dinner with the Smiths is on Saturday at 7": "Dinner with the Smiths",

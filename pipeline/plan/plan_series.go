@@ -163,6 +163,13 @@ func whose(text string) (title string, owned bool) {
 			continue
 		}
 		who := words.TrimWordsLeft(strings.Join(f[:i], " "), "the", "my", "our")
+		if ws := strings.Fields(who); len(ws) > 1 && isName(ws[len(ws)-1]) && !isName(ws[0]) {
+			// "My son Leo has football": Leo's football.
+			for !isName(ws[0]) {
+				ws = ws[1:]
+			}
+			who = strings.Join(ws, " ")
+		}
 		switch strings.ToLower(who) {
 		case "", "i", "we", "you", "they", "he", "she":
 			// "She has piano every Saturday": piano, whoever she is.

@@ -81,6 +81,7 @@ func TestRespondKin(t *testing.T) {
 		{ID: 4, Content: "My mum's name is Helga"},
 		{ID: 5, Content: "My dad is a pilot"},
 		{ID: 6, Content: "My brother's birthday is July 4"},
+		{ID: 7, Content: "Leo was born on 4 May 2017", About: "Leo", Attribute: hearth.AttrBorn, Value: "2017-05-04"},
 	}
 	tests := []struct {
 		name     string
@@ -96,6 +97,7 @@ func TestRespondKin(t *testing.T) {
 		{"two sisters", []hearth.Entity{julia, {ID: 3, Name: "Anna", Relation: "sister"}}, "When is my sister's birthday?", "I don't see"},
 		{"only her name", nil, "when is my mum's birthday?", "I don't see"},
 		{"only what he does", nil, "when is my dad's birthday?", "I don't see"},
+		{"an age by relation", []hearth.Entity{{ID: 4, Name: "Leo", Relation: "son"}}, "how old is my son?", "Leo is 8 (born May 4, 2017)."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -327,7 +327,8 @@ var reHowOld = regexp.MustCompile(`(?i)^\s*how\s+old\s+(?:is|will)\s+(.+?)(?:\s+
 // ("Anna was born on June 5, 1990": 36; "in 1990": 35 or 36). ok is false
 // for another question, or when no birth date of theirs is known.
 func answerAge(in stage.RespondInput) (string, bool) {
-	g := reHowOld.FindStringSubmatch(in.Text)
+	text, _, _ := kinNamed(in.Text, in.Context.Entities) // "how old is my son?": Leo
+	g := reHowOld.FindStringSubmatch(text)
 	if g == nil {
 		return "", false
 	}
