@@ -161,11 +161,17 @@ func roleTold(tokens []string, text string) bool {
 // dad", "our neighbour").
 func personNamed(subj []string, text string) bool {
 	if subj[0] == "my" || subj[0] == "our" {
-		return len(subj) == 2 && (kin[subj[1]] || acquaintances[subj[1]])
+		return relationSaid(subj)
 	}
 	f, n := strings.Fields(text), len(subj)
 	return n <= 2 && len(f) >= n && nameLike(f[0]) && (n == 1 || nameLike(f[1])) &&
 		len(timex.Find(strings.Join(f[:n], " "), time.Time{}, timex.Options{})) == 0
+}
+
+// relationSaid reports "my" or "our" and one word for a person: "my
+// dad", "our neighbour".
+func relationSaid(subj []string) bool {
+	return len(subj) == 2 && (subj[0] == "my" || subj[0] == "our") && (kin[subj[1]] || acquaintances[subj[1]])
 }
 
 // nameLike reports a word written as a name: capitalised, and not a word
@@ -243,7 +249,7 @@ func personAsked(tokens []string) bool {
 	}
 	switch subj := tokens[2:i]; {
 	case subj[0] == "my" || subj[0] == "our":
-		return len(subj) == 2 && (kin[subj[1]] || acquaintances[subj[1]])
+		return relationSaid(subj)
 	default:
 		return !slices.Contains([]string{"you", "i", "we", "it", "they", "that", "this", "the", "people", "everyone"}, subj[0])
 	}

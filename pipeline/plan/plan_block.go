@@ -2,6 +2,7 @@ package plan
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,18 @@ func blockOut(text string, m *timex.Match, c stage.Context) (title string, start
 	g := reBlock.FindStringSubmatch(text)
 	if g == nil || m == nil {
 		return "", time.Time{}, time.Time{}, false, false
+	}
+	// What is blocked is time alone: "block Sam's number tomorrow" is no
+	// time on the calendar.
+	said := g[1]
+	ms := timex.Find(said, c.Now, timex.Options{})
+	for i := len(ms) - 1; i >= 0; i-- {
+		said = said[:ms[i].Start] + " " + said[ms[i].End:]
+	}
+	for _, w := range strings.Fields(reFor.ReplaceAllString(said, " ")) {
+		if !slices.Contains([]string{"some", "time", "out", "off", "on", "in", "my", "the", "calendar", "diary", "from", "at"}, strings.ToLower(w)) {
+			return "", time.Time{}, time.Time{}, false, false
+		}
 	}
 	title = "Busy"
 	for _, what := range strings.Split(g[2], " for ") {

@@ -27,8 +27,21 @@ func TestPlanBlockOut(t *testing.T) {
 		{"block off Tuesday", "Busy", at(1, 0, 0), at(2, 0, 0), true},
 		{"please block out time for the gym on Wednesday", "Gym", at(2, 0, 0), at(3, 0, 0), true},
 		{"block Thursday at 3 for half an hour for the dentist", "Dentist", at(3, 15, 0), at(3, 15, 30), false},
+		{"block Sam's number tomorrow", "", time.Time{}, time.Time{}, false}, // no time blocked
 	} {
 		p := planText(t, tt.text, c)
+		if tt.title == "" {
+			for _, pl := range p.plans {
+				for _, a := range pl.Actions {
+					if a.Kind == action.CalendarCreate {
+						if e := decode[action.EventCreateArgs](t, a); e.Title == "Busy" {
+							t.Errorf("%q: blocked out time: %+v", tt.text, e)
+						}
+					}
+				}
+			}
+			continue
+		}
 		e := decode[action.EventCreateArgs](t, p.only(t, action.CalendarCreate))
 		if e.Title != tt.title || e.AllDay != tt.allDay || !e.Start.Equal(tt.start) || !e.End.Equal(tt.end) {
 			t.Errorf("%q: %q %v–%v all day %v; want %q %v–%v %v", tt.text, e.Title, e.Start.In(z), e.End.In(z), e.AllDay, tt.title, tt.start, tt.end, tt.allDay)

@@ -94,7 +94,7 @@ func memoryHits(in stage.RespondInput) []hearth.Memory {
 		// after.
 		names = append(names, words.MatchWords(kin)...)
 	}
-	role := nlu.AsksRole(text)
+	role := nlu.AsksRole(text) && len(names) > 0 // "what's his job?" names no one to ask after
 	if role {
 		// "What does Tom do (for a living)?" asks what Tom is or does:
 		// "Tom is a pilot", not "Tom loves sailing".

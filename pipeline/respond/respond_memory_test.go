@@ -135,6 +135,7 @@ func TestRespondRole(t *testing.T) {
 		{"by relation", nil, "what does my dad do?", "Your dad is retired."},
 		{"by relation, told by name", []hearth.Entity{{ID: 1, Name: "Julia", Relation: "sister"}}, "what does my sister do?", "Julia works at the city hospital."},
 		{"no role told", nil, "what does Ben do?", "I don't"},
+		{"no one named", nil, "what's his job?", "I don't"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
