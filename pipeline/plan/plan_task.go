@@ -421,6 +421,11 @@ func dueOf(m *timex.Match, c stage.Context) (due time.Time, allDay bool) {
 		}
 		if t.Equal(stage.MidnightIn(t, z)) {
 			g = timex.Day
+			if lc := words.ASCIILower(m.Text); t.Equal(m.To) && (strings.HasPrefix(lc, "before ") || strings.Contains(lc, "end of ")) {
+				// "Before March", "by the end of March": the span ends as
+				// the next day begins; the deadline is the day before.
+				t = t.AddDate(0, 0, -1)
+			}
 		}
 	}
 	if g >= timex.Day {

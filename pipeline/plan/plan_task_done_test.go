@@ -42,3 +42,22 @@ func TestPlanReopen(t *testing.T) {
 		t.Fatal("a name no finished task has planned something")
 	}
 }
+
+// TestDueBefore: a deadline said as "before March" or "by the end of
+// March" is the last day before the span ends (it was March 1 and April
+// 1); "by Friday" is Friday.
+func TestDueBefore(t *testing.T) {
+	t.Parallel()
+	c := stage.Context{Now: time.Date(2026, 11, 29, 16, 0, 0, 0, time.UTC), Location: time.UTC} // a Sunday
+	for text, want := range map[string]time.Time{
+		"I need to renew my passport before March":  time.Date(2027, 2, 28, 0, 0, 0, 0, time.UTC),
+		"file the tax return by the end of March":   time.Date(2027, 3, 31, 0, 0, 0, 0, time.UTC),
+		"please pay the electricity bill by Friday": time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC),
+		"finish the report before Friday":           time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC),
+	} {
+		p := planText(t, text, c)
+		if a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate)); !a.Due.Equal(want) {
+			t.Errorf("%q: due %v; want %v", text, a.Due, want)
+		}
+	}
+}
