@@ -63,3 +63,23 @@ func TestBeforeBirthdayJustTold(t *testing.T) {
 		t.Fatalf("tasks %+v; want the plumber and a reminder a week before %s", ts, day.Format(time.DateOnly))
 	}
 }
+
+// TestBeforeBirthdayWhatToDo: "remind me a week before Ben's birthday to
+// buy a present" is a reminder to buy it a week before (it was "I couldn't
+// find one matching “Ben's birthday to buy a present”").
+func TestBeforeBirthdayWhatToDo(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ana", "Europe/Berlin")
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Now().In(berlin).AddDate(0, 0, 20)
+	c.say(fmt.Sprintf("Ben's birthday is on %s %d", day.Month(), day.Day()))
+	mustContain(t, c.say("remind me a week before Ben's birthday to buy a present"), "Buy a present — Ben's birthday")
+	ts := c.tasks()
+	if len(ts) != 1 || ts[0].Due.In(berlin).Format(time.DateOnly) != day.AddDate(0, 0, -7).Format(time.DateOnly) {
+		t.Fatalf("tasks %+v; want a reminder a week before %s", ts, day.Format(time.DateOnly))
+	}
+}

@@ -22,14 +22,14 @@ import (
 // reRemindBefore reads the item before the lead ("about the dentist"),
 // the lead, and the item after "before" ("the dentist", "it's due"); "put
 // a reminder in for the doctor the day before" asks the same.
-var reRemindBefore = regexp.MustCompile(`(?i)^(?:remind\s+me|(?:put|set|add)\s+(?:in\s+)?a\s+reminder(?:\s+in)?)\s+(?:(?:about|of|for)\s+(.+?)\s+)?` +
+var reRemindBefore = regexp.MustCompile(`(?i)^(?:remind\s+me|(?:put|set|add)\s+(?:in\s+)?a\s+reminder(?:\s+in)?)\s+(?:(?:about|of|for)\s+(.+?)\s+|to\s+(.+?)\s+)?` +
 	`(?:the\s+(day|night|morning|week)|` + shiftAmount + `\s+` + shiftUnit + `)` +
 	`\s+(?:before|ahead(?:\s+of)?|beforehand)(?:\s+(.+?))?\s*[.!]*$`)
 
 // RemindsBefore reports a request for a reminder ahead of a task or an
 // event the user has: the context stage then reads both.
 func RemindsBefore(text string) bool {
-	_, _, ok := remindBefore(text)
+	_, _, _, ok := remindBefore(text)
 	return ok
 }
 
@@ -44,24 +44,28 @@ type aheadBy struct {
 // remindBefore reads a request for a reminder ahead of an item: how the
 // item is named and how long before. ok is false for anything else,
 // and for reminders before every event ("before my meetings").
-func remindBefore(text string) (ref string, lead aheadBy, ok bool) {
+func remindBefore(text string) (ref, what string, lead aheadBy, ok bool) {
 	g := reRemindBefore.FindStringSubmatch(words.StripPoliteness(strings.TrimSpace(text)))
 	if g == nil {
-		return "", aheadBy{}, false
+		return "", "", aheadBy{}, false
 	}
-	if g[2] != "" {
-		lead = aheadBy{said: "the " + strings.ToLower(g[2]), the: strings.ToLower(g[2])}
-	} else if lead.shift, ok = spanOf(g[3], g[4]); ok {
-		lead.said = strings.ToLower(strings.Join(strings.Fields(g[3]+" "+g[4]), " "))
+	if g[3] != "" {
+		lead = aheadBy{said: "the " + strings.ToLower(g[3]), the: strings.ToLower(g[3])}
+	} else if lead.shift, ok = spanOf(g[4], g[5]); ok {
+		lead.said = strings.ToLower(strings.Join(strings.Fields(g[4]+" "+g[5]), " "))
 	} else {
-		return "", aheadBy{}, false
+		return "", "", aheadBy{}, false
 	}
-	ref = g[1]
-	if after := strings.TrimSpace(g[5]); after != "" {
+	ref, what = g[1], strings.TrimSpace(g[2])
+	if after := strings.TrimSpace(g[6]); after != "" {
 		if ref != "" {
-			return "", aheadBy{}, false
+			return "", "", aheadBy{}, false
 		}
 		ref = after
+		if r, w, found := strings.Cut(after, " to "); found && what == "" && r != "" && w != "" {
+			// "Remind me a week before Ben's birthday to buy a present".
+			ref, what = r, w
+		}
 	}
 	ref = words.TrimWordsRight(words.TidySlot(ref), "is", "due", "starts", "begins", "happens")
 	if r := words.ASCIILower(ref); r == "it's" || r == "its" {
@@ -70,15 +74,15 @@ func remindBefore(text string) (ref string, lead aheadBy, ok bool) {
 	lc := " " + words.ASCIILower(ref) + " "
 	for _, every := range []string{" each ", " every ", " all ", " meetings ", " events ", " appointments "} {
 		if strings.Contains(lc, every) {
-			return "", aheadBy{}, false
+			return "", "", aheadBy{}, false
 		}
 	}
-	return ref, lead, true
+	return ref, what, lead, true
 }
 
 // planRemindBefore plans a reminder lead before the task or event ref
 // names.
-func planRemindBefore(in stage.PlanInput, refText string, lead aheadBy) (stage.Plan, error) {
+func planRemindBefore(in stage.PlanInput, refText, what string, lead aheadBy) (stage.Plan, error) {
 	p := stage.Plan{Understood: "remind you " + lead.said + " before something"}
 	ref := taskRef(refText)
 	if told, _, ok := BirthdayToldBefore(in.Context.Recent); (ref == "" || isPronounRef(ref)) && ok {
@@ -138,7 +142,12 @@ func planRemindBefore(in stage.PlanInput, refText string, lead aheadBy) (stage.P
 		return stage.Plan{Understood: p.Understood, Question: &stage.Question{
 			Text: prose.UpperFirst(lead.said) + " before “" + markdown.Escape(title) + "” (" + when + ") has already passed."}}, nil
 	}
-	a, err := action.New(action.TaskCreate, action.TaskCreateArgs{Title: title + " — " + due + when, Due: remind})
+	title += " — " + due + when
+	if what != "" {
+		// "… to buy a present": that, ahead of Ben's birthday.
+		title = prose.UpperFirst(words.TidySlot(what)) + " — " + strings.Replace(title, " — ", ", ", 1)
+	}
+	a, err := action.New(action.TaskCreate, action.TaskCreateArgs{Title: title, Due: remind})
 	if err != nil {
 		return plannedErr(p, err)
 	}

@@ -172,7 +172,8 @@ func TestPlanReminderCancel(t *testing.T) {
 
 // TestRemindBefore checks a reminder ahead of a task or event: due that
 // long before it (days before an all-day item at 9:00), named after it
-// and when it is, never a task named after the words "an hour before".
+// and when it is (after what to do then, if said), never a task named
+// after the words "an hour before".
 func TestRemindBefore(t *testing.T) {
 	t.Parallel()
 	z := mustZone(t, "America/New_York")
@@ -197,6 +198,11 @@ func TestRemindBefore(t *testing.T) {
 		{"remind me about it the day before", aboutPassport, "Renew my passport — due Wed, Apr 15", at(4, 14, 9, 0)},
 		{"put a reminder in for the dentist the day before", nil, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 11, 15, 0)},
 		{"set a reminder an hour before the dentist", nil, "Dentist appointment — Thu, Mar 12 at 3:00 PM", at(3, 12, 14, 0)},
+		// What to do then, said before or after the item: the reminder is
+		// that, ahead of it (it was "I couldn't find one matching
+		// “dentist to book a taxi”").
+		{"remind me the day before the dentist to book a taxi", nil, "Book a taxi — Dentist appointment, Thu, Mar 12 at 3:00 PM", at(3, 11, 15, 0)},
+		{"remind me to leave 30 minutes before the dentist", nil, "Leave — Dentist appointment, Thu, Mar 12 at 3:00 PM", at(3, 12, 14, 30)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -221,7 +227,7 @@ func TestRemindBefore(t *testing.T) {
 		}
 	}
 	// Before every event is the setting, not one reminder.
-	if _, _, ok := remindBefore("remind me 30 minutes before my meetings"); ok {
+	if _, _, _, ok := remindBefore("remind me 30 minutes before my meetings"); ok {
 		t.Error("a reminder before every meeting read as one reminder")
 	}
 }

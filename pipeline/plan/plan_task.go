@@ -37,8 +37,8 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if p, ok, err := planOnlyTime(in, text); ok {
 		return p, err
 	}
-	if ref, lead, ok := remindBefore(text); ok {
-		return planRemindBefore(in, ref, lead)
+	if ref, what, lead, ok := remindBefore(text); ok {
+		return planRemindBefore(in, ref, what, lead)
 	}
 	if p, ok, err := planReminderChange(in, text); ok {
 		return p, err
