@@ -134,8 +134,9 @@ func planReminderCancel(in stage.PlanInput, text string) (p stage.Plan, ok bool,
 // reminder: "skip my pills reminder tomorrow", "skip tomorrow's pills
 // reminder", "skip the standup reminder on Friday", "skip the next
 // vitamins reminder" (its next time). The rule keeps every other time;
-// undo gives the skipped one back. ok is false when text skips nothing
-// of the user's reminders.
+// undo gives the skipped one back; "skip the reminder tomorrow" skips the
+// one that comes then, if only one does. ok is false when text skips
+// nothing of the user's reminders.
 func planReminderSkip(in stage.PlanInput, text string) (p stage.Plan, ok bool, err error) {
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	if !words.StartsWithAny(lc, "skip ") {
@@ -156,6 +157,23 @@ func planReminderSkip(in stage.PlanInput, text string) (p stage.Plan, ok bool, e
 		ref = reminderInReply(in.Context)
 	}
 	hits := matchReminders(ref, in.Context.Reminders)
+	loc := now.Location()
+	if ref == "" && !day.IsZero() {
+		// "Skip the reminder tomorrow": the one that comes then, if only
+		// one does.
+		var on []int
+		for i, sc := range in.Context.Reminders {
+			var r recur.Rule
+			if json.Unmarshal(sc.Rule, &r) == nil {
+				if _, ok := comesOn(r, day, loc); ok {
+					on = append(on, i)
+				}
+			}
+		}
+		if len(on) == 1 {
+			hits, ref = on, in.Context.Reminders[on[0]].Title
+		}
+	}
 	p.Understood = "skip a reminder once"
 	switch {
 	case len(hits) > 0 && ref != "":
@@ -172,7 +190,6 @@ func planReminderSkip(in stage.PlanInput, text string) (p stage.Plan, ok bool, e
 	if err := json.Unmarshal(sc.Rule, &r); err != nil {
 		return p, true, needDetails("a reminder I can read")
 	}
-	loc := now.Location()
 	if slices.Contains(r.Skip, day) {
 		return p, true, needDetails("the day: “%s” isn't on %s — you skipped it already", sc.Title, recur.At(day, r.At, loc).Format("Monday, Jan 2"))
 	}
@@ -180,8 +197,7 @@ func planReminderSkip(in stage.PlanInput, text string) (p stage.Plan, ok bool, e
 	if !day.IsZero() {
 		// The day must be one it comes on: "skip the standup reminder on
 		// Saturday" of a weekday one skips nothing.
-		at, ok = r.Next(recur.At(day, recur.TimeOfDay{}, loc).Add(-time.Nanosecond), loc)
-		ok = ok && recur.DateOf(at, loc) == day
+		at, ok = comesOn(r, day, loc)
 	}
 	if !ok && !day.IsZero() {
 		return p, true, needDetails("the day: “%s” isn't on %s — it comes %s", sc.Title, recur.At(day, r.At, loc).Format("Monday, Jan 2"), r.String())
@@ -199,6 +215,12 @@ func planReminderSkip(in stage.PlanInput, text string) (p stage.Plan, ok bool, e
 	}
 	p.Actions = []action.Action{a}
 	return p, true, nil
+}
+
+// comesOn is when r comes on day, if it does.
+func comesOn(r recur.Rule, day recur.Date, loc *time.Location) (time.Time, bool) {
+	at, ok := r.Next(recur.At(day, recur.TimeOfDay{}, loc).Add(-time.Nanosecond), loc)
+	return at, ok && recur.DateOf(at, loc) == day
 }
 
 // reminderChangeParts splits a change request into how it names the

@@ -257,9 +257,10 @@ func TestReminderChangeByPronoun(t *testing.T) {
 
 // TestPlanReminderSkip checks skipping one time of a recurring reminder:
 // the day said, or its next time, joins the rule's skipped dates (those
-// past are dropped); a day it does not come on, or a reminder the user
-// does not have, is said so; a skip that names no reminder is left to
-// the other planners.
+// past are dropped), and a reminder not named is the one that comes on
+// the day said, if only one does; a day it does not come on, or a
+// reminder the user does not have, is said so; a skip that says no
+// reminder is left to the other planners.
 func TestPlanReminderSkip(t *testing.T) {
 	t.Parallel()
 	sched := func(id int64, title, rule string) hearth.Schedule {
@@ -288,7 +289,8 @@ func TestPlanReminderSkip(t *testing.T) {
 		{text: "skip the bins reminder on Wednesday", ok: true, err: "isn't on Wednesday"},
 		{text: "skip the bins reminder on March 17", ok: true, err: "you skipped it already"},
 		{text: "skip the yoga reminder tomorrow", ok: true, err: "couldn't find a repeating reminder about “yoga”"},
-		{text: "skip the reminder tomorrow", ok: true, err: "which repeating reminder"},
+		{text: "skip the reminder tomorrow", ok: true, id: 1, skipped: d(6)},              // only the standup comes on Friday
+		{text: "skip the reminder on Tuesday", ok: true, err: "which repeating reminder"}, // the standup and the bins both do
 		{text: "skip the gym on Friday"},
 		{text: "cancel my standup reminder"},
 	}
