@@ -14,17 +14,15 @@ import (
 // on holiday next week"), which the classifier sends to the calendar
 // (nlu.AwayTold): an all-day event over every day they cover.
 
-// awayTitle names days off as a calendar shows them: "Holiday", "On
-// leave", "Out of the office" (not "I'll be on leave").
+// awayTitle names days off as a calendar shows them: "Holiday" (of "On
+// holiday", newEventTitle's title of "we're on holiday"), "On leave",
+// "Out of the office".
 func awayTitle(title string) string {
-	t := words.TrimWordsLeft(words.ASCIILower(title), "i'll", "ill", "we'll", "i", "we", "will", "be", "i'm", "im", "we're", "am", "are")
-	if rest, ok := strings.CutPrefix(t, "on "); ok && rest != "leave" && !strings.HasSuffix(rest, " leave") {
-		t = rest // "Holiday", "Vacation"; "On leave" says more than "Leave"
+	rest, ok := strings.CutPrefix(words.ASCIILower(title), "on ")
+	if !ok || rest == "" || rest == "leave" || strings.HasSuffix(rest, " leave") {
+		return title // "On leave" says more than "Leave"
 	}
-	if t == "" {
-		return title
-	}
-	return prose.UpperFirst(t)
+	return prose.UpperFirst(rest)
 }
 
 // awaySpan is the days time off covers: a week or a month said

@@ -3,7 +3,6 @@ package plan
 import (
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,8 +18,9 @@ import (
 // return", "block off Monday".
 var reBlock = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:can\s+you\s+)?block\s+(?:out\s+|off\s+)?(.+?)(?:\s+for\s+(.+?))?\s*[.!]*\s*$`)
 
-// reFor reads how long: "2 hours", "an hour", "90 minutes", "half an hour".
-var reFor = regexp.MustCompile(`(?i)\b(\d+|an?|one|two|three|four|half\s+an?)\s+(hours?|hrs?|minutes?|mins?)\b`)
+// reFor reads how long, in the words a move by an amount takes: "2
+// hours", "an hour", "90 minutes", "half an hour".
+var reFor = regexp.MustCompile(`(?i)\b` + shiftAmount + `\s+(hours?|hrs?|minutes?|mins?)\b`)
 
 // partsOfDay are the hours a part of the day blocked out covers.
 var partsOfDay = []struct {
@@ -65,33 +65,12 @@ func blockOut(text string, m *timex.Match, c stage.Context) (title string, start
 	z := stage.UserZone(c)
 	length := time.Duration(0)
 	if d := reFor.FindStringSubmatch(text); d != nil {
-		n := 0.0
-		switch strings.ToLower(strings.Join(strings.Fields(d[1]), " ")) {
-		case "a", "an", "one":
-			n = 1
-		case "two":
-			n = 2
-		case "three":
-			n = 3
-		case "four":
-			n = 4
-		case "half a", "half an":
-			n = 0.5
-		default:
-			v, _ := strconv.Atoi(d[1])
-			n = float64(v)
+		if sh, ok := spanOf(d[1], d[2]); ok {
+			length = time.Duration(sh.minutes) * time.Minute
 		}
-		unit := time.Hour
-		if strings.HasPrefix(strings.ToLower(d[2]), "m") {
-			unit = time.Minute
-		}
-		length = time.Duration(n * float64(unit))
 	}
 	lc := words.ASCIILower(m.Text)
-	day := stage.MidnightIn(m.Value, z)
-	if m.Kind == timex.Interval {
-		day = stage.MidnightIn(m.From, z)
-	}
+	day := dayOf(m, z)
 	at := func(h int) time.Time { return time.Date(day.Year(), day.Month(), day.Day(), h, 0, 0, 0, z) }
 	for _, p := range partsOfDay {
 		for _, w := range p.words {

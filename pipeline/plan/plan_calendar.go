@@ -78,6 +78,15 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	return planEventCreate(in, text, whole)
 }
 
+// dayOf is the day a match names, in z: its value's, or its span's
+// first.
+func dayOf(m *timex.Match, z *time.Location) time.Time {
+	if m.Kind == timex.Interval {
+		return stage.MidnightIn(m.From, z)
+	}
+	return stage.MidnightIn(m.Value, z)
+}
+
 // eventVerbs start a request about an existing event: the ones that
 // cancel it and the ones that move it.
 var eventVerbs = append(slices.Clone(CancelVerbs), MoveVerbs...)
@@ -172,10 +181,7 @@ func MatchEvents(ref string, when *timex.Match, c stage.Context) []hearth.Calend
 		}
 		return hits
 	}
-	day := stage.MidnightIn(when.Value, z)
-	if when.Kind == timex.Interval {
-		day = stage.MidnightIn(when.From, z)
-	}
+	day := dayOf(when, z)
 	keep(func(e hearth.CalendarEvent) bool { return stage.MidnightIn(e.Start, z).Equal(day) })
 	if when.Kind == timex.Value && when.Grain < timex.Day {
 		// "my 10am": the event that starts then (fixClock: "my 3" is 3 PM).
@@ -318,7 +324,7 @@ func newEventTitle(in stage.PlanInput, text string, whole bool) string {
 	// "I'm flying to Rome" is "Flying to Rome" ("going to Paris" a trip
 	// too); "I'm going to the dentist" is "Dentist".
 	return prose.UpperFirst(words.TidySlot(words.TrimWordsLeft(words.TidySlot(title), "i have", "i've got", "ive got", "i got", "we have", "we've got", "weve got", "i'm", "im", "i am", "we're", "we are",
-		"i go to", "we go to", "i go", "we go", "i do", "we do", "going to the", "a", "an", "the", "my", "our")))
+		"i'll be", "ill be", "we'll be", "i will be", "we will be", "i go to", "we go to", "i go", "we go", "i do", "we do", "going to the", "a", "an", "the", "my", "our")))
 }
 
 // reVisitVerb finds the coming in a visit's title: "Sister is coming",

@@ -31,10 +31,7 @@ var notEvents = []string{"calendar", "diary", "schedule", "agenda", "list", "sho
 // at noon.
 func onDayNamed(ref string, when *timex.Match, c stage.Context) bool {
 	z := stage.UserZone(c)
-	day := stage.MidnightIn(when.Value, z)
-	if when.Kind == timex.Interval {
-		day = stage.MidnightIn(when.From, z)
-	}
+	day := dayOf(when, z)
 	at := fixClock(when.Value.In(z), when.Text, false)
 	return slices.ContainsFunc(MatchEvents(ref, when, c), func(e hearth.CalendarEvent) bool {
 		return stage.MidnightIn(e.Start, z).Equal(day) && (when.Kind != timex.Value || when.Grain >= timex.Day || e.Start.Equal(at))
