@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestToldAboutMe: a favourite, an allergy and a diet told in passing are
@@ -126,4 +127,28 @@ func TestAskedByRelation(t *testing.T) {
 	c.say("Leo was born on 4 May 2017")
 	mustContain(t, c.say("how old is my son?"), "Leo is", "born May 4, 2017")
 	mustContain(t, c.say("my son Leo has football practice every Tuesday at 5"), "Leo's football practice")
+}
+
+// TestUpcomingBirthdays: "what birthdays are coming up?" is answered from
+// the birthdays told, the soonest first, those more than a month off left
+// out; "whose birthday is next?" names the soonest.
+func TestUpcomingBirthdays(t *testing.T) {
+	t.Parallel()
+	base, app, _ := startApp(t)
+	c := newChatter(t, base, app, "Ada", "Europe/Berlin")
+	z, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := time.Now().In(z)
+	on := func(days int) string { return today.AddDate(0, 0, days).Format("January 2") }
+	c.say("Priya's birthday is on " + on(60))
+	c.say("Ben's birthday is " + on(10))
+	c.say("Mia's birthday is " + on(3))
+	r := c.say("what birthdays are coming up?")
+	mustContain(t, r, "Mia's birthday", "(in 3 days)", "Ben's birthday", "(in 10 days)")
+	if strings.Contains(r.Text, "Priya") || strings.Index(r.Text, "Mia") > strings.Index(r.Text, "Ben") {
+		t.Fatalf("coming up: %q; want Mia then Ben, not Priya two months off", r.Text)
+	}
+	mustContain(t, c.say("whose birthday is next?"), "Next up: Mia's birthday")
 }

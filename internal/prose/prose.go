@@ -39,7 +39,7 @@ func Capitalise(s string) string {
 	f := strings.Fields(s)
 	changed := false
 	for i, w := range f {
-		if w == "" || !properNouns[strings.ToUpper(w[:1])+strings.ToLower(w[1:])] {
+		if w == "" || !properNouns[strings.ToUpper(w[:1])+strings.ToLower(w[1:])] && !monthMay(f, i) {
 			continue
 		}
 		f[i], changed = strings.ToUpper(w[:1])+strings.ToLower(w[1:]), true
@@ -48,6 +48,26 @@ func Capitalise(s string) string {
 		return s
 	}
 	return strings.Join(f, " ")
+}
+
+// monthMay reports that f[i] is the month May, not the verb: after a
+// word that names a time ("in may", "until may", "early may") or before a
+// day's number ("may 5").
+func monthMay(f []string, i int) bool {
+	if !strings.EqualFold(f[i], "may") {
+		return false
+	}
+	if i+1 < len(f) && f[i+1] != "" && f[i+1][0] >= '0' && f[i+1][0] <= '9' {
+		return true
+	}
+	if i == 0 {
+		return false
+	}
+	switch strings.ToLower(f[i-1]) {
+	case "in", "of", "before", "after", "until", "till", "since", "by", "from", "to", "early", "mid", "late", "next", "last", "through":
+		return true
+	}
+	return false
 }
 
 // properNouns are words English capitalises wherever they stand: days,

@@ -18,6 +18,11 @@ func TestProse(t *testing.T) {
 		{prose.Capitalise("friday afternoon"), "Friday afternoon"},
 		{prose.Capitalise("before march"), "before March"},
 		{prose.Capitalise("this week"), "this week"},
+		{prose.Capitalise("in may"), "in May"},
+		{prose.Capitalise("may 5"), "May 5"},
+		{prose.Capitalise("early may"), "early May"},
+		{prose.Capitalise("this may take a while"), "this may take a while"},
+		{prose.Capitalise("we may"), "we may"},
 		{prose.LowerFirst("Monday yoga"), "Monday yoga"},
 		{prose.LowerFirst("May trip"), "may trip"}, // "May" is a word too: left to the sentence
 		{prose.List(nil), ""},

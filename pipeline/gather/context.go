@@ -312,6 +312,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				// What to give someone: what they like is among all
 				// Hearth knows about them.
 				f = hearth.MemoryFilter{UserID: uid, About: who, Limit: 50}
+			} else if what, _, ok := nlu.BirthdaysAsked(text); ok {
+				// "Any birthdays this month?": every birthday known (the
+				// responder picks the ones that fall then).
+				f = hearth.MemoryFilter{UserID: uid, Query: yearlyQuery[what], Limit: 500}
 			}
 			if c.Memories, err = s.Memories.FindMemories(ctx, f); err != nil {
 				return c, fmt.Errorf("context: memories: %w", err)
@@ -522,4 +526,12 @@ func later(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// yearlyQuery finds the facts that may tell a birthday or an anniversary
+// (nlu.BirthdaysAsked's what; "" for both).
+var yearlyQuery = map[string]string{
+	"birthday":    "birthday or bday",
+	"anniversary": "anniversary",
+	"":            "birthday or bday or anniversary",
 }

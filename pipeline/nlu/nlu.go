@@ -404,8 +404,8 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Remind me what I have tomorrow" asks the same.
 		res.Domains = []Domain{Calendar, Task}
 	}
-	if question && (possessionAsked(tokens) || personAsked(tokens)) {
-		// "What car do I have?": memory's, not the calendar's.
+	if _, _, yearly := birthdaysAsked(tokens, question); yearly || question && (possessionAsked(tokens) || personAsked(tokens)) {
+		// "What car do I have?", "any birthdays soon?": memory's.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Memory}, max(res.Confidence, 0.8), false
 	}
 	if res.Intent == RequestAction && slices.Contains(res.Domains, Memory) && birthdayErrand(tokens) {

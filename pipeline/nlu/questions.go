@@ -3,6 +3,9 @@ package nlu
 import (
 	"regexp"
 	"slices"
+	"strings"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/internal/features"
 )
 
 // What a question asks of the user's own things: their day or week, all of
@@ -172,4 +175,76 @@ var reSent = regexp.MustCompile(`(?i)\b(?:sent|emailed|mailed)\b|\bdid\s+(?:i|we
 // sent, which the sent mail answers, not the drafts.
 func SentQuestion(text string) bool {
 	return reSent.MatchString(text)
+}
+
+// BirthdaysAsked reports a question for the birthdays or anniversaries
+// coming up, rather than for one person's: "what birthdays are coming
+// up?", "any birthdays this month?", "whose birthday is next?", "is it
+// anyone's birthday this week?", "upcoming anniversaries". what is
+// "birthday", "anniversary", or "" for both; next is set when only the
+// next one is asked for.
+func BirthdaysAsked(text string) (what string, next, ok bool) {
+	var buf [features.MaxTokens]string
+	tokens, question := features.Tokens(buf[:0], text)
+	return birthdaysAsked(tokens, question)
+}
+
+func birthdaysAsked(tokens []string, question bool) (what string, next, ok bool) {
+	if len(tokens) < 2 || len(tokens) > 10 {
+		return "", false, false
+	}
+	switch tokens[0] {
+	case "list", "show", "upcoming", "any", "next":
+	default:
+		if !question {
+			return "", false, false
+		}
+	}
+	for i, t := range tokens {
+		switch t {
+		case "remind", "reminder", "reminders", "mute", "unmute", "stop", "turn", "party", "parties", "present", "presents", "gift", "gifts", "card", "cards", "cake",
+			"get", "buy", "give", "plan", "celebrate", "wish", "send":
+			// Settings for birthday reminders, or a plan for a birthday.
+			return "", false, false
+		case "birthdays", "bdays", "anniversaries", "birthday", "bday", "anniversary":
+			if what == "" && i > 0 {
+				what, next, ok = yearlyAsked(tokens, i)
+			}
+		}
+	}
+	return what, next, ok
+}
+
+// yearlyAsked reads the birthday or anniversary word at tokens[i] of a
+// question: plural, it asks for all of them; singular, it asks whose it
+// is ("whose birthday is next?") or whether anyone's is near ("is it
+// anyone's birthday this week?", "who has a birthday coming up?") — a
+// name before it ("when is Ben's next birthday?") asks for one.
+func yearlyAsked(tokens []string, i int) (what string, next, ok bool) {
+	what = "birthday"
+	if strings.HasPrefix(tokens[i], "anniversar") {
+		what = "anniversary"
+	}
+	nextAt := func(j int) bool { return j < len(tokens) && tokens[j] == "next" }
+	if strings.HasSuffix(tokens[i], "s") {
+		return what, nextAt(i-1) && (i < 2 || tokens[i-2] != "my"), true
+	}
+	anyone := func(t string) bool {
+		return slices.Contains([]string{"who", "whos", "whose", "anyone", "anyones", "anybody", "anybodys", "someone", "someones", "somebody", "somebodys"}, t)
+	}
+	before := tokens[:i]
+	if nextAt(i - 1) {
+		before = tokens[:i-1]
+	}
+	switch {
+	case slices.Contains(before, "whose"):
+		return what, true, true
+	case nextAt(i-1) && (len(before) == 0 || before[len(before)-1] == "the" || anyone(before[len(before)-1])):
+		return what, true, true
+	case slices.ContainsFunc(before, anyone) && slices.ContainsFunc(tokens[i+1:], func(t string) bool {
+		return t == "coming" || t == "soon" || t == "upcoming" || t == "this" || t == "next" || t == "today" || t == "tomorrow"
+	}):
+		return what, nextAt(i+1) && i+2 == len(tokens), true
+	}
+	return "", false, false
 }

@@ -261,3 +261,53 @@ func TestTimeAlone(t *testing.T) {
 		t.Errorf("the first one: %s %v; want no change", got.Intent, got.Domains)
 	}
 }
+
+// TestBirthdaysAsked: a question for the birthdays coming up is told from
+// one for a person's birthday, from news of one and from birthday
+// reminder settings; it is memory's to answer.
+func TestBirthdaysAsked(t *testing.T) {
+	t.Parallel()
+	type asked struct {
+		what string
+		next bool
+	}
+	for _, tt := range []struct {
+		text string
+		want *asked
+	}{
+		{"what birthdays are coming up?", &asked{"birthday", false}},
+		{"any birthdays this month?", &asked{"birthday", false}},
+		{"upcoming birthdays", &asked{"birthday", false}},
+		{"are there any anniversaries in June?", &asked{"anniversary", false}},
+		{"whose birthday is next?", &asked{"birthday", true}},
+		{"when's the next birthday?", &asked{"birthday", true}},
+		{"next birthday?", &asked{"birthday", true}},
+		{"is it anyone's birthday this week?", &asked{"birthday", false}},
+		{"who has a birthday coming up?", &asked{"birthday", false}},
+		{"when is Ben's birthday?", nil},
+		{"when is Ben's next birthday?", nil},
+		{"when is my next birthday?", nil},
+		{"Ben's birthday is next Friday", nil},
+		{"my birthday is December 1", nil},
+		{"turn off birthday reminders", nil},
+		{"remind me about birthdays a week ahead", nil},
+		{"what should I get for the birthdays?", nil},
+		{"what gift for Ben's birthday?", nil},
+		{"birthdays", nil},
+	} {
+		what, next, ok := BirthdaysAsked(tt.text)
+		switch {
+		case tt.want == nil && ok:
+			t.Errorf("BirthdaysAsked(%q) = %q, %v; want not asked", tt.text, what, next)
+		case tt.want != nil && (!ok || what != tt.want.what || next != tt.want.next):
+			t.Errorf("BirthdaysAsked(%q) = %q, %v, %v; want %q, %v", tt.text, what, next, ok, tt.want.what, tt.want.next)
+		}
+	}
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"any birthdays this month?", "whose birthday is next?", "upcoming birthdays", "who has a birthday coming up?"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Memory}) {
+			t.Errorf("Classify(%q) = %s %v; want a question to memory", text, got.Intent, got.Domains)
+		}
+	}
+}

@@ -25,6 +25,9 @@ func (r *TemplateResponder) answerMemory(in stage.RespondInput) string {
 	if s, ok := answerAge(in); ok {
 		return s
 	}
+	if s, ok := answerBirthdays(in); ok {
+		return s
+	}
 	hits := memoryHits(in)
 	if len(hits) == 0 {
 		if s := relatedAnswer(in.Context); s != "" {
