@@ -43,7 +43,7 @@ func RiskOf(a Action) Risk {
 			return High
 		}
 	case CalendarUpdate:
-		if p, err := Decode[EventUpdateArgs](a); err != nil || p.Update.Attendees != nil || p.Update.Description != nil && p.Shared {
+		if p, err := Decode[EventUpdateArgs](a); err != nil || p.Update.Attendees != nil || (p.Update.Description != nil || p.Update.Location != nil) && p.Shared {
 			return High
 		}
 	case NoteDelete:

@@ -188,9 +188,9 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				// "When is my haircut?": the next events of that name, in
 				// the coming year.
 				f = hearth.CalendarEventFilter{UserID: uid, From: now, To: now.AddDate(1, 0, 0), Query: ref, Limit: 5}
-			} else if ref, ok := nlu.WhoComing(text); ok && u.Intent == nlu.AskInfo {
-				// "Who's coming to Mia's play?": the same; "… to dinner
-				// on Saturday?", that day's.
+			} else if ref, _, ok := nlu.EventAsked(text); ok && u.Intent == nlu.AskInfo {
+				// "Who's coming to Mia's play?", "where is lunch with
+				// Sam?": the same; "… to dinner on Saturday?", that day's.
 				f = hearth.CalendarEventFilter{UserID: uid, From: now, To: now.AddDate(1, 0, 0), Query: ref, Limit: 5}
 				if u.Slots.When != nil {
 					f.From, f.To = stage.Span(u.Slots.When, now, true)

@@ -354,8 +354,8 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// model made of what it says.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Keep}, max(res.Confidence, 0.8), false
 	}
-	if _, _, ok := EventNote(text); ok {
-		// "Add a note to the dentist appointment: …": the event's notes.
+	if _, _, ok := EventNote(text); ok || eventPlaced(text, ref) {
+		// "Add a note to the dentist appointment: …", "lunch is at Luigi's".
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = RequestAction, []Domain{Calendar}, max(res.Confidence, 0.8), false
 	}
 	_, drafts := ReadDraftRef(text)
@@ -444,10 +444,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// Hearth does not have, not the user's calendar.
 		res.Intent, res.Domains, res.OutOfScope, res.Reason = Chat, []Domain{}, true, "the television's schedule"
 	}
-	if _, ok := WhoComing(text); ok {
-		// "Who's coming to Mia's play?" asks the event's guests, not for
-		// something Hearth cannot do ("play").
-		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Calendar}, max(res.Confidence, 0.8), false
+	if _, what, ok := EventAsked(text); ok {
+		// "Who's coming to Mia's play?", "where's lunch?": an event's (a
+		// place or a length may be a thing's), not something Hearth cannot do.
+		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, askedOf[what], max(res.Confidence, 0.8), false
 	}
 	if !question && res.Intent == AskInfo && slices.Contains(res.Domains, Calendar) && datedStatement(tokens) {
 		// "Mia's school play is on Friday at 6pm": an event told, to
@@ -457,7 +457,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	res.OutOfScope = res.OutOfScope && res.Intent == Chat
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
-	if res.Intent == RequestAction && !drafts && !roleTold(tokens, text) {
+	if res.Intent == RequestAction && !drafts && !roleTold(tokens, text) && !eventPlaced(text, ref) {
 		// The capability gate: a request is kept only if it asks for
 		// something Hearth can do (capability.go); a draft is Hearth's.
 		if ok, why := capable(tokens, question, res.Slots.When != nil || beforeBirthday(tokens), pOOS); !ok {

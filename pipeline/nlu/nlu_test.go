@@ -505,16 +505,25 @@ func TestWhenIs(t *testing.T) {
 	}
 }
 
-// TestWhoComing: a question for who is invited to an event, and its
-// name without the day said after it.
-func TestWhoComing(t *testing.T) {
+// TestEventAsked: a question for who is invited to an event, where it
+// is or how long it lasts, and its name without the day said after it.
+func TestEventAsked(t *testing.T) {
 	t.Parallel()
-	for text, want := range map[string]string{
-		"who's coming to Mia's play?": "Mia's play", "who is coming to dinner on Saturday?": "dinner",
-		"who's invited to the party tomorrow?": "party", "who is going to the meeting": "meeting", "who's coming?": "", "who is coming to it?": "",
+	type asked struct {
+		ref  string
+		what EventDetail
+	}
+	for text, want := range map[string]asked{
+		"who's coming to Mia's play?": {"Mia's play", Guests}, "who is coming to dinner on Saturday?": {"dinner", Guests},
+		"who's invited to the party tomorrow?": {"party", Guests}, "who is going to the meeting": {"meeting", Guests}, "who's coming?": {}, "who is coming to it?": {},
+		"where is lunch with Sam?": {"lunch with Sam", Place}, "where's the party being held?": {"party", Place}, "where is my passport?": {"passport", Place},
+		"where is the meeting tomorrow?": {"meeting", Place}, "where is it?": {}, "where's everyone?": {}, "where's the nearest pharmacy?": {}, "where is Sam?": {},
+		"how long is the dentist?": {"dentist", Length}, "how long does the meeting take?": {"meeting", Length}, "how long will the flight be?": {"flight", Length},
+		"how long until Christmas?": {}, "how long is it until the party?": {}, "how long is left?": {},
 	} {
-		if got, ok := WhoComing(text); ok != (want != "") || ok && got != want {
-			t.Errorf("WhoComing(%q) = %q, %v; want %q", text, got, ok, want)
+		ref, what, ok := EventAsked(text)
+		if ok != (want.ref != "") || ok && (ref != want.ref || what != want.what) {
+			t.Errorf("EventAsked(%q) = %q, %q, %v; want %q, %q", text, ref, what, ok, want.ref, want.what)
 		}
 	}
 }

@@ -2,7 +2,11 @@ package nlu
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"time"
+
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 )
 
 // reNoteOn reads a note put on or in something named: "add a note to the
@@ -15,7 +19,9 @@ var reNoteOn = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:(?:add|put|write|mak
 var eventNoteNouns = map[string]bool{
 	"appointment": true, "appt": true, "meeting": true, "event": true, "booking": true, "reservation": true,
 	"call": true, "lunch": true, "dinner": true, "breakfast": true, "party": true, "interview": true,
-	"class": true, "lesson": true, "session": true, "flight": true,
+	"class": true, "lesson": true, "session": true, "flight": true, "dentist": true, "doctor": true, "checkup": true,
+	"haircut": true, "wedding": true, "barbecue": true, "bbq": true, "picnic": true, "recital": true, "concert": true,
+	"rehearsal": true, "coffee": true, "brunch": true, "drinks": true, "practice": true,
 }
 
 // NoteOn reads a note put on or in something named: ref is what it is
@@ -37,12 +43,10 @@ func EventNote(text string) (ref, note string, ok bool) {
 	if !ok {
 		return "", "", false
 	}
-	for _, w := range strings.Fields(strings.ToLower(ref)) {
-		if eventNoteNouns[strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w, ".,!?"), "'s"), "’s")] {
-			return ref, note, true
-		}
+	if !eventNamed(ref) {
+		return "", "", false
 	}
-	return "", "", false
+	return ref, note, true
 }
 
 // ListNote reads a note put in a list or a note by its name ("add a note
@@ -60,3 +64,63 @@ func ListNote(text string) (ref, note string, ok bool) {
 // listNouns end the names of lists and notes ("packing list", "gift
 // ideas note").
 var listNouns = map[string]bool{"list": true, "lists": true, "checklist": true, "note": true, "notes": true}
+
+// Where an event is, told: "set the location of the dentist to 12 Main
+// Street", "the venue for the party is the town hall", "lunch with Sam is
+// at Luigi's", "the meeting has moved to room 4".
+var (
+	reSetPlace = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:set|change|update|make)\s+(?:the\s+)?(?:location|place|venue|address)\s+(?:of|for)\s+(.+?)\s+(?:to|as)\s+(.+?)\s*[.!]*\s*$`)
+	rePlaceIs  = regexp.MustCompile(`(?i)^\s*(?:the\s+)?(?:location|place|venue|address)\s+(?:of|for)\s+(.+?)\s+is\s+(?:now\s+)?(.+?)\s*[.!]*\s*$`)
+	reIsAt     = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|oh\s+|btw\s+|also\s+)?(.+?)(?:(?:\s+is|'s|’s|\s+will\s+be|\s+is\s+going\s+to\s+be)(?:\s+now)?\s+at|(?:\s+has|\s+is|\s+was|\s+got)?(?:\s+been)?\s+moved\s+to)\s+(.+?)\s*[.!]*\s*$`)
+)
+
+// EventPlace reads where an event is, told or set: ref names the event
+// ("lunch with Sam"), place is where it is ("Luigi's"). A time is not a
+// place ("dinner is at 7" moves dinner), and "X is at …" is an event's
+// only when X is called by what calendar entries are ("lunch", "the
+// dentist"): "Mum is at the hospital" is news of Mum.
+func EventPlace(text string, now time.Time) (ref, place string, ok bool) {
+	if strings.HasSuffix(strings.TrimSpace(text), "?") {
+		return "", "", false
+	}
+	g := reSetPlace.FindStringSubmatch(text)
+	if g == nil {
+		g = rePlaceIs.FindStringSubmatch(text)
+	}
+	if g == nil {
+		if g = reIsAt.FindStringSubmatch(text); g == nil || !eventNamed(g[1]) {
+			return "", "", false
+		}
+	}
+	ref, place = strings.TrimSpace(g[1]), strings.TrimSpace(g[2])
+	if ref == "" || place == "" || len(place) > 200 || reClockOnly.MatchString(place) || len(timex.Find(place, now, timex.Options{})) > 0 {
+		return "", "", false
+	}
+	if f := strings.Fields(strings.ToLower(ref)); len(f) > 8 || slices.Contains(f, "that") || slices.Contains(placeNotRef, f[0]) {
+		return "", "", false // "email Sam that dinner is at Luigi's" is a message
+	}
+	return ref, place, true
+}
+
+// reClockOnly is a bare hour, which timex leaves alone and no place is:
+// "dinner is at 7", "at 7.30", "at noon".
+var reClockOnly = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock|h)?|noon|midday|midnight)$`)
+
+// placeNotRef open a request whose words only report an event's place.
+var placeNotRef = []string{"email", "tell", "text", "message", "remind", "ask", "let", "say", "write", "send"}
+
+// eventNamed reports words that call something by what calendar entries
+// are called ("the dentist appointment", "lunch with Sam").
+func eventNamed(ref string) bool {
+	for _, w := range strings.Fields(strings.ToLower(ref)) {
+		if eventNoteNouns[strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w, ".,!?"), "'s"), "’s")] {
+			return true
+		}
+	}
+	return false
+}
+
+func eventPlaced(text string, now time.Time) bool {
+	_, _, ok := EventPlace(text, now)
+	return ok
+}

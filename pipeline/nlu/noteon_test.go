@@ -39,11 +39,17 @@ func TestEventNote(t *testing.T) {
 // FuzzNoteOn: whatever is said, a note read names something and says
 // something, both in the words said.
 func FuzzNoteOn(f *testing.F) {
-	for _, s := range []string{"add a note to the dentist appointment: bring the x-rays", "note on Bob: stressed", "note to : x", "note on a:", "put a note in our list: milk"} {
+	for _, s := range []string{"add a note to the dentist appointment: bring the x-rays", "note on Bob: stressed", "note to : x", "note on a:", "put a note in our list: milk",
+		"lunch with Sam is at Luigi's", "set the location of the party to the park", "the venue for dinner is  ", "where is lunch?", "how long is the  dentist?"} {
 		f.Add(s)
 	}
+	eventPlace := func(s string) (string, string, bool) { return EventPlace(s, testRef) }
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, read := range []func(string) (string, string, bool){NoteOn, EventNote, ListNote} {
+		if ref, what, ok := EventAsked(text); ok && (ref == "" || !strings.Contains(text, ref) || askedOf[what] == nil) {
+			t.Fatalf("%q asked %q of %q", text, what, ref)
+		}
+		BirthdaysAsked(text)
+		for _, read := range []func(string) (string, string, bool){NoteOn, EventNote, ListNote, eventPlace} {
 			ref, note, ok := read(text)
 			if ok && (ref == "" || note == "" || !strings.Contains(text, ref) || !strings.Contains(text, note)) {
 				t.Fatalf("%q read as %q: %q", text, ref, note)

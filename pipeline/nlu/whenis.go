@@ -112,15 +112,57 @@ func OneDay(s string, ref time.Time) (timex.Match, bool) {
 // the meeting?".
 var reWhoComing = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+)?who(?:'s|’s|s|\s+is|\s+are|\s+else\s+is)\s+(?:coming|going|invited|attending)\s+(?:to\s+)?(?:(?:my|the|our)\s+)?(.+?)\s*[?.!]*\s*$`)
 
-// WhoComing reports a question for who is invited to an event, and how
-// it names the event ("Mia's play").
-func WhoComing(text string) (string, bool) {
-	g := reWhoComing.FindStringSubmatch(text)
-	if g == nil {
-		return "", false
+// EventDetail is what a question asks of one event (see EventAsked).
+type EventDetail string
+
+// The details EventAsked reads.
+const (
+	Guests EventDetail = "guests" // "who's coming to Mia's play?"
+	Place  EventDetail = "place"  // "where is lunch with Sam?"
+	Length EventDetail = "length" // "how long is the dentist?"
+)
+
+// reWhereIs reads a question for where something is: "where is lunch
+// with Sam?", "where's the party being held?", "where is my passport?"
+// (a thing's place, which memory answers).
+var reWhereIs = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?where(?:'s|’s|s|\s+is|\s+was|\s+will\s+be)\s+(?:(?:my|the|our)\s+)?(.+?)(?:\s+(?:again|happening|being\s+held|taking\s+place|held|located))?\s*[?.!]*\s*$`)
+
+// reHowLong reads a question for how long something lasts: "how long is
+// the dentist?", "how long does the meeting take?", "how long will the
+// flight be?" ("how long until Christmas?" is Until's).
+var reHowLong = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|hey\s+)?how\s+long\s+(?:is|was|will|does|did)\s+(?:(?:my|the|our)\s+)?(.+?)(?:\s+(?:be|going\s+to\s+be|again|last|take|run|go\s+on|for))?\s*[?.!]*\s*$`)
+
+// askedOf are the domains that answer each detail.
+var askedOf = map[EventDetail][]Domain{Guests: {Calendar}, Place: {Calendar, Memory}, Length: {Calendar, Memory}}
+
+// EventAsked reports a question for one detail of an event — who is
+// invited, where it is, how long it lasts — which detail, and how it
+// names the event ("Mia's play"). A place or a length may be a thing's
+// the user told ("where is my passport?"), which memory answers.
+func EventAsked(text string) (ref string, what EventDetail, ok bool) {
+	var g []string
+	switch {
+	case reWhoComing.MatchString(text):
+		g, what = reWhoComing.FindStringSubmatch(text), Guests
+	case reWhereIs.MatchString(text):
+		g, what = reWhereIs.FindStringSubmatch(text), Place
+	case reHowLong.MatchString(text):
+		if _, until := Until(text); until {
+			return "", "", false
+		}
+		g, what = reHowLong.FindStringSubmatch(text), Length
+	default:
+		return "", "", false
 	}
 	// "Who's coming to dinner on Saturday?": dinner (the context stage
 	// reads that day's).
-	ref := strings.TrimSpace(reDayAfter.ReplaceAllString(g[1], ""))
-	return ref, ref != "" && !slices.Contains(notNamed, strings.ToLower(ref))
+	ref = strings.TrimSpace(reDayAfter.ReplaceAllString(g[1], ""))
+	first, _, _ := strings.Cut(strings.ToLower(ref), " ")
+	if ref == "" || slices.Contains(notNamed, first) || slices.Contains([]string{"everyone", "everybody", "until", "till", "left", "ago", "nearest", "closest", "best"}, first) {
+		return "", "", false // "where is it?", "how long is it until …?"
+	}
+	if what != Guests && !strings.Contains(ref, " ") && ref != strings.ToLower(ref) {
+		return "", "", false // "where is Sam?" asks after a person
+	}
+	return ref, what, true
 }

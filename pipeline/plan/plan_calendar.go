@@ -38,6 +38,9 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if ref, note, ok := nlu.EventNote(text); ok {
 		return planEventNote(in, ref, note)
 	}
+	if ref, place, ok := nlu.EventPlace(text, in.Context.Now); ok {
+		return planEventPlace(in, ref, place)
+	}
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
 	if people, refText, ok := UninviteParts(text); ok && inviteRef(refText, in.Context) != "" &&
 		!slices.ContainsFunc(people, func(who string) bool { return hasEvent(who, in.Context) }) {

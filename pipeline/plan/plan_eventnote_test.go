@@ -8,6 +8,7 @@ import (
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/action"
+	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
 )
@@ -52,5 +53,56 @@ func TestPlanEventNote(t *testing.T) {
 				t.Fatalf("risk %s; want %s", r, tt.risk)
 			}
 		})
+	}
+}
+
+// TestPlanEventPlace: where an event is, told or set, is its location, in
+// one update; on an event others are invited to it is asked about first;
+// a time is no place, and an event not there is said to be missing.
+func TestPlanEventPlace(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	start := c.Now.Add(48 * time.Hour)
+	c.Events = []hearth.CalendarEvent{
+		{ID: 1, Title: "Lunch with Sam", Start: start, End: start.Add(time.Hour)},
+		{ID: 2, Title: "Budget review", Start: start, End: start.Add(time.Hour), Attendees: []string{"ann@example.com"}},
+	}
+	for _, tt := range []struct {
+		text    string
+		id      int64
+		place   string
+		risk    action.Risk
+		missing string
+	}{
+		{"lunch with Sam is at Luigi's", 1, "Luigi's", action.Low, ""},
+		{"set the location of lunch with Sam to the Green Café", 1, "the Green Café", action.Low, ""},
+		{"the venue for the budget review is room 4", 2, "room 4", action.High, ""},
+		{"the budget review meeting has moved to the boardroom", 2, "the boardroom", action.High, ""},
+		{"the piano lesson is at the music school", 0, "", action.Low, "I couldn't find an event matching “piano lesson”"},
+	} {
+		t.Run(tt.text, func(t *testing.T) {
+			p := planText(t, tt.text, c)
+			if tt.missing != "" {
+				var de *stage.DetailsError
+				if len(p.actions) != 0 || len(p.errs) != 1 || !errors.As(p.errs[0], &de) || !strings.Contains(de.Detail, tt.missing) {
+					t.Fatalf("planned %v, errors %v; want one saying %q", kindsOf(p.actions), p.errs, tt.missing)
+				}
+				return
+			}
+			a := p.only(t, action.CalendarUpdate)
+			u := decode[action.EventUpdateArgs](t, a)
+			if u.ID != tt.id || u.Update.Location == nil || *u.Update.Location != tt.place || u.Update.Description != nil || u.Update.Start != nil {
+				t.Fatalf("update %+v; want event %d's place set to %q and nothing else", u, tt.id, tt.place)
+			}
+			if r := action.RiskOf(a); r != tt.risk {
+				t.Fatalf("risk %s; want %s", r, tt.risk)
+			}
+		})
+	}
+	for _, text := range []string{"lunch with Sam is at 2pm", "dinner is at 7", "Mum is at the hospital", "is lunch with Sam at Luigi's?",
+		"email Sam that dinner is at Luigi's", "tell Ana the party is at the park"} {
+		if ref, place, ok := nlu.EventPlace(text, c.Now); ok {
+			t.Errorf("EventPlace(%q) = %q, %q; want no place told", text, ref, place)
+		}
 	}
 }

@@ -376,6 +376,11 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "took "+who+" off "+name, "take "+who+" off "+name
 			t.alone = []string{"Took " + who + " off " + name + "."}
 		}
+		if p.Update.Location != nil && p.Update.Start == nil {
+			place := markdown.Escape(*p.Update.Location)
+			t.past, t.verb = "set the place of "+name+" to "+place, "set the place of "+name
+			t.alone = []string{prose.UpperFirst(name) + " is at " + place + " now."}
+		}
 		if p.Noted != "" {
 			note := "“" + markdown.Escape(p.Noted) + "”"
 			t.past, t.verb = "added "+note+" to the notes of "+name, "add "+note+" to the notes of "+name

@@ -69,6 +69,9 @@ func approvalText(o stage.Outcome, t outcomeText, c stage.Context) string {
 		if len(p.Uninvited) > 0 {
 			return "Shall I take " + prose.List(markdown.EscapeAll(p.Uninvited)) + " off " + quotedOr(p.Title, "that event") + "? A connected calendar tells them."
 		}
+		if p.Update.Location != nil && p.Shared {
+			return "Shall I set the place of " + quotedOr(p.Title, "that event") + " to “" + markdown.Escape(*p.Update.Location) + "”? Everyone invited sees it."
+		}
 		if p.Noted != "" && p.Shared {
 			return "Shall I add “" + markdown.Escape(p.Noted) + "” to the notes of " + quotedOr(p.Title, "that event") + "? Everyone invited sees them."
 		}

@@ -33,6 +33,10 @@ func (r *TemplateResponder) answer(in stage.RespondInput) string {
 	if who, ok := memory.GiftFor(in.Text); ok {
 		return answerGift(in, who)
 	}
+	if s, ok := r.eventDetail(in); ok {
+		// "Where is lunch with Sam?": the event's place, or a thing's.
+		return s
+	}
 	domains := in.Understanding.Domains
 	if len(domains) == 0 {
 		domains = []nlu.Domain{nlu.Memory}
@@ -135,20 +139,6 @@ func eventWhen(in stage.RespondInput, ref string) (string, bool) {
 	return markdown.Escape(e.Title) + " is " + stage.WhenPhrase(e.Start, e.AllDay, in.Context) + ".", true
 }
 
-// eventGuests answers who is invited to the event ref names: its
-// attendees, or that no one else is; or that there is no such event.
-func eventGuests(in stage.RespondInput, ref string) string {
-	e, ok := namedEvent(in.Context, ref)
-	if !ok {
-		return "I don't see “" + markdown.Escape(ref) + "” on your calendar."
-	}
-	name := markdown.Escape(e.Title) + " (" + stage.WhenPhrase(e.Start, e.AllDay, in.Context) + ")"
-	if len(e.Attendees) == 0 {
-		return "No one else is invited to " + name + " — it's on your calendar alone."
-	}
-	return "Invited to " + name + ": " + prose.List(markdown.EscapeAll(e.Attendees)) + "."
-}
-
 // namedEvent is the soonest of c's events whose titles best have the
 // words of ref.
 func namedEvent(c stage.Context, ref string) (hearth.CalendarEvent, bool) {
@@ -199,8 +189,8 @@ func (r *TemplateResponder) answerCalendar(in stage.RespondInput) string {
 			return s
 		}
 	}
-	if ref, ok := nlu.WhoComing(in.Text); ok {
-		return eventGuests(in, ref)
+	if s, ok := r.eventDetail(in); ok {
+		return s
 	}
 	sp := questionSpan(in)
 	var evs []hearth.CalendarEvent
