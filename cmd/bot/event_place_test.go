@@ -6,8 +6,8 @@ import (
 
 // TestEventPlaceAndLength: where an event is, told in passing or set, is
 // kept on it (undone like any change; asked about first once others are
-// invited) and answered; so is how long it lasts. "Where is my passport?"
-// is still memory's.
+// invited) and answered; so is how long it lasts, which is changed to a
+// length or by an amount. "Where is my passport?" is still memory's.
 func TestEventPlaceAndLength(t *testing.T) {
 	t.Parallel()
 	base, app, _ := startApp(t)
@@ -19,6 +19,12 @@ func TestEventPlaceAndLength(t *testing.T) {
 	c.say("undo")
 	mustContain(t, c.say("where is lunch with Sam?"), "No place is set")
 	mustContain(t, c.say("how long is lunch with Sam?"), "Lunch with Sam is 1 hour", "from 1:00 PM to 2:00 PM")
+	mustContain(t, c.say("make it an hour and a half"), "made Lunch with Sam end at 2:30 PM")
+	mustContain(t, c.say("extend lunch by 15 minutes"), "made Lunch with Sam end at 2:45 PM")
+	mustContain(t, c.say("how long is lunch?"), "1 hour 45 minutes", "from 1:00 PM to 2:45 PM")
+	c.say("undo")
+	mustContain(t, c.say("how long is lunch?"), "1 hour 30 minutes")
+	mustContain(t, c.say("extend the piano lesson by an hour"), "couldn't find an event matching “piano lesson”")
 
 	c.say("invite sam@example.com to lunch with Sam")
 	c.say("yes")

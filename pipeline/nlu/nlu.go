@@ -333,10 +333,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Email Sam": a request to write to Sam, what it says asked next.
 		res.Intent, res.Domains, res.Confidence = RequestAction, []Domain{Email}, max(res.Confidence, 0.8)
 	}
-	if !question && movesBy(tokens) {
-		// "Push the dentist back an hour", "move it 30 minutes earlier":
-		// a task or an event moved (the task planner hands an event
-		// over), however the model heard the amount.
+	if !question && (movesBy(tokens) || lengthChanged(text)) {
+		// "Push the dentist back an hour", "make it 2 hours long": a task
+		// or an event moved or made longer (the task planner hands an
+		// event over), however the model heard the amount.
 		if res.Intent != RequestAction || !slices.Contains(res.Domains, Task) && !slices.Contains(res.Domains, Calendar) || tokens[0] == "snooze" {
 			res.Domains = []Domain{Task} // a snooze is a reminder's
 		}
@@ -457,7 +457,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 	res.OutOfScope = res.OutOfScope && res.Intent == Chat
 	res.RequiresAction = res.Intent == RequestAction
 	res.Slots = extractSlots(text, tokens, res, ctx, ref)
-	if res.Intent == RequestAction && !drafts && !roleTold(tokens, text) && !eventPlaced(text, ref) {
+	if res.Intent == RequestAction && !drafts && !roleTold(tokens, text) && !detailChanged(text, ref) {
 		// The capability gate: a request is kept only if it asks for
 		// something Hearth can do (capability.go); a draft is Hearth's.
 		if ok, why := capable(tokens, question, res.Slots.When != nil || beforeBirthday(tokens), pOOS); !ok {

@@ -40,7 +40,8 @@ func TestEventNote(t *testing.T) {
 // something, both in the words said.
 func FuzzNoteOn(f *testing.F) {
 	for _, s := range []string{"add a note to the dentist appointment: bring the x-rays", "note on Bob: stressed", "note to : x", "note on a:", "put a note in our list: milk",
-		"lunch with Sam is at Luigi's", "set the location of the party to the park", "the venue for dinner is  ", "where is lunch?", "how long is the  dentist?"} {
+		"lunch with Sam is at Luigi's", "set the location of the party to the park", "the venue for dinner is  ", "where is lunch?", "how long is the  dentist?",
+		"make it an hour and a half", "extend the call by 15 minutes longer"} {
 		f.Add(s)
 	}
 	eventPlace := func(s string) (string, string, bool) { return EventPlace(s, testRef) }
@@ -49,6 +50,9 @@ func FuzzNoteOn(f *testing.F) {
 			t.Fatalf("%q asked %q of %q", text, what, ref)
 		}
 		BirthdaysAsked(text)
+		if l, ok := ChangesLength(text); ok && (l.Ref == "" || l.D <= 0 || l.By < -1 || l.By > 1) {
+			t.Fatalf("%q read as %+v", text, l)
+		}
 		for _, read := range []func(string) (string, string, bool){NoteOn, EventNote, ListNote, eventPlace} {
 			ref, note, ok := read(text)
 			if ok && (ref == "" || note == "" || !strings.Contains(text, ref) || !strings.Contains(text, note)) {

@@ -311,3 +311,28 @@ func TestBirthdaysAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestChangesLength: a change of how long something lasts, to a length or
+// by an amount, and not a move by an amount or a request of another kind.
+func TestChangesLength(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]LengthChange{
+		"make it an hour and a half":           {Ref: "it", D: 90 * time.Minute},
+		"make lunch with Sam 2 hours long":     {Ref: "lunch with sam", D: 2 * time.Hour},
+		"make the 3pm meeting 45 minutes":      {Ref: "the 3pm meeting", D: 45 * time.Minute},
+		"make the meeting 30 minutes longer":   {Ref: "the meeting", D: 30 * time.Minute, By: 1},
+		"please extend the call by 15 minutes": {Ref: "the call", D: 15 * time.Minute, By: 1},
+		"shorten the review by half an hour":   {Ref: "the review", D: 30 * time.Minute, By: -1},
+		"cut the meeting short by 10 minutes":  {Ref: "the meeting", D: 10 * time.Minute, By: -1},
+		"make it 2 hours later":                {},
+		"make it 3pm":                          {},
+		"cut the grass":                        {},
+		"make dinner":                          {},
+		"extend my visa":                       {},
+	} {
+		got, ok := ChangesLength(text)
+		if ok != (want.D != 0) || got != want {
+			t.Errorf("ChangesLength(%q) = %+v, %v; want %+v", text, got, ok, want)
+		}
+	}
+}

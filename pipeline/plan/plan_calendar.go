@@ -63,6 +63,11 @@ func planCalendar(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if p, ok, err := planInvite(in, text); ok {
 		return p, err
 	}
+	if l, ok := nlu.ChangesLength(text); ok {
+		if p, ok, err := planLength(in, l); ok {
+			return p, err
+		}
+	}
 	if refText, sh, ok := shiftRequest(text); ok {
 		return planShift(in, refText, sh)
 	}

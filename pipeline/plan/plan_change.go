@@ -43,6 +43,9 @@ func IsChange(text string) bool {
 	if words.StartsWithAny(lc, cancelVerbs...) || words.StartsWithAny(lc, "call off ", "mark ", "check off ", "cross off ", "skip ") {
 		return true
 	}
+	if _, ok := nlu.ChangesLength(text); ok {
+		return true // "extend the call by 15 minutes"
+	}
 	if !words.StartsWithAny(lc, ChangeVerbs...) {
 		return false
 	}

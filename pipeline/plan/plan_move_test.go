@@ -434,15 +434,16 @@ func TestTaskJustSet(t *testing.T) {
 			t.Errorf("%q: update %+v; want task 3 due %s", text, a, due)
 		}
 	}
-	// Of an event just added, an amount alone would be its length: it
-	// is not moved to that long from now.
+	// Of an event just added, an amount alone is its length: it is not
+	// moved to that long from now, it lasts that long.
 	lunch := hearth.CalendarEvent{ID: 7, Title: "Lunch with Ben", Start: now.Add(76 * time.Hour), End: now.Add(77 * time.Hour)}
 	c = stage.Context{Now: now, Location: time.UTC, Events: []hearth.CalendarEvent{lunch},
 		Recent: []hearth.Message{{From: hearth.FromUser, Text: "add lunch with Ben on Friday at 1pm"},
 			{From: hearth.FromBot, Text: "Done — Lunch with Ben is on your calendar for Friday at 1:00 PM."}}}
-	for _, text := range []string{"make it an hour", "make it 90 minutes instead"} {
-		if p := planText(t, text, c); len(p.actions) != 0 {
-			t.Errorf("%q: planned %v; want the event left as it is", text, kindsOf(p.actions))
+	for text, d := range map[string]time.Duration{"make it an hour": time.Hour, "make it 90 minutes instead": 90 * time.Minute} {
+		a := decode[action.EventUpdateArgs](t, planText(t, text, c).only(t, action.CalendarUpdate))
+		if a.ID != 7 || a.Update.Start != nil || a.Update.End == nil || !a.Update.End.Equal(lunch.Start.Add(d)) {
+			t.Errorf("%q: update %+v; want lunch %v long, its start kept", text, a, d)
 		}
 	}
 }

@@ -65,6 +65,12 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if words.StartsWithAny(lc, MoveVerbs...) {
 		return planTaskMove(in, text)
 	}
+	if l, ok := nlu.ChangesLength(text); ok {
+		// "Make it an hour and a half" of the event just made.
+		if p, ok, err := planLength(in, l); ok {
+			return p, err
+		}
+	}
 	if refText, sh, ok := shiftRequest(text); ok {
 		return planShift(in, refText, sh)
 	}

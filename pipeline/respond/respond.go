@@ -376,6 +376,9 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "took "+who+" off "+name, "take "+who+" off "+name
 			t.alone = []string{"Took " + who + " off " + name + "."}
 		}
+		if p.Update.End != nil && p.Update.Start == nil {
+			t.past, t.verb = "made "+name+" end at "+stage.ClockOf(*p.Update.End, c), "change how long "+name+" is"
+		}
 		if p.Update.Location != nil && p.Update.Start == nil {
 			place := markdown.Escape(*p.Update.Location)
 			t.past, t.verb = "set the place of "+name+" to "+place, "set the place of "+name
