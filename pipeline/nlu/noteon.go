@@ -43,7 +43,7 @@ func EventNote(text string) (ref, note string, ok bool) {
 	if !ok {
 		return "", "", false
 	}
-	if !eventNamed(ref) {
+	if !callsEvent(ref) {
 		return "", "", false
 	}
 	return ref, note, true
@@ -88,7 +88,7 @@ func EventPlace(text string, now time.Time) (ref, place string, ok bool) {
 		g = rePlaceIs.FindStringSubmatch(text)
 	}
 	if g == nil {
-		if g = reIsAt.FindStringSubmatch(text); g == nil || !eventNamed(g[1]) {
+		if g = reIsAt.FindStringSubmatch(text); g == nil || !callsEvent(g[1]) {
 			return "", "", false
 		}
 	}
@@ -109,9 +109,9 @@ var reClockOnly = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a
 // placeNotRef open a request whose words only report an event's place.
 var placeNotRef = []string{"email", "tell", "text", "message", "remind", "ask", "let", "say", "write", "send"}
 
-// eventNamed reports words that call something by what calendar entries
+// callsEvent reports words that call something by what calendar entries
 // are called ("the dentist appointment", "lunch with Sam").
-func eventNamed(ref string) bool {
+func callsEvent(ref string) bool {
 	for _, w := range strings.Fields(strings.ToLower(ref)) {
 		if eventNoteNouns[strings.TrimSuffix(strings.TrimSuffix(strings.Trim(w, ".,!?"), "'s"), "’s")] {
 			return true

@@ -17,10 +17,11 @@ import (
 // other readings of the words to go on ("make dinner 2 hours").
 func planLength(in stage.PlanInput, l nlu.LengthChange) (p stage.Plan, handled bool, err error) {
 	p = stage.Plan{Understood: "change how long an event is"}
-	ref := eventRefWords(resolveRef(l.Ref, in.Context))
+	named := resolveRef(l.Ref, in.Context)
+	ref := eventRefWords(named)
 	switch {
 	case hasEvent(ref, in.Context):
-	case l.By > 0 && hasTask(taskRef(resolveRef(l.Ref, in.Context)), in.Context):
+	case l.By > 0 && hasTask(taskRef(named), in.Context):
 		// "Extend the tax return deadline by a week": due that much later.
 		sh := shift{minutes: int(l.D / time.Minute)}
 		if l.D%(24*time.Hour) == 0 {
