@@ -9,9 +9,9 @@ import (
 
 // reAskedAbout reads a question for everything Hearth knows about someone:
 // "what do you remember about me?", "what do you know about Emma?",
-// "what have I told you about Bob", "tell me everything you know about
-// my sister".
-var reAskedAbout = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?(?:what\s+(?:else\s+)?(?:do|did)\s+you\s+(?:know|remember)|what\s+have\s+i\s+told\s+you|what\s+did\s+i\s+tell\s+you|tell\s+me\s+(?:everything|all|what)\s+you\s+(?:know|remember))(?:\s+(?:about|of|on)\s+(.+?))?\s*[?.!]*\s*$`)
+// "what have I told you about Bob", "what did I ask you to remember?",
+// "tell me everything you know about my sister".
+var reAskedAbout = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|ok\s+|okay\s+)?(?:what\s+(?:else\s+)?(?:do|did)\s+you\s+(?:know|remember)|what\s+have\s+i\s+told\s+you|what\s+did\s+i\s+tell\s+you|what\s+(?:did|have)\s+i\s+ask(?:ed)?\s+you\s+to\s+(?:remember|keep\s+in\s+mind|note)|tell\s+me\s+(?:everything|all|what)\s+you\s+(?:know|remember))(?:\s+(?:about|of|on)\s+(.+?))?\s*[?.!]*\s*$`)
 
 // reTellAbout reads "tell me about Bob", "tell me more about my sister":
 // about someone only when a name or "my …" follows (see AskedAbout).

@@ -15,6 +15,8 @@ func TestAskedAbout(t *testing.T) {
 		{"What do you remember about me?", "", true},
 		{"what do you know about myself", "", true},
 		{"What have I told you?", "", true},
+		{"what did I ask you to remember?", "", true},
+		{"what have I asked you to remember about Ben", "Ben", true},
 		{"What do you know about Emma?", "Emma", true},
 		{"tell me everything you know about my sister", "my sister", true},
 		{"What did I tell you about Bob", "Bob", true},

@@ -206,8 +206,9 @@ func planListClear(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 }
 
 // noteDelete reads "delete the note about the plumber", "remove my note
-// on the trip", "delete the plumber note": what the note is about.
-var noteDelete = regexp.MustCompile(`^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my|that)\s+notes?\s+(?:about|on|for|with|saying|that says)\s+(.+)$|^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my)\s+(.+?)\s+note$`)
+// on the trip", "delete the plumber note", "delete the note gift ideas":
+// what the note is about, or called.
+var noteDelete = regexp.MustCompile(`^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my|that)\s+notes?\s+(?:about|on|for|with|saying|that says)\s+(.+)$|^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my)\s+(.+?)\s+note$|^(?:delete|remove|get rid of|throw away|throw out|scrap|trash|bin|erase)\s+(?:the|my)\s+note\s+(?:called\s+|named\s+)?(.+)$`)
 
 // noteAppend reads a request to add words to a note: "add to that note:
 // bring the invoice", "add bring the invoice to the plumber note",
@@ -295,7 +296,7 @@ func planNoteDelete(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	if m == nil {
 		return stage.Plan{}, false, nil
 	}
-	about := words.TidySlot(m[1] + m[2])
+	about := words.TidySlot(m[1] + m[2] + m[3])
 	p := stage.Plan{Understood: "delete the note about " + about}
 	hits := notesSaying(in.Context.Notes, about)
 	switch len(hits) {

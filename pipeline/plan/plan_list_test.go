@@ -244,7 +244,7 @@ func TestPlanNoteDelete(t *testing.T) {
 		{ID: 3, UserID: 1, Body: "Gate code 4471"},
 		{ID: 4, UserID: 9, Family: true, Title: "Plumber numbers", Body: "call the plumber on 555 0100"},
 	}
-	for _, text := range []string{"delete the note about the gate code", "Please remove the gate code note."} {
+	for _, text := range []string{"delete the note about the gate code", "Please remove the gate code note.", "delete the note gate code", "remove my note called gate code"} {
 		p, err := planKeep(context.Background(), stage.PlanInput{Text: text, User: hearth.User{ID: 1}, Understanding: keep, Context: stage.Context{Notes: notes}})
 		want, _ := action.New(action.NoteDelete, action.NoteRefArgs{ID: 3})
 		if err != nil || len(p.Actions) != 1 || string(p.Actions[0].Payload) != string(want.Payload) {
