@@ -178,8 +178,12 @@ func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, 
 	if words.StartsWithWords(words.ASCIILower(ref), "all", "every", "everything") {
 		// "Delete all my tasks": one at a time, named, so nothing goes
 		// that was not meant to.
-		p.Understood = map[action.Kind]string{action.TaskComplete: "mark all your tasks as done", action.TaskDelete: "delete all your tasks"}[kind]
-		return p, needDetails("which task — I change them one at a time, never all at once")
+		noun := "task"
+		if words.ContainsWord(words.ASCIILower(ref), "reminders") {
+			noun = "reminder" // "cancel all my reminders"
+		}
+		p.Understood = map[action.Kind]string{action.TaskComplete: "mark all your " + noun + "s as done", action.TaskDelete: "delete all your " + noun + "s"}[kind]
+		return p, needDetails("which %s — I change them one at a time, never all at once", noun)
 	}
 	matched := matchingOpenTasks(ref, in.Context.Tasks)
 	if len(matched) == 0 {

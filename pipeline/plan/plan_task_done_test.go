@@ -1,12 +1,15 @@
 package plan
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
+	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
 )
 
 // TestPlanReopen: a task finished by mistake is opened again by its
@@ -58,6 +61,23 @@ func TestDueBefore(t *testing.T) {
 		p := planText(t, text, c)
 		if a := decode[action.TaskCreateArgs](t, p.only(t, action.TaskCreate)); !a.Due.Equal(want) {
 			t.Errorf("%q: due %v; want %v", text, a.Due, want)
+		}
+	}
+}
+
+// TestPlanAllAtOnce: "delete all my tasks" changes nothing and says why,
+// in the words the user used ("cancel all my reminders").
+func TestPlanAllAtOnce(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	for text, want := range map[string]string{
+		"delete all my tasks":     "which task — I change them one at a time",
+		"cancel all my reminders": "which reminder — I change them one at a time",
+	} {
+		p := planText(t, text, c)
+		var de *stage.DetailsError
+		if len(p.actions) != 0 || len(p.errs) != 1 || !errors.As(p.errs[0], &de) || !strings.HasPrefix(de.Detail, want) {
+			t.Errorf("%q: planned %v, errors %v; want one saying %q", text, kindsOf(p.actions), p.errs, want)
 		}
 	}
 }
