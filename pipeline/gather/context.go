@@ -140,10 +140,16 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				return c, fmt.Errorf("context: tasks done: %w", err)
 			}
 		case domains[nlu.Task] && u.Intent == nlu.RequestAction && reopens(text):
-			// "Mark the report as not done": the finished tasks.
+			// "Mark the report as not done": the finished tasks; "untick
+			// milk" may be a list's, ticked off.
 			f := hearth.TaskFilter{UserID: uid, Status: hearth.TaskDone, CompletedSince: now.AddDate(0, -3, 0), Limit: 50}
 			if c.Tasks, err = s.Tasks.FindTasks(ctx, f); err != nil {
 				return c, fmt.Errorf("context: tasks done: %w", err)
+			}
+			if s.Notes != nil && !domains[nlu.Keep] {
+				if c.Notes, c.NotesFound, err = s.notes(ctx, uid, text); err != nil {
+					return c, err
+				}
 			}
 		case domains[nlu.Task] || u.Intent == nlu.AskInfo && len(domains) == 0:
 			if c.Tasks, err = s.Tasks.FindTasks(ctx, hearth.TaskFilter{UserID: uid, Status: hearth.TaskOpen, IncludeUndated: true, Limit: 50}); err != nil {

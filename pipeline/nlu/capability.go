@@ -173,7 +173,7 @@ func capable(tokens []string, question, when bool, oos float64) (ok bool, why st
 		// "Buy a birthday present saturday": the user's own errand.
 		return true, "the user's own errand, a to-do"
 	}
-	if movesBy(tokens[head:]) {
+	if movesBy(tokens[head:]) || unticks(tokens[head:]) {
 		// "Push my run back two days": only what has a time moves by an
 		// amount of time, and only what the user has is moved.
 		return true, "moves a task or an event"

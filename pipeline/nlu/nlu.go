@@ -333,10 +333,10 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Email Sam": a request to write to Sam, what it says asked next.
 		res.Intent, res.Domains, res.Confidence = RequestAction, []Domain{Email}, max(res.Confidence, 0.8)
 	}
-	if !question && (movesBy(tokens) || lengthChanged(text)) {
-		// "Push the dentist back an hour", "make it 2 hours long": a task
-		// or an event moved or made longer (the task planner hands an
-		// event over), however the model heard the amount.
+	if !question && (movesBy(tokens) || lengthChanged(text) || unticks(tokens) && res.Intent != RequestAction) {
+		// "Push the dentist back an hour", "make it 2 hours long", "untick
+		// the report": a task or an event changed (the task planner hands
+		// an event over), however the model heard the words.
 		if res.Intent != RequestAction || !slices.Contains(res.Domains, Task) && !slices.Contains(res.Domains, Calendar) || tokens[0] == "snooze" {
 			res.Domains = []Domain{Task} // a snooze is a reminder's
 		}

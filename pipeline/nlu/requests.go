@@ -138,6 +138,13 @@ func timeWord(t string) bool {
 	return false
 }
 
+// unticks reports a request to open a task ticked off: "untick the
+// report", "uncheck buy milk" ("untick milk on the shopping list" is the
+// list's).
+func unticks(tokens []string) bool {
+	return len(tokens) > 1 && (tokens[0] == "untick" || tokens[0] == "uncheck" || tokens[0] == "unmark") && !slices.Contains(tokens, "list")
+}
+
 // movesBy reports a request to move something by an amount: "push the
 // dentist back an hour", "move it 30 minutes earlier", "delay the call by
 // a day", "bring the meeting forward half an hour".

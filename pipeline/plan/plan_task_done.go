@@ -170,6 +170,11 @@ func planReopen(in stage.PlanInput, ref string) (stage.Plan, error) {
 	}
 	hits := words.BestMatches(ref, titles)
 	if len(hits) == 0 {
+		if n, ok := tickedOn(in.Context.Notes, ref); ok {
+			// "Untick milk": ticked off a list, not a task.
+			p, _, err := planListCheck(in, "untick "+ref+" on "+n.Title)
+			return p, err
+		}
 		return p, needDetails("the task: I couldn't find a finished task matching “%s”", ref)
 	}
 	open := hearth.TaskOpen
@@ -184,4 +189,20 @@ func planReopen(in stage.PlanInput, ref string) (stage.Plan, error) {
 		labels = append(labels, done[i].Title)
 	}
 	return actOrAsk(p, "Which task should I open again?", labels, acts), nil
+}
+
+// tickedOn is the list among notes on which item is ticked off, when
+// exactly one has it.
+func tickedOn(notes []hearth.Note, item string) (hearth.Note, bool) {
+	item = words.TrimWordsLeft(item, "the", "my", "our", "some")
+	var on []hearth.Note
+	for _, n := range notes {
+		if n.Title != "" && slices.ContainsFunc(n.Items, func(it hearth.ChecklistItem) bool { return it.Done && strings.EqualFold(it.Text, item) }) {
+			on = append(on, n)
+		}
+	}
+	if len(on) != 1 {
+		return hearth.Note{}, false
+	}
+	return on[0], true
 }

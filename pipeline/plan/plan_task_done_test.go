@@ -81,3 +81,22 @@ func TestPlanAllAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanUntickListItem: "untick milk" of an item ticked off a list puts
+// it back on that list, as "untick milk on the shopping list" does; of a
+// finished task, it opens the task.
+func TestPlanUntickListItem(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Tasks = []hearth.Task{{ID: 4, Title: "Finish the report", Status: hearth.TaskDone}}
+	c.Notes = []hearth.Note{{ID: 9, UserID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk", Done: true}, {Text: "eggs"}}}}
+	for _, text := range []string{"untick milk", "uncheck the milk"} {
+		p := planText(t, text, c)
+		if a := decode[action.NoteCheckArgs](t, p.only(t, action.NoteCheck)); a.ID != 9 {
+			t.Errorf("%q: %+v; want milk back on the shopping list", text, a)
+		}
+	}
+	if u := decode[action.TaskUpdateArgs](t, planText(t, "untick the report", c).only(t, action.TaskUpdate)); u.ID != 4 || u.Update.Status == nil || *u.Update.Status != hearth.TaskOpen {
+		t.Errorf("untick the report: %+v; want task 4 open", u)
+	}
+}
