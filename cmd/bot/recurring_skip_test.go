@@ -28,6 +28,15 @@ func TestRecurringReminderSkip(t *testing.T) {
 		t.Fatalf("after undo: next %v; want %v back", sc.NextAt, next)
 	}
 
+	mustContain(t, c.say("pause the pills reminder for a week"), "I've paused “Take my pills” until", "undo")
+	if sc := userReminders(t, c)["Take my pills"]; !sc.NextAt.Equal(next.AddDate(0, 0, 7)) {
+		t.Fatalf("after the pause: next %v; want %v, a week on", sc.NextAt, next.AddDate(0, 0, 7))
+	}
+	mustContain(t, c.say("resume the pills reminder"), "“Take my pills” is back on")
+	if sc := userReminders(t, c)["Take my pills"]; !sc.NextAt.Equal(next) {
+		t.Fatalf("after the resume: next %v; want %v back", sc.NextAt, next)
+	}
+
 	c.say("remind me every Tuesday at 7pm to put out the bins")
 	mustContain(t, c.say("skip the bins reminder on Wednesday"), "“Put out the bins” isn't on Wednesday", "every Tuesday at 19:00")
 	for _, tk := range c.tasks() {

@@ -323,6 +323,11 @@ type (
 		// Skipped is the one date the change skips ("skip tomorrow's
 		// pills reminder"), for the reply; it is among Rule.Skip.
 		Skipped recur.Date `json:"skipped,omitzero" jsonschema:"the one date skipped, if that is the change"`
+		// Paused is the day a pause ends ("pause the bins reminder for
+		// two weeks": every time before it is skipped), and Resumed that
+		// the change gives back every time skipped; both for the reply.
+		Paused  recur.Date `json:"paused,omitzero" jsonschema:"the day a pause ends, if that is the change"`
+		Resumed bool       `json:"resumed,omitempty" jsonschema:"true when the change gives back every time skipped"`
 	}
 	// ReminderRefArgs names one recurring reminder (reminder.cancel).
 	ReminderRefArgs struct {
@@ -578,6 +583,9 @@ func (p ReminderUpdateArgs) check() error {
 	}
 	if !p.Skipped.IsZero() && !slices.Contains(p.Rule.Skip, p.Skipped) {
 		return fmt.Errorf("skipped %v is not among the rule's skipped dates", p.Skipped)
+	}
+	if !p.Paused.IsZero() && len(p.Rule.Skip) == 0 {
+		return fmt.Errorf("paused until %v, and nothing skipped", p.Paused)
 	}
 	return p.Rule.Validate()
 }

@@ -40,7 +40,7 @@ func IsChange(text string) bool {
 	if words.StartsWithAny(lc, MoveVerbs...) || words.StartsWithAny(lc, RenameVerbs...) {
 		return true
 	}
-	if words.StartsWithAny(lc, cancelVerbs...) || words.StartsWithAny(lc, "call off ", "mark ", "check off ", "cross off ", "skip ") {
+	if words.StartsWithAny(lc, cancelVerbs...) || words.StartsWithAny(lc, "call off ", "mark ", "check off ", "cross off ", "skip ", "suspend ", "resume ", "unpause ") {
 		return true
 	}
 	if _, ok := nlu.ChangesLength(text); ok {

@@ -43,6 +43,9 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if p, ok, err := planReminderChange(in, text); ok {
 		return p, err
 	}
+	if p, ok, err := planReminderPause(in, text); ok {
+		return p, err // before a cancel: "pause" alone cancels
+	}
 	if p, ok, err := planReminderCancel(in, text); ok {
 		return p, err
 	}

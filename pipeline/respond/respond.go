@@ -307,6 +307,14 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			day := stage.WhenPhrase(recur.At(p.Skipped, p.Rule.At, stage.UserZone(c)), true, c)
 			t.past, t.verb, change = "skipped "+title+" "+day, "skip "+title+" "+day, "I'll skip "+title+" "+day
 		}
+		if !p.Paused.IsZero() {
+			// "Pause the bins reminder for two weeks".
+			until := recur.At(p.Paused, p.Rule.At, stage.UserZone(c)).Format("Monday, Jan 2")
+			t.past, t.verb, change = "paused "+title+" until "+until, "pause "+title, "I've paused "+title+" until "+until
+		}
+		if p.Resumed {
+			t.past, t.verb, change = "resumed "+title, "resume "+title, title+" is back on"
+		}
 		if sc, ok := o.Result.(hearth.Schedule); ok && !sc.NextAt.IsZero() {
 			t.alone = []string{"Done — " + change + ". Next one: " + stage.FormatWhen(sc.NextAt, false, c) + ". Say “undo” to put it back."}
 		}
@@ -355,55 +363,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			"Done — " + title + " is on your calendar " + span + ".",
 		}
 	case action.CalendarUpdate:
-		p, _ := action.Decode[action.EventUpdateArgs](o.Action)
-		name := "the event"
-		if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Title != "" {
-			name = markdown.Escape(e.Title)
-		} else if p.Update.Title != nil {
-			name = markdown.Escape(*p.Update.Title)
-		}
-		if name == "the event" && p.Title != "" {
-			name = markdown.Escape(p.Title)
-		}
-		t.past, t.verb = "updated "+name, "update "+name
-		if len(p.Invited) > 0 {
-			who := prose.List(markdown.EscapeAll(p.Invited))
-			t.past, t.verb = "invited "+who+" to "+name, "invite "+who+" to "+name
-			t.alone = []string{"Invited " + who + " to " + name + "."}
-		}
-		if len(p.Uninvited) > 0 {
-			who := prose.List(markdown.EscapeAll(p.Uninvited))
-			t.past, t.verb = "took "+who+" off "+name, "take "+who+" off "+name
-			t.alone = []string{"Took " + who + " off " + name + "."}
-		}
-		if p.Update.End != nil && p.Update.Start == nil {
-			t.past, t.verb = "made "+name+" end at "+stage.ClockOf(*p.Update.End, c), "change how long "+name+" is"
-		}
-		if p.Update.Location != nil && p.Update.Start == nil {
-			place := markdown.Escape(*p.Update.Location)
-			t.past, t.verb = "set the place of "+name+" to "+place, "set the place of "+name
-			t.alone = []string{prose.UpperFirst(name) + " is at " + place + " now."}
-		}
-		if p.Noted != "" {
-			note := "“" + markdown.Escape(p.Noted) + "”"
-			t.past, t.verb = "added "+note+" to the notes of "+name, "add "+note+" to the notes of "+name
-			t.alone = []string{"Added to the notes of " + name + ": " + note + "."}
-		}
-		if p.Update.Start != nil {
-			allDay := p.Update.AllDay != nil && *p.Update.AllDay
-			t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Start, allDay, c)
-			t.verb = "move " + name
-			switch e, ok := o.Result.(hearth.CalendarEvent); {
-			case p.Series && p.Starting != nil:
-				t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + " from " + stage.FormatWhen(*p.Starting, true, c) + " on"
-			case p.Series:
-				t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + ", every time it repeats"
-			case ok && e.Series != "":
-				t.past += oneOfSeries
-			}
-		} else if p.Series && p.Update.Title != nil {
-			t.past = "renamed " + markdown.Escape(p.Title) + " to " + markdown.Escape(*p.Update.Title) + ", every time it repeats"
-		}
+		describeEventUpdate(o, c, &t)
 	case action.CalendarDelete:
 		p, _ := action.Decode[action.EventRefArgs](o.Action)
 		name := markdown.Escape(p.Title)

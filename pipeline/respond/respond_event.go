@@ -8,6 +8,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/internal/prose"
+	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
@@ -93,4 +94,58 @@ func lengthWords(d time.Duration) string {
 		parts = append(parts, unit(mins, "minute"))
 	}
 	return strings.Join(parts, " ")
+}
+
+// describeEventUpdate words a calendar.update done: moved, renamed, people
+// invited or taken off, a note or a place added, a new length.
+func describeEventUpdate(o stage.Outcome, c stage.Context, t *outcomeText) {
+	p, _ := action.Decode[action.EventUpdateArgs](o.Action)
+	name := "the event"
+	if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Title != "" {
+		name = markdown.Escape(e.Title)
+	} else if p.Update.Title != nil {
+		name = markdown.Escape(*p.Update.Title)
+	}
+	if name == "the event" && p.Title != "" {
+		name = markdown.Escape(p.Title)
+	}
+	t.past, t.verb = "updated "+name, "update "+name
+	if len(p.Invited) > 0 {
+		who := prose.List(markdown.EscapeAll(p.Invited))
+		t.past, t.verb = "invited "+who+" to "+name, "invite "+who+" to "+name
+		t.alone = []string{"Invited " + who + " to " + name + "."}
+	}
+	if len(p.Uninvited) > 0 {
+		who := prose.List(markdown.EscapeAll(p.Uninvited))
+		t.past, t.verb = "took "+who+" off "+name, "take "+who+" off "+name
+		t.alone = []string{"Took " + who + " off " + name + "."}
+	}
+	if p.Update.End != nil && p.Update.Start == nil {
+		t.past, t.verb = "made "+name+" end at "+stage.ClockOf(*p.Update.End, c), "change how long "+name+" is"
+	}
+	if p.Update.Location != nil && p.Update.Start == nil {
+		place := markdown.Escape(*p.Update.Location)
+		t.past, t.verb = "set the place of "+name+" to "+place, "set the place of "+name
+		t.alone = []string{prose.UpperFirst(name) + " is at " + place + " now."}
+	}
+	if p.Noted != "" {
+		note := "“" + markdown.Escape(p.Noted) + "”"
+		t.past, t.verb = "added "+note+" to the notes of "+name, "add "+note+" to the notes of "+name
+		t.alone = []string{"Added to the notes of " + name + ": " + note + "."}
+	}
+	if p.Update.Start != nil {
+		allDay := p.Update.AllDay != nil && *p.Update.AllDay
+		t.past = "moved " + name + " to " + stage.FormatWhen(*p.Update.Start, allDay, c)
+		t.verb = "move " + name
+		switch e, ok := o.Result.(hearth.CalendarEvent); {
+		case p.Series && p.Starting != nil:
+			t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + " from " + stage.FormatWhen(*p.Starting, true, c) + " on"
+		case p.Series:
+			t.past = "moved " + name + " to " + stage.ClockOf(*p.Update.Start, c) + ", every time it repeats"
+		case ok && e.Series != "":
+			t.past += oneOfSeries
+		}
+	} else if p.Series && p.Update.Title != nil {
+		t.past = "renamed " + markdown.Escape(p.Title) + " to " + markdown.Escape(*p.Update.Title) + ", every time it repeats"
+	}
 }
