@@ -149,7 +149,7 @@ var (
 	reSkip         = regexp.MustCompile(`^(?:skip|drop|remove|leave out|hide|no) (?:the )?([a-z& ]+?) section(?: (?:of|in|from) my briefing)?$`)
 	reUnskip       = regexp.MustCompile(`^(?:include|add|show|bring back|put back) (?:the )?([a-z& ]+?) section(?: (?:of|in|to) my briefing)?$`)
 	reHere         = regexp.MustCompile(`^send (?:my )?(?:briefings?|reminders?)(?: and (?:briefings?|reminders?))? (?:here|to this chat)$`)
-	reList         = regexp.MustCompile(`^(?:list|show|what are|show me)(?: all)? my reminders$|^my reminders$|^(?:what|which) reminders (?:do i have|have i got|have i set|are set|are there|are coming up)$|^(?:do i have )?any reminders$`)
+	reList         = regexp.MustCompile(`^(?:list|show|what are|show me)(?: all)? my(?: recurring| repeating| regular)? reminders$|^my(?: recurring| repeating)? reminders$|^(?:what|which)(?: recurring| repeating)? reminders (?:do i have|have i got|have i set|are set|are there|are coming up)$|^(?:do i have )?any(?: recurring| repeating)? reminders$`)
 	reCancelN      = regexp.MustCompile(`^(?:cancel|stop|delete|remove) reminder (?:number )?(\d+)$`)
 	reCancel       = regexp.MustCompile(`^(?:cancel|stop|delete|remove) (?:the |my )?(.+?) (?:one|reminder)$`)
 	// "stop reminding me about the bins", "don't remind me to water the

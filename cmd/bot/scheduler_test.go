@@ -157,6 +157,7 @@ func TestSchedulerScenarios(t *testing.T) {
 		mustContain(t, c.say("Pick up the kids at 3:30 every weekday"), "remind you to pick up the kids every weekday at 15:30")
 		mustContain(t, c.say("call grandma every Sunday at 6pm"), "remind you to call grandma every Sunday at 18:00")
 		mustContain(t, c.say("list my reminders"), "Take out the bins", "Water the plants")
+		mustContain(t, c.say("what are my recurring reminders?"), "Take out the bins", "Water the plants")
 		// A change of one is not a new chore ("change …"), and a bare
 		// hour is a time.
 		mustContain(t, c.say("change my water the plants reminder to Thursdays"), "is now every Thursday at 09:00")
