@@ -227,7 +227,7 @@ func planEventDelete(in stage.PlanInput, text string) (stage.Plan, error) {
 	}
 	if len(hits) == 0 && hasTask(taskRef(ref), in.Context) {
 		// "cancel my dentist reminder" named a task.
-		return planTaskRef(in, action.TaskDelete, taskRef(ref))
+		return planTaskRef(in, action.TaskDelete, taskRef(ref), false)
 	}
 	if len(hits) == 0 {
 		return p, needDetails("which event: I couldn't find an event matching “%s”", ref)

@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"cmp"
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -56,11 +58,12 @@ func planTask(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 		return planReopen(in, ref)
 	}
 	if kind, ref, ok := taskRefRequest(text); ok {
+		pronoun := isPronounRef(ref)
 		ref = resolveRef(ref, in.Context)
 		if kind == action.TaskDelete && !hasTask(ref, in.Context) && hasEvent(ref, in.Context) {
 			return planEventDelete(in, "cancel "+ref)
 		}
-		return planTaskRef(in, kind, ref)
+		return planTaskRef(in, kind, ref, pronoun)
 	}
 	if done := CompletedTasks(text, in.Context.Tasks); len(done) > 0 {
 		return planTasksDone(in, done)
@@ -168,8 +171,10 @@ func taskRef(s string) string {
 }
 
 // planTaskRef completes or deletes the open task the user named, asking
-// which one when several match.
-func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, error) {
+// which one when several match. Named by "it" or "that" (pronoun), of
+// several with the title the last reply named, it is the newest: "cancel
+// that" right after a second "Buy flowers" was made.
+func planTaskRef(in stage.PlanInput, kind action.Kind, ref string, pronoun bool) (stage.Plan, error) {
 	verb := map[action.Kind]string{action.TaskComplete: "mark a task as done", action.TaskDelete: "delete a task"}[kind]
 	if ref != "" {
 		verb = map[action.Kind]string{action.TaskComplete: "mark “" + markdown.Escape(ref) + "” as done", action.TaskDelete: "delete the task “" + markdown.Escape(ref) + "”"}[kind]
@@ -191,6 +196,9 @@ func planTaskRef(in stage.PlanInput, kind action.Kind, ref string) (stage.Plan, 
 	matched := matchingOpenTasks(ref, in.Context.Tasks)
 	if len(matched) == 0 {
 		return p, needDetails("which task: I couldn't find an open task matching “%s”", ref)
+	}
+	if pronoun && len(matched) > 1 && !slices.ContainsFunc(matched, func(t hearth.Task) bool { return !strings.EqualFold(t.Title, ref) }) {
+		matched = []hearth.Task{slices.MaxFunc(matched, func(a, b hearth.Task) int { return cmp.Compare(a.ID, b.ID) })}
 	}
 	p, err := actOnTasks(p, kind, matched, in.Context, "Which one?")
 	if err != nil {

@@ -100,3 +100,23 @@ func TestPlanUntickListItem(t *testing.T) {
 		t.Errorf("untick the report: %+v; want task 4 open", u)
 	}
 }
+
+// TestPlanThatIsTheNewest: "cancel that" right after a second task of the
+// same title was made is that one; named by its title, the two are a
+// question.
+func TestPlanThatIsTheNewest(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Tasks = []hearth.Task{
+		{ID: 3, Title: "Buy flowers", Status: hearth.TaskOpen},
+		{ID: 5, Title: "Buy flowers", Status: hearth.TaskOpen, Due: c.Now.Add(30 * time.Hour)},
+	}
+	c.Recent = []hearth.Message{{From: hearth.FromUser, Text: "remind me to buy flowers tomorrow at 3pm"},
+		{From: hearth.FromBot, Text: "Sure! I'll remind you about “Buy flowers”, due tomorrow at 3:00 PM."}}
+	if a := decode[action.TaskRefArgs](t, planText(t, "actually cancel that", c).only(t, action.TaskDelete)); a.ID != 5 {
+		t.Errorf("cancel that: task %d; want 5, the one just made", a.ID)
+	}
+	if p := planText(t, "delete the buy flowers task", c); len(p.actions) != 0 || len(p.questions) != 1 {
+		t.Errorf("delete the buy flowers task: planned %v, %d questions; want which of the two asked", kindsOf(p.actions), len(p.questions))
+	}
+}

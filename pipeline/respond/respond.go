@@ -375,7 +375,7 @@ func describeOutcome(o stage.Outcome, c stage.Context) outcomeText {
 			t.past, t.verb = "removed "+name+" from your calendar, every time it repeats", "cancel every "+name
 		} else if e, ok := o.Result.(hearth.CalendarEvent); ok && e.Series != "" {
 			// One occurrence of a repeating event, as for a move.
-			t.past = "removed " + name + " on " + stage.FormatWhen(e.Start, e.AllDay, c) + " from your calendar" + oneOfSeries
+			t.past = "removed " + name + " " + stage.WhenPhrase(e.Start, e.AllDay, c) + " from your calendar" + oneOfSeries
 		}
 	case action.CalendarList:
 		t.past, t.verb = "checked your calendar", "check your calendar"

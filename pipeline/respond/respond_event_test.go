@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/pipeline/stage/stagetest"
 )
@@ -38,6 +39,20 @@ func TestRespondEventDetail(t *testing.T) {
 	} {
 		if got := respondTo(t, stage.RespondInput{Text: tt.text, Context: c}); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("%q:\n%s\nwant\n%s", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestRespondOccurrenceRemoved: one time of a repeating event cancelled is
+// named by its day as people say it ("tomorrow at", "on Friday at").
+func TestRespondOccurrenceRemoved(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t) // Tuesday, March 10, 2026
+	del := mustAction(t, action.CalendarDelete, action.EventRefArgs{ID: 4, Title: "Standup"})
+	for day, want := range map[int]string{11: "removed Standup tomorrow at 10:00 AM from your calendar", 13: "removed Standup on Friday at 10:00 AM from your calendar"} {
+		e := hearth.CalendarEvent{ID: 4, Title: "Standup", Series: "s1", Start: time.Date(2026, 3, day, 10, 0, 0, 0, c.Location)}
+		if d := describeOutcome(stage.Outcome{Action: del, Status: stage.Done, Result: e}, c); !strings.HasPrefix(d.past, want) {
+			t.Errorf("%q; want %q…", d.past, want)
 		}
 	}
 }
