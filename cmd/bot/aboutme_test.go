@@ -126,6 +126,8 @@ func TestAskedByRelation(t *testing.T) {
 	c.say("Leo is my son")
 	c.say("Leo was born on 4 May 2017")
 	mustContain(t, c.say("how old is my son?"), "Leo is", "born May 4, 2017")
+	c.say("I was born in 1990")
+	mustContain(t, c.say("how old am I?"), "You were born in 1990, so you're")
 	mustContain(t, c.say("my son Leo has football practice every Tuesday at 5"), "Leo's football practice")
 }
 

@@ -318,6 +318,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				// What to give someone: what they like is among all
 				// Hearth knows about them.
 				f = hearth.MemoryFilter{UserID: uid, About: who, Limit: 50}
+			} else if _, self, ok := nlu.AgeAsked(text); ok && self {
+				// "How old am I?": when the user was born, and their
+				// birthday (a year alone gives two ages).
+				f = hearth.MemoryFilter{UserID: uid, ToldBy: uid, Query: "born or birthday or bday", Limit: 20}
 			} else if what, _, ok := nlu.BirthdaysAsked(text); ok {
 				// "Any birthdays this month?": every birthday known (the
 				// responder picks the ones that fall then).

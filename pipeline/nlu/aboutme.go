@@ -1,6 +1,7 @@
 package nlu
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -253,4 +254,25 @@ func personAsked(tokens []string) bool {
 	default:
 		return !slices.Contains([]string{"you", "i", "we", "it", "they", "that", "this", "the", "people", "everyone"}, subj[0])
 	}
+}
+
+// ageAsked reports a question for someone's age: "how old is Leo?", "how
+// old am I?", "how old is my son now?" (memory's, from when they were
+// born).
+func ageAsked(tokens []string) bool {
+	return len(tokens) >= 4 && tokens[0] == "how" && tokens[1] == "old" && (tokens[2] == "is" || tokens[2] == "am" || tokens[2] == "will")
+}
+
+// reHowOld reads "how old is Anna?", "how old is my son now", "how old am
+// I?": whom.
+var reHowOld = regexp.MustCompile(`(?i)^\s*how\s+old\s+(?:is|will|am)\s+(.+?)(?:\s+(?:now|today|be|turning|this year))*\s*[?.!]*\s*$`)
+
+// AgeAsked reports a question for someone's age and whom it names ("Anna",
+// "my son"); self is set for "how old am I?".
+func AgeAsked(text string) (who string, self, ok bool) {
+	g := reHowOld.FindStringSubmatch(text)
+	if g == nil {
+		return "", false, false
+	}
+	return g[1], strings.EqualFold(g[1], "i"), true
 }

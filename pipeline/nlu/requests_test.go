@@ -28,7 +28,7 @@ func TestAboutMe(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"am I allergic to anything?", "what are my allergies?", "is Lea allergic to anything?", "what car do I have?",
-		"what does my dad do?", "what does Tom do for a living?", "what does my sister like?"} {
+		"what does my dad do?", "what does Tom do for a living?", "what does my sister like?", "how old am I?", "how old is my son now?"} {
 		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Memory}) {
 			t.Errorf("Classify(%q) = %s %v; want a question to memory", text, got.Intent, got.Domains)
 		}

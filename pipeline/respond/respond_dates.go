@@ -15,7 +15,9 @@ import (
 // the date on Sunday?", "what day is the 15th?", "how long until
 // Christmas?". The date is timex's reading, in the user's zone.
 var (
-	reDateOf = regexp.MustCompile(`^(?:so |and |ok )?(?:what(?:'s|s| is) the date|what date is|which date is|what day is|what day of the week is)\s+(.+?)\s*[?.!]*$`)
+	// "what week is it?", "what's the week number?" (ISO 8601's).
+	reWeekNumber = regexp.MustCompile(`^(?:so |and |ok )?(?:what(?:'s|s| is) the (?:current )?week(?: number)?|what week(?: number)? is (?:it|this)(?: today| now)?|which week is (?:it|this))\s*[?.!]*$`)
+	reDateOf     = regexp.MustCompile(`^(?:so |and |ok )?(?:what(?:'s|s| is) the date|what date is|which date is|what day is|what day of the week is)\s+(.+?)\s*[?.!]*$`)
 )
 
 // dateAnswer answers lc (lower-cased) when it asks which date or weekday
@@ -28,7 +30,7 @@ func dateAnswer(lc string, c stage.Context) (string, bool) {
 	now := stage.UserNow(c)
 	// day is the one day s names, as said, and its date.
 	day := func(s string) (string, time.Time, bool) {
-		m, ok := nlu.OneDay(s, now)
+		m, ok := nlu.OneDay(strings.TrimSuffix(s, " this year"), now) // "what day is Christmas this year?"
 		return strings.TrimPrefix(m.Text, "on "), m.Value.In(now.Location()), ok
 	}
 	if g := reDateOf.FindStringSubmatch(lc); g != nil {
@@ -45,6 +47,11 @@ func dateAnswer(lc string, c stage.Context) (string, bool) {
 			return fmt.Sprintf("%s is a %s.", prose.UpperFirst(said), d.Format("Monday (2006)")), true
 		}
 		return fmt.Sprintf("%s is %s.", prose.UpperFirst(said), d.Format("Monday, January 2, 2006")), true
+	}
+	if reWeekNumber.MatchString(lc) {
+		_, w := now.ISOWeek()
+		monday := now.AddDate(0, 0, -(int(now.Weekday())+6)%7)
+		return fmt.Sprintf("It's week %d (%s to %s).", w, monday.Format("Monday, Jan 2"), monday.AddDate(0, 0, 6).Format("Monday, Jan 2")), true
 	}
 	if what, ok := nlu.Until(lc); ok {
 		_, d, ok := day(what)

@@ -24,6 +24,10 @@ func TestDateAnswer(t *testing.T) {
 		{"how many days till tomorrow", "Just one day: it's tomorrow (Sunday, November 29)."},
 		{"how long until my birthday?", ""},
 		{"what's the date?", ""},
+		{"what day is christmas this year?", "Christmas is Friday, December 25, 2026."},
+		{"what week is it?", "It's week 48 (Monday, Nov 23 to Sunday, Nov 29)."},
+		{"what's the week number?", "It's week 48 (Monday, Nov 23 to Sunday, Nov 29)."},
+		{"what week is the party?", ""},
 		{"how long until the meeting ends", ""},
 	} {
 		got, ok := dateAnswer(tt.q, c)

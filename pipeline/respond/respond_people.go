@@ -1,9 +1,6 @@
 package respond
 
 import (
-	"cmp"
-	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -318,68 +315,4 @@ func answerProximity(p *stage.Proximity, q memory.Question) string {
 		lines = append(lines, "I can't tell for "+prose.List(markdown.EscapeAll(p.Unplaced))+": "+why+".")
 	}
 	return strings.Join(lines, " ")
-}
-
-// reHowOld reads "how old is Anna?", "how old is my son now": whom.
-var reHowOld = regexp.MustCompile(`(?i)^\s*how\s+old\s+(?:is|will)\s+(.+?)(?:\s+(?:now|today|be|turning|this year))*\s*[?.!]*\s*$`)
-
-// answerAge answers how old someone is from when they were born, as told
-// ("Anna was born on June 5, 1990": 36; "in 1990": 35 or 36). ok is false
-// for another question, or when no birth date of theirs is known.
-func answerAge(in stage.RespondInput) (string, bool) {
-	text, _, _ := kinNamed(in.Text, in.Context.Entities) // "how old is my son?": Leo
-	g := reHowOld.FindStringSubmatch(text)
-	if g == nil {
-		return "", false
-	}
-	who := words.MatchWords(g[1])
-	for _, m := range in.Context.Memories {
-		if m.Attribute != hearth.AttrBorn || !bornOf(m, who) {
-			continue
-		}
-		born, err := time.Parse(time.DateOnly, m.Value)
-		if err != nil {
-			continue
-		}
-		now := stage.UserNow(in.Context)
-		age := memory.Age(born, now)
-		name := markdown.Escape(prose.SecondPerson(g[1]))
-		if born.YearDay() == 1 && !strings.Contains(words.ASCIILower(m.Content), "jan") && !strings.Contains(m.Content, "/") {
-			// Only the year was told.
-			return fmt.Sprintf("%s was born in %d, so they're %d or %d.", prose.UpperFirst(name), born.Year(), age-1, age), true
-		}
-		return fmt.Sprintf("%s is %d (born %s).", prose.UpperFirst(name), age, born.Format("January 2, 2006")), true
-	}
-	// No birth date: an age told ("Mia is 7"), with when it was told,
-	// since it does not stay true.
-	for _, m := range in.Context.Memories {
-		t := reAgeFact.FindStringSubmatch(m.Content)
-		if t == nil || !slices.Equal(words.MatchWords(t[1]), who) && !slices.Equal(words.MatchWords(m.About), who) {
-			continue
-		}
-		name := prose.UpperFirst(markdown.Escape(prose.SecondPerson(g[1])))
-		told := cmp.Or(m.ValidFrom, m.CreatedAt)
-		if told.IsZero() || stage.DaysBetween(told, stage.UserNow(in.Context)) == 0 {
-			return fmt.Sprintf("%s is %s, as you told me today.", name, t[2]), true
-		}
-		return fmt.Sprintf("%s was %s when you told me, on %s.", name, t[2], told.In(stage.UserZone(in.Context)).Format("January 2, 2006")), true
-	}
-	return "", false
-}
-
-// reAgeFact reads an age told as a fact: "Mia is 7", "my son is 12 years
-// old", "Leo just turned 5": whose and how old.
-var reAgeFact = regexp.MustCompile(`(?i)^\s*(?:my\s+|our\s+)?(.+?)\s+(?:is|just\s+turned|turned)\s+(\d{1,3})(?:\s+years?\s+old)?(?:\s+now|\s+today)?\s*[.!]*\s*$`)
-
-// bornOf reports whether m, a birth fact, is about who (its words): by
-// what it is about, or by the words it starts with ("my son was born …").
-func bornOf(m hearth.Memory, who []string) bool {
-	if len(who) == 0 {
-		return false
-	}
-	if slices.Equal(words.MatchWords(m.About), who) {
-		return true
-	}
-	c := words.MatchWords(m.Content)
-	return len(c) >= len(who) && slices.Equal(c[:len(who)], who)
 }
