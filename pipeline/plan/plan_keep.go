@@ -170,6 +170,10 @@ func planNamedNoteAdd(in stage.PlanInput, item string, n hearth.Note) (stage.Pla
 // listItem reads "add milk to my shopping list" → ("milk", "shopping
 // list").
 func listItem(text string) (item, list string) {
+	if g := reAddToList.FindStringSubmatch(strings.TrimSpace(text)); g != nil {
+		// "Add to my reading list: Dune".
+		return words.TidySlot(g[2]), words.TidySlot(g[1])
+	}
 	rest, _, ok := words.AfterAny(text, "add ", "put ", "throw ", "stick ", "include ", "pop ", "i need ", "we need ", "we're out of ", "we are out of ")
 	if !ok {
 		return "", ""
@@ -181,6 +185,10 @@ func listItem(text string) (item, list string) {
 	}
 	return words.TidySlot(it), l
 }
+
+// reAddToList reads the list named before what goes on it: "add to my
+// reading list: Dune", "put on the shopping list: eggs, milk".
+var reAddToList = regexp.MustCompile(`(?i)^(?:please\s+)?(?:add|put)\s+(?:to|on|onto)\s+(?:my|the|our)\s+(.*?\blist)\s*:\s*(.+)$`)
 
 // newList reads "start a packing list with socks", "make a shopping list:
 // eggs, milk", "create a packing list for the trip: socks, a charger",

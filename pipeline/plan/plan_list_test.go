@@ -28,6 +28,7 @@ func TestPlanLists(t *testing.T) {
 	}{
 		{"add tea to our shopping list", action.NoteAppend, 2, action.NoteAppendArgs{ID: 2, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "tea"}}}},
 		{"add tea to my shopping list", action.NoteAppend, 1, action.NoteAppendArgs{ID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "tea"}}}},
+		{"add to my shopping list: tea and rice", action.NoteAppend, 1, action.NoteAppendArgs{ID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "tea"}, {Text: "rice"}}}},
 		{"add tea to the family's grocery list", action.NoteCreate, 0, action.NoteCreateArgs{Title: "Grocery list", Family: true, Items: []hearth.ChecklistItem{{Text: "tea"}}}},
 		{"cross the milk off my shopping list", action.NoteCheck, 1, action.NoteCheckArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk"}, Done: true}},
 		{"tick off bread on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
