@@ -93,13 +93,14 @@ func TestSMTPScenarios(t *testing.T) {
 		c := newChatter(t, base, app, "Quinn", "UTC")
 		before := len(fake.Messages())
 		c.say("Email tom@example.com that the meeting moved to Tuesday at 3pm")
-		redraft := c.say("say Thursday instead")
-		mustContain(t, redraft, "Thursday at 3pm", "Shall I send it?")
+		mustContain(t, c.say("say Thursday instead"), "Thursday at 3pm", "Shall I send it?")
+		redraft := c.say("change the subject to Meeting moved")
+		mustContain(t, redraft, "I changed the subject to “Meeting moved”", "Subject: Meeting moved", "Thursday at 3pm")
 		mustContain(t, c.say("make it shorter"), "I can't make that change on my own")
 		mustContain(t, c.say("thanks, it's fine"), "left the draft as it was")
 		c.click(redraft, "Approve")
 		msgs := fake.WaitMessages(t, before+1)[before:]
-		if len(msgs) != 1 || !strings.Contains(string(msgs[0].Data), "Thursday at 3pm") || strings.Contains(string(msgs[0].Data), "it's fine") {
+		if data := string(msgs[0].Data); len(msgs) != 1 || !strings.Contains(data, "Thursday at 3pm") || !strings.Contains(data, "Subject: Meeting moved") || strings.Contains(data, "it's fine") {
 			t.Fatalf("%d new messages (%+v); want exactly the changed draft", len(msgs), msgs)
 		}
 	})

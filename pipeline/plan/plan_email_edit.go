@@ -13,7 +13,8 @@ import (
 )
 
 // EmailEditor is the offline stage.DraftEditor: rules for the edits that
-// need no model. It moves the day or the time ("say Friday instead",
+// need no model. It sets the subject ("change the subject to Running
+// late"), moves the day or the time ("say Friday instead",
 // "make it 4pm", "change Tuesday to Friday"), makes the greeting and
 // sign-off more formal ("Dear Sarah," … "Kind regards,") or more casual,
 // and drops a sentence ("make it shorter", "drop the last sentence",
@@ -33,6 +34,15 @@ func editDraft(in stage.DraftEdit) stage.DraftEdited {
 	d := in.Draft
 	out := stage.DraftEdited{Draft: d}
 	var what []string
+	if g := reSubject.FindStringSubmatch(strings.TrimSpace(in.Instruction)); g != nil {
+		// The new subject is all the instruction says: its words move
+		// no day in the text ("change the subject to Friday plans").
+		if subject := strings.Trim(strings.TrimSpace(g[1]), `"“”'`); subject != "" && subject != d.Subject {
+			d.Subject = subject
+			return stage.DraftEdited{Draft: d, Changed: true, What: "changed the subject to “" + markdown.Escape(subject) + "”"}
+		}
+		return out
+	}
 	if old, nu, ok := swapWords(lc, dayWord, d.Subject+"\n"+d.Body); ok {
 		d.Subject, d.Body = replaceWord(d.Subject, old, nu), replaceWord(d.Body, old, nu)
 		what = append(what, "changed "+old+" to "+nu)
@@ -69,6 +79,9 @@ func editDraft(in stage.DraftEdit) stage.DraftEdited {
 }
 
 var (
+	// reSubject reads a new subject: "change the subject to Running
+	// late", "subject: Running late".
+	reSubject = regexp.MustCompile(`(?i)^(?:please\s+)?(?:(?:change|set|make|update)\s+the\s+subject(?:\s+line)?\s+(?:to|as)|subject(?:\s+line)?\s*:)\s*(.+?)\s*$`)
 	dayWord   = regexp.MustCompile(`(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow)\b`)
 	clockTime = regexp.MustCompile(`(?i)\b(\d{1,2}(:\d{2})? ?(am|pm)|\d{1,2}:\d{2}|noon|midnight)\b`)
 )

@@ -27,6 +27,8 @@ func TestEditDraft(t *testing.T) {
 		{"drop the first sentence", "Hi Sarah,\n\nI'll bring the plans. Parking is behind the building.\n\n— Ann", ""},
 		{"remove the bit about parking", "Hi Sarah,\n\nCan we meet on Tuesday at 12:30? I'll bring the plans.\n\n— Ann", ""},
 		{"don't mention the plans", "Hi Sarah,\n\nCan we meet on Tuesday at 12:30? Parking is behind the building.\n\n— Ann", ""},
+		{"change the subject to Friday plans", draft.Body, "Friday plans"}, // the body's Tuesday stays
+		{"Subject: “Lunch?”", draft.Body, "Lunch?"},
 		{"make it sound happier", "", ""},
 		{"Running late, start without me.", "", ""},
 		{"say Tuesday instead", "", ""},

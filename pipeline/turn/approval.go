@@ -396,7 +396,8 @@ func (r *Runner) underDraft(ctx context.Context, st *turnState, apID int64, rece
 // draftInstructions begin a change to an email draft said in words:
 // "make it shorter", "say Friday instead", "sign it from both of us".
 var draftInstructions = []string{"make it ", "make the email ", "make the draft ", "make this ", "make that ", "shorter", "longer",
-	"more formal", "less formal", "more casual", "more friendly", "friendlier", "say ", "change it ", "sign it ", "sign off "}
+	"more formal", "less formal", "more casual", "more friendly", "friendlier", "say ", "change it ", "sign it ", "sign off ",
+	"change the subject ", "set the subject ", "make the subject ", "update the subject ", "subject:", "subject line:"}
 
 func draftInstruction(text string) bool {
 	lc := words.StripPoliteness(words.ASCIILower(strings.TrimSpace(text)))
