@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
@@ -256,6 +254,7 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 	if title, start, end, allDay, ok := blockOut(text, whenOf(in, text, whole), in.Context); ok {
 		return eventCreated(in, stage.Plan{Understood: "block out time for " + title}, action.EventCreateArgs{Title: title, Start: start, End: end, AllDay: allDay})
 	}
+	length, text := lengthFor(text) // "a call with Ben for 30 minutes on Friday"
 	title := newEventTitle(in, text, whole)
 	if w, owned := whose(text); owned {
 		// "The kids have football on Saturday": Kids' football, as a
@@ -278,6 +277,9 @@ func planEventCreate(in stage.PlanInput, text string, whole bool) (stage.Plan, e
 	start, end, allDay, ok := eventTimes(m, title+" "+text, in.Context)
 	if !ok {
 		return p, needDetails("which day %s is", title)
+	}
+	if length > 0 && !allDay {
+		end = start.Add(length)
 	}
 	return eventCreated(in, p, action.EventCreateArgs{Title: title, Start: start, End: end, AllDay: allDay, Attendees: attendeesOf(text)})
 }
@@ -324,6 +326,7 @@ func newEventTitle(in stage.PlanInput, text string, whole bool) string {
 	if title == "" || IsPronoun(title) || !whole {
 		title = eventTitleOf(text)
 	}
+	_, title = lengthFor(title) // the model's title may keep "for 30 minutes"
 	title = podOfName(stripTimeWords(title, in.Context), text)
 	// "The electrician comes at 9", "my sister is coming for dinner": a
 	// visit, called by who comes ("Electrician", "Sister for dinner").
@@ -507,91 +510,4 @@ func eventTimes(m *timex.Match, text string, c stage.Context) (start, end time.T
 		e = s.Add(time.Hour)
 	}
 	return s, e, false, true
-}
-
-// attendeesOf are the people the user explicitly asked to invite:
-// capitalised names or addresses after "invite", and addresses after
-// "with". A name after "with" ("lunch with Marco") only says who the
-// event is with: inviting sends Marco an email, so it takes the word
-// "invite" (or his address). Family words ("with mom") are never
-// invitations: there is no one to send them to.
-func attendeesOf(text string) []string {
-	var out []string
-	lc := words.ASCIILower(text)
-	for _, trig := range []string{"with ", "invite "} {
-		if trig == "with " {
-			for _, a := range attendeesAfter(text, lc, trig) {
-				if strings.Contains(a, "@") && !hasFold(out, a) {
-					out = append(out, a)
-				}
-			}
-			continue
-		}
-		for _, a := range attendeesAfter(text, lc, trig) {
-			if !hasFold(out, a) {
-				out = append(out, a)
-			}
-		}
-	}
-	return out
-}
-
-// attendeesAfter reads the names and addresses after a trigger word.
-func attendeesAfter(text, lc, trig string) []string {
-	var out []string
-	i := words.WordAt(lc, trig)
-	if i < 0 {
-		return nil
-	}
-	{
-		var name []string
-		flush := func() {
-			if n := strings.Join(name, " "); n != "" && !hasFold(out, n) {
-				out = append(out, n)
-			}
-			name = nil
-		}
-	matchWords:
-		for _, f := range strings.Fields(text[i+len(trig):]) {
-			w := strings.TrimRight(f, ".,!?;:")
-			lw := strings.ToLower(w)
-			r, _ := utf8.DecodeRuneInString(w)
-			switch {
-			case lw == "and" || lw == "&":
-				flush()
-				continue
-			case strings.Contains(w, "@"):
-				flush()
-				name = []string{w}
-			case unicode.IsUpper(r) && !monthOrDay(lw) && w != "I":
-				// "Sarah Lee": following capitalised words join the name.
-				name = append(name, strings.TrimSuffix(w, "'s"))
-			default:
-				break matchWords
-			}
-			if w != f {
-				flush()
-				if !strings.HasSuffix(f, ",") {
-					break
-				}
-			}
-		}
-		flush()
-	}
-	return out
-}
-
-// monthOrDay reports a full month or weekday name, today or tomorrow:
-// capitalised, they are not part of a name.
-func monthOrDay(w string) bool {
-	return timex.FullDateName(w) || w == "today" || w == "tomorrow"
-}
-
-func hasFold(xs []string, s string) bool {
-	for _, x := range xs {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
 }

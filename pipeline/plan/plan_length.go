@@ -1,12 +1,14 @@
 package plan
 
 import (
+	"regexp"
 	"time"
 
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/internal/markdown"
 	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/nlu"
+	"github.com/hearthbot/hearth/pipeline/nlu/timex"
 	"github.com/hearthbot/hearth/pipeline/stage"
 )
 
@@ -59,4 +61,22 @@ func planLength(in stage.PlanInput, l nlu.LengthChange) (p stage.Plan, handled b
 		labels = append(labels, eventLabel(e, in.Context))
 	}
 	return actOrAsk(p, "Which one should I change?", labels, acts), true, nil
+}
+
+// reLengthFor finds a length said of a new event: "for 30 minutes", "for
+// an hour and a half", "for 2 hours".
+var reLengthFor = regexp.MustCompile(`(?i)\s+for\s+((?:an?|half\s+an|one|two|three|four|five|\d+(?:\.\d+)?)(?:\s+and\s+a\s+half)?\s+(?:minutes?|mins?|hours?|hrs?)(?:\s+and\s+a\s+half)?(?:\s+(?:and\s+)?\d+\s+minutes?)?)\b`)
+
+// lengthFor reads how long a new event lasts, when said ("a call with Ben
+// for 30 minutes on Friday"), and text without it, for the title.
+func lengthFor(text string) (time.Duration, string) {
+	loc := reLengthFor.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return 0, text
+	}
+	d, ok := timex.ParseDuration(text[loc[2]:loc[3]])
+	if !ok || d > 24*time.Hour {
+		return 0, text
+	}
+	return d, text[:loc[0]] + text[loc[1]:]
 }

@@ -67,3 +67,22 @@ func TestPlanLength(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanNewEventLength: a length said of a new event is how long it
+// lasts, and no word of its title.
+func TestPlanNewEventLength(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Events = nil // nothing in the way
+	for text, want := range map[string]time.Duration{
+		"schedule a call with Ben for 30 minutes on Friday at 9am": 30 * time.Minute,
+		"lunch with Ana on Friday at 1pm for an hour and a half":   90 * time.Minute,
+		"book a meeting with Ben on Friday at 10am for 2 hours":    2 * time.Hour,
+		"dinner for two on Friday at 7pm":                          time.Hour, // no length said: an hour
+	} {
+		a := decode[action.EventCreateArgs](t, planText(t, text, c).only(t, action.CalendarCreate))
+		if got := a.End.Sub(a.Start); got != want || strings.Contains(a.Title, " for ") && !strings.Contains(a.Title, "for two") || a.Start.Weekday() != time.Friday {
+			t.Errorf("%q: %q %v–%v (%v); want %v long on Friday", text, a.Title, a.Start, a.End, got, want)
+		}
+	}
+}

@@ -118,6 +118,10 @@ func questionSpan(in stage.RespondInput) askSpan {
 	}
 	if to.IsZero() || !to.After(from) {
 		to = from.AddDate(0, 0, 7)
+		if f := from.In(z); !m.From.IsZero() && !f.Equal(stage.MidnightIn(f, z)) {
+			// "Anything after 5 tomorrow?": the rest of that day.
+			to = time.Date(f.Year(), f.Month(), f.Day()+1, 0, 0, 0, 0, z)
+		}
 	}
 	s := askSpan{from: from, to: to, label: saidSpan(m.Text)}
 	if stage.DaysBetween(from.In(z), to.Add(-time.Nanosecond).In(z)) == 0 && !strings.HasPrefix(s.label, "to") {

@@ -40,6 +40,7 @@ func TestQuestionsAboutTime(t *testing.T) {
 		{"free at a time: no", "am I free on Wednesday at 2:30?", c, []string{"No — you have Team meeting (2:00 PM–3:00 PM)"}, nil},
 		{"free at a time: starts soon after", "am I free on Wednesday at 1:45 pm?", c, []string{"No — you have Team meeting"}, nil},
 		{"free at a time: yes", "am I free on Wednesday at noon?", c, []string{"Yes — nothing on your calendar"}, []string{"Team meeting"}},
+		{"after a time: the rest of that day", "do I have anything after 1pm tomorrow?", c, []string{"2:00 PM Team meeting"}, []string{"Dentist", "Thursday"}},
 		{"nothing overdue", "what's overdue?", c, []string{"Nothing is overdue"}, nil},
 		{"overdue", "what's overdue?", late, []string{"one overdue task", "Return the library books"}, []string{"Call mom"}},
 	}

@@ -78,6 +78,9 @@ func (p *parser) clockAt(i int, strong bool) (clock, int, bool) {
 	if c.bare && !prefixed && countingNouns[p.word(j-1)] {
 		return clock{}, i, false // "plant number 4", "room 12", "page 3"
 	}
+	if c.weak && !prefixed && !forPrefix && p.word(i-1) == "for" {
+		return clock{}, i, false // "dinner for two on Saturday": how many, not when
+	}
 	if c.packed && c.ampm == 0 && !atPrefix && !p.ish(end) {
 		return clock{}, i, false // "2014", "Pay ABC 2000"
 	}

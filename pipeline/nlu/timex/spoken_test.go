@@ -58,6 +58,8 @@ func TestSpokenDates(t *testing.T) {
 		{"remind me to water plant number 4 tomorrow at 5pm", want{span: "tomorrow at 5pm", value: "2026-06-18 17:00:00", grain: Hour}},
 		{"water plant 4 tomorrow at 5pm", want{span: "tomorrow at 5pm", value: "2026-06-18 17:00:00", grain: Hour}},
 		{"book room 12 for friday", want{span: "for friday", value: "2026-06-19 00:00:00", grain: Day}},
+		{"dinner for two on friday at 7pm", want{span: "on friday at 7pm", value: "2026-06-19 19:00:00", grain: Hour}},
+		{"a table for 4 on friday", want{span: "on friday", value: "2026-06-19 00:00:00", grain: Day}},
 		// and what must stay a non-date
 		{"we may go", want{}},
 		{"they march on", want{}},
