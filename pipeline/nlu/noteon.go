@@ -65,13 +65,12 @@ func ListNote(text string) (ref, note string, ok bool) {
 // ideas note").
 var listNouns = map[string]bool{"list": true, "lists": true, "checklist": true, "note": true, "notes": true}
 
-// Where an event is, told: "set the location of the dentist to 12 Main
-// Street", "the venue for the party is the town hall", "lunch with Sam is
-// at Luigi's", "the meeting has moved to room 4".
+// Where an event is, set: "set the location of the dentist to 12 Main
+// Street", "the venue for the party is the town hall" (told in passing,
+// "lunch with Sam is at Luigi's", is isAt's).
 var (
 	reSetPlace = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:set|change|update|make)\s+(?:the\s+)?(?:location|place|venue|address)\s+(?:of|for)\s+(.+?)\s+(?:to|as)\s+(.+?)\s*[.!]*\s*$`)
 	rePlaceIs  = regexp.MustCompile(`(?i)^\s*(?:the\s+)?(?:location|place|venue|address)\s+(?:of|for)\s+(.+?)\s+is\s+(?:now\s+)?(.+?)\s*[.!]*\s*$`)
-	reIsAt     = regexp.MustCompile(`(?i)^\s*(?:so\s+|and\s+|oh\s+|btw\s+|also\s+)?(.+?)(?:(?:\s+is|'s|’s|\s+will\s+be|\s+is\s+going\s+to\s+be)(?:\s+now)?\s+at|(?:\s+has|\s+is|\s+was|\s+got)?(?:\s+been)?\s+moved\s+to)\s+(.+?)\s*[.!]*\s*$`)
 )
 
 // EventPlace reads where an event is, told or set: ref names the event
@@ -83,12 +82,17 @@ func EventPlace(text string, now time.Time) (ref, place string, ok bool) {
 	if strings.HasSuffix(strings.TrimSpace(text), "?") {
 		return "", "", false
 	}
-	g := reSetPlace.FindStringSubmatch(text)
-	if g == nil {
-		g = rePlaceIs.FindStringSubmatch(text)
+	// Every message is asked: the regular expressions run only on one
+	// that has their words.
+	lc := strings.ToLower(text)
+	var g []string
+	if strings.Contains(lc, "location") || strings.Contains(lc, "place") || strings.Contains(lc, "venue") || strings.Contains(lc, "address") {
+		if g = reSetPlace.FindStringSubmatch(text); g == nil {
+			g = rePlaceIs.FindStringSubmatch(text)
+		}
 	}
 	if g == nil {
-		if g = reIsAt.FindStringSubmatch(text); g == nil || !callsEvent(g[1]) {
+		if g = isAt(text, lc); g == nil || !callsEvent(g[1]) {
 			return "", "", false
 		}
 	}
@@ -108,6 +112,33 @@ var reClockOnly = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a
 
 // placeNotRef open a request whose words only report an event's place.
 var placeNotRef = []string{"email", "tell", "text", "message", "remind", "ask", "let", "say", "write", "send"}
+
+// isAtWords say where something is or has moved to: "lunch is at
+// Luigi's", "the meeting has moved to room 4".
+var isAtWords = []string{" is at ", "'s at ", "’s at ", " will be at ", " is now at ", " is going to be at ",
+	" has moved to ", " has been moved to ", " is moved to ", " was moved to ", " got moved to ", " moved to "}
+
+// isAt splits "lunch with Sam is at Luigi's" at its first isAtWords: the
+// whole text, what is there and where, as a regular expression's groups
+// (a scan: every message is asked).
+func isAt(text, lc string) []string {
+	at, sep := -1, ""
+	for _, w := range isAtWords {
+		if i := strings.Index(lc, w); i > 0 && (at < 0 || i < at) {
+			at, sep = i, w
+		}
+	}
+	if at < 0 || len(lc) != len(text) {
+		return nil
+	}
+	ref := strings.TrimSpace(text[:at])
+	for _, lead := range []string{"so ", "and ", "oh ", "btw ", "also "} {
+		if len(ref) > len(lead) && strings.EqualFold(ref[:len(lead)], lead) {
+			ref = strings.TrimSpace(ref[len(lead):])
+		}
+	}
+	return []string{text, ref, strings.TrimRight(strings.TrimSpace(text[at+len(sep):]), ".! ")}
+}
 
 // callsEvent reports words that call something by what calendar entries
 // are called ("the dentist appointment", "lunch with Sam").

@@ -2,12 +2,10 @@ package plan
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/pipeline/action"
 	"github.com/hearthbot/hearth/pipeline/stage"
 	"github.com/hearthbot/hearth/scheduler/recur"
 )
@@ -51,20 +49,9 @@ func TestPlanReminderPause(t *testing.T) {
 		{text: "cancel my standup reminder"},
 	}
 	for _, tt := range tests {
-		p, ok, err := planReminderPause(stage.PlanInput{Text: tt.text, Context: c}, tt.text)
-		if ok != tt.ok || (err != nil) != (tt.err != "") || err != nil && !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("%q: ok %v, %v; want %v, %q", tt.text, ok, err, tt.ok, tt.err)
-			continue
-		}
-		if !ok || err != nil {
-			continue
-		}
-		if len(p.Actions) != 1 || p.Actions[0].Kind != action.ReminderUpdate {
-			t.Fatalf("%q: actions %+v", tt.text, p.Actions)
-		}
-		a, err := action.Decode[action.ReminderUpdateArgs](p.Actions[0])
-		if err != nil || a.ID != tt.id || !reflect.DeepEqual(a.Rule.Skip, tt.skip) || a.Paused != tt.paused || a.Resumed != tt.resumed {
-			t.Errorf("%q: %+v, %v; want reminder %d skipping %v, paused until %v, resumed %v", tt.text, a, err, tt.id, tt.skip, tt.paused, tt.resumed)
+		a, ok := reminderUpdated(t, planReminderPause, c, tt.text, tt.ok, tt.err)
+		if ok && (a.ID != tt.id || !reflect.DeepEqual(a.Rule.Skip, tt.skip) || a.Paused != tt.paused || a.Resumed != tt.resumed) {
+			t.Errorf("%q: %+v; want reminder %d skipping %v, paused until %v, resumed %v", tt.text, a, tt.id, tt.skip, tt.paused, tt.resumed)
 		}
 	}
 }

@@ -295,20 +295,32 @@ func TestPlanReminderSkip(t *testing.T) {
 		{text: "cancel my standup reminder"},
 	}
 	for _, tt := range tests {
-		p, ok, err := planReminderSkip(stage.PlanInput{Text: tt.text, Context: c}, tt.text)
-		if ok != tt.ok || (err != nil) != (tt.err != "") || err != nil && !strings.Contains(err.Error(), tt.err) {
-			t.Errorf("%q: ok %v, %v; want %v, %q", tt.text, ok, err, tt.ok, tt.err)
-			continue
-		}
-		if !ok || err != nil {
-			continue
-		}
-		if len(p.Actions) != 1 || p.Actions[0].Kind != action.ReminderUpdate {
-			t.Fatalf("%q: actions %+v", tt.text, p.Actions)
-		}
-		a, err := action.Decode[action.ReminderUpdateArgs](p.Actions[0])
-		if err != nil || a.ID != tt.id || a.Skipped != tt.skipped || !slices.Contains(a.Rule.Skip, tt.skipped) || slices.Contains(a.Rule.Skip, d(3)) {
-			t.Errorf("%q: %+v, %v; want reminder %d skipping %v, and no day past", tt.text, a, err, tt.id, tt.skipped)
+		a, ok := reminderUpdated(t, planReminderSkip, c, tt.text, tt.ok, tt.err)
+		if ok && (a.ID != tt.id || a.Skipped != tt.skipped || !slices.Contains(a.Rule.Skip, tt.skipped) || slices.Contains(a.Rule.Skip, d(3))) {
+			t.Errorf("%q: %+v; want reminder %d skipping %v, and no day past", tt.text, a, tt.id, tt.skipped)
 		}
 	}
+}
+
+// reminderUpdated plans text with plan in c, checks it was taken (wantOK)
+// and failed as wantErr says (a part of the error; "" for none), and
+// returns the reminder.update planned, if one was.
+func reminderUpdated(t *testing.T, plan func(stage.PlanInput, string) (stage.Plan, bool, error), c stage.Context, text string, wantOK bool, wantErr string) (action.ReminderUpdateArgs, bool) {
+	t.Helper()
+	p, ok, err := plan(stage.PlanInput{Text: text, Context: c}, text)
+	if ok != wantOK || (err != nil) != (wantErr != "") || err != nil && !strings.Contains(err.Error(), wantErr) {
+		t.Errorf("%q: ok %v, %v; want %v, %q", text, ok, err, wantOK, wantErr)
+		return action.ReminderUpdateArgs{}, false
+	}
+	if !ok || err != nil {
+		return action.ReminderUpdateArgs{}, false
+	}
+	if len(p.Actions) != 1 || p.Actions[0].Kind != action.ReminderUpdate {
+		t.Fatalf("%q: actions %+v", text, p.Actions)
+	}
+	a, err := action.Decode[action.ReminderUpdateArgs](p.Actions[0])
+	if err != nil {
+		t.Fatalf("%q: %v", text, err)
+	}
+	return a, true
 }
