@@ -25,6 +25,7 @@ func TestEventPlaceAndLength(t *testing.T) {
 	c.say("undo")
 	mustContain(t, c.say("how long is lunch?"), "1 hour 30 minutes")
 	mustContain(t, c.say("extend the piano lesson by an hour"), "couldn't find an event matching “piano lesson”")
+	mustContain(t, c.say("find me 3 hours next Friday"), "3 hours free 9:00 AM–1:00 PM and 2:30 PM–6:00 PM")
 
 	c.say("invite sam@example.com to lunch with Sam")
 	c.say("yes")

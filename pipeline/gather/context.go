@@ -190,7 +190,10 @@ func (s Sources) Gather(ctx context.Context, u stage.Understanding, text string,
 				from, to = wider(from, to, now)
 			}
 			f := hearth.CalendarEventFilter{UserID: uid, From: from, To: to, Limit: 100}
-			if ref, ok := nlu.WhenIs(text); ok && u.Intent == nlu.AskInfo {
+			// "When do I have 2 hours free on Friday?" names no event:
+			// that day's, all of them.
+			_, free := nlu.FreeFor(text)
+			if ref, ok := nlu.WhenIs(text); ok && u.Intent == nlu.AskInfo && !free {
 				// "When is my haircut?": the next events of that name, in
 				// the coming year.
 				f = hearth.CalendarEventFilter{UserID: uid, From: now, To: now.AddDate(1, 0, 0), Query: ref, Limit: 5}

@@ -50,6 +50,9 @@ func FuzzNoteOn(f *testing.F) {
 			t.Fatalf("%q asked %q of %q", text, what, ref)
 		}
 		BirthdaysAsked(text)
+		if d, ok := FreeFor(text); ok != (d > 0) || d > 24*time.Hour {
+			t.Fatalf("FreeFor(%q) = %v, %v", text, d, ok)
+		}
 		if l, ok := ChangesLength(text); ok && (l.Ref == "" || l.D <= 0 || l.By < -1 || l.By > 1) {
 			t.Fatalf("%q read as %+v", text, l)
 		}

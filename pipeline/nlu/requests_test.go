@@ -336,3 +336,31 @@ func TestChangesLength(t *testing.T) {
 		}
 	}
 }
+
+// TestFreeFor: a question for free time of a length, and not one for
+// free time at a time, or a reminder.
+func TestFreeFor(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]time.Duration{
+		"find me an hour on Friday":                     time.Hour,
+		"when do I have 2 hours free on Friday?":        2 * time.Hour,
+		"am I free for 90 minutes this afternoon?":      90 * time.Minute,
+		"can you find time for a 30 minute call":        30 * time.Minute,
+		"please find me an hour and a half tomorrow":    90 * time.Minute,
+		"am I free in 2 hours?":                         0,
+		"am I free tomorrow at 3?":                      0,
+		"find my keys":                                  0,
+		"I was free for 2 hours yesterday, 3 hours ago": 2 * time.Hour,
+	} {
+		if got, ok := FreeFor(text); got != want || ok != (want > 0) {
+			t.Errorf("FreeFor(%q) = %v, %v; want %v", text, got, ok, want)
+		}
+	}
+	c := newTestClassifier(t)
+	ref := time.Date(2026, 3, 10, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{"find me an hour on Friday", "when do I have 2 hours free on Friday?"} {
+		if got := c.Classify(text, []Turn{}, ref); got.Intent != AskInfo || !slices.Equal(got.Domains, []Domain{Calendar}) {
+			t.Errorf("Classify(%q) = %s %v; want a question to the calendar", text, got.Intent, got.Domains)
+		}
+	}
+}

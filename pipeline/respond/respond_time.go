@@ -189,6 +189,9 @@ func (r *TemplateResponder) answerOverdue(in stage.RespondInput) string {
 // Friday afternoon?", "do I have any free time tomorrow?").
 func freeQuestion(text string) bool {
 	lc := words.ASCIILower(text)
+	if _, ok := nlu.FreeFor(text); ok {
+		return true // "find me an hour on Friday"
+	}
 	return hasCue(lc, "free", "available", "free time", "an opening", "a gap", "a window", "not busy")
 }
 
@@ -239,24 +242,31 @@ func (r *TemplateResponder) answerFree(in stage.RespondInput) string {
 		}
 	}
 	slices.SortFunc(busy, func(a, b hearth.CalendarEvent) int { return a.Start.Compare(b.Start) })
+	// "Find me an hour on Friday": stretches of at least that long.
+	need, long := nlu.FreeFor(in.Text)
+	need = max(need, minFree)
 	var free []string
 	at := from
 	for _, e := range busy {
-		if e.Start.Sub(at) >= minFree {
+		if e.Start.Sub(at) >= need {
 			free = append(free, stage.ClockOf(at, c)+"–"+stage.ClockOf(e.Start, c))
 		}
 		if e.End.After(at) {
 			at = e.End
 		}
 	}
-	if to.Sub(at) >= minFree {
+	if to.Sub(at) >= need {
 		free = append(free, stage.ClockOf(at, c)+"–"+stage.ClockOf(to, c))
 	}
 	switch {
-	case len(busy) == 0:
+	case len(busy) == 0 && to.Sub(from) >= need:
 		return "You're free all " + label + " — nothing on your calendar."
+	case len(free) == 0 && long:
+		return "You don't have " + lengthWords(need) + " free " + label + ". " + eventsSentenceSpan(busy, askSpan{label: label, oneDay: true}, c)
 	case len(free) == 0:
 		return "No free time " + label + ". " + eventsSentenceSpan(busy, askSpan{label: label, oneDay: true}, c)
+	case long:
+		return prose.UpperFirst(label) + " you have " + lengthWords(need) + " free " + prose.List(free) + "."
 	}
 	return prose.UpperFirst(label) + " you're free " + prose.List(free) + "."
 }

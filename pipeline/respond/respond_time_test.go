@@ -40,6 +40,8 @@ func TestQuestionsAboutTime(t *testing.T) {
 		{"free at a time: no", "am I free on Wednesday at 2:30?", c, []string{"No — you have Team meeting (2:00 PM–3:00 PM)"}, nil},
 		{"free at a time: starts soon after", "am I free on Wednesday at 1:45 pm?", c, []string{"No — you have Team meeting"}, nil},
 		{"free at a time: yes", "am I free on Wednesday at noon?", c, []string{"Yes — nothing on your calendar"}, []string{"Team meeting"}},
+		{"free for a length", "find me an hour on Wednesday", c, []string{"you have 1 hour free 9:00 AM–2:00 PM and 3:00 PM–6:00 PM"}, nil},
+		{"free for a length: none that long", "find me 6 hours on Wednesday", c, []string{"You don't have 6 hours free tomorrow.", "Team meeting"}, nil},
 		{"after a time: the rest of that day", "do I have anything after 1pm tomorrow?", c, []string{"2:00 PM Team meeting"}, []string{"Dentist", "Thursday"}},
 		{"nothing overdue", "what's overdue?", c, []string{"Nothing is overdue"}, nil},
 		{"overdue", "what's overdue?", late, []string{"one overdue task", "Return the library books"}, []string{"Call mom"}},
