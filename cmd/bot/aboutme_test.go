@@ -126,6 +126,11 @@ func TestAskedByRelation(t *testing.T) {
 	c.say("Leo is my son")
 	c.say("Leo was born on 4 May 2017")
 	mustContain(t, c.say("how old is my son?"), "Leo is", "born May 4, 2017")
+	c.say("Ben's birthday is March 3")
+	c.say("actually Ben's birthday is March 5")
+	if r := c.say("when is Ben's birthday?"); !strings.Contains(r.Text, "March 5") || strings.Contains(r.Text, "March 3") || strings.Contains(r.Text, "ctually") {
+		t.Fatalf("after the correction: %q; want March 5 alone", r.Text)
+	}
 	c.say("I was born in 1990")
 	mustContain(t, c.say("how old am I?"), "You were born in 1990, so you're")
 	mustContain(t, c.say("my son Leo has football practice every Tuesday at 5"), "Leo's football practice")

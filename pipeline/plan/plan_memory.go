@@ -49,7 +49,7 @@ func planMemory(_ context.Context, in stage.PlanInput) (stage.Plan, error) {
 	if fact == "" || !whole && !strings.Contains(strings.ToLower(text), strings.ToLower(fact)) {
 		fact = FactOf(text)
 	}
-	fact = prose.UpperFirst(words.TidySlot(fact))
+	fact = prose.UpperFirst(words.TidySlot(withoutLead(fact)))
 	if restated, ok := memory.NewValue(fact); ok {
 		// "Tom got a new number: …" is Tom's number, which closes the
 		// one Hearth had.
@@ -396,6 +396,16 @@ func FactOf(text string) string {
 		return ""
 	}
 	return text
+}
+
+// withoutLead is a fact without the words that lead into it: "Actually,
+// Ben's birthday is March 5" is "Ben's birthday is March 5", which
+// replaces the birthday told before; "also Tom loves jazz" is "Tom loves
+// jazz".
+func withoutLead(fact string) string {
+	fact = strings.TrimSpace(fact)
+	lc := words.ASCIILower(fact)
+	return fact[len(lc)-len(words.StripPoliteness(lc)):]
 }
 
 // ForgetRequest recognises "forget that …", "forget about …", "delete

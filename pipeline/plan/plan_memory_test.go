@@ -32,3 +32,18 @@ func TestMoveHoldsFromThen(t *testing.T) {
 		}
 	}
 }
+
+// TestFactWithoutLead: the words that lead into a fact ("actually",
+// "also") are no word of it, so it replaces what it corrects.
+func TestFactWithoutLead(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	for text, want := range map[string]string{
+		"actually Ben's birthday is March 5": "Ben's birthday is March 5",
+		"oh, my locker is 12":                "My locker is 12",
+	} {
+		if m := decode[action.MemoryStoreArgs](t, planText(t, text, c).only(t, action.MemoryStore)); m.Content != want {
+			t.Errorf("%q: kept %q; want %q", text, m.Content, want)
+		}
+	}
+}
