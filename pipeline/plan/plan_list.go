@@ -2,6 +2,7 @@ package plan
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hearthbot/hearth"
@@ -518,6 +519,18 @@ func planListCheck(in stage.PlanInput, text string) (stage.Plan, bool, error) {
 	var texts []string
 	for _, it := range splitItems(itemText) {
 		texts = append(texts, matchItem(n.Items, it.Text, done, remove))
+	}
+	if slices.Contains([]string{"everything", "all", "it all", "all of it", "all items", "all the items", "everything on it"}, strings.TrimSpace(itemText)) {
+		// "Remove everything from the shopping list": every item on it.
+		texts = nil
+		for _, it := range n.Items {
+			if remove || it.Done != done {
+				texts = append(texts, it.Text)
+			}
+		}
+		if len(texts) == 0 {
+			return p, true, needDetails("which items: I can't find anything on your %s to change", prose.LowerFirst(n.Title))
+		}
 	}
 	if len(texts) == 0 {
 		return stage.Plan{}, false, nil

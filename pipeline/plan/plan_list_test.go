@@ -35,6 +35,8 @@ func TestPlanLists(t *testing.T) {
 		// Removed, not ticked: gone from the list.
 		{"please remove eggs and milk from the shopping list", action.NoteRemove, 1, action.NoteRemoveArgs{ID: 1, Title: "Shopping list", Items: []string{"eggs", "Milk"}}},
 		{"take the milk off our shopping list", action.NoteRemove, 2, action.NoteRemoveArgs{ID: 2, Title: "Shopping list", Items: []string{"milk"}}},
+		{"remove everything from my shopping list", action.NoteRemove, 1, action.NoteRemoveArgs{ID: 1, Title: "Shopping list", Items: []string{"Milk", "eggs"}}},
+		{"tick everything off our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
 		{"delete bread from our shopping list", action.NoteRemove, 2, action.NoteRemoveArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}}},
 		{"mark bread as done on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"bread"}, Done: true}},
 		{"untick milk on our shopping list", action.NoteCheck, 2, action.NoteCheckArgs{ID: 2, Title: "Shopping list", Items: []string{"milk"}, Done: false}},

@@ -58,6 +58,11 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		hits = []int{0}
 	}
 	named := reNamedList.FindStringSubmatch(in.Text)
+	if loc := reOnList.FindStringSubmatchIndex(in.Text); loc != nil {
+		// "Is the passport on the packing list?" names the list after
+		// the item.
+		named = reNamedList.FindStringSubmatch(in.Text[loc[5]:])
+	}
 	if len(hits) == 0 && shoppingQuestion(in.Text) {
 		// "What do I need to buy?" asks for the shopping list, whatever
 		// it is called; "the shopping list" named is not the packing
@@ -108,8 +113,15 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 				todo = append(todo, markdown.Escape(it.Text))
 			}
 		}
+		if g := reOnList.FindStringSubmatch(in.Text); g != nil {
+			// "Is milk on the shopping list?"
+			return onList(n, name, words.TrimWordsLeft(strings.ToLower(g[2]), "the", "some", "any"), strings.EqualFold(g[1], "are"), todo)
+		}
 		if len(todo) == 0 {
 			return prose.UpperFirst(name) + " is all checked off."
+		}
+		if reHowMany.MatchString(in.Text) {
+			return prose.UpperFirst(name) + " has " + countOf(len(todo), "thing", "things") + ": " + prose.List(todo) + "."
 		}
 		return prose.UpperFirst(name) + " has " + prose.List(todo) + "."
 	}
@@ -120,6 +132,33 @@ func (r *TemplateResponder) answerNotes(in stage.RespondInput) string {
 		return prose.UpperFirst(name) + " says: " + markdown.Escape(n.Body)
 	}
 	return prose.UpperFirst(name) + " is empty."
+}
+
+// reOnList reads a question whether something is on a list: "is milk on
+// the shopping list?", "are eggs on my list?"; reHowMany one for how many
+// things are.
+var (
+	reOnList  = regexp.MustCompile(`(?i)^\s*(is|are)\s+(.+?)\s+(?:on|in)\s+(?:the|my|our)\b`)
+	reHowMany = regexp.MustCompile(`(?i)^\s*how\s+many\b`)
+)
+
+// onList answers whether item is on n (called name), ticked off or not,
+// as asked ("are eggs …?": plural); todo is what is still on it.
+func onList(n hearth.Note, name, item string, plural bool, todo []string) string {
+	i := slices.IndexFunc(n.Items, func(it hearth.ChecklistItem) bool { return strings.EqualFold(it.Text, item) })
+	thing, is, isnt := markdown.Escape(item), " is on ", " isn't on "
+	if plural {
+		is, isnt = " are on ", " aren't on "
+	}
+	switch {
+	case i >= 0 && !n.Items[i].Done:
+		return "Yes — " + thing + is + name + "."
+	case i >= 0:
+		return prose.UpperFirst(thing) + is + name + ", ticked off."
+	case len(todo) == 0:
+		return "No — " + thing + isnt + name + "."
+	}
+	return "No — " + thing + isnt + name + ". It has " + prose.List(todo) + "."
 }
 
 // reNamedList reads the list a question names: "the packing list",

@@ -84,3 +84,23 @@ func TestRespondSent(t *testing.T) {
 		}
 	}
 }
+
+// TestRespondOnList: whether something is on a list is answered yes, no
+// (with what is), or ticked off; how many things are on it is counted.
+func TestRespondOnList(t *testing.T) {
+	t.Parallel()
+	c := stagetest.Fixture(t)
+	c.Notes = []hearth.Note{{ID: 1, Title: "Shopping list", Items: []hearth.ChecklistItem{{Text: "milk", Done: true}, {Text: "eggs"}, {Text: "bread"}}}}
+	keep := stage.Understanding{Intent: nlu.AskInfo, Domains: []nlu.Domain{nlu.Keep}}
+	for text, want := range map[string]string{
+		"is bread on the shopping list?":           "Yes — bread is on your shopping list.",
+		"are lemons on my shopping list?":          "No — lemons aren't on your shopping list. It has eggs and bread.",
+		"is the milk on the list?":                 "Milk is on your shopping list, ticked off.",
+		"how many things are on my shopping list?": "Your shopping list has 2 things: eggs and bread.",
+		"is the passport on the packing list?":     "You don't have a packing list.",
+	} {
+		if got := respondTo(t, stage.RespondInput{Text: text, Context: c, Understanding: keep}); !strings.HasPrefix(got, want) {
+			t.Errorf("%q: %q; want %q…", text, got, want)
+		}
+	}
+}
