@@ -256,15 +256,8 @@ func personAsked(tokens []string) bool {
 	}
 }
 
-// ageAsked reports a question for someone's age: "how old is Leo?", "how
-// old am I?", "how old is my son now?" (memory's, from when they were
-// born).
-func ageAsked(tokens []string) bool {
-	return len(tokens) >= 4 && tokens[0] == "how" && tokens[1] == "old" && (tokens[2] == "is" || tokens[2] == "am" || tokens[2] == "will")
-}
-
 // reHowOld reads "how old is Anna?", "how old is my son now", "how old am
-// I?": whom.
+// I?": whom. The question is memory's, answered from when they were born.
 var reHowOld = regexp.MustCompile(`(?i)^\s*how\s+old\s+(?:is|will|am)\s+(.+?)(?:\s+(?:now|today|be|turning|this year))*\s*[?.!]*\s*$`)
 
 // AgeAsked reports a question for someone's age and whom it names ("Anna",

@@ -317,7 +317,7 @@ func (c *Classifier) Classify(text string, recent []Turn, ref time.Time) Result 
 		// "Remind me what I have tomorrow" asks the same.
 		res.Domains = []Domain{Calendar, Task}
 	}
-	if _, _, yearly := birthdaysAsked(tokens, question); yearly || question && (possessionAsked(tokens) || personAsked(tokens) || ageAsked(tokens)) {
+	if _, _, yearly := birthdaysAsked(tokens, question); yearly || question && (possessionAsked(tokens) || personAsked(tokens) || reHowOld.MatchString(text)) {
 		// "What car do I have?", "any birthdays soon?": memory's.
 		res.Intent, res.Domains, res.Confidence, res.OutOfScope = AskInfo, []Domain{Memory}, max(res.Confidence, 0.8), false
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,7 +23,6 @@ import (
 
 var (
 	rePause  = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:pause|suspend)\s+(.+?)\s+(for|until|till|til|through)\s+(.+?)\s*[.!]*\s*$`)
-	reMonths = regexp.MustCompile(`^(a|an|one|two|three|six|\d{1,2})\s+(months?|years?)$`)
 	reResume = regexp.MustCompile(`(?i)^\s*(?:please\s+)?(?:resume|unpause|restart|restore)\s+(.+?)(?:\s+again)?\s*[.!]*\s*$`)
 )
 
@@ -111,22 +109,15 @@ func planReminderPause(in stage.PlanInput, text string) (p stage.Plan, ok bool, 
 func pauseEnd(how, said string, now time.Time) (time.Time, bool) {
 	if how == "for" {
 		said = words.TrimWordsLeft(strings.ToLower(strings.TrimSpace(said)), "the", "next")
-		if g := reMonths.FindStringSubmatch(said); g != nil {
-			// "for a month": months have no fixed length, so no duration.
-			n, _ := strconv.Atoi(g[1])
-			if w, ok := map[string]int{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "six": 6}[g[1]]; ok {
-				n = w
-			}
-			if strings.HasPrefix(g[2], "year") {
-				n *= 12
-			}
-			return now.AddDate(0, n, 0), n > 0 && n <= 24
+		if d, ok := timex.ParseDuration(said); ok {
+			return now.Add(d), true
 		}
-		d, ok := timex.ParseDuration(said)
-		return now.Add(d), ok
+		// "For a month" has no fixed length: it ends when "in a month"
+		// does, as timex reads it.
+		said = "in " + said
 	}
 	m, ok := timex.Parse(said, now, timex.Options{})
-	if !ok || m.Kind != timex.Value || m.Grain < timex.Day {
+	if !ok || m.Kind != timex.Value || m.Grain < timex.Day || m.Text != strings.TrimSpace(said) && how == "for" {
 		return time.Time{}, false
 	}
 	day := recur.DateOf(m.Value, now.Location())
