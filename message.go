@@ -85,6 +85,20 @@ type Receipt struct {
 	Duplicate bool
 }
 
+// TurnJob says how a message's turn job is written when the store writes
+// it in the statement that stores the message (ingress's group commit):
+// River's own row, which River's clients in every language write alike,
+// with the message's conversation_id and event_id as its args.
+type TurnJob struct {
+	Kind        string
+	Queue       string
+	MaxAttempts int
+	// Notify sends River's insert notification for Queue with the commit,
+	// so idle producers fetch the job at once rather than at their next
+	// poll.
+	Notify bool
+}
+
 // TurnLease is what a turn job found when it asked for its conversation
 // (see the turn worker in package pipeline).
 type TurnLease struct {

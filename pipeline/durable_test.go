@@ -53,10 +53,16 @@ func setup(t *testing.T, h pipeline.Handler) *testBundle {
 // client works turns and deliveries until the test ends.
 func newClient(t *testing.T, b *testBundle, start bool) *river.Client[pgx.Tx] {
 	t.Helper()
+	return newPollingClient(t, b, start, 20*time.Millisecond)
+}
+
+// newPollingClient is newClient polling for jobs every poll.
+func newPollingClient(t *testing.T, b *testBundle, start bool, poll time.Duration) *river.Client[pgx.Tx] {
+	t.Helper()
 	workers := river.NewWorkers()
 	river.AddWorker(workers, b.turns)
 	river.AddWorker(workers, b.deliver)
-	cfg := &river.Config{Workers: workers, TestOnly: true, FetchCooldown: 2 * time.Millisecond, FetchPollInterval: 20 * time.Millisecond}
+	cfg := &river.Config{Workers: workers, TestOnly: true, FetchCooldown: 2 * time.Millisecond, FetchPollInterval: poll}
 	if start {
 		cfg.Queues = map[string]river.QueueConfig{
 			pipeline.QueueTurns:      {MaxWorkers: 8},

@@ -90,9 +90,9 @@ func TestGroupCommit(t *testing.T) {
 	})
 
 	t.Run("a group of one", func(t *testing.T) {
-		// A message arriving alone takes the group's path too (its
-		// BEGIN travels with its statements); failing, it is accepted
-		// alone and fails alone, leaving no transaction open.
+		// A message arriving alone takes the group's path too (one
+		// round trip); failing, it is accepted alone and fails alone,
+		// leaving no transaction open.
 		_, errs := b.inbox.CommitGroup(ctx, []hearth.Inbound{bad})
 		if errs[0] == nil || errors.Is(errs[0], hearth.ErrUnavailable) {
 			t.Fatalf("bad message alone: err = %v, want its own error", errs[0])
@@ -152,6 +152,115 @@ func TestGroupCommitConcurrent(t *testing.T) {
 	}
 	if len(seen) != users*(each-1) {
 		t.Fatalf("%d new receipts, want %d", len(seen), users*(each-1))
+	}
+}
+
+// TestGroupTurnJobIsRiversOwn: the turn job a group's statement writes
+// is the row River's client writes for the same TurnArgs (a first
+// contact's, enqueued by the client), and its notification wakes River's
+// producers: with polls an hour apart, the group's turn is still answered.
+func TestGroupTurnJobIsRiversOwn(t *testing.T) {
+	ctx := context.Background()
+	h := newCountingHandler()
+	b := setup(t, h)
+	b.inbox.NotifyCooldown = 0 // every group notifies
+	first, err := b.inbox.Accept(ctx, message("ana", "ana-0", "hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, errs := b.inbox.CommitGroup(ctx, []hearth.Inbound{message("ana", "ana-1", "again")})
+	if errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	// Every column a new job has, args read as the worker reads them.
+	row := func(eventID int64) (cols string, args pipeline.TurnArgs) {
+		t.Helper()
+		var raw []byte
+		err := b.store.Pool().QueryRow(ctx, `
+			SELECT concat_ws(' | ', state, attempt, max_attempts, priority, kind, queue, metadata, tags,
+				attempted_at IS NULL, attempted_by IS NULL, errors IS NULL, finalized_at IS NULL,
+				unique_key IS NULL, unique_states IS NULL, scheduled_at <= now(), created_at <= now()), args
+			FROM river_job WHERE kind = 'turn' AND (args->>'event_id')::bigint = $1`, eventID).Scan(&cols, &raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &args); err != nil {
+			t.Fatal(err)
+		}
+		return cols, args
+	}
+	riverCols, riverArgs := row(first.EventID)
+	groupCols, groupArgs := row(rs[0].EventID)
+	if groupCols != riverCols {
+		t.Errorf("group's job:\n%s\nRiver's:\n%s", groupCols, riverCols)
+	}
+	if riverArgs != (pipeline.TurnArgs{ConversationID: first.ConversationID, EventID: first.EventID}) ||
+		groupArgs != (pipeline.TurnArgs{ConversationID: rs[0].ConversationID, EventID: rs[0].EventID}) {
+		t.Errorf("args %+v and %+v; want the messages' events", riverArgs, groupArgs)
+	}
+
+	// The jobs there are now are fetched as the client starts; the next
+	// is found by its notification alone.
+	newPollingClient(t, b, true, time.Hour)
+	b.waitFor(t, "the first turns", func() bool { return len(h.handled(first.ConversationID)) == 2 })
+	if _, errs := b.inbox.CommitGroup(ctx, []hearth.Inbound{message("ana", "ana-2", "and again")}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	b.waitFor(t, "the group's turn", func() bool { return len(h.handled(first.ConversationID)) == 3 })
+}
+
+// Groups notify River's producers at most once per NotifyCooldown, as
+// River's client notifies of its own inserts.
+func TestGroupNotifiesOncePerCooldown(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := setup(t, newCountingHandler())
+	if _, err := b.inbox.Accept(ctx, message("ana", "ana-0", "hello")); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().Add(time.Hour) // past the first message's notification
+	b.inbox.SetClock(func() time.Time { return now })
+	listener, err := b.store.Pool().Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer listener.Release()
+	if _, err := listener.Exec(ctx, `LISTEN "public.river_insert"`); err != nil {
+		t.Fatal(err)
+	}
+	// notified counts the notifications delivered so far: a round trip
+	// on the listening connection collects those committed before it.
+	notified := func() int {
+		t.Helper()
+		if _, err := listener.Exec(ctx, `SELECT 1`); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for {
+			short, cancel := context.WithTimeout(ctx, time.Millisecond)
+			_, err := listener.Conn().WaitForNotification(short)
+			cancel()
+			if err != nil {
+				return n
+			}
+			n++
+		}
+	}
+	for i, tt := range []struct {
+		after time.Duration
+		want  int
+	}{
+		{0, 1},                          // the first group notifies
+		{b.inbox.NotifyCooldown / 2, 0}, // within the cooldown: not again
+		{b.inbox.NotifyCooldown/2 + time.Millisecond, 1}, // past it
+	} {
+		now = now.Add(tt.after)
+		if _, errs := b.inbox.CommitGroup(ctx, []hearth.Inbound{message("ana", fmt.Sprint("ana-n", i), "hi")}); errs[0] != nil {
+			t.Fatal(errs[0])
+		}
+		if got := notified(); got != tt.want {
+			t.Errorf("group %d, %s on: %d notifications, want %d", i, tt.after, got, tt.want)
+		}
 	}
 }
 

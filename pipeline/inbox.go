@@ -41,6 +41,11 @@ type Inbox struct {
 	group  grouper
 	// now is the clock TurnSlot reads; tests set it.
 	now func() time.Time
+	// NotifyCooldown is how often at most a group's turn jobs come with
+	// River's insert notification; set it to the River client's
+	// FetchCooldown, as River's client limits its own notifications.
+	// Defaults to River's default FetchCooldown, 100 ms.
+	NotifyCooldown time.Duration
 }
 
 // NewInbox returns an Inbox that stores events in store and enqueues turns
@@ -49,7 +54,7 @@ type Inbox struct {
 // together (see groupcommit.go).
 func NewInbox(store EventStore, client *river.Client[pgx.Tx], metrics *Metrics) *Inbox {
 	groups, _ := store.(GroupStore)
-	return &Inbox{store: store, river: client, metric: metrics, groups: groups, now: time.Now}
+	return &Inbox{store: store, river: client, metric: metrics, groups: groups, now: time.Now, NotifyCooldown: 100 * time.Millisecond}
 }
 
 // Accept validates, stores and enqueues one inbound event. Errors wrap

@@ -78,7 +78,18 @@ func acceptKnownMessage(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hear
 // knownMessageSQL stores a message from a known sender in a known
 // conversation; it writes nothing (and returns a null conversation) when
 // either is new, and a null event when the message is a duplicate.
-const knownMessageSQL = `
+const knownMessageSQL = knownMessageCTEs + knownMessageResult
+
+// knownMessageJobSQL is knownMessageSQL that also enqueues the message's
+// turn job, River's row written as River's clients write it ($8 kind, $9
+// queue, $10 max attempts; priority, metadata and tags their defaults).
+const knownMessageJobSQL = knownMessageCTEs + `, j AS (
+			INSERT INTO river_job (args, kind, queue, max_attempts, state, scheduled_at)
+			SELECT jsonb_build_object('conversation_id', conversation_id, 'event_id', id), $8, $9, $10, 'available', now()
+			FROM e
+		)` + knownMessageResult
+
+const knownMessageCTEs = `
 		WITH c AS (
 			SELECT c.id AS conversation_id, c.user_id
 			FROM identities i
@@ -97,8 +108,18 @@ const knownMessageSQL = `
 			INSERT INTO messages (conversation_id, sender, inbound_event_id, text, seq, delivered_at)
 			SELECT conversation_id, 'user', id, $6, nextval('message_seq'), now() FROM e
 			RETURNING id
-		)
+		)`
+
+const knownMessageResult = `
 		SELECT (SELECT conversation_id FROM c), (SELECT user_id FROM c), (SELECT id FROM e), (SELECT id FROM m)`
+
+// riverInsertNotifySQL sends River's insert notification, payload $1 (see
+// riverInsertPayload), on the topic its producers listen on,
+// schema-qualified as River's client qualifies it.
+const riverInsertNotifySQL = `SELECT pg_notify(current_schema() || '.river_insert', $1)`
+
+// riverInsertPayload is River's insert notification's payload for queue.
+func riverInsertPayload(queue string) string { return fmt.Sprintf(`{"queue": %q}`, queue) }
 
 func knownMessageArgs(in hearth.Inbound) []any {
 	return []any{in.Channel, in.UserKey, in.ConversationKey, in.Timezone, in.ExternalID, in.Text, payloadOf(in)}
@@ -111,7 +132,7 @@ func (k *knownMessage) dest() []any { return []any{&k.conv, &k.user, &k.event, &
 
 // receipt finishes what the row says: a duplicate's receipt is read, a
 // new sender or conversation is left to the general path (known false).
-func (k *knownMessage) receipt(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, bool, error) {
+func (k *knownMessage) receipt(ctx context.Context, tx rowQuerier, in hearth.Inbound) (hearth.Receipt, bool, error) {
 	if k.conv == nil {
 		return hearth.Receipt{}, false, nil // a new user or conversation: the general path creates them
 	}
@@ -122,48 +143,46 @@ func (k *knownMessage) receipt(ctx context.Context, tx pgx.Tx, in hearth.Inbound
 	return hearth.Receipt{ConversationID: *k.conv, UserID: *k.user, EventID: *k.event, MessageID: *k.message}, true, nil
 }
 
-// BeginMessages begins a transaction and stores inbound messages in it as
-// AcceptInboundTx stores each, in order, for ingress's group commit: the
-// common case (a known sender in a known conversation) of all of them goes
-// to the database in one round trip with the BEGIN, and only a new sender,
-// a new conversation or a duplicate costs statements of its own. Every
-// event must be a message. On success the transaction is left open for
-// the caller to enqueue the turns and commit (or roll back); on error
-// nothing is left open, and the caller may accept the events one at a time
-// to learn which one failed.
-func (s *Store) BeginMessages(ctx context.Context, ins []hearth.Inbound) (pgx.Tx, []hearth.Receipt, error) {
+// StoreMessages stores inbound messages as AcceptInboundTx stores each,
+// each with its turn job (written as job says), for ingress's group
+// commit: those from a known sender in a known conversation (the common
+// case) go to the database in one round trip and commit together, in the
+// batch's implicit transaction, with River's insert notification when
+// job.Notify is set. known[i] is false when the sender or the conversation
+// of ins[i] is new: nothing was written for it, and the caller accepts it
+// on its own (AcceptInboundTx creates them). A duplicate's receipt has
+// Duplicate set. Every event must be a message. On error nothing was
+// stored.
+func (s *Store) StoreMessages(ctx context.Context, ins []hearth.Inbound, job hearth.TurnJob) (rs []hearth.Receipt, known []bool, err error) {
 	for i, in := range ins {
 		if in.Kind != hearth.KindMessage {
 			return nil, nil, fmt.Errorf("store accept: event %d is a %s, not a message", i, in.Kind)
 		}
 	}
 	rows := make([]knownMessage, len(ins))
-	tx, err := s.beginWith(ctx, func(b *pgx.Batch) {
-		for i, in := range ins {
-			b.Queue(knownMessageSQL, knownMessageArgs(in)...).QueryRow(func(row pgx.Row) error {
-				return row.Scan(rows[i].dest()...)
-			})
-		}
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("store accept: insert events: %w", err)
-	}
-	out := make([]hearth.Receipt, len(ins))
+	b := &pgx.Batch{}
 	for i, in := range ins {
-		r, known, err := rows[i].receipt(ctx, tx, in)
-		if err == nil && !known {
-			r, err = acceptGeneral(ctx, tx, in)
-		}
-		if errors.Is(err, errIdentityRace) {
-			err = hearth.ErrConflict
-		}
+		args := append(knownMessageArgs(in), job.Kind, job.Queue, job.MaxAttempts)
+		b.Queue(knownMessageJobSQL, args...).QueryRow(func(row pgx.Row) error {
+			return row.Scan(rows[i].dest()...)
+		})
+	}
+	if job.Notify {
+		b.Queue(riverInsertNotifySQL, riverInsertPayload(job.Queue))
+	}
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return nil, nil, fmt.Errorf("store accept: insert events: %w", translate(err))
+	}
+	rs, known = make([]hearth.Receipt, len(ins)), make([]bool, len(ins))
+	for i, in := range ins {
+		// A duplicate's receipt is read after the commit: within the
+		// batch a copy of an earlier message of it is a duplicate too.
+		rs[i], known[i], err = rows[i].receipt(ctx, s.pool, in)
 		if err != nil {
-			tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // the accept's error is the one to report
 			return nil, nil, fmt.Errorf("store accept: %w", translate(err))
 		}
-		out[i] = r
 	}
-	return tx, out, nil
+	return rs, known, nil
 }
 
 func payloadOf(in hearth.Inbound) json.RawMessage {
@@ -232,7 +251,7 @@ func acceptGeneral(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Re
 // existingReceipt reads the receipt of the event accepted before, with a
 // statement of its own so that it sees a concurrent first accept that the
 // insert waited for.
-func existingReceipt(ctx context.Context, tx pgx.Tx, in hearth.Inbound) (hearth.Receipt, error) {
+func existingReceipt(ctx context.Context, tx rowQuerier, in hearth.Inbound) (hearth.Receipt, error) {
 	r := hearth.Receipt{Duplicate: true}
 	var messageID *int64
 	err := tx.QueryRow(ctx, `

@@ -29,16 +29,10 @@ func TestLeaseRefusedOnOneConnection(t *testing.T) {
 	st, url := storetest.Open(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	tx, rs, err := st.BeginMessages(ctx, []hearth.Inbound{{
+	rs := acceptMessages(t, st, []hearth.Inbound{{
 		Channel: hearth.ChannelWebchat, ExternalID: "m1", ConversationKey: "ann", UserKey: "ann",
 		UserName: "Ann", Kind: hearth.KindMessage, Text: "hello",
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
 	conv := rs[0].ConversationID
 	if l, err := st.LeaseConversation(ctx, conv, 0, "job:1", time.Minute); err != nil || !l.Leased {
 		t.Fatalf("first lease: %+v, %v", l, err)
@@ -66,13 +60,7 @@ func TestLeaseOfAnsweredEvent(t *testing.T) {
 		ins = append(ins, hearth.Inbound{Channel: hearth.ChannelWebchat, ExternalID: id, ConversationKey: "ann",
 			UserKey: "ann", UserName: "Ann", Kind: hearth.KindMessage, Text: "hello " + id})
 	}
-	tx, rs, err := st.BeginMessages(ctx, ins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
+	rs := acceptMessages(t, st, ins)
 	conv := rs[0].ConversationID
 	first, second, third := rs[0].EventID, rs[1].EventID, rs[2].EventID
 

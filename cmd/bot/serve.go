@@ -398,7 +398,8 @@ func Open(ctx context.Context, cfg Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("river: %w", err)
 	}
 	a.Inbox = pipeline.NewInbox(st, a.River, metrics)
-	a.turnWorker.Slots = a.Inbox // acknowledging goes before answering
+	a.Inbox.NotifyCooldown = cfg.FetchCooldown // as River's client limits its own
+	a.turnWorker.Slots = a.Inbox               // acknowledging goes before answering
 	if a.Google != nil {
 		a.Google.SetQueue(a.River)
 	}
