@@ -64,7 +64,8 @@ const (
 // GroupStore is the part of the store group commit needs: a group's
 // messages stored with their turn jobs, those of known senders in known
 // conversations in one round trip and one commit (known[i] false for the
-// others: nothing was written for them). On error nothing was stored.
+// others: nothing was written for them). On error the messages are
+// accepted again one by one, which finds any the group stored duplicates.
 type GroupStore interface {
 	StoreMessages(ctx context.Context, ins []hearth.Inbound, job hearth.TurnJob) (rs []hearth.Receipt, known []bool, err error)
 }

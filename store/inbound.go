@@ -151,8 +151,9 @@ func (k *knownMessage) receipt(ctx context.Context, tx rowQuerier, in hearth.Inb
 // job.Notify is set. known[i] is false when the sender or the conversation
 // of ins[i] is new: nothing was written for it, and the caller accepts it
 // on its own (AcceptInboundTx creates them). A duplicate's receipt has
-// Duplicate set. Every event must be a message. On error nothing was
-// stored.
+// Duplicate set; it is read after the commit, so an error reading it
+// comes with the others stored: accepted again, they are duplicates.
+// Every event must be a message. Any other error stored nothing.
 func (s *Store) StoreMessages(ctx context.Context, ins []hearth.Inbound, job hearth.TurnJob) (rs []hearth.Receipt, known []bool, err error) {
 	for i, in := range ins {
 		if in.Kind != hearth.KindMessage {
