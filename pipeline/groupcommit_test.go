@@ -12,22 +12,7 @@ import (
 	"github.com/hearthbot/hearth"
 	"github.com/hearthbot/hearth/pipeline"
 	"github.com/hearthbot/hearth/pipeline/pipelinetest"
-	"github.com/hearthbot/hearth/store"
 )
-
-// stored counts what the database holds: inbound events, user messages
-// and turn jobs.
-func stored(t *testing.T, st *store.Store) (events, messages, turns int) {
-	t.Helper()
-	err := st.Pool().QueryRow(context.Background(), `SELECT
-		(SELECT count(*) FROM inbound_events),
-		(SELECT count(*) FROM messages WHERE sender = 'user'),
-		(SELECT count(*) FROM river_job WHERE kind = 'turn')`).Scan(&events, &messages, &turns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return events, messages, turns
-}
 
 func TestGroupCommit(t *testing.T) {
 	ctx := context.Background()
@@ -66,7 +51,7 @@ func TestGroupCommit(t *testing.T) {
 		if rs[0].ConversationID == rs[1].ConversationID || rs[2].UserID == 0 || rs[2].MessageID == 0 {
 			t.Fatalf("receipts %+v", rs)
 		}
-		if ev, msgs, turns := stored(t, b.store); ev != 5 || msgs != 5 || turns != 5 {
+		if ev, msgs, turns := pipelinetest.Stored(t, b.store); ev != 5 || msgs != 5 || turns != 5 {
 			t.Fatalf("stored %d events, %d messages, %d turn jobs; want 5 of each", ev, msgs, turns)
 		}
 	})
@@ -84,7 +69,7 @@ func TestGroupCommit(t *testing.T) {
 		if rs[0].EventID == 0 || rs[2].EventID == 0 {
 			t.Fatalf("receipts %+v", rs)
 		}
-		if ev, msgs, turns := stored(t, b.store); ev != 7 || msgs != 7 || turns != 7 {
+		if ev, msgs, turns := pipelinetest.Stored(t, b.store); ev != 7 || msgs != 7 || turns != 7 {
 			t.Fatalf("stored %d events, %d messages, %d turn jobs; want 7 of each (nothing of the bad one)", ev, msgs, turns)
 		}
 	})
@@ -101,7 +86,7 @@ func TestGroupCommit(t *testing.T) {
 		if errs[0] != nil || rs[0].EventID == 0 || rs[0].Duplicate {
 			t.Fatalf("good message alone: %+v, %v", rs[0], errs[0])
 		}
-		if ev, msgs, turns := stored(t, b.store); ev != 8 || msgs != 8 || turns != 8 {
+		if ev, msgs, turns := pipelinetest.Stored(t, b.store); ev != 8 || msgs != 8 || turns != 8 {
 			t.Fatalf("stored %d events, %d messages, %d turn jobs; want 8 of each", ev, msgs, turns)
 		}
 		if n := b.store.Pool().Stat().AcquiredConns(); n != 0 {
@@ -147,7 +132,7 @@ func TestGroupCommitConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	want := users/2 + users*(each-1)
-	if ev, msgs, turns := stored(t, b.store); ev != want || msgs != want || turns != want {
+	if ev, msgs, turns := pipelinetest.Stored(t, b.store); ev != want || msgs != want || turns != want {
 		t.Fatalf("stored %d events, %d messages, %d turn jobs; want %d of each", ev, msgs, turns, want)
 	}
 	if len(seen) != users*(each-1) {

@@ -44,7 +44,7 @@ type Inbox struct {
 	// NotifyCooldown is how often at most a group's turn jobs come with
 	// River's insert notification; set it to the River client's
 	// FetchCooldown, as River's client limits its own notifications.
-	// Defaults to River's default FetchCooldown, 100 ms.
+	// Defaults to River's default FetchCooldown.
 	NotifyCooldown time.Duration
 }
 
@@ -54,7 +54,7 @@ type Inbox struct {
 // together (see groupcommit.go).
 func NewInbox(store EventStore, client *river.Client[pgx.Tx], metrics *Metrics) *Inbox {
 	groups, _ := store.(GroupStore)
-	return &Inbox{store: store, river: client, metric: metrics, groups: groups, now: time.Now, NotifyCooldown: 100 * time.Millisecond}
+	return &Inbox{store: store, river: client, metric: metrics, groups: groups, now: time.Now, NotifyCooldown: river.FetchCooldownDefault}
 }
 
 // Accept validates, stores and enqueues one inbound event. Errors wrap

@@ -8,28 +8,19 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
-	"github.com/hearthbot/hearth/store"
-	"github.com/hearthbot/hearth/store/storetest"
+	"github.com/hearthbot/hearth/pipeline"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 )
 
-// acceptMessages accepts ins one by one in one transaction, as the Inbox
-// accepts an event alone, creating their senders and conversations.
-func acceptMessages(t *testing.T, st *store.Store, ins []hearth.Inbound) []hearth.Receipt {
+// acceptMessages accepts ins as an adapter does, one by one.
+func acceptMessages(t *testing.T, inbox *pipeline.Inbox, ins ...hearth.Inbound) []hearth.Receipt {
 	t.Helper()
-	ctx := context.Background()
-	tx, err := st.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // after Commit, a no-op
 	rs := make([]hearth.Receipt, len(ins))
 	for i, in := range ins {
-		if rs[i], err = st.AcceptInboundTx(ctx, tx, in); err != nil {
+		var err error
+		if rs[i], err = inbox.Accept(context.Background(), in); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
 	}
 	return rs
 }
@@ -39,28 +30,15 @@ func webchatMessage(user, id, text string) hearth.Inbound {
 		UserName: user, Kind: hearth.KindMessage, Text: text}
 }
 
-// storedRows counts inbound events, user messages and River jobs.
-func storedRows(t *testing.T, st *store.Store) (events, messages, jobs int) {
-	t.Helper()
-	err := st.Pool().QueryRow(context.Background(), `SELECT
-		(SELECT count(*) FROM inbound_events),
-		(SELECT count(*) FROM messages WHERE sender = 'user'),
-		(SELECT count(*) FROM river_job)`).Scan(&events, &messages, &jobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return events, messages, jobs
-}
-
 // StoreMessages stores known senders' messages with their turn jobs and
 // River's notification, leaves new senders to the caller, and stores
 // nothing of a group that fails.
 func TestStoreMessages(t *testing.T) {
 	t.Parallel()
-	st, _ := storetest.Open(t)
+	st, inbox := pipelinetest.NewInbox(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	first := acceptMessages(t, st, []hearth.Inbound{webchatMessage("ann", "ann-0", "hello")})[0]
+	first := acceptMessages(t, inbox, webchatMessage("ann", "ann-0", "hello"))[0] // with its turn job
 
 	listener, err := st.Pool().Acquire(ctx)
 	if err != nil {
@@ -90,13 +68,13 @@ func TestStoreMessages(t *testing.T) {
 	if !rs[2].Duplicate || rs[2].EventID != rs[0].EventID || !rs[3].Duplicate || rs[3].EventID != first.EventID {
 		t.Fatalf("copies' receipts %+v, %+v: want duplicates of %d and %d", rs[2], rs[3], rs[0].EventID, first.EventID)
 	}
-	if ev, msgs, jobs := storedRows(t, st); ev != 2 || msgs != 2 || jobs != 1 {
-		t.Fatalf("stored %d events, %d messages, %d jobs; want 2, 2 and 1 (nothing of bob's)", ev, msgs, jobs)
+	if ev, msgs, jobs := pipelinetest.Stored(t, st); ev != 2 || msgs != 2 || jobs != 2 {
+		t.Fatalf("stored %d events, %d messages, %d jobs; want 2 of each (nothing of bob's)", ev, msgs, jobs)
 	}
 	var args json.RawMessage
 	var kind, queue, state string
 	var attempts int
-	err = st.Pool().QueryRow(ctx, `SELECT args, kind, queue, max_attempts, state FROM river_job`).Scan(&args, &kind, &queue, &attempts, &state)
+	err = st.Pool().QueryRow(ctx, `SELECT args, kind, queue, max_attempts, state FROM river_job ORDER BY id DESC LIMIT 1`).Scan(&args, &kind, &queue, &attempts, &state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,8 +97,8 @@ func TestStoreMessages(t *testing.T) {
 		if _, _, err := st.StoreMessages(ctx, []hearth.Inbound{webchatMessage("ann", "ann-2", "two"), bad}, job); err == nil {
 			t.Fatal("a group with a broken payload was stored")
 		}
-		if ev, msgs, jobs := storedRows(t, st); ev != 2 || msgs != 2 || jobs != 1 {
-			t.Fatalf("stored %d events, %d messages, %d jobs; want still 2, 2 and 1", ev, msgs, jobs)
+		if ev, msgs, jobs := pipelinetest.Stored(t, st); ev != 2 || msgs != 2 || jobs != 2 {
+			t.Fatalf("stored %d events, %d messages, %d jobs; want still 2 of each", ev, msgs, jobs)
 		}
 		button := webchatMessage("ann", "ann-3", "")
 		button.Kind = hearth.KindButton

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hearthbot/hearth"
+	"github.com/hearthbot/hearth/pipeline/pipelinetest"
 	"github.com/hearthbot/hearth/store"
 	"github.com/hearthbot/hearth/store/storetest"
 )
@@ -26,13 +27,11 @@ func TestLeaseGoneConversation(t *testing.T) {
 // conversation is gone: on a pool of one it must not wait for itself.
 func TestLeaseRefusedOnOneConnection(t *testing.T) {
 	t.Parallel()
-	st, url := storetest.Open(t)
+	url := storetest.NewDatabase(t)
+	st, inbox := pipelinetest.NewInbox(t, url)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	rs := acceptMessages(t, st, []hearth.Inbound{{
-		Channel: hearth.ChannelWebchat, ExternalID: "m1", ConversationKey: "ann", UserKey: "ann",
-		UserName: "Ann", Kind: hearth.KindMessage, Text: "hello",
-	}})
+	rs := acceptMessages(t, inbox, webchatMessage("ann", "m1", "hello"))
 	conv := rs[0].ConversationID
 	if l, err := st.LeaseConversation(ctx, conv, 0, "job:1", time.Minute); err != nil || !l.Leased {
 		t.Fatalf("first lease: %+v, %v", l, err)
@@ -52,15 +51,10 @@ func TestLeaseRefusedOnOneConnection(t *testing.T) {
 // event still waits is refused while another holds the lease.
 func TestLeaseOfAnsweredEvent(t *testing.T) {
 	t.Parallel()
-	st, _ := storetest.Open(t)
+	st, inbox := pipelinetest.NewInbox(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var ins []hearth.Inbound
-	for _, id := range []string{"m1", "m2", "m3"} {
-		ins = append(ins, hearth.Inbound{Channel: hearth.ChannelWebchat, ExternalID: id, ConversationKey: "ann",
-			UserKey: "ann", UserName: "Ann", Kind: hearth.KindMessage, Text: "hello " + id})
-	}
-	rs := acceptMessages(t, st, ins)
+	rs := acceptMessages(t, inbox, webchatMessage("ann", "m1", "hello m1"), webchatMessage("ann", "m2", "hello m2"), webchatMessage("ann", "m3", "hello m3"))
 	conv := rs[0].ConversationID
 	first, second, third := rs[0].EventID, rs[1].EventID, rs[2].EventID
 

@@ -60,6 +60,21 @@ func AssertNothingStored(t testing.TB, dbURL string) {
 	}
 }
 
+// Stored counts what st's database holds of accepted messages: inbound
+// events, the users' transcript lines, and River jobs (with no worker
+// running, the turns enqueued with them).
+func Stored(t testing.TB, st *store.Store) (events, messages, jobs int) {
+	t.Helper()
+	err := st.Pool().QueryRow(context.Background(), `SELECT
+		(SELECT count(*) FROM inbound_events),
+		(SELECT count(*) FROM messages WHERE sender = 'user'),
+		(SELECT count(*) FROM river_job)`).Scan(&events, &messages, &jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events, messages, jobs
+}
+
 // BotReply stores out as a visible bot message in the conversation of
 // (ch, userKey, convKey), the way a finished turn would, answering its
 // oldest pending event, and returns the message id (for button clicks).
